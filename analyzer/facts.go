@@ -1,0 +1,168 @@
+package analyzer
+
+// This file holds the plain data the analyzer hands to the rest of kubewalk.
+// Everything here serialises to facts.json (encoding/json, field order as
+// declared) and to the gob facts cache; nothing here refers to go/types or
+// go/ast, so the site and the walkthrough resolver can use cached facts
+// without loading a single package.
+
+// SchemaVersion is the version of the facts.json schema and of the facts
+// cache. Bump it whenever a field is added, removed or changes meaning: the
+// cache key includes it, so stale caches are ignored rather than misread.
+const SchemaVersion = 1
+
+// Location is a span of lines in a file of the tree.
+type Location struct {
+	// Path is the file's path relative to the tree root, with forward
+	// slashes: "pkg/controller/deployment/sync.go". It is identical
+	// whichever source backend produced the tree, and so is every line.
+	Path string `json:"path"`
+	// StartLine and EndLine are 1-based and inclusive.
+	StartLine int `json:"start"`
+	EndLine   int `json:"end"`
+}
+
+// IsZero reports whether l is the zero Location (nothing known).
+func (l Location) IsZero() bool { return l.Path == "" }
+
+// Resource names an API resource as the informer or typed client sees it.
+type Resource struct {
+	Group    string `json:"group"`    // "" for the core group, "apps", …
+	Version  string `json:"version"`  // "v1"
+	Kind     string `json:"kind"`     // "Deployment"
+	Resource string `json:"resource"` // lower-case plural: "deployments"
+}
+
+// FuncRef points at a function or method declared in the loaded program.
+type FuncRef struct {
+	// Symbol is the go doc style name:
+	// "k8s.io/kubernetes/pkg/controller/deployment.DeploymentController.addDeployment".
+	// Func literals are named after their enclosing declaration with a
+	// "$N" suffix counting literals in source order from 1, as go/ssa does:
+	// "k8s.io/kubernetes/pkg/scheduler.addAllEventHandlers$3".
+	Symbol string `json:"symbol"`
+	// Decl is the declaration (for a literal, the literal itself).
+	Decl Location `json:"decl"`
+}
+
+// Handler is one handler of a registration (add, update, delete or filter).
+type Handler struct {
+	FuncRef
+	// Form says how the handler was written: "method value" (dc.addDeployment),
+	// "func" (a named function), "func literal", or "unknown" when it could
+	// not be resolved statically (Symbol is then empty).
+	Form string `json:"form"`
+	// Calls lists, for a func literal, the loaded functions it calls directly
+	// (in source order, deduplicated), so a literal that only forwards to a
+	// method is still connected to that method.
+	Calls []string `json:"calls,omitempty"`
+}
+
+// HandlerRegistration is one call of AddEventHandler,
+// AddEventHandlerWithResyncPeriod or another client-go registration helper.
+type HandlerRegistration struct {
+	// Component is a short label for who registers: the package's import
+	// path relative to the tree's module layout, e.g. "pkg/controller/deployment".
+	Component string `json:"component"`
+	// Caller is the function containing the registration call.
+	Caller FuncRef `json:"caller"`
+	// At is the registration call expression.
+	At Location `json:"at"`
+	// Method is the registration method called: "AddEventHandler", …
+	Method string `json:"method"`
+	// Informer is the resource of the informer the handler is added to, from
+	// the informer's static type (empty Kind when it could not be told).
+	Informer Resource `json:"informer"`
+	// InformerExpr is the receiver expression as written, for readers:
+	// "dInformer.Informer()".
+	InformerExpr string   `json:"informerExpr"`
+	Add          *Handler `json:"add,omitempty"`
+	Update       *Handler `json:"update,omitempty"`
+	Delete       *Handler `json:"delete,omitempty"`
+	// Filter is a FilteringResourceEventHandler's FilterFunc.
+	Filter *Handler `json:"filter,omitempty"`
+	// Resync is the resync period argument as written, "" when none.
+	Resync string `json:"resync,omitempty"`
+}
+
+// Wiring is how a controller reaches its sync function.
+type Wiring struct {
+	// Type is the controller type: "k8s.io/kubernetes/pkg/controller/deployment.DeploymentController".
+	Type string `json:"type"`
+	// Field is the function-typed field assigned: "syncHandler".
+	Field string `json:"field"`
+	// Sync is the method or function assigned to the field.
+	Sync FuncRef `json:"sync"`
+	// At is the assignment.
+	At Location `json:"at"`
+	// Queue is the work queue field the type's handlers add to ("queue"),
+	// when one was found.
+	Queue string `json:"queue,omitempty"`
+	// Enqueuers are the functions that add to Queue.
+	Enqueuers []FuncRef `json:"enqueuers,omitempty"`
+	// Worker is the function whose loop calls the field ("processNextWorkItem").
+	Worker *FuncRef `json:"worker,omitempty"`
+}
+
+// Write is an API write made through a typed client.
+type Write struct {
+	Caller   FuncRef  `json:"caller"`
+	At       Location `json:"at"`
+	Resource Resource `json:"resource"`
+	// Verb is the client method lower-cased: "create", "update",
+	// "updatestatus", "patch", "delete", "deletecollection", "apply",
+	// "applystatus", "bind", "evict", …
+	Verb string `json:"verb"`
+	// Subresource is "status", "binding", "eviction", "scale", … or "".
+	Subresource string `json:"subresource,omitempty"`
+	// Via is the client method called, "CoreV1().Pods().Create", as the
+	// analyzer saw it; for writes found through a helper layer
+	// (PodControlInterface.CreatePods) it names the helper too.
+	Via string `json:"via"`
+}
+
+// Event is an event recorded through record.EventRecorder or the events/v1
+// recorder.
+type Event struct {
+	Caller FuncRef  `json:"caller"`
+	At     Location `json:"at"`
+	// Recorder is "record" (core/v1 events via tools/record) or "events"
+	// (events.k8s.io/v1 via tools/events).
+	Recorder string `json:"recorder"`
+	// Method is the recorder method: "Event", "Eventf", "AnnotatedEventf".
+	Method string `json:"method"`
+	// Type is the event type value ("Normal", "Warning") or the expression
+	// as written when it is not a constant.
+	Type string `json:"type"`
+	// Reason is the reason's constant value ("Pulling"), or "" when it is
+	// not constant; ReasonExpr is the expression as written
+	// ("events.PullingImage").
+	Reason     string `json:"reason"`
+	ReasonExpr string `json:"reasonExpr"`
+	// Message is the message or format string when constant.
+	Message string `json:"message,omitempty"`
+}
+
+// Call is a call edge among loaded functions.
+type Call struct {
+	From string   `json:"from"` // caller symbol
+	To   string   `json:"to"`   // callee symbol
+	At   Location `json:"at"`
+	// Kind is "static", "method value" or "interface" (an interface method
+	// call resolved to a concrete method of a loaded type).
+	Kind string `json:"kind"`
+}
+
+// Facts is everything the discovery passes found, in a stable order.
+type Facts struct {
+	Schema int `json:"schema"`
+	// Tag and Commit identify the release; Commit may be "".
+	Tag      string                `json:"tag"`
+	Commit   string                `json:"commit,omitempty"`
+	Roots    []string              `json:"roots"`
+	Handlers []HandlerRegistration `json:"handlers"`
+	Wirings  []Wiring              `json:"wirings"`
+	Writes   []Write               `json:"writes"`
+	Events   []Event               `json:"events"`
+	Calls    []Call                `json:"calls"`
+}

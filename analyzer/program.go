@@ -1,0 +1,91 @@
+package analyzer
+
+import (
+	"go/token"
+	"go/types"
+	"path/filepath"
+	"strings"
+
+	"golang.org/x/tools/go/packages"
+)
+
+// Program is a loaded tree: what the discovery passes run over. Root
+// packages carry full syntax and types; dependencies carry types (and, when
+// loaded from source, syntax with function bodies dropped).
+type Program struct {
+	Fset *token.FileSet
+	// Dir is the tree root, absolute and clean.
+	Dir string
+	// Roots are the root packages, sorted by import path.
+	Roots []*packages.Package
+	// Packages holds every loaded package by import path.
+	Packages map[string]*packages.Package
+}
+
+// RelPath returns filename relative to the tree root with forward slashes,
+// and false when the file lies outside the tree.
+func (p *Program) RelPath(filename string) (string, bool) {
+	rel, err := filepath.Rel(p.Dir, filename)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
+		return "", false
+	}
+	return filepath.ToSlash(rel), true
+}
+
+// Loc returns the lines from..to span, or the zero Location when the span
+// lies outside the tree or is invalid.
+func (p *Program) Loc(from, to token.Pos) Location {
+	if !from.IsValid() {
+		return Location{}
+	}
+	if !to.IsValid() {
+		to = from
+	}
+	a, b := p.Fset.Position(from), p.Fset.Position(to)
+	rel, ok := p.RelPath(a.Filename)
+	if !ok {
+		return Location{}
+	}
+	return Location{Path: rel, StartLine: a.Line, EndLine: b.Line}
+}
+
+// ObjectName returns the go doc style name of a package-level object or a
+// method: "importpath.Name" or "importpath.Type.Method" (the receiver's
+// pointer-ness is dropped, as go doc does). It returns "" for objects that
+// have no such name (locals, fields, objects of the universe).
+func ObjectName(obj types.Object) string {
+	if obj == nil || obj.Pkg() == nil {
+		return ""
+	}
+	if fn, ok := obj.(*types.Func); ok {
+		sig, _ := fn.Type().(*types.Signature)
+		if sig != nil && sig.Recv() != nil {
+			t := sig.Recv().Type()
+			if ptr, ok := t.(*types.Pointer); ok {
+				t = ptr.Elem()
+			}
+			switch t := types.Unalias(t).(type) {
+			case *types.Named:
+				return obj.Pkg().Path() + "." + t.Obj().Name() + "." + fn.Name()
+			case *types.Interface:
+				// An interface method: named after its interface where the
+				// caller knows it; here we only have the method.
+				return ""
+			}
+			return ""
+		}
+	}
+	if obj.Parent() != obj.Pkg().Scope() {
+		return ""
+	}
+	return obj.Pkg().Path() + "." + obj.Name()
+}
+
+// Pass is one discovery pass over a Program, in the shape of x/tools'
+// analysis.Analyzer: a name, a doc, and a Run that adds what it finds to
+// the facts. Passes run in order; a pass may read what earlier ones added.
+type Pass struct {
+	Name string
+	Doc  string
+	Run  func(prog *Program, facts *Facts) error
+}
