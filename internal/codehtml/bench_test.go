@@ -1,0 +1,136 @@
+package codehtml
+
+import (
+	"go/scanner"
+	"go/token"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/kubewalk/kubewalk/analyzer"
+)
+
+// benchFile is one real source file with a synthesized identifier table.
+type benchFile struct {
+	path   string
+	src    []byte
+	idents []analyzer.Ident
+}
+
+// benchFiles loads the non-test Go files of the directories issue 4 measures
+// Hugo on, from the tree in KUBEWALK_BENCH_TREE (skipping without it).
+//
+// The analyzer is not run here: identifiers are synthesized from go/scanner
+// IDENT tokens so the benchmark measures this package alone. Every
+// identifier gets a target, which is the worst case for size (the real
+// analyzer leaves standard-library and third-party objects unlinked): a
+// selector (after '.') points into another file, anything else into the
+// same file; the first occurrence of a name is its definition.
+func benchFiles(tb testing.TB) []benchFile {
+	root := os.Getenv("KUBEWALK_BENCH_TREE")
+	if root == "" {
+		tb.Skip("KUBEWALK_BENCH_TREE not set")
+	}
+	var files []benchFile
+	for _, dir := range []string{"pkg/controller", "pkg/scheduler", "pkg/kubelet"} {
+		err := filepath.WalkDir(filepath.Join(root, dir), func(p string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() || !strings.HasSuffix(p, ".go") || strings.HasSuffix(p, "_test.go") {
+				return err
+			}
+			src, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			rel, _ := filepath.Rel(root, p)
+			files = append(files, benchFile{rel, src, synthIdents(rel, src)})
+			return nil
+		})
+		if err != nil {
+			tb.Fatal(err)
+		}
+	}
+	return files
+}
+
+func synthIdents(path string, src []byte) []analyzer.Ident {
+	fset := token.NewFileSet()
+	f := fset.AddFile(path, -1, len(src))
+	var s scanner.Scanner
+	s.Init(f, src, nil, 0)
+	seen := map[string]int{}
+	var out []analyzer.Ident
+	prev := token.ILLEGAL
+	for {
+		pos, tok, lit := s.Scan()
+		if tok == token.EOF {
+			break
+		}
+		if tok == token.IDENT && lit != "_" {
+			line := f.Line(pos)
+			id := analyzer.Ident{Off: f.Offset(pos), Len: len(lit)}
+			switch {
+			case prev == token.PERIOD:
+				id.Kind = "method"
+				id.Target = analyzer.Location{Path: "staging/src/k8s.io/client-go/tools/cache/shared_informer.go", StartLine: 100 + len(lit), EndLine: 100 + len(lit)}
+			default:
+				id.Kind = "var"
+				if l, ok := seen[lit]; ok {
+					line = l
+				} else {
+					seen[lit] = line
+					id.Def = true
+				}
+				id.Target = analyzer.Location{Path: path, StartLine: line, EndLine: line}
+			}
+			out = append(out, id)
+		}
+		prev = tok
+	}
+	return out
+}
+
+// benchLink builds hrefs the way a site would: "#L12" within the file, a
+// relative path to the rendered page of another file.
+func benchLink(path string) func(analyzer.Location) string {
+	return func(t analyzer.Location) string {
+		if t.Path == path {
+			return "#L" + strconv.Itoa(t.StartLine)
+		}
+		return "../../../" + t.Path + ".html#L" + strconv.Itoa(t.StartLine)
+	}
+}
+
+// BenchmarkGo highlights every file once per iteration and reports
+// throughput, files per second, and output bytes per source line (with and
+// without a page-like wrapping of each line in an anchor span, the shape a
+// source page has).
+func BenchmarkGo(b *testing.B) {
+	files := benchFiles(b)
+	var inBytes, inLines int
+	for _, f := range files {
+		inBytes += len(f.src)
+		inLines += strings.Count(string(f.src), "\n")
+	}
+	b.SetBytes(int64(inBytes))
+	b.ResetTimer()
+	var outBytes, wrapped int
+	for b.Loop() {
+		outBytes, wrapped = 0, 0
+		for _, f := range files {
+			lines := Go(f.src, f.idents, Options{Link: benchLink(f.path)})
+			for i, l := range lines {
+				outBytes += len(l) + 1
+				// <span id=L123>…</span>\n, as a source page wraps it.
+				wrapped += len(l) + len("<span id=L></span>\n") + len(strconv.Itoa(i+1))
+			}
+		}
+	}
+	b.ReportMetric(float64(len(files)*b.N)/b.Elapsed().Seconds(), "files/s")
+	b.ReportMetric(float64(outBytes)/float64(inLines), "B/line")
+	b.ReportMetric(float64(wrapped)/float64(inLines), "pageB/line")
+	b.ReportMetric(float64(len(files)), "files")
+	b.ReportMetric(float64(wrapped)/1e6, "pageMB")
+}

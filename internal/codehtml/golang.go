@@ -1,0 +1,204 @@
+package codehtml
+
+import (
+	"go/scanner"
+	"go/token"
+	"html/template"
+	"slices"
+	"sync"
+
+	"github.com/kubewalk/kubewalk/analyzer"
+)
+
+// Line is one line of highlighted HTML, without its newline. Every Line is
+// balanced: tags opened in it are closed in it.
+type Line = template.HTML
+
+// Options are the site's rules for Go.
+type Options struct {
+	// Link returns the href for a declaration target: an in-site relative
+	// URL when that file is rendered, else a GitHub permalink; "" for no
+	// link. It is called once per distinct target in a file. Hrefs that
+	// fail SafeHref are dropped.
+	Link func(target analyzer.Location) string
+}
+
+// Token classes for Go. Short names keep the output small: a source page
+// of Kubernetes has a few hundred thousand of them.
+const (
+	clsKeyword = "k"
+	clsString  = "s"
+	clsComment = "c"
+	clsNumber  = "n"
+)
+
+// identClass maps an analyzer.Ident Kind to the class of a use and of a
+// definition. Variables, fields and labels are the bulk of identifiers and
+// get no colour (as on GitHub and in godoc): a span around each would cost
+// bytes and add noise. Their definitions are still marked, and their uses
+// still link.
+var identClass = map[string][2]string{
+	"type":    {"t", "td"},
+	"func":    {"f", "fd"},
+	"method":  {"m", "md"},
+	"const":   {"o", "od"},
+	"pkg":     {"p", "pd"},
+	"builtin": {"b", "b"},
+	"var":     {"", "d"},
+	"field":   {"", "d"},
+	"label":   {"", "d"},
+}
+
+// predeclared names the universe scope's identifiers. They get the builtin
+// class when the analyzer said nothing about an identifier (a file outside
+// the root packages is rendered without idents) and it is not a selector.
+var predeclared = map[string]bool{
+	"any": true, "bool": true, "byte": true, "comparable": true,
+	"complex64": true, "complex128": true, "error": true, "float32": true,
+	"float64": true, "int": true, "int8": true, "int16": true, "int32": true,
+	"int64": true, "rune": true, "string": true, "uint": true, "uint8": true,
+	"uint16": true, "uint32": true, "uint64": true, "uintptr": true,
+	"true": true, "false": true, "iota": true, "nil": true,
+	"append": true, "cap": true, "clear": true, "close": true, "complex": true,
+	"copy": true, "delete": true, "imag": true, "len": true, "make": true,
+	"max": true, "min": true, "new": true, "panic": true, "print": true,
+	"println": true, "real": true, "recover": true,
+}
+
+var writers = sync.Pool{New: func() any { return new(lineWriter) }}
+
+// Go highlights a Go file. Tokens come from go/scanner (so the lexing is the
+// compiler's own); identifiers are classed and linked by idents, the
+// analyzer's table for the file (sorted by Off; nil is fine and gives
+// lexical highlighting only). An Ident whose Off and Len do not match an
+// identifier token is ignored, so a stale table degrades to no links rather
+// than to broken HTML. Source that does not scan (a syntax error) is still
+// rendered: what the scanner cannot classify is written as plain text.
+//
+// Operators and punctuation get no span: colouring them buys little and
+// would double the size of the output.
+func Go(src []byte, idents []analyzer.Ident, opts Options) []Line {
+	if !slices.IsSortedFunc(idents, func(a, b analyzer.Ident) int { return a.Off - b.Off }) {
+		idents = slices.Clone(idents)
+		slices.SortStableFunc(idents, func(a, b analyzer.Ident) int { return a.Off - b.Off })
+	}
+	w := writers.Get().(*lineWriter)
+	defer writers.Put(w)
+	w.reset()
+
+	fset := token.NewFileSet()
+	file := fset.AddFile("", fset.Base(), len(src))
+	base := file.Base()
+	var s scanner.Scanner
+	s.Init(file, src, nil, scanner.ScanComments)
+
+	var hrefs map[analyzer.Location]string // target → escaped href, "" = none
+	href := func(loc analyzer.Location) string {
+		if opts.Link == nil {
+			return ""
+		}
+		if h, ok := hrefs[loc]; ok {
+			return h
+		}
+		h := opts.Link(loc)
+		if SafeHref(h) {
+			if needsAttrEscape(h) {
+				h = string(appendAttr(nil, h))
+			}
+		} else {
+			h = ""
+		}
+		if hrefs == nil {
+			hrefs = make(map[analyzer.Location]string)
+		}
+		hrefs[loc] = h
+		return h
+	}
+
+	last, next := 0, 0 // last: end of the previous token written; next: into idents
+	prev := token.ILLEGAL
+	for {
+		pos, tok, lit := s.Scan()
+		if tok == token.EOF {
+			break
+		}
+		off := int(pos) - base
+		if off < last || off >= len(src) {
+			// An automatic semicolon at a newline or EOF (lit "\n" or "")
+			// has no text of its own.
+			continue
+		}
+		var class string
+		end := off + len(lit)
+		switch {
+		case tok == token.COMMENT:
+			// lit has carriage returns removed; measure on src instead.
+			class = clsComment
+			if src[off+1] == '/' {
+				end = off + indexOrLen(src[off:], '\n')
+			} else {
+				end = off + 2 + indexStr(src[off+2:], "*/") + 2
+			}
+		case tok == token.STRING || tok == token.CHAR:
+			class = clsString
+			if src[off] == '`' {
+				end = off + 1 + indexOrLen(src[off+1:], '`') + 1
+			}
+		case tok == token.INT || tok == token.FLOAT || tok == token.IMAG:
+			class = clsNumber
+		case tok.IsKeyword():
+			class = clsKeyword
+		case tok == token.IDENT:
+			for next < len(idents) && idents[next].Off < off {
+				next++
+			}
+			if next < len(idents) && idents[next].Off == off && idents[next].Len == len(lit) {
+				id := &idents[next]
+				c := identClass[id.Kind]
+				class = c[0]
+				if id.Def {
+					class = c[1]
+				}
+				if !id.Target.IsZero() && !id.Def {
+					if h := href(id.Target); h != "" {
+						w.gap(src[last:off], "")
+						w.link(class, h, src[off:end])
+						last, prev = end, tok
+						continue
+					}
+				}
+			} else if prev != token.PERIOD && predeclared[lit] {
+				class = "b"
+			}
+		default:
+			prev = tok
+			continue
+		}
+		if end > len(src) {
+			end = len(src)
+		}
+		w.gap(src[last:off], class)
+		w.write(class, src[off:end])
+		last, prev = end, tok
+	}
+	w.gap(src[last:], "")
+	return w.lines()
+}
+
+func indexOrLen(s []byte, c byte) int {
+	if i := indexByte(s, c); i >= 0 {
+		return i
+	}
+	return len(s)
+}
+
+// indexStr returns the index of sub in s, or len(s) (an unterminated
+// comment runs to the end of the file).
+func indexStr(s []byte, sub string) int {
+	for i := 0; i+len(sub) <= len(s); i++ {
+		if s[i] == sub[0] && string(s[i:i+len(sub)]) == sub {
+			return i
+		}
+	}
+	return len(s)
+}

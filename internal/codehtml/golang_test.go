@@ -1,0 +1,150 @@
+package codehtml
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/kubewalk/kubewalk/analyzer"
+)
+
+func lineStrings(lines []Line) []string {
+	out := make([]string, len(lines))
+	for i, l := range lines {
+		out[i] = string(l)
+	}
+	return out
+}
+
+// ident finds the n-th occurrence (0-based) of name in src.
+func ident(t *testing.T, src, name string, n int, kind string, def bool, target analyzer.Location) analyzer.Ident {
+	t.Helper()
+	off := -1
+	for i := 0; i <= n; i++ {
+		j := strings.Index(src[off+1:], name)
+		if j < 0 {
+			t.Fatalf("occurrence %d of %q not found", n, name)
+		}
+		off += 1 + j
+	}
+	return analyzer.Ident{Off: off, Len: len(name), Kind: kind, Def: def, Target: target}
+}
+
+func TestGo(t *testing.T) {
+	src := "package p\n\n// Doc says <hi> & bye.\nfunc F(x int) error {\n\tif x > 0 {\n\t\treturn G(x)\n\t} else if x == 0 {\n\t\treturn nil\n\t}\n\ts := `a\n<b>\n`\n\t/* one\n\n three */\n\treturn len(s) + 0x1F\n}\n"
+	g := analyzer.Location{Path: "q/g.go", StartLine: 7, EndLine: 7}
+	idents := []analyzer.Ident{
+		ident(t, src, "F", 0, "func", true, analyzer.Location{Path: "p/f.go", StartLine: 4, EndLine: 4}),
+		ident(t, src, "x", 0, "var", true, analyzer.Location{Path: "p/f.go", StartLine: 4, EndLine: 4}),
+		ident(t, src, "int", 0, "type", false, analyzer.Location{}),
+		ident(t, src, "error", 0, "type", false, analyzer.Location{}),
+		ident(t, src, "x", 1, "var", false, analyzer.Location{Path: "p/f.go", StartLine: 4, EndLine: 4}),
+		ident(t, src, "G", 0, "func", false, g),
+	}
+	links := 0
+	got := lineStrings(Go([]byte(src), idents, Options{Link: func(l analyzer.Location) string {
+		links++
+		if l.Path == "q/g.go" {
+			return "https://example.com/g.go?a=1&b=2#L7"
+		}
+		return "#L4"
+	}}))
+	want := []string{
+		`<span class=k>package</span> p`,
+		``,
+		`<span class=c>// Doc says &lt;hi&gt; &amp; bye.</span>`,
+		`<span class=k>func</span> <span class=fd>F</span>(<span class=d>x</span> <span class=t>int</span>) <span class=t>error</span> {`,
+		"\t<span class=k>if</span> <a href=\"#L4\">x</a> &gt; <span class=n>0</span> {",
+		"\t\t<span class=k>return</span> <a class=f href=\"https://example.com/g.go?a=1&amp;b=2#L7\">G</a>(x)",
+		"\t} <span class=k>else if</span> x == <span class=n>0</span> {",
+		"\t\t<span class=k>return</span> <span class=b>nil</span>",
+		"\t}",
+		"\ts := <span class=s>`a</span>",
+		`<span class=s>&lt;b&gt;</span>`,
+		"<span class=s>`</span>",
+		"\t<span class=c>/* one</span>",
+		``,
+		`<span class=c> three */</span>`,
+		"\t<span class=k>return</span> <span class=b>len</span>(s) + <span class=n>0x1F</span>",
+		`}`,
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("Go mismatch (-want +got):\n%s", diff)
+	}
+	if links != 2 {
+		t.Errorf("Link called %d times, want 2 (once per distinct target)", links)
+	}
+}
+
+func TestGoLines(t *testing.T) {
+	for _, tc := range []struct {
+		src  string
+		want int
+	}{
+		{"", 0},
+		{"package p", 1},
+		{"package p\n", 1},
+		{"package p\n\n", 2},
+		{"package p\r\nvar x = 1\r\n", 2},
+		{"package p\n/* unterminated\n", 2},
+		{"package p\nvar s = `unterminated\n\n", 3},
+		{"\xef\xbb\xbfpackage p\n", 1},
+	} {
+		got := Go([]byte(tc.src), nil, Options{})
+		if len(got) != tc.want {
+			t.Errorf("Go(%q): %d lines, want %d: %q", tc.src, len(got), tc.want, got)
+		}
+		for _, l := range got {
+			if strings.Contains(string(l), "\r") || strings.Contains(string(l), "\n") {
+				t.Errorf("Go(%q): line %q holds a line break", tc.src, l)
+			}
+			checkBalanced(t, string(l))
+		}
+	}
+}
+
+func TestGoStaleIdents(t *testing.T) {
+	src := "package p\nvar x = y\n"
+	idents := []analyzer.Ident{
+		{Off: 5, Len: 3, Kind: "func"},    // not at an identifier
+		{Off: 14, Len: 5, Kind: "func"},   // wrong length
+		{Off: 1000, Len: 1, Kind: "func"}, // beyond the file
+		{Off: 18, Len: 1, Kind: "const", Target: analyzer.Location{Path: "a.go", StartLine: 1}},
+	}
+	got := lineStrings(Go([]byte(src), idents, Options{Link: func(analyzer.Location) string { return "a.go.html#L1" }}))
+	want := []string{`<span class=k>package</span> p`, `<span class=k>var</span> x = <a class=o href="a.go.html#L1">y</a>`}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+}
+
+// checkBalanced fails unless every tag opened in s is closed in s, in order.
+func checkBalanced(t *testing.T, s string) {
+	t.Helper()
+	var stack []string
+	for i := 0; i < len(s); i++ {
+		if s[i] != '<' {
+			continue
+		}
+		j := strings.IndexByte(s[i:], '>')
+		if j < 0 {
+			t.Errorf("unterminated tag in %q", s)
+			return
+		}
+		tag := s[i+1 : i+j]
+		if strings.HasPrefix(tag, "/") {
+			if len(stack) == 0 || stack[len(stack)-1] != tag[1:] {
+				t.Errorf("unbalanced %q in %q", tag, s)
+				return
+			}
+			stack = stack[:len(stack)-1]
+		} else {
+			name, _, _ := strings.Cut(tag, " ")
+			stack = append(stack, name)
+		}
+		i += j
+	}
+	if len(stack) > 0 {
+		t.Errorf("unclosed %v in %q", stack, s)
+	}
+}

@@ -1,0 +1,202 @@
+package codehtml
+
+import "html/template"
+
+// lineWriter accumulates highlighted HTML for a whole file in one byte
+// slice and records where each source line ends, so a file costs one
+// allocation for its text (the final string) plus one slice of Lines.
+//
+// At most one <span> is open at a time; it is closed before every newline
+// and reopened after it, so each Line is balanced HTML on its own. Runs of
+// tokens of the same class separated only by blanks share one span
+// ("else if" is one span), which keeps the output small.
+type lineWriter struct {
+	buf  []byte
+	ends []int  // ends[i] is the end offset in buf of line i
+	cur  string // class of the open span, "" when none
+}
+
+func (w *lineWriter) reset() {
+	w.buf = w.buf[:0]
+	w.ends = w.ends[:0]
+	w.cur = ""
+}
+
+func (w *lineWriter) closeSpan() {
+	if w.cur != "" {
+		w.buf = append(w.buf, "</span>"...)
+		w.cur = ""
+	}
+}
+
+func (w *lineWriter) openSpan(class string) {
+	if w.cur == class {
+		return
+	}
+	w.closeSpan()
+	if class != "" {
+		w.buf = append(w.buf, "<span class="...)
+		w.buf = append(w.buf, class...)
+		w.buf = append(w.buf, '>')
+		w.cur = class
+	}
+}
+
+// newline ends the current line.
+func (w *lineWriter) newline() {
+	w.closeSpan()
+	w.ends = append(w.ends, len(w.buf))
+}
+
+// write writes source text s in the given class, splitting it at newlines.
+func (w *lineWriter) write(class string, s []byte) {
+	for len(s) > 0 {
+		i := indexByte(s, '\n')
+		seg := s
+		if i >= 0 {
+			seg = s[:i]
+		}
+		if len(seg) > 0 {
+			w.openSpan(class)
+			w.buf = appendEscaped(w.buf, seg)
+		}
+		if i < 0 {
+			return
+		}
+		w.newline()
+		s = s[i+1:]
+	}
+}
+
+// gap writes the plain text between two tokens, next being the class of
+// the token that follows. Blanks between two tokens of one class stay
+// inside the open span, so "else if" is one span.
+func (w *lineWriter) gap(s []byte, next string) {
+	if len(s) == 0 {
+		return
+	}
+	if w.cur == "" || w.cur != next || !blank(s) {
+		w.closeSpan()
+	}
+	w.write(w.cur, s)
+}
+
+// link writes one identifier (never containing a newline) as an anchor.
+// href must already have passed safeHref and been attribute-escaped.
+func (w *lineWriter) link(class, href string, s []byte) {
+	w.closeSpan()
+	w.buf = append(w.buf, "<a"...)
+	if class != "" {
+		w.buf = append(w.buf, " class="...)
+		w.buf = append(w.buf, class...)
+	}
+	w.buf = append(w.buf, " href=\""...)
+	w.buf = append(w.buf, href...)
+	w.buf = append(w.buf, "\">"...)
+	w.buf = appendEscaped(w.buf, s)
+	w.buf = append(w.buf, "</a>"...)
+}
+
+// lines finishes the output and cuts it into Lines. A final line without
+// a trailing newline counts; an empty file has no lines.
+func (w *lineWriter) lines() []Line {
+	w.closeSpan()
+	if n := len(w.ends); len(w.buf) > 0 && (n == 0 || w.ends[n-1] != len(w.buf)) {
+		w.ends = append(w.ends, len(w.buf))
+	}
+	// This is where source text becomes trusted HTML. It is safe because
+	// every byte of source went through appendEscaped (which escapes &, <
+	// and >, so text can neither open nor close a tag), the only markup is
+	// the fixed <span class=…> and <a …> written above with class names
+	// from this package's own constant tables, and every href passed
+	// safeHref (https:// or a relative URL, nothing else) and
+	// appendAttr (quotes escaped) before it was written.
+	all := template.HTML(w.buf)
+	out := make([]Line, len(w.ends))
+	start := 0
+	for i, end := range w.ends {
+		out[i] = all[start:end]
+		start = end
+	}
+	return out
+}
+
+func indexByte(s []byte, c byte) int {
+	for i, b := range s {
+		if b == c {
+			return i
+		}
+	}
+	return -1
+}
+
+func blank(s []byte) bool {
+	for _, b := range s {
+		if b != ' ' && b != '\t' {
+			return false
+		}
+	}
+	return true
+}
+
+// appendEscaped appends s with &, < and > escaped: enough for HTML text
+// content, where quotes are harmless. Carriage returns are dropped: the
+// HTML parser turns a lone CR into a line break, which would split a Line
+// in two on the page. Runs without special bytes are copied in one append.
+func appendEscaped(dst, s []byte) []byte {
+	last := 0
+	for i, b := range s {
+		var esc string
+		switch b {
+		case '\r':
+		case '&':
+			esc = "&amp;"
+		case '<':
+			esc = "&lt;"
+		case '>':
+			esc = "&gt;"
+		default:
+			continue
+		}
+		dst = append(dst, s[last:i]...)
+		dst = append(dst, esc...)
+		last = i + 1
+	}
+	return append(dst, s[last:]...)
+}
+
+// appendAttr appends s escaped for a double-quoted attribute value.
+func appendAttr(dst []byte, s string) []byte {
+	last := 0
+	for i := 0; i < len(s); i++ {
+		var esc string
+		switch s[i] {
+		case '&':
+			esc = "&amp;"
+		case '<':
+			esc = "&lt;"
+		case '>':
+			esc = "&gt;"
+		case '"':
+			esc = "&#34;"
+		case '\'':
+			esc = "&#39;"
+		default:
+			continue
+		}
+		dst = append(dst, s[last:i]...)
+		dst = append(dst, esc...)
+		last = i + 1
+	}
+	return append(dst, s[last:]...)
+}
+
+func needsAttrEscape(s string) bool {
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '&', '<', '>', '"', '\'':
+			return true
+		}
+	}
+	return false
+}
