@@ -1,0 +1,32 @@
+package codehtml
+
+import (
+	"strings"
+	"testing"
+)
+
+// Every class this package writes has a rule, light and dark where it has
+// a colour.
+func TestCSSCoversClasses(t *testing.T) {
+	classes := []string{clsKeyword, clsString, clsComment, clsNumber}
+	for _, c := range identClass {
+		classes = append(classes, c[0], c[1])
+	}
+	for _, c := range chromaClasses {
+		classes = append(classes, c)
+	}
+	light, dark, _ := strings.Cut(CSS(), "@media (prefers-color-scheme:dark)")
+	for _, c := range classes {
+		if c == "" {
+			continue
+		}
+		sel := "." + Scope + " ." + c
+		if !strings.Contains(light, sel+",") && !strings.Contains(light, sel+"{") {
+			t.Errorf("no rule for class %q", c)
+		}
+		if i := strings.Index(light, sel); i >= 0 && strings.Contains(light[i:i+strings.IndexByte(light[i:], '}')], "color:#") &&
+			!strings.Contains(dark, sel) {
+			t.Errorf("class %q has a light colour but no dark rule", c)
+		}
+	}
+}
