@@ -21,82 +21,107 @@ type Resolver interface {
 type Doc struct {
 	// ID is the walkthrough's identifier, the file name without ".md" and
 	// without a language suffix: "deployment" for deployment.ko.md.
-	ID string
-	// Lang is the language, "en" or "ko".
-	Lang string
+	ID string `json:"id"`
+	// Lang is the language the content is in, "en" or "ko". Load falls
+	// back to English for a walkthrough not translated into the language
+	// asked for, so Lang may differ from what was asked.
+	Lang string `json:"lang"`
 	// File is the name diagnostics use: "walkthroughs/deployment.md".
-	File    string
-	Title   string
-	Summary string
-	Topics  []string
+	File    string   `json:"file"`
+	Title   string   `json:"title"`
+	Summary string   `json:"summary,omitempty"`
+	Topics  []string `json:"topics,omitempty"`
 	// Order sorts walkthroughs on the home page (then ID).
-	Order int
-	// Participants are the sequence diagram's lifelines, left to right.
-	Participants []string
+	Order int `json:"order"`
+	// Participants are the sequence diagram's lifelines, left to right
+	// (translated names in a translation, in the same order).
+	Participants []string `json:"participants,omitempty"`
 	// Intro is what comes before the first step.
-	Intro []Segment
-	Steps []Step
+	Intro []Segment `json:"intro,omitempty"`
+	Steps []Step    `json:"steps"`
 }
 
 // Step is one step of a walkthrough: a heading and what follows it.
 type Step struct {
-	// ID is the step's anchor, unique in the document: "step-3-getnewreplicaset".
-	ID    string
-	Title string
+	// ID is the step's anchor, unique in the document:
+	// "step-3-getnewreplicaset", or the heading's {id=…}. A translation's
+	// steps have their English original's IDs.
+	ID string `json:"id"`
+	// Title is the heading as plain text; TitleHTML is its inline markup
+	// rendered (code spans, emphasis, links), trusted like Segment.HTML.
+	Title     string        `json:"title"`
+	TitleHTML template.HTML `json:"titleHTML"`
 	// Line is the heading's line in File.
-	Line int
+	Line int `json:"line"`
 	// From, To and Label are the step's message in the sequence diagram;
-	// empty From means the step draws no message.
-	From, To, Label string
-	Segments        []Segment
+	// empty From means the step draws no message. From and To are names
+	// from Doc.Participants.
+	From  string `json:"from,omitempty"`
+	To    string `json:"to,omitempty"`
+	Label string `json:"label,omitempty"`
+	// Segments are the step's content in order.
+	Segments []Segment `json:"segments,omitempty"`
 	// Refs are every reference resolved in the step, in source order, for
 	// backlinks from source pages, search and release diffs.
-	Refs []Ref
+	Refs []Ref `json:"refs,omitempty"`
 }
 
 // Segment is a piece of a step, in order: exactly one field is set.
 type Segment struct {
 	// HTML is rendered Markdown: goldmark with raw HTML off, so it holds
-	// only markup goldmark itself generated and escaped text.
-	HTML template.HTML
+	// only markup goldmark itself generated and escaped text. Inline
+	// references are <a class="symref" href=SymbolURL title="path:L-L">
+	// followed by <a class="symref-gh" href=Permalink>↗</a>; other fenced
+	// code is <pre class="chroma"> with chroma's short CSS classes.
+	HTML template.HTML `json:"html,omitempty"`
 	// Excerpt is a code block embedding part of a declaration.
-	Excerpt *Excerpt
+	Excerpt *Excerpt `json:"excerpt,omitempty"`
 	// Facts is a block embedding discovered facts.
-	Facts *FactsBlock
+	Facts *FactsBlock `json:"facts,omitempty"`
 }
 
 // Ref is one resolved reference as written in the Markdown.
 type Ref struct {
-	// Text is the reference as written.
-	Text string
-	// Line is its line in the Markdown file.
-	Line     int
-	Ref      analyzer.Ref
-	Resolved analyzer.Resolved
+	// File is the file the reference is written in: the English original
+	// for a translation's use: excerpt, else the Doc's File.
+	File string `json:"file"`
+	// Text is the reference as written: a link destination, or an
+	// excerpt's ref: value.
+	Text string `json:"text"`
+	// Line is its line in File.
+	Line     int               `json:"line"`
+	Ref      analyzer.Ref      `json:"ref"`
+	Resolved analyzer.Resolved `json:"resolved"`
 }
 
 // Excerpt is a code block showing lines of a declaration.
 type Excerpt struct {
 	Ref
-	// From and To are the lines shown (inclusive).
-	From, To int
-	// Highlight lists the lines to mark (those Ref.Lines matched).
-	Highlight []int
+	// Name is the excerpt's name: (or the name a use: block showed), or "".
+	Name string `json:"name,omitempty"`
+	// From and To are the lines shown (inclusive): the declaration, or
+	// what its from: and to: regexps cut.
+	From int `json:"from"`
+	To   int `json:"to"`
+	// Highlight lists the lines to mark (those Ref.Lines matched between
+	// From and To).
+	Highlight []int `json:"highlight,omitempty"`
 	// Context, when >= 0, elides lines further than Context lines from any
 	// highlighted line; -1 shows every line.
-	Context int
-	// Caption is optional text shown above the code.
-	Caption string
+	Context int `json:"context"`
+	// Caption is optional text shown above the code (plain text).
+	Caption string `json:"caption,omitempty"`
 }
 
 // FactsBlock embeds facts selected by a query written in the Markdown.
 type FactsBlock struct {
 	// Kind is "handlers", "events" or "writes".
-	Kind string
+	Kind string `json:"kind"`
 	// Query is the selector as written ("resource=deployments", "reason=Pulling").
-	Query    string
-	Line     int
-	Handlers []analyzer.HandlerRegistration
-	Events   []analyzer.Event
-	Writes   []analyzer.Write
+	Query string `json:"query"`
+	// Line is the block's opening fence in the Doc's File.
+	Line     int                            `json:"line"`
+	Handlers []analyzer.HandlerRegistration `json:"handlers,omitempty"`
+	Events   []analyzer.Event               `json:"events,omitempty"`
+	Writes   []analyzer.Write               `json:"writes,omitempty"`
 }

@@ -1,0 +1,419 @@
+package walkthrough
+
+import (
+	"bytes"
+	"cmp"
+	"errors"
+	"fmt"
+	"html/template"
+	"io/fs"
+	"path"
+	"slices"
+	"strings"
+
+	"github.com/yuin/goldmark/ast"
+
+	"github.com/kubewalk/kubewalk/analyzer"
+)
+
+// Options are what Load and Check need beyond the Markdown.
+type Options struct {
+	// Resolver resolves references and answers facts queries at one tag.
+	Resolver Resolver
+	// SymbolURL is the href of an inline reference in the site, relative to
+	// the walkthrough page (the site decides its URLs). nil: the permalink.
+	SymbolURL func(r analyzer.Resolved) string
+	// Permalink is the GitHub URL of lines from..to of a file at the tag.
+	// nil: inline references link to the symbol's pkg.go.dev page.
+	Permalink func(path string, from, to int) string
+}
+
+// Load parses, resolves and renders every walkthrough in dir for lang:
+// <id>.<lang>.md where it exists, else <id>.md — a walkthrough not yet
+// translated is shown in English rather than missing (Doc.Lang says which
+// language a Doc is in, so the site can say so). Docs are sorted by Order,
+// then ID.
+//
+// A walkthrough with problems is left out and its problems reported: the
+// error joins one *Error per problem, and the docs returned are the ones
+// without.
+func Load(fsys fs.FS, dir string, lang string, opts Options) ([]*Doc, error) {
+	sets, errs := scan(fsys, dir)
+	var docs []*Doc
+	for _, set := range sets {
+		if set.en == "" {
+			continue
+		}
+		en, perrs := parseFile(fsys, set.en, nil)
+		errs = appendErrs(errs, perrs)
+		if en == nil || len(perrs) > 0 {
+			continue
+		}
+		src := en
+		if file, ok := set.langs[lang]; ok && lang != "en" {
+			tr, terrs := parseFile(fsys, file, en)
+			errs = appendErrs(errs, terrs)
+			if tr == nil || len(terrs) > 0 {
+				continue
+			}
+			src = tr
+		}
+		doc, berrs := build(src, &opts)
+		errs = appendErrs(errs, berrs)
+		if len(berrs) == 0 {
+			docs = append(docs, doc)
+		}
+	}
+	slices.SortFunc(docs, func(a, b *Doc) int { return cmp.Or(cmp.Compare(a.Order, b.Order), cmp.Compare(a.ID, b.ID)) })
+	sortErrors(errs)
+	return docs, errors.Join(errs...)
+}
+
+// Check parses, resolves and renders every walkthrough in dir in every
+// language and returns every problem found (not only the first of each
+// file), sorted by file, line and column. A problem in an English file's
+// named excerpt used by a translation is reported once.
+func Check(fsys fs.FS, dir string, opts Options) []error {
+	sets, errs := scan(fsys, dir)
+	for _, set := range sets {
+		if set.en == "" {
+			continue
+		}
+		en, perrs := parseFile(fsys, set.en, nil)
+		errs = appendErrs(errs, perrs)
+		if en == nil {
+			continue
+		}
+		_, berrs := build(en, &opts)
+		errs = appendErrs(errs, berrs)
+		for _, lang := range sortedKeys(set.langs) {
+			tr, terrs := parseFile(fsys, set.langs[lang], en)
+			errs = appendErrs(errs, terrs)
+			if tr == nil {
+				continue
+			}
+			_, berrs := build(tr, &opts)
+			errs = appendErrs(errs, berrs)
+		}
+	}
+	seen := map[string]bool{}
+	out := errs[:0]
+	for _, e := range errs {
+		if !seen[e.Error()] {
+			seen[e.Error()] = true
+			out = append(out, e)
+		}
+	}
+	sortErrors(out)
+	return out
+}
+
+// Refs returns every reference written in the walkthroughs in dir, in
+// every language, with its position, without resolving any: cmd/kubewalk
+// adds their packages to the analyzer's roots. Syntax errors are returned
+// too (joined), but do not stop the listing.
+func Refs(fsys fs.FS, dir string) ([]RefUse, error) {
+	sets, errs := scan(fsys, dir)
+	var refs []RefUse
+	for _, set := range sets {
+		if set.en == "" {
+			continue
+		}
+		en, perrs := parseFile(fsys, set.en, nil)
+		errs = appendErrs(errs, perrs)
+		if en == nil {
+			continue
+		}
+		refs = append(refs, en.Refs...)
+		for _, lang := range sortedKeys(set.langs) {
+			tr, terrs := parseFile(fsys, set.langs[lang], en)
+			errs = appendErrs(errs, terrs)
+			if tr != nil {
+				refs = append(refs, tr.Refs...)
+			}
+		}
+	}
+	sortErrors(errs)
+	return refs, errors.Join(errs...)
+}
+
+// fileSet is one walkthrough's files: the English original and its
+// translations by language.
+type fileSet struct {
+	id    string
+	en    string
+	langs map[string]string
+}
+
+// scan lists the walkthrough files of dir. README.md and names starting
+// with "_" or "." are not walkthroughs (a directory may carry notes for
+// authors).
+func scan(fsys fs.FS, dir string) ([]*fileSet, []error) {
+	entries, err := fs.ReadDir(fsys, dir)
+	if err != nil {
+		return nil, []error{fmt.Errorf("walkthroughs: %w", err)}
+	}
+	var errs []error
+	byID := map[string]*fileSet{}
+	for _, e := range entries {
+		name := e.Name()
+		if e.IsDir() || !strings.HasSuffix(name, ".md") || strings.EqualFold(name, "README.md") ||
+			strings.HasPrefix(name, "_") || strings.HasPrefix(name, ".") {
+			continue
+		}
+		file := path.Join(dir, name)
+		id, lang, ok := splitName(name)
+		if !ok {
+			errs = append(errs, &Error{File: file, Msg: "file name: want <id>.md or <id>.<lang>.md, lower-case letters, digits, - and _"})
+			continue
+		}
+		set := byID[id]
+		if set == nil {
+			set = &fileSet{id: id, langs: map[string]string{}}
+			byID[id] = set
+		}
+		if lang == "en" {
+			set.en = file
+		} else {
+			set.langs[lang] = file
+		}
+	}
+	var sets []*fileSet
+	for _, id := range sortedKeys(byID) {
+		set := byID[id]
+		if set.en == "" {
+			for _, lang := range sortedKeys(set.langs) {
+				errs = append(errs, &Error{File: set.langs[lang], Msg: fmt.Sprintf("translation without an English original %s", path.Join(dir, id+".md"))})
+			}
+		}
+		sets = append(sets, set)
+	}
+	return sets, errs
+}
+
+func parseFile(fsys fs.FS, file string, base *Source) (*Source, []error) {
+	src, err := fs.ReadFile(fsys, file)
+	if err != nil {
+		return nil, []error{fmt.Errorf("walkthroughs: %w", err)}
+	}
+	s, errs := parse(file, src, base)
+	return s, errs.errors()
+}
+
+func (l errorList) errors() []error {
+	out := make([]error, len(l))
+	for i, e := range l {
+		out[i] = e
+	}
+	return out
+}
+
+func appendErrs(dst, src []error) []error { return append(dst, src...) }
+
+func sortedKeys[M ~map[string]V, V any](m M) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+// builder resolves and renders one Source.
+type builder struct {
+	opts *Options
+	file string
+	errs errorList
+}
+
+// resolve resolves a reference, reporting failure at file:line:col.
+func (b *builder) resolve(file string, line, col int, text string, ref analyzer.Ref) (analyzer.Resolved, bool) {
+	if b.opts.Resolver == nil {
+		b.errs.add(file, line, col, "reference %s: no resolver", text)
+		return analyzer.Resolved{}, false
+	}
+	res, err := b.opts.Resolver.Resolve(ref)
+	if err != nil {
+		e := &Error{File: file, Line: line, Col: col, Err: err, Suggestions: suggestionsOf(err)}
+		e.Msg = fmt.Sprintf("reference %s: %v", text, err)
+		if len(e.Suggestions) > 0 {
+			e.Msg = fmt.Sprintf("reference %s does not resolve", text)
+		}
+		b.errs = append(b.errs, e)
+		return analyzer.Resolved{}, false
+	}
+	return res, true
+}
+
+// build resolves every reference of s and renders it into a Doc.
+func build(s *Source, opts *Options) (*Doc, []error) {
+	b := &builder{opts: opts, file: s.File}
+	_ = ast.Walk(s.doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		r, ok := n.(*refLink)
+		if !ok || !entering || r.err != nil {
+			return ast.WalkContinue, nil
+		}
+		line, col := s.lineCol(refPos(r, s.src))
+		if res, ok := b.resolve(s.File, line, col, string(r.dest), r.ref); ok {
+			r.resolved = &res
+			r.href, r.perma, r.where = linkTargets(opts, res)
+		}
+		return ast.WalkContinue, nil
+	})
+
+	meta, en := s.Meta, s
+	if s.base != nil {
+		en = s.base
+	}
+	doc := &Doc{
+		ID:           s.ID,
+		Lang:         s.Lang,
+		File:         s.File,
+		Title:        meta.Title,
+		Summary:      cmp.Or(meta.Summary, en.Meta.Summary),
+		Topics:       en.Meta.Topics,
+		Order:        en.Meta.Order,
+		Participants: en.Meta.Participants,
+	}
+	if len(meta.Participants) == len(en.Meta.Participants) {
+		doc.Participants = meta.Participants
+	}
+	// A translation's messages name the English participants; show the
+	// translated names, one for one.
+	rename := func(p string) string {
+		if i := slices.Index(en.Meta.Participants, p); i >= 0 && i < len(doc.Participants) {
+			return doc.Participants[i]
+		}
+		return p
+	}
+	doc.Intro, _ = b.segments(s, s.intro)
+	for _, st := range s.steps {
+		step := Step{
+			ID:    st.ID,
+			Title: st.Title,
+			Line:  st.Line,
+			From:  rename(st.From),
+			To:    rename(st.To),
+			Label: st.Label,
+		}
+		var title bytes.Buffer
+		for c := st.heading.FirstChild(); c != nil; c = c.NextSibling() {
+			if err := md.Renderer().Render(&title, s.src, c); err != nil {
+				b.errs.add(s.File, st.Line, 0, "render: %v", err)
+			}
+		}
+		// Safe: goldmark output with raw HTML off (see Segment.HTML).
+		step.TitleHTML = template.HTML(title.String())
+		step.Refs = linkRefs(s, st.heading)
+		segs, refs := b.segments(s, st.blocks)
+		step.Segments = segs
+		step.Refs = append(step.Refs, refs...)
+		doc.Steps = append(doc.Steps, step)
+	}
+	return doc, b.errs.errors()
+}
+
+// segments renders a run of blocks: consecutive Markdown blocks into one
+// HTML segment, excerpts and facts into their own.
+func (b *builder) segments(s *Source, blocks []block) ([]Segment, []Ref) {
+	var segs []Segment
+	var refs []Ref
+	var buf bytes.Buffer
+	flush := func() {
+		if buf.Len() > 0 {
+			// Safe: goldmark output with raw HTML off; refLink and code
+			// block renderers escape everything they write.
+			segs = append(segs, Segment{HTML: template.HTML(buf.String())})
+			buf.Reset()
+		}
+	}
+	for _, bl := range blocks {
+		switch {
+		case bl.node != nil:
+			if err := md.Renderer().Render(&buf, s.src, bl.node); err != nil {
+				b.errs.add(s.File, s.blockLine(bl.node), 0, "render: %v", err)
+			}
+			refs = append(refs, linkRefs(s, bl.node)...)
+		case bl.excerpt != nil:
+			flush()
+			spec, file, caption := bl.excerpt, s.File, bl.excerpt.caption
+			if bl.excerpt.kv["use"].present {
+				spec = bl.excerpt.use
+				if spec == nil {
+					continue // reported by Parse
+				}
+				if s.base != nil {
+					file = s.base.File
+				}
+				caption = cmp.Or(caption, spec.caption)
+			}
+			if ex := b.resolveExcerpt(file, spec, caption); ex != nil {
+				segs = append(segs, Segment{Excerpt: ex})
+				refs = append(refs, ex.Ref)
+			}
+		case bl.facts != nil:
+			flush()
+			if fb := b.query(bl.facts); fb != nil {
+				segs = append(segs, Segment{Facts: fb})
+			}
+		}
+	}
+	flush()
+	return segs, refs
+}
+
+// linkRefs lists the resolved inline references under n.
+func linkRefs(s *Source, n ast.Node) []Ref {
+	var refs []Ref
+	_ = ast.Walk(n, func(c ast.Node, entering bool) (ast.WalkStatus, error) {
+		if r, ok := c.(*refLink); ok && entering && r.resolved != nil {
+			line, _ := s.lineCol(refPos(r, s.src))
+			refs = append(refs, Ref{File: s.File, Text: string(r.dest), Line: line, Ref: r.ref, Resolved: *r.resolved})
+		}
+		return ast.WalkContinue, nil
+	})
+	return refs
+}
+
+// nearest returns up to three of names closest to name by edit distance,
+// for "did you mean".
+func nearest(name string, names []string) []string {
+	type cand struct {
+		s string
+		d int
+	}
+	var cs []cand
+	for _, n := range names {
+		if d := editDistance(name, n); d <= max(2, len(name)/3) {
+			cs = append(cs, cand{n, d})
+		}
+	}
+	slices.SortStableFunc(cs, func(a, b cand) int { return cmp.Compare(a.d, b.d) })
+	var out []string
+	for i := 0; i < len(cs) && i < 3; i++ {
+		out = append(out, cs[i].s)
+	}
+	return out
+}
+
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			c := 1
+			if a[i-1] == b[j-1] {
+				c = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+c)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
+
+func itoa(n int) string { return fmt.Sprint(n) }

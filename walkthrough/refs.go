@@ -1,0 +1,240 @@
+package walkthrough
+
+// Inline symbol references: Markdown links whose destination names a Go
+// symbol. A parser.ASTTransformer turns them into refLink nodes at parse
+// time; Load resolves each node and the renderer writes the in-site link
+// with a GitHub permalink beside it.
+
+import (
+	"net/url"
+	"regexp"
+	"strings"
+
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/parser"
+	"github.com/yuin/goldmark/renderer"
+	"github.com/yuin/goldmark/renderer/html"
+	"github.com/yuin/goldmark/text"
+	"github.com/yuin/goldmark/util"
+
+	"github.com/kubewalk/kubewalk/analyzer"
+)
+
+// KindRefLink is the node kind of an inline symbol reference.
+var KindRefLink = ast.NewNodeKind("RefLink")
+
+// refLink is a link to a Go symbol. Its children are the link text.
+type refLink struct {
+	ast.BaseInline
+	// dest is the destination as written (after Markdown unescaping).
+	dest []byte
+	// title is the link title as written, nil if none.
+	title []byte
+	// ref is the parsed reference; err is set instead when it did not parse.
+	ref analyzer.Ref
+	err error
+	// resolved, href, permalink and where are set by Load before rendering.
+	resolved *analyzer.Resolved
+	href     string
+	perma    string
+	where    string
+}
+
+func (n *refLink) Kind() ast.NodeKind { return KindRefLink }
+
+func (n *refLink) Dump(source []byte, level int) {
+	ast.DumpHelper(n, source, level, map[string]string{"Dest": string(n.dest)}, nil)
+}
+
+// refLinks is the goldmark extension for inline references.
+type refLinks struct{}
+
+func (refLinks) Extend(m goldmark.Markdown) {
+	m.Parser().AddOptions(parser.WithASTTransformers(util.Prioritized(refTransformer{}, 100)))
+	m.Renderer().AddOptions(renderer.WithNodeRenderers(util.Prioritized(refRenderer{}, 100)))
+}
+
+type refTransformer struct{}
+
+func (refTransformer) Transform(doc *ast.Document, _ text.Reader, _ parser.Context) {
+	var links []*ast.Link
+	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		if l, ok := n.(*ast.Link); ok && entering && isRefDest(string(l.Destination)) {
+			links = append(links, l)
+		}
+		return ast.WalkContinue, nil
+	})
+	for _, l := range links {
+		r := &refLink{dest: l.Destination, title: l.Title}
+		r.ref, r.err = refOfDest(string(l.Destination))
+		for c := l.FirstChild(); c != nil; {
+			next := c.NextSibling()
+			r.AppendChild(r, c)
+			c = next
+		}
+		l.Parent().ReplaceChild(l.Parent(), l, r)
+	}
+}
+
+// isRefDest reports whether a link destination is a symbol reference: a
+// "go:" reference, or a pkg.go.dev URL with a fragment (a package link
+// without a fragment stays an ordinary link).
+func isRefDest(dest string) bool {
+	if strings.HasPrefix(dest, "go:") {
+		return true
+	}
+	_, ok := pkgGoDevName(dest)
+	return ok
+}
+
+var goIdent = regexp.MustCompile(`^[\pL_][\pL\pN_]*(\.[\pL_][\pL\pN_]*)?$`)
+
+// pkgGoDevName turns https://pkg.go.dev/<importpath>[@version][/more]#Name
+// (or #Type.Method) into "importpath.Name". pkg.go.dev puts the version
+// after the module path ("k8s.io/client-go@v0.31.0/tools/cache"); the
+// version is dropped: the tag being built decides.
+func pkgGoDevName(dest string) (string, bool) {
+	u, err := url.Parse(dest)
+	if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host != "pkg.go.dev" {
+		return "", false
+	}
+	if !goIdent.MatchString(u.Fragment) {
+		return "", false
+	}
+	var segs []string
+	for _, s := range strings.Split(strings.Trim(u.Path, "/"), "/") {
+		if at := strings.Index(s, "@"); at >= 0 {
+			s = s[:at]
+		}
+		if s != "" {
+			segs = append(segs, s)
+		}
+	}
+	if len(segs) == 0 {
+		return "", false
+	}
+	return strings.Join(segs, "/") + "." + u.Fragment, true
+}
+
+// refOfDest parses a reference destination.
+func refOfDest(dest string) (analyzer.Ref, error) {
+	if s, ok := strings.CutPrefix(dest, "go:"); ok {
+		return parseRef(s)
+	}
+	name, _ := pkgGoDevName(dest)
+	return parseRef(name)
+}
+
+// refPos returns the source offset of a link's text, for its line and
+// column: the first text segment under it, minus one for the "[".
+func refPos(n ast.Node, source []byte) int {
+	off := -1
+	_ = ast.Walk(n, func(c ast.Node, entering bool) (ast.WalkStatus, error) {
+		if t, ok := c.(*ast.Text); ok && entering {
+			off = t.Segment.Start
+			return ast.WalkStop, nil
+		}
+		if cs, ok := c.(*ast.CodeSpan); ok && entering && cs.FirstChild() != nil {
+			if t, ok := cs.FirstChild().(*ast.Text); ok {
+				off = t.Segment.Start
+				for off > 0 && source[off-1] == '`' {
+					off--
+				}
+				return ast.WalkStop, nil
+			}
+		}
+		return ast.WalkContinue, nil
+	})
+	if off > 0 && source[off-1] == '[' {
+		off--
+	}
+	return off
+}
+
+type refRenderer struct{}
+
+func (refRenderer) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer) {
+	reg.Register(KindRefLink, renderRefLink)
+}
+
+// renderRefLink writes
+//
+//	<a class="symref" href="SITE" title="path:from-to">text</a><a class="symref-gh" href="PERMALINK" title="GitHub" aria-label="GitHub">↗</a>
+//
+// An unresolved node (Parse without Load) renders as the link it was.
+func renderRefLink(w util.BufWriter, source []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
+	n := node.(*refLink)
+	href, title := n.href, n.where
+	if n.resolved == nil {
+		href, title = string(n.dest), ""
+	}
+	if n.title != nil {
+		title = string(n.title)
+	}
+	if entering {
+		w.WriteString(`<a class="symref" href="`)
+		writeURL(w, href)
+		w.WriteString(`"`)
+		if title != "" {
+			w.WriteString(` title="`)
+			w.Write(util.EscapeHTML([]byte(title)))
+			w.WriteString(`"`)
+		}
+		w.WriteString(`>`)
+		return ast.WalkContinue, nil
+	}
+	w.WriteString(`</a>`)
+	if n.perma != "" && n.perma != href {
+		w.WriteString(`<a class="symref-gh" href="`)
+		writeURL(w, n.perma)
+		w.WriteString(`" title="GitHub" aria-label="GitHub">↗</a>`)
+	}
+	return ast.WalkContinue, nil
+}
+
+// writeURL writes an escaped href, empty for a dangerous scheme exactly as
+// goldmark does for ordinary links: SymbolURL and Permalink are the site's
+// own, but an unresolved destination comes straight from the Markdown.
+func writeURL(w util.BufWriter, s string) {
+	u := util.URLEscape([]byte(s), true)
+	if !html.IsDangerousURL(u) {
+		w.Write(util.EscapeHTML(u))
+	}
+}
+
+// linkTargets fills in a resolved reference's href, permalink and
+// file:lines label.
+func linkTargets(opts *Options, r analyzer.Resolved) (href, perma, where string) {
+	loc := r.Symbol.Decl
+	from, to := loc.StartLine, loc.EndLine
+	if len(r.Matched) > 0 {
+		from, to = r.Matched[0], r.Matched[len(r.Matched)-1]
+	}
+	if opts.Permalink != nil {
+		perma = opts.Permalink(loc.Path, from, to)
+	} else {
+		perma = pkgGoDevURL(r.Symbol.Name)
+	}
+	if opts.SymbolURL != nil {
+		href = opts.SymbolURL(r)
+	} else {
+		href = perma
+	}
+	where = loc.Path + ":" + itoa(from)
+	if to != from {
+		where += "-" + itoa(to)
+	}
+	return href, perma, where
+}
+
+// pkgGoDevURL is the fallback link for a symbol when the caller gives no
+// Permalink: its documentation.
+func pkgGoDevURL(name string) string {
+	slash := strings.LastIndex(name, "/")
+	dot := strings.Index(name[slash+1:], ".")
+	if dot < 0 {
+		return "https://pkg.go.dev/" + name
+	}
+	return "https://pkg.go.dev/" + name[:slash+1+dot] + "#" + name[slash+1+dot+1:]
+}

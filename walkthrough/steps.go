@@ -1,0 +1,163 @@
+package walkthrough
+
+// Steps: a walkthrough is split at its level-2 headings. A step heading's
+// attributes ({from=… to=… label=… #id}, goldmark's heading attribute
+// syntax) carry its sequence-diagram message. Attributes are read here and
+// then removed from the node: no attribute written in Markdown is ever
+// rendered as given, so {onclick=…} or {style=…} cannot reach the page
+// (they are errors besides).
+
+import (
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+	"unicode"
+
+	"github.com/yuin/goldmark/ast"
+)
+
+// StepInfo is a step heading as parsed, before resolution.
+type StepInfo struct {
+	ID    string `json:"id"`
+	Title string `json:"title"`
+	Line  int    `json:"line"`
+	// From, To and Label are as written (a translation inherits From and
+	// To from its English original).
+	From  string `json:"from,omitempty"`
+	To    string `json:"to,omitempty"`
+	Label string `json:"label,omitempty"`
+}
+
+// headingAttrs are the attributes a heading may carry.
+type headingAttrs struct {
+	id, from, to, label string
+	has                 map[string]bool
+}
+
+var idChars = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_-]*$`)
+
+// takeHeadingAttrs reads and removes n's attributes. Step headings
+// (level 2, top level) accept from, to, label and id; other headings only id.
+func (s *Source) takeHeadingAttrs(n *ast.Heading, step bool, errs *errorList) headingAttrs {
+	a := headingAttrs{has: map[string]bool{}}
+	attrs := n.Attributes()
+	n.RemoveAttributes()
+	if len(attrs) == 0 {
+		return a
+	}
+	line, col := s.headingAttrPos(n)
+	for _, at := range attrs {
+		key := string(at.Name)
+		var val string
+		switch v := at.Value.(type) {
+		case []byte:
+			val = string(v)
+		case float64:
+			val = strconv.FormatFloat(v, 'f', -1, 64)
+		default:
+			errs.add(s.File, line, col, "heading attribute %s: want a string", key)
+			continue
+		}
+		allowed := key == "id" || (step && (key == "from" || key == "to" || key == "label"))
+		if !allowed {
+			if step {
+				errs.add(s.File, line, col, "unknown heading attribute %q (a step heading takes from, to, label and id)", key)
+			} else {
+				errs.add(s.File, line, col, "unknown heading attribute %q (a sub-heading takes only an id)", key)
+			}
+			continue
+		}
+		a.has[key] = true
+		switch key {
+		case "id":
+			if !idChars.MatchString(val) {
+				errs.add(s.File, line, col, "heading id %q: want a letter then letters, digits, - or _", val)
+				continue
+			}
+			a.id = val
+		case "from":
+			a.from = val
+		case "to":
+			a.to = val
+		case "label":
+			a.label = val
+		}
+	}
+	return a
+}
+
+// headingAttrPos finds the "{" of a heading's attribute block: goldmark
+// has cut it from the heading's line segment, so it lies after the
+// segment's end on the same line.
+func (s *Source) headingAttrPos(n *ast.Heading) (line, col int) {
+	if n.Lines().Len() == 0 {
+		return s.blockLine(n), 0
+	}
+	seg := n.Lines().At(n.Lines().Len() - 1)
+	end := seg.Stop
+	for end < len(s.src) && s.src[end] != '{' && s.src[end] != '\n' {
+		end++
+	}
+	return s.lineCol(end)
+}
+
+// plainText is n's text without markup, for titles and slugs.
+func plainText(n ast.Node, source []byte) string {
+	var b strings.Builder
+	_ = ast.Walk(n, func(c ast.Node, entering bool) (ast.WalkStatus, error) {
+		if !entering {
+			return ast.WalkContinue, nil
+		}
+		switch t := c.(type) {
+		case *ast.Text:
+			b.Write(t.Segment.Value(source))
+			if t.SoftLineBreak() || t.HardLineBreak() {
+				b.WriteByte(' ')
+			}
+		case *ast.String:
+			b.Write(t.Value)
+		case *ast.AutoLink:
+			b.Write(t.Label(source))
+		}
+		return ast.WalkContinue, nil
+	})
+	return strings.TrimSpace(b.String())
+}
+
+// slug makes an anchor-safe slug of a title: lower-case letters and
+// digits, other runs collapsed into "-", at most 48 bytes, cut at a "-".
+// Letters outside ASCII are kept (they are valid in ids and URLs) but
+// translations never need them: a translated step takes the English id.
+func slug(title string) string {
+	var b strings.Builder
+	dash := false
+	for _, r := range strings.ToLower(title) {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			if dash && b.Len() > 0 {
+				b.WriteByte('-')
+			}
+			dash = false
+			b.WriteRune(r)
+			continue
+		}
+		dash = true
+	}
+	out := b.String()
+	if len(out) > 48 {
+		out = out[:48]
+		if i := strings.LastIndexByte(out, '-'); i > 16 {
+			out = out[:i]
+		}
+		out = strings.ToValidUTF8(out, "")
+	}
+	return out
+}
+
+// stepID is the default anchor of the n-th step (1-based).
+func stepID(n int, title string) string {
+	if s := slug(title); s != "" {
+		return fmt.Sprintf("step-%d-%s", n, s)
+	}
+	return fmt.Sprintf("step-%d", n)
+}

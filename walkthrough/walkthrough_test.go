@@ -1,0 +1,242 @@
+package walkthrough
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"github.com/google/go-cmp/cmp"
+	"golang.org/x/tools/txtar"
+
+	"github.com/kubewalk/kubewalk/analyzer"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden sections of testdata/*.txtar")
+
+// fakeResolver resolves names from a table, matching Lines against the
+// declaration's text as the analyzer does.
+type fakeResolver struct {
+	syms  map[string]fakeSym
+	facts *analyzer.Facts
+	// all, when set, resolves every name to a ten-line declaration.
+	all bool
+}
+
+type fakeSym struct {
+	sym   analyzer.Symbol
+	lines []string
+}
+
+type fakeNotFound struct {
+	name        string
+	suggestions []string
+}
+
+func (e *fakeNotFound) Error() string { return e.name + " not found" }
+
+func (f *fakeResolver) Resolve(ref analyzer.Ref) (analyzer.Resolved, error) {
+	for i, alt := range ref.Alternates {
+		s, ok := f.syms[alt]
+		if !ok && f.all {
+			s, ok = fakeSym{sym: analyzer.Symbol{Name: alt, Kind: "func", Decl: analyzer.Location{Path: "x.go", StartLine: 1, EndLine: 10}}, lines: make([]string, 10)}, true
+			for j := range s.lines {
+				s.lines[j] = ref.Lines // every line matches its own regexp... roughly
+			}
+		}
+		if !ok {
+			continue
+		}
+		res := analyzer.Resolved{Symbol: s.sym, Alternate: i}
+		if ref.Lines != "" {
+			re, err := regexp.Compile(ref.Lines)
+			if err != nil {
+				return analyzer.Resolved{}, err
+			}
+			for j, l := range s.lines {
+				if re.MatchString(l) || f.all {
+					res.Matched = append(res.Matched, s.sym.Decl.StartLine+j)
+				}
+			}
+		}
+		return res, nil
+	}
+	var sugg []string
+	for name := range f.syms {
+		if strings.EqualFold(name, ref.Alternates[0]) {
+			sugg = append(sugg, name)
+		}
+	}
+	return analyzer.Resolved{}, &fakeNotFound{name: ref.Alternates[0], suggestions: sugg}
+}
+
+func (f *fakeResolver) Facts() *analyzer.Facts { return f.facts }
+
+// parseSymbols reads a symbols section:
+//
+//	== k8s.io/x/pkg.Foo pkg/foo.go:10 func
+//	func Foo() {
+//	}
+func parseSymbols(t testing.TB, data []byte) map[string]fakeSym {
+	syms := map[string]fakeSym{}
+	var cur *fakeSym
+	var name string
+	flush := func() {
+		if cur != nil {
+			cur.sym.Decl.EndLine = cur.sym.Decl.StartLine + len(cur.lines) - 1
+			syms[name] = *cur
+		}
+	}
+	for _, l := range strings.Split(strings.TrimSuffix(string(data), "\n"), "\n") {
+		if h, ok := strings.CutPrefix(l, "== "); ok {
+			flush()
+			f := strings.Fields(h)
+			if len(f) != 3 {
+				t.Fatalf("bad symbol header %q", l)
+			}
+			p, ln, _ := strings.Cut(f[1], ":")
+			start, _ := strconv.Atoi(ln)
+			name = f[0]
+			cur = &fakeSym{sym: analyzer.Symbol{Name: f[0], Kind: f[2], Decl: analyzer.Location{Path: p, StartLine: start}}}
+			continue
+		}
+		if cur != nil {
+			cur.lines = append(cur.lines, l)
+		}
+	}
+	flush()
+	return syms
+}
+
+func testOptions(r Resolver) Options {
+	return Options{
+		Resolver: r,
+		SymbolURL: func(r analyzer.Resolved) string {
+			loc := r.Symbol.Decl
+			return fmt.Sprintf("../source/%s.html#L%d", loc.Path, loc.StartLine)
+		},
+		Permalink: func(path string, from, to int) string {
+			return fmt.Sprintf("https://github.com/kubernetes/kubernetes/blob/v1.31.0/%s#L%d-L%d", path, from, to)
+		},
+	}
+}
+
+// TestGolden runs every testdata/*.txtar archive: the files under
+// walkthroughs/ are the input, symbols.txt and facts.json the fake
+// resolver; the golden sections are Load's Docs per language
+// (<lang>.json), Check's errors (check.txt) and Refs (refs.txt).
+func TestGolden(t *testing.T) {
+	files, _ := filepath.Glob("testdata/*.txtar")
+	if len(files) == 0 {
+		t.Fatal("no testdata")
+	}
+	for _, file := range files {
+		t.Run(strings.TrimSuffix(filepath.Base(file), ".txtar"), func(t *testing.T) {
+			ar, err := txtar.ParseFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			fsys := fstest.MapFS{}
+			res := &fakeResolver{syms: map[string]fakeSym{}}
+			langs := []string{"en"}
+			for _, f := range ar.Files {
+				switch {
+				case strings.HasPrefix(f.Name, "walkthroughs/"):
+					fsys[f.Name] = &fstest.MapFile{Data: f.Data}
+					if _, lang, ok := splitName(filepath.Base(f.Name)); ok && !slices.Contains(langs, lang) {
+						langs = append(langs, lang)
+					}
+				case f.Name == "symbols.txt":
+					res.syms = parseSymbols(t, f.Data)
+				case f.Name == "facts.json":
+					res.facts = new(analyzer.Facts)
+					if err := json.Unmarshal(f.Data, res.facts); err != nil {
+						t.Fatal(err)
+					}
+				}
+			}
+			opts := testOptions(res)
+			got := map[string]string{}
+			for _, lang := range langs {
+				docs, err := Load(fsys, "walkthroughs", lang, opts)
+				var b bytes.Buffer
+				enc := json.NewEncoder(&b)
+				enc.SetIndent("", "  ")
+				enc.SetEscapeHTML(false)
+				if err := enc.Encode(docs); err != nil {
+					t.Fatal(err)
+				}
+				if err != nil {
+					fmt.Fprintf(&b, "error:\n%v\n", err)
+				}
+				got[lang+".json"] = b.String()
+			}
+			var b strings.Builder
+			for _, err := range Check(fsys, "walkthroughs", opts) {
+				fmt.Fprintln(&b, err)
+			}
+			got["check.txt"] = b.String()
+			b.Reset()
+			refs, err := Refs(fsys, "walkthroughs")
+			for _, r := range refs {
+				fmt.Fprintf(&b, "%s:%d:%d: %s => %q /%s/\n", r.File, r.Line, r.Col, r.Text, r.Ref.Alternates, r.Ref.Lines)
+			}
+			if err != nil {
+				fmt.Fprintf(&b, "error:\n%v\n", err)
+			}
+			got["refs.txt"] = b.String()
+
+			changed := false
+			for _, name := range sortedKeys(got) {
+				idx := slices.IndexFunc(ar.Files, func(f txtar.File) bool { return f.Name == name })
+				if idx < 0 {
+					if *update {
+						ar.Files = append(ar.Files, txtar.File{Name: name, Data: []byte(got[name])})
+						changed = true
+					} else {
+						t.Errorf("%s: no golden section %s (run go test -update)", file, name)
+					}
+					continue
+				}
+				if diff := cmp.Diff(string(ar.Files[idx].Data), got[name]); diff != "" {
+					if *update {
+						ar.Files[idx].Data = []byte(got[name])
+						changed = true
+					} else {
+						t.Errorf("%s: %s mismatch (-want +got):\n%s", file, name, diff)
+					}
+				}
+			}
+			if changed {
+				if err := os.WriteFile(file, txtar.Format(ar), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// TestBuiltin parses the built-in walkthroughs (../walkthroughs) with a
+// resolver that accepts every name: the format as the content is written.
+func TestBuiltin(t *testing.T) {
+	fsys := os.DirFS("..")
+	if _, err := fs.Stat(fsys, "walkthroughs"); err != nil {
+		t.Skip("no ../walkthroughs")
+	}
+	refs, err := Refs(fsys, "walkthroughs")
+	if err != nil {
+		t.Errorf("Refs:\n%v", err)
+	}
+	if len(refs) == 0 {
+		t.Errorf("no references in ../walkthroughs")
+	}
+}
