@@ -20,6 +20,28 @@ type Program struct {
 	Roots []*packages.Package
 	// Packages holds every loaded package by import path.
 	Packages map[string]*packages.Package
+
+	// symbols is the symbol index (sorted by name), set by the loader:
+	// dependencies keep no syntax, so this is where their declaration
+	// spans come from.
+	symbols []Symbol
+}
+
+// Symbol returns the in-tree declaration named name (go doc style, as
+// ObjectName returns), in any loaded package — roots or dependencies.
+func (p *Program) Symbol(name string) (Symbol, bool) {
+	return lookupSymbol(p.symbols, name)
+}
+
+// DeclLoc returns the span of obj's declaration (from its doc comment, as
+// Symbol.Decl), or the zero Location when obj is not a package-level
+// object or method declared in the tree. Use it for objects of dependency
+// packages, whose syntax is not kept after loading.
+func (p *Program) DeclLoc(obj types.Object) Location {
+	if s, ok := p.Symbol(ObjectName(obj)); ok {
+		return s.Decl
+	}
+	return Location{}
 }
 
 // RelPath returns filename relative to the tree root with forward slashes,

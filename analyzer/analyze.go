@@ -1,0 +1,190 @@
+package analyzer
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"runtime/debug"
+	"sort"
+	"time"
+)
+
+// Config says what to analyze.
+type Config struct {
+	// Dir is the tree root: the Kubernetes repository layout at a tag.
+	Dir string
+	// Env is extra environment for the go command, after the process's own
+	// (source.Tree.Env: GOWORK=…, GOFLAGS=-mod=readonly).
+	Env []string
+	// Roots are package patterns relative to Dir ("./pkg/controller/...")
+	// or import paths. Empty means DefaultRoots.
+	Roots []string
+	// Tag and Commit identify the release; they are copied into Facts and
+	// are part of the cache key.
+	Tag, Commit string
+	// Logf, when not nil, receives progress and every unexpected package
+	// error.
+	Logf func(format string, args ...any)
+	// MemoryLimit is the soft memory limit (bytes, see
+	// runtime/debug.SetMemoryLimit) set while loading, with the GC
+	// otherwise relaxed; the previous settings are restored afterwards.
+	// 0 means DefaultMemoryLimit; negative leaves the GC alone.
+	MemoryLimit int64
+}
+
+// DefaultMemoryLimit is the soft memory limit while loading: generous
+// enough that the GC seldom runs during a load of DefaultRoots (live heap
+// under 1 GiB), low enough to keep peak RSS under 1.5 GB. See the package
+// doc for the figures.
+const DefaultMemoryLimit = 1200 << 20
+
+func (c Config) logf() func(string, ...any) {
+	if c.Logf == nil {
+		return func(string, ...any) {}
+	}
+	return c.Logf
+}
+
+func (c Config) roots() []string {
+	if len(c.Roots) == 0 {
+		return DefaultRoots
+	}
+	return c.Roots
+}
+
+// DefaultRoots are the packages analyzed when Config.Roots is empty: the
+// controllers, the scheduler and the kubelet, the controller manager that
+// starts the controllers, and the API server's request path (endpoint
+// handlers, generic registry, etcd3 storage). Symbols of every in-tree
+// package these import are indexed too, so walkthroughs can reference
+// client-go or apimachinery without listing them here.
+var DefaultRoots = []string{
+	"./cmd/kube-controller-manager/app",
+	"./pkg/controller/...",
+	"./pkg/scheduler/...",
+	"./pkg/kubelet/...",
+	"k8s.io/apiserver/pkg/endpoints/handlers",
+	"k8s.io/apiserver/pkg/registry/generic/registry",
+	"k8s.io/apiserver/pkg/storage/etcd3",
+}
+
+// Result is an analyzed tree: facts, the symbol index and identifier
+// cross-references. It holds no go/types or go/ast values, so a Result
+// read from the cache is as good as a fresh one.
+type Result struct {
+	// Symbols are sorted by Name: every package-level declaration and
+	// method of every loaded package whose files lie in the tree.
+	Symbols []Symbol
+	// Xrefs are sorted by Path, one per non-test Go file of the root
+	// packages.
+	Xrefs []FileXref
+
+	facts Facts
+	// dir is the tree root, for reading declarations in Resolve.
+	dir string
+	// byName indexes Symbols (first index of each name); built lazily.
+	byName map[string]int
+}
+
+// Facts returns the discovered facts. The walkthrough resolver and the
+// site read them through this method (walkthrough.Resolver).
+func (r *Result) Facts() *Facts { return &r.facts }
+
+// Dir returns the tree root the result was computed from.
+func (r *Result) Dir() string { return r.dir }
+
+// Analyze loads the tree, runs Passes in order, and builds the symbol
+// index and the cross-references of the root files.
+func Analyze(ctx context.Context, cfg Config) (*Result, error) {
+	logf := cfg.logf()
+	if cfg.MemoryLimit >= 0 {
+		limit := cfg.MemoryLimit
+		if limit == 0 {
+			limit = DefaultMemoryLimit
+		}
+		// The GC dominates a load at the default GOGC (the heap grows
+		// to ~1 GB of mostly live data): let the heap grow to the limit
+		// instead, then restore.
+		oldLimit := debug.SetMemoryLimit(limit)
+		oldPercent := debug.SetGCPercent(400)
+		defer func() {
+			debug.SetGCPercent(oldPercent)
+			debug.SetMemoryLimit(oldLimit)
+		}()
+	}
+	t0 := time.Now()
+	prog, syms, _, err := load(ctx, cfg)
+	if err != nil {
+		return nil, err
+	}
+	facts := Facts{Schema: SchemaVersion, Tag: cfg.Tag, Commit: cfg.Commit, Roots: sortedCopy(cfg.roots())}
+	t1 := time.Now()
+	for _, p := range Passes {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		tp := time.Now()
+		if err := p.Run(prog, &facts); err != nil {
+			return nil, fmt.Errorf("analyzer pass %s: %w", p.Name, err)
+		}
+		logf("analyzer: pass %s: %v", p.Name, time.Since(tp).Round(time.Millisecond))
+	}
+	t2 := time.Now()
+	xrefs := buildXrefs(prog)
+	logf("analyzer: %d symbols; passes %v; xrefs of %d files %v; total %v",
+		len(syms), t2.Sub(t1).Round(time.Millisecond), len(xrefs), time.Since(t2).Round(time.Millisecond), time.Since(t0).Round(time.Millisecond))
+	return &Result{Symbols: syms, Xrefs: xrefs, facts: facts, dir: prog.Dir}, nil
+}
+
+// WriteFactsJSON writes the facts as indented JSON: the facts.json file.
+// Its schema is the Facts type (see facts.go; field names are the json
+// tags) at version Facts.Schema. Lists are in the order the passes sorted
+// them; nil lists are written as [] so readers need not special-case them.
+func (r *Result) WriteFactsJSON(w io.Writer) error {
+	f := r.facts
+	if f.Roots == nil {
+		f.Roots = []string{}
+	}
+	if f.Handlers == nil {
+		f.Handlers = []HandlerRegistration{}
+	}
+	if f.Wirings == nil {
+		f.Wirings = []Wiring{}
+	}
+	if f.Writes == nil {
+		f.Writes = []Write{}
+	}
+	if f.Events == nil {
+		f.Events = []Event{}
+	}
+	if f.Calls == nil {
+		f.Calls = []Call{}
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(f)
+}
+
+// Lookup returns the symbol named name ("importpath.Name" or
+// "importpath.Type.Method"). When a name is declared more than once (init
+// functions) the first in path order is returned.
+func (r *Result) Lookup(name string) (Symbol, bool) { return lookupSymbol(r.Symbols, name) }
+
+func lookupSymbol(syms []Symbol, name string) (Symbol, bool) {
+	if name == "" {
+		return Symbol{}, false
+	}
+	i := sort.Search(len(syms), func(i int) bool { return syms[i].Name >= name })
+	if i < len(syms) && syms[i].Name == name {
+		return syms[i], true
+	}
+	return Symbol{}, false
+}
+
+func sortedCopy(s []string) []string {
+	c := append([]string(nil), s...)
+	sort.Strings(c)
+	return c
+}

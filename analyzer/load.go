@@ -1,0 +1,497 @@
+package analyzer
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/scanner"
+	"go/token"
+	"go/types"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"golang.org/x/tools/go/packages"
+)
+
+// This file is the loader. It does not use packages.Load: see the package
+// doc ("Loading") for why and for the figures. In short, it runs one
+// `go list -deps -json` and, while that command is still streaming its
+// output, parses and type-checks every package from source on a small
+// worker pool, with function bodies ignored outside the root packages.
+
+// listPackage is the part of `go list -json` output the loader reads.
+type listPackage struct {
+	ImportPath string
+	Name       string
+	Dir        string
+	GoFiles    []string
+	Imports    []string
+	ImportMap  map[string]string
+	Module     *struct {
+		Path      string
+		Dir       string
+		GoVersion string
+		Main      bool
+	}
+	Error *struct {
+		Pos string
+		Err string
+	}
+	DepOnly  bool
+	Standard bool
+}
+
+// listFields names the fields asked of `go list -json=…`; fewer fields make
+// a smaller and faster listing.
+const listFields = "ImportPath,Name,Dir,GoFiles,Imports,ImportMap,Module,Error,DepOnly,Standard"
+
+// loadStats counts what a load did, for Logf and the benchmarks.
+type loadStats struct {
+	Packages, RootPackages, Files int
+	// TypeErrors counts errors (list, parse and type) that were reported;
+	// Filtered counts those of the expected kinds that were dropped.
+	TypeErrors, Filtered int
+	List, Total          time.Duration
+}
+
+// loadCount counts calls of load in this process; tests use it to prove a
+// cache hit loaded nothing.
+var loadCount atomic.Int64
+
+// lpkg is a package being loaded.
+type lpkg struct {
+	list    listPackage
+	pkg     *packages.Package
+	root    bool
+	inTree  bool
+	imports []*lpkg // resolved imports, for the scheduler
+	preds   []*lpkg // packages importing this one
+	// waiting counts what must finish before type-checking: one for the
+	// package's own parse plus one per unchecked import. Guarded by the
+	// scheduler's mutex.
+	waiting int
+	syms    []Symbol
+}
+
+// Load loads the packages matched by cfg.Roots (DefaultRoots when empty)
+// and every package they import: root packages with full syntax, comments
+// and types.Info; dependencies with types only (their syntax is parsed
+// without function bodies and dropped once type-checked). Errors of the
+// go command are returned; errors in packages are recorded in each
+// package's Errors, reported through cfg.Logf and counted.
+//
+// Load is exported for the discovery passes' tests; Analyze is the entry
+// point for everyone else.
+func Load(ctx context.Context, cfg Config) (*Program, error) {
+	prog, _, _, err := load(ctx, cfg)
+	return prog, err
+}
+
+// load returns the program, the symbols of every in-tree package (sorted
+// by name) and counters.
+func load(ctx context.Context, cfg Config) (*Program, []Symbol, loadStats, error) {
+	loadCount.Add(1)
+	var st loadStats
+	t0 := time.Now()
+	logf := cfg.logf()
+	dir, err := filepath.Abs(cfg.Dir)
+	if err != nil {
+		return nil, nil, st, err
+	}
+	dir = filepath.Clean(dir)
+	roots := cfg.Roots
+	if len(roots) == 0 {
+		roots = DefaultRoots
+	}
+
+	prog := &Program{Fset: token.NewFileSet(), Dir: dir, Packages: map[string]*packages.Package{}}
+	ld := &loader{
+		ctx:   ctx,
+		prog:  prog,
+		logf:  logf,
+		sizes: types.SizesFor("gc", runtime.GOARCH),
+		pkgs:  map[string]*lpkg{},
+	}
+	ld.cond = sync.NewCond(&ld.mu)
+
+	// The go command: one listing of the roots and all their dependencies.
+	// -pgo=off keeps one variant per package, as go/packages does.
+	// CGO_ENABLED=0: the loader type-checks GoFiles only (it never runs
+	// cgo), which is exactly the file set of a CGO_ENABLED=0 build — how
+	// Kubernetes builds its release binaries.
+	args := []string{"list", "-e", "-json=" + listFields, "-deps", "-pgo=off", "--"}
+	args = append(args, roots...)
+	cmd := exec.CommandContext(ctx, "go", args...)
+	cmd.Dir = dir
+	cmd.Env = append(append(os.Environ(), cfg.Env...), "CGO_ENABLED=0")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, nil, st, err
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, nil, st, fmt.Errorf("go list: %w", err)
+	}
+
+	workers := runtime.GOMAXPROCS(0)
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			ld.work()
+		}()
+	}
+
+	// Stream the listing: -deps prints every package after its
+	// dependencies, so each package can be scheduled as it arrives.
+	dec := json.NewDecoder(bufio.NewReaderSize(stdout, 1<<16))
+	var decErr error
+	for {
+		var lp listPackage
+		if err := dec.Decode(&lp); err != nil {
+			if err != io.EOF {
+				decErr = err
+			}
+			break
+		}
+		ld.add(lp)
+	}
+	_, _ = io.Copy(io.Discard, stdout)
+	waitErr := cmd.Wait()
+	st.List = time.Since(t0)
+	ld.mu.Lock()
+	ld.listed = true
+	ld.cond.Broadcast()
+	ld.mu.Unlock()
+	wg.Wait()
+
+	if err := ctx.Err(); err != nil {
+		return nil, nil, st, err
+	}
+	if waitErr != nil {
+		return nil, nil, st, fmt.Errorf("go list in %s: %v\n%s", dir, waitErr, strings.TrimSpace(stderr.String()))
+	}
+	if decErr != nil {
+		return nil, nil, st, fmt.Errorf("go list in %s: reading output: %w", dir, decErr)
+	}
+
+	var syms []Symbol
+	for _, p := range ld.order {
+		prog.Packages[p.list.ImportPath] = p.pkg
+		st.Packages++
+		st.Files += len(p.list.GoFiles)
+		if p.root {
+			prog.Roots = append(prog.Roots, p.pkg)
+		}
+		syms = append(syms, p.syms...)
+	}
+	sort.Slice(prog.Roots, func(i, j int) bool { return prog.Roots[i].PkgPath < prog.Roots[j].PkgPath })
+	sortSymbols(syms)
+	prog.symbols = syms
+	st.RootPackages = len(prog.Roots)
+	if len(prog.Roots) == 0 {
+		return nil, nil, st, fmt.Errorf("go list in %s: no packages match %s", dir, strings.Join(roots, " "))
+	}
+	st.TypeErrors = int(ld.nerrors.Load())
+	st.Filtered = int(ld.nfiltered.Load())
+	st.Total = time.Since(t0)
+	logf("analyzer: loaded %d packages (%d roots, %d files) in %v (go list %v); %d errors, %d expected errors filtered",
+		st.Packages, st.RootPackages, st.Files, st.Total.Round(time.Millisecond), st.List.Round(time.Millisecond), st.TypeErrors, st.Filtered)
+	return prog, syms, st, nil
+}
+
+type loader struct {
+	ctx   context.Context
+	prog  *Program
+	logf  func(string, ...any)
+	sizes types.Sizes
+
+	mu     sync.Mutex
+	cond   *sync.Cond
+	pkgs   map[string]*lpkg
+	order  []*lpkg // in listing order
+	parseQ []*lpkg
+	checkQ []*lpkg
+	// listed is set when the listing is complete; pending counts packages
+	// not yet type-checked.
+	listed  bool
+	pending int
+
+	nerrors, nfiltered atomic.Int64
+}
+
+// add registers a listed package and queues its parse.
+func (ld *loader) add(lp listPackage) {
+	p := &lpkg{list: lp, root: !lp.DepOnly}
+	p.inTree = !lp.Standard && ld.inTree(lp.Dir)
+	p.pkg = &packages.Package{
+		ID:      lp.ImportPath,
+		Name:    lp.Name,
+		PkgPath: lp.ImportPath,
+		Dir:     lp.Dir,
+		Fset:    ld.prog.Fset,
+		Imports: map[string]*packages.Package{},
+	}
+	for _, f := range lp.GoFiles {
+		p.pkg.GoFiles = append(p.pkg.GoFiles, filepath.Join(lp.Dir, f))
+	}
+	p.pkg.CompiledGoFiles = p.pkg.GoFiles
+	if m := lp.Module; m != nil {
+		p.pkg.Module = &packages.Module{Path: m.Path, Dir: m.Dir, GoVersion: m.GoVersion, Main: m.Main}
+	}
+	if lp.Error != nil {
+		ld.report(p, packages.Error{Pos: lp.Error.Pos, Msg: lp.Error.Err, Kind: packages.ListError})
+	}
+
+	ld.mu.Lock()
+	defer ld.mu.Unlock()
+	if _, dup := ld.pkgs[lp.ImportPath]; dup {
+		return
+	}
+	ld.pkgs[lp.ImportPath] = p
+	ld.order = append(ld.order, p)
+	ld.pending++
+	p.waiting = 1 // the parse
+	for _, path := range lp.Imports {
+		if path == "C" || path == "unsafe" {
+			continue
+		}
+		dep := ld.pkgs[path]
+		if dep == nil {
+			// Not listed (yet): the importer reports it when checking.
+			continue
+		}
+		p.imports = append(p.imports, dep)
+		p.pkg.Imports[importKey(lp, path)] = dep.pkg
+		if dep.waiting >= 0 { // not yet checked
+			dep.preds = append(dep.preds, p)
+			p.waiting++
+		}
+	}
+	ld.parseQ = append(ld.parseQ, p)
+	ld.cond.Signal()
+}
+
+// importKey returns the import path as written in p's source for the
+// resolved package path (the inverse of ImportMap).
+func importKey(lp listPackage, resolved string) string {
+	for k, v := range lp.ImportMap {
+		if v == resolved {
+			return k
+		}
+	}
+	return resolved
+}
+
+func (ld *loader) inTree(dir string) bool {
+	_, ok := ld.prog.RelPath(filepath.Join(dir, "x.go"))
+	return ok
+}
+
+// work runs parse and check tasks until everything is checked. Checks go
+// first: they are on the critical path of the import graph, parses are
+// not.
+func (ld *loader) work() {
+	for {
+		ld.mu.Lock()
+		for len(ld.checkQ) == 0 && len(ld.parseQ) == 0 && !(ld.listed && ld.pending == 0) {
+			ld.cond.Wait()
+		}
+		var p *lpkg
+		check := false
+		switch {
+		case len(ld.checkQ) > 0:
+			p, ld.checkQ = ld.checkQ[0], ld.checkQ[1:]
+			check = true
+		case len(ld.parseQ) > 0:
+			p, ld.parseQ = ld.parseQ[0], ld.parseQ[1:]
+		default:
+			ld.mu.Unlock()
+			return
+		}
+		ld.mu.Unlock()
+
+		if check {
+			ld.check(p)
+			ld.mu.Lock()
+			p.waiting = -1 // checked
+			ld.pending--
+			for _, pred := range p.preds {
+				pred.waiting--
+				if pred.waiting == 0 {
+					ld.checkQ = append(ld.checkQ, pred)
+				}
+			}
+			p.preds = nil
+			ld.cond.Broadcast()
+			ld.mu.Unlock()
+		} else {
+			ld.parse(p)
+			ld.mu.Lock()
+			p.waiting--
+			if p.waiting == 0 {
+				ld.checkQ = append(ld.checkQ, p)
+				ld.cond.Signal()
+			}
+			ld.mu.Unlock()
+		}
+	}
+}
+
+// parse parses p's files. Root packages keep comments and bodies;
+// dependencies are parsed without comments and their function bodies are
+// dropped at once (the type checker ignores them anyway), which roughly
+// halves the memory held by dependency syntax.
+func (ld *loader) parse(p *lpkg) {
+	if ld.ctx.Err() != nil {
+		return
+	}
+	mode := parser.SkipObjectResolution
+	if p.root {
+		mode |= parser.ParseComments
+	}
+	for _, filename := range p.pkg.GoFiles {
+		src, err := os.ReadFile(filename)
+		if err != nil {
+			ld.report(p, packages.Error{Pos: filename, Msg: err.Error(), Kind: packages.ParseError})
+			continue
+		}
+		f, err := parser.ParseFile(ld.prog.Fset, filename, src, mode)
+		if err != nil {
+			var list scanner.ErrorList
+			if errors.As(err, &list) {
+				for _, e := range list {
+					ld.report(p, packages.Error{Pos: e.Pos.String(), Msg: e.Msg, Kind: packages.ParseError})
+				}
+			} else {
+				ld.report(p, packages.Error{Pos: filename, Msg: err.Error(), Kind: packages.ParseError})
+			}
+		}
+		if f == nil {
+			continue
+		}
+		if p.inTree {
+			if rel, ok := ld.prog.RelPath(filename); ok {
+				p.syms = appendSymbols(p.syms, p.list.ImportPath, rel, ld.prog.Fset, f, src)
+			}
+		}
+		if !p.root {
+			// Keep the braces so declaration spans stay right.
+			for _, d := range f.Decls {
+				if fd, ok := d.(*ast.FuncDecl); ok && fd.Body != nil {
+					fd.Body = &ast.BlockStmt{Lbrace: fd.Body.Lbrace, Rbrace: fd.Body.Rbrace}
+				}
+			}
+		}
+		p.pkg.Syntax = append(p.pkg.Syntax, f)
+	}
+}
+
+// check type-checks p. Its imports are all checked.
+func (ld *loader) check(p *lpkg) {
+	if p.list.ImportPath == "unsafe" {
+		p.pkg.Types = types.Unsafe
+		return
+	}
+	p.pkg.Types = types.NewPackage(p.list.ImportPath, p.list.Name)
+	p.pkg.TypesSizes = ld.sizes
+	if ld.ctx.Err() != nil {
+		return
+	}
+	if p.root {
+		p.pkg.TypesInfo = &types.Info{
+			Types:        map[ast.Expr]types.TypeAndValue{},
+			Defs:         map[*ast.Ident]types.Object{},
+			Uses:         map[*ast.Ident]types.Object{},
+			Implicits:    map[ast.Node]types.Object{},
+			Instances:    map[*ast.Ident]types.Instance{},
+			Scopes:       map[ast.Node]*types.Scope{},
+			Selections:   map[*ast.SelectorExpr]*types.Selection{},
+			FileVersions: map[*ast.File]string{},
+		}
+	}
+	tc := &types.Config{
+		Importer: importerFunc(func(path string) (*types.Package, error) {
+			if path == "unsafe" {
+				return types.Unsafe, nil
+			}
+			if ip := p.pkg.Imports[path]; ip != nil && ip.Types != nil {
+				return ip.Types, nil
+			}
+			return nil, fmt.Errorf("could not import %s (not listed, or failed)", path)
+		}),
+		// Dependencies: declarations only. Without bodies there are no
+		// "declared and not used" errors to filter, and the unused-import
+		// check would only report imports used by the dropped bodies.
+		IgnoreFuncBodies:         !p.root,
+		DisableUnusedImportCheck: !p.root,
+		FakeImportC:              true,
+		Sizes:                    ld.sizes,
+		Error: func(err error) {
+			te, ok := err.(types.Error)
+			if !ok {
+				ld.report(p, packages.Error{Msg: err.Error(), Kind: packages.TypeError})
+				return
+			}
+			if !p.root && expectedDepError(te.Msg) {
+				ld.nfiltered.Add(1)
+				return
+			}
+			p.pkg.TypeErrors = append(p.pkg.TypeErrors, te)
+			ld.report(p, packages.Error{Pos: ld.prog.Fset.Position(te.Pos).String(), Msg: te.Msg, Kind: packages.TypeError})
+		},
+	}
+	if m := p.list.Module; m != nil && m.GoVersion != "" {
+		tc.GoVersion = "go" + m.GoVersion
+	}
+	_ = types.NewChecker(tc, ld.prog.Fset, p.pkg.Types, p.pkg.TypesInfo).Files(p.pkg.Syntax)
+	if !p.root {
+		// Dependency syntax is dropped once checked: keeping it (bodies
+		// emptied) costs ~450 MB of peak RSS on DefaultRoots. Positions
+		// live on in the FileSet, and Program.DeclLoc gives the spans of
+		// in-tree declarations from the symbol index.
+		p.pkg.Syntax = nil
+	}
+}
+
+// expectedDepError reports whether msg is a kind of error that dropping
+// function bodies can cause. With IgnoreFuncBodies and
+// DisableUnusedImportCheck none should occur; the filter stays as a guard.
+func expectedDepError(msg string) bool {
+	return strings.Contains(msg, "declared and not used") ||
+		strings.Contains(msg, "imported and not used") ||
+		strings.Contains(msg, "missing return")
+}
+
+// report records an error on p, logs it and counts it.
+func (ld *loader) report(p *lpkg, e packages.Error) {
+	n := ld.nerrors.Add(1)
+	ld.mu.Lock()
+	p.pkg.Errors = append(p.pkg.Errors, e)
+	p.pkg.IllTyped = true
+	ld.mu.Unlock()
+	if n <= 50 {
+		ld.logf("analyzer: %s: %s", p.list.ImportPath, e)
+	} else if n == 51 {
+		ld.logf("analyzer: more errors not shown")
+	}
+}
+
+type importerFunc func(path string) (*types.Package, error)
+
+func (f importerFunc) Import(path string) (*types.Package, error) { return f(path) }

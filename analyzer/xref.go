@@ -1,0 +1,3 @@
+package analyzer
+
+func buildXrefs(prog *Program) []FileXref { return nil }
