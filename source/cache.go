@@ -1,0 +1,173 @@
+package source
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/gofrs/flock"
+)
+
+// Cache layout, under Options.CacheDir:
+//
+//	trees/<backend>/<tag>/kubernetes/   the tree (Tree.Dir)
+//	trees/<backend>/<tag>/go.work       the workspace kubewalk wrote for it
+//	trees/<backend>/<tag>/tree.json     metadata; the tree is complete
+//	trees/<backend>/<tag>.lock          flock held while fetching
+//	trees/<backend>/<tag>.tmp-*/        a fetch in progress (or killed)
+const (
+	treeSubdir   = "kubernetes"
+	workFileName = "go.work"
+	metaFileName = "tree.json"
+	metaFormat   = 1
+)
+
+// meta is what tree.json holds: the Tree minus what is derived from where
+// the cache is (Dir, Env), so a cache directory can be moved.
+type meta struct {
+	Format  int      `json:"format"`
+	Tag     string   `json:"tag"`
+	Commit  string   `json:"commit,omitempty"`
+	Backend string   `json:"backend"`
+	Missing []string `json:"missing,omitempty"`
+}
+
+func cachePath(opts Options, backend string) string {
+	return filepath.Join(opts.CacheDir, "trees", backend, opts.Tag)
+}
+
+// loadTree reads a complete cached tree. Completeness needs no check
+// beyond existence: a tree directory only ever appears by rename, after
+// everything in it was written.
+func loadTree(path, backend, tag string) (*Tree, error) {
+	b, err := os.ReadFile(filepath.Join(path, metaFileName))
+	if err != nil {
+		return nil, err
+	}
+	var m meta
+	if err := json.Unmarshal(b, &m); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if m.Format != metaFormat || m.Backend != backend || m.Tag != tag {
+		return nil, fmt.Errorf("%s: metadata is for %s %s (format %d)", path, m.Backend, m.Tag, m.Format)
+	}
+	return &Tree{
+		Dir:     filepath.Join(path, treeSubdir),
+		Tag:     m.Tag,
+		Commit:  m.Commit,
+		Backend: m.Backend,
+		Missing: m.Missing,
+		Env:     workspaceEnv(filepath.Join(path, workFileName)),
+	}, nil
+}
+
+// fetchCached returns the cached tree of (backend, tag), fetching it first
+// if needed. Fetches of one (backend, tag) are serialised across processes
+// by a file lock; whoever waited finds the complete tree afterwards.
+func fetchCached(ctx context.Context, opts Options, backend string) (*Tree, error) {
+	final := cachePath(opts, backend)
+	if t, err := loadTree(final, backend, opts.Tag); err == nil {
+		opts.Logger.Debug("cached tree", "dir", t.Dir)
+		return t, nil
+	}
+	parent := filepath.Dir(final)
+	if err := os.MkdirAll(parent, 0o755); err != nil {
+		return nil, unwritable(opts.CacheDir, err)
+	}
+	lock := flock.New(final + ".lock")
+	locked, err := lock.TryLock()
+	if err != nil {
+		return nil, unwritable(opts.CacheDir, err)
+	}
+	if !locked {
+		opts.Logger.Info("waiting for another kubewalk fetching the same tree", "lock", lock.Path())
+		fmt.Fprintf(opts.Progress, "waiting for another kubewalk to finish fetching %s (%s)\n", opts.Tag, backend)
+		if _, err := lock.TryLockContext(ctx, 200*time.Millisecond); err != nil {
+			return nil, fmt.Errorf("wait for lock %s: %w", lock.Path(), err)
+		}
+	}
+	defer lock.Unlock()
+	if t, err := loadTree(final, backend, opts.Tag); err == nil {
+		return t, nil
+	}
+	// Under the lock nobody else writes this tag, so anything left here
+	// is from a fetch that was killed: remove it.
+	leftovers, _ := filepath.Glob(filepath.Join(parent, opts.Tag+".tmp-*"))
+	if _, err := os.Stat(final); err == nil {
+		leftovers = append(leftovers, final) // no tree.json: an older or damaged layout
+	}
+	for _, p := range leftovers {
+		opts.Logger.Info("removing an incomplete fetch", "dir", p)
+		if err := removeAll(p); err != nil {
+			return nil, unwritable(opts.CacheDir, err)
+		}
+	}
+	tmp, err := os.MkdirTemp(parent, opts.Tag+".tmp-")
+	if err != nil {
+		return nil, unwritable(opts.CacheDir, err)
+	}
+	done := false
+	defer func() {
+		if !done {
+			removeAll(tmp)
+		}
+	}()
+	m := meta{Format: metaFormat, Tag: opts.Tag, Backend: backend}
+	dir := filepath.Join(tmp, treeSubdir)
+	switch backend {
+	case backendGit:
+		m.Commit, err = fetchGit(ctx, opts, dir)
+	case backendGoproxy:
+		m.Commit, err = fetchGoproxy(ctx, opts, dir)
+	}
+	if err != nil {
+		return nil, err
+	}
+	staging, err := stagingModules(dir)
+	if err != nil {
+		return nil, err
+	}
+	present, missing := presentStaging(dir, staging)
+	m.Missing = missing
+	if err := writeWorkspace(dir, filepath.Join(tmp, workFileName), treeSubdir, present); err != nil {
+		return nil, err
+	}
+	b, err := json.MarshalIndent(m, "", "\t")
+	if err != nil {
+		return nil, err
+	}
+	if err := os.WriteFile(filepath.Join(tmp, metaFileName), append(b, '\n'), 0o644); err != nil {
+		return nil, unwritable(opts.CacheDir, err)
+	}
+	if err := os.Rename(tmp, final); err != nil {
+		return nil, unwritable(opts.CacheDir, err)
+	}
+	done = true
+	return loadTree(final, backend, opts.Tag)
+}
+
+func unwritable(cacheDir string, err error) error {
+	// err names the path that failed (a *PathError); the cache root is
+	// what --cache-dir sets, so name it too.
+	return fmt.Errorf("%w (%s): %v: use --cache-dir to choose another", ErrCacheUnwritable, cacheDir, err)
+}
+
+// removeAll removes a tree even where it holds read-only directories (a
+// tree copied from the module cache would; ours are written writable, but
+// a cache from elsewhere may not be).
+func removeAll(path string) error {
+	if err := os.RemoveAll(path); err == nil {
+		return nil
+	}
+	filepath.WalkDir(path, func(p string, d os.DirEntry, err error) error {
+		if err == nil && d.IsDir() {
+			os.Chmod(p, 0o755)
+		}
+		return nil
+	})
+	return os.RemoveAll(path)
+}
+

@@ -1,0 +1,244 @@
+package source
+
+import (
+	"archive/zip"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"strings"
+	"sync/atomic"
+
+	"golang.org/x/mod/modfile"
+	"golang.org/x/sync/errgroup"
+)
+
+// downloaded is one object of `go mod download -json` output.
+type downloaded struct {
+	Path    string
+	Version string
+	Error   string
+	Info    string
+	GoMod   string
+	Zip     string
+}
+
+// fetchGoproxy lays k8s.io/kubernetes@<tag> and its staging modules out in
+// dir as the repository does, and returns the commit hash when the proxy's
+// .info names one.
+//
+// The trees are unpacked from the module zips rather than copied from the
+// module cache's extracted directories: unpacking is no slower than
+// copying, and the files come out writable, so the cache can be cleaned
+// with rm -rf.
+func fetchGoproxy(ctx context.Context, opts Options, dir string) (string, error) {
+	work := filepath.Dir(dir) // the fetch's temporary directory, no go.mod in it
+	fmt.Fprintf(opts.Progress, "downloading k8s.io/kubernetes@%s from the module proxy\n", opts.Tag)
+	mods, err := goModDownload(ctx, opts, work, kubernetesModule+"@"+opts.Tag)
+	if err != nil {
+		return "", err
+	}
+	k := mods[0]
+	if k.Error != "" {
+		return "", proxyError(ctx, opts, work, k.Error)
+	}
+	data, err := os.ReadFile(k.GoMod)
+	if err != nil {
+		return "", err
+	}
+	f, err := modfile.Parse(k.GoMod, data, nil)
+	if err != nil {
+		return "", fmt.Errorf("k8s.io/kubernetes@%s go.mod: %w", opts.Tag, err)
+	}
+	names := stagingNames(f)
+	sv := stagingVersion(opts.Tag)
+	var args []string
+	for _, n := range names {
+		args = append(args, "k8s.io/"+n+"@"+sv)
+	}
+	fmt.Fprintf(opts.Progress, "downloading %d staging modules at %s\n", len(args), sv)
+	staged, err := goModDownload(ctx, opts, work, args...)
+	if err != nil {
+		return "", err
+	}
+	type job struct{ zip, prefix, dest string }
+	jobs := []job{{k.Zip, k.Path + "@" + k.Version + "/", dir}}
+	var missing []string
+	for i, m := range staged {
+		switch {
+		case m.Error == "":
+			jobs = append(jobs, job{m.Zip, m.Path + "@" + m.Version + "/", filepath.Join(dir, filepath.FromSlash(stagingDir(names[i])))})
+		case notServed(m.Error):
+			missing = append(missing, m.Path)
+		default:
+			return "", fmt.Errorf("module proxy: %w: %s: check GOPROXY and the network", ErrUnreachable, firstLine(m.Error))
+		}
+	}
+	if len(missing) > 0 {
+		opts.Logger.Warn("the module proxy does not serve some staging modules; the tree lacks their directories", "tag", opts.Tag, "missing", strings.Join(missing, " "))
+	}
+	var files []*zip.File
+	var prefixes, dests []string
+	for _, j := range jobs {
+		zr, err := zip.OpenReader(j.zip)
+		if err != nil {
+			return "", err
+		}
+		defer zr.Close()
+		for _, zf := range zr.File {
+			files = append(files, zf)
+			prefixes = append(prefixes, j.prefix)
+			dests = append(dests, j.dest)
+		}
+	}
+	fmt.Fprintf(opts.Progress, "unpacking %d files from %d modules\n", len(files), len(jobs))
+	var n atomic.Int64
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(runtime.GOMAXPROCS(0) * 2)
+	for i, zf := range files {
+		g.Go(func() error {
+			if err := gctx.Err(); err != nil {
+				return err
+			}
+			if err := unzipFile(zf, prefixes[i], dests[i]); err != nil {
+				return err
+			}
+			if c := n.Add(1); c%2000 == 0 {
+				fmt.Fprintf(opts.Progress, "unpacked %d/%d files\n", c, len(files))
+			}
+			return nil
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return "", fmt.Errorf("unpack: %w", err)
+	}
+	return infoCommit(k.Info), nil
+}
+
+// unzipFile writes one module zip entry under dest, with its
+// path@version/ prefix stripped.
+func unzipFile(zf *zip.File, prefix, dest string) error {
+	rel, ok := strings.CutPrefix(zf.Name, prefix)
+	if !ok || !filepath.IsLocal(rel) || strings.HasSuffix(zf.Name, "/") {
+		return fmt.Errorf("unexpected module zip entry %q", zf.Name)
+	}
+	name := filepath.Join(dest, filepath.FromSlash(rel))
+	if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
+		return err
+	}
+	r, err := zf.Open()
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	w, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(w, r); err != nil {
+		w.Close()
+		return err
+	}
+	return w.Close()
+}
+
+// goModDownload runs `go mod download -json` for modules and returns one
+// result per argument, in order. Per-module failures are in Error; the
+// error result is for a go command that could not run at all.
+func goModDownload(ctx context.Context, opts Options, dir string, modules ...string) ([]downloaded, error) {
+	out, stderr, runErr := runGo(ctx, opts, dir, append([]string{"mod", "download", "-json"}, modules...)...)
+	byPath := map[string]downloaded{}
+	dec := json.NewDecoder(bytes.NewReader(out))
+	for {
+		var d downloaded
+		if err := dec.Decode(&d); err == io.EOF {
+			break
+		} else if err != nil {
+			return nil, fmt.Errorf("go mod download: %v: %s", err, firstLine(stderr))
+		}
+		byPath[d.Path+"@"+d.Version] = d
+	}
+	res := make([]downloaded, len(modules))
+	for i, m := range modules {
+		d, ok := byPath[m]
+		if !ok {
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			msg := firstLine(stderr)
+			if msg == "" && runErr != nil {
+				msg = runErr.Error()
+			}
+			return nil, fmt.Errorf("go mod download %s: %s", m, msg)
+		}
+		res[i] = d
+	}
+	return res, nil
+}
+
+// runGo runs the go command in dir, outside any module or workspace.
+func runGo(ctx context.Context, opts Options, dir string, args ...string) (stdout, stderr []byte, err error) {
+	cmd := exec.CommandContext(ctx, opts.GoCommand, args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GOWORK=off", "GO111MODULE=on")
+	cmd.Env = append(cmd.Env, opts.Env...)
+	var o, e bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &o, &e
+	opts.Logger.Debug("run", "cmd", opts.GoCommand+" "+strings.Join(args, " "))
+	err = cmd.Run()
+	if errors.Is(err, exec.ErrNotFound) {
+		return nil, nil, fmt.Errorf("the go command %q is not installed or not on PATH: %w", opts.GoCommand, err)
+	}
+	return o.Bytes(), e.Bytes(), err
+}
+
+// notServedRE matches the go command's messages for a module version the
+// proxy does not have: 404/410 from proxy.golang.org, 403 "not available"
+// from mirrors, and the file:// proxy's missing file.
+var notServedRE = regexp.MustCompile(`\b(403|404|410)\b|not found|not available|no such file|unknown revision|invalid version|no matching versions`)
+
+func notServed(msg string) bool { return notServedRE.MatchString(msg) }
+
+// proxyError explains why k8s.io/kubernetes@<tag> could not be downloaded:
+// the proxy does not have the tag (name the nearest it has), or it cannot
+// be reached.
+func proxyError(ctx context.Context, opts Options, dir, msg string) error {
+	if !notServed(msg) {
+		return fmt.Errorf("module proxy: %w: %s: check GOPROXY and the network, or use --source git", ErrUnreachable, firstLine(msg))
+	}
+	out, stderr, err := runGo(ctx, opts, dir, "list", "-m", "-json", "-versions", kubernetesModule)
+	if err != nil {
+		return fmt.Errorf("module proxy: k8s.io/kubernetes@%s %w (listing versions failed: %s)", opts.Tag, ErrTagNotFound, firstLine(stderr))
+	}
+	var m struct{ Versions []string }
+	if err := json.Unmarshal(out, &m); err != nil {
+		return fmt.Errorf("module proxy: k8s.io/kubernetes@%s %w", opts.Tag, ErrTagNotFound)
+	}
+	return tagNotFound(opts.Tag, "module proxy", m.Versions)
+}
+
+// infoCommit returns the commit hash in a module's .info file
+// (Origin.Hash), or "" when the proxy gave none.
+func infoCommit(info string) string {
+	data, err := os.ReadFile(info)
+	if err != nil {
+		return ""
+	}
+	var v struct{ Origin struct{ Hash string } }
+	if json.Unmarshal(data, &v) != nil {
+		return ""
+	}
+	return v.Origin.Hash
+}
+
+func firstLine[S string | []byte](s S) string {
+	line, _, _ := strings.Cut(strings.TrimSpace(string(s)), "\n")
+	return line
+}

@@ -1,0 +1,144 @@
+package source
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"golang.org/x/mod/modfile"
+)
+
+// stagingPrefix is where the repository keeps the staging modules, as its
+// go.mod's replace list spells it.
+const stagingPrefix = "./staging/src/k8s.io/"
+
+// kubernetesModule is the module path the root go.mod declares.
+const kubernetesModule = "k8s.io/kubernetes"
+
+// readGoMod parses the root go.mod of a tree and checks it is Kubernetes.
+func readGoMod(dir string) (*modfile.File, error) {
+	name := filepath.Join(dir, "go.mod")
+	data, err := os.ReadFile(name)
+	if err != nil {
+		return nil, err
+	}
+	f, err := modfile.Parse(name, data, nil)
+	if err != nil {
+		return nil, err
+	}
+	if f.Module == nil || f.Module.Mod.Path != kubernetesModule {
+		return nil, fmt.Errorf("%s does not declare module %s", name, kubernetesModule)
+	}
+	return f, nil
+}
+
+// stagingNames lists the staging modules a Kubernetes go.mod names in its
+// replace list (k8s.io/<name> => ./staging/src/k8s.io/<name>), sorted.
+func stagingNames(f *modfile.File) []string {
+	var names []string
+	for _, r := range f.Replace {
+		name, ok := strings.CutPrefix(r.New.Path, stagingPrefix)
+		if !ok || r.New.Version != "" || r.Old.Path != "k8s.io/"+name || strings.Contains(name, "/") {
+			continue
+		}
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	return slices.Compact(names)
+}
+
+// stagingModules lists the staging modules of the tree at dir.
+func stagingModules(dir string) ([]string, error) {
+	f, err := readGoMod(dir)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrNotKubernetes, err)
+	}
+	return stagingNames(f), nil
+}
+
+// stagingDir is the repository-relative directory of a staging module.
+func stagingDir(name string) string {
+	return path.Join("staging/src/k8s.io", name)
+}
+
+// presentStaging splits names into the staging modules the tree at dir
+// holds (their go.mod is there) and the ones it lacks, as "k8s.io/<name>".
+func presentStaging(dir string, names []string) (present, missing []string) {
+	for _, n := range names {
+		if _, err := os.Stat(filepath.Join(dir, filepath.FromSlash(stagingDir(n)), "go.mod")); err == nil {
+			present = append(present, n)
+		} else {
+			missing = append(missing, "k8s.io/"+n)
+		}
+	}
+	return present, missing
+}
+
+// writeWorkspace writes, at workFile, a go.work that uses the tree (at
+// treeRel, relative to the go.work's directory) and the staging modules it
+// holds. The tree's own go.work cannot be used as it is: it names staging
+// modules that may be absent (the proxy does not serve them all), and it
+// makes the go command default to -mod=vendor, which fails on a tree whose
+// vendor directory holds only modules.txt. The go and godebug lines are
+// copied from the tree's go.work (or go.mod) so packages load with the
+// language version and settings upstream builds with. The toolchain line is
+// not copied: it would make the go command download another toolchain.
+//
+// The paths are relative so that a cache directory can be moved or
+// restored elsewhere (a CI cache) and still work.
+func writeWorkspace(dir, workFile, treeRel string, present []string) error {
+	var goVersion string
+	var godebug []string
+	if data, err := os.ReadFile(filepath.Join(dir, "go.work")); err == nil {
+		if wf, err := modfile.ParseWork("go.work", data, nil); err == nil {
+			if wf.Go != nil {
+				goVersion = wf.Go.Version
+			}
+			for _, g := range wf.Godebug {
+				godebug = append(godebug, g.Key+"="+g.Value)
+			}
+		}
+	}
+	if goVersion == "" {
+		f, err := readGoMod(dir)
+		if err != nil {
+			return fmt.Errorf("%w: %v", ErrNotKubernetes, err)
+		}
+		if f.Go != nil {
+			goVersion = f.Go.Version
+		}
+		for _, g := range f.Godebug {
+			godebug = append(godebug, g.Key+"="+g.Value)
+		}
+	}
+	var b bytes.Buffer
+	b.WriteString("// Written by kubewalk for the tree beside it; the tree itself is unmodified.\n\n")
+	if goVersion != "" {
+		fmt.Fprintf(&b, "go %s\n\n", goVersion)
+	}
+	for _, g := range godebug {
+		fmt.Fprintf(&b, "godebug %s\n\n", g)
+	}
+	b.WriteString("use (\n")
+	fmt.Fprintf(&b, "\t./%s\n", treeRel)
+	for _, n := range present {
+		fmt.Fprintf(&b, "\t./%s/%s\n", treeRel, stagingDir(n))
+	}
+	b.WriteString(")\n")
+	if err := os.WriteFile(workFile, b.Bytes(), 0o644); err != nil {
+		return fmt.Errorf("%w: %v: use --cache-dir to choose another", ErrCacheUnwritable, err)
+	}
+	return nil
+}
+
+// workspaceEnv is Tree.Env for a tree with the workspace file workFile.
+// -mod=readonly because a tree from the module proxy has a vendor
+// directory with modules.txt only; a git tree gets the same, so the two
+// load the same way (dependencies from the module cache).
+func workspaceEnv(workFile string) []string {
+	return []string{"GOWORK=" + workFile, "GOFLAGS=-mod=readonly"}
+}
