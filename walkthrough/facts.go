@@ -35,7 +35,8 @@ var factsSelectors = map[string][]string{
 
 // factsSpec is a facts block as written.
 type factsSpec struct {
-	line  int
+	line  int // the opening fence
+	qline int // the query
 	kind  string
 	query string
 	sel   []kvLine // key=value selectors, in order
@@ -66,7 +67,7 @@ func (s *Source) parseFacts(n *ast.FencedCodeBlock, errs *errorList) *factsSpec 
 			errs.add(s.File, line, col, "want handlers:, events: or writes: followed by key=value selectors, got %q", trimmed)
 			return nil
 		}
-		f.kind, f.query, f.col = kind, strings.TrimSpace(q), col
+		f.kind, f.query, f.qline, f.col = kind, strings.TrimSpace(q), line, col
 		off := col + len(kind) + 1
 		rest := q
 		for len(rest) > 0 {
@@ -109,7 +110,7 @@ func (b *builder) query(f *factsSpec) *FactsBlock {
 		facts = b.opts.Resolver.Facts()
 	}
 	if facts == nil {
-		b.errs.add(b.file, f.line, f.col, "%s: no facts to query", f.kind)
+		b.errs.add(b.file, f.qline, f.col, "%s: no facts to query", f.kind)
 		return nil
 	}
 	fb := &FactsBlock{Kind: f.kind, Query: f.query, Line: f.line}
@@ -180,7 +181,7 @@ func (b *builder) query(f *factsSpec) *FactsBlock {
 		n = len(fb.Writes)
 	}
 	if n == 0 {
-		b.errs.add(b.file, f.line, f.col, "%s: %s matches nothing at %s", f.kind, f.query, facts.Tag)
+		b.errs.add(b.file, f.qline, f.col, "%s: %s matches nothing at %s", f.kind, f.query, facts.Tag)
 		return nil
 	}
 	return fb

@@ -19,7 +19,8 @@ import (
 var parseRef = func(s string) (analyzer.Ref, error) {
 	s = strings.TrimSpace(s)
 	var ref analyzer.Ref
-	if i := strings.Index(s, "/"); i >= 0 && (i == 0 || s[i-1] == ' ' || s[i-1] == '\t') {
+	if loc := regexp.MustCompile(`(^|\s)/`).FindStringIndex(s); loc != nil {
+		i := loc[1] - 1
 		re := s[i:]
 		if len(re) < 2 || !strings.HasSuffix(re, "/") {
 			return ref, fmt.Errorf("unterminated /regexp/ in %q", s)

@@ -165,20 +165,22 @@ func (refRenderer) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer) {
 // An unresolved node (Parse without Load) renders as the link it was.
 func renderRefLink(w util.BufWriter, source []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
 	n := node.(*refLink)
-	href, title := n.href, n.where
+	href, title := n.href, []byte(n.where)
 	if n.resolved == nil {
-		href, title = string(n.dest), ""
+		href, title = string(n.dest), nil
 	}
 	if n.title != nil {
-		title = string(n.title)
+		title = n.title
 	}
 	if entering {
 		w.WriteString(`<a class="symref" href="`)
 		writeURL(w, href)
 		w.WriteString(`"`)
-		if title != "" {
+		if len(title) > 0 {
 			w.WriteString(` title="`)
-			w.Write(util.EscapeHTML([]byte(title)))
+			// As goldmark writes link titles: backslash escapes and
+			// entities resolved, then escaped.
+			html.DefaultWriter.Write(w, title)
 			w.WriteString(`"`)
 		}
 		w.WriteString(`>`)

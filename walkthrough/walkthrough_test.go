@@ -117,6 +117,43 @@ func parseSymbols(t testing.TB, data []byte) map[string]fakeSym {
 	return syms
 }
 
+// mapFS returns the walkthroughs/ files of a txtar archive.
+func mapFS(t testing.TB, file string) fstest.MapFS {
+	ar, err := txtar.ParseFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fsys := fstest.MapFS{}
+	for _, f := range ar.Files {
+		if strings.HasPrefix(f.Name, "walkthroughs/") {
+			fsys[f.Name] = &fstest.MapFile{Data: f.Data}
+		}
+	}
+	return fsys
+}
+
+// resolverOf returns a fake resolver from a txtar archive's symbols.txt
+// and facts.json.
+func resolverOf(t testing.TB, file string) *fakeResolver {
+	ar, err := txtar.ParseFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := &fakeResolver{syms: map[string]fakeSym{}}
+	for _, f := range ar.Files {
+		switch f.Name {
+		case "symbols.txt":
+			res.syms = parseSymbols(t, f.Data)
+		case "facts.json":
+			res.facts = new(analyzer.Facts)
+			if err := json.Unmarshal(f.Data, res.facts); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	return res
+}
+
 func testOptions(r Resolver) Options {
 	return Options{
 		Resolver: r,
@@ -145,26 +182,14 @@ func TestGolden(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			fsys := fstest.MapFS{}
-			res := &fakeResolver{syms: map[string]fakeSym{}}
+			fsys := mapFS(t, file)
 			langs := []string{"en"}
-			for _, f := range ar.Files {
-				switch {
-				case strings.HasPrefix(f.Name, "walkthroughs/"):
-					fsys[f.Name] = &fstest.MapFile{Data: f.Data}
-					if _, lang, ok := splitName(filepath.Base(f.Name)); ok && !slices.Contains(langs, lang) {
-						langs = append(langs, lang)
-					}
-				case f.Name == "symbols.txt":
-					res.syms = parseSymbols(t, f.Data)
-				case f.Name == "facts.json":
-					res.facts = new(analyzer.Facts)
-					if err := json.Unmarshal(f.Data, res.facts); err != nil {
-						t.Fatal(err)
-					}
+			for name := range fsys {
+				if _, lang, ok := splitName(filepath.Base(name)); ok && !slices.Contains(langs, lang) {
+					langs = append(langs, lang)
 				}
 			}
-			opts := testOptions(res)
+			opts := testOptions(resolverOf(t, file))
 			got := map[string]string{}
 			for _, lang := range langs {
 				docs, err := Load(fsys, "walkthroughs", lang, opts)
