@@ -7,6 +7,7 @@ import (
 	"io"
 	"runtime/debug"
 	"sort"
+	"sync"
 	"time"
 )
 
@@ -83,8 +84,9 @@ type Result struct {
 	facts Facts
 	// dir is the tree root, for reading declarations in Resolve.
 	dir string
-	// byName indexes Symbols (first index of each name); built lazily.
-	byName map[string]int
+	// pkgs is the set of import paths with symbols; built once, lazily.
+	pkgsOnce sync.Once
+	pkgs     map[string]bool
 }
 
 // Facts returns the discovered facts. The walkthrough resolver and the

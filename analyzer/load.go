@@ -191,7 +191,11 @@ func load(ctx context.Context, cfg Config) (*Program, []Symbol, loadStats, error
 	}
 
 	var syms []Symbol
+	var bad []string
 	for _, p := range ld.order {
+		if p.root && len(p.list.GoFiles) == 0 && p.list.Error != nil {
+			bad = append(bad, p.list.Error.Err)
+		}
 		prog.Packages[p.list.ImportPath] = p.pkg
 		st.Packages++
 		st.Files += len(p.list.GoFiles)
@@ -199,6 +203,9 @@ func load(ctx context.Context, cfg Config) (*Program, []Symbol, loadStats, error
 			prog.Roots = append(prog.Roots, p.pkg)
 		}
 		syms = append(syms, p.syms...)
+	}
+	if len(bad) > 0 {
+		return nil, nil, st, fmt.Errorf("go list in %s: %s", dir, strings.Join(bad, "; "))
 	}
 	sort.Slice(prog.Roots, func(i, j int) bool { return prog.Roots[i].PkgPath < prog.Roots[j].PkgPath })
 	sortSymbols(syms)

@@ -1,0 +1,126 @@
+package analyzer
+
+import (
+	"context"
+	"path/filepath"
+	"sync"
+	"testing"
+)
+
+// fixtureConfig is the Config of the testdata/resolve module: root ./ctrl,
+// in-tree dependencies lib and yaml.v3. The go command runs offline.
+func fixtureConfig(t testing.TB) Config {
+	dir, err := filepath.Abs("testdata/resolve")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return Config{
+		Dir:   dir,
+		Env:   []string{"GOFLAGS=-mod=mod", "GOPROXY=off", "GOWORK=off"},
+		Roots: []string{"./ctrl"},
+		Tag:   "v0.0.1",
+		Logf:  t.Logf,
+	}
+}
+
+var fixture struct {
+	once sync.Once
+	res  *Result
+	err  error
+}
+
+// fixtureResult analyzes testdata/resolve once per test binary.
+func fixtureResult(t *testing.T) *Result {
+	t.Helper()
+	fixture.once.Do(func() {
+		cfg := fixtureConfig(t)
+		cfg.Logf = nil
+		fixture.res, fixture.err = Analyze(context.Background(), cfg)
+	})
+	if fixture.err != nil {
+		t.Fatal(fixture.err)
+	}
+	return fixture.res
+}
+
+func TestLoad(t *testing.T) {
+	cfg := fixtureConfig(t)
+	var logs []string
+	cfg.Logf = func(f string, a ...any) { logs = append(logs, f); t.Logf(f, a...) }
+	prog, syms, st, err := load(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.TypeErrors != 0 {
+		t.Errorf("%d errors loading the fixture, want 0", st.TypeErrors)
+	}
+	if len(prog.Roots) != 1 || prog.Roots[0].PkgPath != "example.com/tree/ctrl" {
+		t.Fatalf("roots = %v, want [example.com/tree/ctrl]", prog.Roots)
+	}
+	root := prog.Roots[0]
+	if root.TypesInfo == nil || len(root.Syntax) != 1 || root.Syntax[0].Comments == nil {
+		t.Errorf("root package lacks syntax, comments or types.Info")
+	}
+	for _, path := range []string{"example.com/tree/lib", "example.com/tree/yaml.v3", "fmt", "strings"} {
+		p := prog.Packages[path]
+		if p == nil || p.Types == nil || !p.Types.Complete() {
+			t.Errorf("dependency %s not loaded with complete types", path)
+			continue
+		}
+		if p.Syntax != nil || p.TypesInfo != nil {
+			t.Errorf("dependency %s keeps syntax or types.Info", path)
+		}
+	}
+	// ctrl's import of lib resolves to the same *types.Package.
+	if got := root.Imports["example.com/tree/lib"]; got != prog.Packages["example.com/tree/lib"] {
+		t.Errorf("root's import of lib is not the loaded lib")
+	}
+	if len(syms) == 0 || prog.symbols == nil {
+		t.Fatal("no symbols")
+	}
+	if _, ok := prog.Symbol("example.com/tree/lib.ThingClient.Create"); !ok {
+		t.Error("Program.Symbol misses a dependency's method")
+	}
+	obj := prog.Packages["example.com/tree/lib"].Types.Scope().Lookup("Client")
+	if got, want := prog.DeclLoc(obj), (Location{Path: "lib/lib.go", StartLine: 8, EndLine: 9}); got != want {
+		t.Errorf("DeclLoc(lib.Client) = %+v, want %+v", got, want)
+	}
+}
+
+func TestLoadError(t *testing.T) {
+	cfg := fixtureConfig(t)
+	cfg.Roots = []string{"./nosuchpkg"}
+	cfg.Logf = nil
+	if _, err := Load(context.Background(), cfg); err == nil {
+		t.Fatal("Load of a missing package succeeded")
+	}
+}
+
+func TestSymbols(t *testing.T) {
+	res := fixtureResult(t)
+	want := []Symbol{
+		{Name: "example.com/tree/ctrl.Controller", Kind: "type", Decl: Location{"ctrl/ctrl.go", 12, 16}},
+		{Name: "example.com/tree/ctrl.Controller.syncThing", Kind: "method", Decl: Location{"ctrl/ctrl.go", 25, 34}, Body: Location{"ctrl/ctrl.go", 27, 34}},
+		{Name: "example.com/tree/ctrl.List", Kind: "type", Decl: Location{"ctrl/ctrl.go", 44, 45}},
+		{Name: "example.com/tree/ctrl.List.Len", Kind: "method", Decl: Location{"ctrl/ctrl.go", 47, 48}, Body: Location{"ctrl/ctrl.go", 48, 48}},
+		{Name: "example.com/tree/ctrl.NewController", Kind: "func", Decl: Location{"ctrl/ctrl.go", 18, 23}, Body: Location{"ctrl/ctrl.go", 19, 23}},
+		{Name: "example.com/tree/ctrl.ReasonCreated", Kind: "const", Decl: Location{"ctrl/ctrl.go", 37, 38}},
+		{Name: "example.com/tree/ctrl.ReasonFailed", Kind: "const", Decl: Location{"ctrl/ctrl.go", 39, 39}},
+		{Name: "example.com/tree/ctrl.defaultKey", Kind: "var", Decl: Location{"ctrl/ctrl.go", 42, 42}},
+		{Name: "example.com/tree/ctrl.otherKey", Kind: "var", Decl: Location{"ctrl/ctrl.go", 42, 42}},
+		{Name: "example.com/tree/lib.Client", Kind: "type", Decl: Location{"lib/lib.go", 8, 9}},
+		{Name: "example.com/tree/lib.Client.Things", Kind: "method", Decl: Location{"lib/lib.go", 11, 12}, Body: Location{"lib/lib.go", 12, 12}},
+		{Name: "example.com/tree/lib.ThingClient", Kind: "type", Decl: Location{"lib/lib.go", 14, 15}},
+		{Name: "example.com/tree/lib.ThingClient.Create", Kind: "method", Decl: Location{"lib/lib.go", 17, 20}, Body: Location{"lib/lib.go", 18, 20}},
+		{Name: "example.com/tree/lib.helper", Kind: "func", Decl: Location{"lib/lib.go", 22, 24}, Body: Location{"lib/lib.go", 22, 24}},
+		{Name: "example.com/tree/yaml.v3.Marshal", Kind: "func", Decl: Location{"yaml.v3/yaml.go", 4, 5}, Body: Location{"yaml.v3/yaml.go", 5, 5}},
+	}
+	if len(res.Symbols) != len(want) {
+		t.Errorf("%d symbols, want %d", len(res.Symbols), len(want))
+	}
+	for i := range min(len(want), len(res.Symbols)) {
+		if res.Symbols[i] != want[i] {
+			t.Errorf("symbol %d:\n got %+v\nwant %+v", i, res.Symbols[i], want[i])
+		}
+	}
+}

@@ -1,0 +1,431 @@
+package analyzer
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// ParseRef parses a symbol reference as walkthroughs write it:
+//
+//	ref  = alt { "|" alt } [ "/" regexp "/" ] .
+//	alt  = importpath "." Name [ "." Method ]   (a full name)
+//	     | "." Name [ "." Method ]              (relative to the first alt's import path)
+//
+// Blanks around "|" are allowed. The regular expression (RE2 syntax) starts
+// at the first "/" that begins a blank-separated word — an alternate never
+// does — and runs to the final "/", so it may contain blanks and slashes.
+//
+// The import path ends at the first dot after its last slash. That is only
+// a syntactic guess when the last path element itself has dots
+// ("gopkg.in/yaml.v3.Marshal"): a relative alternate is expanded with that
+// guess, and Resolve corrects it against the index.
+func ParseRef(s string) (Ref, error) {
+	var ref Ref
+	text := strings.TrimSpace(s)
+	if text == "" {
+		return ref, errors.New("empty reference")
+	}
+	if i := regexpStart(text); i >= 0 {
+		re := text[i:]
+		if len(re) < 2 || re[len(re)-1] != '/' {
+			return ref, fmt.Errorf("reference %q: unterminated /regexp/", s)
+		}
+		ref.Lines = re[1 : len(re)-1]
+		if ref.Lines == "" {
+			return ref, fmt.Errorf("reference %q: empty /regexp/", s)
+		}
+		if _, err := regexp.Compile(ref.Lines); err != nil {
+			return ref, fmt.Errorf("reference %q: %w", s, err)
+		}
+		text = strings.TrimSpace(text[:i])
+	}
+	var base string
+	for k, alt := range strings.Split(text, "|") {
+		alt = strings.TrimSpace(alt)
+		if alt == "" {
+			return ref, fmt.Errorf("reference %q: empty alternate", s)
+		}
+		if strings.ContainsFunc(alt, unicode.IsSpace) {
+			return ref, fmt.Errorf("reference %q: blank inside %q (a /regexp/ must start after a blank)", s, alt)
+		}
+		if strings.HasPrefix(alt, ".") {
+			if k == 0 {
+				return ref, fmt.Errorf("reference %q: the first alternate must be a full name (importpath.Name)", s)
+			}
+			if err := checkNames(alt[1:]); err != nil {
+				return ref, fmt.Errorf("reference %q: %v", s, err)
+			}
+			alt = base + alt
+		} else {
+			path, names, ok := splitRef(alt)
+			if !ok {
+				return ref, fmt.Errorf("reference %q: %q names no symbol (want importpath.Name or importpath.Type.Method)", s, alt)
+			}
+			if err := checkNames(names); err != nil {
+				return ref, fmt.Errorf("reference %q: %v", s, err)
+			}
+			if k == 0 {
+				base = path
+			}
+		}
+		ref.Alternates = append(ref.Alternates, alt)
+	}
+	return ref, nil
+}
+
+// regexpStart returns the index of the "/" opening the regexp, or -1.
+func regexpStart(s string) int {
+	for i := 0; i < len(s); i++ {
+		if s[i] == '/' && (i == 0 || s[i-1] == ' ' || s[i-1] == '\t') {
+			return i
+		}
+	}
+	return -1
+}
+
+// splitRef splits a full name at the first dot after the last slash.
+func splitRef(s string) (path, names string, ok bool) {
+	slash := strings.LastIndex(s, "/")
+	dot := strings.IndexByte(s[slash+1:], '.')
+	if dot < 0 {
+		return "", "", false
+	}
+	path, names = s[:slash+1+dot], s[slash+1+dot+1:]
+	return path, names, path != "" && !strings.HasSuffix(path, "/")
+}
+
+// checkNames checks "Name" or "Type.Method".
+func checkNames(names string) error {
+	parts := strings.Split(names, ".")
+	if len(parts) > 2 {
+		// A dotted last path element ("yaml.v3.Type.Method") parses
+		// into more parts; Resolve sorts it out.
+		parts = parts[len(parts)-2:]
+	}
+	for _, p := range parts {
+		if !isIdent(p) {
+			return fmt.Errorf("%q is not a Go identifier", p)
+		}
+	}
+	return nil
+}
+
+func isIdent(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i, r := range s {
+		if !unicode.IsLetter(r) && r != '_' && (i == 0 || !unicode.IsDigit(r)) {
+			return false
+		}
+	}
+	return true
+}
+
+// String formats r in ParseRef's syntax (relative alternates are written
+// in full).
+func (r Ref) String() string {
+	s := strings.Join(r.Alternates, " | ")
+	if r.Lines != "" {
+		s += " /" + r.Lines + "/"
+	}
+	return s
+}
+
+// NotFoundError is returned by Resolve when no alternate of a reference
+// names a declaration of the tree.
+type NotFoundError struct {
+	// Ref is the reference, as Ref.String formats it.
+	Ref string
+	// Suggestions are the nearest existing names, best first: names of the
+	// same package by edit distance, then names elsewhere whose last
+	// element is close (a symbol moved to another package).
+	Suggestions []string
+	// NoPackage lists the alternates' import paths of which no package is
+	// loaded at all: the reference may be right but its package is not
+	// among the analyzed roots or their dependencies.
+	NoPackage []string
+}
+
+func (e *NotFoundError) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s: no such declaration", e.Ref)
+	if len(e.NoPackage) > 0 {
+		fmt.Fprintf(&b, " (package %s not loaded)", strings.Join(e.NoPackage, ", "))
+	}
+	if len(e.Suggestions) > 0 {
+		fmt.Fprintf(&b, "; did you mean %s?", strings.Join(e.Suggestions, ", "))
+	}
+	return b.String()
+}
+
+// ErrNoMatch is wrapped by Resolve's error when a reference's regexp
+// matches no line of the declaration: the code changed under the
+// walkthrough.
+var ErrNoMatch = errors.New("regexp matches no line of the declaration")
+
+// Resolve resolves ref against the symbol index: the first alternate that
+// names a declaration wins, and its regexp, if any, must match at least one
+// line of that declaration. A reference whose names all miss yields a
+// *NotFoundError with suggestions.
+func (r *Result) Resolve(ref Ref) (Resolved, error) {
+	if len(ref.Alternates) == 0 {
+		return Resolved{}, errors.New("empty reference")
+	}
+	for i, name := range r.alternates(ref) {
+		sym, ok := r.Lookup(name)
+		if !ok {
+			continue
+		}
+		res := Resolved{Symbol: sym, Alternate: i}
+		if ref.Lines != "" {
+			m, err := r.matchLines(sym, ref.Lines)
+			if err != nil {
+				return Resolved{}, fmt.Errorf("resolve %s: %w", ref, err)
+			}
+			res.Matched = m
+		}
+		return res, nil
+	}
+	return Resolved{}, r.notFound(ref)
+}
+
+// alternates returns ref's names, correcting relative alternates when the
+// first alternate's import path has a dotted last element (see ParseRef).
+func (r *Result) alternates(ref Ref) []string {
+	names := ref.Alternates
+	guess, _, ok := splitRef(names[0])
+	if !ok {
+		return names
+	}
+	pkg := r.packageOf(names[0])
+	if pkg == "" || pkg == guess {
+		return names
+	}
+	out := append([]string(nil), names...)
+	for i := 1; i < len(out); i++ {
+		if _, found := r.Lookup(out[i]); !found && strings.HasPrefix(out[i], guess+".") {
+			out[i] = pkg + out[i][len(guess):]
+		}
+	}
+	return out
+}
+
+// packageOf returns the import path of the loaded package that name can
+// be split into ("path.Name" or "path.Type.Method"), or "". The longest
+// such path wins, which only matters for dotted last elements.
+func (r *Result) packageOf(name string) string {
+	slash := strings.LastIndex(name, "/")
+	for i := len(name) - 1; i > slash; i-- {
+		if name[i] == '.' && r.hasPackage(name[:i]) {
+			return name[:i]
+		}
+	}
+	return ""
+}
+
+// hasPackage reports whether some symbol is declared in package path.
+func (r *Result) hasPackage(path string) bool {
+	r.pkgsOnce.Do(func() {
+		r.pkgs = map[string]bool{}
+		for _, s := range r.Symbols {
+			r.pkgs[symbolPackage(s)] = true
+		}
+	})
+	return r.pkgs[path]
+}
+
+// symbolPackage returns the import path of a symbol's package.
+func symbolPackage(s Symbol) string {
+	name := s.Name
+	n := 1
+	if s.Kind == "method" {
+		n = 2
+	}
+	for range n {
+		if i := strings.LastIndexByte(name, '.'); i >= 0 {
+			name = name[:i]
+		}
+	}
+	return name
+}
+
+// packageSymbols returns the symbols of package path. Its names sort
+// together after "path.", mixed only with those of packages whose path
+// extends path's last element with a dot ("path.v2/…"), which are skipped.
+func (r *Result) packageSymbols(path string) []Symbol {
+	prefix := path + "."
+	var out []Symbol
+	i := sort.Search(len(r.Symbols), func(i int) bool { return r.Symbols[i].Name >= prefix })
+	for ; i < len(r.Symbols) && strings.HasPrefix(r.Symbols[i].Name, prefix); i++ {
+		if symbolPackage(r.Symbols[i]) == path {
+			out = append(out, r.Symbols[i])
+		}
+	}
+	return out
+}
+
+// matchLines returns the lines of sym's declaration that re matches.
+func (r *Result) matchLines(sym Symbol, re string) ([]int, error) {
+	rx, err := regexp.Compile(re)
+	if err != nil {
+		return nil, err
+	}
+	if r.dir == "" {
+		return nil, errors.New("no tree to read declarations from")
+	}
+	src, err := os.ReadFile(filepath.Join(r.dir, filepath.FromSlash(sym.Decl.Path)))
+	if err != nil {
+		return nil, err
+	}
+	var matched []int
+	line := 1
+	for len(src) > 0 && line <= sym.Decl.EndLine {
+		text := src
+		if i := bytes.IndexByte(src, '\n'); i >= 0 {
+			text, src = src[:i], src[i+1:]
+		} else {
+			src = nil
+		}
+		if line >= sym.Decl.StartLine && rx.Match(text) {
+			matched = append(matched, line)
+		}
+		line++
+	}
+	if matched == nil {
+		return nil, fmt.Errorf("/%s/ in %s (%s:%d-%d): %w", re, sym.Name, sym.Decl.Path, sym.Decl.StartLine, sym.Decl.EndLine, ErrNoMatch)
+	}
+	return matched, nil
+}
+
+// maxSuggestions bounds NotFoundError.Suggestions; five is arbitrary but
+// fits on one diagnostic line.
+const maxSuggestions = 5
+
+// notFound builds the error for a reference none of whose names exist.
+func (r *Result) notFound(ref Ref) *NotFoundError {
+	e := &NotFoundError{Ref: ref.String()}
+	type cand struct {
+		name string
+		dist int
+		rank int // 0 same package, 1 elsewhere
+	}
+	seen := map[string]bool{}
+	var cands []cand
+	addCand := func(c cand) {
+		if !seen[c.name] {
+			seen[c.name] = true
+			cands = append(cands, c)
+		}
+	}
+	for _, alt := range ref.Alternates {
+		pkg := r.packageOf(alt)
+		if pkg == "" {
+			if p, _, ok := splitRef(alt); ok && !containsString(e.NoPackage, p) {
+				e.NoPackage = append(e.NoPackage, p)
+			}
+		} else {
+			want := alt[len(pkg)+1:]
+			for _, s := range r.packageSymbols(pkg) {
+				have := s.Name[len(pkg)+1:]
+				d := editDistance(strings.ToLower(want), strings.ToLower(have))
+				if d <= maxDist(want) || strings.EqualFold(lastElem(want), lastElem(have)) {
+					addCand(cand{s.Name, d, 0})
+				}
+			}
+		}
+		// Elsewhere: the same last element, or a close one, in another
+		// package (a symbol moved between packages or types).
+		last := strings.ToLower(lastElem(alt))
+		for _, s := range r.Symbols {
+			if pkg != "" && strings.HasPrefix(s.Name, pkg+".") {
+				continue
+			}
+			l := lastElem(s.Name)
+			if abs(len(l)-len(last)) > 2 {
+				continue
+			}
+			if d := editDistance(last, strings.ToLower(l)); d <= maxDist(last)/2 {
+				addCand(cand{s.Name, d, 1})
+			}
+		}
+	}
+	sort.SliceStable(cands, func(i, j int) bool {
+		a, b := cands[i], cands[j]
+		if a.rank != b.rank {
+			return a.rank < b.rank
+		}
+		if a.dist != b.dist {
+			return a.dist < b.dist
+		}
+		return a.name < b.name
+	})
+	for _, c := range cands {
+		if len(e.Suggestions) == maxSuggestions {
+			break
+		}
+		e.Suggestions = append(e.Suggestions, c.name)
+	}
+	return e
+}
+
+// maxDist is the largest edit distance worth suggesting for a name: a third
+// of its length, at least 2.
+func maxDist(s string) int {
+	return max(2, utf8.RuneCountInString(s)/3)
+}
+
+func lastElem(name string) string {
+	if i := strings.LastIndexAny(name, "./"); i >= 0 {
+		return name[i+1:]
+	}
+	return name
+}
+
+func containsString(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+// editDistance is the Levenshtein distance between a and b, in bytes.
+func editDistance(a, b string) int {
+	if len(a) < len(b) {
+		a, b = b, a
+	}
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
