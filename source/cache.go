@@ -170,4 +170,3 @@ func removeAll(path string) error {
 	})
 	return os.RemoveAll(path)
 }
-

@@ -31,7 +31,7 @@ func fetchDir(opts Options) (*Tree, error) {
 		return nil, fmt.Errorf("%s: %w: it is not a git checkout, so its tag cannot be checked (%v): use a clone, or --source goproxy", dir, ErrNotAtTag, err)
 	}
 	want, err := tagCommit(repo, opts.Tag)
-	if errors.Is(err, plumbing.ErrReferenceNotFound) {
+	if errors.Is(err, git.ErrTagNotFound) || errors.Is(err, plumbing.ErrReferenceNotFound) {
 		var tags []string
 		if iter, err := repo.Tags(); err == nil {
 			iter.ForEach(func(r *plumbing.Reference) error {
@@ -39,7 +39,7 @@ func fetchDir(opts Options) (*Tree, error) {
 				return nil
 			})
 		}
-		return nil, fmt.Errorf("%w (run git -C %s fetch origin tag %s)", tagNotFound(opts.Tag, "checkout "+dir, tags), dir, opts.Tag)
+		return nil, tagNotFound(opts.Tag, "checkout "+dir, tags, fmt.Sprintf("run git -C %s fetch origin tag %s", dir, opts.Tag))
 	}
 	if err != nil {
 		return nil, fmt.Errorf("%s: resolve tag %s: %w", dir, opts.Tag, err)

@@ -51,9 +51,9 @@ func fetchGit(ctx context.Context, opts Options, dir string) (string, error) {
 		if errors.Is(err, git.NoMatchingRefSpecError{}) || errors.Is(err, plumbing.ErrReferenceNotFound) {
 			tags, lerr := remoteTags(ctx, repo)
 			if lerr != nil {
-				return "", fmt.Errorf("git remote %s: %s %w (listing its tags failed: %v)", opts.Repo, opts.Tag, ErrTagNotFound, lerr)
+				return "", fmt.Errorf("git remote %s: %w: %s (listing its tags failed: %v)", opts.Repo, ErrTagNotFound, opts.Tag, lerr)
 			}
-			return "", tagNotFound(opts.Tag, "git remote "+opts.Repo, tags)
+			return "", tagNotFound(opts.Tag, "git remote "+opts.Repo, tags, "")
 		}
 		if errors.Is(err, transport.ErrRepositoryNotFound) || isNetError(err) {
 			return "", fmt.Errorf("git remote %s: %w: %v: check --repo, or use --source goproxy", opts.Repo, ErrUnreachable, err)

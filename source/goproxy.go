@@ -215,13 +215,13 @@ func proxyError(ctx context.Context, opts Options, dir, msg string) error {
 	}
 	out, stderr, err := runGo(ctx, opts, dir, "list", "-m", "-json", "-versions", kubernetesModule)
 	if err != nil {
-		return fmt.Errorf("module proxy: k8s.io/kubernetes@%s %w (listing versions failed: %s)", opts.Tag, ErrTagNotFound, firstLine(stderr))
+		return fmt.Errorf("module proxy: %w: k8s.io/kubernetes@%s (listing versions failed: %s)", ErrTagNotFound, opts.Tag, firstLine(stderr))
 	}
 	var m struct{ Versions []string }
 	if err := json.Unmarshal(out, &m); err != nil {
-		return fmt.Errorf("module proxy: k8s.io/kubernetes@%s %w", opts.Tag, ErrTagNotFound)
+		return fmt.Errorf("module proxy: %w: k8s.io/kubernetes@%s", ErrTagNotFound, opts.Tag)
 	}
-	return tagNotFound(opts.Tag, "module proxy", m.Versions)
+	return tagNotFound(opts.Tag, "module proxy", m.Versions, "use --source git for a tag the proxy lacks")
 }
 
 // infoCommit returns the commit hash in a module's .info file

@@ -57,10 +57,15 @@ func nearest(tag string, versions []string) []string {
 	return out
 }
 
-// tagNotFound is the one-line error for a tag that where (a remote, the proxy) lacks.
-func tagNotFound(tag, where string, versions []string) error {
-	if n := nearest(tag, versions); len(n) > 0 {
-		return fmt.Errorf("%s: %s %w; nearest releases: %s (pass one with --tag)", where, tag, ErrTagNotFound, strings.Join(n, ", "))
+// tagNotFound is the one-line error for a tag that where (a remote, the
+// proxy, a checkout) lacks, naming the nearest releases it has. todo says
+// what to do besides picking one of them, or is empty.
+func tagNotFound(tag, where string, versions []string, todo string) error {
+	if todo != "" {
+		todo = ", or " + todo
 	}
-	return fmt.Errorf("%s: %s %w; it lists no releases", where, tag, ErrTagNotFound)
+	if n := nearest(tag, versions); len(n) > 0 {
+		return fmt.Errorf("%s: %w: %s; nearest releases: %s (pass one with --tag%s)", where, ErrTagNotFound, tag, strings.Join(n, ", "), todo)
+	}
+	return fmt.Errorf("%s: %w: %s; it has no releases (check the source%s)", where, ErrTagNotFound, tag, todo)
 }
