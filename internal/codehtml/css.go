@@ -17,12 +17,13 @@ const Scope = "code"
 // mode and colour them in dark mode, which reads as two different
 // languages.
 //
-// Classes: k keyword, s string/char, c comment, n number, t type,
+// Classes: k keyword, s string/char, c comment, i number, t type,
 // f func, m method, o const, b builtin/predeclared, p package, v variable
 // (chroma only: Go variables are not coloured), a tag/attribute (YAML
-// keys), l label; gd/gi deleted/inserted, gh heading, gs strong,
-// ge emphasis, gp prompt. A definition adds d (td, fd, md, od, pd, or d
-// alone for variables and fields): bold.
+// keys); xd/xi deleted/inserted, xh heading, xs strong, xe emphasis,
+// xp prompt. A definition adds d (td, fd, md, od, pd, or d alone for
+// variables and fields): bold. The site's own classes inside a code block
+// (l for a line, n for its number, mark, gap, hl) are left free.
 func CSS() string { return css }
 
 const css = `.code a{color:inherit;text-decoration:none}
@@ -30,27 +31,27 @@ const css = `.code a{color:inherit;text-decoration:none}
 .code .k{color:#cf222e}
 .code .s{color:#0a3069}
 .code .c{color:#6e7781}
-.code .n,.code .o,.code .od,.code .b{color:#0550ae}
+.code .i,.code .o,.code .od,.code .b{color:#0550ae}
 .code .t,.code .td{color:#953800}
 .code .f,.code .fd,.code .m,.code .md{color:#8250df}
 .code .p,.code .pd,.code .a{color:#116329}
 .code .v{color:#0550ae}
-.code .d,.code .td,.code .fd,.code .md,.code .od,.code .pd,.code .gh,.code .gs{font-weight:600}
-.code .ge{font-style:italic}
-.code .gp{color:#6e7781}
-.code .gd{color:#82071e;background:#ffebe9}
-.code .gi{color:#116329;background:#dafbe1}
+.code .d,.code .td,.code .fd,.code .md,.code .od,.code .pd,.code .xh,.code .xs{font-weight:600}
+.code .xe{font-style:italic}
+.code .xp{color:#6e7781}
+.code .xd{color:#82071e;background:#ffebe9}
+.code .xi{color:#116329;background:#dafbe1}
 @media (prefers-color-scheme:dark){
 .code .k{color:#ff7b72}
 .code .s{color:#a5d6ff}
 .code .c{color:#8b949e}
-.code .n,.code .o,.code .od,.code .b{color:#79c0ff}
+.code .i,.code .o,.code .od,.code .b{color:#79c0ff}
 .code .t,.code .td{color:#ffa657}
 .code .f,.code .fd,.code .m,.code .md{color:#d2a8ff}
 .code .p,.code .pd,.code .a{color:#7ee787}
 .code .v{color:#79c0ff}
-.code .gp{color:#8b949e}
-.code .gd{color:#ffa198;background:#490202}
-.code .gi{color:#56d364;background:#0f5323}
+.code .xp{color:#8b949e}
+.code .xd{color:#ffa198;background:#490202}
+.code .xi{color:#56d364;background:#0f5323}
 }
 `

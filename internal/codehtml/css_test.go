@@ -15,10 +15,15 @@ func TestCSSCoversClasses(t *testing.T) {
 	for _, c := range chromaClasses {
 		classes = append(classes, c)
 	}
+	// Classes the site uses inside a code block (templates/assets/site.css).
+	siteClasses := map[string]bool{"l": true, "n": true, "mark": true, "gap": true, "hl": true, "src": true, "code": true, "gh": true}
 	light, dark, _ := strings.Cut(CSS(), "@media (prefers-color-scheme:dark)")
 	for _, c := range classes {
 		if c == "" {
 			continue
+		}
+		if siteClasses[c] {
+			t.Errorf("class %q is one the site uses for its own markup", c)
 		}
 		sel := "." + Scope + " ." + c
 		if !strings.Contains(light, sel+",") && !strings.Contains(light, sel+"{") {

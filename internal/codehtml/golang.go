@@ -29,7 +29,7 @@ const (
 	clsKeyword = "k"
 	clsString  = "s"
 	clsComment = "c"
-	clsNumber  = "n"
+	clsNumber  = "i" // not "n": the site's line-number anchors are a.n
 )
 
 // identClass maps an analyzer.Ident Kind to the class of a use and of a

@@ -54,9 +54,9 @@ func TestGo(t *testing.T) {
 		``,
 		`<span class=c>// Doc says &lt;hi&gt; &amp; bye.</span>`,
 		`<span class=k>func</span> <span class=fd>F</span>(<span class=d>x</span> <span class=t>int</span>) <span class=t>error</span> {`,
-		"\t<span class=k>if</span> <a href=\"#L4\">x</a> &gt; <span class=n>0</span> {",
+		"\t<span class=k>if</span> <a href=\"#L4\">x</a> &gt; <span class=i>0</span> {",
 		"\t\t<span class=k>return</span> <a class=f href=\"https://example.com/g.go?a=1&amp;b=2#L7\">G</a>(x)",
-		"\t} <span class=k>else if</span> x == <span class=n>0</span> {",
+		"\t} <span class=k>else if</span> x == <span class=i>0</span> {",
 		"\t\t<span class=k>return</span> <span class=b>nil</span>",
 		"\t}",
 		"\ts := <span class=s>`a</span>",
@@ -65,7 +65,7 @@ func TestGo(t *testing.T) {
 		"\t<span class=c>/* one</span>",
 		``,
 		`<span class=c> three */</span>`,
-		"\t<span class=k>return</span> <span class=b>len</span>(s) + <span class=n>0x1F</span>",
+		"\t<span class=k>return</span> <span class=b>len</span>(s) + <span class=i>0x1F</span>",
 		`}`,
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
