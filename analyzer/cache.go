@@ -1,0 +1,432 @@
+package analyzer
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/gob"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+)
+
+// Version is the analyzer's own version: bump it when the loader, the
+// symbol index, the cross-references or a pass change what they produce
+// without a schema change, so old caches are not reused.
+const Version = "1"
+
+// cacheMagic starts every cache file; the digit is the encoding's version.
+const cacheMagic = "kubewalk-analyzer-cache 1\n"
+
+// AnalyzeCached is Analyze with a cache of its Result in cacheDir. The
+// key is the tree's identity (see the package doc: every Go, go.mod,
+// go.sum and go.work file's path, size and modification time, the
+// workspace file named in Env, the go command's version), the schema and
+// analyzer versions, the sorted roots, the environment, and the tag and
+// commit. A hit reads the file and loads no packages; a miss analyzes and
+// writes the file atomically (temporary file and rename). A cache file
+// that cannot be read is reported through Logf and replaced.
+func AnalyzeCached(ctx context.Context, cfg Config, cacheDir string) (*Result, bool, error) {
+	logf := cfg.logf()
+	t0 := time.Now()
+	key, err := cacheKey(ctx, cfg)
+	if err != nil {
+		return nil, false, fmt.Errorf("analyzer cache key: %w", err)
+	}
+	file := filepath.Join(cacheDir, "analyzer-"+key+".bin")
+	if res, err := readCache(file); err == nil {
+		res.dir = filepath.Clean(absDir(cfg.Dir))
+		logf("analyzer: cache hit %s (%v)", file, time.Since(t0).Round(time.Millisecond))
+		return res, true, nil
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		logf("analyzer: ignoring unreadable cache %s: %v", file, err)
+	}
+	logf("analyzer: cache miss (key %v)", time.Since(t0).Round(time.Millisecond))
+	res, err := Analyze(ctx, cfg)
+	if err != nil {
+		return nil, false, err
+	}
+	if err := writeCache(file, res); err != nil {
+		return nil, false, fmt.Errorf("analyzer cache: %w", err)
+	}
+	return res, false, nil
+}
+
+func absDir(dir string) string {
+	if a, err := filepath.Abs(dir); err == nil {
+		return a
+	}
+	return dir
+}
+
+// cacheKey hashes everything a Result depends on.
+func cacheKey(ctx context.Context, cfg Config) (string, error) {
+	h := sha256.New()
+	fmt.Fprintf(h, "schema %d analyzer %s\n", SchemaVersion, Version)
+	fmt.Fprintf(h, "tag %q commit %q\n", cfg.Tag, cfg.Commit)
+	for _, r := range sortedCopy(cfg.roots()) {
+		fmt.Fprintf(h, "root %q\n", r)
+	}
+	for _, e := range cfg.Env {
+		fmt.Fprintf(h, "env %q\n", e)
+	}
+	// The go command decides the standard library's sources, GOOS and
+	// GOARCH (build tags), and where GOWORK points.
+	cmd := exec.CommandContext(ctx, "go", "env", "GOVERSION", "GOROOT", "GOOS", "GOARCH", "GOWORK", "GOFLAGS")
+	cmd.Dir = cfg.Dir
+	cmd.Env = append(append(os.Environ(), cfg.Env...), "CGO_ENABLED=0")
+	out, err := cmd.Output()
+	if err != nil {
+		return "", fmt.Errorf("go env: %w", err)
+	}
+	h.Write(out)
+	if work := strings.TrimSpace(strings.Split(string(out), "\n")[4]); work != "" && work != "off" {
+		if err := hashFile(h, work, work); err != nil {
+			return "", err
+		}
+	}
+	if err := hashTree(h, cfg.Dir); err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(h.Sum(nil)[:16]), nil
+}
+
+// hashTree hashes the path, size and modification time of every file of
+// the tree the go command reads: Go files, go.mod, go.sum, go.work(.sum)
+// and vendor/modules.txt. Directories the go command ignores (names
+// starting with "." or "_", testdata) are skipped.
+func hashTree(w io.Writer, dir string) error {
+	return filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		name := d.Name()
+		if d.IsDir() {
+			if path != dir && (strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_") || name == "testdata") {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(name, ".go") && name != "go.mod" && name != "go.sum" &&
+			name != "go.work" && name != "go.work.sum" && name != "modules.txt" {
+			return nil
+		}
+		return hashFile(w, path, path[len(dir):])
+	})
+}
+
+func hashFile(w io.Writer, path, name string) error {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "%s %d %d\n", name, fi.Size(), fi.ModTime().UnixNano())
+	return nil
+}
+
+// The cache file: cacheMagic, then the gob-encoded Facts (length-prefixed),
+// then the symbols and cross-references in a compact binary form —
+// uvarints, a table of paths, names front-coded against the previous
+// (sorted) name — about 10× smaller than gob and quicker to decode.
+
+func writeCache(file string, res *Result) error {
+	if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(file), ".analyzer-*.tmp")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name()) // after a successful rename, a no-op
+	bw := bufio.NewWriterSize(tmp, 1<<20)
+	if err := encodeResult(bw, res); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := bw.Flush(); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), file)
+}
+
+func readCache(file string) (*Result, error) {
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return nil, err
+	}
+	return decodeResult(data)
+}
+
+type encoder struct {
+	w     *bufio.Writer
+	buf   [binary.MaxVarintLen64]byte
+	paths map[string]int
+}
+
+func (e *encoder) uint(v int) {
+	n := binary.PutUvarint(e.buf[:], uint64(v))
+	e.w.Write(e.buf[:n])
+}
+
+func (e *encoder) str(s string) {
+	e.uint(len(s))
+	e.w.WriteString(s)
+}
+
+// path writes a path as its index in the table, 0 for "".
+func (e *encoder) path(p string) { e.uint(e.paths[p]) }
+
+func encodeResult(w *bufio.Writer, res *Result) error {
+	e := &encoder{w: w, paths: map[string]int{"": 0}}
+	w.WriteString(cacheMagic)
+	var facts bytes.Buffer
+	if err := gob.NewEncoder(&facts).Encode(&res.facts); err != nil {
+		return err
+	}
+	e.uint(facts.Len())
+	w.Write(facts.Bytes())
+
+	// Path table.
+	var paths []string
+	addPath := func(p string) {
+		if _, ok := e.paths[p]; !ok {
+			e.paths[p] = 0
+			paths = append(paths, p)
+		}
+	}
+	for _, s := range res.Symbols {
+		addPath(s.Decl.Path)
+		addPath(s.Body.Path)
+	}
+	for _, x := range res.Xrefs {
+		addPath(x.Path)
+		for _, id := range x.Idents {
+			addPath(id.Target.Path)
+		}
+	}
+	sort.Strings(paths)
+	for i, p := range paths {
+		e.paths[p] = i + 1
+	}
+	e.uint(len(paths))
+	for _, p := range paths {
+		e.str(p)
+	}
+
+	kinds := map[string]int{}
+	for i, k := range identKinds {
+		kinds[k] = i
+	}
+	kindOf := func(k string) (int, error) {
+		i, ok := kinds[k]
+		if !ok {
+			return 0, fmt.Errorf("unknown kind %q", k)
+		}
+		return i, nil
+	}
+
+	e.uint(len(res.Symbols))
+	prev := ""
+	for _, s := range res.Symbols {
+		n := commonPrefix(prev, s.Name)
+		e.uint(n)
+		e.str(s.Name[n:])
+		prev = s.Name
+		k, err := kindOf(s.Kind)
+		if err != nil {
+			return err
+		}
+		e.uint(k)
+		e.path(s.Decl.Path)
+		e.uint(s.Decl.StartLine)
+		e.uint(s.Decl.EndLine - s.Decl.StartLine)
+		e.path(s.Body.Path)
+		if s.Body.Path != "" {
+			e.uint(s.Body.StartLine)
+			e.uint(s.Body.EndLine - s.Body.StartLine)
+		}
+	}
+
+	e.uint(len(res.Xrefs))
+	for _, x := range res.Xrefs {
+		e.path(x.Path)
+		e.uint(len(x.Idents))
+		off := 0
+		for _, id := range x.Idents {
+			e.uint(id.Off - off)
+			off = id.Off
+			e.uint(id.Len)
+			k, err := kindOf(id.Kind)
+			if err != nil {
+				return err
+			}
+			if id.Def {
+				k |= 16
+			}
+			e.uint(k)
+			e.path(id.Target.Path)
+			if id.Target.Path != "" {
+				e.uint(id.Target.StartLine)
+				e.uint(id.Target.EndLine - id.Target.StartLine)
+			}
+		}
+	}
+	return nil
+}
+
+func commonPrefix(a, b string) int {
+	n := 0
+	for n < len(a) && n < len(b) && a[n] == b[n] {
+		n++
+	}
+	return n
+}
+
+type decoder struct {
+	data  []byte
+	err   error
+	paths []string
+}
+
+func (d *decoder) uint() int {
+	if d.err != nil {
+		return 0
+	}
+	v, n := binary.Uvarint(d.data)
+	if n <= 0 || v > 1<<40 {
+		d.err = errors.New("corrupt cache file")
+		return 0
+	}
+	d.data = d.data[n:]
+	return int(v)
+}
+
+func (d *decoder) bytes() []byte {
+	n := d.uint()
+	if d.err != nil {
+		return nil
+	}
+	if n > len(d.data) {
+		d.err = errors.New("truncated cache file")
+		return nil
+	}
+	b := d.data[:n]
+	d.data = d.data[n:]
+	return b
+}
+
+func (d *decoder) path() string {
+	i := d.uint()
+	if i > len(d.paths) {
+		d.err = errors.New("corrupt cache file")
+		return ""
+	}
+	if i == 0 {
+		return ""
+	}
+	return d.paths[i-1]
+}
+
+func (d *decoder) kind(k int) string {
+	if k >= len(identKinds) {
+		d.err = errors.New("corrupt cache file")
+		return ""
+	}
+	return identKinds[k]
+}
+
+func decodeResult(data []byte) (*Result, error) {
+	if !bytes.HasPrefix(data, []byte(cacheMagic)) {
+		return nil, errors.New("not a cache file of this version")
+	}
+	d := &decoder{data: data[len(cacheMagic):]}
+	res := &Result{}
+	factsData := d.bytes()
+	if d.err != nil {
+		return nil, d.err
+	}
+	if err := gob.NewDecoder(bytes.NewReader(factsData)).Decode(&res.facts); err != nil {
+		return nil, err
+	}
+	np := d.uint()
+	for i := 0; i < np && d.err == nil; i++ {
+		d.paths = append(d.paths, string(d.bytes()))
+	}
+
+	ns := d.uint()
+	if d.err == nil && ns > len(d.data) {
+		return nil, errors.New("corrupt cache file")
+	}
+	res.Symbols = make([]Symbol, ns)
+	prev := ""
+	for i := 0; i < ns && d.err == nil; i++ {
+		s := &res.Symbols[i]
+		n := d.uint()
+		suffix := d.bytes()
+		if n > len(prev) {
+			d.err = errors.New("corrupt cache file")
+			break
+		}
+		s.Name = prev[:n] + string(suffix)
+		prev = s.Name
+		s.Kind = d.kind(d.uint())
+		s.Decl.Path = d.path()
+		s.Decl.StartLine = d.uint()
+		s.Decl.EndLine = s.Decl.StartLine + d.uint()
+		if s.Body.Path = d.path(); s.Body.Path != "" {
+			s.Body.StartLine = d.uint()
+			s.Body.EndLine = s.Body.StartLine + d.uint()
+		}
+	}
+
+	nx := d.uint()
+	if d.err == nil && nx > len(d.data) {
+		return nil, errors.New("corrupt cache file")
+	}
+	res.Xrefs = make([]FileXref, nx)
+	for i := 0; i < nx && d.err == nil; i++ {
+		x := &res.Xrefs[i]
+		x.Path = d.path()
+		n := d.uint()
+		if d.err != nil || n > len(d.data) {
+			d.err = errors.New("corrupt cache file")
+			break
+		}
+		x.Idents = make([]Ident, n)
+		off := 0
+		for j := 0; j < n && d.err == nil; j++ {
+			id := &x.Idents[j]
+			off += d.uint()
+			id.Off = off
+			id.Len = d.uint()
+			k := d.uint()
+			id.Def = k&16 != 0
+			id.Kind = d.kind(k &^ 16)
+			if id.Target.Path = d.path(); id.Target.Path != "" {
+				id.Target.StartLine = d.uint()
+				id.Target.EndLine = id.Target.StartLine + d.uint()
+			}
+		}
+	}
+	if d.err != nil {
+		return nil, d.err
+	}
+	if len(d.data) != 0 {
+		return nil, errors.New("trailing data in cache file")
+	}
+	return res, nil
+}

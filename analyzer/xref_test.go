@@ -1,0 +1,67 @@
+package analyzer
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestXrefs(t *testing.T) {
+	res := fixtureResult(t)
+	if len(res.Xrefs) != 1 || res.Xrefs[0].Path != "ctrl/ctrl.go" {
+		t.Fatalf("xrefs of %d files, want ctrl/ctrl.go only", len(res.Xrefs))
+	}
+	src, err := os.ReadFile(filepath.Join("testdata", "resolve", "ctrl", "ctrl.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// at finds the ident whose text is name on the first line containing line.
+	x := res.Xrefs[0]
+	at := func(line, name string) *Ident {
+		i := strings.Index(string(src), line)
+		if i < 0 {
+			t.Fatalf("no line %q", line)
+		}
+		j := strings.Index(line, name)
+		for k := range x.Idents {
+			if x.Idents[k].Off == i+j {
+				return &x.Idents[k]
+			}
+		}
+		return nil
+	}
+	tests := []struct {
+		line, name string
+		want       Ident
+	}{
+		{"ctl.syncHandler = ctl.syncThing", "syncThing", Ident{Len: 9, Kind: "method", Target: Location{"ctrl/ctrl.go", 27, 27}}},
+		{"ctl.syncHandler = ctl.syncThing", "syncHandler", Ident{Len: 11, Kind: "field", Target: Location{"ctrl/ctrl.go", 14, 14}}},
+		{"ctl.syncHandler = ctl.syncThing", "ctl", Ident{Len: 3, Kind: "var", Target: Location{"ctrl/ctrl.go", 20, 20}}},
+		{"func NewController(c *lib.Client)", "NewController", Ident{Len: 13, Kind: "func", Def: true, Target: Location{"ctrl/ctrl.go", 19, 19}}},
+		{"func NewController(c *lib.Client)", "lib", Ident{Len: 3, Kind: "pkg", Target: Location{"ctrl/ctrl.go", 8, 8}}},
+		{"func NewController(c *lib.Client)", "Client", Ident{Len: 6, Kind: "type", Target: Location{"lib/lib.go", 9, 9}}},
+		{`return fmt.Errorf("empty key")`, "Errorf", Ident{Len: 6, Kind: "func"}}, // outside the tree
+		{"if key == \"\"", "key", Ident{Len: 3, Kind: "var", Target: Location{"ctrl/ctrl.go", 27, 27}}},
+		{"func (l *List[T]) Len() int { return len(l.items) }", "len", Ident{Len: 3, Kind: "builtin"}},
+		{"func (l *List[T]) Len() int", "int", Ident{Len: 3, Kind: "builtin"}},
+		{"ReasonFailed  = \"Failed\"", "ReasonFailed", Ident{Len: 12, Kind: "const", Def: true, Target: Location{"ctrl/ctrl.go", 39, 39}}},
+	}
+	for _, tt := range tests {
+		got := at(tt.line, tt.name)
+		if got == nil {
+			t.Errorf("%s in %q: no ident", tt.name, tt.line)
+			continue
+		}
+		want := tt.want
+		want.Off = got.Off
+		if *got != want {
+			t.Errorf("%s in %q = %+v, want %+v", tt.name, tt.line, *got, want)
+		}
+	}
+	for i := 1; i < len(x.Idents); i++ {
+		if x.Idents[i].Off <= x.Idents[i-1].Off {
+			t.Fatalf("idents not sorted by offset at %d", i)
+		}
+	}
+}
