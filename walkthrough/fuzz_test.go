@@ -1,0 +1,58 @@
+package walkthrough
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"golang.org/x/tools/txtar"
+
+	"github.com/kubewalk/kubewalk/analyzer"
+)
+
+// FuzzParse parses, resolves and renders arbitrary Markdown with a
+// resolver that knows every name: it must never panic, and every error
+// must be an *Error with a position inside the file.
+func FuzzParse(f *testing.F) {
+	files, _ := filepath.Glob("testdata/*.txtar")
+	for _, file := range files {
+		ar, err := txtar.ParseFile(file)
+		if err != nil {
+			f.Fatal(err)
+		}
+		for _, af := range ar.Files {
+			if strings.HasSuffix(af.Name, ".md") {
+				f.Add(af.Data)
+			}
+		}
+	}
+	facts := &analyzer.Facts{
+		Handlers: []analyzer.HandlerRegistration{{Component: "c", Informer: analyzer.Resource{Kind: "Pod", Resource: "pods"}}},
+		Events:   []analyzer.Event{{Reason: "Started"}},
+		Writes:   []analyzer.Write{{Resource: analyzer.Resource{Resource: "pods"}, Verb: "create"}},
+	}
+	opts := testOptions(&fakeResolver{all: true, facts: facts})
+	f.Fuzz(func(t *testing.T, src []byte) {
+		s, errs := parse("f.md", src, nil)
+		lines := strings.Count(string(src), "\n") + 1
+		check := func(list []error) {
+			for _, err := range list {
+				e, ok := err.(*Error)
+				if !ok {
+					t.Fatalf("%v is %T, not *Error", err, err)
+				}
+				if e.Line < 0 || e.Line > lines {
+					t.Fatalf("%v: line outside the file (%d lines)", e, lines)
+				}
+			}
+		}
+		check(errs.errors())
+		_, berrs := build(s, &opts)
+		check(berrs)
+		// A translation of itself exercises the shared-reference paths.
+		tr, terrs := parse("f.ko.md", src, s)
+		check(terrs.errors())
+		_, berrs = build(tr, &opts)
+		check(berrs)
+	})
+}
