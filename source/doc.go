@@ -1,0 +1,118 @@
+// Package source puts the Kubernetes source tree of a release tag on disk,
+// the same whichever way it was obtained, and says where it is.
+//
+//	tree, err := source.Fetch(ctx, source.Options{
+//		Tag:      "v1.36.3",
+//		Source:   "auto", // or "git", "goproxy", or the path of a checkout
+//		CacheDir: filepath.Join(userCache, "kubewalk"),
+//	})
+//	// tree.Dir:    .../trees/goproxy/v1.36.3/kubernetes
+//	// tree.Commit: "" (the proxy's .info names no commit for v1.36.3)
+//	// tree.Env:    [GOWORK=.../trees/goproxy/v1.36.3/go.work GOFLAGS=-mod=readonly]
+//	cmd := exec.Command("go", "list", "./pkg/controller/...")
+//	cmd.Dir, cmd.Env = tree.Dir, append(os.Environ(), tree.Env...)
+//
+// # The tree
+//
+// Every backend produces the repository's layout at the tag: the root
+// module k8s.io/kubernetes at Tree.Dir, each staging module at
+// staging/src/k8s.io/<name>. A file's repository-relative path, and so its
+// permalink and every line number, is the same whichever backend produced
+// it; TestBackendsAgree builds one fixture release both ways and compares
+// them file by file. What differs is what publishing changes: module zips
+// carry no vendored code (and, for a go.mod at go 1.24 or later, no
+// vendor/modules.txt), the published staging go.mod files lack the
+// repository's "replace ../x" lines, and the proxy does not serve every
+// staging module at every release (k8s.io/sample-cli-plugin@v0.36.3 is
+// "not available"). Those are listed in Tree.Missing and logged once as a
+// warning; their directories are absent, and nothing the analyzer loads
+// imports them.
+//
+// The tree is never modified. kubewalk writes a go.work beside it (not in
+// it) that uses the root and every staging module present, by paths
+// relative to the go.work so a cache directory can be moved, and Tree.Env
+// points the go command at it with -mod=readonly: the tree's own go.work
+// names modules that may be missing, and its vendor directory holds no
+// code in a tree from the proxy, so the go command's default -mod=vendor
+// would fail with "inconsistent vendoring". Dependencies then come from
+// the module cache (downloaded once, shared by every tag). The git
+// backend gets the same workspace, so both backends load the same way.
+//
+// # Backends
+//
+// git: go-git clones refs/tags/<tag> from Options.Repo (default the
+// upstream repository; a local path or file:// URL for a mirror), depth 1,
+// single branch, no other tags. An annotated tag resolves to its commit,
+// which is Tree.Commit. go-git's sideband progress goes to
+// Options.Progress. The .git directory is removed after the clone: the
+// tree is a snapshot, and tree.json keeps the commit. Before cloning, a
+// TCP dial to the remote's host (or to the HTTP proxy the environment
+// names for it) must succeed within five seconds, so that "auto" gives up
+// on an unreachable remote quickly instead of waiting on go-git's own
+// timeouts.
+//
+// goproxy: the go command (`go mod download -json`) fetches
+// k8s.io/kubernetes@<tag>; the replace list of its go.mod names the
+// staging modules (k8s.io/<name> => ./staging/src/k8s.io/<name>), which
+// one more `go mod download -json` fetches at v0.<minor>.<patch>. The
+// module zips are unpacked (in parallel) rather than the module cache's
+// extracted directories copied: the files come out writable, so the cache
+// can be removed with rm -rf, and it is no slower. The go command's own
+// environment applies (GOPROXY, GOMODCACHE, GOFLAGS, GONOSUMDB, ...), plus
+// Options.Env. Tree.Commit is the .info file's Origin.Hash where the proxy
+// gives one and "" otherwise; permalinks are built from the tag, which is
+// immutable upstream, so they work either way.
+//
+// dir: an existing checkout, used in place (not copied, not cached). Its
+// go.mod must declare module k8s.io/kubernetes, it must be a git
+// repository holding the tag, and HEAD must be the tag's commit; uncommitted
+// changes are not looked for. Tree.Env names its own go.work, and
+// -mod=readonly only when its vendor directory holds no code (a real
+// checkout vendors its dependencies, which then load offline).
+//
+// auto (the default): a cached tree of either backend if there is one,
+// else git, else — when the remote cannot be reached, and only then — one
+// warning line and goproxy. A tag the remote does not have is an error, not
+// a reason to fall back.
+//
+// # Tags
+//
+// A tag is a canonical semantic version with major 1: "v1.36.3". A
+// pre-release tag ("v1.37.0-alpha.1") is accepted by every backend and
+// works where the source has it: the upstream repository has every
+// pre-release tag; the module proxy has some (staging modules at
+// v0.37.0-alpha.1). A tag that is missing is ErrTagNotFound naming the
+// nearest releases the source does have (remote tags for git, `go list -m
+// -versions` for goproxy, local tags for a checkout): the newest below,
+// the oldest above, and the newest of all. Pre-releases are suggested only
+// for a pre-release tag.
+//
+// # The cache
+//
+//	<CacheDir>/trees/<backend>/<tag>/kubernetes/  the tree (Tree.Dir)
+//	<CacheDir>/trees/<backend>/<tag>/go.work      the workspace (Tree.Env)
+//	<CacheDir>/trees/<backend>/<tag>/tree.json    tag, commit, backend, missing
+//	<CacheDir>/trees/<backend>/<tag>.lock         held while fetching
+//	<CacheDir>/trees/<backend>/<tag>.tmp-*/       a fetch in progress
+//
+// A tree is written into a temporary directory beside its final place and
+// renamed there only when complete, so a tree that exists is complete,
+// and fetching a cached tag reads tree.json and does no network work (no
+// remote, no proxy, no go command). A file lock per (backend, tag)
+// serialises fetches across processes: the second waits, then finds the
+// tree the first wrote. The lock also makes clean-up safe: whoever holds it
+// removes any temporary directory of that tag, which can only be left by
+// a fetch that was killed, so a rerun recovers with no manual clean-up.
+// The operating system releases the lock of a killed process.
+//
+// # Errors
+//
+// Errors wrap one of ErrInvalidTag, ErrTagNotFound, ErrUnreachable,
+// ErrNotKubernetes, ErrNotAtTag and ErrCacheUnwritable (match with
+// errors.Is), and read as one line: where, what, and what to do.
+//
+//	git remote https://github.com/kubernetes/kubernetes.git: source unreachable: dial tcp: lookup github.com: no such host: check the network or --repo, or use --source goproxy
+//	module proxy: tag not found: v1.36.9; nearest releases: v1.36.3 (pass one with --tag, or use --source git for a tag the proxy lacks)
+//	/home/me/k8s: checkout is not at the tag: HEAD is 1c2e3f4a5b6c (branch master), v1.36.3 is 9a8b7c6d5e4f: run git -C /home/me/k8s checkout v1.36.3
+//	cache directory not writable (/ro/kubewalk): mkdir /ro/kubewalk: read-only file system: use --cache-dir to choose another
+package source
