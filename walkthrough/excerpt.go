@@ -140,8 +140,9 @@ func (b *builder) resolveExcerpt(file string, e *excerptSpec, caption string) *E
 	one := analyzer.Ref{Alternates: []string{e.ref.Alternates[res.Alternate]}}
 	if f, ok := e.kv["from"]; ok {
 		one.Lines = f.val
-		m, ok := b.resolve(file, f.line, f.valCol, r.val, one)
-		if !ok {
+		m, err := b.lookup(one)
+		if err != nil {
+			b.report(file, f.line, f.valCol, r.val, err)
 			return nil
 		}
 		if len(m.Matched) == 0 {
@@ -152,8 +153,9 @@ func (b *builder) resolveExcerpt(file string, e *excerptSpec, caption string) *E
 	}
 	if t, ok := e.kv["to"]; ok {
 		one.Lines = t.val
-		m, ok := b.resolve(file, t.line, t.valCol, r.val, one)
-		if !ok {
+		m, err := b.lookup(one)
+		if err != nil {
+			b.report(file, t.line, t.valCol, r.val, err)
 			return nil
 		}
 		to = -1

@@ -228,21 +228,41 @@ type builder struct {
 
 // resolve resolves a reference, reporting failure at file:line:col.
 func (b *builder) resolve(file string, line, col int, text string, ref analyzer.Ref) (analyzer.Resolved, bool) {
-	if b.opts.Resolver == nil {
-		b.errs.add(file, line, col, "reference %s: no resolver", text)
-		return analyzer.Resolved{}, false
-	}
-	res, err := b.opts.Resolver.Resolve(ref)
+	res, err := b.lookup(ref)
 	if err != nil {
-		e := &Error{File: file, Line: line, Col: col, Err: err, Suggestions: suggestionsOf(err)}
-		e.Msg = fmt.Sprintf("reference %s: %v", text, err)
-		if len(e.Suggestions) > 0 {
-			e.Msg = fmt.Sprintf("reference %s does not resolve", text)
-		}
-		b.errs = append(b.errs, e)
+		b.report(file, line, col, text, err)
 		return analyzer.Resolved{}, false
 	}
 	return res, true
+}
+
+// lookup resolves ref. A regexp that matches nothing is not an error
+// here (Matched is empty): callers say which regexp failed and where.
+func (b *builder) lookup(ref analyzer.Ref) (analyzer.Resolved, error) {
+	if b.opts.Resolver == nil {
+		return analyzer.Resolved{}, errors.New("no resolver")
+	}
+	res, err := b.opts.Resolver.Resolve(ref)
+	if errors.Is(err, analyzer.ErrNoMatch) && ref.Lines != "" {
+		// Resolve again without the regexp for the symbol, so the
+		// message can name the declaration.
+		res, err = b.opts.Resolver.Resolve(analyzer.Ref{Alternates: ref.Alternates})
+		res.Matched = nil
+	}
+	return res, err
+}
+
+// report reports a failed resolution.
+func (b *builder) report(file string, line, col int, text string, err error) {
+	e := &Error{File: file, Line: line, Col: col, Err: err, Msg: fmt.Sprintf("reference %s: %v", text, err)}
+	if nf, ok := errors.AsType[*analyzer.NotFoundError](err); ok {
+		e.Msg = fmt.Sprintf("reference %s does not resolve", text)
+		if len(nf.NoPackage) > 0 {
+			e.Msg += fmt.Sprintf(" (package %s is not loaded)", strings.Join(nf.NoPackage, ", "))
+		}
+		e.Suggestions = nf.Suggestions
+	}
+	b.errs = append(b.errs, e)
 }
 
 // build resolves every reference of s and renders it into a Doc.
@@ -254,7 +274,13 @@ func build(s *Source, opts *Options) (*Doc, []error) {
 			return ast.WalkContinue, nil
 		}
 		line, col := s.lineCol(refPos(r, s.src))
-		if res, ok := b.resolve(s.File, line, col, string(r.dest), r.ref); ok {
+		res, err := b.lookup(r.ref)
+		switch {
+		case err != nil:
+			b.report(s.File, line, col, string(r.dest), err)
+		case r.ref.Lines != "" && len(res.Matched) == 0:
+			b.errs.add(s.File, line, col, "reference %s: /%s/ matches no line of %s (%s)", r.dest, r.ref.Lines, res.Symbol.Name, span(res.Symbol.Decl))
+		default:
 			r.resolved = &res
 			r.href, r.perma, r.where = linkTargets(opts, res)
 		}

@@ -325,7 +325,11 @@ func (s *Source) collectRefs(errs *errorList) {
 			}
 			line, col := s.lineCol(refPos(r, s.src))
 			if r.err != nil {
-				errs.add(s.File, line, col, "reference %s: %v", r.dest, r.err)
+				if strings.HasPrefix(string(r.dest), "go:") {
+					errs.add(s.File, line, col, "%v", r.err) // the analyzer's message quotes the reference
+				} else {
+					errs.add(s.File, line, col, "%s: %v", r.dest, r.err)
+				}
 				return ast.WalkContinue, nil
 			}
 			s.Refs = append(s.Refs, RefUse{File: s.File, Line: line, Col: col, Text: string(r.dest), Ref: r.ref})

@@ -37,14 +37,7 @@ type fakeSym struct {
 	lines []string
 }
 
-type fakeNotFound struct {
-	name        string
-	suggestions []string
-}
-
-func (e *fakeNotFound) Error() string { return e.name + " not found" }
-
-func (f *fakeResolver) Resolve(ref analyzer.Ref) (analyzer.Resolved, error) {
+func (f *fakeResolver) Resolve(ref analyzer.Ref) (res analyzer.Resolved, err error) {
 	for i, alt := range ref.Alternates {
 		s, ok := f.syms[alt]
 		if !ok && f.all {
@@ -56,8 +49,14 @@ func (f *fakeResolver) Resolve(ref analyzer.Ref) (analyzer.Resolved, error) {
 		if !ok {
 			continue
 		}
-		res := analyzer.Resolved{Symbol: s.sym, Alternate: i}
+		res = analyzer.Resolved{Symbol: s.sym, Alternate: i}
 		if ref.Lines != "" {
+			defer func() {
+				if len(res.Matched) == 0 {
+					// As analyzer.Result.Resolve does.
+					res, err = analyzer.Resolved{}, fmt.Errorf("resolve %s: %w", ref, analyzer.ErrNoMatch)
+				}
+			}()
 			re, err := regexp.Compile(ref.Lines)
 			if err != nil {
 				return analyzer.Resolved{}, err
@@ -76,7 +75,7 @@ func (f *fakeResolver) Resolve(ref analyzer.Ref) (analyzer.Resolved, error) {
 			sugg = append(sugg, name)
 		}
 	}
-	return analyzer.Resolved{}, &fakeNotFound{name: ref.Alternates[0], suggestions: sugg}
+	return analyzer.Resolved{}, &analyzer.NotFoundError{Ref: ref.String(), Suggestions: sugg}
 }
 
 func (f *fakeResolver) Facts() *analyzer.Facts { return f.facts }
