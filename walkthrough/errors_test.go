@@ -1,6 +1,7 @@
 package walkthrough
 
 import (
+	"fmt"
 	"errors"
 	"strings"
 	"testing"
@@ -127,5 +128,23 @@ func TestParseRefShim(t *testing.T) {
 	r, err := parseRef("k8s.io/x/p.T.M | .T.m /a|b c/")
 	if err != nil || len(r.Alternates) != 2 || r.Alternates[1] != "k8s.io/x/p.T.m" || r.Lines != "a|b c" {
 		t.Errorf("got %+v, %v", r, err)
+	}
+}
+
+// TestLinkEscapes pins down how a regexp in a link destination reads:
+// goldmark keeps backslashes in Link.Destination as written (it resolves
+// escapes only when rendering an href), so a regexp is written as is, in
+// inline links and in definitions alike.
+func TestLinkEscapes(t *testing.T) {
+	s, err := Parse("w.md", []byte(fm+"\n## S\n\n[a](<go:k8s.io/x/p.F /a\\.b\\(/>) [b][] [`c`](go:k8s.io/x/p.F)\n\n[b]: <go:k8s.io/x/p.F /a\\.b\\(/>\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, r := range s.Refs {
+		got = append(got, fmt.Sprintf("%d:%d %s", r.Line, r.Col, r.Ref.Lines))
+	}
+	if want := []string{`8:1 a\.b\(`, `8:33 a\.b\(`, `8:39 `}; strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("got %q, want %q", got, want)
 	}
 }

@@ -1,0 +1,194 @@
+// Package walkthrough parses walkthrough Markdown and resolves every symbol
+// reference in it against the analyzer, producing plain-data documents
+// (Doc) that package site lays out.
+//
+// # A worked example
+//
+// A walkthrough is one Markdown file, deployment.md, with YAML front
+// matter, an intro, and steps:
+//
+//	---
+//	title: What happens when you create a Deployment
+//	summary: One line for the home page.
+//	order: 1
+//	topics: [deployment, controllers]
+//	participants: [kubectl, kube-apiserver, deployment controller]
+//	---
+//
+//	Intro prose: everything before the first step heading.
+//
+//	## The deployment controller creates a ReplicaSet {from="deployment controller" to="kube-apiserver" label="POST replicasets"}
+//
+//	[getNewReplicaSet](https://pkg.go.dev/k8s.io/kubernetes/pkg/controller/deployment#DeploymentController.getNewReplicaSet)
+//	builds the ReplicaSet; [ScheduleOne](<go:k8s.io/kubernetes/pkg/scheduler.Scheduler.ScheduleOne | .Scheduler.scheduleOne>)
+//	is renamed between releases; [syncDeployment][] uses a definition.
+//
+//	```excerpt
+//	name: new-rs
+//	ref: k8s.io/kubernetes/pkg/controller/deployment.DeploymentController.getNewReplicaSet
+//	lines: ReplicaSets\(.*\)\.Create
+//	context: 4
+//	caption: The new ReplicaSet is created here.
+//	```
+//
+//	### A sub-heading {#new-rs-details}
+//
+//	```facts
+//	writes: resource=replicasets verb=create
+//	```
+//
+//	[syncDeployment]: go:k8s.io/kubernetes/pkg/controller/deployment.DeploymentController.syncDeployment
+//
+// and its Korean translation, deployment.ko.md, beside it:
+//
+//	---
+//	title: 디플로이먼트를 만들면 일어나는 일
+//	participants: [kubectl, kube-apiserver, 디플로이먼트 컨트롤러]
+//	---
+//
+//	## 디플로이먼트 컨트롤러가 레플리카셋을 만든다 {label="레플리카셋 POST"}
+//
+//	[syncDeployment][]가 ...
+//
+//	```excerpt
+//	use: new-rs
+//	caption: 여기서 새 레플리카셋을 만든다.
+//	```
+//
+//	```facts
+//	writes: resource=replicasets verb=create
+//	```
+//
+// # Files and languages
+//
+// A directory holds <id>.md (English, the original) and <id>.<lang>.md
+// translations (ids are lower-case letters, digits, "-" and "_"; lang is
+// two or three letters, e.g. "ko"). README.md and names starting with "_"
+// or "." are skipped. Load(fsys, dir, "ko", opts) returns the Korean
+// translation of each walkthrough, or the English original where there is
+// none: the home page lists every walkthrough in every language, and
+// Doc.Lang tells the site which it got.
+//
+// # Front matter
+//
+// title (required), summary, order (sorts the home page, then id), topics
+// and participants (the sequence diagram's lifelines, left to right).
+// Unknown keys are errors. A translation sets title, summary and, if it
+// translates them, participants — the same number, in the same order;
+// order and topics are the original's.
+//
+// # Steps
+//
+// Each level-2 heading (##) starts a step; ### and deeper are headings
+// inside it; a level-1 heading is an error (the title is in the front
+// matter). A step heading may end in goldmark's attribute syntax
+// {from=… to=… label=… id=…} (or #id): from and to, both or neither, name
+// participants; label is the message's text. Only those keys are accepted
+// on step headings and only an id on other headings; anything else
+// ({onclick=…}, {style=…}, {.class}) is an error, and attributes are never
+// rendered as written. A step's ID is its id attribute or
+// "step-<n>-<slug of the title>", unique in the file.
+//
+// A translation has the same steps in the same order (checked); its steps
+// take the original's IDs, so anchors are the same in every language, and
+// the original's from and to (a translation's heading may set only label).
+//
+// # References
+//
+// A reference names a declaration go doc style, never a line number:
+//
+//	ALT [| ALT]... [/REGEXP/]
+//
+// where ALT is importpath.Name or importpath.Type.Method, later ALTs may
+// start with "." to mean the first ALT's import path, the first ALT that
+// exists at the tag wins (for symbols renamed between releases), and
+// REGEXP (RE2) narrows the reference to the declaration's lines it
+// matches. This is analyzer.ParseRef's grammar.
+//
+// Inline references are ordinary Markdown links, so the file reads well on
+// GitHub too:
+//
+//   - [text](https://pkg.go.dev/importpath#Name) or #Type.Method: a plain
+//     working link anywhere else. A version after the module path
+//     (k8s.io/client-go@v0.31.0/tools/cache) is ignored: the tag being
+//     built decides. A pkg.go.dev link without a #fragment stays an
+//     ordinary link.
+//   - [text](go:REF), or [text](<go:REF>) when REF has blanks (alternates,
+//     a regexp). The regexp is taken as written: goldmark keeps the
+//     backslashes of a link destination, so /a\.b/ means a\.b.
+//   - [text][label] or [label][] with a definition [label]: go:REF anywhere
+//     in the file.
+//
+// They render as <a class="symref" href=SymbolURL(resolved)
+// title="path:from-to">text</a> followed by <a class="symref-gh"
+// href=Permalink(path, from, to)>↗</a>. Other links render as goldmark
+// renders them.
+//
+// # Excerpt blocks
+//
+// A fenced block with the info string "excerpt" embeds lines of a
+// declaration: key: value lines (blank lines and # comments allowed):
+//
+//	ref:     REF (required, unless use:)
+//	lines:   REGEXP — the lines to highlight (or /REGEXP/ at the end of ref)
+//	from:    REGEXP — show from the first line it matches …
+//	to:      REGEXP — … to the first line at or after that it matches
+//	context: N | all — lines shown around highlighted lines; default: the
+//	         whole (cut) declaration when it is at most 40 lines or nothing
+//	         is highlighted, else 3
+//	caption: plain text above the code
+//	name:    a name translations (and this file) can use
+//	use:     NAME — show the excerpt named NAME in the English original
+//	         (with only caption: beside it)
+//
+// An unknown or repeated key, a missing ref, a bad regexp, or a regexp
+// that matches no line is an error at that key's line and column.
+//
+// # Facts blocks
+//
+// A fenced block with the info string "facts" embeds facts the analyzer
+// discovered, selected by one query of space-separated key=value
+// selectors, all of which must match (case-insensitively):
+//
+//	handlers: resource= kind= group= component=
+//	events:   reason= type= recorder= component=
+//	writes:   resource= kind= group= verb= subresource= component=
+//
+// An empty result is an error: the walkthrough promises something the code
+// at this tag no longer has.
+//
+// # Other Markdown
+//
+// CommonMark with GitHub tables, strikethrough and bare-URL links. Raw
+// HTML is dropped (goldmark's default, never html.WithUnsafe), and
+// javascript:, vbscript:, file: and non-image data: links get an empty
+// href. Other fenced code (yaml, sh, json, go, …) is highlighted by chroma
+// with CSS classes (<pre class="chroma">); a language chroma does not know
+// is escaped text.
+//
+// # Symbol references are shared between languages
+//
+// References are written once, in the English original: a translation
+// shows the original's named excerpts with use:, and its [text][label]
+// links find the original's link reference definitions (the original's
+// definitions are put into the translation's parser context before it is
+// parsed). The translation is checked to have the same steps. A
+// translation may still write a go: link of its own; it is resolved like
+// any other.
+//
+// # Errors
+//
+// Every problem is an *Error, "file:line:col: message (did you mean X?)",
+// lines and byte columns 1-based. Parse reports syntax only; Load and
+// Check resolve too; Check reports every problem of every file in every
+// language, sorted, not only the first.
+//
+// # One goldmark
+//
+// One goldmark.Markdown (md, built by newMarkdown) parses and renders
+// every file: nothing in Options reaches the renderer, because Load
+// writes each reference's final hrefs into the AST before rendering.
+// One extension per file: refs.go (inline references: AST transformer and
+// renderer), excerpt.go, facts.go, steps.go (step split and heading
+// attributes), frontmatter.go, codeblock.go (chroma).
+package walkthrough
