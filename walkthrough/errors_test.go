@@ -1,8 +1,8 @@
 package walkthrough
 
 import (
-	"fmt"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"testing/fstest"
