@@ -1,0 +1,555 @@
+package site
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"html/template"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/kubewalk/kubewalk/analyzer"
+	"github.com/kubewalk/kubewalk/internal/codehtml"
+	"github.com/kubewalk/kubewalk/templates"
+	"github.com/kubewalk/kubewalk/walkthrough"
+)
+
+// Input is everything a site is made from. It is plain data: Build never
+// loads Go packages or reads the tree except through ReadFile.
+type Input struct {
+	// Tag, Commit and Backend identify the release shown on every page;
+	// Commit may be "".
+	Tag, Commit, Backend string
+	// Lang picks the UI language ("en" or "ko") and, among Docs, the
+	// translation of each walkthrough (a walkthrough missing in Lang falls
+	// back to English).
+	Lang    string
+	Facts   *analyzer.Facts
+	Symbols []analyzer.Symbol
+	// Xrefs are the identifier tables of the analysed (root) files. A
+	// rendered file without one is still highlighted, without links.
+	Xrefs []analyzer.FileXref
+	Docs  []*walkthrough.Doc
+	// ReadFile returns a file of the tree by repository-relative path.
+	ReadFile func(path string) ([]byte, error)
+}
+
+// Options are the build's output and link rules.
+type Options struct {
+	// Out is the output directory. The site is written to a temporary
+	// directory beside it and renamed into place, so a failed build leaves
+	// the previous site untouched. An existing Out must be empty or a site
+	// an earlier Build wrote (it carries a marker file); Build refuses to
+	// replace anything else.
+	Out string
+	// SourceURL returns the GitHub permalink of lines from..to of a file at
+	// the tag (source.Permalink curried); from 0 means the whole file.
+	SourceURL func(path string, from, to int) string
+	// Logf, when set, receives progress lines.
+	Logf func(format string, args ...any)
+	// Workers bounds the pages rendered at once; 0 means GOMAXPROCS.
+	Workers int
+}
+
+// Stats describes a built site.
+type Stats struct {
+	// Pages counts HTML pages, SourcePages the source pages among them.
+	Pages, SourcePages int
+	// Bytes is the size of every file written; Largest names the largest
+	// HTML page (site path) and LargestBytes its size.
+	Bytes        int64
+	Largest      string
+	LargestBytes int64
+}
+
+// ErrNotASite is returned when Options.Out exists, is not empty and was not
+// written by Build: kubewalk never replaces a directory it did not make.
+var ErrNotASite = errors.New("output directory exists and is not a kubewalk site")
+
+// Build renders the site for in into opts.Out.
+func Build(ctx context.Context, in Input, opts Options) (Stats, error) {
+	if opts.Out == "" {
+		return Stats{}, errors.New("site: no output directory")
+	}
+	if err := checkOut(opts.Out); err != nil {
+		return Stats{}, err
+	}
+	parent := filepath.Dir(filepath.Clean(opts.Out))
+	if err := os.MkdirAll(parent, 0o755); err != nil {
+		return Stats{}, err
+	}
+	tmp, err := os.MkdirTemp(parent, "."+filepath.Base(opts.Out)+".tmp-")
+	if err != nil {
+		return Stats{}, err
+	}
+	ok := false
+	defer func() {
+		if !ok {
+			os.RemoveAll(tmp)
+		}
+	}()
+	st, err := render(ctx, in, opts, tmp)
+	if err != nil {
+		return Stats{}, err
+	}
+	if err := os.Chmod(tmp, 0o755); err != nil {
+		return Stats{}, err
+	}
+	if err := replaceDir(tmp, opts.Out); err != nil {
+		return Stats{}, err
+	}
+	ok = true
+	return st, nil
+}
+
+// checkOut refuses an Out that is a file, or a non-empty directory without
+// the marker file a previous Build left.
+func checkOut(out string) error {
+	fi, err := os.Stat(out)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if !fi.IsDir() {
+		return fmt.Errorf("%s: %w", out, ErrNotASite)
+	}
+	ents, err := os.ReadDir(out)
+	if err != nil {
+		return err
+	}
+	if len(ents) == 0 {
+		return nil
+	}
+	if _, err := os.Stat(filepath.Join(out, markerFile)); err != nil {
+		return fmt.Errorf("%s: %w (no %s in it)", out, ErrNotASite, markerFile)
+	}
+	return nil
+}
+
+// replaceDir moves dir into place at out: the old site is first renamed
+// aside, so at every moment out is either the old site or the new one.
+func replaceDir(dir, out string) error {
+	old := ""
+	if _, err := os.Stat(out); err == nil {
+		old = dir + ".old"
+		if err := os.Rename(out, old); err != nil {
+			return err
+		}
+	}
+	if err := os.Rename(dir, out); err != nil {
+		if old != "" {
+			os.Rename(old, out)
+		}
+		return err
+	}
+	if old != "" {
+		return os.RemoveAll(old)
+	}
+	return nil
+}
+
+// builder holds what every page of one build shares. Everything in it is
+// read-only once prepare returns, except the caches, which lock.
+type builder struct {
+	in   Input
+	opts Options
+	t    func(string) string
+	tmpl *template.Template
+
+	docs     []*walkthrough.Doc
+	files    []string // rendered source files, sorted
+	rendered map[string]bool
+	xrefs    map[string][]analyzer.Ident
+	cites    map[string][]cite
+
+	mu    sync.Mutex
+	cache map[string]*cachedFile // highlighted for pages in walkthroughs/
+}
+
+type cachedFile struct {
+	once  sync.Once
+	lines []codehtml.Line
+	err   error
+}
+
+// cite is a step citing lines of a file, for backlinks on source pages.
+type cite struct {
+	doc      *walkthrough.Doc
+	step     int // index in doc.Steps, -1 for the intro
+	from, to int
+}
+
+// page is one file of output.
+type page struct {
+	path   string
+	source bool // a source page, for Stats
+	html   bool
+	render func() ([]byte, error)
+}
+
+func render(ctx context.Context, in Input, opts Options, dir string) (Stats, error) {
+	b, err := prepare(in, opts)
+	if err != nil {
+		return Stats{}, err
+	}
+	pages, err := b.pages()
+	if err != nil {
+		return Stats{}, err
+	}
+	workers := opts.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	sizes := make([]int64, len(pages))
+	g, ctx := errgroup.WithContext(ctx)
+	g.SetLimit(workers)
+	for i, p := range pages {
+		g.Go(func() error {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			data, err := p.render()
+			if err != nil {
+				return fmt.Errorf("%s: %w", p.path, err)
+			}
+			name := filepath.Join(dir, filepath.FromSlash(p.path))
+			if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
+				return err
+			}
+			if err := os.WriteFile(name, data, 0o644); err != nil {
+				return err
+			}
+			sizes[i] = int64(len(data))
+			return nil
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return Stats{}, err
+	}
+	var st Stats
+	for i, p := range pages { // pages are sorted by path: ties break the same way every time
+		st.Bytes += sizes[i]
+		if !p.html {
+			continue
+		}
+		st.Pages++
+		if p.source {
+			st.SourcePages++
+		}
+		if sizes[i] > st.LargestBytes {
+			st.Largest, st.LargestBytes = p.path, sizes[i]
+		}
+	}
+	if opts.Logf != nil {
+		opts.Logf("site: %d pages (%d source), %d bytes; largest %s (%d bytes)", st.Pages, st.SourcePages, st.Bytes, st.Largest, st.LargestBytes)
+	}
+	return st, nil
+}
+
+// prepare validates the input and computes what pages share: the
+// walkthroughs in the build's language, the files to render, backlinks.
+func prepare(in Input, opts Options) (*builder, error) {
+	if in.ReadFile == nil {
+		return nil, errors.New("site: Input.ReadFile is nil")
+	}
+	if in.Facts == nil {
+		in.Facts = &analyzer.Facts{}
+	}
+	if in.Lang == "" {
+		in.Lang = "en"
+	}
+	if opts.SourceURL == nil {
+		return nil, errors.New("site: Options.SourceURL is nil")
+	}
+	t, err := catalog(in.Lang)
+	if err != nil {
+		return nil, err
+	}
+	tmpl, err := parsedTemplates()
+	if err != nil {
+		return nil, err
+	}
+	// Clone per build so the language's translate func binds to this
+	// build only; the parse itself happened once per process.
+	tmpl, err = tmpl.Clone()
+	if err != nil {
+		return nil, err
+	}
+	tmpl.Funcs(template.FuncMap{"t": t})
+	b := &builder{
+		in: in, opts: opts, t: t, tmpl: tmpl,
+		rendered: map[string]bool{},
+		xrefs:    map[string][]analyzer.Ident{},
+		cites:    map[string][]cite{},
+		cache:    map[string]*cachedFile{},
+	}
+	b.docs = selectDocs(in.Docs, in.Lang)
+	for _, x := range in.Xrefs {
+		b.xrefs[x.Path] = x.Idents
+	}
+	add := func(l analyzer.Location) {
+		if !l.IsZero() {
+			b.rendered[l.Path] = true
+		}
+	}
+	for _, d := range b.docs {
+		if err := checkID(d.ID); err != nil {
+			return nil, fmt.Errorf("%s: %w", d.File, err)
+		}
+		visit := func(step int, segs []walkthrough.Segment, refs []walkthrough.Ref) {
+			for _, r := range refs {
+				from, to := resolvedLines(r.Resolved)
+				b.addCite(r.Resolved.Symbol.Decl.Path, cite{d, step, from, to})
+			}
+			for _, s := range segs {
+				if s.Excerpt != nil {
+					b.addCite(s.Excerpt.Resolved.Symbol.Decl.Path, cite{d, step, s.Excerpt.From, s.Excerpt.To})
+				}
+				if s.Facts != nil {
+					factLocations(s.Facts.Handlers, s.Facts.Events, s.Facts.Writes, nil, add)
+				}
+			}
+		}
+		visit(-1, d.Intro, nil)
+		for i, s := range d.Steps {
+			visit(i, s.Segments, s.Refs)
+		}
+	}
+	for p := range b.cites {
+		b.rendered[p] = true
+	}
+	factLocations(in.Facts.Handlers, in.Facts.Events, in.Facts.Writes, in.Facts.Wirings, add)
+	delete(b.rendered, "")
+	for p := range b.rendered {
+		if err := checkRepoPath(p); err != nil {
+			return nil, err
+		}
+		b.files = append(b.files, p)
+	}
+	sort.Strings(b.files)
+	for p, cs := range b.cites {
+		sort.SliceStable(cs, func(i, j int) bool {
+			a, c := cs[i], cs[j]
+			if a.doc != c.doc {
+				return docLess(a.doc, c.doc)
+			}
+			if a.step != c.step {
+				return a.step < c.step
+			}
+			return a.from < c.from
+		})
+		b.cites[p] = cs
+	}
+	return b, nil
+}
+
+func (b *builder) addCite(p string, c cite) {
+	if p == "" {
+		return
+	}
+	b.cites[p] = append(b.cites[p], c)
+}
+
+// factLocations calls add with every location a fact points at.
+func factLocations(hs []analyzer.HandlerRegistration, es []analyzer.Event, ws []analyzer.Write, wis []analyzer.Wiring, add func(analyzer.Location)) {
+	for _, h := range hs {
+		add(h.At)
+		add(h.Caller.Decl)
+		for _, x := range []*analyzer.Handler{h.Add, h.Update, h.Delete, h.Filter} {
+			if x != nil {
+				add(x.Decl)
+			}
+		}
+	}
+	for _, e := range es {
+		add(e.At)
+		add(e.Caller.Decl)
+	}
+	for _, w := range ws {
+		add(w.At)
+		add(w.Caller.Decl)
+	}
+	for _, w := range wis {
+		add(w.At)
+		add(w.Sync.Decl)
+		for _, e := range w.Enqueuers {
+			add(e.Decl)
+		}
+		if w.Worker != nil {
+			add(w.Worker.Decl)
+		}
+	}
+}
+
+func checkID(id string) error {
+	if id == "" || strings.ContainsAny(id, "/\\\x00") || id == "." || id == ".." {
+		return fmt.Errorf("bad walkthrough id %q", id)
+	}
+	return nil
+}
+
+func docLess(a, c *walkthrough.Doc) bool {
+	if a.Order != c.Order {
+		return a.Order < c.Order
+	}
+	return a.ID < c.ID
+}
+
+// selectDocs picks, for each walkthrough ID, the translation in lang, else
+// the English one, else any; sorted by Order then ID.
+func selectDocs(all []*walkthrough.Doc, lang string) []*walkthrough.Doc {
+	rank := func(d *walkthrough.Doc) int {
+		switch d.Lang {
+		case lang:
+			return 0
+		case "en":
+			return 1
+		}
+		return 2
+	}
+	best := map[string]*walkthrough.Doc{}
+	for _, d := range all {
+		if d == nil {
+			continue
+		}
+		if cur, ok := best[d.ID]; !ok || rank(d) < rank(cur) || (rank(d) == rank(cur) && d.Lang < cur.Lang) {
+			best[d.ID] = d
+		}
+	}
+	var out []*walkthrough.Doc
+	for _, d := range best {
+		out = append(out, d)
+	}
+	sort.Slice(out, func(i, j int) bool { return docLess(out[i], out[j]) })
+	return out
+}
+
+// pages lists every output file, sorted by path.
+func (b *builder) pages() ([]page, error) {
+	var ps []page
+	htmlPage := func(p string, src bool, f func() ([]byte, error)) {
+		ps = append(ps, page{path: p, source: src, html: true, render: f})
+	}
+	static := func(p string, data []byte) {
+		ps = append(ps, page{path: p, render: func() ([]byte, error) { return data, nil }})
+	}
+	htmlPage(homePage, false, b.homePage)
+	for i := range b.docs {
+		htmlPage(WalkthroughPage(b.docs[i].ID), false, func() ([]byte, error) { return b.walkthroughPage(i) })
+	}
+	for _, f := range b.files {
+		htmlPage(SourcePage(f), true, func() ([]byte, error) { return b.sourcePage(f) })
+	}
+	htmlPage(handlersPage, false, b.handlersPage)
+	htmlPage(eventsPage, false, b.eventsPage)
+	htmlPage(resourcesPage, false, b.resourcesPage)
+	htmlPage(searchPage, false, b.searchPage)
+	js, jsn, err := b.searchIndex()
+	if err != nil {
+		return nil, err
+	}
+	static(searchIndexJS, js)
+	static(searchIndex, jsn)
+	facts, err := factsJSON(b.in.Facts)
+	if err != nil {
+		return nil, err
+	}
+	static(factsFile, facts)
+	static(markerFile, []byte("kubewalk site\n"))
+	err = fs.WalkDir(templates.FS, "assets", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, err := fs.ReadFile(templates.FS, p)
+		if err != nil {
+			return err
+		}
+		if p == "assets/site.css" {
+			data = append(append(bytes.Clone(data), "\n/* code tokens (internal/codehtml) */\n"...), codeCSS()...)
+		}
+		static(p, data)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	sort.Slice(ps, func(i, j int) bool { return ps[i].path < ps[j].path })
+	for i := 1; i < len(ps); i++ {
+		if ps[i].path == ps[i-1].path {
+			return nil, fmt.Errorf("site: two pages at %s", ps[i].path)
+		}
+	}
+	return ps, nil
+}
+
+// linkFor returns the identifier link rule for the page at site path from:
+// in-site when the target file is rendered, else GitHub at the tag.
+func (b *builder) linkFor(from string) func(analyzer.Location) string {
+	prefix := map[string]string{}
+	return func(l analyzer.Location) string {
+		if !b.rendered[l.Path] {
+			return b.opts.SourceURL(l.Path, l.StartLine, 0)
+		}
+		frag := lineFragment(l.StartLine, 0)
+		pre, ok := prefix[l.Path]
+		if !ok {
+			pre = relURL(from, SourcePage(l.Path), "")
+			prefix[l.Path] = pre
+		}
+		if pre == "" { // the page itself
+			return "#" + frag
+		}
+		return pre + "#" + frag
+	}
+}
+
+// srcLink is the URL, from the page at site path from, of lines from..to of
+// file p: its source page when rendered, else GitHub.
+func (b *builder) srcLink(fromPage, p string, from, to int) string {
+	if b.rendered[p] {
+		return relURL(fromPage, SourcePage(p), lineFragment(from, to))
+	}
+	return b.opts.SourceURL(p, from, to)
+}
+
+// highlighted returns the highlighted lines of p with identifier links for
+// pages in the walkthroughs/ directory (every page there shares one link
+// prefix), highlighting each file at most once per build.
+func (b *builder) highlighted(p string) ([]codehtml.Line, error) {
+	b.mu.Lock()
+	c, ok := b.cache[p]
+	if !ok {
+		c = &cachedFile{}
+		b.cache[p] = c
+	}
+	b.mu.Unlock()
+	c.once.Do(func() {
+		var src []byte
+		src, c.err = b.in.ReadFile(p)
+		if c.err != nil {
+			return
+		}
+		c.lines = highlight(path.Base(p), src, b.xrefs[p], b.linkFor(WalkthroughPage("x")))
+	})
+	return c.lines, c.err
+}
+
+// exec runs the named template into a buffer.
+func (b *builder) exec(name string, data any) ([]byte, error) {
+	var buf bytes.Buffer
+	if err := b.tmpl.ExecuteTemplate(&buf, name, data); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}

@@ -1,0 +1,234 @@
+package site
+
+import (
+	"encoding/json"
+	"sort"
+	"strings"
+
+	"github.com/kubewalk/kubewalk/analyzer"
+)
+
+type groupView struct {
+	ID, Title string
+	Sub       string
+	Facts     *factsView
+}
+
+// ---- handlers ----
+
+func (b *builder) handlersPage() ([]byte, error) {
+	v := b.views(handlersPage)
+	byComp := map[string][]analyzer.HandlerRegistration{}
+	byRes := map[string][]analyzer.HandlerRegistration{}
+	for _, h := range b.in.Facts.Handlers {
+		byComp[h.Component] = append(byComp[h.Component], h)
+		byRes[resourceLabel(h.Informer)] = append(byRes[resourceLabel(h.Informer)], h)
+	}
+	body := struct{ ByComponent, ByResource []groupView }{}
+	for _, k := range sortedKeys(byComp) {
+		body.ByComponent = append(body.ByComponent, groupView{ID: anchorID("c-", k), Title: k, Facts: v.facts(byComp[k], nil, nil)})
+	}
+	for _, k := range sortedKeys(byRes) {
+		body.ByResource = append(body.ByResource, groupView{ID: anchorID("r-", k), Title: k, Facts: v.facts(byRes[k], nil, nil)})
+	}
+	return b.exec("handlers", b.pageData(handlersPage, b.t("handlers.title"), "handlers", body))
+}
+
+// ---- events ----
+
+func eventKey(e analyzer.Event) string {
+	if e.Reason != "" {
+		return e.Reason
+	}
+	return e.ReasonExpr
+}
+
+func (b *builder) eventsPage() ([]byte, error) {
+	v := b.views(eventsPage)
+	by := map[string][]analyzer.Event{}
+	for _, e := range b.in.Facts.Events {
+		by[eventKey(e)] = append(by[eventKey(e)], e)
+	}
+	var groups []groupView
+	for _, k := range sortedKeys(by) {
+		g := groupView{ID: anchorID("e-", k), Title: k, Facts: v.facts(nil, by[k], nil)}
+		if by[k][0].Reason == "" {
+			g.Sub = b.t("events.nonconst")
+		}
+		groups = append(groups, g)
+	}
+	return b.exec("events", b.pageData(eventsPage, b.t("events.title"), "events", groups))
+}
+
+// ---- resources ----
+
+type resourceView struct {
+	ID, Title string
+	Watchers  *factsView
+	Writers   *factsView
+}
+
+func (b *builder) resourcesPage() ([]byte, error) {
+	v := b.views(resourcesPage)
+	watch := map[string][]analyzer.HandlerRegistration{}
+	write := map[string][]analyzer.Write{}
+	all := map[string]bool{}
+	for _, h := range b.in.Facts.Handlers {
+		k := resourceLabel(h.Informer)
+		watch[k] = append(watch[k], h)
+		all[k] = true
+	}
+	for _, w := range b.in.Facts.Writes {
+		k := resourceLabel(w.Resource)
+		write[k] = append(write[k], w)
+		all[k] = true
+	}
+	body := struct {
+		Graph     any
+		Resources []resourceView
+	}{}
+	var nodes []graphNode
+	var edges []graphEdge
+	comps := map[string]bool{}
+	edgeSeen := map[graphEdge]bool{}
+	addEdge := func(e graphEdge) {
+		if !edgeSeen[e] {
+			edgeSeen[e] = true
+			edges = append(edges, e)
+		}
+	}
+	for _, k := range sortedKeys(all) {
+		id := anchorID("res-", k)
+		body.Resources = append(body.Resources, resourceView{ID: id, Title: k, Watchers: v.facts(watch[k], nil, nil), Writers: v.facts(nil, nil, write[k])})
+		nodes = append(nodes, graphNode{ID: "r:" + k, Label: k, Kind: "resource", Href: "#" + id})
+		for _, h := range watch[k] {
+			comps[h.Component] = true
+			addEdge(graphEdge{From: "r:" + k, To: "c:" + h.Component, Label: "watch", Kind: "watches"})
+		}
+		for _, w := range write[k] {
+			c := componentOf(w.Caller.Symbol)
+			comps[c] = true
+			verb := w.Verb
+			if w.Subresource != "" {
+				verb += " " + w.Subresource
+			}
+			addEdge(graphEdge{From: "c:" + c, To: "r:" + k, Label: verb, Kind: "writes"})
+		}
+	}
+	for _, c := range sortedKeys(comps) {
+		nodes = append(nodes, graphNode{ID: "c:" + c, Label: c, Kind: "component", Href: relURL(resourcesPage, handlersPage, anchorID("c-", c))})
+	}
+	sort.Slice(edges, func(i, j int) bool {
+		a, c := edges[i], edges[j]
+		if a.From != c.From {
+			return a.From < c.From
+		}
+		if a.To != c.To {
+			return a.To < c.To
+		}
+		return a.Label < c.Label
+	})
+	if len(nodes) > 0 {
+		svg, err := graphSVG(nodes, edges)
+		if err != nil {
+			return nil, err
+		}
+		body.Graph = svg
+	}
+	return b.exec("resources", b.pageData(resourcesPage, b.t("resources.title"), "resources", body))
+}
+
+// ---- search ----
+
+// searchEntry is one search hit: title, kind, URL from the site root, detail.
+type searchEntry struct {
+	T string `json:"t"`
+	K string `json:"k"`
+	U string `json:"u"`
+	D string `json:"d,omitempty"`
+}
+
+func (b *builder) searchPage() ([]byte, error) {
+	return b.exec("search", b.pageData(searchPage, b.t("search.title"), "search", nil))
+}
+
+// searchIndex is built at build time: walkthroughs, steps, referenced
+// symbols, event reasons, resources and rendered files. search.html loads
+// it as a script (search-index.js assigns a global) because fetch() of a
+// JSON file fails from file://; search-index.json is the same for tools.
+func (b *builder) searchIndex() (js, jsn []byte, err error) {
+	var es []searchEntry
+	const root = searchPage // URLs relative to the site root
+	for _, d := range b.docs {
+		wp := WalkthroughPage(d.ID)
+		es = append(es, searchEntry{T: d.Title, K: "walkthrough", U: relURL(root, wp, ""), D: d.Summary})
+		for _, s := range d.Steps {
+			es = append(es, searchEntry{T: s.Title, K: "step", U: relURL(root, wp, s.ID), D: d.Title})
+			for _, r := range s.Refs {
+				from, to := resolvedLines(r.Resolved)
+				sym := r.Resolved.Symbol
+				es = append(es, searchEntry{T: shortSymbol(sym.Name), K: "symbol", U: relURL(root, SourcePage(sym.Decl.Path), lineFragment(from, to)), D: sym.Name})
+			}
+			for _, seg := range s.Segments {
+				if e := seg.Excerpt; e != nil {
+					sym := e.Resolved.Symbol
+					es = append(es, searchEntry{T: shortSymbol(sym.Name), K: "symbol", U: relURL(root, SourcePage(sym.Decl.Path), lineFragment(sym.Decl.StartLine, sym.Decl.EndLine)), D: sym.Name})
+				}
+			}
+		}
+	}
+	seenEv := map[string]bool{}
+	for _, e := range b.in.Facts.Events {
+		k := eventKey(e)
+		if !seenEv[k] {
+			seenEv[k] = true
+			es = append(es, searchEntry{T: k, K: "event", U: relURL(root, eventsPage, anchorID("e-", k)), D: e.Type})
+		}
+	}
+	res := map[string]bool{}
+	for _, h := range b.in.Facts.Handlers {
+		res[resourceLabel(h.Informer)] = true
+	}
+	for _, w := range b.in.Facts.Writes {
+		res[resourceLabel(w.Resource)] = true
+	}
+	for _, k := range sortedKeys(res) {
+		es = append(es, searchEntry{T: k, K: "resource", U: relURL(root, resourcesPage, anchorID("res-", k))})
+	}
+	for _, f := range b.files {
+		es = append(es, searchEntry{T: f, K: "file", U: relURL(root, SourcePage(f), "")})
+	}
+	sort.Slice(es, func(i, j int) bool {
+		a, c := es[i], es[j]
+		if a.K != c.K {
+			return a.K < c.K
+		}
+		if a.T != c.T {
+			return a.T < c.T
+		}
+		if a.U != c.U {
+			return a.U < c.U
+		}
+		return a.D < c.D
+	})
+	out := es[:0]
+	for i, e := range es {
+		if i == 0 || e != es[i-1] {
+			out = append(out, e)
+		}
+	}
+	if out == nil {
+		out = []searchEntry{}
+	}
+	// encoding/json escapes <, > and & as \u003c…, so the data cannot end
+	// a script element or inject markup wherever it is embedded.
+	jsn, err = json.Marshal(out)
+	if err != nil {
+		return nil, nil, err
+	}
+	var sb strings.Builder
+	sb.WriteString("// Generated by kubewalk: the search index (see search.js).\nwindow.KUBEWALK_SEARCH = ")
+	sb.Write(jsn)
+	sb.WriteString(";\n")
+	return []byte(sb.String()), append(jsn, '\n'), nil
+}

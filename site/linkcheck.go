@@ -1,0 +1,201 @@
+package site
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"net/url"
+	"os"
+	"path"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+
+	"golang.org/x/net/html"
+)
+
+// CheckLinks checks a built site in dir: every relative href, src and form
+// action of every HTML page (inline SVG included) and every URL of
+// search-index.json names a file inside the site, and every #fragment names
+// an id on the target page — a line range #L10-L20 needs both L10 and L20.
+// Links with a scheme other than https: are errors (the site links nowhere
+// else: GitHub permalinks are https); https links are not fetched.
+// Errors are "page: message", sorted.
+func CheckLinks(dir string) []error {
+	c := &linkChecker{root: dir, ids: map[string]map[string]bool{}}
+	var pages []string
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if !d.IsDir() && strings.HasSuffix(p, ".html") {
+			rel, _ := filepath.Rel(dir, p)
+			pages = append(pages, filepath.ToSlash(rel))
+		}
+		return nil
+	})
+	if err != nil {
+		return []error{err}
+	}
+	sort.Strings(pages)
+	for _, p := range pages {
+		c.page(p)
+	}
+	c.searchIndex()
+	sort.Slice(c.errs, func(i, j int) bool { return c.errs[i].Error() < c.errs[j].Error() })
+	return c.errs
+}
+
+type linkChecker struct {
+	root string
+	ids  map[string]map[string]bool // page → ids, parsed once
+	errs []error
+}
+
+var lineRange = regexp.MustCompile(`^L(\d+)-L(\d+)$`)
+
+func (c *linkChecker) errorf(page, format string, args ...any) {
+	c.errs = append(c.errs, fmt.Errorf("%s: %s", page, fmt.Sprintf(format, args...)))
+}
+
+// parse returns the ids and links of an HTML page.
+func parsePage(data []byte) (ids map[string]bool, links []string, dupIDs []string) {
+	ids = map[string]bool{}
+	z := html.NewTokenizer(bytes.NewReader(data))
+	for {
+		tt := z.Next()
+		if tt == html.ErrorToken {
+			return
+		}
+		if tt != html.StartTagToken && tt != html.SelfClosingTagToken {
+			continue
+		}
+		tag, hasAttr := z.TagName()
+		for hasAttr {
+			var k, v []byte
+			k, v, hasAttr = z.TagAttr()
+			switch string(k) {
+			case "id":
+				if ids[string(v)] {
+					dupIDs = append(dupIDs, string(v))
+				}
+				ids[string(v)] = true
+			case "name": // <a name> is an anchor too; form fields are not
+				if string(tag) == "a" {
+					ids[string(v)] = true
+				}
+			case "href", "src", "action", "xlink:href":
+				links = append(links, string(v))
+			}
+		}
+	}
+}
+
+func (c *linkChecker) pageIDs(p string) (map[string]bool, bool) {
+	if ids, ok := c.ids[p]; ok {
+		return ids, ids != nil
+	}
+	data, err := os.ReadFile(filepath.Join(c.root, filepath.FromSlash(p)))
+	if err != nil {
+		c.ids[p] = nil
+		return nil, false
+	}
+	ids, _, _ := parsePage(data)
+	c.ids[p] = ids
+	return ids, true
+}
+
+func (c *linkChecker) page(p string) {
+	data, err := os.ReadFile(filepath.Join(c.root, filepath.FromSlash(p)))
+	if err != nil {
+		c.errorf(p, "%v", err)
+		return
+	}
+	ids, links, dups := parsePage(data)
+	c.ids[p] = ids
+	for _, d := range dups {
+		c.errorf(p, "duplicate id %q", d)
+	}
+	for _, l := range links {
+		c.link(p, l)
+	}
+}
+
+// link checks one URL found on page p.
+func (c *linkChecker) link(p, raw string) {
+	if raw == "" {
+		// An empty action or href is the page itself.
+		return
+	}
+	u, err := url.Parse(raw)
+	if err != nil {
+		c.errorf(p, "bad URL %q: %v", raw, err)
+		return
+	}
+	if u.Scheme != "" || u.Host != "" {
+		if u.Scheme != "https" || u.Host == "" {
+			c.errorf(p, "external link %q: only https links may leave the site", raw)
+		}
+		return
+	}
+	target := p
+	if u.Path != "" {
+		if strings.HasPrefix(u.Path, "/") {
+			c.errorf(p, "absolute path %q: links must be relative", raw)
+			return
+		}
+		target = path.Join(path.Dir(p), u.Path)
+		if target == ".." || strings.HasPrefix(target, "../") {
+			c.errorf(p, "link %q leaves the site", raw)
+			return
+		}
+		fi, err := os.Stat(filepath.Join(c.root, filepath.FromSlash(target)))
+		if err != nil {
+			c.errorf(p, "link %q: %s does not exist", raw, target)
+			return
+		}
+		if fi.IsDir() {
+			c.errorf(p, "link %q names a directory (does not work from file://)", raw)
+			return
+		}
+	}
+	if u.Fragment == "" {
+		return
+	}
+	if !strings.HasSuffix(target, ".html") {
+		c.errorf(p, "link %q: fragment on a non-HTML file", raw)
+		return
+	}
+	ids, ok := c.pageIDs(target)
+	if !ok {
+		c.errorf(p, "link %q: cannot read %s", raw, target)
+		return
+	}
+	want := []string{u.Fragment}
+	if m := lineRange.FindStringSubmatch(u.Fragment); m != nil {
+		want = []string{"L" + m[1], "L" + m[2]}
+	}
+	for _, id := range want {
+		if !ids[id] {
+			c.errorf(p, "link %q: no id %q in %s", raw, id, target)
+		}
+	}
+}
+
+// searchIndex checks the URLs of search-index.json, relative to the root.
+func (c *linkChecker) searchIndex() {
+	data, err := os.ReadFile(filepath.Join(c.root, searchIndex))
+	if err != nil {
+		return // not every site has one
+	}
+	var es []searchEntry
+	if err := json.Unmarshal(data, &es); err != nil {
+		c.errorf(searchIndex, "%v", err)
+		return
+	}
+	for _, e := range es {
+		c.link(searchPage, e.U) // search.html sits at the root
+	}
+}

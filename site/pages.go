@@ -1,0 +1,251 @@
+package site
+
+import (
+	"encoding/json"
+	"fmt"
+	"html/template"
+	"path"
+	"strconv"
+	"strings"
+
+	"github.com/kubewalk/kubewalk/analyzer"
+	"github.com/kubewalk/kubewalk/internal/codehtml"
+	"github.com/kubewalk/kubewalk/walkthrough"
+)
+
+// ---- home ----
+
+type homeDoc struct {
+	Title, Summary, Href string
+	Topics               []string
+	Steps                int
+}
+
+func (b *builder) homePage() ([]byte, error) {
+	var docs []homeDoc
+	for _, d := range b.docs {
+		docs = append(docs, homeDoc{Title: d.Title, Summary: d.Summary, Href: relURL(homePage, WalkthroughPage(d.ID), ""), Topics: d.Topics, Steps: len(d.Steps)})
+	}
+	body := struct {
+		Docs  []homeDoc
+		Files int
+	}{docs, len(b.files)}
+	return b.exec("home", b.pageData(homePage, b.t("site.name"), "home", body))
+}
+
+// ---- walkthrough ----
+
+type segView struct {
+	HTML    template.HTML
+	Facts   *factsView
+	Excerpt *excerptView
+}
+
+type excerptView struct {
+	Caption string
+	Symbol  string
+	File    string // "pkg/x.go:12-30"
+	Href    string // source page at the lines
+	GitHub  string
+	Lines   []exLine
+	Links   []string // per line: the source page at that line (parallel to Lines)
+}
+
+type stepView struct {
+	ID, Title           string
+	Num                 int
+	Text                []segView
+	Code                []segView
+	PrevHref, PrevTitle string
+	NextHref, NextTitle string
+}
+
+type navView struct{ Href, Title string }
+
+type walkthroughView struct {
+	Title, Summary string
+	Topics         []string
+	Diagram        template.HTML
+	Intro          []segView
+	Steps          []stepView
+	Prev, Next     *navView
+}
+
+func (b *builder) walkthroughPage(i int) ([]byte, error) {
+	d := b.docs[i]
+	p := WalkthroughPage(d.ID)
+	v := b.views(p)
+	w := walkthroughView{Title: d.Title, Summary: d.Summary, Topics: d.Topics}
+	var err error
+	w.Intro, _, err = b.segments(v, d.Intro, false)
+	if err != nil {
+		return nil, err
+	}
+	var msgs []seqMsg
+	for j, s := range d.Steps {
+		sv := stepView{ID: s.ID, Title: s.Title, Num: j + 1}
+		sv.Text, sv.Code, err = b.segments(v, s.Segments, true)
+		if err != nil {
+			return nil, fmt.Errorf("%s:%d: %w", d.File, s.Line, err)
+		}
+		if j > 0 {
+			sv.PrevHref, sv.PrevTitle = "#"+d.Steps[j-1].ID, d.Steps[j-1].Title
+		}
+		if j+1 < len(d.Steps) {
+			sv.NextHref, sv.NextTitle = "#"+d.Steps[j+1].ID, d.Steps[j+1].Title
+		}
+		w.Steps = append(w.Steps, sv)
+		if s.From != "" && s.To != "" {
+			label := s.Label
+			if label == "" {
+				label = s.Title
+			}
+			msgs = append(msgs, seqMsg{From: s.From, To: s.To, Label: strconv.Itoa(j+1) + ". " + label, Href: "#" + s.ID})
+		}
+	}
+	if len(msgs) > 0 && len(d.Participants) > 0 {
+		w.Diagram, err = sequenceSVG(d.Participants, msgs)
+		if err != nil {
+			return nil, fmt.Errorf("%s: sequence diagram: %w", d.File, err)
+		}
+	}
+	if i > 0 {
+		w.Prev = &navView{relURL(p, WalkthroughPage(b.docs[i-1].ID), ""), b.docs[i-1].Title}
+	}
+	if i+1 < len(b.docs) {
+		w.Next = &navView{relURL(p, WalkthroughPage(b.docs[i+1].ID), ""), b.docs[i+1].Title}
+	}
+	return b.exec("walkthrough", b.pageData(p, d.Title, "walkthroughs", w))
+}
+
+// segments turns a step's segments into views; with split, excerpts go to
+// the code column and everything else to the narrative column.
+func (b *builder) segments(v views, segs []walkthrough.Segment, split bool) (text, code []segView, err error) {
+	for _, s := range segs {
+		switch {
+		case s.Excerpt != nil:
+			ev, err := b.excerpt(v, s.Excerpt)
+			if err != nil {
+				return nil, nil, err
+			}
+			if split {
+				code = append(code, segView{Excerpt: ev})
+			} else {
+				text = append(text, segView{Excerpt: ev})
+			}
+		case s.Facts != nil:
+			text = append(text, segView{Facts: v.facts(s.Facts.Handlers, s.Facts.Events, s.Facts.Writes)})
+		default:
+			// s.HTML is goldmark output with raw HTML off (walkthrough.Segment).
+			text = append(text, segView{HTML: s.HTML})
+		}
+	}
+	return text, code, nil
+}
+
+func (b *builder) excerpt(v views, e *walkthrough.Excerpt) (*excerptView, error) {
+	p := e.Resolved.Symbol.Decl.Path
+	lines, err := b.highlighted(p)
+	if err != nil {
+		return nil, err
+	}
+	if e.From < 1 || e.To < e.From || e.To > len(lines) {
+		return nil, fmt.Errorf("excerpt of %s: lines %d-%d outside the file's %d lines", p, e.From, e.To, len(lines))
+	}
+	ev := &excerptView{
+		Caption: e.Caption,
+		Symbol:  e.Resolved.Symbol.Name,
+		File:    fmt.Sprintf("%s:%d-%d", p, e.From, e.To),
+		Href:    relURL(v.page, SourcePage(p), lineFragment(e.From, e.To)),
+		GitHub:  b.opts.SourceURL(p, e.From, e.To),
+		Lines:   excerpt(lines, e.From, e.To, e.Highlight, e.Context),
+	}
+	if len(e.Highlight) > 0 {
+		ev.Href = relURL(v.page, SourcePage(p), lineFragment(e.Highlight[0], e.Highlight[len(e.Highlight)-1]))
+	}
+	pre := relURL(v.page, SourcePage(p), "")
+	for _, l := range ev.Lines {
+		ev.Links = append(ev.Links, pre+"#L"+strconv.Itoa(l.N))
+	}
+	return ev, nil
+}
+
+// ---- source pages ----
+
+type citeView struct {
+	Doc, Step, Href, Lines string
+}
+
+type sourceView struct {
+	Path   string
+	Dir    string
+	Name   string
+	Lines  int
+	GitHub string
+	Cites  []citeView
+	Code   template.HTML
+}
+
+func (b *builder) sourcePage(f string) ([]byte, error) {
+	p := SourcePage(f)
+	src, err := b.in.ReadFile(f)
+	if err != nil {
+		return nil, err
+	}
+	lines := highlight(path.Base(f), src, b.xrefs[f], b.linkFor(p))
+	sv := sourceView{Path: f, Dir: path.Dir(f), Name: path.Base(f), Lines: len(lines), GitHub: b.opts.SourceURL(f, 0, 0)}
+	for _, c := range b.cites[f] {
+		cv := citeView{Doc: c.doc.Title, Lines: strings.TrimPrefix(lineFragment(c.from, c.to), "L")}
+		frag := ""
+		if c.step >= 0 {
+			cv.Step = strconv.Itoa(c.step+1) + ". " + c.doc.Steps[c.step].Title
+			frag = c.doc.Steps[c.step].ID
+		}
+		cv.Href = relURL(p, WalkthroughPage(c.doc.ID), frag)
+		if n := len(sv.Cites); n > 0 && sv.Cites[n-1].Href == cv.Href && sv.Cites[n-1].Lines == cv.Lines {
+			continue
+		}
+		sv.Cites = append(sv.Cites, cv)
+	}
+	sv.Code = codeTable(lines)
+	return b.exec("source", b.pageData(p, f, "", sv))
+}
+
+// codeTable lays out a source page's lines. It is built here rather than in
+// a template because it is most of every source page (hundreds of thousands
+// of lines for a real site) and html/template's per-action escaping would
+// dominate the build; the markup added around each line holds only integers.
+func codeTable(lines []codehtml.Line) template.HTML {
+	n := 0
+	for _, l := range lines {
+		n += len(l) + 48
+	}
+	var sb strings.Builder
+	sb.Grow(n + 32)
+	sb.WriteString(`<pre class="code src">`)
+	for i, l := range lines {
+		num := strconv.Itoa(i + 1)
+		sb.WriteString(`<span class="l" id="L`)
+		sb.WriteString(num)
+		sb.WriteString(`"><a class="n" href="#L`)
+		sb.WriteString(num)
+		sb.WriteString(`">`)
+		sb.WriteString(num)
+		sb.WriteString(`</a>`)
+		sb.WriteString(string(l)) // balanced, escaped HTML from highlight
+		sb.WriteString("\n</span>")
+	}
+	sb.WriteString(`</pre>`)
+	// Safe: integers, fixed markup and highlight's escaped output (code.go).
+	return template.HTML(sb.String())
+}
+
+// ---- facts.json ----
+
+func factsJSON(f *analyzer.Facts) ([]byte, error) {
+	data, err := json.MarshalIndent(f, "", " ")
+	if err != nil {
+		return nil, err
+	}
+	return append(data, '\n'), nil
+}

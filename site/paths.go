@@ -1,0 +1,118 @@
+package site
+
+import (
+	"fmt"
+	"net/url"
+	"path"
+	"strconv"
+	"strings"
+
+	"github.com/kubewalk/kubewalk/analyzer"
+)
+
+// Every URL the site emits is relative to the page it appears on, so the
+// site works from file:// and under any URL prefix — including, later, a
+// per-release subtree (issue 7: <out>/<tag>/…), which needs no change here
+// because no link ever leaves the release's own root.
+//
+// Site paths (the paths below) are slash-separated paths from the site root,
+// unescaped: "src/pkg/controller/deployment/sync.go.html".
+
+const (
+	homePage      = "index.html"
+	handlersPage  = "handlers.html"
+	eventsPage    = "events.html"
+	resourcesPage = "resources.html"
+	searchPage    = "search.html"
+	searchIndexJS = "search-index.js"
+	searchIndex   = "search-index.json"
+	factsFile     = "facts.json"
+	markerFile    = ".kubewalk-site"
+)
+
+// WalkthroughPage returns the site path of the walkthrough with the given ID.
+func WalkthroughPage(id string) string { return "walkthroughs/" + id + ".html" }
+
+// SourcePage returns the site path of the rendered source page of a
+// repository file.
+func SourcePage(repoPath string) string { return "src/" + repoPath + ".html" }
+
+// relURL returns the URL of site path target as seen from the page at site
+// path from, with each segment percent-escaped, plus fragment (without "#")
+// when not empty. A link to the page itself is just the fragment.
+func relURL(from, target, fragment string) string {
+	var b strings.Builder
+	if target != from || fragment == "" {
+		b.WriteString(strings.Repeat("../", strings.Count(from, "/")))
+		for i, seg := range strings.Split(target, "/") {
+			if i > 0 {
+				b.WriteByte('/')
+			}
+			b.WriteString(url.PathEscape(seg))
+		}
+	}
+	if fragment != "" {
+		b.WriteByte('#')
+		b.WriteString(fragment)
+	}
+	return b.String()
+}
+
+// lineFragment is the anchor of lines from..to: "L12" or "L12-L20".
+func lineFragment(from, to int) string {
+	if from <= 0 {
+		return ""
+	}
+	if to <= from {
+		return "L" + strconv.Itoa(from)
+	}
+	return "L" + strconv.Itoa(from) + "-L" + strconv.Itoa(to)
+}
+
+// SymbolURLFor returns the function walkthrough.Options.SymbolURL wants for
+// Markdown rendered onto the page at site path pagePath (for a walkthrough,
+// WalkthroughPage(id)): the rendered source page of the symbol's file at
+// the declaration's lines, or at the matched lines when the reference named
+// some. Every file a walkthrough cites gets a source page, so the URL is
+// always in-site.
+func SymbolURLFor(pagePath string) func(analyzer.Resolved) string {
+	return func(r analyzer.Resolved) string {
+		from, to := resolvedLines(r)
+		return relURL(pagePath, SourcePage(r.Symbol.Decl.Path), lineFragment(from, to))
+	}
+}
+
+// resolvedLines is the span a reference points at: the matched lines when
+// the reference narrowed the declaration, else the whole declaration.
+func resolvedLines(r analyzer.Resolved) (from, to int) {
+	if len(r.Matched) > 0 {
+		return r.Matched[0], r.Matched[len(r.Matched)-1]
+	}
+	return r.Symbol.Decl.StartLine, r.Symbol.Decl.EndLine
+}
+
+// checkRepoPath rejects repository paths that could write outside the
+// output directory or do not name a file: absolute, "..", unclean.
+func checkRepoPath(p string) error {
+	if p == "" || path.IsAbs(p) || path.Clean(p) != p || p == ".." || strings.HasPrefix(p, "../") || strings.Contains(p, "\\") || strings.ContainsRune(p, 0) {
+		return fmt.Errorf("site: bad repository path %q", p)
+	}
+	return nil
+}
+
+// anchorID turns arbitrary text (an event reason, a resource) into an HTML
+// id: letters, digits, '-' and '_' kept, everything else as '-' plus its
+// code point, so different texts never collide.
+func anchorID(prefix, s string) string {
+	var b strings.Builder
+	b.WriteString(prefix)
+	for _, r := range s {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '_':
+			b.WriteRune(r)
+		default:
+			b.WriteString("-" + strconv.FormatInt(int64(r), 16))
+		}
+	}
+	return b.String()
+}

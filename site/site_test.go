@@ -1,0 +1,301 @@
+package site
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestBuildFixture(t *testing.T) {
+	out, st := buildFixture(t, nil)
+	files := readTree(t, out)
+
+	for _, want := range []string{
+		"index.html", ".kubewalk-site",
+		"walkthroughs/deployment.html", "walkthroughs/watch.html",
+		"src/pkg/controller/deployment/deployment_controller.go.html",
+		"src/pkg/controller/deployment/sync.go.html",
+		"src/pkg/scheduler/schedule_one.go.html",
+		"src/pkg/odd/x<script>&'\"#?.go.html",
+		"handlers.html", "events.html", "resources.html", "search.html",
+		"search-index.js", "search-index.json", "facts.json",
+		"assets/site.css", "assets/site.js", "assets/search.js",
+	} {
+		if _, ok := files[want]; !ok {
+			t.Errorf("missing %s", want)
+		}
+	}
+	// Identifier targets are not rendered unless something points there.
+	if _, ok := files["src/staging/src/k8s.io/client-go/tools/cache/shared_informer.go.html"]; ok {
+		t.Errorf("rendered a file only an identifier points into")
+	}
+	if st.Pages != 11 || st.SourcePages != 4 {
+		t.Errorf("Stats = %+v, want 11 pages, 4 source pages", st)
+	}
+
+	wt := files["walkthroughs/deployment.html"]
+	for _, want := range []string{
+		`<html lang="en">`,
+		`<svg`,                   // the sequence diagram
+		`href="#step-2-rollout"`, // diagram message → step
+		`id="step-1-informer"`,   // steps
+		`class="step"`,           // with a code column
+		`href="../src/pkg/controller/deployment/sync.go.html#L`, // excerpt → source page
+		`https://github.com/kubernetes/kubernetes/blob/v1.31.0/pkg/controller/deployment/sync.go#L`,
+		`class="l gap"`,                     // context elided lines
+		`class="l mark"`,                    // highlighted lines
+		`href="../walkthroughs/watch.html"`, // next walkthrough
+		`Next step`,
+		`class="factsblock"`,
+	} {
+		if !strings.Contains(wt, want) {
+			t.Errorf("walkthrough page lacks %s", want)
+		}
+	}
+	if strings.Contains(wt, "디플로이먼트") {
+		t.Errorf("English site shows the Korean walkthrough")
+	}
+
+	src := files["src/pkg/controller/deployment/sync.go.html"]
+	for _, want := range []string{
+		`id="L1"`, `href="#L1"`,
+		// backlink to the citing step
+		`href="../../../../walkthroughs/deployment.html#step-2-rollout"`,
+		// identifier link into another rendered file
+		`deployment_controller.go.html#L`,
+		`https://github.com/kubernetes/kubernetes/blob/v1.31.0/pkg/controller/deployment/sync.go"`,
+	} {
+		if !strings.Contains(src, want) {
+			t.Errorf("source page lacks %s", want)
+		}
+	}
+	dc := files["src/pkg/controller/deployment/deployment_controller.go.html"]
+	// AddEventHandler's file is not rendered: the link goes to GitHub.
+	if !strings.Contains(dc, `https://github.com/kubernetes/kubernetes/blob/v1.31.0/staging/src/k8s.io/client-go/tools/cache/shared_informer.go#L`) {
+		t.Errorf("identifier outside the site does not link to GitHub")
+	}
+
+	home := files["index.html"]
+	for _, want := range []string{"v1.31.0", "6911225c3f747e1cd9d109c305436d08b668f086", "goproxy", `href="walkthroughs/deployment.html"`, `href="handlers.html"`} {
+		if !strings.Contains(home, want) {
+			t.Errorf("home lacks %s", want)
+		}
+	}
+	if i, j := strings.Index(home, "walkthroughs/deployment.html"), strings.Index(home, "walkthroughs/watch.html"); i < 0 || j < i {
+		t.Errorf("walkthroughs not in Order on the home page")
+	}
+	if !strings.Contains(files["events.html"], "ScalingReplicaSet") || !strings.Contains(files["handlers.html"], "addDeployment") || !strings.Contains(files["resources.html"], "replicasets.apps") {
+		t.Errorf("indexes lack their facts")
+	}
+	if !strings.Contains(files["search-index.js"], "window.KUBEWALK_SEARCH = [") {
+		t.Errorf("search-index.js does not assign the index")
+	}
+	if !strings.Contains(files["assets/site.css"], ".code .k{") {
+		t.Errorf("site.css lacks codehtml's token classes")
+	}
+}
+
+func TestLinks(t *testing.T) {
+	out, _ := buildFixture(t, nil)
+	for _, err := range CheckLinks(out) {
+		t.Error(err)
+	}
+}
+
+func TestLinkCheckerFindsBrokenLinks(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, s string) {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("a.html", `<a href="b.html#L1-L3">ok</a><a href="b.html#L1-L9">bad range</a><a href="c.html">missing</a>
+<a href="#x">missing own id</a><a href="javascript:alert(1)">js</a><a href="/abs.html">abs</a><a href="../up.html">up</a>
+<a href="https://github.com/x">ok ext</a><a href="sub">dir</a><a href="b.html#nope">no id</a>`)
+	write("b.html", `<span id="L1"></span><span id="L2"></span><span id="L3"></span>`)
+	write("sub/x.html", `<p id="x">`)
+	var got []string
+	for _, err := range CheckLinks(dir) {
+		got = append(got, err.Error())
+	}
+	want := []string{
+		`a.html: absolute path "/abs.html": links must be relative`,
+		`a.html: external link "javascript:alert(1)": only https links may leave the site`,
+		`a.html: link "#x": no id "x" in a.html`,
+		`a.html: link "../up.html" leaves the site`,
+		`a.html: link "b.html#L1-L9": no id "L9" in b.html`,
+		`a.html: link "b.html#nope": no id "nope" in b.html`,
+		`a.html: link "c.html": c.html does not exist`,
+		`a.html: link "sub" names a directory (does not work from file://)`,
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("CheckLinks (-want +got):\n%s", diff)
+	}
+}
+
+func TestDeterministic(t *testing.T) {
+	a, _ := buildFixture(t, nil)
+	b, _ := buildFixture(t, nil)
+	fa, fb := readTree(t, a), readTree(t, b)
+	if len(fa) != len(fb) {
+		t.Fatalf("%d files vs %d", len(fa), len(fb))
+	}
+	for name, da := range fa {
+		if da != fb[name] {
+			t.Errorf("%s differs between two builds", name)
+		}
+	}
+	// No absolute paths of the build leak into the output.
+	for name, d := range fa {
+		if strings.Contains(d, filepath.Dir(a)) {
+			t.Errorf("%s contains the output path", name)
+		}
+	}
+}
+
+func TestAtomicOutput(t *testing.T) {
+	in, opts := fixture(t)
+	parent := t.TempDir()
+	opts.Out = filepath.Join(parent, "public")
+	if _, err := Build(context.Background(), in, opts); err != nil {
+		t.Fatal(err)
+	}
+	before := readTree(t, opts.Out)
+
+	// A build that fails halfway (a file cannot be read) leaves the old site.
+	bad := in
+	bad.ReadFile = func(p string) ([]byte, error) {
+		if strings.HasSuffix(p, "sync.go") {
+			return nil, errors.New("disk on fire")
+		}
+		return in.ReadFile(p)
+	}
+	if _, err := Build(context.Background(), bad, opts); err == nil || !strings.Contains(err.Error(), "disk on fire") {
+		t.Fatalf("Build with a failing ReadFile: err = %v", err)
+	}
+	if diff := cmp.Diff(before, readTree(t, opts.Out)); diff != "" {
+		t.Errorf("failed build changed the site (-before +after):\n%s", diff)
+	}
+	// A cancelled build too.
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := Build(ctx, in, opts); err == nil {
+		t.Errorf("cancelled Build succeeded")
+	}
+	ents, _ := os.ReadDir(parent)
+	if len(ents) != 1 || ents[0].Name() != "public" {
+		var names []string
+		for _, e := range ents {
+			names = append(names, e.Name())
+		}
+		t.Errorf("temporary directories left beside the output: %v", names)
+	}
+	// A rebuild replaces the site.
+	if _, err := Build(context.Background(), in, opts); err != nil {
+		t.Fatal(err)
+	}
+	fi, err := os.Stat(opts.Out)
+	if err != nil || fi.Mode().Perm() != 0o755 {
+		t.Errorf("output dir mode = %v, %v; want 0755", fi.Mode(), err)
+	}
+}
+
+func TestRefusesToReplaceOtherDirectories(t *testing.T) {
+	in, opts := fixture(t)
+	opts.Out = t.TempDir()
+	os.WriteFile(filepath.Join(opts.Out, "thesis.tex"), []byte("precious"), 0o644)
+	if _, err := Build(context.Background(), in, opts); !errors.Is(err, ErrNotASite) {
+		t.Fatalf("Build over a foreign directory: err = %v, want ErrNotASite", err)
+	}
+	if b, _ := os.ReadFile(filepath.Join(opts.Out, "thesis.tex")); string(b) != "precious" {
+		t.Errorf("foreign file touched")
+	}
+}
+
+// TestHostileContent: script tags, javascript: URLs and quotes in titles,
+// captions, topics, facts strings and file names come out as text.
+func TestHostileContent(t *testing.T) {
+	out, _ := buildFixture(t, nil)
+	scriptTag := regexp.MustCompile(`(?i)<script\b[^>]*>`)
+	okScript := regexp.MustCompile(`^<script src="[^"]+\.js"></script>`)
+	for name, d := range readTree(t, out) {
+		if !strings.HasSuffix(name, ".html") {
+			continue
+		}
+		for _, loc := range scriptTag.FindAllStringIndex(d, -1) {
+			if !okScript.MatchString(d[loc[0]:]) {
+				t.Errorf("%s: unexpected %q", name, d[loc[0]:min(len(d), loc[0]+60)])
+			}
+		}
+		for _, bad := range []string{"<img src=x", `href="javascript:`, "onerror=alert(1)>", "<b>bold</b>"} {
+			if strings.Contains(d, bad) {
+				t.Errorf("%s contains %q unescaped", name, bad)
+			}
+		}
+	}
+	wt := readTree(t, out)["walkthroughs/deployment.html"]
+	if !strings.Contains(wt, "&lt;script&gt;alert(&#39;title&#39;)&lt;/script&gt;") {
+		t.Errorf("title not escaped as text")
+	}
+	// The hostile file name is linked percent-escaped and resolves (TestLinks).
+	ev := readTree(t, out)["events.html"]
+	if !strings.Contains(ev, `href="src/pkg/odd/x%3Cscript%3E&amp;%27%22%23%3F.go.html#L3"`) {
+		t.Errorf("hostile file name not escaped in links:\n%s", regexp.MustCompile(`href="src/pkg/odd[^"]*"`).FindString(ev))
+	}
+}
+
+func TestKorean(t *testing.T) {
+	out, _ := buildFixture(t, func(in *Input) { in.Lang = "ko" })
+	files := readTree(t, out)
+	wt := files["walkthroughs/deployment.html"]
+	for _, want := range []string{`<html lang="ko">`, "디플로이먼트를 만들면 일어나는 일", "다음 단계", "이전 단계", ">홈<", ">이벤트<", ">핸들러<"} {
+		if !strings.Contains(wt, want) {
+			t.Errorf("Korean walkthrough page lacks %s", want)
+		}
+	}
+	// watch has no Korean translation: the English one stands in.
+	if !strings.Contains(files["walkthroughs/watch.html"], "Watches and informers") {
+		t.Errorf("missing translation did not fall back to English")
+	}
+	for _, err := range CheckLinks(out) {
+		t.Error(err)
+	}
+}
+
+func TestCatalogsComplete(t *testing.T) {
+	for _, lang := range Languages() {
+		for key := range messages["en"] {
+			if _, ok := messages[lang][key]; !ok {
+				t.Errorf("%s lacks %q", lang, key)
+			}
+		}
+		for key := range messages[lang] {
+			if _, ok := messages["en"][key]; !ok {
+				t.Errorf("%s has %q, English does not", lang, key)
+			}
+		}
+	}
+	if _, err := catalog("xx"); err == nil {
+		t.Errorf("unknown language accepted")
+	}
+	// Every key the templates use exists.
+	for _, name := range []string{"layout.html", "home.html", "walkthrough.html", "source.html", "handlers.html", "events.html", "resources.html", "search.html"} {
+		b, err := os.ReadFile(filepath.Join("..", "templates", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range regexp.MustCompile(`\bt "([^"]+)"`).FindAllStringSubmatch(string(b), -1) {
+			if _, ok := messages["en"][m[1]]; !ok {
+				t.Errorf("%s uses unknown message %q", name, m[1])
+			}
+		}
+	}
+}

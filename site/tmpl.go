@@ -1,0 +1,82 @@
+package site
+
+import (
+	"html/template"
+	"strings"
+	"sync"
+
+	"github.com/kubewalk/kubewalk/templates"
+)
+
+// parsedTemplates parses templates/*.html once per process. Each build
+// clones the result and binds "t" to its language.
+var parsedTemplates = sync.OnceValues(func() (*template.Template, error) {
+	return template.New("site").Funcs(template.FuncMap{
+		// t translates a UI message key; bound per build.
+		"t": func(string) string { return "" },
+		// short_symbol drops the import path: "DeploymentController.sync".
+		"short_symbol": shortSymbol,
+		"inc":          func(i int) int { return i + 1 },
+	}).ParseFS(templates.FS, "*.html")
+})
+
+// release is the release line every page shows.
+type release struct {
+	Tag, Commit, CommitShort, Backend string
+}
+
+// pageData is what the layout needs; Body is the page kind's own data.
+type pageData struct {
+	Lang   string
+	Title  string
+	Path   string
+	Active string // nav key of the current section
+	// Links from this page to the site's fixed pages and assets.
+	Home, Handlers, Events, Resources, Search, SearchJS, SearchIndexJS, CSS, JS, Facts string
+	Release                                                                            release
+	Body                                                                               any
+}
+
+func (b *builder) pageData(p, title, active string, body any) pageData {
+	r := release{Tag: b.in.Tag, Commit: b.in.Commit, Backend: b.in.Backend}
+	r.CommitShort = r.Commit
+	if len(r.CommitShort) > 12 {
+		r.CommitShort = r.CommitShort[:12]
+	}
+	return pageData{
+		Lang: b.in.Lang, Title: title, Path: p, Active: active,
+		Home:          relURL(p, homePage, ""),
+		Handlers:      relURL(p, handlersPage, ""),
+		Events:        relURL(p, eventsPage, ""),
+		Resources:     relURL(p, resourcesPage, ""),
+		Search:        relURL(p, searchPage, ""),
+		SearchJS:      relURL(p, "assets/search.js", ""),
+		SearchIndexJS: relURL(p, searchIndexJS, ""),
+		CSS:           relURL(p, "assets/site.css", ""),
+		JS:            relURL(p, "assets/site.js", ""),
+		Facts:         relURL(p, factsFile, ""),
+		Release:       r,
+		Body:          body,
+	}
+}
+
+// shortSymbol drops the import path of a go doc style name:
+// "k8s.io/kubernetes/pkg/controller/deployment.DeploymentController.sync" →
+// "deployment.DeploymentController.sync" (the package name kept, as Go
+// code writes it).
+func shortSymbol(s string) string {
+	slash := strings.LastIndex(s, "/")
+	return s[slash+1:]
+}
+
+// componentOf is the import path of a symbol without the module prefix of
+// the kubernetes repository: "pkg/controller/deployment".
+func componentOf(symbol string) string {
+	slash := strings.LastIndex(symbol, "/")
+	dot := strings.Index(symbol[slash+1:], ".")
+	pkg := symbol
+	if dot >= 0 {
+		pkg = symbol[:slash+1+dot]
+	}
+	return strings.TrimPrefix(pkg, "k8s.io/kubernetes/")
+}

@@ -1,0 +1,177 @@
+package site
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/kubewalk/kubewalk/analyzer"
+)
+
+// View models: what templates see. Every URL in them is already relative to
+// the page being rendered, so templates never compute links.
+
+// locView is a file:line reference with its two links.
+type locView struct {
+	Text   string // "pkg/controller/deployment/sync.go:120"
+	Href   string // source page (or GitHub when not rendered)
+	GitHub string
+}
+
+// funcView names a function with a link to its declaration.
+type funcView struct {
+	Name string // short: "deployment.DeploymentController.sync"
+	Full string
+	Href string
+	Form string
+}
+
+type handlerRow struct {
+	Component    string
+	Resource     string
+	InformerExpr string
+	Method       string
+	Resync       string
+	Caller       funcView
+	At           locView
+	Add, Update  *funcView
+	Delete       *funcView
+	Filter       *funcView
+}
+
+type eventRow struct {
+	Reason, ReasonExpr, Type, Message, Recorder, Method string
+	Caller                                              funcView
+	At                                                  locView
+}
+
+type writeRow struct {
+	Component, Resource, Verb, Subresource, Via string
+	Caller                                      funcView
+	At                                          locView
+}
+
+// factsView is a set of facts rendered as tables (a walkthrough's facts
+// block, or a group on an index page).
+type factsView struct {
+	Handlers []handlerRow
+	Events   []eventRow
+	Writes   []writeRow
+}
+
+// views builds view models for the page at site path page.
+type views struct {
+	b    *builder
+	page string
+}
+
+func (b *builder) views(page string) views { return views{b, page} }
+
+func (v views) loc(l analyzer.Location) locView {
+	if l.IsZero() {
+		return locView{}
+	}
+	text := fmt.Sprintf("%s:%d", l.Path, l.StartLine)
+	if l.EndLine > l.StartLine {
+		text = fmt.Sprintf("%s:%d-%d", l.Path, l.StartLine, l.EndLine)
+	}
+	return locView{
+		Text:   text,
+		Href:   v.b.srcLink(v.page, l.Path, l.StartLine, l.EndLine),
+		GitHub: v.b.opts.SourceURL(l.Path, l.StartLine, l.EndLine),
+	}
+}
+
+func (v views) fn(f analyzer.FuncRef, form string) funcView {
+	fv := funcView{Name: shortSymbol(f.Symbol), Full: f.Symbol, Form: form}
+	if fv.Name == "" {
+		fv.Name = "?"
+	}
+	if !f.Decl.IsZero() {
+		fv.Href = v.b.srcLink(v.page, f.Decl.Path, f.Decl.StartLine, f.Decl.EndLine)
+	}
+	return fv
+}
+
+func (v views) handler(h *analyzer.Handler) *funcView {
+	if h == nil {
+		return nil
+	}
+	f := v.fn(h.FuncRef, h.Form)
+	if h.Symbol == "" {
+		f.Name = h.Form
+	}
+	return &f
+}
+
+func resourceLabel(r analyzer.Resource) string {
+	name := r.Resource
+	if name == "" {
+		name = strings.ToLower(r.Kind)
+	}
+	if name == "" {
+		return "?"
+	}
+	if r.Group != "" {
+		return name + "." + r.Group
+	}
+	return name
+}
+
+func (v views) handlerRow(h analyzer.HandlerRegistration) handlerRow {
+	return handlerRow{
+		Component:    h.Component,
+		Resource:     resourceLabel(h.Informer),
+		InformerExpr: h.InformerExpr,
+		Method:       h.Method,
+		Resync:       h.Resync,
+		Caller:       v.fn(h.Caller, ""),
+		At:           v.loc(h.At),
+		Add:          v.handler(h.Add),
+		Update:       v.handler(h.Update),
+		Delete:       v.handler(h.Delete),
+		Filter:       v.handler(h.Filter),
+	}
+}
+
+func (v views) eventRow(e analyzer.Event) eventRow {
+	return eventRow{
+		Reason: e.Reason, ReasonExpr: e.ReasonExpr, Type: e.Type, Message: e.Message,
+		Recorder: e.Recorder, Method: e.Method,
+		Caller: v.fn(e.Caller, ""),
+		At:     v.loc(e.At),
+	}
+}
+
+func (v views) writeRow(w analyzer.Write) writeRow {
+	return writeRow{
+		Component: componentOf(w.Caller.Symbol), Resource: resourceLabel(w.Resource),
+		Verb: w.Verb, Subresource: w.Subresource, Via: w.Via,
+		Caller: v.fn(w.Caller, ""),
+		At:     v.loc(w.At),
+	}
+}
+
+func (v views) facts(hs []analyzer.HandlerRegistration, es []analyzer.Event, ws []analyzer.Write) *factsView {
+	f := &factsView{}
+	for _, h := range hs {
+		f.Handlers = append(f.Handlers, v.handlerRow(h))
+	}
+	for _, e := range es {
+		f.Events = append(f.Events, v.eventRow(e))
+	}
+	for _, w := range ws {
+		f.Writes = append(f.Writes, v.writeRow(w))
+	}
+	return f
+}
+
+// sortedKeys returns m's keys sorted.
+func sortedKeys[V any](m map[string]V) []string {
+	ks := make([]string, 0, len(m))
+	for k := range m {
+		ks = append(ks, k)
+	}
+	sort.Strings(ks)
+	return ks
+}

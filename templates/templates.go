@@ -1,0 +1,20 @@
+// Package templates holds the site's HTML templates, stylesheet and scripts
+// as an embed.FS. Package site parses the templates once per process and
+// copies the assets verbatim into every site it builds.
+//
+// Layout of FS:
+//
+//	layout.html        the page skeleton ("layout"), shared partials
+//	<page>.html        one file per page kind, each defining "content"
+//	assets/site.css    light and dark styles (code token colours come from
+//	                   internal/codehtml and are appended at build time)
+//	assets/site.js     line-range highlighting on source pages
+//	assets/search.js   the search page (reads search-index.js)
+package templates
+
+import "embed"
+
+// FS holds *.html and assets/*.
+//
+//go:embed *.html assets
+var FS embed.FS
