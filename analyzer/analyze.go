@@ -56,10 +56,13 @@ func (c Config) roots() []string {
 
 // DefaultRoots are the packages analyzed when Config.Roots is empty: the
 // controllers, the scheduler and the kubelet, the controller manager that
-// starts the controllers, and the API server's request path (endpoint
-// handlers, generic registry, etcd3 storage). Symbols of every in-tree
-// package these import are indexed too, so walkthroughs can reference
-// client-go or apimachinery without listing them here.
+// starts the controllers, the API server's request path (endpoint
+// handlers, generic registry, etcd3 storage and its watch cache), and what
+// the built-in walkthroughs reference beyond those: kubectl apply and
+// kube-proxy. Symbols of every in-tree package these import are indexed
+// too, so walkthroughs can reference client-go, apimachinery or
+// pkg/registry without listing them here; roots additionally get facts
+// and cross-referenced source pages.
 var DefaultRoots = []string{
 	"./cmd/kube-controller-manager/app",
 	"./pkg/controller/...",
@@ -68,6 +71,10 @@ var DefaultRoots = []string{
 	"k8s.io/apiserver/pkg/endpoints/handlers",
 	"k8s.io/apiserver/pkg/registry/generic/registry",
 	"k8s.io/apiserver/pkg/storage/etcd3",
+	"k8s.io/apiserver/pkg/storage/cacher",
+	"k8s.io/kubectl/pkg/cmd/apply",
+	"./cmd/kube-proxy/app",
+	"./pkg/proxy/...",
 }
 
 // Result is an analyzed tree: facts, the symbol index and identifier
@@ -84,6 +91,8 @@ type Result struct {
 	facts Facts
 	// dir is the tree root, for reading declarations in Resolve.
 	dir string
+	// stats are the load's counters; zero for a result read from the cache.
+	stats loadStats
 	// pkgs is the set of import paths with symbols; built once, lazily.
 	pkgsOnce sync.Once
 	pkgs     map[string]bool
@@ -116,7 +125,7 @@ func Analyze(ctx context.Context, cfg Config) (*Result, error) {
 		}()
 	}
 	t0 := time.Now()
-	prog, syms, _, err := load(ctx, cfg)
+	prog, syms, stats, err := load(ctx, cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -136,7 +145,7 @@ func Analyze(ctx context.Context, cfg Config) (*Result, error) {
 	xrefs := buildXrefs(prog)
 	logf("analyzer: %d symbols; passes %v; xrefs of %d files %v; total %v",
 		len(syms), t2.Sub(t1).Round(time.Millisecond), len(xrefs), time.Since(t2).Round(time.Millisecond), time.Since(t0).Round(time.Millisecond))
-	return &Result{Symbols: syms, Xrefs: xrefs, facts: facts, dir: prog.Dir}, nil
+	return &Result{Symbols: syms, Xrefs: xrefs, facts: facts, dir: prog.Dir, stats: stats}, nil
 }
 
 // WriteFactsJSON writes the facts as indented JSON: the facts.json file.

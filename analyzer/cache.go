@@ -160,6 +160,9 @@ func writeCache(file string, res *Result) error {
 	if err := tmp.Close(); err != nil {
 		return err
 	}
+	if err := os.Chmod(tmp.Name(), 0o644); err != nil { // CreateTemp makes it 0600
+		return err
+	}
 	return os.Rename(tmp.Name(), file)
 }
 
