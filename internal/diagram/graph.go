@@ -29,14 +29,24 @@ type Node struct {
 	Href string
 }
 
-// Edge joins two nodes.
+// Edge joins two nodes, drawn with an arrowhead at To.
 type Edge struct {
 	From, To string
-	// Kind is "writes" (solid) or "watches" (dashed); others are drawn
-	// like watches.
-	Kind string
-	// Label is the edge's tooltip; "" for "<from> <kind> <to>".
+	// Label is the edge's tooltip; "" or a bare "writes"/"watches" gives
+	// "<from label> <kind> <to label>".
 	Label string
+	// Kind is "writes" (solid) or "watches" (dashed); others are drawn
+	// like watches. When Kind is "", a Label of "writes" or "watches"
+	// stands for it.
+	Kind string
+}
+
+// kind is e's style: Kind, or Label when Kind is empty.
+func (e Edge) kind() string {
+	if e.Kind == "" && (e.Label == "writes" || e.Label == "watches") {
+		return e.Label
+	}
+	return e.Kind
 }
 
 // Graph geometry, px.
@@ -93,7 +103,7 @@ func Graph(nodes []Node, edges []Edge) ([]byte, error) {
 	edges = slices.Clone(edges)
 	slices.SortFunc(edges, func(a, b Edge) int {
 		return cmp.Or(strings.Compare(a.From, b.From), strings.Compare(a.To, b.To),
-			strings.Compare(a.Kind, b.Kind), strings.Compare(a.Label, b.Label))
+			strings.Compare(a.kind(), b.kind()), strings.Compare(a.Label, b.Label), strings.Compare(a.Kind, b.Kind))
 	})
 	edges = slices.Compact(edges)
 	for _, e := range edges {
@@ -327,8 +337,8 @@ func drawGraph(nodes []Node, edges []Edge, index map[string]int, pos []float64) 
 	for _, e := range edges {
 		f, t := index[e.From], index[e.To]
 		p := pair{min(f, t), max(f, t)}
-		if !slices.Contains(kinds[p], e.Kind) {
-			kinds[p] = append(kinds[p], e.Kind)
+		if !slices.Contains(kinds[p], e.kind()) {
+			kinds[p] = append(kinds[p], e.kind())
 		}
 	}
 
@@ -357,16 +367,20 @@ func drawGraph(nodes []Node, edges []Edge, index map[string]int, pos []float64) 
 		}
 		y1, y2 := cy(f), cy(t)
 		if ks := kinds[pair{min(f, t), max(f, t)}]; len(ks) > 1 {
-			off := (2*slices.Index(ks, e.Kind) - (len(ks) - 1)) * pairOffset
+			off := (2*slices.Index(ks, e.kind()) - (len(ks) - 1)) * pairOffset
 			y1 += off
 			y2 += off
 		}
-		if e.Kind == "writes" {
+		if e.kind() == "writes" {
 			w.s(`<g stroke-width="1.5" stroke-opacity="0.8" fill-opacity="0.8">`)
 		} else {
 			w.s(`<g stroke-opacity="0.5" stroke-dasharray="5 3" fill-opacity="0.5">`)
 		}
-		w.s("<title>").text(cmp.Or(e.Label, cmp.Or(nodes[f].Label, nodes[f].ID)+" "+e.Kind+" "+cmp.Or(nodes[t].Label, nodes[t].ID))).s("</title>")
+		title := e.Label
+		if title == "" || title == e.kind() {
+			title = cmp.Or(nodes[f].Label, nodes[f].ID) + " " + cmp.Or(e.kind(), "—") + " " + cmp.Or(nodes[t].Label, nodes[t].ID)
+		}
+		w.s("<title>").text(title).s("</title>")
 		var d string
 		if c := col(f); c == col(t) {
 			// Same column: an arc outside it, arrow pointing inward.

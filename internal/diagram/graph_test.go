@@ -117,6 +117,7 @@ func TestGraphSmall(t *testing.T) {
 	}{
 		{"one node", []Node{{ID: "a", Kind: "resource"}}, nil},
 		{"two nodes", []Node{{ID: "a"}, {ID: "b", Kind: "resource"}}, []Edge{{From: "a", To: "b", Kind: "writes"}}},
+		{"kind in label", []Node{{ID: "a"}, {ID: "b", Kind: "resource"}}, []Edge{{From: "a", To: "b", Label: "writes"}, {From: "a", To: "b", Label: "watches"}}},
 		{"path", []Node{{ID: "a"}, {ID: "b", Kind: "resource"}, {ID: "c"}}, []Edge{{From: "a", To: "b", Kind: "writes"}, {From: "c", To: "b", Kind: "watches"}}},
 		{"disconnected", []Node{{ID: "a"}, {ID: "b", Kind: "resource"}, {ID: "c"}, {ID: "d", Kind: "resource"}, {ID: "e"}}, []Edge{{From: "a", To: "b"}, {From: "c", To: "d"}}},
 		{"same column and self", []Node{{ID: "a"}, {ID: "b"}, {ID: "r", Kind: "resource"}, {ID: "s", Kind: "resource"}}, []Edge{{From: "a", To: "b"}, {From: "r", To: "s"}, {From: "a", To: "a"}, {From: "r", To: "a", Kind: "writes"}}},

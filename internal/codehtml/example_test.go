@@ -1,0 +1,35 @@
+package codehtml_test
+
+import (
+	"fmt"
+
+	"github.com/kubewalk/kubewalk/analyzer"
+	"github.com/kubewalk/kubewalk/internal/codehtml"
+)
+
+func ExampleGo() {
+	src := []byte("package p\n\n// F adds one.\nfunc F(x int) int { return x + 1 }\n")
+	idents := []analyzer.Ident{
+		{Off: 31, Len: 1, Kind: "func", Def: true},
+		{Off: 33, Len: 1, Kind: "var", Def: true},
+		{Off: 35, Len: 3, Kind: "builtin"},
+		{Off: 40, Len: 3, Kind: "builtin"},
+		{Off: 53, Len: 1, Kind: "var", Target: analyzer.Location{Path: "p/p.go", StartLine: 4, EndLine: 4}},
+	}
+	lines := codehtml.Go(src, idents, codehtml.Options{
+		Link: func(t analyzer.Location) string { return fmt.Sprintf("#L%d", t.StartLine) },
+	})
+	for i, l := range lines {
+		fmt.Printf("L%d:%s\n", i+1, l)
+	}
+	for _, e := range codehtml.Excerpt(lines, 3, 4, []int{4}, -1) {
+		fmt.Printf("L%d mark=%v:%s\n", e.N, e.Mark, e.HTML)
+	}
+	// Output:
+	// L1:<span class=k>package</span> p
+	// L2:
+	// L3:<span class=c>// F adds one.</span>
+	// L4:<span class=k>func</span> <span class=fd>F</span>(<span class=d>x</span> <span class=b>int</span>) <span class=b>int</span> { <span class=k>return</span> <a href="#L4">x</a> + <span class=i>1</span> }
+	// L3 mark=false:<span class=c>// F adds one.</span>
+	// L4 mark=true:<span class=k>func</span> <span class=fd>F</span>(<span class=d>x</span> <span class=b>int</span>) <span class=b>int</span> { <span class=k>return</span> <a href="#L4">x</a> + <span class=i>1</span> }
+}
