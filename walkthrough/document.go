@@ -125,3 +125,23 @@ type FactsBlock struct {
 	Events   []analyzer.Event               `json:"events,omitempty"`
 	Writes   []analyzer.Write               `json:"writes,omitempty"`
 }
+
+// Ranges returns the runs of lines to show, in order, after eliding lines
+// further than Context from every highlighted line: the site draws an
+// elision mark between runs. With Context < 0 or nothing highlighted it
+// is the one run From..To.
+func (e *Excerpt) Ranges() [][2]int {
+	if e.Context < 0 || len(e.Highlight) == 0 {
+		return [][2]int{{e.From, e.To}}
+	}
+	var out [][2]int
+	for _, h := range e.Highlight {
+		a, b := max(e.From, h-e.Context), min(e.To, h+e.Context)
+		if n := len(out); n > 0 && a <= out[n-1][1]+1 {
+			out[n-1][1] = max(out[n-1][1], b)
+			continue
+		}
+		out = append(out, [2]int{a, b})
+	}
+	return out
+}
