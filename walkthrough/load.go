@@ -113,8 +113,21 @@ func Check(fsys fs.FS, dir string, opts Options) []error {
 // adds their packages to the analyzer's roots. Syntax errors are returned
 // too (joined), but do not stop the listing.
 func Refs(fsys fs.FS, dir string) ([]RefUse, error) {
-	sets, errs := scan(fsys, dir)
+	srcs, err := ParseDir(fsys, dir)
 	var refs []RefUse
+	for _, s := range srcs {
+		refs = append(refs, s.Refs...)
+	}
+	return refs, err
+}
+
+// ParseDir parses every walkthrough file in dir, in every language, for
+// syntax (translations against their English originals), sorted by ID,
+// English first, then by language. Syntax errors are returned joined, with
+// every Source that could be read.
+func ParseDir(fsys fs.FS, dir string) ([]*Source, error) {
+	sets, errs := scan(fsys, dir)
+	var srcs []*Source
 	for _, set := range sets {
 		if set.en == "" {
 			continue
@@ -124,17 +137,17 @@ func Refs(fsys fs.FS, dir string) ([]RefUse, error) {
 		if en == nil {
 			continue
 		}
-		refs = append(refs, en.Refs...)
+		srcs = append(srcs, en)
 		for _, lang := range sortedKeys(set.langs) {
 			tr, terrs := parseFile(fsys, set.langs[lang], en)
 			errs = appendErrs(errs, terrs)
 			if tr != nil {
-				refs = append(refs, tr.Refs...)
+				srcs = append(srcs, tr)
 			}
 		}
 	}
 	sortErrors(errs)
-	return refs, errors.Join(errs...)
+	return srcs, errors.Join(errs...)
 }
 
 // fileSet is one walkthrough's files: the English original and its
@@ -287,7 +300,7 @@ func build(s *Source, opts *Options) (*Doc, []error) {
 		return ast.WalkContinue, nil
 	})
 
-	meta, en := s.Meta, s
+	en := s
 	if s.base != nil {
 		en = s.base
 	}
@@ -295,14 +308,11 @@ func build(s *Source, opts *Options) (*Doc, []error) {
 		ID:           s.ID,
 		Lang:         s.Lang,
 		File:         s.File,
-		Title:        meta.Title,
-		Summary:      cmp.Or(meta.Summary, en.Meta.Summary),
-		Topics:       en.Meta.Topics,
-		Order:        en.Meta.Order,
-		Participants: en.Meta.Participants,
-	}
-	if len(meta.Participants) == len(en.Meta.Participants) {
-		doc.Participants = meta.Participants
+		Title:        s.Title,
+		Summary:      s.Summary,
+		Topics:       s.Topics,
+		Order:        s.Order,
+		Participants: s.Participants,
 	}
 	// A translation's messages name the English participants; show the
 	// translated names, one for one.

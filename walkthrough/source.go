@@ -21,9 +21,12 @@ type Source struct {
 	File string `json:"file"`
 	// ID and Lang come from the file name: <id>.md is English ("en"),
 	// <id>.<lang>.md a translation.
-	ID    string     `json:"id"`
-	Lang  string     `json:"lang"`
-	Meta  Meta       `json:"meta"`
+	ID   string `json:"id"`
+	Lang string `json:"lang"`
+	// Meta is the front matter; a translation's is completed from its
+	// original (order, topics, and summary and participants when not
+	// translated), so src.Title, src.Topics … read the same either way.
+	Meta  `json:"meta"`
 	Steps []StepInfo `json:"steps"`
 	// Refs are the references written in this file, in source order
 	// (a translation's use: blocks and reference definitions taken from
@@ -121,6 +124,16 @@ func parse(file string, src []byte, base *Source) (*Source, errorList) {
 		}
 		if s.Meta.has("participants") && len(s.Meta.Participants) != len(base.Meta.Participants) {
 			errs.add(file, s.Meta.lines["participants"], 1, "participants: %d names, but %s has %d; a translation names the same participants in the same order", len(s.Meta.Participants), base.File, len(base.Meta.Participants))
+		}
+	}
+
+	if base != nil {
+		s.Meta.Order, s.Meta.Topics = base.Meta.Order, base.Meta.Topics
+		if s.Meta.Summary == "" {
+			s.Meta.Summary = base.Meta.Summary
+		}
+		if len(s.Meta.Participants) != len(base.Meta.Participants) {
+			s.Meta.Participants = base.Meta.Participants
 		}
 	}
 
