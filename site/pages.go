@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"html/template"
 	"path"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -195,14 +196,18 @@ func (b *builder) sourcePage(f string) ([]byte, error) {
 	lines := highlight(path.Base(f), src, b.xrefs[f], b.linkFor(p))
 	sv := sourceView{Path: f, Dir: path.Dir(f), Name: path.Base(f), Lines: len(lines), GitHub: b.opts.SourceURL(f, 0, 0)}
 	for _, c := range b.cites[f] {
-		cv := citeView{Doc: c.doc.Title, Lines: strings.TrimPrefix(lineFragment(c.from, c.to), "L")}
+		cv := citeView{Doc: c.doc.Title, Lines: lineFragment(c.from, c.to)}
 		frag := ""
 		if c.step >= 0 {
 			cv.Step = strconv.Itoa(c.step+1) + ". " + c.doc.Steps[c.step].Title
 			frag = c.doc.Steps[c.step].ID
 		}
 		cv.Href = relURL(p, WalkthroughPage(c.doc.ID), frag)
-		if n := len(sv.Cites); n > 0 && sv.Cites[n-1].Href == cv.Href && sv.Cites[n-1].Lines == cv.Lines {
+		// One entry per step, listing the line spans it cites.
+		if n := len(sv.Cites); n > 0 && sv.Cites[n-1].Href == cv.Href {
+			if !slices.Contains(strings.Split(sv.Cites[n-1].Lines, ", "), cv.Lines) {
+				sv.Cites[n-1].Lines += ", " + cv.Lines
+			}
 			continue
 		}
 		sv.Cites = append(sv.Cites, cv)
@@ -225,9 +230,9 @@ func codeTable(lines []codehtml.Line) template.HTML {
 	sb.WriteString(`<pre class="code src">`)
 	for i, l := range lines {
 		num := strconv.Itoa(i + 1)
-		sb.WriteString(`<span class="l" id="L`)
+		sb.WriteString(`<span class="ln" id="L`)
 		sb.WriteString(num)
-		sb.WriteString(`"><a class="n" href="#L`)
+		sb.WriteString(`"><a class="nr" href="#L`)
 		sb.WriteString(num)
 		sb.WriteString(`">`)
 		sb.WriteString(num)

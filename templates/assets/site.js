@@ -23,7 +23,7 @@
   }
   // Shift-click on a line number extends the highlighted range.
   document.addEventListener("click", function (e) {
-    var a = e.target.closest && e.target.closest("pre.src a.n");
+    var a = e.target.closest && e.target.closest("pre.src a.nr");
     if (!a || !e.shiftKey) return;
     var m = /^#L(\d+)/.exec(location.hash), n = /#L(\d+)$/.exec(a.getAttribute("href"));
     if (!m || !n) return;
