@@ -216,6 +216,9 @@ func load(ctx context.Context, cfg Config) (*Program, []Symbol, loadStats, error
 	}
 	st.TypeErrors = int(ld.nerrors.Load())
 	st.Filtered = int(ld.nfiltered.Load())
+	if n := ld.nblankFailed.Load(); n > 0 {
+		logf("analyzer: %d dependency files parsed twice (bodies not blanked)", n)
+	}
 	st.Total = time.Since(t0)
 	logf("analyzer: loaded %d packages (%d roots, %d files) in %v (go list %v); %d errors, %d expected errors filtered",
 		st.Packages, st.RootPackages, st.Files, st.Total.Round(time.Millisecond), st.List.Round(time.Millisecond), st.TypeErrors, st.Filtered)
@@ -240,7 +243,12 @@ type loader struct {
 	pending int
 
 	nerrors, nfiltered atomic.Int64
+	// nblankFailed counts files whose blanked source did not parse.
+	nblankFailed atomic.Int64
 }
+
+// noBlank turns blankBodies off, for tests and measurements.
+var noBlank = os.Getenv("KUBEWALK_ANALYZER_NOBLANK") != ""
 
 // add registers a listed package and queues its parse.
 func (ld *loader) add(lp listPackage) {
@@ -378,7 +386,19 @@ func (ld *loader) parse(p *lpkg) {
 			ld.report(p, packages.Error{Pos: filename, Msg: err.Error(), Kind: packages.ParseError})
 			continue
 		}
-		f, err := parser.ParseFile(ld.prog.Fset, filename, src, mode)
+		var f *ast.File
+		if !p.root && !noBlank {
+			if blanked := blankBodies(src); len(src) > 0 && &blanked[0] != &src[0] {
+				f, err = parser.ParseFile(ld.prog.Fset, filename, blanked, mode)
+				if err != nil {
+					f = nil // misread: parse the original below
+					ld.nblankFailed.Add(1)
+				}
+			}
+		}
+		if f == nil {
+			f, err = parser.ParseFile(ld.prog.Fset, filename, src, mode)
+		}
 		if err != nil {
 			var list scanner.ErrorList
 			if errors.As(err, &list) {

@@ -1,0 +1,143 @@
+// Package analyzer loads a Kubernetes tree with go/types, discovers what a
+// walkthrough links to — informer handler registrations, sync wiring, API
+// writes, events, call edges — and resolves go doc style symbol references
+// to lines of the tree.
+//
+//	res, hit, err := analyzer.AnalyzeCached(ctx, analyzer.Config{
+//		Dir: tree.Dir, Env: tree.Env, // from package source
+//		Tag: tree.Tag, Commit: tree.Commit,
+//		Logf: log.Printf,
+//	}, filepath.Join(cacheDir, "analyzer"))
+//	ref, err := analyzer.ParseRef(
+//		`k8s.io/kubernetes/pkg/controller/deployment.DeploymentController.getNewReplicaSet /ReplicaSets\(.*\)\.Create/`)
+//	r, err := res.Resolve(ref)
+//	// r.Symbol.Decl: pkg/controller/deployment/sync.go lines of the method
+//	// r.Matched:     the line of the dc.client.AppsV1().ReplicaSets(…).Create call
+//	err = res.WriteFactsJSON(os.Stdout) // facts.json
+//
+// A Result is plain data (Facts, Symbols, Xrefs): nothing in it refers to
+// go/ast or go/types, so a Result read from the cache serves the
+// walkthrough resolver and the site exactly as a fresh one does.
+//
+// # Loading
+//
+// Load (and so Analyze) does not call packages.Load. It runs the go
+// command once — `go list -e -json -deps -pgo=off` of the roots, with
+// CGO_ENABLED=0 — and type-checks every package from source, on a pool of
+// GOMAXPROCS workers, while that listing is still streaming: `go list
+// -deps` prints each package after its dependencies, so a package can be
+// parsed as soon as it is listed and type-checked as soon as its imports
+// are. Type-checking tasks take precedence over parsing ones (they are on
+// the import graph's critical path). Root packages get full syntax with
+// comments and a complete types.Info; dependencies are parsed without
+// comments, their function bodies are ignored by the type checker
+// (types.Config.IgnoreFuncBodies, and DisableUnusedImportCheck, so no
+// "declared and not used" or "imported and not used" errors arise and none
+// need filtering) and dropped right after parsing, and their syntax is
+// dropped once they are checked. Declaration spans of dependencies come
+// from the symbol index instead (Program.DeclLoc), which is built from the
+// syntax at parse time. The GC is relaxed while loading: a soft memory
+// limit (Config.MemoryLimit, default 1200 MiB) with GOGC at 400, restored
+// afterwards.
+//
+// CGO_ENABLED=0 is forced: the loader type-checks GoFiles and never runs
+// cgo, which is exactly the file set of a CGO_ENABLED=0 build — the way
+// Kubernetes builds its release binaries. In the default roots' import
+// graph only net, os/user and runtime/cgo have cgo files.
+//
+// Why not go/packages: measured at v1.36.3 on a 2-core, 24 GB machine, the
+// default roots of the time (332 root packages, 2,527 in all), go/packages
+// with NeedDeps, dependency bodies replaced by empty blocks in ParseFile
+// and the three expected error kinds filtered took 16.5 s and 1.29 GB
+// peak RSS (19 s and 1.29 GB again in a later run; 0 errors). It runs go
+// list to completion before parsing anything, parses a package only when
+// all its imports are type-checked, keeps every dependency's syntax and a
+// full types.Info for every package, and leaves the GC at GOGC=100 with a
+// live heap near 1 GB: the process averaged about one core of two. The
+// same go/packages load with the GC relaxed as above: 10.8 s, 1.32 GB.
+// This loader, same roots: 6.0 s and 830 MB peak RSS, 0 errors, on a quiet
+// machine (8.1 s user + 1.4 s sys CPU, go list included; go list alone
+// takes 2 s of that wall time, overlapped). Keeping dependency syntax
+// (bodies emptied) would cost about 450 MB more. Export data is no
+// alternative on a cold build cache: `go list -export` of the roots
+// compiles everything, about 5 minutes here (BenchmarkGoListExportCold).
+// The current DefaultRoots (361 roots, 2,700 packages) add kubectl apply
+// and kube-proxy; see the benchmarks for their figures.
+//
+// Where the CPU goes (profile of the 6 s load): parsing 47% — function
+// bodies are 60% of that, and most belong to dependencies, whose bodies
+// are then thrown away — type-checking 40%, the GC 6%.
+//
+// Every error that is not an expected kind — go list errors, parse errors,
+// type errors in roots or dependencies — is recorded in the package's
+// Errors, reported through Config.Logf (the first 50) and counted in the
+// load's summary line. At v1.29.6, v1.31.0, v1.33.13 and v1.36.3 the
+// default roots load with 0 errors.
+//
+// # Symbols
+//
+// Result.Symbols lists every package-level func, method, type, var and
+// const of every loaded package whose files lie in the tree (roots and
+// in-tree dependencies: staging modules, pkg/…), about 90,000 at v1.36.3,
+// by go doc name: "importpath.Name" or "importpath.Type.Method" (generic
+// receivers without their type parameters). Decl runs from the first line
+// of the doc comment to the last line of the declaration; for a grouped
+// const, var or type spec, the spec's own doc comment and lines. Body is a
+// func's braces. The index is built from syntax at parse time, so it does
+// not need dependency syntax to be kept. Doc comments of dependencies
+// (parsed without comments) are found by scanning the source upwards for
+// "//" lines with no blank line between — what go/ast calls the Doc of
+// gofmt'ed code.
+//
+// # References
+//
+// ParseRef's grammar is in its doc. Resolve looks each alternate up in the
+// index, in order; the first that exists wins, and its regexp must match a
+// line of that declaration (else an error wrapping ErrNoMatch: the code
+// changed under the walkthrough). When none exists the error is a
+// *NotFoundError with up to five suggestions: names of the same package
+// within an edit distance of a third of the name's length (case-
+// insensitive), then names elsewhere whose last element is close (the
+// symbol moved); NoPackage says when a package is not loaded at all.
+//
+// # Cross-references
+//
+// Result.Xrefs has one FileXref per Go file of the root packages: each
+// identifier bound to an object, with its byte offset, length, kind, whether
+// it declares the object, and the declaring line when that lies in the
+// tree. At v1.36.3 with DefaultRoots: 1,113 files, 463,000 identifiers —
+// about 33 MB as Go values, 4 MB in the cache file.
+//
+// # The cache
+//
+// AnalyzeCached keys a Result by the schema and analyzer versions
+// (SchemaVersion, Version), the sorted roots, Config.Env, the tag and
+// commit, `go env GOVERSION GOROOT GOOS GOARCH GOWORK GOFLAGS`, the
+// workspace file's size and modification time, and the tree's identity:
+// the path, size and modification time of every .go, go.mod, go.sum,
+// go.work, go.work.sum and modules.txt file in the tree (skipping what the
+// go command skips: directories named testdata or starting with "." or
+// "_"). Tag, commit and backend are not enough: a "dir" source is a
+// checkout its owner may edit. Hashing file contents would be sounder
+// against edits that keep size and mtime, but reads 300 MB; hashing only
+// the root packages' files would miss a new package matching a "..."
+// pattern and edits to dependencies. The stat walk covers both and takes
+// about 0.2 s on a 12,000-file tree. Dependencies outside the tree live in
+// the module cache, which is immutable and pinned by go.sum (hashed).
+//
+// The file is written to a temporary file in the cache directory and
+// renamed into place. Its encoding: a magic line, gob-encoded Facts, then
+// symbols and cross-references as uvarints with a path table and
+// front-coded names (5.5 MB for DefaultRoots; gob alone would be about
+// 10× that and slower to decode). A cache hit reads and decodes it in about
+// 0.3 s and loads no packages.
+//
+// # Benchmarks
+//
+// bench_test.go runs each iteration in a child process (the test binary
+// re-executed) to report its peak RSS: BenchmarkAnalyzeCold (empty
+// GOCACHE), BenchmarkAnalyzeWarm, BenchmarkAnalyzeCached, and for
+// comparison BenchmarkGoListExportCold/Warm, `go list -deps -export` of the
+// same roots. Set KUBEWALK_BENCH_TREE (and KUBEWALK_BENCH_ENV, default
+// GOWORK=<tree>/../go.work GOFLAGS=-mod=readonly); `make bench` does.
+package analyzer
