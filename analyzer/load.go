@@ -64,7 +64,10 @@ type loadStats struct {
 	// TypeErrors counts errors (list, parse and type) that were reported;
 	// Filtered counts those of the expected kinds that were dropped.
 	TypeErrors, Filtered int
-	List, Total          time.Duration
+	// MissingRoots counts root packages that do not exist (logged, not
+	// counted as errors).
+	MissingRoots int
+	List, Total  time.Duration
 }
 
 // loadCount counts calls of load in this process; tests use it to prove a
@@ -190,11 +193,17 @@ func load(ctx context.Context, cfg Config) (*Program, []Symbol, loadStats, error
 		return nil, nil, st, fmt.Errorf("go list in %s: reading output: %w", dir, decErr)
 	}
 
+	// A root that does not exist is not fatal: the pipeline adds every
+	// package a walkthrough references, and alternates name packages that
+	// exist at some tags only. It is logged, and dropped.
 	var syms []Symbol
-	var bad []string
+	var missing []string
 	for _, p := range ld.order {
 		if p.root && len(p.list.GoFiles) == 0 && p.list.Error != nil {
-			bad = append(bad, p.list.Error.Err)
+			missing = append(missing, p.list.Error.Err)
+			logf("analyzer: root %s not loaded: %s", p.list.ImportPath, p.list.Error.Err)
+			st.MissingRoots++
+			continue
 		}
 		prog.Packages[p.list.ImportPath] = p.pkg
 		st.Packages++
@@ -204,8 +213,8 @@ func load(ctx context.Context, cfg Config) (*Program, []Symbol, loadStats, error
 		}
 		syms = append(syms, p.syms...)
 	}
-	if len(bad) > 0 {
-		return nil, nil, st, fmt.Errorf("go list in %s: %s", dir, strings.Join(bad, "; "))
+	if len(prog.Roots) == 0 {
+		return nil, nil, st, fmt.Errorf("go list in %s: no package of %s loaded: %s", dir, strings.Join(roots, " "), strings.Join(missing, "; "))
 	}
 	sort.Slice(prog.Roots, func(i, j int) bool { return prog.Roots[i].PkgPath < prog.Roots[j].PkgPath })
 	sortSymbols(syms)
@@ -269,7 +278,7 @@ func (ld *loader) add(lp listPackage) {
 	if m := lp.Module; m != nil {
 		p.pkg.Module = &packages.Module{Path: m.Path, Dir: m.Dir, GoVersion: m.GoVersion, Main: m.Main}
 	}
-	if lp.Error != nil {
+	if lp.Error != nil && (lp.DepOnly || len(lp.GoFiles) > 0) { // missing roots: see load
 		ld.report(p, packages.Error{Pos: lp.Error.Pos, Msg: lp.Error.Err, Kind: packages.ListError})
 	}
 

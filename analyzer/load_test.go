@@ -2,7 +2,9 @@ package analyzer
 
 import (
 	"context"
+	"fmt"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 )
@@ -93,6 +95,25 @@ func TestLoadError(t *testing.T) {
 	cfg.Logf = nil
 	if _, err := Load(context.Background(), cfg); err == nil {
 		t.Fatal("Load of a missing package succeeded")
+	}
+}
+
+// A root that does not exist (a walkthrough's alternate naming a package
+// of another release) is logged and dropped, not an error.
+func TestLoadMissingRoot(t *testing.T) {
+	cfg := fixtureConfig(t)
+	cfg.Roots = []string{"./ctrl", "example.com/tree/gone", "./nosuchdir"}
+	var logs []string
+	cfg.Logf = func(f string, a ...any) { logs = append(logs, fmt.Sprintf(f, a...)) }
+	prog, _, st, err := load(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(prog.Roots) != 1 || st.MissingRoots != 2 || st.TypeErrors != 0 {
+		t.Errorf("%d roots, %d missing, %d errors; want 1, 2, 0", len(prog.Roots), st.MissingRoots, st.TypeErrors)
+	}
+	if got := strings.Join(logs, "\n"); !strings.Contains(got, "root example.com/tree/gone not loaded") {
+		t.Errorf("missing root not logged:\n%s", got)
 	}
 }
 
