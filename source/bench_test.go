@@ -58,7 +58,7 @@ func benchMirror(b *testing.B) string {
 	os.RemoveAll(mirror)
 	start := time.Now()
 	git := func(args ...string) {
-		cmd := exec.Command("git", args...)
+		cmd := exec.Command("git", append([]string{"-c", "gc.auto=0"}, args...)...)
 		cmd.Env = append(os.Environ(), "GIT_DIR="+mirror, "GIT_WORK_TREE="+tree,
 			"GIT_AUTHOR_NAME=bench", "GIT_AUTHOR_EMAIL=bench@example.com", "GIT_COMMITTER_NAME=bench", "GIT_COMMITTER_EMAIL=bench@example.com")
 		if out, err := cmd.CombinedOutput(); err != nil {
@@ -71,7 +71,7 @@ func benchMirror(b *testing.B) string {
 	git("add", "-A", ".")
 	git("commit", "-q", "-m", "release "+benchTag)
 	git("tag", "-a", "-m", "Kubernetes "+benchTag, benchTag)
-	git("gc", "-q")
+	git("repack", "-adq")
 	b.Logf("built mirror of %s in %v", tree, time.Since(start))
 	return "file://" + mirror
 }

@@ -57,7 +57,11 @@
 // one more `go mod download -json` fetches at v0.<minor>.<patch>. The
 // module zips are unpacked (in parallel) rather than the module cache's
 // extracted directories copied: the files come out writable, so the cache
-// can be removed with rm -rf, and it is no slower. The go command's own
+// can be removed with rm -rf, and it is faster where the disk is the
+// bottleneck (one sequential read instead of 23k small ones, and no chmod
+// pass): for kubernetes@v1.36.3 on a loaded 2-core machine, unzip took
+// 6-7 s against 13-22 s for cp -r of the extracted directory plus chmod -R
+// u+w. The go command's own
 // environment applies (GOPROXY, GOMODCACHE, GOFLAGS, GONOSUMDB, ...), plus
 // Options.Env. Tree.Commit is the .info file's Origin.Hash where the proxy
 // gives one and "" otherwise; permalinks are built from the tag, which is

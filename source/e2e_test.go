@@ -30,7 +30,7 @@ func TestE2EGoproxy(t *testing.T) {
 				Tag:      tag,
 				Source:   "goproxy",
 				CacheDir: cache,
-				Logger:   slog.New(slog.NewTextHandler(testWriter{t}, nil)),
+				Logger:   slog.New(slog.NewTextHandler(testWriter{t}, &slog.HandlerOptions{Level: slog.LevelDebug})),
 			})
 			if err != nil {
 				t.Fatal(err)
@@ -65,6 +65,27 @@ func TestE2EGoproxy(t *testing.T) {
 			}
 			t.Logf("cached fetch in %v", time.Since(start))
 		})
+	}
+}
+
+// TestE2EAutoFallsBack fetches the default tag with --source auto into an
+// empty cache. Where the upstream remote cannot be reached (this project's
+// CI cannot reach GitHub), auto must notice within seconds and use the
+// module proxy.
+func TestE2EAutoFallsBack(t *testing.T) {
+	start := time.Now()
+	var warnings strings.Builder
+	tree, err := source.Fetch(context.Background(), source.Options{
+		Source:   "auto",
+		CacheDir: t.TempDir(),
+		Logger:   slog.New(slog.NewTextHandler(&warnings, &slog.HandlerOptions{Level: slog.LevelWarn})),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("auto: backend %s in %v; warnings:\n%s", tree.Backend, time.Since(start).Round(time.Millisecond), warnings.String())
+	if tree.Backend == "goproxy" && !strings.Contains(warnings.String(), "git remote unreachable") {
+		t.Error("fell back to goproxy without saying so")
 	}
 }
 

@@ -15,6 +15,7 @@ import (
 	"runtime"
 	"strings"
 	"sync/atomic"
+	"time"
 
 	"golang.org/x/mod/modfile"
 	"golang.org/x/sync/errgroup"
@@ -40,6 +41,7 @@ type downloaded struct {
 // with rm -rf.
 func fetchGoproxy(ctx context.Context, opts Options, dir string) (string, error) {
 	work := filepath.Dir(dir) // the fetch's temporary directory, no go.mod in it
+	start := time.Now()
 	fmt.Fprintf(opts.Progress, "downloading k8s.io/kubernetes@%s from the module proxy\n", opts.Tag)
 	mods, err := goModDownload(ctx, opts, work, kubernetesModule+"@"+opts.Tag)
 	if err != nil {
@@ -98,6 +100,8 @@ func fetchGoproxy(ctx context.Context, opts Options, dir string) (string, error)
 			dests = append(dests, j.dest)
 		}
 	}
+	opts.Logger.Debug("downloaded modules", "count", len(jobs), "elapsed", time.Since(start).Round(time.Millisecond))
+	start = time.Now()
 	fmt.Fprintf(opts.Progress, "unpacking %d files from %d modules\n", len(files), len(jobs))
 	var n atomic.Int64
 	g, gctx := errgroup.WithContext(ctx)
@@ -119,6 +123,7 @@ func fetchGoproxy(ctx context.Context, opts Options, dir string) (string, error)
 	if err := g.Wait(); err != nil {
 		return "", fmt.Errorf("unpack: %w", err)
 	}
+	opts.Logger.Debug("unpacked modules", "files", len(files), "elapsed", time.Since(start).Round(time.Millisecond))
 	return infoCommit(k.Info), nil
 }
 

@@ -17,10 +17,13 @@ type Tree struct {
 	// go.mod that the backend could not provide (the proxy does not serve
 	// every one at every release); their directories are absent.
 	Missing []string `json:"missing,omitempty"`
-	// Env is what the go command needs, beyond the process environment, to
-	// load packages from this tree (GOWORK pointing at a workspace file
-	// kubewalk wrote beside the tree, GOFLAGS=-mod=readonly where the tree's
-	// vendor directory holds no code). The tree itself is never modified.
+	// Env is what the go command needs, appended to the process
+	// environment, to load packages from this tree: GOWORK naming the
+	// workspace file kubewalk wrote beside the tree (git and goproxy) or
+	// the checkout's own go.work (dir), and GOFLAGS=-mod=readonly where the
+	// vendor directory holds no code (always for git and goproxy, so both
+	// load alike). It replaces any GOFLAGS of the environment. The tree
+	// itself is never modified.
 	Env []string `json:"env,omitempty"`
 }
 
