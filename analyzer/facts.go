@@ -9,7 +9,7 @@ package analyzer
 // SchemaVersion is the version of the facts.json schema and of the facts
 // cache. Bump it whenever a field is added, removed or changes meaning: the
 // cache key includes it, so stale caches are ignored rather than misread.
-const SchemaVersion = 1
+const SchemaVersion = 2
 
 // Location is a span of lines in a file of the tree.
 type Location struct {
@@ -83,6 +83,10 @@ type HandlerRegistration struct {
 	Filter *Handler `json:"filter,omitempty"`
 	// Resync is the resync period argument as written, "" when none.
 	Resync string `json:"resync,omitempty"`
+	// HandlerExpr is the handler argument as written, set only when none of
+	// Add, Update and Delete could be resolved, so a reader still sees what
+	// was registered. (Schema 2.)
+	HandlerExpr string `json:"handlerExpr,omitempty"`
 }
 
 // Wiring is how a controller reaches its sync function.
@@ -115,6 +119,11 @@ type Write struct {
 	Verb string `json:"verb"`
 	// Subresource is "status", "binding", "eviction", "scale", … or "".
 	Subresource string `json:"subresource,omitempty"`
+	// APIVerb is the verb the API server sees, as in RBAC rules and audit
+	// logs: "create" for Create, Bind, Evict and CreateToken; "update" for
+	// Update, UpdateStatus, UpdateScale, …; "patch" for Patch, Apply,
+	// ApplyStatus; "delete", "deletecollection". (Schema 2.)
+	APIVerb string `json:"apiVerb"`
 	// Via is the client method called, "CoreV1().Pods().Create", as the
 	// analyzer saw it; for writes found through a helper layer
 	// (PodControlInterface.CreatePods) it names the helper too.
@@ -141,6 +150,16 @@ type Event struct {
 	ReasonExpr string `json:"reasonExpr"`
 	// Message is the message or format string when constant.
 	Message string `json:"message,omitempty"`
+	// Action is the events/v1 recorder's action argument when constant
+	// ("Binding"); "" for the record recorder. (Schema 2.)
+	Action string `json:"action,omitempty"`
+	// Via is set on an event recorded through a helper that passes its
+	// reason parameter on to the recorder (the kubelet's
+	// imageManager.logIt, kubeGenericRuntimeManager.recordContainerEvent):
+	// the helper's symbol. At and Caller are then the helper's call site,
+	// where the reason is a constant; the recorder call inside the helper
+	// is reported too, with a non-constant reason. (Schema 2.)
+	Via string `json:"via,omitempty"`
 }
 
 // Call is a call edge among loaded functions.

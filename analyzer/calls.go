@@ -1,0 +1,287 @@
+package analyzer
+
+import (
+	"go/ast"
+	"go/types"
+	"sort"
+	"strings"
+)
+
+// CallsPass finds call edges among the loaded functions.
+//
+// What it finds, from every function of a non-test file of a root package
+// (declarations and func literals, named go/ssa style "f$1"), to functions
+// and methods declared in the tree (roots and in-tree dependencies such as
+// client-go; the standard library and third-party modules are left out):
+//   - "static": a call of a function or of a method on a concrete type;
+//   - "method value" / "func value": a method or function used as a value
+//     and not called there (`go wait.Until(dc.worker, …)`,
+//     `dc.syncHandler = dc.syncDeployment`), since the value is usually
+//     called later by the code it is handed to;
+//   - "func literal": from a function to each func literal it contains,
+//     so a path can descend into handlers and goroutines written inline;
+//   - "interface": a call of an interface method resolved to the methods of
+//     the named types of the loaded program that implement the interface
+//     (with pointer receivers considered): `rsc.podControl.CreatePods` →
+//     controller.RealPodControl.CreatePods.
+//
+// How: go/types selections. Interface calls are resolved against an index
+// of concrete named types by method name, built only for the method names
+// that interface calls use, then checked with types.Implements on T and *T.
+//
+// What it misses, on purpose, to keep the volume readable: interfaces
+// declared outside the tree (error, fmt.Stringer, io.Writer,
+// context.Context); implementations in fake and testing packages (paths
+// with a "fake", "testing", "testutil" element); interface methods with
+// more than maxImpls implementations in the program (runtime.Object's
+// DeepCopyObject has thousands) — those calls get no edge. Calls of func
+// values held in variables and fields are not resolved (the wiring pass
+// covers sync handlers). Generic types are matched through their origin
+// only when not instantiated at the call.
+var CallsPass = &Pass{
+	Name: "calls",
+	Doc:  "call edges among loaded functions: static calls, method and func values, func literals, interface calls resolved to in-tree implementations",
+	Run:  runCalls,
+}
+
+// maxImpls is the most implementations an interface method call is
+// resolved to. Controllers' helper interfaces (PodControlInterface,
+// the scheduler's framework plugins' handles) have a few; above this the
+// edges say little and cost much. The threshold of 12 is arbitrary but
+// keeps the edge count of the default roots within a few times the
+// static edges.
+const maxImpls = 12
+
+type ifaceCall struct {
+	u    *unit
+	call *ast.CallExpr
+	fn   *types.Func
+	recv types.Type
+}
+
+func runCalls(prog *Program, facts *Facts) error {
+	ix := indexOf(prog)
+	type key struct {
+		from, to string
+		line     int
+		kind     string
+	}
+	seen := map[key]bool{}
+	var out []Call
+	add := func(u *unit, to string, at Location, kind string) {
+		if to == "" || at.IsZero() {
+			return
+		}
+		k := key{u.ref.Symbol, to, at.StartLine, kind}
+		if seen[k] {
+			return
+		}
+		seen[k] = true
+		out = append(out, Call{From: u.ref.Symbol, To: to, At: at, Kind: kind})
+	}
+	var icalls []ifaceCall
+	for _, u := range ix.bodies() {
+		info := u.pkg.TypesInfo
+		callee := map[ast.Expr]bool{}
+		skip := map[*ast.Ident]bool{} // selectors' Sel, handled with the selector
+		shallow(u.body, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.FuncLit:
+				if n == u.lit {
+					return true
+				}
+				if lu := ix.unitOfLit[n]; lu != nil {
+					add(u, lu.ref.Symbol, ix.prog.Loc(n.Pos(), n.Pos()), "func literal")
+				}
+				return false
+			case *ast.CallExpr:
+				fun := ast.Unparen(n.Fun)
+				switch f := fun.(type) {
+				case *ast.IndexExpr:
+					fun = f.X
+				case *ast.IndexListExpr:
+					fun = f.X
+				}
+				callee[fun] = true
+				fn, sel := calleeOf(info, n)
+				if fn == nil {
+					return true
+				}
+				if sel != nil && isAbstract(fn) {
+					// An interface method, called on an interface value or
+					// through a struct embedding the interface: resolved to
+					// implementations below.
+					recv := sel.Recv()
+					if !types.IsInterface(recv) {
+						recv = fn.Type().(*types.Signature).Recv().Type()
+					}
+					icalls = append(icalls, ifaceCall{u, n, fn, recv})
+					return true
+				}
+				if !ix.inTree(fn) {
+					return true
+				}
+				var recv types.Type
+				if sel != nil {
+					recv = sel.Recv()
+				}
+				add(u, ix.funcRef(fn, recv).Symbol, ix.prog.Loc(n.Pos(), n.End()), "static")
+			case *ast.SelectorExpr:
+				skip[n.Sel] = true
+				if callee[n] {
+					return true
+				}
+				if sel := info.Selections[n]; sel != nil {
+					if fn, ok := sel.Obj().(*types.Func); ok && (sel.Kind() == types.MethodVal || sel.Kind() == types.MethodExpr) && ix.inTree(fn) && !types.IsInterface(sel.Recv()) {
+						add(u, ix.funcRef(fn, sel.Recv()).Symbol, ix.prog.Loc(n.Pos(), n.End()), "method value")
+					}
+				} else if fn, ok := info.Uses[n.Sel].(*types.Func); ok && ix.inTree(fn) {
+					add(u, ix.funcRef(fn, nil).Symbol, ix.prog.Loc(n.Pos(), n.End()), "func value")
+				}
+				return true
+			case *ast.Ident:
+				if callee[n] || skip[n] {
+					return true
+				}
+				if fn, ok := info.Uses[n].(*types.Func); ok && ix.inTree(fn) {
+					if fn.Type().(*types.Signature).Recv() == nil {
+						add(u, ix.funcRef(fn, nil).Symbol, ix.prog.Loc(n.Pos(), n.End()), "func value")
+					}
+				}
+			}
+			return true
+		})
+	}
+	if len(icalls) > 0 {
+		impl := ix.implementations(icalls)
+		for _, c := range icalls {
+			at := ix.prog.Loc(c.call.Pos(), c.call.End())
+			for _, to := range impl(c.fn, c.recv) {
+				add(c.u, to, at, "interface")
+			}
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		a, b := out[i], out[j]
+		if less, eq := locLess(a.At, b.At); !eq {
+			return less
+		}
+		if a.From != b.From {
+			return a.From < b.From
+		}
+		if a.To != b.To {
+			return a.To < b.To
+		}
+		return a.Kind < b.Kind
+	})
+	facts.Calls = append(facts.Calls, out...)
+	return nil
+}
+
+// skipImplPkg reports packages whose implementations are test doubles.
+func skipImplPkg(p string) bool {
+	for _, el := range strings.Split(p, "/") {
+		switch el {
+		case "fake", "fakes", "testing", "testutil", "testutils", "testhelper":
+			return true
+		}
+	}
+	return false
+}
+
+// implementations indexes the concrete named types of the tree by the
+// method names the interface calls use and returns a resolver.
+func (ix *index) implementations(calls []ifaceCall) func(fn *types.Func, recv types.Type) []string {
+	names := map[string]bool{}
+	for _, c := range calls {
+		names[c.fn.Name()] = true
+	}
+	byName := map[string][]*types.Named{}
+	paths := make([]string, 0, len(ix.prog.Packages))
+	for p := range ix.prog.Packages {
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
+	for _, p := range paths {
+		pkg := ix.prog.Packages[p]
+		if pkg.Types == nil || skipImplPkg(p) {
+			continue
+		}
+		sc := pkg.Types.Scope()
+		for _, name := range sc.Names() {
+			tn, ok := sc.Lookup(name).(*types.TypeName)
+			if !ok || tn.IsAlias() || !ix.inTree(tn) {
+				continue
+			}
+			n, ok := tn.Type().(*types.Named)
+			if !ok || n.TypeParams().Len() > 0 || types.IsInterface(n) {
+				continue
+			}
+			ms := types.NewMethodSet(types.NewPointer(n))
+			for i := 0; i < ms.Len(); i++ {
+				if m := ms.At(i).Obj(); names[m.Name()] {
+					byName[m.Name()] = append(byName[m.Name()], n)
+				}
+			}
+		}
+	}
+	type ckey struct {
+		recv string
+		name string
+	}
+	cache := map[ckey][]string{}
+	return func(fn *types.Func, recv types.Type) []string {
+		iface, ok := recv.Underlying().(*types.Interface)
+		if !ok {
+			return nil
+		}
+		if rn := namedOf(recv); rn == nil || !ix.inTree(rn.Obj()) {
+			return nil // error, fmt.Stringer, context.Context, …
+		}
+		k := ckey{types.TypeString(recv, nil), fn.Id()}
+		if r, ok := cache[k]; ok {
+			return r
+		}
+		var out []string
+		for _, n := range byName[fn.Name()] {
+			var t types.Type = n
+			if !types.Implements(t, iface) {
+				t = types.NewPointer(n)
+				if !types.Implements(t, iface) {
+					continue
+				}
+			}
+			obj, _, _ := types.LookupFieldOrMethod(t, false, fn.Pkg(), fn.Name())
+			m, ok := obj.(*types.Func)
+			if !ok || !ix.inTree(m) || isAbstract(m) {
+				continue // promoted from an embedded interface: not an implementation
+			}
+			if s := ix.funcRef(m, t).Symbol; s != "" {
+				out = append(out, s)
+			}
+		}
+		sort.Strings(out)
+		out = dedupSorted(out)
+		if len(out) > maxImpls {
+			out = nil
+		}
+		cache[k] = out
+		return out
+	}
+}
+
+func dedupSorted(s []string) []string {
+	var out []string
+	for i, x := range s {
+		if i == 0 || x != s[i-1] {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// isAbstract reports whether fn is an interface method.
+func isAbstract(fn *types.Func) bool {
+	recv := fn.Type().(*types.Signature).Recv()
+	return recv != nil && types.IsInterface(recv.Type())
+}

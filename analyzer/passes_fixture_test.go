@@ -1,0 +1,288 @@
+package analyzer
+
+// Tests of the discovery passes on testdata/kubelike, a small tree in
+// Kubernetes' layout (k8s.io/kubernetes at the root, fake client-go, api and
+// apimachinery as staging modules, all through go.work, offline).
+//
+// Expectations sit beside the code, x/tools style: a comment
+//
+//	// want handler "AddEventHandler apps/v1 Deployment deployments add=…"
+//
+// on the line where a fact starts says that a fact of that kind starts on
+// that line and that its one-line rendering (see render*) contains the
+// quoted text; several wants may share a line. For handlers, writes,
+// events and wirings every fact must be wanted, so a missed or an extra
+// fact fails. Call edges are only checked where wanted. The whole facts are
+// also compared with testdata/kubelike.golden.json; run
+// `go test ./analyzer -run TestPassesGolden -update` to rewrite it.
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+var kubelike struct {
+	once  sync.Once
+	facts *Facts
+	prog  *Program
+	err   error
+}
+
+// kubelikeFacts loads testdata/kubelike and runs Passes once per test binary.
+func kubelikeFacts(t *testing.T) (*Facts, *Program) {
+	t.Helper()
+	kubelike.once.Do(func() {
+		dir, err := filepath.Abs("testdata/kubelike")
+		if err != nil {
+			kubelike.err = err
+			return
+		}
+		cfg := Config{
+			Dir:   dir,
+			Env:   []string{"GOWORK=" + filepath.Join(dir, "go.work"), "GOFLAGS=-mod=readonly", "GOPROXY=off"},
+			Roots: []string{"./pkg/..."},
+		}
+		prog, err := Load(context.Background(), cfg)
+		if err != nil {
+			kubelike.err = err
+			return
+		}
+		facts := &Facts{Schema: SchemaVersion}
+		for _, p := range Passes {
+			if err := p.Run(prog, facts); err != nil {
+				kubelike.err = fmt.Errorf("%s: %w", p.Name, err)
+				return
+			}
+		}
+		kubelike.facts, kubelike.prog = facts, prog
+	})
+	if kubelike.err != nil {
+		t.Fatal(kubelike.err)
+	}
+	return kubelike.facts, kubelike.prog
+}
+
+// short drops the import path from a symbol: "deployment.DeploymentController.addDeployment".
+func short(sym string) string {
+	if i := strings.LastIndex(sym, "/"); i >= 0 {
+		return sym[i+1:]
+	}
+	return sym
+}
+
+func renderHandler(h *Handler) string {
+	if h == nil {
+		return "-"
+	}
+	s := short(h.Symbol)
+	if h.Form != "method value" {
+		s += "(" + h.Form + ")"
+	}
+	if len(h.Calls) > 0 {
+		var cs []string
+		for _, c := range h.Calls {
+			cs = append(cs, short(c))
+		}
+		s += "[" + strings.Join(cs, ",") + "]"
+	}
+	return s
+}
+
+func renderResource(r Resource) string {
+	return fmt.Sprintf("%s/%s %s %s", r.Group, r.Version, r.Kind, r.Resource)
+}
+
+func renderRegistration(r HandlerRegistration) string {
+	s := fmt.Sprintf("%s %s add=%s update=%s delete=%s", r.Method, renderResource(r.Informer),
+		renderHandler(r.Add), renderHandler(r.Update), renderHandler(r.Delete))
+	if r.Filter != nil {
+		s += " filter=" + renderHandler(r.Filter)
+	}
+	if r.Resync != "" {
+		s += " resync=" + r.Resync
+	}
+	return s + " caller=" + short(r.Caller.Symbol)
+}
+
+func renderWrite(w Write) string {
+	res := w.Resource.Resource
+	if w.Subresource != "" {
+		res += "/" + w.Subresource
+	}
+	return fmt.Sprintf("%s %s apiVerb=%s group=%s version=%s kind=%s via=%s caller=%s",
+		res, w.Verb, w.APIVerb, w.Resource.Group, w.Resource.Version, w.Resource.Kind, w.Via, short(w.Caller.Symbol))
+}
+
+func renderEvent(e Event) string {
+	s := fmt.Sprintf("%s.%s %s %q reasonExpr=%s message=%q", e.Recorder, e.Method, e.Type, e.Reason, e.ReasonExpr, e.Message)
+	if e.Action != "" {
+		s += " action=" + e.Action
+	}
+	if e.Via != "" {
+		s += " via=" + short(e.Via)
+	}
+	return s + " caller=" + short(e.Caller.Symbol)
+}
+
+func renderWiring(w Wiring) string {
+	s := fmt.Sprintf("%s.%s = %s", short(w.Type), w.Field, short(w.Sync.Symbol))
+	if w.Queue != "" {
+		var es []string
+		for _, e := range w.Enqueuers {
+			es = append(es, short(e.Symbol))
+		}
+		s += " queue=" + w.Queue + " enqueuers=" + strings.Join(es, ",")
+	}
+	if w.Worker != nil {
+		s += " worker=" + short(w.Worker.Symbol)
+	}
+	return s
+}
+
+func renderCall(c Call) string {
+	return fmt.Sprintf("%s %s -> %s", c.Kind, short(c.From), short(c.To))
+}
+
+type gotFact struct {
+	kind, text string
+	matched    bool
+}
+
+var wantRE = regexp.MustCompile(`// want (\w+) "((?:[^"\\]|\\.)*)"`)
+
+// TestPasses checks every "// want" comment of the fixture against the facts.
+func TestPasses(t *testing.T) {
+	facts, prog := kubelikeFacts(t)
+	got := map[string][]*gotFact{} // "path:line" → facts starting there
+	add := func(kind string, at Location, text string) {
+		k := at.Path + ":" + strconv.Itoa(at.StartLine)
+		got[k] = append(got[k], &gotFact{kind: kind, text: text})
+	}
+	for _, h := range facts.Handlers {
+		add("handler", h.At, renderRegistration(h))
+	}
+	for _, w := range facts.Writes {
+		add("write", w.At, renderWrite(w))
+	}
+	for _, e := range facts.Events {
+		add("event", e.At, renderEvent(e))
+	}
+	for _, w := range facts.Wirings {
+		add("wiring", w.At, renderWiring(w))
+	}
+	for _, c := range facts.Calls {
+		add("call", c.At, renderCall(c))
+	}
+
+	nwant := 0
+	err := filepath.WalkDir(filepath.Join(prog.Dir, "pkg"), func(path string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") {
+			return err
+		}
+		src, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		rel, _ := prog.RelPath(path)
+		for i, line := range strings.Split(string(src), "\n") {
+			for _, m := range wantRE.FindAllStringSubmatch(line, -1) {
+				nwant++
+				kind, text := m[1], strings.ReplaceAll(m[2], `\"`, `"`)
+				k := rel + ":" + strconv.Itoa(i+1)
+				found := false
+				for _, g := range got[k] {
+					if g.kind == kind && !g.matched && strings.Contains(g.text, text) {
+						g.matched, found = true, true
+						break
+					}
+				}
+				if !found {
+					var here []string
+					for _, g := range got[k] {
+						if g.kind == kind {
+							here = append(here, "\n\t\t"+g.text)
+						}
+					}
+					t.Errorf("%s: no %s matching %q; got:%s", k, kind, text, strings.Join(here, ""))
+				}
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if nwant == 0 {
+		t.Fatal("no // want comments found in the fixture")
+	}
+	var keys []string
+	for k := range got {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		for _, g := range got[k] {
+			if !g.matched && g.kind != "call" && strings.HasPrefix(k, "pkg/") {
+				t.Errorf("%s: unexpected %s: %s", k, g.kind, g.text)
+			}
+		}
+	}
+}
+
+// TestPassesGolden compares all facts with the golden file.
+func TestPassesGolden(t *testing.T) {
+	facts, _ := kubelikeFacts(t)
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(facts); err != nil {
+		t.Fatal(err)
+	}
+	golden := filepath.Join("testdata", "kubelike.golden.json")
+	if *update { // the -update flag of resolve_test.go
+		if err := os.WriteFile(golden, buf.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatalf("%v (run with -update to create it)", err)
+	}
+	var w, g Facts
+	if err := json.Unmarshal(want, &w); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(buf.Bytes(), &g); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(w, g); diff != "" {
+		t.Errorf("facts differ from %s (-want +got):\n%s", golden, diff)
+	}
+}
+
+// TestPassesDeterministic runs the passes twice on one program.
+func TestPassesDeterministic(t *testing.T) {
+	facts, prog := kubelikeFacts(t)
+	again := &Facts{Schema: SchemaVersion}
+	for _, p := range Passes {
+		if err := p.Run(prog, again); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if diff := cmp.Diff(facts, again); diff != "" {
+		t.Errorf("second run differs (-first +second):\n%s", diff)
+	}
+}

@@ -1,0 +1,3 @@
+package labels
+
+type Selector interface{ String() string }
