@@ -47,6 +47,12 @@ func (p *Program) DeclLoc(obj types.Object) Location {
 // RelPath returns filename relative to the tree root with forward slashes,
 // and false when the file lies outside the tree.
 func (p *Program) RelPath(filename string) (string, bool) {
+	// Fast path: a clean absolute name under Dir (every name the loader
+	// gives the FileSet). filepath.Rel showed up in profiles.
+	if len(filename) > len(p.Dir)+1 && filename[len(p.Dir)] == filepath.Separator && strings.HasPrefix(filename, p.Dir) &&
+		!strings.Contains(filename, string(filepath.Separator)+"..") {
+		return filepath.ToSlash(filename[len(p.Dir)+1:]), true
+	}
 	rel, err := filepath.Rel(p.Dir, filename)
 	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
 		return "", false

@@ -4,7 +4,8 @@ import (
 	"bytes"
 	"go/ast"
 	"go/token"
-	"sort"
+	"slices"
+	"strings"
 )
 
 // appendSymbols appends the package-level declarations of f (file rel of
@@ -110,14 +111,13 @@ func docStart(tf *token.File, src []byte, pos token.Pos) int {
 
 // sortSymbols sorts by name, then position (a name can repeat: init).
 func sortSymbols(syms []Symbol) {
-	sort.Slice(syms, func(i, j int) bool {
-		a, b := syms[i], syms[j]
-		if a.Name != b.Name {
-			return a.Name < b.Name
+	slices.SortFunc(syms, func(a, b Symbol) int {
+		if c := strings.Compare(a.Name, b.Name); c != 0 {
+			return c
 		}
-		if a.Decl.Path != b.Decl.Path {
-			return a.Decl.Path < b.Decl.Path
+		if c := strings.Compare(a.Decl.Path, b.Decl.Path); c != 0 {
+			return c
 		}
-		return a.Decl.StartLine < b.Decl.StartLine
+		return a.Decl.StartLine - b.Decl.StartLine
 	})
 }
