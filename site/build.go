@@ -203,6 +203,12 @@ func render(ctx context.Context, in Input, opts Options, dir string) (Stats, err
 	if err != nil {
 		return Stats{}, err
 	}
+	return b.write(ctx, dir)
+}
+
+// write renders every page into dir with bounded parallelism.
+func (b *builder) write(ctx context.Context, dir string) (Stats, error) {
+	opts := b.opts
 	pages, err := b.pages()
 	if err != nil {
 		return Stats{}, err
@@ -211,30 +217,46 @@ func render(ctx context.Context, in Input, opts Options, dir string) (Stats, err
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
+	// Directories first, once, so page writers need no MkdirAll.
+	dirs := map[string]bool{}
+	for _, p := range pages {
+		dirs[path.Dir(p.path)] = true
+	}
+	for _, d := range sortedKeys(dirs) {
+		if err := os.MkdirAll(filepath.Join(dir, filepath.FromSlash(d)), 0o755); err != nil {
+			return Stats{}, err
+		}
+	}
+	// Rendering is CPU-bound and limited to workers; writing a file blocks
+	// in the kernel (creating a file on a journaled file system costs more
+	// than rendering a small page), so writes run in their own group with
+	// more slots, and a render worker only waits when all of those are busy.
 	sizes := make([]int64, len(pages))
-	g, ctx := errgroup.WithContext(ctx)
+	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(workers)
+	var w errgroup.Group
+	w.SetLimit(4 * workers)
 	for i, p := range pages {
 		g.Go(func() error {
-			if err := ctx.Err(); err != nil {
+			if err := gctx.Err(); err != nil {
 				return err
 			}
 			data, err := p.render()
 			if err != nil {
 				return fmt.Errorf("%s: %w", p.path, err)
 			}
-			name := filepath.Join(dir, filepath.FromSlash(p.path))
-			if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
-				return err
-			}
-			if err := os.WriteFile(name, data, 0o644); err != nil {
-				return err
-			}
 			sizes[i] = int64(len(data))
+			w.Go(func() error {
+				return os.WriteFile(filepath.Join(dir, filepath.FromSlash(p.path)), data, 0o644)
+			})
 			return nil
 		})
 	}
-	if err := g.Wait(); err != nil {
+	err = g.Wait()
+	if werr := w.Wait(); err == nil {
+		err = werr
+	}
+	if err != nil {
 		return Stats{}, err
 	}
 	var st Stats

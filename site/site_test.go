@@ -48,8 +48,8 @@ func TestBuildFixture(t *testing.T) {
 		`class="step"`,           // with a code column
 		`href="../src/pkg/controller/deployment/sync.go.html#L`, // excerpt → source page
 		`https://github.com/kubernetes/kubernetes/blob/v1.31.0/pkg/controller/deployment/sync.go#L`,
-		`class="ln gap"`,                     // context elided lines
-		`class="ln mark"`,                    // highlighted lines
+		`class="ln gap"`,                    // context elided lines
+		`class="ln mark"`,                   // highlighted lines
 		`href="../walkthroughs/watch.html"`, // next walkthrough
 		`Next step`,
 		`class="factsblock"`,
