@@ -109,6 +109,11 @@
 // a fetch that was killed, so a rerun recovers with no manual clean-up.
 // The operating system releases the lock of a killed process.
 //
+// The cache is keyed by backend and tag, not by remote: a release tag is
+// immutable upstream, and a mirror given with --repo is expected to hold
+// the same commit for it. A tree fetched from one remote therefore serves
+// a later fetch that names another; remove trees/git/<tag> to refetch.
+//
 // # Errors
 //
 // Errors wrap one of ErrInvalidTag, ErrTagNotFound, ErrUnreachable,

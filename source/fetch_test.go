@@ -440,8 +440,15 @@ func TestLeftoverAndCancelledFetch(t *testing.T) {
 		t.Errorf("left behind: %v", m)
 	}
 	os.MkdirAll(stale, 0o555)
+	// A tree directory without tree.json (damaged by hand, or an older
+	// layout) is not complete either.
+	damaged := filepath.Join(parent, "v1.31.0", "kubernetes")
+	os.MkdirAll(damaged, 0o755)
 	if _, err := Fetch(context.Background(), gitOptions(t, cache, "v1.31.0")); err != nil {
 		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(damaged, "go.mod")); err != nil {
+		t.Errorf("damaged tree not replaced: %v", err)
 	}
 	assertNoLeftovers(t, cache)
 }
