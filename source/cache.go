@@ -128,7 +128,7 @@ func fetchCached(ctx context.Context, opts Options, backend string) (*Tree, erro
 	}
 	staging, err := stagingModules(dir)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%s tree of %s: %w: check --repo", backend, opts.Tag, err)
 	}
 	present, missing := presentStaging(dir, staging)
 	m.Missing = missing
