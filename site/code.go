@@ -16,8 +16,8 @@ import (
 // it may be used as template.HTML — here and in codeTable, nowhere else.
 
 type seqMsg = diagram.Message
-type graphNode struct{ ID, Label, Kind, Href string }
-type graphEdge struct{ From, To, Label, Kind string }
+type graphNode = diagram.Node
+type graphEdge = diagram.Edge
 
 type exLine = codehtml.ExcerptLine
 
@@ -48,6 +48,10 @@ func sequenceSVG(participants []string, msgs []seqMsg) (template.HTML, error) {
 }
 
 func graphSVG(nodes []graphNode, edges []graphEdge) (template.HTML, error) {
-	// Safe: the renderer escapes every label and href it writes.
-	return template.HTML(fallbackGraph(nodes, edges)), nil
+	svg, err := diagram.Graph(nodes, edges)
+	if err != nil {
+		return "", err
+	}
+	// Safe: diagram escapes every label and checks every href (svg.go).
+	return template.HTML(svg), nil
 }

@@ -2,6 +2,7 @@ package site
 
 import (
 	"encoding/json"
+	"slices"
 	"sort"
 	"strings"
 
@@ -90,20 +91,15 @@ func (b *builder) resourcesPage() ([]byte, error) {
 	var nodes []graphNode
 	var edges []graphEdge
 	comps := map[string]bool{}
-	edgeSeen := map[graphEdge]bool{}
-	addEdge := func(e graphEdge) {
-		if !edgeSeen[e] {
-			edgeSeen[e] = true
-			edges = append(edges, e)
-		}
-	}
+	watches := map[[2]string]bool{}
+	writes := map[[2]string][]string{} // component, resource → verbs
 	for _, k := range sortedKeys(all) {
 		id := anchorID("res-", k)
 		body.Resources = append(body.Resources, resourceView{ID: id, Title: k, Watchers: v.facts(watch[k], nil, nil), Writers: v.facts(nil, nil, write[k])})
 		nodes = append(nodes, graphNode{ID: "r:" + k, Label: k, Kind: "resource", Href: "#" + id})
 		for _, h := range watch[k] {
 			comps[h.Component] = true
-			addEdge(graphEdge{From: "r:" + k, To: "c:" + h.Component, Label: "watch", Kind: "watches"})
+			watches[[2]string{h.Component, k}] = true
 		}
 		for _, w := range write[k] {
 			c := componentOf(w.Caller.Symbol)
@@ -112,8 +108,21 @@ func (b *builder) resourcesPage() ([]byte, error) {
 			if w.Subresource != "" {
 				verb += " " + w.Subresource
 			}
-			addEdge(graphEdge{From: "c:" + c, To: "r:" + k, Label: verb, Kind: "writes"})
+			pair := [2]string{c, k}
+			if !slices.Contains(writes[pair], verb) {
+				writes[pair] = append(writes[pair], verb)
+			}
 		}
+	}
+	// One edge per component, resource and direction; a write's tooltip
+	// lists its verbs.
+	for pair := range watches {
+		edges = append(edges, graphEdge{From: "c:" + pair[0], To: "r:" + pair[1], Kind: "watches"})
+	}
+	for pair, verbs := range writes {
+		sort.Strings(verbs)
+		edges = append(edges, graphEdge{From: "c:" + pair[0], To: "r:" + pair[1], Kind: "writes",
+			Label: pair[0] + " writes " + pair[1] + " (" + strings.Join(verbs, ", ") + ")"})
 	}
 	for _, c := range sortedKeys(comps) {
 		nodes = append(nodes, graphNode{ID: "c:" + c, Label: c, Kind: "component", Href: relURL(resourcesPage, handlersPage, anchorID("c-", c))})
@@ -126,7 +135,7 @@ func (b *builder) resourcesPage() ([]byte, error) {
 		if a.To != c.To {
 			return a.To < c.To
 		}
-		return a.Label < c.Label
+		return a.Kind < c.Kind
 	})
 	if len(nodes) > 0 {
 		svg, err := graphSVG(nodes, edges)

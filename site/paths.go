@@ -82,6 +82,13 @@ func SymbolURLFor(pagePath string) func(analyzer.Resolved) string {
 	}
 }
 
+// SymbolURL is SymbolURLFor a walkthrough page: every walkthrough page
+// sits in walkthroughs/, so one function serves them all
+// (walkthrough.Options.SymbolURL).
+func SymbolURL(r analyzer.Resolved) string { return symbolURLWalkthrough(r) }
+
+var symbolURLWalkthrough = SymbolURLFor(WalkthroughPage("x"))
+
 // resolvedLines is the span a reference points at: the matched lines when
 // the reference narrowed the declaration, else the whole declaration.
 func resolvedLines(r analyzer.Resolved) (from, to int) {
