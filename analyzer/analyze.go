@@ -25,7 +25,7 @@ type Config struct {
 	// are part of the cache key.
 	Tag, Commit string
 	// Logf, when not nil, receives progress and every unexpected package
-	// error.
+	// error. It may be called from several goroutines at once.
 	Logf func(format string, args ...any)
 	// MemoryLimit is the soft memory limit (bytes, see
 	// runtime/debug.SetMemoryLimit) set while loading, with the GC

@@ -10,8 +10,11 @@ import (
 )
 
 // Program is a loaded tree: what the discovery passes run over. Root
-// packages carry full syntax and types; dependencies carry types (and, when
-// loaded from source, syntax with function bodies dropped).
+// packages carry full syntax (with comments), types and a complete
+// types.Info; dependencies carry types only — their Syntax and TypesInfo
+// are nil (see Load) — so the span of a dependency's declaration comes
+// from DeclLoc or Symbol. Everything shares one FileSet, so positions of
+// dependency objects still map to files and lines.
 type Program struct {
 	Fset *token.FileSet
 	// Dir is the tree root, absolute and clean.
