@@ -32,8 +32,8 @@ import (
 // What it misses, on purpose, to keep the volume readable: interfaces
 // declared outside the tree (error, fmt.Stringer, io.Writer,
 // context.Context); implementations in fake and testing packages (paths
-// with a "fake", "testing", "testutil" element); interface methods with
-// more than maxImpls implementations in the program (runtime.Object's
+// with a "fake", "testing", "testutil" element) and types named Fake…;
+// interface methods with more than maxImpls implementations in the program (runtime.Object's
 // DeepCopyObject has thousands) — those calls get no edge. Calls of func
 // values held in variables and fields are not resolved (the wiring pass
 // covers sync handlers). Generic types are matched through their origin
@@ -210,8 +210,8 @@ func (ix *index) implementations(calls []ifaceCall) func(fn *types.Func, recv ty
 		sc := pkg.Types.Scope()
 		for _, name := range sc.Names() {
 			tn, ok := sc.Lookup(name).(*types.TypeName)
-			if !ok || tn.IsAlias() || !ix.inTree(tn) {
-				continue
+			if !ok || tn.IsAlias() || !ix.inTree(tn) || strings.HasPrefix(strings.ToLower(name), "fake") {
+				continue // record.FakeRecorder and the like are test doubles
 			}
 			n, ok := tn.Type().(*types.Named)
 			if !ok || n.TypeParams().Len() > 0 || types.IsInterface(n) {

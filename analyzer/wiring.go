@@ -73,6 +73,13 @@ func runWiring(prog *Program, facts *Facts) error {
 		if on == nil || on.Obj().Pkg() == nil || !rootPkgs[on.Obj().Pkg().Path()] {
 			return
 		}
+		if se, ok := ast.Unparen(rhs).(*ast.SelectorExpr); ok {
+			if sel := u.pkg.TypesInfo.Selections[se]; sel != nil {
+				if fn, ok := sel.Obj().(*types.Func); ok && isAbstract(fn) {
+					return // c.podListerSynced = podInformer.Informer().HasSynced: an interface's method, not a sync function
+				}
+			}
+		}
 		h := ix.handlerFunc(u.pkg, rhs, maxOriginDepth) // no following variables: what is written
 		if h.Form == "unknown" || h.Symbol == "" || (h.Form != "func literal" && h.Decl.IsZero()) {
 			return
