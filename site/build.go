@@ -526,11 +526,10 @@ func (b *builder) linkFor(from string) func(analyzer.Location) string {
 		frag := lineFragment(l.StartLine, 0)
 		pre, ok := prefix[l.Path]
 		if !ok {
-			pre = relURL(from, SourcePage(l.Path), "")
-			prefix[l.Path] = pre
-		}
-		if pre == "" { // the page itself
-			return "#" + frag
+			if SourcePage(l.Path) != from {
+				pre = relURL(from, SourcePage(l.Path), "")
+			}
+			prefix[l.Path] = pre // "" for the page itself: just the fragment
 		}
 		return pre + "#" + frag
 	}

@@ -169,6 +169,12 @@ func fixture(t testing.TB) (Input, Options) {
 			At:       at(syncPath, "created :="),
 			Resource: analyzer.Resource{Group: "apps", Version: "v1", Kind: "ReplicaSet", Resource: "replicasets"},
 			Verb:     "create", Via: "AppsV1().ReplicaSets().Create",
+		}, {
+			// A component that writes but registers no handler.
+			Caller:   fn("k8s.io/kubernetes/pkg/scheduler.Scheduler.bind"),
+			At:       at(schPath, "DefaultBinder"),
+			Resource: analyzer.Resource{Version: "v1", Kind: "Pod", Resource: "pods"},
+			Verb:     "create", Subresource: "binding", Via: "CoreV1().Pods().Bind",
 		}},
 		Events: []analyzer.Event{
 			{
@@ -226,7 +232,7 @@ func fixture(t testing.TB) (Input, Options) {
 					Segments: []walkthrough.Segment{
 						{HTML: "<p>The rollout.</p>"},
 						{Excerpt: ex(pkg+".DeploymentController.rolloutRolling", "getNewReplicaSet", 1, "<script>alert('caption')</script>")},
-						{Facts: &walkthrough.FactsBlock{Kind: "writes", Query: "resource=replicasets", Writes: facts.Writes}},
+						{Facts: &walkthrough.FactsBlock{Kind: "writes", Query: "resource=replicasets", Writes: facts.Writes[:1]}},
 					},
 					Refs: []walkthrough.Ref{ref(pkg+".DeploymentController.rolloutRolling", "getNewReplicaSet")},
 				},

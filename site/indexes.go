@@ -124,8 +124,26 @@ func (b *builder) resourcesPage() ([]byte, error) {
 		edges = append(edges, graphEdge{From: "c:" + pair[0], To: "r:" + pair[1], Kind: "writes",
 			Label: pair[0] + " writes " + pair[1] + " (" + strings.Join(verbs, ", ") + ")"})
 	}
+	// A component links to its handlers; one that only writes has none,
+	// so it links to the first resource it writes.
+	watchers := map[string]bool{}
+	for _, h := range b.in.Facts.Handlers {
+		watchers[h.Component] = true
+	}
+	firstWrite := map[string]string{}
+	for _, k := range sortedKeys(all) {
+		for _, w := range write[k] {
+			if c := componentOf(w.Caller.Symbol); firstWrite[c] == "" {
+				firstWrite[c] = k
+			}
+		}
+	}
 	for _, c := range sortedKeys(comps) {
-		nodes = append(nodes, graphNode{ID: "c:" + c, Label: c, Kind: "component", Href: relURL(resourcesPage, handlersPage, anchorID("c-", c))})
+		href := relURL(resourcesPage, handlersPage, anchorID("c-", c))
+		if !watchers[c] {
+			href = "#" + anchorID("res-", firstWrite[c])
+		}
+		nodes = append(nodes, graphNode{ID: "c:" + c, Label: c, Kind: "component", Href: href})
 	}
 	sort.Slice(edges, func(i, j int) bool {
 		a, c := edges[i], edges[j]

@@ -1,0 +1,70 @@
+// Package site renders kubewalk's static website: the walkthroughs, source
+// pages of every file they and the fact indexes point into, the indexes of
+// informer handlers, events and resources, search and facts.json.
+//
+// It is the last stage of the pipeline and knows nothing of how facts were
+// found: Build takes plain data (Input: facts, symbols, identifier tables,
+// resolved walkthroughs, a ReadFile for the tree) and link rules as
+// functions (Options.SourceURL), in the manner of pkgsite's dochtml.
+//
+//	st, err := site.Build(ctx, site.Input{
+//		Tag: tree.Tag, Commit: tree.Commit, Backend: tree.Backend, Lang: "ko",
+//		Facts: res.Facts(), Symbols: res.Symbols, Xrefs: res.Xrefs, Docs: docs,
+//		ReadFile: func(p string) ([]byte, error) { return os.ReadFile(filepath.Join(tree.Dir, p)) },
+//	}, site.Options{Out: "public", SourceURL: tree.Permalink})
+//
+// Walkthrough Markdown is rendered by package walkthrough before Build
+// sees it; its inline references link through SymbolURL (or SymbolURLFor a
+// page), which this package provides because it decides the URLs.
+//
+// # Layout
+//
+//	index.html                      home: walkthroughs, release, indexes
+//	walkthroughs/<id>.html          one per walkthrough
+//	src/<repo path>.html            source pages (#L12, #L12-L30)
+//	handlers.html events.html resources.html search.html
+//	search-index.js                 the search index as a script (file:// cannot fetch JSON)
+//	search-index.json facts.json    the same data for tools
+//	assets/site.css site.js search.js
+//	.kubewalk-site                  marker: Build only ever replaces its own output
+//
+// Every link is relative to the page it is on, so the site works from
+// file:// and under any URL prefix, and a multi-release site (issue 7) can
+// put each release's site in its own subdirectory unchanged. Nothing is
+// loaded from elsewhere: no CDN, no web fonts; GitHub permalinks at the tag
+// are the only external links.
+//
+// Which files get source pages: those a walkthrough cites (excerpts and
+// inline references) and those a handler, wiring, write or event points
+// into. Identifier links go to the target's source page when it has one and
+// to GitHub at the tag otherwise — rendering every target would pull in
+// most of the tree for a few clicks.
+//
+// # Safety
+//
+// Templates are html/template, parsed once from package templates and
+// cloned per build to bind the UI language. template.HTML is produced in
+// exactly three places, each with a comment saying why it is safe: the
+// highlighted code and diagrams from internal/codehtml and internal/diagram
+// (code.go), the source page table that wraps those lines with integer-only
+// markup (codeTable), and walkthrough segments, which are goldmark output
+// with raw HTML off. Tests build a site whose titles, captions, facts and
+// file names carry script tags and javascript: URLs and check they come out
+// as text.
+//
+// # Determinism and atomicity
+//
+// Everything is sorted before it is written; no timestamps or absolute
+// paths reach the output, so two builds of the same input are
+// byte-identical (TestDeterministic). Pages render in parallel
+// (errgroup.SetLimit(Options.Workers)); statistics are gathered by index
+// and read in path order. The site is built in a temporary directory beside
+// Options.Out and renamed into place: a failed or cancelled build leaves
+// the previous site as it was (TestAtomicOutput).
+//
+// # Checking
+//
+// CheckLinks verifies a built site: every relative href, src and action
+// resolves to a file, every #fragment to an id (a line range #L10-L20 to
+// both ends), and nothing links out except over https.
+package site
