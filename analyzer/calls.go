@@ -197,6 +197,10 @@ func (ix *index) implementations(calls []ifaceCall) func(fn *types.Func, recv ty
 		names[c.fn.Name()] = true
 	}
 	byName := map[string][]*types.Named{}
+	// methodNames holds each candidate's method names, so types missing one
+	// of an interface's methods are dismissed before types.Implements,
+	// which dominated this pass's time.
+	methodNames := map[*types.Named]map[string]bool{}
 	paths := make([]string, 0, len(ix.prog.Packages))
 	for p := range ix.prog.Packages {
 		paths = append(paths, p)
@@ -218,9 +222,17 @@ func (ix *index) implementations(calls []ifaceCall) func(fn *types.Func, recv ty
 				continue
 			}
 			ms := types.NewMethodSet(types.NewPointer(n))
+			var set map[string]bool
 			for i := 0; i < ms.Len(); i++ {
 				if m := ms.At(i).Obj(); names[m.Name()] {
 					byName[m.Name()] = append(byName[m.Name()], n)
+					if set == nil {
+						set = make(map[string]bool, ms.Len())
+						for j := 0; j < ms.Len(); j++ {
+							set[ms.At(j).Obj().Name()] = true
+						}
+						methodNames[n] = set
+					}
 				}
 			}
 		}
@@ -243,7 +255,13 @@ func (ix *index) implementations(calls []ifaceCall) func(fn *types.Func, recv ty
 			return r
 		}
 		var out []string
+	candidates:
 		for _, n := range byName[fn.Name()] {
+			for i := 0; i < iface.NumMethods(); i++ {
+				if !methodNames[n][iface.Method(i).Name()] {
+					continue candidates
+				}
+			}
 			var t types.Type = n
 			if !types.Implements(t, iface) {
 				t = types.NewPointer(n)

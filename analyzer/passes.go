@@ -80,6 +80,7 @@ type index struct {
 	unitOfLit map[*ast.FuncLit]*unit
 	unitOfObj map[*types.Func]*unit
 	initUnits map[*packages.Package]*unit
+	treePkgs  map[*types.Package]bool
 	// funcDecls holds every function declaration with syntax in the
 	// loaded program (dependencies keep their declarations even when their
 	// bodies were dropped at parse time, so spans stay right).
@@ -120,6 +121,7 @@ func buildIndex(prog *Program) *index {
 		unitOfLit:    map[*ast.FuncLit]*unit{},
 		unitOfObj:    map[*types.Func]*unit{},
 		initUnits:    map[*packages.Package]*unit{},
+		treePkgs:     map[*types.Package]bool{},
 		funcDecls:    map[*types.Func]*ast.FuncDecl{},
 		origins:      map[*types.Var][]origin{},
 		fieldAssigns: map[*types.Var][]fieldAssign{},
@@ -423,13 +425,19 @@ func (ix *index) symbol(name string) (Symbol, bool) {
 	return Symbol{}, false
 }
 
-// inTree reports whether obj is declared in a file of the tree.
+// inTree reports whether obj is declared in a file of the tree. A
+// package's files share a directory, so the answer is cached per package:
+// the calls pass asks this for every callee and candidate.
 func (ix *index) inTree(obj types.Object) bool {
-	if obj == nil || !obj.Pos().IsValid() {
+	if obj == nil || !obj.Pos().IsValid() || obj.Pkg() == nil {
 		return false
 	}
-	_, ok := ix.prog.RelPath(ix.prog.Fset.Position(obj.Pos()).Filename)
-	return ok
+	if in, ok := ix.treePkgs[obj.Pkg()]; ok {
+		return in
+	}
+	_, in := ix.prog.RelPath(ix.prog.Fset.Position(obj.Pos()).Filename)
+	ix.treePkgs[obj.Pkg()] = in
+	return in
 }
 
 // namedOf returns the named type of t, through pointers and aliases.
