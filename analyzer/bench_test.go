@@ -133,12 +133,6 @@ func BenchmarkAnalyzeCached(b *testing.B) {
 	if rep, _ := runChild(b, cfg, "cached", "KUBEWALK_BENCH_CACHE="+cache); rep.Hit {
 		b.Fatal("first run hit an empty cache")
 	}
-	files, _ := filepath.Glob(filepath.Join(cache, "*.bin"))
-	if len(files) == 1 {
-		if fi, err := os.Stat(files[0]); err == nil {
-			b.ReportMetric(float64(fi.Size())/1e6, "cache-MB")
-		}
-	}
 	b.ResetTimer()
 	var peak float64
 	for i := 0; i < b.N; i++ {
@@ -149,6 +143,12 @@ func BenchmarkAnalyzeCached(b *testing.B) {
 		peak = max(peak, mb)
 	}
 	b.ReportMetric(peak, "peak-RSS-MB")
+	files, _ := filepath.Glob(filepath.Join(cache, "*.bin"))
+	if len(files) == 1 {
+		if fi, err := os.Stat(files[0]); err == nil {
+			b.ReportMetric(float64(fi.Size())/1e6, "cache-MB")
+		}
+	}
 }
 
 func benchGoListExport(b *testing.B, cold bool) {
