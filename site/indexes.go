@@ -186,23 +186,50 @@ func (b *builder) searchPage() ([]byte, error) {
 func (b *builder) searchIndex() (js, jsn []byte, err error) {
 	var es []searchEntry
 	const root = searchPage // URLs relative to the site root
+	// One entry per symbol, at its declaration: the symbols walkthroughs
+	// cite and the functions the facts name.
+	syms := map[string]analyzer.Location{}
+	addSym := func(name string, decl analyzer.Location) {
+		if name != "" && !decl.IsZero() && b.rendered[decl.Path] {
+			if _, ok := syms[name]; !ok {
+				syms[name] = decl
+			}
+		}
+	}
 	for _, d := range b.docs {
 		wp := WalkthroughPage(d.ID)
 		es = append(es, searchEntry{T: d.Title, K: "walkthrough", U: relURL(root, wp, ""), D: d.Summary})
 		for _, s := range d.Steps {
 			es = append(es, searchEntry{T: s.Title, K: "step", U: relURL(root, wp, s.ID), D: d.Title})
 			for _, r := range s.Refs {
-				from, to := resolvedLines(r.Resolved)
-				sym := r.Resolved.Symbol
-				es = append(es, searchEntry{T: shortSymbol(sym.Name), K: "symbol", U: relURL(root, SourcePage(sym.Decl.Path), lineFragment(from, to)), D: sym.Name})
+				addSym(r.Resolved.Symbol.Name, r.Resolved.Symbol.Decl)
 			}
 			for _, seg := range s.Segments {
 				if e := seg.Excerpt; e != nil {
-					sym := e.Resolved.Symbol
-					es = append(es, searchEntry{T: shortSymbol(sym.Name), K: "symbol", U: relURL(root, SourcePage(sym.Decl.Path), lineFragment(sym.Decl.StartLine, sym.Decl.EndLine)), D: sym.Name})
+					addSym(e.Resolved.Symbol.Name, e.Resolved.Symbol.Decl)
 				}
 			}
 		}
+	}
+	for _, h := range b.in.Facts.Handlers {
+		addSym(h.Caller.Symbol, h.Caller.Decl)
+		for _, x := range []*analyzer.Handler{h.Add, h.Update, h.Delete, h.Filter} {
+			if x != nil {
+				addSym(x.Symbol, x.Decl)
+			}
+		}
+	}
+	for _, w := range b.in.Facts.Writes {
+		addSym(w.Caller.Symbol, w.Caller.Decl)
+	}
+	for _, e := range b.in.Facts.Events {
+		addSym(e.Caller.Symbol, e.Caller.Decl)
+	}
+	for _, w := range b.in.Facts.Wirings {
+		addSym(w.Sync.Symbol, w.Sync.Decl)
+	}
+	for name, decl := range syms {
+		es = append(es, searchEntry{T: shortSymbol(name), K: "symbol", U: relURL(root, SourcePage(decl.Path), lineFragment(decl.StartLine, decl.EndLine)), D: name})
 	}
 	seenEv := map[string]bool{}
 	for _, e := range b.in.Facts.Events {
