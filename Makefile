@@ -1,0 +1,57 @@
+# kubewalk — see README.md. Two commands set a fresh machine up:
+#   make site   builds the site for the default release into ./public
+#   make test   runs the unit and integration tests (offline)
+
+GO        ?= go
+BIN       := bin/kubewalk
+OUT       ?= public
+TAG       ?=
+SOURCE    ?= auto
+# e2e and bench share one cache so a release is fetched and analysed once.
+E2E_CACHE ?= $(CURDIR)/.cache/e2e
+ARTIFACTS ?= $(CURDIR)/.cache/artifacts
+FUZZTIME  ?= 30s
+
+.PHONY: all build site test e2e bench lint fuzz clean
+
+all: build
+
+build:
+	$(GO) build -o $(BIN) ./cmd/kubewalk
+
+site: build
+	./$(BIN) build $(if $(TAG),--tag $(TAG)) --source $(SOURCE) --out $(OUT)
+
+# Offline: fixtures only, no Kubernetes download. The browser tests need
+# Chromium (Debian's chromium package; .ci/run installs it).
+test:
+	$(GO) test -count=1 ./...
+
+# Real Kubernetes through the Go module proxy: fetch, analyse, check the
+# built-in walkthroughs at several releases, build the default site, link
+# check it and open it in a browser.
+e2e: build
+	mkdir -p $(E2E_CACHE) $(ARTIFACTS)
+	KUBEWALK_E2E_CACHE=$(E2E_CACHE) KUBEWALK_ARTIFACTS=$(ARTIFACTS) KUBEWALK_BIN=$(CURDIR)/$(BIN) \
+		$(GO) test -count=1 -tags e2e -timeout 60m -p 1 ./...
+
+bench: build
+	mkdir -p $(E2E_CACHE)
+	KUBEWALK_BENCH_TREE=$$(./$(BIN) fetch --quiet --cache-dir $(E2E_CACHE) --source goproxy -o dir) \
+	KUBEWALK_E2E_CACHE=$(E2E_CACHE) \
+		$(GO) test -count=1 -run '^$$' -bench . -benchmem -timeout 60m ./...
+
+lint:
+	@out=$$(gofmt -l $$(git ls-files '*.go' | grep -v /testdata/)); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
+	$(GO) vet ./...
+
+# Longer fuzzing than the seed-corpus runs in `make test`.
+fuzz:
+	@for pkg in $$($(GO) list ./...); do \
+		for f in $$($(GO) test -list '^Fuzz' $$pkg 2>/dev/null | grep '^Fuzz'); do \
+			echo "fuzz $$pkg $$f"; $(GO) test -run '^$$' -fuzz "^$$f$$" -fuzztime $(FUZZTIME) $$pkg || exit 1; \
+		done; \
+	done
+
+clean:
+	rm -rf bin $(OUT) .cache

@@ -1,0 +1,59 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/kubewalk/kubewalk/source"
+	"github.com/spf13/cobra"
+)
+
+func newFetchCmd(g *globals) *cobra.Command {
+	var sf sourceFlags
+	var output string
+	c := &cobra.Command{
+		Use:   "fetch",
+		Short: "Put the Kubernetes source of a release tag on disk and print where it is",
+		Long: `Fetch puts the Kubernetes source tree of a release tag into the cache and
+prints its directory, the tag, the commit hash where it is known, and the
+backend that produced it. Fetching a cached tag does no network work.
+
+Backends (--source):
+  auto     go-git clone of the tag; if the remote cannot be reached, the Go module proxy
+  git      go-git clone of refs/tags/<tag>, depth 1, from --repo
+  goproxy  k8s.io/kubernetes@<tag> and its staging modules through the Go command,
+           laid out as the repository is (staging/src/k8s.io/<name>)
+  DIR      an existing checkout, which must be at the tag's commit`,
+		Example: `  kubewalk fetch --source goproxy
+  kubewalk fetch --tag v1.31.0 --repo /srv/mirrors/kubernetes.git
+  kubewalk fetch --source ~/src/k8s.io/kubernetes --tag v1.36.3
+  cd "$(kubewalk fetch --source goproxy -o dir)"`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			tree, err := source.Fetch(cmd.Context(), sf.options(g, sf.tag))
+			if err != nil {
+				return err
+			}
+			switch output {
+			case "dir":
+				fmt.Fprintln(g.stdout, tree.Dir)
+				return nil
+			case "json":
+				return writeJSON(g.stdout, tree)
+			case "text":
+			default:
+				return &usageError{cmd: cmd.CommandPath(), err: fmt.Errorf("-o %q: want text, json or dir", output)}
+			}
+			commit := tree.Commit
+			if commit == "" {
+				commit = "(unknown)"
+			}
+			fmt.Fprintf(g.stdout, "dir:     %s\ntag:     %s\ncommit:  %s\nbackend: %s\n", tree.Dir, tree.Tag, commit, tree.Backend)
+			for _, m := range tree.Missing {
+				fmt.Fprintf(g.stdout, "missing: %s\n", m)
+			}
+			return nil
+		},
+	}
+	sf.register(c.Flags())
+	c.Flags().StringVarP(&output, "output", "o", "text", "output format: text, json (the tree's metadata), or dir (the directory only, for scripts)")
+	return c
+}

@@ -1,0 +1,187 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/kubewalk/kubewalk/analyzer"
+	"github.com/kubewalk/kubewalk/internal/pipeline"
+	"github.com/kubewalk/kubewalk/walkthrough"
+	"github.com/spf13/cobra"
+	"sigs.k8s.io/yaml"
+)
+
+func newListCmd(g *globals) *cobra.Command {
+	var (
+		sf        sourceFlags
+		output    string
+		userDir   string
+		noBuiltin bool
+		lang      string
+	)
+	c := &cobra.Command{
+		Use:       "list handlers|events|writes|walkthroughs",
+		Short:     "List discovered facts or the walkthroughs",
+		ValidArgs: []cobra.Completion{"handlers", "events", "writes", "walkthroughs"},
+		Args:      cobra.MatchAll(cobra.ExactArgs(1), cobra.OnlyValidArgs),
+		Long: `List prints what the analyzer discovered at a release — informer handler
+registrations, recorded events, API writes — or the walkthroughs, as a
+table, JSON or YAML. The facts come from the cache when the release was
+analysed before.`,
+		Example: `  kubewalk list handlers --source goproxy
+  kubewalk list events -o json | jq '.[] | select(.reason == "Pulling")'
+  kubewalk list walkthroughs -o json`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			switch output {
+			case "table", "json", "yaml":
+			default:
+				return &usageError{cmd: cmd.CommandPath(), err: fmt.Errorf("-o %q: want table, json or yaml", output)}
+			}
+			sets, err := pipeline.Sets(userDir, noBuiltin)
+			if err != nil {
+				return &usageError{cmd: cmd.CommandPath(), err: err}
+			}
+			if args[0] == "walkthroughs" {
+				return listWalkthroughs(g.stdout, sets, lang, output)
+			}
+			rel, err := pipeline.Open(cmd.Context(), sf.options(g, sf.tag), sets, g.logf)
+			if err != nil {
+				return err
+			}
+			facts := rel.Result.Facts()
+			switch args[0] {
+			case "handlers":
+				return emit(g.stdout, output, facts.Handlers, handlerRows)
+			case "events":
+				return emit(g.stdout, output, facts.Events, eventRows)
+			default:
+				return emit(g.stdout, output, facts.Writes, writeRows)
+			}
+		},
+	}
+	f := c.Flags()
+	sf.register(f)
+	f.StringVarP(&output, "output", "o", "table", "output format: table, json or yaml")
+	f.StringVar(&userDir, "walkthroughs", "", "directory of walkthrough Markdown files besides the built-in ones")
+	f.BoolVar(&noBuiltin, "no-builtin", false, "leave the built-in walkthroughs out")
+	f.StringVar(&lang, "lang", "en", "language of the walkthroughs to list (en or ko)")
+	return c
+}
+
+func emit[T any](w io.Writer, output string, items []T, rows func([]T) [][]string) error {
+	if items == nil {
+		items = []T{}
+	}
+	switch output {
+	case "json":
+		return writeJSON(w, items)
+	case "yaml":
+		b, err := yaml.Marshal(items)
+		if err != nil {
+			return err
+		}
+		_, err = w.Write(b)
+		return err
+	}
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	for _, r := range rows(items) {
+		fmt.Fprintln(tw, strings.Join(r, "\t"))
+	}
+	return tw.Flush()
+}
+
+func at(l analyzer.Location) string { return fmt.Sprintf("%s:%d", l.Path, l.StartLine) }
+
+// short drops the import path from a symbol for table output.
+func short(sym string) string {
+	if i := strings.LastIndex(sym, "/"); i >= 0 {
+		return sym[i+1:]
+	}
+	return sym
+}
+
+func handlerName(h *analyzer.Handler) string {
+	if h == nil {
+		return "-"
+	}
+	if h.Symbol == "" {
+		return h.Form
+	}
+	return short(h.Symbol)
+}
+
+func handlerRows(hs []analyzer.HandlerRegistration) [][]string {
+	rows := [][]string{{"RESOURCE", "COMPONENT", "ADD", "UPDATE", "DELETE", "AT"}}
+	for _, h := range hs {
+		res := h.Informer.Resource
+		if h.Informer.Group != "" {
+			res += "." + h.Informer.Group
+		}
+		if res == "" {
+			res = "?"
+		}
+		rows = append(rows, []string{res, h.Component, handlerName(h.Add), handlerName(h.Update), handlerName(h.Delete), at(h.At)})
+	}
+	return rows
+}
+
+func eventRows(es []analyzer.Event) [][]string {
+	rows := [][]string{{"REASON", "TYPE", "CALLER", "AT"}}
+	for _, e := range es {
+		r := e.Reason
+		if r == "" {
+			r = "(" + e.ReasonExpr + ")"
+		}
+		rows = append(rows, []string{r, e.Type, short(e.Caller.Symbol), at(e.At)})
+	}
+	return rows
+}
+
+func writeRows(ws []analyzer.Write) [][]string {
+	rows := [][]string{{"RESOURCE", "VERB", "SUBRESOURCE", "CALLER", "AT"}}
+	for _, w := range ws {
+		sub := w.Subresource
+		if sub == "" {
+			sub = "-"
+		}
+		rows = append(rows, []string{w.Resource.Resource, w.Verb, sub, short(w.Caller.Symbol), at(w.At)})
+	}
+	return rows
+}
+
+// walkthroughInfo is what `list walkthroughs` prints.
+type walkthroughInfo struct {
+	ID     string   `json:"id"`
+	Title  string   `json:"title"`
+	Lang   string   `json:"lang"`
+	Topics []string `json:"topics"`
+	Steps  int      `json:"steps"`
+	Source string   `json:"source"`
+}
+
+func listWalkthroughs(w io.Writer, sets []pipeline.WalkSet, lang, output string) error {
+	var infos []walkthroughInfo
+	for _, s := range sets {
+		srcs, err := walkthrough.ParseDir(s.FS, s.Dir)
+		if err != nil {
+			return err
+		}
+		for _, src := range srcs {
+			if lang != "" && src.Lang != lang {
+				continue
+			}
+			infos = append(infos, walkthroughInfo{ID: src.ID, Title: src.Title, Lang: src.Lang, Topics: src.Topics, Steps: len(src.Steps), Source: s.Name})
+		}
+	}
+	sort.SliceStable(infos, func(i, j int) bool { return infos[i].ID < infos[j].ID })
+	return emit(w, output, infos, func(is []walkthroughInfo) [][]string {
+		rows := [][]string{{"ID", "LANG", "STEPS", "TITLE", "TOPICS"}}
+		for _, i := range is {
+			rows = append(rows, []string{i.ID, i.Lang, fmt.Sprint(i.Steps), i.Title, strings.Join(i.Topics, ",")})
+		}
+		return rows
+	})
+}

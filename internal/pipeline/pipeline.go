@@ -1,0 +1,141 @@
+// Package pipeline glues kubewalk's stages together for the command line:
+// fetch a tree (source), analyse it (analyzer, through its facts cache),
+// load and resolve walkthroughs (walkthrough), and render the site (site).
+// It holds no logic of its own beyond choosing inputs: which walkthrough
+// directories, which analyzer roots, which cache directories.
+package pipeline
+
+import (
+	"context"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/kubewalk/kubewalk/analyzer"
+	"github.com/kubewalk/kubewalk/source"
+	"github.com/kubewalk/kubewalk/walkthrough"
+	"github.com/kubewalk/kubewalk/walkthroughs"
+)
+
+// WalkSet is one directory of walkthrough Markdown files.
+type WalkSet struct {
+	// Name labels the set in diagnostics: "builtin" or the directory given.
+	Name string
+	FS   fs.FS
+	Dir  string // directory inside FS
+}
+
+// Sets returns the walkthrough sets to use: the built-in walkthroughs unless
+// noBuiltin, then the user's directory when one is given.
+func Sets(userDir string, noBuiltin bool) ([]WalkSet, error) {
+	var sets []WalkSet
+	if !noBuiltin {
+		sets = append(sets, WalkSet{Name: "builtin", FS: walkthroughs.FS, Dir: "."})
+	}
+	if userDir != "" {
+		st, err := os.Stat(userDir)
+		if err != nil {
+			return nil, fmt.Errorf("--walkthroughs: %w", err)
+		}
+		if !st.IsDir() {
+			return nil, fmt.Errorf("--walkthroughs %s: not a directory", userDir)
+		}
+		sets = append(sets, WalkSet{Name: userDir, FS: os.DirFS(userDir), Dir: "."})
+	}
+	if len(sets) == 0 {
+		return nil, fmt.Errorf("no walkthroughs: --no-builtin needs --walkthroughs DIR")
+	}
+	return sets, nil
+}
+
+// Release is one release, fetched and analysed.
+type Release struct {
+	Tree   *source.Tree
+	Result *analyzer.Result
+	// Cached is true when the facts came from the cache (no packages loaded).
+	Cached bool
+}
+
+// Open fetches the tree for opts.Tag and analyses it, with the analyzer's
+// default roots plus every package the walkthrough sets reference, so that
+// each reference can be resolved.
+func Open(ctx context.Context, opts source.Options, sets []WalkSet, logf func(string, ...any)) (*Release, error) {
+	if logf == nil {
+		logf = func(string, ...any) {}
+	}
+	log := opts.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	tree, err := source.Fetch(ctx, opts)
+	if err != nil {
+		return nil, err
+	}
+	roots, err := Roots(sets)
+	if err != nil {
+		return nil, err
+	}
+	cfg := analyzer.Config{
+		Dir:    tree.Dir,
+		Env:    tree.Env,
+		Roots:  roots,
+		Tag:    tree.Tag,
+		Commit: tree.Commit,
+		Logf:   logf,
+	}
+	log.Info("analysing", "tag", tree.Tag, "roots", len(roots))
+	res, hit, err := analyzer.AnalyzeCached(ctx, cfg, filepath.Join(opts.CacheDir, "facts"))
+	if err != nil {
+		return nil, fmt.Errorf("analyse %s: %w", tree.Tag, err)
+	}
+	if hit {
+		log.Debug("facts from cache", "tag", tree.Tag)
+	}
+	return &Release{Tree: tree, Result: res, Cached: hit}, nil
+}
+
+// Roots returns the analyzer's default roots plus the import path of every
+// package the walkthrough sets reference, sorted and deduplicated.
+func Roots(sets []WalkSet) ([]string, error) {
+	seen := map[string]bool{}
+	var roots []string
+	add := func(r string) {
+		if r != "" && !seen[r] {
+			seen[r] = true
+			roots = append(roots, r)
+		}
+	}
+	for _, r := range analyzer.DefaultRoots {
+		add(r)
+	}
+	for _, s := range sets {
+		uses, err := walkthrough.Refs(s.FS, s.Dir)
+		if err != nil {
+			return nil, err
+		}
+		for _, u := range uses {
+			for _, alt := range u.Ref.Alternates {
+				add(importPath(alt))
+			}
+		}
+	}
+	sort.Strings(roots[len(analyzer.DefaultRoots):])
+	return roots, nil
+}
+
+// importPath returns the package part of a reference name: everything up to
+// the first dot after the last slash. Package paths whose last element holds
+// a dot do not occur in the Kubernetes tree's own packages; the analyzer's
+// resolver tries the other splits when resolving.
+func importPath(name string) string {
+	slash := strings.LastIndex(name, "/")
+	dot := strings.Index(name[slash+1:], ".")
+	if slash < 0 || dot < 0 {
+		return ""
+	}
+	return name[:slash+1+dot]
+}
