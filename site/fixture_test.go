@@ -168,13 +168,13 @@ func fixture(t testing.TB) (Input, Options) {
 			Caller:   fn(pkg + ".DeploymentController.getNewReplicaSet"),
 			At:       at(syncPath, "created :="),
 			Resource: analyzer.Resource{Group: "apps", Version: "v1", Kind: "ReplicaSet", Resource: "replicasets"},
-			Verb:     "create", Via: "AppsV1().ReplicaSets().Create",
+			Verb:     "create", APIVerb: "create", Via: "AppsV1().ReplicaSets().Create",
 		}, {
 			// A component that writes but registers no handler.
 			Caller:   fn("k8s.io/kubernetes/pkg/scheduler.Scheduler.bind"),
 			At:       at(schPath, "DefaultBinder"),
 			Resource: analyzer.Resource{Version: "v1", Kind: "Pod", Resource: "pods"},
-			Verb:     "create", Subresource: "binding", Via: "CoreV1().Pods().Bind",
+			Verb:     "bind", APIVerb: "create", Subresource: "binding", Via: "CoreV1().Pods().Bind",
 		}},
 		Events: []analyzer.Event{
 			{

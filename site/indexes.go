@@ -25,7 +25,13 @@ func (b *builder) handlersPage() ([]byte, error) {
 		byComp[h.Component] = append(byComp[h.Component], h)
 		byRes[resourceLabel(h.Informer)] = append(byRes[resourceLabel(h.Informer)], h)
 	}
-	body := struct{ ByComponent, ByResource []groupView }{}
+	body := struct {
+		ByComponent, ByResource []groupView
+		Wirings                 []wiringRow
+	}{}
+	for _, w := range b.in.Facts.Wirings {
+		body.Wirings = append(body.Wirings, v.wiringRow(w))
+	}
 	for _, k := range sortedKeys(byComp) {
 		body.ByComponent = append(body.ByComponent, groupView{ID: anchorID("c-", k), Title: k, Facts: v.facts(byComp[k], nil, nil)})
 	}

@@ -20,12 +20,14 @@ type homeDoc struct {
 	Title, Summary, Href string
 	Topics               []string
 	Steps                int
+	// Fallback: not translated into the site's language (shown in English).
+	Fallback bool
 }
 
 func (b *builder) homePage() ([]byte, error) {
 	var docs []homeDoc
 	for _, d := range b.docs {
-		docs = append(docs, homeDoc{Title: d.Title, Summary: d.Summary, Href: relURL(homePage, WalkthroughPage(d.ID), ""), Topics: d.Topics, Steps: len(d.Steps)})
+		docs = append(docs, homeDoc{Title: d.Title, Summary: d.Summary, Href: relURL(homePage, WalkthroughPage(d.ID), ""), Topics: d.Topics, Steps: len(d.Steps), Fallback: d.Lang != b.in.Lang})
 	}
 	body := struct {
 		Docs  []homeDoc

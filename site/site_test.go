@@ -92,6 +92,12 @@ func TestBuildFixture(t *testing.T) {
 	if i, j := strings.Index(home, "walkthroughs/deployment.html"), strings.Index(home, "walkthroughs/watch.html"); i < 0 || j < i {
 		t.Errorf("walkthroughs not in Order on the home page")
 	}
+	if !strings.Contains(files["handlers.html"], `id="wiring"`) || !strings.Contains(files["handlers.html"], ".syncHandler =") {
+		t.Errorf("handlers page lacks the sync wiring")
+	}
+	if !strings.Contains(files["resources.html"], "API: create") {
+		t.Errorf("a bind write does not show the API verb")
+	}
 	if !strings.Contains(files["events.html"], "ScalingReplicaSet") || !strings.Contains(files["handlers.html"], "addDeployment") || !strings.Contains(files["resources.html"], "replicasets.apps") {
 		t.Errorf("indexes lack their facts")
 	}
@@ -226,6 +232,9 @@ func TestKorean(t *testing.T) {
 	// watch has no Korean translation: the English one stands in.
 	if !strings.Contains(files["walkthroughs/watch.html"], "Watches and informers") {
 		t.Errorf("missing translation did not fall back to English")
+	}
+	if !strings.Contains(files["index.html"], `<span class="topic">영어</span>`) {
+		t.Errorf("home does not mark the untranslated walkthrough")
 	}
 	for _, err := range CheckLinks(out) {
 		t.Error(err)

@@ -37,6 +37,17 @@ type handlerRow struct {
 	Add, Update  *funcView
 	Delete       *funcView
 	Filter       *funcView
+	// HandlerExpr is the handler as written when none of Add, Update and
+	// Delete resolved.
+	HandlerExpr string
+}
+
+type wiringRow struct {
+	Type, Field, Queue string
+	Sync               funcView
+	Worker             *funcView
+	Enqueuers          []funcView
+	At                 locView
 }
 
 type eventRow struct {
@@ -47,8 +58,11 @@ type eventRow struct {
 
 type writeRow struct {
 	Component, Resource, Verb, Subresource, Via string
-	Caller                                      funcView
-	At                                          locView
+	// APIVerb is the verb the API server sees, shown when it differs from
+	// Verb ("bind" is a create of pods/binding).
+	APIVerb string
+	Caller  funcView
+	At      locView
 }
 
 // factsView is a set of facts rendered as tables (a walkthrough's facts
@@ -131,7 +145,20 @@ func (v views) handlerRow(h analyzer.HandlerRegistration) handlerRow {
 		Update:       v.handler(h.Update),
 		Delete:       v.handler(h.Delete),
 		Filter:       v.handler(h.Filter),
+		HandlerExpr:  h.HandlerExpr,
 	}
+}
+
+func (v views) wiringRow(w analyzer.Wiring) wiringRow {
+	r := wiringRow{Type: shortSymbol(w.Type), Field: w.Field, Queue: w.Queue, Sync: v.fn(w.Sync, ""), At: v.loc(w.At)}
+	if w.Worker != nil {
+		f := v.fn(*w.Worker, "")
+		r.Worker = &f
+	}
+	for _, e := range w.Enqueuers {
+		r.Enqueuers = append(r.Enqueuers, v.fn(e, ""))
+	}
+	return r
 }
 
 func (v views) eventRow(e analyzer.Event) eventRow {
@@ -147,8 +174,9 @@ func (v views) writeRow(w analyzer.Write) writeRow {
 	return writeRow{
 		Component: componentOf(w.Caller.Symbol), Resource: resourceLabel(w.Resource),
 		Verb: w.Verb, Subresource: w.Subresource, Via: w.Via,
-		Caller: v.fn(w.Caller, ""),
-		At:     v.loc(w.At),
+		APIVerb: w.APIVerb,
+		Caller:  v.fn(w.Caller, ""),
+		At:      v.loc(w.At),
 	}
 }
 
