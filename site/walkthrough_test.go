@@ -1,0 +1,116 @@
+package site
+
+import (
+	"context"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"github.com/kubewalk/kubewalk/analyzer"
+	"github.com/kubewalk/kubewalk/walkthrough"
+)
+
+// treeResolver resolves references against the fixture's symbols and
+// sources, matching Lines against the declaration's lines as the analyzer
+// does.
+type treeResolver struct {
+	syms  map[string]analyzer.Symbol
+	tree  fixtureTree
+	facts *analyzer.Facts
+}
+
+func (r *treeResolver) Facts() *analyzer.Facts { return r.facts }
+
+func (r *treeResolver) Resolve(ref analyzer.Ref) (analyzer.Resolved, error) {
+	for i, alt := range ref.Alternates {
+		s, ok := r.syms[alt]
+		if !ok {
+			continue
+		}
+		res := analyzer.Resolved{Symbol: s, Alternate: i}
+		if ref.Lines != "" {
+			re, err := regexp.Compile(ref.Lines)
+			if err != nil {
+				return analyzer.Resolved{}, err
+			}
+			lines := strings.Split(string(r.tree[s.Decl.Path]), "\n")
+			for n := s.Decl.StartLine; n <= s.Decl.EndLine; n++ {
+				if re.MatchString(lines[n-1]) {
+					res.Matched = append(res.Matched, n)
+				}
+			}
+			if len(res.Matched) == 0 {
+				return analyzer.Resolved{}, analyzer.ErrNoMatch
+			}
+		}
+		return res, nil
+	}
+	return analyzer.Resolved{}, &analyzer.NotFoundError{Ref: ref.String()}
+}
+
+// TestWalkthroughMarkdown renders hostile Markdown through the walkthrough
+// package with site.SymbolURL, builds the site and checks that nothing
+// executable survives and that every symbol link resolves.
+func TestWalkthroughMarkdown(t *testing.T) {
+	in, opts := fixture(t)
+	syms := map[string]analyzer.Symbol{}
+	for _, s := range in.Symbols {
+		syms[s.Name] = s
+	}
+	res := &treeResolver{syms: syms, tree: loadTree(t), facts: in.Facts}
+	md := "---\n" +
+		"title: Hostile <script>alert('t')</script>\n" +
+		"summary: 'x\" onmouseover=\"alert(1)'\n" +
+		"participants: [a, b]\n" +
+		"---\n\n" +
+		"Intro with <script>alert('raw')</script> raw HTML, a [js link](javascript:alert(1)), " +
+		"[data](data:text/html,x) and <img src=x onerror=alert(1)>.\n\n" +
+		"## Step one {from=\"a\" to=\"b\" label=\"<img src=x onerror=alert(2)>\"}\n\n" +
+		"See [rolloutRolling](go:k8s.io/kubernetes/pkg/controller/deployment.DeploymentController.rolloutRolling) " +
+		"and [the file's name](<go:k8s.io/kubernetes/pkg/odd.Evil>).\n\n" +
+		"```excerpt\n" +
+		"ref: k8s.io/kubernetes/pkg/controller/deployment.DeploymentController.rolloutRolling\n" +
+		"lines: getNewReplicaSet\n" +
+		"caption: <script>alert('cap')</script>\n" +
+		"```\n\n" +
+		"```facts\n" +
+		"events: reason=ScalingReplicaSet\n" +
+		"```\n"
+	fsys := fstest.MapFS{"w/hostile.md": {Data: []byte(md)}}
+	docs, err := walkthrough.Load(fsys, "w", "en", walkthrough.Options{
+		Resolver:  res,
+		SymbolURL: SymbolURL,
+		Permalink: opts.SourceURL,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	in.Docs = docs
+	opts.Out = filepath.Join(t.TempDir(), "public")
+	if _, err := Build(context.Background(), in, opts); err != nil {
+		t.Fatal(err)
+	}
+	for _, err := range CheckLinks(opts.Out) {
+		t.Error(err)
+	}
+	page := readTree(t, opts.Out)["walkthroughs/hostile.html"]
+	if page == "" {
+		t.Fatal("no walkthroughs/hostile.html")
+	}
+	for _, bad := range []string{"<script>alert", `href="javascript:`, `href="data:`, "<img src=x", `onmouseover="alert`} {
+		if strings.Contains(page, bad) {
+			t.Errorf("walkthrough page contains %q", bad)
+		}
+	}
+	for _, want := range []string{
+		`href="../src/pkg/controller/deployment/sync.go.html#L`, // inline reference through SymbolURL
+		`href="../src/pkg/odd/x%3Cscript%3E&amp;%27%22%23%3F.go.html#L3"`,
+		`class="ln mark"`,
+	} {
+		if !strings.Contains(page, want) {
+			t.Errorf("walkthrough page lacks %s", want)
+		}
+	}
+}
