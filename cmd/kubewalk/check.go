@@ -1,7 +1,10 @@
 package main
 
 import (
+	"errors"
 	"fmt"
+	"path/filepath"
+	"strings"
 
 	"github.com/kubewalk/kubewalk/internal/pipeline"
 	"github.com/kubewalk/kubewalk/source"
@@ -46,7 +49,7 @@ for walkthroughs that must keep up with Kubernetes.`,
 				n := 0
 				for _, s := range sets {
 					for _, e := range walkthrough.Check(s.FS, s.Dir, walkthrough.Options{Resolver: rel.Result}) {
-						fmt.Fprintf(g.stdout, "%s: %s\n", tag, prefixSet(s, e))
+						fmt.Fprintln(g.stdout, diagnostic(s, tag, e))
 						n++
 					}
 				}
@@ -70,11 +73,19 @@ for walkthroughs that must keep up with Kubernetes.`,
 	return c
 }
 
-// prefixSet names the set a diagnostic came from when it is the user's
-// directory, so that file:line points at a path the editor can open.
-func prefixSet(s pipeline.WalkSet, err error) string {
-	if s.Name == "builtin" {
-		return "walkthroughs/" + err.Error()
+// diagnostic formats a problem as file:line:col: [tag] message, the form
+// editors jump to, with the file's path as the user can open it: inside the
+// repository's walkthroughs/ for the built-in ones, under --walkthroughs for
+// the user's.
+func diagnostic(s pipeline.WalkSet, tag string, err error) string {
+	dir := "walkthroughs"
+	if s.Name != "builtin" {
+		dir = s.Name
 	}
-	return s.Name + "/" + err.Error()
+	var we *walkthrough.Error
+	if errors.As(err, &we) {
+		msg := strings.TrimPrefix(we.Error(), fmt.Sprintf("%s:%d:%d: ", we.File, we.Line, we.Col))
+		return fmt.Sprintf("%s:%d:%d: [%s] %s", filepath.Join(dir, we.File), we.Line, we.Col, tag, msg)
+	}
+	return fmt.Sprintf("%s: [%s] %v", dir, tag, err)
 }

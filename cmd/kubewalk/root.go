@@ -51,6 +51,11 @@ func newRootCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 		PersistentPreRunE: func(cmd *cobra.Command, args []string) error {
 			return g.setup()
 		},
+		// Without a command, print the help; an unknown command is a usage
+		// error (exit 2), not help with exit 0.
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return cmd.Help()
+		},
 	}
 	root.SetIn(stdin)
 	root.SetOut(stdout)

@@ -1,0 +1,230 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/go-git/go-git/v5"
+	"github.com/go-git/go-git/v5/plumbing/object"
+	"github.com/kubewalk/kubewalk/analyzer"
+	"github.com/kubewalk/kubewalk/site"
+)
+
+// kw runs the command line in-process and returns its exit code and output.
+func kw(t *testing.T, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code = run(context.Background(), args, strings.NewReader(""), &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+func TestUsageErrorsExitTwo(t *testing.T) {
+	cache := t.TempDir()
+	for _, args := range [][]string{
+		{"frobnicate"},
+		{"build", "--no-such-flag"},
+		{"build", "--lang", "fr"},
+		{"build", "extra-arg"},
+		{"list"},
+		{"list", "pods"},
+		{"list", "handlers", "-o", "xml"},
+		{"fetch", "-o", "xml", "--source", "goproxy"},
+		{"check", "--no-builtin"},
+	} {
+		code, _, stderr := kw(t, append([]string{"--cache-dir", cache}, args...)...)
+		if code != exitUsage {
+			t.Errorf("kubewalk %s: exit %d, want %d (stderr: %s)", strings.Join(args, " "), code, exitUsage, stderr)
+		}
+		if !strings.Contains(stderr, "--help") {
+			t.Errorf("kubewalk %s: stderr does not point at --help: %q", strings.Join(args, " "), stderr)
+		}
+	}
+}
+
+func TestEveryCommandHelpHasExamples(t *testing.T) {
+	root := newRootCmd(strings.NewReader(""), &bytes.Buffer{}, &bytes.Buffer{})
+	for _, c := range root.Commands() {
+		if c.Name() == "help" || c.Name() == "completion" {
+			continue
+		}
+		if strings.TrimSpace(c.Example) == "" {
+			t.Errorf("kubewalk %s --help has no examples", c.Name())
+		}
+		code, out, _ := kw(t, c.Name(), "--help")
+		if code != exitOK || !strings.Contains(out, "Examples:") {
+			t.Errorf("kubewalk %s --help: exit %d, output lacks Examples:\n%s", c.Name(), code, out)
+		}
+	}
+}
+
+func TestVersion(t *testing.T) {
+	code, out, _ := kw(t, "version")
+	if code != exitOK || !strings.Contains(out, "default tag: v1.") || !strings.Contains(out, "facts schema:") {
+		t.Fatalf("version: exit %d, output %q", code, out)
+	}
+}
+
+// fixtureRepo makes a git repository holding the analyzer's Kubernetes-like
+// fixture tree, with a replace list naming its staging modules as the real
+// go.mod does, tagged tag. It returns the repository's path.
+func fixtureRepo(t *testing.T, tag string) string {
+	t.Helper()
+	src := filepath.Join("..", "..", "analyzer", "testdata", "kubelike")
+	dir := t.TempDir()
+	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		if rel == "go.mod" {
+			b = append(b, []byte("\nreplace (\n\tk8s.io/api => ./staging/src/k8s.io/api\n\tk8s.io/apimachinery => ./staging/src/k8s.io/apimachinery\n\tk8s.io/client-go => ./staging/src/k8s.io/client-go\n)\n")...)
+		}
+		dst := filepath.Join(dir, rel)
+		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+			return err
+		}
+		return os.WriteFile(dst, b, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	repo, err := git.PlainInit(dir, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wt, err := repo.Worktree()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := wt.AddGlob("."); err != nil {
+		t.Fatal(err)
+	}
+	sig := &object.Signature{Name: "test", Email: "test@example.com", When: time.Unix(1700000000, 0)}
+	h, err := wt.Commit("fixture", &git.CommitOptions{Author: sig})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := repo.CreateTag(tag, h, nil); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+const fixtureWalkthrough = `---
+title: A Deployment in the fixture
+summary: The fixture's deployment controller.
+participants: [deployment controller, kube-apiserver]
+---
+
+The fixture mimics Kubernetes.
+
+## The controller creates a ReplicaSet {from="deployment controller" to="kube-apiserver" label="POST replicasets"}
+
+[getNewReplicaSet](go:k8s.io/kubernetes/pkg/controller/deployment.DeploymentController.getNewReplicaSet) creates it.
+
+` + "```excerpt\nref: k8s.io/kubernetes/pkg/controller/deployment.DeploymentController.getNewReplicaSet\nlines: ReplicaSets\\(.*\\)\\.Create\n```\n\n```facts\nhandlers: resource=deployments\n```\n"
+
+// TestBuildCheckListFromGitFixture drives the whole pipeline through the
+// command line, offline: a go-git clone of a local repository, analysis of
+// the fixture tree, a user walkthrough, the site, check and list.
+func TestBuildCheckListFromGitFixture(t *testing.T) {
+	if testing.Short() {
+		t.Skip("loads packages")
+	}
+	t.Setenv("GOPROXY", "off")
+	t.Setenv("GOFLAGS", "-mod=mod")
+	const tag = "v1.99.0"
+	repo := fixtureRepo(t, tag)
+	cache := t.TempDir()
+	wdir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(wdir, "fixture.md"), []byte(fixtureWalkthrough), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	common := []string{"--cache-dir", cache, "--quiet"}
+	src := []string{"--tag", tag, "--source", "git", "--repo", repo}
+
+	code, out, stderr := kw(t, append(append(common, "fetch", "-o", "json"), src...)...)
+	if code != exitOK {
+		t.Fatalf("fetch: exit %d: %s", code, stderr)
+	}
+	var tree struct{ Dir, Tag, Commit, Backend string }
+	if err := json.Unmarshal([]byte(out), &tree); err != nil {
+		t.Fatalf("fetch -o json: %v\n%s", err, out)
+	}
+	if tree.Backend != "git" || tree.Tag != tag || len(tree.Commit) != 40 {
+		t.Errorf("fetch: %+v", tree)
+	}
+
+	site1 := filepath.Join(t.TempDir(), "site")
+	args := append(append(append(common, "build"), src...), "--no-builtin", "--walkthroughs", wdir, "--out", site1)
+	if code, _, stderr := kw(t, args...); code != exitOK {
+		t.Fatalf("build: exit %d: %s", code, stderr)
+	}
+	page, err := os.ReadFile(filepath.Join(site1, "walkthroughs", "fixture.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(page), "pkg/controller/deployment/sync.go") {
+		t.Errorf("walkthrough page does not cite sync.go")
+	}
+	for _, err := range site.CheckLinks(site1) {
+		t.Error(err)
+	}
+
+	// list handlers from the (now cached) facts.
+	code, out, stderr = kw(t, append(append(append(common, "list", "handlers", "-o", "json"), src...), "--no-builtin", "--walkthroughs", wdir)...)
+	if code != exitOK {
+		t.Fatalf("list: exit %d: %s", code, stderr)
+	}
+	var hs []analyzer.HandlerRegistration
+	if err := json.Unmarshal([]byte(out), &hs); err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, h := range hs {
+		if h.Informer.Resource == "deployments" && h.Add != nil && strings.HasSuffix(h.Add.Symbol, "DeploymentController.addDeployment") {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("list handlers: no deployments registration with addDeployment in %d registrations", len(hs))
+	}
+
+	// check passes, then fails with file:line when a reference breaks.
+	checkArgs := append(append(append(common, "check"), src...), "--no-builtin", "--walkthroughs", wdir)
+	if code, out, stderr := kw(t, checkArgs...); code != exitOK {
+		t.Fatalf("check: exit %d\n%s%s", code, out, stderr)
+	}
+	broken := strings.Replace(fixtureWalkthrough, "getNewReplicaSet\nlines", "getNewReplicaSets\nlines", 1)
+	if err := os.WriteFile(filepath.Join(wdir, "fixture.md"), []byte(broken), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, _ = kw(t, checkArgs...)
+	if code != exitFailure {
+		t.Fatalf("check of a broken reference: exit %d, want %d\n%s", code, exitFailure, out)
+	}
+	if !strings.Contains(out, "fixture.md:14:6: [v1.99.0] ") || !strings.Contains(out, "getNewReplicaSet") {
+		t.Errorf("check output lacks fixture.md:14:6 and a suggestion:\n%s", out)
+	}
+
+	// A failed build leaves the previous site untouched.
+	before, _ := os.ReadFile(filepath.Join(site1, "index.html"))
+	if code, _, _ := kw(t, args...); code != exitFailure {
+		t.Fatalf("build with a broken reference: exit %d, want %d", code, exitFailure)
+	}
+	after, err := os.ReadFile(filepath.Join(site1, "index.html"))
+	if err != nil || !bytes.Equal(before, after) {
+		t.Errorf("a failed build changed the previous site (err %v)", err)
+	}
+}
