@@ -1,22 +1,19 @@
 package walkthrough
 
 // Ordinary fenced code blocks (YAML manifests, shell sessions, JSON, Go
-// examples) highlighted with chroma, as CSS classes so the site's light and
-// dark stylesheets decide the colours.
+// examples) highlighted by internal/codehtml — the same highlighter and the
+// same CSS classes as the site's source pages, so one stylesheet (light and
+// dark) covers both. codehtml uses chroma for everything but Go.
 //
-// Written here rather than taken from goldmark-highlighting: that
-// extension's newest release (2023) pins chroma v2.2 and reads attributes
-// from the info string ({hl_lines=… style=… linenos=…}) — more surface to
-// audit against hostile input for nothing a walkthrough needs. This is the
-// forty lines we use.
+// Not goldmark-highlighting: that extension's newest release (2023) pins
+// chroma v2.2 and reads attributes from the info string ({hl_lines=…
+// style=… linenos=…}) — more surface to audit against hostile input for
+// nothing a walkthrough needs.
 
 import (
 	"bytes"
 
-	"github.com/alecthomas/chroma/v2"
-	chromahtml "github.com/alecthomas/chroma/v2/formatters/html"
-	"github.com/alecthomas/chroma/v2/lexers"
-	"github.com/alecthomas/chroma/v2/styles"
+	"github.com/kubewalk/kubewalk/internal/codehtml"
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/renderer"
@@ -38,11 +35,6 @@ func (codeRenderer) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer) {
 	reg.Register(ast.KindFencedCodeBlock, renderCodeBlock)
 }
 
-// chromaHTML writes <pre class="chroma"><code><span class="line">… with
-// chroma's short class names (the site writes the matching CSS with
-// chromahtml.WithClasses(true) and no prefix).
-var chromaHTML = chromahtml.New(chromahtml.WithClasses(true))
-
 func renderCodeBlock(w util.BufWriter, source []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
 	if !entering {
 		return ast.WalkSkipChildren, nil
@@ -53,20 +45,16 @@ func renderCodeBlock(w util.BufWriter, source []byte, node ast.Node, entering bo
 		seg := n.Lines().At(i)
 		code.Write(seg.Value(source))
 	}
-	lang := string(n.Language(source))
-	if lexer := lexers.Get(lang); lang != "" && lexer != nil {
-		it, err := chroma.Coalesce(lexer).Tokenise(nil, code.String())
-		if err == nil {
-			var out bytes.Buffer
-			// chroma escapes every token; its class names are fixed strings.
-			if err := chromaHTML.Format(&out, styles.Fallback, it); err == nil {
-				w.Write(out.Bytes())
-				return ast.WalkSkipChildren, nil
-			}
+	// codehtml escapes every token and writes only its own class names;
+	// an unknown language comes back as escaped plain text.
+	lines := codehtml.Lang(string(n.Language(source)), bytes.TrimSuffix(code.Bytes(), []byte("\n")))
+	w.WriteString(`<pre class="code block"><code>`)
+	for i, l := range lines {
+		if i > 0 {
+			w.WriteByte('\n')
 		}
+		w.WriteString(string(l))
 	}
-	w.WriteString(`<pre class="chroma"><code>`)
-	w.Write(util.EscapeHTML(code.Bytes()))
 	w.WriteString("</code></pre>\n")
 	return ast.WalkSkipChildren, nil
 }
