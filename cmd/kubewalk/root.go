@@ -73,6 +73,8 @@ func newRootCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 		newBuildCmd(g),
 		newCheckCmd(g),
 		newListCmd(g),
+		newDiffCmd(g),
+		newExplainCmd(g),
 		newVersionCmd(g),
 	)
 	// Usage errors for unknown commands and bad arguments too.

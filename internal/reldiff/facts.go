@@ -2,6 +2,7 @@ package reldiff
 
 import (
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
@@ -44,7 +45,8 @@ const (
 // A func literal is named after its enclosing declaration with a "$N"
 // suffix that counts literals in source order (analyzer.FuncRef); the
 // suffix shifts whenever a literal is added above, so identities drop it
-// and a literal handler is known by the functions it calls instead.
+// and a literal handler is known by the functions of its own package it
+// calls instead (see handlerID).
 // Several facts with one identity (the same event recorded twice by one
 // function) count as one: a change in their number is not reported.
 type FactChange struct {
@@ -156,7 +158,11 @@ func gv(group, version string) string {
 }
 
 // handlerID names a handler stably: its symbol, or for a func literal the
-// enclosing function and what it calls.
+// enclosing function and the functions of the same package it calls,
+// sorted — the method it forwards to (c.enqueueClaim). Calls into other
+// packages (metrics, logging, feature gates) are left out: they come and
+// go with every edit of the literal's body and would make a registration
+// look removed and re-added when only its body changed.
 func handlerID(h *analyzer.Handler, name func(string) string) string {
 	if h.Symbol == "" {
 		return "?" + h.Form
@@ -164,15 +170,32 @@ func handlerID(h *analyzer.Handler, name func(string) string) string {
 	if h.Form != "func literal" {
 		return name(h.Symbol)
 	}
-	s := name(stripLiteral(h.Symbol)) + "$func"
-	if len(h.Calls) > 0 {
-		calls := make([]string, len(h.Calls))
-		for i, c := range h.Calls {
-			calls[i] = name(stripLiteral(c))
+	encl := stripLiteral(h.Symbol)
+	s := name(encl) + "$func"
+	pkg := symbolPackage(encl)
+	var calls []string
+	for _, c := range h.Calls {
+		c = stripLiteral(c)
+		if symbolPackage(c) == pkg && !slices.Contains(calls, name(c)) {
+			calls = append(calls, name(c))
 		}
+	}
+	if len(calls) > 0 {
+		slices.Sort(calls)
 		s += "[" + strings.Join(calls, ",") + "]"
 	}
 	return s
+}
+
+// symbolPackage returns a symbol's import path: up to the first dot after
+// the last slash (Kubernetes' own package paths have no dotted last
+// element; for others a wrong split only makes identities stricter).
+func symbolPackage(sym string) string {
+	slash := strings.LastIndex(sym, "/")
+	if dot := strings.IndexByte(sym[slash+1:], '.'); dot >= 0 {
+		return sym[:slash+1+dot]
+	}
+	return sym
 }
 
 func eventChange(e *analyzer.Event) FactChange {

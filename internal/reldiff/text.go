@@ -11,7 +11,8 @@ import (
 // a summary, then the references that are not unchanged grouped by
 // walkthrough file, each on a line starting "file:line:col: status" so
 // that editors jump to it (moved ones on that line alone, others with
-// their resolution at each release and the declaration's diff, indented),
+// their resolution at each release and the declaration's diff, indented,
+// the first time the reference appears and "as at file:line:col" after),
 // then the facts added and removed, each starting "path:line:" in the
 // release that has it.
 func WriteText(w io.Writer, r Report) error {
@@ -21,6 +22,7 @@ func WriteText(w io.Writer, r Report) error {
 	fmt.Fprintf(bw, "facts: %s\n", r.Summary.factsLine())
 
 	file := ""
+	first := map[string]string{} // Ref → where it was first printed in full
 	for _, rc := range r.Refs {
 		if rc.Status == Unchanged {
 			continue
@@ -34,6 +36,13 @@ func WriteText(w io.Writer, r Report) error {
 			fmt.Fprintf(bw, "    %s → %s\n", span(rc.From), span(rc.To))
 			continue
 		}
+		if at, ok := first[rc.Ref]; ok {
+			// The same reference is often written in the original and
+			// in each translation: print its details once.
+			fmt.Fprintf(bw, "    as at %s\n", at)
+			continue
+		}
+		first[rc.Ref] = fmt.Sprintf("%s:%d:%d", rc.File, rc.Line, rc.Col)
 		writeSide(bw, r.From.Tag, rc.From)
 		writeSide(bw, r.To.Tag, rc.To)
 		if rc.Diff != "" {
