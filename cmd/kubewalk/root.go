@@ -74,7 +74,6 @@ func newRootCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 		newCheckCmd(g),
 		newListCmd(g),
 		newDiffCmd(g),
-		newExplainCmd(g),
 		newVersionCmd(g),
 	)
 	// Usage errors for unknown commands and bad arguments too.
