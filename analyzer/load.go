@@ -150,6 +150,9 @@ func load(ctx context.Context, cfg Config) (*Program, []Symbol, loadStats, error
 		return nil, nil, st, fmt.Errorf("go list: %w", err)
 	}
 
+	if !noSpec {
+		ld.speculate(dir, roots)
+	}
 	workers := runtime.GOMAXPROCS(0)
 	var wg sync.WaitGroup
 	for range workers {
@@ -246,6 +249,10 @@ type loader struct {
 	order  []*lpkg // in listing order
 	parseQ []*lpkg
 	checkQ []*lpkg
+	// specQ and spec: files of the roots' directories, parsed while go
+	// list runs (see speculate).
+	specQ []*specFile
+	spec  map[string]*specFile
 	// listed is set when the listing is complete; pending counts packages
 	// not yet type-checked.
 	listed  bool
@@ -256,8 +263,11 @@ type loader struct {
 	nblankFailed atomic.Int64
 }
 
-// noBlank turns blankBodies off, for tests and measurements.
-var noBlank = os.Getenv("KUBEWALK_ANALYZER_NOBLANK") != ""
+// noBlank and noSpec turn blankBodies and speculate off, for measurements.
+var (
+	noBlank = os.Getenv("KUBEWALK_ANALYZER_NOBLANK") != ""
+	noSpec  = os.Getenv("KUBEWALK_ANALYZER_NOSPEC") != ""
+)
 
 // add registers a listed package and queues its parse.
 func (ld *loader) add(lp listPackage) {
@@ -333,7 +343,7 @@ func (ld *loader) inTree(dir string) bool {
 func (ld *loader) work() {
 	for {
 		ld.mu.Lock()
-		for len(ld.checkQ) == 0 && len(ld.parseQ) == 0 && !(ld.listed && ld.pending == 0) {
+		for len(ld.checkQ) == 0 && len(ld.parseQ) == 0 && (ld.listed || len(ld.specQ) == 0) && !(ld.listed && ld.pending == 0) {
 			ld.cond.Wait()
 		}
 		var p *lpkg
@@ -344,6 +354,12 @@ func (ld *loader) work() {
 			check = true
 		case len(ld.parseQ) > 0:
 			p, ld.parseQ = ld.parseQ[0], ld.parseQ[1:]
+		case !ld.listed && len(ld.specQ) > 0:
+			sf := ld.specQ[0]
+			ld.specQ = ld.specQ[1:]
+			ld.mu.Unlock()
+			sf.parse(ld.prog.Fset)
+			continue
 		default:
 			ld.mu.Unlock()
 			return
@@ -387,9 +403,20 @@ func (ld *loader) parse(p *lpkg) {
 	}
 	mode := parser.SkipObjectResolution
 	if p.root {
-		mode |= parser.ParseComments
+		mode = rootParseMode
 	}
 	for _, filename := range p.pkg.GoFiles {
+		if sf := ld.spec[filename]; sf != nil && p.root {
+			sf.parse(ld.prog.Fset) // done already, or done now
+			if sf.f != nil && sf.err == nil {
+				if rel, ok := ld.prog.RelPath(filename); ok && p.inTree {
+					p.syms = appendSymbols(p.syms, p.list.ImportPath, rel, ld.prog.Fset, sf.f, sf.src)
+				}
+				p.pkg.Syntax = append(p.pkg.Syntax, sf.f)
+				sf.src = nil
+				continue
+			}
+		}
 		src, err := os.ReadFile(filename)
 		if err != nil {
 			ld.report(p, packages.Error{Pos: filename, Msg: err.Error(), Kind: packages.ParseError})
@@ -531,3 +558,89 @@ func (ld *loader) report(p *lpkg, e packages.Error) {
 type importerFunc func(path string) (*types.Package, error)
 
 func (f importerFunc) Import(path string) (*types.Package, error) { return f(path) }
+
+// specFile is a file parsed ahead, before go list has said which
+// files the root packages have.
+type specFile struct {
+	name string
+	once sync.Once
+	src  []byte
+	f    *ast.File
+	err  error
+}
+
+// rootParseMode is how root files are parsed.
+const rootParseMode = parser.SkipObjectResolution | parser.ParseComments
+
+func (sf *specFile) parse(fset *token.FileSet) {
+	sf.once.Do(func() {
+		sf.src, sf.err = os.ReadFile(sf.name)
+		if sf.err == nil {
+			sf.f, sf.err = parser.ParseFile(fset, sf.name, sf.src, rootParseMode)
+		}
+	})
+}
+
+// speculate queues the Go files of the directories the root patterns name,
+// to be parsed by idle workers while go list runs: go list prints nothing
+// until it has loaded the whole import graph (2 s for DefaultRoots, on
+// about one core), and the roots' files — parsed with bodies and comments
+// — are the costliest to parse. A file go list then leaves out (build
+// constraints) was parsed for nothing; a root whose directory could not be
+// guessed (an import path outside the tree's module and staging layout) is
+// parsed as usual.
+func (ld *loader) speculate(dir string, patterns []string) {
+	var modPath string
+	if b, err := os.ReadFile(filepath.Join(dir, "go.mod")); err == nil {
+		for _, line := range strings.Split(string(b), "\n") {
+			if f := strings.Fields(line); len(f) == 2 && f[0] == "module" {
+				modPath = strings.Trim(f[1], `"`)
+				break
+			}
+		}
+	}
+	ld.spec = map[string]*specFile{}
+	for _, pat := range patterns {
+		rec := strings.HasSuffix(pat, "/...")
+		pat = strings.TrimSuffix(pat, "/...")
+		var d string
+		switch {
+		case strings.HasPrefix(pat, "./"):
+			d = filepath.Join(dir, filepath.FromSlash(pat))
+		case modPath != "" && strings.HasPrefix(pat, modPath+"/"):
+			d = filepath.Join(dir, filepath.FromSlash(pat[len(modPath)+1:]))
+		default: // Kubernetes' staging layout
+			d = filepath.Join(dir, "staging", "src", filepath.FromSlash(pat))
+		}
+		if !strings.HasPrefix(d, dir) {
+			continue
+		}
+		ld.specDir(d, rec)
+	}
+}
+
+func (ld *loader) specDir(d string, rec bool) {
+	entries, err := os.ReadDir(d)
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		name := e.Name()
+		if strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_") {
+			continue
+		}
+		path := filepath.Join(d, name)
+		if e.IsDir() {
+			if rec && name != "testdata" && name != "vendor" {
+				ld.specDir(path, true)
+			}
+			continue
+		}
+		if !strings.HasSuffix(name, ".go") || strings.HasSuffix(name, "_test.go") || ld.spec[path] != nil {
+			continue
+		}
+		sf := &specFile{name: path}
+		ld.spec[path] = sf
+		ld.specQ = append(ld.specQ, sf)
+	}
+}
