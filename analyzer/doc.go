@@ -23,22 +23,27 @@
 //
 // Load (and so Analyze) does not call packages.Load. It runs the go
 // command once — `go list -e -json -deps -pgo=off` of the roots, with
-// CGO_ENABLED=0 — and type-checks every package from source, on a pool of
-// GOMAXPROCS workers, while that listing is still streaming: `go list
-// -deps` prints each package after its dependencies, so a package can be
-// parsed as soon as it is listed and type-checked as soon as its imports
-// are. Type-checking tasks take precedence over parsing ones (they are on
-// the import graph's critical path). Root packages get full syntax with
-// comments and a complete types.Info; dependencies are parsed without
-// comments, their function bodies are ignored by the type checker
-// (types.Config.IgnoreFuncBodies, and DisableUnusedImportCheck, so no
-// "declared and not used" or "imported and not used" errors arise and none
-// need filtering) and dropped right after parsing, and their syntax is
-// dropped once they are checked. Declaration spans of dependencies come
-// from the symbol index instead (Program.DeclLoc), which is built from the
-// syntax at parse time. The GC is relaxed while loading: a soft memory
-// limit (Config.MemoryLimit, default 1200 MiB) with GOGC at 400, restored
-// afterwards.
+// CGO_ENABLED=0 — and type-checks every package from source on a pool of
+// GOMAXPROCS workers. `go list -deps` prints each package after its
+// dependencies, so a package is parsed as soon as it is read and
+// type-checked as soon as its imports are; type-checking tasks take
+// precedence over parsing ones (they are on the import graph's critical
+// path). go list prints nothing, though, until it has loaded the whole
+// import graph (2 s of wall time for DefaultRoots on a quiet machine, not
+// using both cores), so meanwhile idle workers parse the files of the
+// directories the root patterns name (speculate): root files are parsed
+// with bodies and comments, the costliest part of parsing. Root packages
+// get full syntax with comments and a complete types.Info; dependencies
+// are parsed without comments, their function bodies are ignored by the
+// type checker (types.Config.IgnoreFuncBodies, and
+// DisableUnusedImportCheck, so no "declared and not used" or "imported
+// and not used" errors arise and none need filtering), and their syntax
+// is dropped once they are checked. Declaration spans of dependencies
+// come from the symbol index instead (Program.DeclLoc), which is built
+// from the syntax at parse time. The GC is relaxed while analyzing: a
+// soft memory limit (Config.MemoryLimit, default 1200 MiB) with GOGC at
+// 400, restored afterwards; the live heap after loading is about 350 MB,
+// so the GC runs rarely and peak RSS stays near 1 GB.
 //
 // CGO_ENABLED=0 is forced: the loader type-checks GoFiles and never runs
 // cgo, which is exactly the file set of a CGO_ENABLED=0 build — the way
@@ -63,8 +68,7 @@
 // with a live heap near 1 GB: the process averaged about one core of two.
 // The same go/packages load with the GC relaxed as below: 10.8 s, 1.32 GB.
 // This loader on the same roots, quiet machine: 6.0 s and 830 MB peak RSS
-// (8.1 s user + 1.4 s sys CPU, go list included; go list's 2 s overlap
-// the parsing). Keeping dependency syntax (bodies emptied) cost about
+// (8.1 s user + 1.4 s sys CPU, go list included). Keeping dependency syntax (bodies emptied) cost about
 // 450 MB more peak RSS, so it is dropped. Export data is no alternative on
 // a cold build cache: `go list -deps -export` of the roots compiles
 // everything (BenchmarkGoListExportCold: see below).
