@@ -73,6 +73,7 @@ func newRootCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 		newBuildCmd(g),
 		newCheckCmd(g),
 		newListCmd(g),
+		newTraceCmd(g),
 		newDiffCmd(g),
 		newVersionCmd(g),
 	)

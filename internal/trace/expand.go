@@ -1,0 +1,547 @@
+package trace
+
+import (
+	"fmt"
+	"path"
+	"sort"
+	"strings"
+
+	"github.com/kubewalk/kubewalk/analyzer"
+)
+
+// queueSearchDepth bounds the search from a handler to its controller's
+// enqueuer: handlers call the enqueuer directly or through one or two
+// helpers (addPod → enqueueRS, resolveControllerRef → …).
+const queueSearchDepth = 4
+
+// syncSearchDepth bounds the search from a Run method to a sync… method:
+// Run → (goroutine literal) → worker → processNextWorkItem → sync → syncX.
+const syncSearchDepth = 6
+
+// apiServerSymbols are the API server's side of every write and watch, for
+// the one note at the top of a trace, in the order a request meets them.
+var apiServerSymbols = []string{
+	"k8s.io/apiserver/pkg/endpoints/handlers.createHandler",
+	"k8s.io/apiserver/pkg/registry/generic/registry.Store.Create",
+	"k8s.io/apiserver/pkg/storage/cacher.Cacher.Watch",
+}
+
+func (t *tracer) apiServer() []Step {
+	var out []Step
+	for _, name := range apiServerSymbols {
+		if s, ok := t.lookup(name); ok {
+			out = append(out, Step{Symbol: name, Decl: s.Decl, At: s.Decl})
+		}
+	}
+	return out
+}
+
+// node builds the node of a written (or, at the root, created) resource.
+func (t *tracer) node(res analyzer.Resource, event, sub string, level int, ancestors []string) *Node {
+	n := &Node{Resource: res, Event: event, Subresource: sub}
+	var ws []*Watcher
+	for i := range t.in.Facts.Handlers {
+		h := &t.in.Facts.Handlers[i]
+		if sameResource(h.Informer, res) {
+			ws = append(ws, t.informerWatcher(h, event))
+		}
+	}
+	for _, r := range t.reflectors {
+		if sameResource(r.res, res) {
+			ws = append(ws, t.reflectorWatcher(r))
+		}
+	}
+	// One component may register several handlers on a resource (the
+	// scheduler's assigned and unassigned pods): the one reaching the
+	// queue is expanded first.
+	sort.SliceStable(ws, func(i, j int) bool {
+		a, b := ws[i], ws[j]
+		if a.Component != b.Component {
+			return a.Component < b.Component
+		}
+		if (len(a.Queue) > 0) != (len(b.Queue) > 0) {
+			return len(a.Queue) > 0
+		}
+		return locLess(a.Registration.At, b.Registration.At)
+	})
+	for _, w := range ws {
+		t.decide(w, res, event, sub, level, ancestors)
+		n.Watchers = append(n.Watchers, w)
+	}
+	// Watchers that do the work first (expanded, and of those the ones
+	// that write what is followed), then the rest, each group by
+	// component.
+	sort.SliceStable(n.Watchers, func(i, j int) bool {
+		a, b := n.Watchers[i], n.Watchers[j]
+		if statusRank[a.Status] != statusRank[b.Status] {
+			return statusRank[a.Status] < statusRank[b.Status]
+		}
+		return len(a.Writes) > 0 && len(b.Writes) == 0
+	})
+	if len(ws) == 0 {
+		n.Notes = append(n.Notes, fmt.Sprintf("no watcher of %s found in the analysed roots (informers with an untold resource, dynamic informers and controllers outside the roots are not seen)", res.Resource))
+	}
+	if level == 0 && len(t.unknownLW) > 0 {
+		var names []string
+		for _, s := range t.unknownLW {
+			names = append(names, fmt.Sprintf("%s (%s:%d)", Short(s.Symbol), s.At.Path, s.At.StartLine))
+		}
+		why := "the list-watch's resource is not in the facts"
+		if t.in.Source == nil {
+			why = "no source text was given to read their resource from"
+		}
+		n.Notes = append(n.Notes, fmt.Sprintf("%d raw list-watches could not be matched to a resource (%s): %s", len(names), why, strings.Join(names, ", ")))
+	}
+	return n
+}
+
+var statusRank = map[string]int{
+	"expanded": 0, "unconnected": 1, "depth": 2, "seen": 3, "after-binding": 4, "ancestor": 5, "secondary": 6,
+}
+
+// decide sets a watcher's status and expands it when it is due.
+func (t *tracer) decide(w *Watcher, res analyzer.Resource, event, sub string, level int, ancestors []string) {
+	switch {
+	case contains(ancestors, w.Component):
+		w.Status, w.Reason = "ancestor", "already on the path above (a feedback loop: it watches what it or its owner wrote)"
+	case w.Via == "reflector" && w.FieldSelector == "spec.nodeName" && sub != "binding":
+		w.Status, w.Reason = "after-binding", "its field selector spec.nodeName matches the object only once it is bound to this node"
+	case w.Status == "secondary" || w.Status == "unconnected":
+	case w.Via == "reflector":
+		// Status "unconnected" set by reflectorWatcher; nothing to expand.
+	case level >= t.opts.Depth:
+		w.Status, w.Reason = "depth", fmt.Sprintf("not followed: --depth %d reached", t.opts.Depth)
+	case t.expanded[w.Component]:
+		w.Status, w.Reason = "seen", "expanded above"
+	default:
+		t.expanded[w.Component] = true
+		w.Status = "expanded"
+		t.expand(w, res, level, append(append([]string(nil), ancestors...), w.Component))
+	}
+}
+
+func contains(s []string, x string) bool {
+	for _, y := range s {
+		if y == x {
+			return true
+		}
+	}
+	return false
+}
+
+// handlerFor picks the handler for an event, falling back to the others.
+func handlerFor(h *analyzer.HandlerRegistration, event string) (*analyzer.Handler, string) {
+	order := []string{"add", "update", "delete"}
+	switch event {
+	case "update":
+		order = []string{"update", "add", "delete"}
+	case "delete":
+		order = []string{"delete", "update", "add"}
+	}
+	for _, e := range order {
+		var x *analyzer.Handler
+		switch e {
+		case "add":
+			x = h.Add
+		case "update":
+			x = h.Update
+		case "delete":
+			x = h.Delete
+		}
+		if x != nil && x.Symbol != "" {
+			return x, e
+		}
+	}
+	return nil, ""
+}
+
+func (t *tracer) informerWatcher(h *analyzer.HandlerRegistration, event string) *Watcher {
+	w := &Watcher{
+		Component:    dirOf(h.At.Path),
+		Via:          "informer",
+		Registration: t.step(h.Caller.Symbol, h.At, ""),
+	}
+	w.Name = ComponentName(w.Component)
+	hd, which := handlerFor(h, event)
+	if hd == nil {
+		what := h.HandlerExpr
+		if what == "" {
+			what = "no handler"
+		}
+		w.Unconnected = append(w.Unconnected, fmt.Sprintf("handler: not resolved statically (%s)", what))
+	} else {
+		s := t.step(hd.Symbol, hd.Decl, "")
+		s.Decl = hd.Decl
+		w.Handler = &s
+		if which != event {
+			w.Reason = fmt.Sprintf("no %s handler; showing the %s handler", event, which)
+		}
+	}
+	// Handler functions: the chosen one first, then the others, with the
+	// methods literals forward to.
+	var hfs []string
+	for _, x := range []*analyzer.Handler{hd, h.Add, h.Update, h.Delete} {
+		if x != nil && x.Symbol != "" && !contains(hfs, x.Symbol) {
+			hfs = append(hfs, x.Symbol)
+			for _, c := range x.Calls {
+				if !contains(hfs, c) {
+					hfs = append(hfs, c)
+				}
+			}
+		}
+	}
+	t.connect(w, h, hfs)
+	return w
+}
+
+// connect finds the watcher's wiring (queue and sync) or, failing that,
+// the entry its writes are searched from, and tells primary from
+// secondary watches.
+func (t *tracer) connect(w *Watcher, h *analyzer.HandlerRegistration, hfs []string) {
+	// Candidate controller types: the handlers' receivers, then wirings
+	// made in the registering function (the constructor).
+	// Only types of the component's own packages count: handlers also
+	// call client-go (cache.ResourceEventHandlerFuncs.OnAdd) and helpers.
+	var types []string
+	addType := func(rt string) {
+		if rt != "" && !contains(types, rt) && within(pkgDir(rt), w.Component) {
+			types = append(types, rt)
+		}
+	}
+	for _, fn := range hfs {
+		addType(recvType(fn))
+	}
+	addType(recvType(h.Caller.Symbol))
+	var cands []analyzer.Wiring
+	for _, ty := range types {
+		cands = append(cands, t.wirings[ty]...)
+	}
+	for _, ws := range t.sortedWirings() {
+		if ws.At.Path == h.Caller.Decl.Path && ws.At.StartLine >= h.Caller.Decl.StartLine && ws.At.EndLine <= h.Caller.Decl.EndLine {
+			if within(pkgDir(ws.Type), w.Component) {
+				cands = append(cands, ws)
+				addType(ws.Type)
+			}
+		}
+	}
+	wiring := bestWiring(cands)
+	var entry string
+	if wiring != nil {
+		entry = wiring.Sync.Symbol
+		s := t.step(entry, wiring.Sync.Decl, "")
+		s.At = wiring.At
+		w.Sync = &s
+		w.QueueField = wiring.Queue
+		t.queuePath(w, wiring, hfs)
+	} else {
+		for _, ty := range types {
+			run := ty + ".Run"
+			if len(t.out[run]) == 0 {
+				continue
+			}
+			entry = run
+			// The worker loop usually calls a method named sync…
+			// directly (statefulset: Run → worker →
+			// processNextWorkItem → sync → syncStatefulSet): take the
+			// first one naming a watched kind, else the first.
+			watched := t.watchedKinds(w.Component)
+			s := t.bfs([]string{run}, syncSearchDepth, w.Component)
+			var syncs []string
+			for _, fn := range s.order {
+				if recvType(fn) == ty && strings.HasPrefix(funcName(fn), "sync") && !strings.Contains(nameOf(fn), "$") {
+					syncs = append(syncs, fn)
+				}
+			}
+			if len(syncs) > 0 {
+				entry = syncs[0]
+				for _, fn := range syncs {
+					if k, _ := primaryKinds([]string{funcName(fn)}, watched); len(k) > 0 {
+						entry = fn
+						break
+					}
+				}
+				path := t.path(s, entry, t.decl(entry))
+				var names []string
+				for _, st := range path {
+					names = append(names, funcName(st.Symbol))
+				}
+				w.Unconnected = append(w.Unconnected, fmt.Sprintf("queue → sync: %s has no sync-handler field; the sync function was found by name on the worker loop's path %s", Short(ty), strings.Join(names, " → ")))
+			} else {
+				w.Unconnected = append(w.Unconnected, fmt.Sprintf("queue → sync: %s has no sync-handler field and its worker loop calls no sync… method; its writes are searched from %s", Short(ty), Short(run)))
+			}
+			st := t.step(entry, t.decl(entry), "")
+			st.At = st.Decl
+			w.Sync = &st
+			break
+		}
+	}
+	if entry == "" && len(hfs) > 0 {
+		entry = hfs[0]
+		w.Unconnected = append(w.Unconnected, "queue → sync: no sync-handler wiring or Run method found for the handler's type; its writes are searched from the handler itself")
+	}
+	if entry == "" {
+		w.Status = "unconnected"
+		w.Reason = "nothing to follow: neither a handler nor a sync function is known"
+		return
+	}
+	// Primary or secondary: does the sync work on this resource?
+	var names []string
+	names = append(names, funcName(entry))
+	for _, ty := range types {
+		for _, x := range t.wirings[ty] {
+			names = append(names, funcName(x.Sync.Symbol))
+		}
+	}
+	for _, ty := range types {
+		names = append(names, funcName(ty))
+	}
+	names = append(names, path.Base(w.Component))
+	watched := t.watchedKinds(w.Component)
+	primary, by := primaryKinds(names, watched)
+	switch {
+	case len(primary) > 0 && !contains(primary, h.Informer.Kind):
+		w.Status = "secondary"
+		w.Reason = fmt.Sprintf("its sync works on %s (%s names it); this watch only enqueues related objects", strings.Join(primary, ", "), by)
+	case len(primary) == 0 && len(watched) > 1:
+		w.Status = "secondary"
+		w.Reason = fmt.Sprintf("which of the resources it watches (%s) its sync works on is not told by %s", strings.Join(watched, ", "), funcName(entry))
+	}
+	w.entry = entry
+}
+
+func (t *tracer) sortedWirings() []analyzer.Wiring { return t.in.Facts.Wirings }
+
+// bestWiring picks a controller's sync wiring: one with a worker loop,
+// else a field named sync…, else one with a queue whose sync is not itself
+// an enqueuer (`enqueueDeployment = dc.enqueue` wires an enqueuer, not a
+// sync).
+func bestWiring(ws []analyzer.Wiring) *analyzer.Wiring {
+	for _, pass := range []func(w analyzer.Wiring) bool{
+		func(w analyzer.Wiring) bool { return w.Worker != nil },
+		func(w analyzer.Wiring) bool { return strings.Contains(strings.ToLower(w.Field), "sync") },
+		func(w analyzer.Wiring) bool {
+			if w.Queue == "" {
+				return false
+			}
+			for _, e := range w.Enqueuers {
+				if e.Symbol == w.Sync.Symbol {
+					return false
+				}
+			}
+			return true
+		},
+	} {
+		for i := range ws {
+			if pass(ws[i]) {
+				return &ws[i]
+			}
+		}
+	}
+	return nil
+}
+
+// queuePath finds the path from the handler to the wiring's enqueuers.
+func (t *tracer) queuePath(w *Watcher, wiring *analyzer.Wiring, hfs []string) {
+	if wiring.Queue == "" || len(hfs) == 0 {
+		if wiring.Queue == "" {
+			w.Unconnected = append(w.Unconnected, fmt.Sprintf("handler → queue: no work queue field found on %s", Short(wiring.Type)))
+		}
+		return
+	}
+	enq := map[string]bool{}
+	for _, e := range wiring.Enqueuers {
+		enq[e.Symbol] = true
+	}
+	// The chosen handler alone first: its own path is the one to show.
+	for _, from := range [][]string{hfs[:1], hfs} {
+		s := t.bfs(from, queueSearchDepth, "")
+		for _, fn := range s.order {
+			if enq[fn] {
+				w.Queue = t.path(s, fn, t.enqueueSite(fn, wiring))
+				return
+			}
+		}
+	}
+	// A handler calling the enqueuer through a func field
+	// (dc.enqueueDeployment = dc.enqueue): call edges stop at the field.
+	for _, x := range t.wirings[wiring.Type] {
+		if enq[x.Sync.Symbol] && x.Sync.Symbol != wiring.Sync.Symbol {
+			s := t.step(x.Sync.Symbol, x.Sync.Decl, "func field")
+			s.At = t.enqueueSite(x.Sync.Symbol, wiring)
+			w.Queue = []Step{s}
+			w.Unconnected = append(w.Unconnected, fmt.Sprintf("handler → queue: assumed through the func field %s (wired at %s:%d); calls through func fields are not call edges", x.Field, x.At.Path, x.At.StartLine))
+			return
+		}
+	}
+	w.Unconnected = append(w.Unconnected, fmt.Sprintf("handler → queue: no call path from the handler to an enqueuer of %s.%s within %d calls", Short(wiring.Type), wiring.Queue, queueSearchDepth))
+}
+
+// enqueueSite is where an enqueuer adds to the queue: its declaration
+// (the facts record the enqueuer, not the Add call).
+func (t *tracer) enqueueSite(fn string, _ *analyzer.Wiring) analyzer.Location {
+	return t.decl(fn)
+}
+
+// watchedKinds returns the kinds a component watches, sorted.
+func (t *tracer) watchedKinds(component string) []string {
+	var ks []string
+	for _, h := range t.in.Facts.Handlers {
+		if dirOf(h.At.Path) == component && h.Informer.Kind != "" && !contains(ks, h.Informer.Kind) {
+			ks = append(ks, h.Informer.Kind)
+		}
+	}
+	sort.Strings(ks)
+	return ks
+}
+
+// primaryKinds returns the watched kinds the first name that names any
+// of them names (case-insensitively; a kind inside a longer matched kind,
+// Pod inside PodGroup, does not count), and that name.
+func primaryKinds(names, kinds []string) ([]string, string) {
+	for _, n := range names {
+		ln := strings.ToLower(n)
+		var m []string
+		for _, k := range kinds {
+			if strings.Contains(ln, strings.ToLower(k)) {
+				m = append(m, k)
+			}
+		}
+		var out []string
+		for _, k := range m {
+			inside := false
+			for _, k2 := range m {
+				if len(k2) > len(k) && strings.Contains(strings.ToLower(k2), strings.ToLower(k)) {
+					inside = true
+				}
+			}
+			if !inside {
+				out = append(out, k)
+			}
+		}
+		if len(out) > 0 {
+			return out, n
+		}
+	}
+	return nil, ""
+}
+
+func (t *tracer) reflectorWatcher(r reflector) *Watcher {
+	w := &Watcher{
+		Component:     r.component,
+		Name:          ComponentName(r.component),
+		Via:           "reflector",
+		Registration:  r.lw,
+		FieldSelector: r.selector,
+		Handler:       r.refl,
+		Status:        "unconnected",
+		Reason:        "a raw reflector: its store hands objects on through a channel or callback, which call edges do not follow",
+	}
+	if r.push != nil {
+		w.Queue = []Step{*r.push}
+	}
+	if r.refl == nil {
+		w.Unconnected = append(w.Unconnected, "reflector: no cache.NewReflector call found in the list-watch's function or the functions it calls")
+	}
+	w.Unconnected = append(w.Unconnected, "reflector → consumer: the store's push function hands objects on (the kubelet's sends them to a channel); what reads them is not connected by call edges")
+	return w
+}
+
+// expand searches the watcher's sync path for writes and follows them.
+func (t *tracer) expand(w *Watcher, watched analyzer.Resource, level int, ancestors []string) {
+	if w.entry == "" {
+		return
+	}
+	s := t.bfs([]string{w.entry}, t.opts.MaxCallDepth, w.Component)
+	type group struct {
+		key   string
+		sites []WriteSite
+		dist  int
+		verbs []string
+		w     analyzer.Write
+	}
+	groups := map[string]*group{}
+	var keys []string
+	for _, fn := range s.order {
+		for _, wr := range t.writes[fn] {
+			if t.foreign(dirOf(wr.At.Path), w.Component) {
+				continue
+			}
+			k := wr.Resource.Group + "/" + wr.Resource.Resource + "/" + wr.Subresource + "/" + wr.APIVerb
+			g := groups[k]
+			if g == nil {
+				g = &group{key: k, dist: s.dist[fn], w: wr}
+				groups[k] = g
+				keys = append(keys, k)
+			}
+			g.sites = append(g.sites, WriteSite{Write: wr, Path: t.path(s, fn, wr.At)})
+			if !contains(g.verbs, wr.Verb) {
+				g.verbs = append(g.verbs, wr.Verb)
+			}
+		}
+	}
+	// keys are in the order first reached: nearest first.
+	for _, k := range keys {
+		g := groups[k]
+		sort.Strings(g.verbs)
+		if followed(g.w) {
+			hop := &WriteHop{Resource: g.w.Resource, Verb: strings.Join(g.verbs, ","), APIVerb: g.w.APIVerb, Subresource: g.w.Subresource}
+			n := min(len(g.sites), t.opts.PathsPerWrite)
+			hop.Sites, hop.More = g.sites[:n], len(g.sites)-n
+			event := "add"
+			if g.w.Subresource == "binding" {
+				event = "update"
+			}
+			hop.Next = t.node(g.w.Resource, event, g.w.Subresource, level+1, ancestors)
+			w.Writes = append(w.Writes, hop)
+			continue
+		}
+		w.Other = append(w.Other, WriteSummary{
+			Resource: g.w.Resource, APIVerb: g.w.APIVerb, Subresource: g.w.Subresource,
+			Verbs: g.verbs, Same: sameResource(g.w.Resource, watched),
+			First: g.sites[0], Count: len(g.sites),
+		})
+	}
+	// Writes of other resources first, then the watched resource's own
+	// (status updates, finalizer patches), each nearest first.
+	sort.SliceStable(w.Other, func(i, j int) bool { return !w.Other[i].Same && w.Other[j].Same })
+	if len(w.Writes) == 0 && len(w.Other) == 0 {
+		w.Unconnected = append(w.Unconnected, fmt.Sprintf("sync → write: no API write within %d calls of %s", t.opts.MaxCallDepth, Short(w.entry)))
+	}
+}
+
+// followed reports whether a write leads to a next hop: a creation makes
+// watchers see a new object (an add event), and a binding makes the pod
+// appear to its node's kubelet. Updates, patches and deletes are listed,
+// not followed: every controller patches statuses, and following those
+// would put every watcher of every resource into every trace.
+func followed(w analyzer.Write) bool {
+	return w.APIVerb == "create" && (w.Subresource == "" || w.Subresource == "binding")
+}
+
+func locLess(a, b analyzer.Location) bool {
+	if a.Path != b.Path {
+		return a.Path < b.Path
+	}
+	return a.StartLine < b.StartLine
+}
+
+// ComponentName is a reader's label for a component directory:
+// "deployment controller", "kube-scheduler", "kubelet", "kube-proxy".
+func ComponentName(dir string) string {
+	switch {
+	case within(dir, "pkg/scheduler"):
+		return "kube-scheduler"
+	case within(dir, "pkg/kubelet"):
+		return "kubelet"
+	case within(dir, "pkg/proxy") || within(dir, "cmd/kube-proxy"):
+		return "kube-proxy"
+	case strings.HasPrefix(dir, "pkg/controller/"):
+		rest := strings.TrimPrefix(dir, "pkg/controller/")
+		return strings.ReplaceAll(rest, "/", " ") + " controller"
+	case within(dir, "cmd/kube-controller-manager"):
+		return "kube-controller-manager"
+	case strings.Contains(dir, "k8s.io/apiserver/"):
+		return "kube-apiserver"
+	}
+	return dir
+}
