@@ -3,7 +3,9 @@ package source
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"time"
@@ -41,11 +43,18 @@ func cachePath(opts Options, backend string) string {
 
 // loadTree reads a complete cached tree. Completeness needs no check
 // beyond existence: a tree directory only ever appears by rename, after
-// everything in it was written.
+// everything in it was written. The tree and its go.work are still looked
+// for, because a hand (or a partial rm -rf) can remove them from under a
+// tree.json; a tree missing either is refetched.
 func loadTree(path, backend, tag string) (*Tree, error) {
 	b, err := os.ReadFile(filepath.Join(path, metaFileName))
 	if err != nil {
 		return nil, err
+	}
+	for _, name := range []string{treeSubdir, workFileName} {
+		if _, err := os.Stat(filepath.Join(path, name)); err != nil {
+			return nil, err
+		}
 	}
 	var m meta
 	if err := json.Unmarshal(b, &m); err != nil {
@@ -124,6 +133,9 @@ func fetchCached(ctx context.Context, opts Options, backend string) (*Tree, erro
 		m.Commit, err = fetchGoproxy(ctx, opts, dir)
 	}
 	if err != nil {
+		if werr := cacheWriteError(opts, tmp, err); werr != nil {
+			return nil, werr
+		}
 		return nil, err
 	}
 	staging, err := stagingModules(dir)
@@ -147,6 +159,20 @@ func fetchCached(ctx context.Context, opts Options, backend string) (*Tree, erro
 	}
 	done = true
 	return loadTree(final, backend, opts.Tag)
+}
+
+// cacheWriteError returns err as ErrCacheUnwritable when it is the failure
+// of a file operation inside dir (a full disk, a read-only file system,
+// a quota), and nil otherwise.
+func cacheWriteError(opts Options, dir string, err error) error {
+	var pe *fs.PathError
+	if errors.Is(err, ErrCacheUnwritable) || !errors.As(err, &pe) {
+		return nil
+	}
+	if rel, rerr := filepath.Rel(dir, pe.Path); rerr != nil || !filepath.IsLocal(rel) {
+		return nil
+	}
+	return unwritable(opts.CacheDir, err)
 }
 
 func unwritable(cacheDir string, err error) error {

@@ -42,6 +42,11 @@ func fetchGit(ctx context.Context, opts Options, dir string) (string, error) {
 		if ctx.Err() != nil {
 			return "", fmt.Errorf("clone %s at %s: %w", opts.Repo, opts.Tag, ctx.Err())
 		}
+		// Before the network checks: a syscall.Errno such as ENOSPC is a
+		// net.Error too, and a full disk is no reason to blame the remote.
+		if werr := cacheWriteError(opts, dir, err); werr != nil {
+			return "", werr
+		}
 		if errors.Is(err, git.NoMatchingRefSpecError{}) || errors.Is(err, plumbing.ErrReferenceNotFound) {
 			tags, lerr := remoteTags(ctx, repo)
 			if lerr != nil {

@@ -80,7 +80,7 @@ func fetchGoproxy(ctx context.Context, opts Options, dir string) (string, error)
 		case notServed(m.Error):
 			missing = append(missing, m.Path)
 		default:
-			return "", fmt.Errorf("module proxy: %w: %s: check GOPROXY and the network", ErrUnreachable, firstLine(m.Error))
+			return "", fmt.Errorf("module proxy: %w: %s: check GOPROXY and the network", ErrUnreachable, moduleLine(m.Path+"@"+m.Version, m.Error))
 		}
 	}
 	if len(missing) > 0 {
@@ -216,7 +216,7 @@ func notServed(msg string) bool { return notServedRE.MatchString(msg) }
 // be reached.
 func proxyError(ctx context.Context, opts Options, dir, msg string) error {
 	if !notServed(msg) {
-		return fmt.Errorf("module proxy: %w: %s: check GOPROXY and the network, or use --source git", ErrUnreachable, firstLine(msg))
+		return fmt.Errorf("module proxy: %w: %s: check GOPROXY and the network, or use --source git", ErrUnreachable, moduleLine(kubernetesModule+"@"+opts.Tag, msg))
 	}
 	out, stderr, err := runGo(ctx, opts, dir, "list", "-m", "-json", "-versions", kubernetesModule)
 	if err != nil {
@@ -241,6 +241,19 @@ func infoCommit(info string) string {
 		return ""
 	}
 	return v.Origin.Hash
+}
+
+// moduleLine is the first line of the go command's message about module
+// mod (path@version), naming mod: some messages do ("verifying
+// k8s.io/kubernetes@v1.31.0: checksum mismatch"), others do not ("zip: not
+// a valid zip file" for a damaged zip), and the reader needs to know which
+// of some thirty modules is at fault.
+func moduleLine(mod, msg string) string {
+	line := firstLine(msg)
+	if strings.Contains(line, mod) {
+		return line
+	}
+	return mod + ": " + line
 }
 
 func firstLine[S string | []byte](s S) string {
