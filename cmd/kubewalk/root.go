@@ -75,6 +75,7 @@ func newRootCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 		newListCmd(g),
 		newTraceCmd(g),
 		newDiffCmd(g),
+		newExplainCmd(g),
 		newVersionCmd(g),
 	)
 	// Usage errors for unknown commands and bad arguments too.

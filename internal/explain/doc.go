@@ -1,0 +1,50 @@
+// Package explain connects what a running cluster prints to the code of a
+// release: each line of `kubectl get events` output (any layout kubectl
+// prints, with or without --watch, -o wide or -A), each event of
+// `kubectl get events -o json`, and each API server audit record is matched
+// against the analyzer's facts — the recorder call that emitted an event's
+// reason, the typed-client call that made an audited write — and against
+// the walkthroughs, for the step that explains it.
+//
+// It is two pure stages over plain data, with no I/O:
+//
+//	recs := explain.Parse(input)                  // []Record, one per input line or JSON value
+//	x := explain.New(facts, docs, tree.Permalink) // indexes facts and walkthrough steps once
+//	for _, e := range x.Explain(recs) { … }       // one Explanation per Record, in order
+//
+// Parse never fails and never drops a line: what it cannot read becomes a
+// Record of Kind "unknown", and Explain lists it as unexplained. Blank lines
+// and table headers are the only lines left out (they carry no record).
+//
+// # Matching
+//
+// An event is matched by its reason against analyzer.Event facts whose
+// reason is that constant. Several call sites often share a reason
+// (SuccessfulCreate is recorded by RealPodControl.createPods for the
+// replicaset, job and daemonset controllers, and by the cronjob controller
+// for Jobs), so candidates are ranked, never silently discarded:
+//
+//   - the component that reported the event (the SOURCE column of -o wide,
+//     source.component or reportingComponent in JSON) or, failing that, the
+//     controller implied by the involved object's kind (replicaset/… was
+//     reported by the replicaset controller), mapped to a package directory
+//     ("replicaset-controller" → pkg/controller/replicaset); a call site in
+//     that package ranks first, one reached from it through the call graph
+//     (a shared helper like RealPodControl) next;
+//   - the message, when the call site's format string is constant: "Created
+//     pod: %v" matches "Created pod: nginx-…", "Created job %v" does not;
+//   - the event type (Normal or Warning).
+//
+// The best-ranked candidates are reported (ties all of them). An audit
+// record is matched by verb, resource and subresource against
+// analyzer.Write facts (by the API verb, so a Bind is a create of
+// pods/binding), narrowed by the component its user name or user agent
+// names (system:serviceaccount:kube-system:deployment-controller →
+// pkg/controller/deployment, kube-scheduler/… → pkg/scheduler). Reads
+// (get, list, watch) are matched against informer handler registrations
+// of the resource instead.
+//
+// A walkthrough step explains a record when its facts block lists a
+// matched fact (events: reason=ScalingReplicaSet), or when one of its
+// references or excerpts covers the matched call site.
+package explain

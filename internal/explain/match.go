@@ -1,0 +1,537 @@
+package explain
+
+import (
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/kubewalk/kubewalk/analyzer"
+	"github.com/kubewalk/kubewalk/walkthrough"
+)
+
+// Options are the link rules of an Explainer.
+type Options struct {
+	// Permalink returns the GitHub URL of lines from..to of a file at the
+	// tag (source.Tree.Permalink); nil leaves Code.Permalink empty.
+	Permalink func(path string, from, to int) string
+	// StepPage returns the site path of a walkthrough step; nil:
+	// "walkthroughs/<id>.html#<step>".
+	StepPage func(docID, stepID string) string
+}
+
+// Explanation is what Explain says about one Record.
+type Explanation struct {
+	Record
+	// Summary is the record in one line: "Normal ScalingReplicaSet
+	// deployment/nginx-deployment", "create pods/binding nginx-x".
+	Summary string `json:"summary"`
+	// Component is who reported the event or made the request, when the
+	// input or the matched code tells.
+	Component *Component `json:"component,omitempty"`
+	// Code is the code that emitted the event (Role "emitted"), made the
+	// write ("wrote") or watches the resource read ("watches"), best
+	// candidates first.
+	Code []Code `json:"code,omitempty"`
+	// Handlers are the informer handlers an audited write reaches (Role
+	// "handles"): who reacts to it next.
+	Handlers []Code `json:"handlers,omitempty"`
+	// Steps are the walkthrough steps that explain the record, best first.
+	Steps []StepRef `json:"steps,omitempty"`
+	// Explained is true when code or a step was found.
+	Explained bool `json:"explained"`
+	// Note says why nothing was found, or what to keep in mind about what
+	// was ("2 call sites share reason SuccessfulCreate").
+	Note string `json:"note,omitempty"`
+}
+
+// Code is one place in the tree.
+type Code struct {
+	Role      string `json:"role"`
+	Symbol    string `json:"symbol"`
+	Path      string `json:"path"`
+	Line      int    `json:"line"`
+	Permalink string `json:"permalink,omitempty"`
+	// Detail is the call as the analyzer saw it: the recorder method and
+	// message format, the client method, the informer registration.
+	Detail string `json:"detail,omitempty"`
+	// Via names a helper the call passes through (the kubelet's
+	// recordContainerEvent), or "".
+	Via string `json:"via,omitempty"`
+}
+
+// Where returns "path:line".
+func (c Code) Where() string { return fmt.Sprintf("%s:%d", c.Path, c.Line) }
+
+// StepRef is a walkthrough step.
+type StepRef struct {
+	Walkthrough string `json:"walkthrough"` // Doc.ID
+	Title       string `json:"title"`       // Doc.Title
+	Step        string `json:"step"`        // Step.ID
+	StepTitle   string `json:"stepTitle"`
+	// File and Line are the step heading's in the Markdown.
+	File string `json:"file"`
+	Line int    `json:"line"`
+	// Page is the step's site path with its anchor.
+	Page string `json:"page"`
+}
+
+// Explainer matches records against one release's facts and walkthroughs.
+// It is safe for concurrent use.
+type Explainer struct {
+	facts *analyzer.Facts
+	opts  Options
+	steps []stepIndex
+
+	callersOnce sync.Once
+	callers     map[string][]string // callee symbol → caller symbols
+
+	fmtMu sync.Mutex
+	fmts  map[string]*regexp.Regexp
+}
+
+type stepIndex struct {
+	ref   StepRef
+	spans []analyzer.Location // declarations (or matched lines) the step refers to
+	// facts lists the facts its facts blocks embed, by call site.
+	facts   map[analyzer.Location]bool
+	reasons map[string]bool
+}
+
+// New indexes facts and the walkthroughs' steps. docs may be nil.
+func New(facts *analyzer.Facts, docs []*walkthrough.Doc, opts Options) *Explainer {
+	if facts == nil {
+		facts = &analyzer.Facts{}
+	}
+	if opts.StepPage == nil {
+		opts.StepPage = func(id, step string) string { return "walkthroughs/" + id + ".html#" + step }
+	}
+	x := &Explainer{facts: facts, opts: opts, fmts: map[string]*regexp.Regexp{}}
+	for _, d := range docs {
+		for _, s := range d.Steps {
+			si := stepIndex{
+				ref: StepRef{
+					Walkthrough: d.ID, Title: d.Title, Step: s.ID, StepTitle: s.Title,
+					File: d.File, Line: s.Line, Page: opts.StepPage(d.ID, s.ID),
+				},
+				facts:   map[analyzer.Location]bool{},
+				reasons: map[string]bool{},
+			}
+			for _, r := range s.Refs {
+				si.spans = append(si.spans, r.Resolved.Symbol.Decl)
+			}
+			for _, seg := range s.Segments {
+				if seg.Excerpt != nil {
+					si.spans = append(si.spans, seg.Excerpt.Resolved.Symbol.Decl)
+				}
+				if f := seg.Facts; f != nil {
+					for _, e := range f.Events {
+						si.facts[e.At] = true
+						if e.Reason != "" {
+							si.reasons[e.Reason] = true
+						}
+					}
+					for _, w := range f.Writes {
+						si.facts[w.At] = true
+					}
+					for _, h := range f.Handlers {
+						si.facts[h.At] = true
+					}
+				}
+			}
+			x.steps = append(x.steps, si)
+		}
+	}
+	return x
+}
+
+// Explain explains each record, in order: one Explanation per Record.
+func (x *Explainer) Explain(recs []Record) []Explanation {
+	out := make([]Explanation, len(recs))
+	for i, r := range recs {
+		out[i] = x.One(r)
+	}
+	return out
+}
+
+// One explains one record.
+func (x *Explainer) One(r Record) Explanation {
+	ex := Explanation{Record: r, Summary: summary(r)}
+	switch {
+	case r.Kind == KindEvent && r.Event != nil:
+		x.event(&ex, r.Event)
+	case r.Kind == KindAudit && r.Audit != nil:
+		x.audit(&ex, r.Audit)
+	default:
+		ex.Note = "not a kubectl event line or an audit record"
+	}
+	ex.Explained = len(ex.Code) > 0 || len(ex.Steps) > 0
+	return ex
+}
+
+type scored[T any] struct {
+	v     T
+	score int
+}
+
+// best keeps the candidates with the highest score, in their order.
+func best[T any](cs []scored[T]) []T {
+	top := -1 << 30
+	for _, c := range cs {
+		top = max(top, c.score)
+	}
+	var out []T
+	for _, c := range cs {
+		if c.score == top {
+			out = append(out, c.v)
+		}
+	}
+	return out
+}
+
+func (x *Explainer) event(ex *Explanation, e *EventRecord) {
+	if e.Reason == "" {
+		ex.Note = "the event has no reason"
+		return
+	}
+	comp, hasComp := eventComponent(e)
+	var cands []scored[analyzer.Event]
+	for _, f := range x.facts.Events {
+		if f.Reason != e.Reason {
+			continue
+		}
+		s := 0
+		if hasComp && len(comp.Dirs) > 0 {
+			switch {
+			case inDirs(f.At.Path, comp.Dirs):
+				s += 4
+			case x.reachedFrom(f.Caller.Symbol, comp.Dirs):
+				s += 3
+			}
+		}
+		if f.Message != "" && e.Message != "" {
+			if x.formatMatches(f.Message, e.Message) {
+				s += 2
+			} else {
+				s -= 2
+			}
+		}
+		if e.Type != "" && f.Type == e.Type {
+			s++
+		}
+		if e.Action != "" && f.Action == e.Action {
+			s++
+		}
+		cands = append(cands, scored[analyzer.Event]{f, s})
+	}
+	if len(cands) == 0 {
+		if hasComp {
+			ex.Component = &comp
+		}
+		ex.Note = fmt.Sprintf("no recorder call with reason %q at %s", e.Reason, x.facts.Tag)
+		// A facts block may still name the reason.
+		ex.Steps = x.stepsFor(nil, e.Reason)
+		return
+	}
+	top := best(cands)
+	var locs []codeSite
+	for _, f := range top {
+		detail := fmt.Sprintf("%s(%s, %s", f.Method, f.Type, first(f.ReasonExpr, f.Reason))
+		if f.Message != "" {
+			detail += fmt.Sprintf(", %q", f.Message)
+		}
+		detail += ")"
+		ex.Code = append(ex.Code, x.code("emitted", f.Caller.Symbol, f.At, detail, f.Via))
+		locs = append(locs, codeSite{f.At, f.Caller.Symbol})
+	}
+	if len(cands) > 1 {
+		ex.Note = fmt.Sprintf("%d call sites record reason %s; %d shown", len(cands), e.Reason, len(top))
+	}
+	if hasComp {
+		ex.Component = &comp
+	} else {
+		ex.Component = codeComponent(top[0].At.Path)
+	}
+	ex.Steps = x.stepsFor(locs, e.Reason)
+}
+
+var writeVerbs = map[string]bool{"create": true, "update": true, "patch": true, "delete": true, "deletecollection": true}
+
+func (x *Explainer) audit(ex *Explanation, a *AuditRecord) {
+	if a.Verb == "" || a.Resource == "" {
+		ex.Note = "the audit record names no verb or resource"
+		return
+	}
+	comp, hasComp := auditComponent(a)
+	if hasComp {
+		ex.Component = &comp
+	}
+	own := hasComp && len(comp.Dirs) > 0
+	what := a.Verb + " " + a.Resource
+	if a.Subresource != "" {
+		what += "/" + a.Subresource
+	}
+	var locs, handled []codeSite
+	if writeVerbs[a.Verb] {
+		var cands []scored[analyzer.Write]
+		for _, w := range x.facts.Writes {
+			if w.APIVerb != a.Verb || w.Resource.Resource != a.Resource || w.Subresource != a.Subresource {
+				continue
+			}
+			if a.Group != "" && w.Resource.Group != "" && a.Group != w.Resource.Group {
+				continue
+			}
+			s := 0
+			switch {
+			case own && inDirs(w.At.Path, comp.Dirs):
+				s = 2
+			case own && x.reachedFrom(w.Caller.Symbol, comp.Dirs):
+				s = 1
+			case own:
+				continue // another component's write: not what this record shows
+			}
+			cands = append(cands, scored[analyzer.Write]{w, s})
+		}
+		for _, w := range best(cands) {
+			ex.Code = append(ex.Code, x.code("wrote", w.Caller.Symbol, w.At, w.Via, ""))
+			locs = append(locs, codeSite{w.At, w.Caller.Symbol})
+		}
+		switch {
+		case len(ex.Code) == 0 && own:
+			ex.Note = fmt.Sprintf("no typed-client %s by %s found at %s", what, comp.Name, x.facts.Tag)
+		case len(ex.Code) == 0:
+			ex.Note = fmt.Sprintf("no typed-client %s found at %s", what, x.facts.Tag)
+		case !own && len(ex.Code) > 1:
+			ex.Note = fmt.Sprintf("%d writers of %s; the request does not say which", len(ex.Code), what)
+		}
+		for _, h := range x.facts.Handlers {
+			if h.Informer.Resource != a.Resource {
+				continue
+			}
+			var hd *analyzer.Handler
+			switch {
+			case a.Verb == "create" && a.Subresource == "":
+				hd = h.Add
+			case a.Verb == "delete" || a.Verb == "deletecollection":
+				hd = h.Delete
+			default: // update, patch, and subresource writes (a binding sets spec.nodeName)
+				hd = h.Update
+			}
+			if hd == nil {
+				continue
+			}
+			sym := hd.Symbol
+			if sym == "" {
+				sym = hd.Form
+			}
+			ex.Handlers = append(ex.Handlers, x.code("handles", sym, h.At, h.Component+": "+h.Method+" on "+h.InformerExpr, ""))
+			handled = append(handled, codeSite{h.At, h.Caller.Symbol})
+		}
+		// Handlers a walkthrough explains first: of the dozens of pod
+		// handlers, those are the ones a reader follows next.
+		idx := make([]int, len(ex.Handlers))
+		for i := range idx {
+			idx[i] = i
+		}
+		rank := func(i int) int {
+			if len(x.stepsFor(handled[i:i+1], "")) > 0 {
+				return 0
+			}
+			return 1
+		}
+		sort.SliceStable(idx, func(a, b int) bool { return rank(idx[a]) < rank(idx[b]) })
+		hs, hl := make([]Code, len(idx)), make([]codeSite, len(idx))
+		for i, j := range idx {
+			hs[i], hl[i] = ex.Handlers[j], handled[j]
+		}
+		ex.Handlers, handled = hs, hl
+	} else {
+		// A read (get, list, watch): the component's informers and listers.
+		for _, h := range x.facts.Handlers {
+			if h.Informer.Resource != a.Resource || own && !inDirs(h.At.Path, comp.Dirs) {
+				continue
+			}
+			ex.Code = append(ex.Code, x.code("watches", h.Caller.Symbol, h.At, h.Method+" on "+h.InformerExpr, ""))
+			locs = append(locs, codeSite{h.At, h.Caller.Symbol})
+		}
+		if len(ex.Code) == 0 {
+			ex.Note = fmt.Sprintf("no informer of %s found", a.Resource)
+			if own {
+				ex.Note += " in " + comp.Name
+			}
+		}
+	}
+	if !hasComp && len(ex.Code) > 0 {
+		ex.Component = codeComponent(ex.Code[0].Path)
+	}
+	// Writes made by the component explain the record better than the
+	// handlers it reaches; steps for the handlers only when there are none.
+	ex.Steps = x.stepsFor(locs, "")
+	if len(ex.Steps) == 0 {
+		ex.Steps = x.stepsFor(handled, "")
+	}
+}
+
+// codeComponent names the component of a call site when the input did not:
+// the package directory.
+// the known component whose directory holds it (the longest match), else
+// the package directory.
+func codeComponent(path string) *Component {
+	name, dir := "", ""
+	for _, m := range []map[string][]string{componentDirs, controllerDirs} {
+		for n, ds := range m {
+			for _, d := range ds {
+				if inDirs(path, []string{d}) && (len(d) > len(dir) || len(d) == len(dir) && n < name) {
+					name, dir = n, d
+				}
+			}
+		}
+	}
+	if name == "" || name == "kube-controller-manager" {
+		d := pkgDir(path)
+		if x, ok := strings.CutPrefix(d, "pkg/controller/"); ok && !strings.Contains(x, "/") {
+			return &Component{Name: x + "-controller", Dirs: []string{d}, From: "code"}
+		}
+		if name == "" {
+			return &Component{Name: d, Dirs: []string{d}, From: "code"}
+		}
+	}
+	return &Component{Name: name, Dirs: []string{dir}, From: "code"}
+}
+
+func (x *Explainer) code(role, sym string, at analyzer.Location, detail, via string) Code {
+	c := Code{Role: role, Symbol: sym, Path: at.Path, Line: at.StartLine, Detail: detail, Via: via}
+	if x.opts.Permalink != nil && at.Path != "" {
+		c.Permalink = x.opts.Permalink(at.Path, at.StartLine, at.EndLine)
+	}
+	return c
+}
+
+type codeSite struct {
+	at     analyzer.Location
+	symbol string
+}
+
+// stepsFor returns the steps that explain the code sites (or, with none,
+// whose facts blocks name reason), best first, at most three.
+func (x *Explainer) stepsFor(sites []codeSite, reason string) []StepRef {
+	var cs []scored[StepRef]
+	for _, st := range x.steps {
+		s := 0
+		for _, c := range sites {
+			if st.facts[c.at] {
+				s = max(s, 3)
+			}
+			for _, sp := range st.spans {
+				if sp.Path == c.at.Path && sp.StartLine <= c.at.StartLine && c.at.StartLine <= sp.EndLine {
+					s = max(s, 2)
+				}
+			}
+		}
+		if reason != "" && st.reasons[reason] {
+			s = max(s, 1)
+		}
+		if s > 0 {
+			cs = append(cs, scored[StepRef]{st.ref, s})
+		}
+	}
+	sort.SliceStable(cs, func(i, j int) bool { return cs[i].score > cs[j].score })
+	var out []StepRef
+	for _, c := range cs {
+		if len(out) == 3 || c.score < cs[0].score {
+			break
+		}
+		out = append(out, c.v)
+	}
+	return out
+}
+
+// reachedFrom reports whether a function in one of dirs calls sym,
+// directly or through a few loaded functions: a shared helper
+// (RealPodControl.createPods in pkg/controller) used by the component.
+func (x *Explainer) reachedFrom(sym string, dirs []string) bool {
+	x.callersOnce.Do(func() {
+		x.callers = map[string][]string{}
+		for _, c := range x.facts.Calls {
+			x.callers[c.To] = append(x.callers[c.To], c.From)
+		}
+	})
+	const maxDepth, maxSeen = 5, 2000
+	seen := map[string]bool{sym: true}
+	frontier := []string{sym}
+	for d := 0; d < maxDepth && len(frontier) > 0 && len(seen) < maxSeen; d++ {
+		var next []string
+		for _, f := range frontier {
+			for _, c := range x.callers[f] {
+				if seen[c] {
+					continue
+				}
+				seen[c] = true
+				if inDirs(repoPathOf(c)+"/", dirs) {
+					return true
+				}
+				next = append(next, c)
+			}
+		}
+		frontier = next
+	}
+	return false
+}
+
+// repoPathOf returns the repository directory of a symbol's package:
+// k8s.io/kubernetes/pkg/x.T.m → pkg/x; k8s.io/client-go/tools.F →
+// staging/src/k8s.io/client-go/tools.
+func repoPathOf(sym string) string {
+	slash := strings.LastIndex(sym, "/")
+	pkg := sym
+	if dot := strings.Index(sym[slash+1:], "."); dot >= 0 {
+		pkg = sym[:slash+1+dot]
+	}
+	if p, ok := strings.CutPrefix(pkg, "k8s.io/kubernetes/"); ok {
+		return p
+	}
+	if strings.HasPrefix(pkg, "k8s.io/") {
+		return "staging/src/" + pkg
+	}
+	return pkg
+}
+
+// formatMatches reports whether msg could have been printed by format
+// (a Printf format: verbs match anything). kubectl may prefix aggregated
+// events with "(combined from similar events): ".
+func (x *Explainer) formatMatches(format, msg string) bool {
+	x.fmtMu.Lock()
+	re, ok := x.fmts[format]
+	if !ok {
+		re = formatRegexp(format)
+		x.fmts[format] = re
+	}
+	x.fmtMu.Unlock()
+	msg = strings.TrimPrefix(msg, "(combined from similar events): ")
+	return re != nil && re.MatchString(msg)
+}
+
+var verbRe = regexp.MustCompile(`%[-+# 0]*(?:\d+|\*)?(?:\.(?:\d+|\*))?[a-zA-Z%]`)
+
+func formatRegexp(format string) *regexp.Regexp {
+	var b strings.Builder
+	b.WriteString(`(?s)^`)
+	last := 0
+	for _, m := range verbRe.FindAllStringIndex(format, -1) {
+		b.WriteString(regexp.QuoteMeta(format[last:m[0]]))
+		if format[m[1]-1] == '%' {
+			b.WriteString("%")
+		} else {
+			b.WriteString(".*?")
+		}
+		last = m[1]
+	}
+	b.WriteString(regexp.QuoteMeta(format[last:]))
+	b.WriteString(`$`)
+	re, err := regexp.Compile(b.String())
+	if err != nil {
+		return nil
+	}
+	return re
+}

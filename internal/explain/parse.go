@@ -1,0 +1,210 @@
+package explain
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"strings"
+	"unicode/utf8"
+)
+
+// maxLine bounds the text kept of one input line in a Record, so a huge
+// single-line JSON value does not get echoed in full in a table.
+const maxLine = 4096
+
+// Parse reads input in whatever form it comes, detected per input:
+//
+//   - JSON (the first non-space byte is '{' or '['): a stream of JSON
+//     values — a v1 EventList, single events, audit events, or arrays of
+//     them. When the stream is not valid JSON throughout (JSON lines mixed
+//     with text, a truncated value), the input is read line by line
+//     instead, each '{' line decoded on its own;
+//   - otherwise line by line: a JSON line is decoded (audit or event),
+//     "key: value" blocks of audit fields are gathered into one record
+//     (CloudWatch Insights output), and every other line is read as a
+//     `kubectl get events` table row, using the latest header seen (any
+//     column layout) or, for --watch lines without a header, the shape of
+//     the row itself.
+//
+// Parse never fails and never panics; lines it cannot read become Records
+// of KindUnknown.
+func Parse(input []byte) []Record {
+	trim := bytes.TrimLeft(input, " \t\r\n\ufeff")
+	if len(trim) > 0 && (trim[0] == '{' || trim[0] == '[') {
+		if recs, ok := parseJSONStream(input); ok {
+			return recs
+		}
+	}
+	return parseLines(input)
+}
+
+// ParseEvents reads `kubectl get events` table output only (any layout);
+// JSON and audit detection are left out. Lines that are not event rows are
+// KindUnknown records.
+func ParseEvents(input []byte) []Record {
+	var p tableParser
+	var out []Record
+	forLines(input, func(n int, line string) {
+		if r, ok := p.line(n, line); ok {
+			out = append(out, r)
+		}
+	})
+	return out
+}
+
+// ParseAudit reads audit records only: JSON lines (or a JSON stream) of
+// audit.k8s.io/v1 Events, or "key: value" field blocks. Other lines are
+// KindUnknown records.
+func ParseAudit(input []byte) []Record {
+	var out []Record
+	var kv kvBlock
+	flush := func() {
+		for {
+			r, ok := kv.record()
+			if !ok {
+				break
+			}
+			out = append(out, r)
+		}
+	}
+	forLines(input, func(n int, line string) {
+		t := strings.TrimSpace(line)
+		if kv.add(n, t) {
+			return
+		}
+		flush()
+		switch {
+		case t == "":
+		case t[0] == '{':
+			r := decodeLine(n, t)
+			if r.Kind == KindEvent {
+				r = unknown(n, t) // an event is not an audit record
+			}
+			out = append(out, r)
+		default:
+			out = append(out, unknown(n, t))
+		}
+	})
+	flush()
+	return out
+}
+
+// parseLines is the line-by-line reader behind Parse.
+func parseLines(input []byte) []Record {
+	var (
+		out []Record
+		p   tableParser
+		kv  kvBlock
+	)
+	flush := func() {
+		for {
+			r, ok := kv.record()
+			if !ok {
+				break
+			}
+			out = append(out, r)
+		}
+	}
+	forLines(input, func(n int, line string) {
+		t := strings.TrimSpace(line)
+		if kv.add(n, t) {
+			return
+		}
+		flush()
+		if t != "" && t[0] == '{' {
+			out = append(out, decodeLine(n, t))
+			return
+		}
+		if r, ok := p.line(n, line); ok {
+			out = append(out, r)
+		}
+	})
+	flush()
+	return out
+}
+
+// forLines calls f with each line (1-based number, without the newline and
+// a trailing \r). Invalid UTF-8 is replaced so records always marshal.
+func forLines(input []byte, f func(n int, line string)) {
+	n := 0
+	for len(input) > 0 {
+		n++
+		i := bytes.IndexByte(input, '\n')
+		var line []byte
+		if i < 0 {
+			line, input = input, nil
+		} else {
+			line, input = input[:i], input[i+1:]
+		}
+		line = bytes.TrimSuffix(line, []byte("\r"))
+		s := string(line)
+		if !utf8.ValidString(s) {
+			s = strings.ToValidUTF8(s, "\uFFFD")
+		}
+		f(n, s)
+	}
+}
+
+func unknown(n int, text string) Record {
+	return Record{Line: n, Text: clip(text), Kind: KindUnknown}
+}
+
+func clip(s string) string {
+	if len(s) <= maxLine {
+		return s
+	}
+	s = s[:maxLine]
+	for len(s) > 0 && !utf8.ValidString(s) {
+		s = s[:len(s)-1]
+	}
+	return s + "…"
+}
+
+// decodeLine decodes one JSON line: an audit event, a core or events.k8s.io
+// event, or a list of either (its items become one record each, all on
+// this line — the caller gets only the first; lists on one line are rare).
+func decodeLine(n int, text string) Record {
+	var v any
+	if err := json.Unmarshal([]byte(text), &v); err != nil {
+		return unknown(n, text)
+	}
+	recs := fromJSON(n, text, v)
+	if len(recs) == 0 {
+		return unknown(n, text)
+	}
+	return recs[0]
+}
+
+// parseJSONStream decodes input as a sequence of JSON values; ok is false
+// when any of it is not JSON.
+func parseJSONStream(input []byte) (out []Record, ok bool) {
+	dec := json.NewDecoder(bytes.NewReader(input))
+	dec.UseNumber()
+	for {
+		// The value starts at the first non-space byte after the previous one.
+		start := int(dec.InputOffset())
+		for start < len(input) && strings.IndexByte(" \t\r\n", input[start]) >= 0 {
+			start++
+		}
+		var v any
+		err := dec.Decode(&v)
+		if err == io.EOF {
+			return out, true
+		}
+		if err != nil {
+			return nil, false
+		}
+		n := bytes.Count(input[:start], []byte("\n")) + 1
+		end := bytes.IndexByte(input[start:], '\n')
+		first := string(input[start:])
+		if end >= 0 {
+			first = string(input[start : start+end])
+		}
+		first = strings.ToValidUTF8(strings.TrimSpace(first), "\uFFFD")
+		recs := fromJSON(n, first, v)
+		if len(recs) == 0 {
+			recs = []Record{unknown(n, first)}
+		}
+		out = append(out, recs...)
+	}
+}
