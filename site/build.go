@@ -19,6 +19,7 @@ import (
 
 	"github.com/kubewalk/kubewalk/analyzer"
 	"github.com/kubewalk/kubewalk/internal/codehtml"
+	"github.com/kubewalk/kubewalk/internal/reldiff"
 	"github.com/kubewalk/kubewalk/templates"
 	"github.com/kubewalk/kubewalk/walkthrough"
 )
@@ -41,6 +42,20 @@ type Input struct {
 	Docs  []*walkthrough.Doc
 	// ReadFile returns a file of the tree by repository-relative path.
 	ReadFile func(path string) ([]byte, error)
+
+	// Since is the tag of the release Changes and FactChanges compare
+	// against — in a multi-release site, the previous release; "" for
+	// none.
+	Since string
+	// Changes says how the code of each walkthrough reference fared since
+	// Since, keyed by analyzer.Ref.String() (reldiff.CompareRef): the
+	// badges on excerpts and steps and the diffs under them. A reference
+	// missing from it gets no badge.
+	Changes map[string]reldiff.RefChange
+	// FactChanges are the handler registrations, events and writes added
+	// or removed since Since (reldiff.CompareFacts), summarised on the
+	// home page.
+	FactChanges []reldiff.FactChange
 }
 
 // Options are the build's output and link rules.
@@ -77,17 +92,25 @@ var ErrNotASite = errors.New("output directory exists and is not a kubewalk site
 
 // Build renders the site for in into opts.Out.
 func Build(ctx context.Context, in Input, opts Options) (Stats, error) {
-	if opts.Out == "" {
+	return atomically(opts.Out, func(dir string) (Stats, error) {
+		return render(ctx, in, opts, dir)
+	})
+}
+
+// atomically runs write on a temporary directory beside out and renames
+// it into place when write succeeds.
+func atomically(out string, write func(dir string) (Stats, error)) (Stats, error) {
+	if out == "" {
 		return Stats{}, errors.New("site: no output directory")
 	}
-	if err := checkOut(opts.Out); err != nil {
+	if err := checkOut(out); err != nil {
 		return Stats{}, err
 	}
-	parent := filepath.Dir(filepath.Clean(opts.Out))
+	parent := filepath.Dir(filepath.Clean(out))
 	if err := os.MkdirAll(parent, 0o755); err != nil {
 		return Stats{}, err
 	}
-	tmp, err := os.MkdirTemp(parent, "."+filepath.Base(opts.Out)+".tmp-")
+	tmp, err := os.MkdirTemp(parent, "."+filepath.Base(out)+".tmp-")
 	if err != nil {
 		return Stats{}, err
 	}
@@ -97,14 +120,14 @@ func Build(ctx context.Context, in Input, opts Options) (Stats, error) {
 			os.RemoveAll(tmp)
 		}
 	}()
-	st, err := render(ctx, in, opts, tmp)
+	st, err := write(tmp)
 	if err != nil {
 		return Stats{}, err
 	}
 	if err := os.Chmod(tmp, 0o755); err != nil {
 		return Stats{}, err
 	}
-	if err := replaceDir(tmp, opts.Out); err != nil {
+	if err := replaceDir(tmp, out); err != nil {
 		return Stats{}, err
 	}
 	ok = true
@@ -175,6 +198,16 @@ type builder struct {
 
 	mu    sync.Mutex
 	cache map[string]*cachedFile // highlighted for pages in walkthroughs/
+
+	// set is the multi-release site this release is part of, nil for a
+	// single-release build; self is this release's index in it.
+	set  *releaseSet
+	self int
+
+	// changeN numbers the references with a badge (changes.go);
+	// changeKeys lists them in that order.
+	changeN    map[string]int
+	changeKeys []string
 }
 
 type cachedFile struct {
@@ -317,6 +350,7 @@ func prepare(in Input, opts Options) (*builder, error) {
 		cache:    map[string]*cachedFile{},
 	}
 	b.docs = selectDocs(in.Docs, in.Lang)
+	b.numberChanges()
 	for _, x := range in.Xrefs {
 		b.xrefs[x.Path] = x.Idents
 	}
@@ -467,8 +501,14 @@ func (b *builder) pages() ([]page, error) {
 		ps = append(ps, page{path: p, render: func() ([]byte, error) { return data, nil }})
 	}
 	htmlPage(homePage, false, b.homePage)
-	for i := range b.docs {
-		htmlPage(WalkthroughPage(b.docs[i].ID), false, func() ([]byte, error) { return b.walkthroughPage(i) })
+	for i, d := range b.docs {
+		htmlPage(WalkthroughPage(d.ID), false, func() ([]byte, error) { return b.walkthroughPage(i) })
+		if diffs := b.docDiffs(d); len(diffs) > 0 {
+			ps = append(ps, page{path: DiffsScript(d.ID), render: func() ([]byte, error) { return diffsScript(diffs) }})
+		}
+	}
+	if b.in.Since != "" {
+		htmlPage(changesPage, false, b.changesPage)
 	}
 	for _, f := range b.files {
 		htmlPage(SourcePage(f), true, func() ([]byte, error) { return b.sourcePage(f) })
@@ -488,7 +528,9 @@ func (b *builder) pages() ([]page, error) {
 		return nil, err
 	}
 	static(factsFile, facts)
-	static(markerFile, []byte("kubewalk site\n"))
+	if b.set == nil { // a multi-release site has one marker, at its root
+		static(markerFile, []byte("kubewalk site\n"))
+	}
 	err = fs.WalkDir(templates.FS, "assets", func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err

@@ -30,10 +30,37 @@ func (b *builder) homePage() ([]byte, error) {
 		docs = append(docs, homeDoc{Title: d.Title, Summary: d.Summary, Href: relURL(homePage, WalkthroughPage(d.ID), ""), Topics: d.Topics, Steps: len(d.Steps), Fallback: d.Lang != b.in.Lang})
 	}
 	body := struct {
-		Docs  []homeDoc
-		Files int
-	}{docs, len(b.files)}
+		Docs    []homeDoc
+		Files   int
+		Changes *homeChanges
+	}{docs, len(b.files), b.homeChanges()}
 	return b.exec("home", b.pageData(homePage, b.t("site.name"), "home", body))
+}
+
+// homeChanges summarises what changed since the previous release.
+type homeChanges struct {
+	Since, Href string
+	Refs        int
+	Facts       []string // "3 handlers added", …
+}
+
+func (b *builder) homeChanges() *homeChanges {
+	if b.in.Since == "" {
+		return nil
+	}
+	hc := &homeChanges{Since: b.in.Since, Href: relURL(homePage, changesPage, ""), Refs: len(b.changeKeys)}
+	count := map[string]int{}
+	for _, f := range b.in.FactChanges {
+		count[string(f.Kind)+"s."+string(f.Change)]++
+	}
+	for _, k := range []string{"handlers", "events", "writes"} {
+		for _, c := range []string{"added", "removed"} {
+			if n := count[k+"."+c]; n > 0 {
+				hc.Facts = append(hc.Facts, fmt.Sprintf("%d %s %s", n, strings.ToLower(b.t("facts."+k)), b.t("home.facts."+c)))
+			}
+		}
+	}
+	return hc
 }
 
 // ---- walkthrough ----
@@ -50,15 +77,22 @@ type excerptView struct {
 	File    string // "pkg/x.go:12-30"
 	Href    string // source page at the lines
 	GitHub  string
-	Lines   []exLine
-	Links   []string // per line: the source page at that line (parallel to Lines)
+	// Lines are the excerpt's lines. Their numbers are not links (site.js
+	// makes them go to Href's page at the line): 172 links cost the
+	// deployment walkthrough 14 KB.
+	Lines []exLine
+	// Change is the badge of the excerpt's reference since the previous
+	// release, with the declaration's diff; nil for none.
+	Change *changeView
 }
 
 type stepView struct {
-	ID, Title           string
-	Num                 int
-	Text                []segView
-	Code                []segView
+	ID, Title string
+	Num       int
+	Text      []segView
+	Code      []segView
+	// Changes are the badges of the step's other references.
+	Changes             []changeView
 	PrevHref, PrevTitle string
 	NextHref, NextTitle string
 }
@@ -67,11 +101,14 @@ type navView struct{ Href, Title string }
 
 type walkthroughView struct {
 	Title, Summary string
-	Topics         []string
-	Diagram        template.HTML
-	Intro          []segView
-	Steps          []stepView
-	Prev, Next     *navView
+	// Diffs is the walkthrough's diffs script (DiffsScript), "" when no
+	// reference changed.
+	Diffs      string
+	Topics     []string
+	Diagram    template.HTML
+	Intro      []segView
+	Steps      []stepView
+	Prev, Next *navView
 }
 
 func (b *builder) walkthroughPage(i int) ([]byte, error) {
@@ -79,6 +116,9 @@ func (b *builder) walkthroughPage(i int) ([]byte, error) {
 	p := WalkthroughPage(d.ID)
 	v := b.views(p)
 	w := walkthroughView{Title: d.Title, Summary: d.Summary, Topics: d.Topics}
+	if len(b.docDiffs(d)) > 0 {
+		w.Diffs = relURL(p, DiffsScript(d.ID), "")
+	}
 	var err error
 	w.Intro, _, err = b.segments(v, d.Intro, false)
 	if err != nil {
@@ -91,6 +131,7 @@ func (b *builder) walkthroughPage(i int) ([]byte, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%s:%d: %w", d.File, s.Line, err)
 		}
+		sv.Changes = b.stepChanges(p, s)
 		if j > 0 {
 			sv.PrevHref, sv.PrevTitle = "#"+d.Steps[j-1].ID, d.Steps[j-1].Title
 		}
@@ -162,13 +203,10 @@ func (b *builder) excerpt(v views, e *walkthrough.Excerpt) (*excerptView, error)
 		Href:    relURL(v.page, SourcePage(p), lineFragment(e.From, e.To)),
 		GitHub:  b.opts.SourceURL(p, e.From, e.To),
 		Lines:   excerpt(lines, e.From, e.To, e.Highlight, e.Context),
+		Change:  b.change(v.page, e.Ref.Ref),
 	}
 	if len(e.Highlight) > 0 {
 		ev.Href = relURL(v.page, SourcePage(p), lineFragment(e.Highlight[0], e.Highlight[len(e.Highlight)-1]))
-	}
-	pre := relURL(v.page, SourcePage(p), "")
-	for _, l := range ev.Lines {
-		ev.Links = append(ev.Links, pre+"#L"+strconv.Itoa(l.N))
 	}
 	return ev, nil
 }

@@ -24,6 +24,7 @@ const (
 	eventsPage    = "events.html"
 	resourcesPage = "resources.html"
 	searchPage    = "search.html"
+	changesPage   = "changes.html"
 	searchIndexJS = "search-index.js"
 	searchIndex   = "search-index.json"
 	factsFile     = "facts.json"

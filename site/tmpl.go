@@ -17,6 +17,9 @@ var parsedTemplates = sync.OnceValues(func() (*template.Template, error) {
 		// short_symbol drops the import path: "DeploymentController.sync".
 		"short_symbol": shortSymbol,
 		"inc":          func(i int) int { return i + 1 },
+		// code_spans splits text on backticks into plain and code runs,
+		// for front-matter summaries written with Markdown code spans.
+		"code_spans": codeSpans,
 	}).ParseFS(templates.FS, "*.html")
 })
 
@@ -34,7 +37,11 @@ type pageData struct {
 	// Links from this page to the site's fixed pages and assets.
 	Home, Handlers, Events, Resources, Search, SearchJS, SearchIndexJS, CSS, JS, Facts string
 	Release                                                                            release
-	Body                                                                               any
+	// Versions is the version switcher (multi-release sites only) and
+	// Root the link to the list of releases.
+	Versions []versionView
+	Root     string
+	Body     any
 }
 
 func (b *builder) pageData(p, title, active string, body any) pageData {
@@ -56,6 +63,8 @@ func (b *builder) pageData(p, title, active string, body any) pageData {
 		JS:            relURL(p, "assets/site.js", ""),
 		Facts:         relURL(p, factsFile, ""),
 		Release:       r,
+		Versions:      b.versions(p),
+		Root:          b.rootHref(p),
 		Body:          body,
 	}
 }
@@ -79,4 +88,38 @@ func componentOf(symbol string) string {
 		pkg = symbol[:slash+1+dot]
 	}
 	return strings.TrimPrefix(pkg, "k8s.io/kubernetes/")
+}
+
+// span is a run of text, Code when it was between backticks.
+type span struct {
+	Text string
+	Code bool
+}
+
+// codeSpans splits s on backticks: "From `kubectl apply` to" → "From ",
+// code "kubectl apply", " to". An unpaired backtick is kept as text. The
+// template escapes every run; no HTML is built here.
+func codeSpans(s string) []span {
+	var out []span
+	for {
+		i := strings.IndexByte(s, '`')
+		if i < 0 {
+			break
+		}
+		j := strings.IndexByte(s[i+1:], '`')
+		if j < 0 {
+			break
+		}
+		if i > 0 {
+			out = append(out, span{Text: s[:i]})
+		}
+		if j > 0 {
+			out = append(out, span{Text: s[i+1 : i+1+j], Code: true})
+		}
+		s = s[i+2+j:]
+	}
+	if s != "" {
+		out = append(out, span{Text: s})
+	}
+	return out
 }

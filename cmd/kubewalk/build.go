@@ -2,9 +2,11 @@ package main
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/kubewalk/kubewalk/internal/pipeline"
+	"github.com/kubewalk/kubewalk/source"
 	"github.com/spf13/cobra"
 )
 
@@ -15,6 +17,7 @@ func newBuildCmd(g *globals) *cobra.Command {
 		userDir   string
 		noBuiltin bool
 		lang      string
+		tags      []string
 	)
 	c := &cobra.Command{
 		Use:   "build",
@@ -27,10 +30,18 @@ identifier links, indexes of informer handlers, events and writes, search,
 and facts.json. The site is written to a temporary directory and renamed into
 place, so a failed build leaves the previous site untouched.
 
+With several --tag flags, one site holds every release: a subtree per
+release (<out>/<tag>/…), an index.html listing them newest first, a version
+switcher on every page that keeps the reader on the same walkthrough step or
+source file, and on each step a badge for code that changed since the
+previous release, with the diff. Each release's facts are cached on their
+own, so adding a release to a site costs one analysis.
+
 Open <out>/index.html in a browser, or serve the directory from anywhere.`,
 		Example: `  kubewalk build --source goproxy
   kubewalk build --tag v1.35.4 --lang ko --out public-ko
-  kubewalk build --walkthroughs ./my-walkthroughs --out public`,
+  kubewalk build --walkthroughs ./my-walkthroughs --out public
+  kubewalk build --source goproxy --tag v1.35.4 --tag v1.36.3 --out public`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if lang != "en" && lang != "ko" {
 				return &usageError{cmd: cmd.CommandPath(), err: fmt.Errorf("--lang %q: want en or ko", lang)}
@@ -39,24 +50,41 @@ Open <out>/index.html in a browser, or serve the directory from anywhere.`,
 			if err != nil {
 				return &usageError{cmd: cmd.CommandPath(), err: err}
 			}
-			start := time.Now()
-			rel, err := pipeline.Open(cmd.Context(), sf.options(g, sf.tag), sets, g.logf)
-			if err != nil {
-				return err
+			if len(tags) == 0 {
+				tags = []string{source.DefaultTag}
 			}
-			stats, err := pipeline.Build(cmd.Context(), rel, sets, lang, out, g.logf)
+			seen := map[string]bool{}
+			for _, t := range tags {
+				if seen[t] {
+					return &usageError{cmd: cmd.CommandPath(), err: fmt.Errorf("--tag %s given twice", t)}
+				}
+				seen[t] = true
+			}
+			start := time.Now()
+			var rels []*pipeline.Release
+			for _, tag := range tags {
+				rel, err := pipeline.Open(cmd.Context(), sf.options(g, tag), sets, g.logf)
+				if err != nil {
+					return err
+				}
+				rels = append(rels, rel)
+			}
+			stats, err := pipeline.BuildReleases(cmd.Context(), rels, sets, lang, out, g.logf)
 			if err != nil {
 				return err
 			}
 			if !g.quiet {
 				fmt.Fprintf(g.stderr, "built %s (%s): %d pages, %d source pages, %.1f MB in %s\n",
-					out, rel.Tree.Tag, stats.Pages, stats.SourcePages, float64(stats.Bytes)/1e6, time.Since(start).Round(100*time.Millisecond))
+					out, strings.Join(tags, ", "), stats.Pages, stats.SourcePages, float64(stats.Bytes)/1e6, time.Since(start).Round(100*time.Millisecond))
 			}
 			return nil
 		},
 	}
 	f := c.Flags()
-	sf.register(f)
+	// --tag repeats on build (one site, several releases); the other
+	// commands that take one release register it through sf.register.
+	f.StringArrayVar(&tags, "tag", nil, "Kubernetes release tag; repeat for a site of several releases (default "+source.DefaultTag+")")
+	sf.registerSource(f)
 	f.StringVar(&out, "out", "public", "output directory")
 	f.StringVar(&userDir, "walkthroughs", "", "directory of walkthrough Markdown files to add to the built-in ones (same ID replaces a built-in)")
 	f.BoolVar(&noBuiltin, "no-builtin", false, "leave the built-in walkthroughs out")

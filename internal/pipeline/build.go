@@ -5,7 +5,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sort"
 
+	"golang.org/x/mod/semver"
+
+	"github.com/kubewalk/kubewalk/analyzer"
+	"github.com/kubewalk/kubewalk/internal/reldiff"
 	"github.com/kubewalk/kubewalk/site"
 	"github.com/kubewalk/kubewalk/walkthrough"
 )
@@ -36,31 +41,104 @@ func Docs(rel *Release, sets []WalkSet, lang string, symbolURL walkthrough.Optio
 
 // Build renders the site for rel into out.
 func Build(ctx context.Context, rel *Release, sets []WalkSet, lang, out string, logf func(string, ...any)) (site.Stats, error) {
-	wopts := walkthrough.Options{
-		SymbolURL: site.SymbolURL,
-		Permalink: rel.Tree.Permalink,
+	return BuildReleases(ctx, []*Release{rel}, sets, lang, out, logf)
+}
+
+// BuildReleases renders one site of several releases into out
+// (site.BuildReleases): a subtree per release with a version switcher, and
+// on each release's walkthroughs a badge for every reference whose code
+// changed since the previous (older) release in the site, with the diff
+// (reldiff.CompareRef). One release builds the flat single-release site.
+// Each release's facts come from its own cache entry (Open), so adding a
+// release to a site costs one analysis.
+func BuildReleases(ctx context.Context, rels []*Release, sets []WalkSet, lang, out string, logf func(string, ...any)) (site.Stats, error) {
+	rels = append([]*Release(nil), rels...)
+	sort.SliceStable(rels, func(i, j int) bool { return olderFirst(rels[i].Tree.Tag, rels[j].Tree.Tag) })
+	var srels []site.Release
+	for i, rel := range rels {
+		wopts := walkthrough.Options{
+			SymbolURL: site.SymbolURL,
+			Permalink: rel.Tree.Permalink,
+		}
+		docs, err := Docs(rel, sets, lang, wopts)
+		if err != nil {
+			return site.Stats{}, fmt.Errorf("%s: %w", rel.Tree.Tag, err)
+		}
+		in := input(rel, lang, docs)
+		if i > 0 {
+			prev := rels[i-1]
+			in.Since = prev.Tree.Tag
+			in.Changes = changes(prev, rel, docs)
+			in.FactChanges = reldiff.CompareFacts(prev.Result.Facts(), rel.Result.Facts())
+		}
+		srels = append(srels, site.Release{Input: in, SourceURL: rel.Tree.Permalink})
 	}
-	docs, err := Docs(rel, sets, lang, wopts)
-	if err != nil {
-		return site.Stats{}, err
-	}
+	return site.BuildReleases(ctx, srels, site.Options{Out: out, Logf: logf})
+}
+
+// input is the site's view of one release.
+func input(rel *Release, lang string, docs []*walkthrough.Doc) site.Input {
 	res := rel.Result
-	in := site.Input{
-		Tag:     rel.Tree.Tag,
-		Commit:  rel.Tree.Commit,
-		Backend: rel.Tree.Backend,
-		Lang:    lang,
-		Facts:   res.Facts(),
-		Symbols: res.Symbols,
-		Xrefs:   res.Xrefs,
-		Docs:    docs,
-		ReadFile: func(path string) ([]byte, error) {
-			return os.ReadFile(filepath.Join(rel.Tree.Dir, filepath.FromSlash(path)))
-		},
+	return site.Input{
+		Tag:      rel.Tree.Tag,
+		Commit:   rel.Tree.Commit,
+		Backend:  rel.Tree.Backend,
+		Lang:     lang,
+		Facts:    res.Facts(),
+		Symbols:  res.Symbols,
+		Xrefs:    res.Xrefs,
+		Docs:     docs,
+		ReadFile: rel.read,
 	}
-	return site.Build(ctx, in, site.Options{
-		Out:       out,
-		SourceURL: rel.Tree.Permalink,
-		Logf:      logf,
-	})
+}
+
+func (rel *Release) read(path string) ([]byte, error) {
+	return os.ReadFile(filepath.Join(rel.Tree.Dir, filepath.FromSlash(path)))
+}
+
+// changes compares every reference of docs (inline and excerpts) between
+// prev and cur, once per distinct reference.
+func changes(prev, cur *Release, docs []*walkthrough.Doc) map[string]reldiff.RefChange {
+	a := reldiff.Release{Tag: prev.Tree.Tag, Result: prev.Result, Read: prev.read}
+	b := reldiff.Release{Tag: cur.Tree.Tag, Result: cur.Result, Read: cur.read}
+	out := map[string]reldiff.RefChange{}
+	add := func(r analyzer.Ref) {
+		k := r.String()
+		if _, ok := out[k]; !ok {
+			out[k] = reldiff.CompareRef(a, b, r)
+		}
+	}
+	segs := func(ss []walkthrough.Segment) {
+		for _, s := range ss {
+			if s.Excerpt != nil {
+				add(s.Excerpt.Ref.Ref)
+			}
+		}
+	}
+	for _, d := range docs {
+		segs(d.Intro)
+		for _, s := range d.Steps {
+			segs(s.Segments)
+			for _, r := range s.Refs {
+				add(r.Ref)
+			}
+		}
+	}
+	return out
+}
+
+// olderFirst orders release tags by semantic version, oldest first (tags
+// that are not semantic versions last, by name): the order "previous
+// release" follows.
+func olderFirst(a, b string) bool {
+	va, vb := semver.IsValid(a), semver.IsValid(b)
+	if va != vb {
+		return va
+	}
+	if va {
+		if c := semver.Compare(a, b); c != 0 {
+			return c < 0
+		}
+	}
+	return a < b
 }

@@ -1,6 +1,7 @@
 // kubewalk: highlight the lines named by the URL fragment (#L12 or
 // #L12-L30) on source pages, on load and whenever the fragment changes, and
-// scroll the first of them into view. No dependencies, no network.
+// scroll the first of them into view; keep the reader's step when switching
+// release. No dependencies, no network.
 (function () {
   "use strict";
   var marked = [];
@@ -31,6 +32,68 @@
     var x = parseInt(m[1], 10), y = parseInt(n[1], 10);
     location.hash = "#L" + Math.min(x, y) + "-L" + Math.max(x, y);
   });
+  // An excerpt's line number goes to the whole file at that line.
+  document.addEventListener("click", function (e) {
+    var nr = e.target.closest && e.target.closest(".excerpt .ln:not(.gap) > .nr");
+    var file = nr && nr.closest(".excerpt").querySelector(".exhead a.file");
+    if (!file) return;
+    location.href = file.getAttribute("href").split("#")[0] + "#L" + nr.textContent;
+  });
+  // Version switcher (multi-release sites): on a walkthrough, keep the
+  // reader on the step in view when the other release has it (data-keep
+  // lists those step IDs, "*" for all). Without script the link still
+  // lands on the same walkthrough.
+  document.addEventListener("click", function (e) {
+    var a = e.target.closest && e.target.closest("a[data-keep]");
+    if (!a) return;
+    var id = stepInView(), keep = a.getAttribute("data-keep");
+    if (!id || (keep !== "*" && (" " + keep + " ").indexOf(" " + id + " ") < 0)) return;
+    e.preventDefault();
+    location.href = a.getAttribute("href").split("#")[0] + "#" + id;
+  });
+  // The step in view: the one named by the fragment when it is on screen,
+  // else the last step whose top is above a third of the window.
+  function stepInView() {
+    var h = location.hash.slice(1), el = h && document.getElementById(h);
+    if (el && el.classList.contains("step")) {
+      var r = el.getBoundingClientRect();
+      if (r.bottom > 0 && r.top < window.innerHeight) return h;
+    }
+    var steps = document.querySelectorAll("section.step[id]"), cur = "";
+    for (var i = 0; i < steps.length; i++) {
+      if (steps[i].getBoundingClientRect().top <= window.innerHeight / 3) cur = steps[i].id;
+    }
+    return cur;
+  }
+  // Diffs since the previous release: a walkthrough's diffs live in a
+  // script beside it (data-diffs), loaded when a reader first opens one
+  // and written into the <pre> as text, one line per span, classed like
+  // internal/codehtml's "diff" highlighting.
+  var pending = [], loading = false;
+  document.addEventListener("toggle", function (e) {
+    var d = e.target;
+    if (!d.open || !d.matches || !d.matches("details[data-diff]")) return;
+    if (window.kubewalkDiffs) { fill(d); return; }
+    pending.push(d);
+    var art = document.querySelector("[data-diffs]");
+    if (loading || !art) return;
+    loading = true;
+    var s = document.createElement("script");
+    s.src = art.getAttribute("data-diffs");
+    s.onload = function () { pending.forEach(fill); pending = []; };
+    document.head.appendChild(s);
+  }, true);
+  function fill(d) {
+    var pre = d.querySelector("pre"), text = window.kubewalkDiffs[d.getAttribute("data-diff")];
+    if (!pre || pre.firstChild || typeof text !== "string") return;
+    text.replace(/\n$/, "").split("\n").forEach(function (l) {
+      var span = document.createElement("span"), c = l.charAt(0);
+      span.className = l.slice(0, 2) === "@@" ? "xh" : c === "+" ? "xi" : c === "-" ? "xd" : "";
+      span.textContent = l + "\n";
+      pre.appendChild(span);
+    });
+    d.classList.add("loaded");
+  }
   window.addEventListener("hashchange", apply);
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", apply); else apply();
 })();

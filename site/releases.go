@@ -1,0 +1,311 @@
+package site
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"golang.org/x/mod/semver"
+
+	"github.com/kubewalk/kubewalk/templates"
+)
+
+// Release is one release of a multi-release site (BuildReleases).
+type Release struct {
+	Input
+	// SourceURL is the release's permalink rule (Options.SourceURL for
+	// this tag); nil uses Options.SourceURL.
+	SourceURL func(path string, from, to int) string
+}
+
+// releaseSet is what every page of a multi-release site knows about the
+// other releases: enough to compute, at build time, where the version
+// switcher sends the reader.
+type releaseSet struct {
+	rels []*relIndex // newest first
+}
+
+// relIndex is one release's page inventory.
+type relIndex struct {
+	tag    string
+	prefix string                     // site path prefix: "v1.36.3/"
+	steps  map[string]map[string]bool // walkthrough ID → its step IDs
+	files  map[string]bool            // rendered source files
+	pages  map[string]bool            // other generated pages (traces/…)
+	docs   int
+	since  string
+	nChg   int // references whose code changed since the previous release
+}
+
+// versionView is one entry of the version switcher.
+type versionView struct {
+	Tag  string
+	Href string
+	// Current marks the release of the page being shown.
+	Current bool
+	// Keep, on a walkthrough page, lists the page's step IDs that the
+	// target walkthrough has too ("*" for all of them): site.js appends
+	// the step in view to Href when Keep holds it.
+	Keep string
+	// Home is true when the page has no counterpart in that release and
+	// the link goes to the release's home page.
+	Home bool
+}
+
+// checkTag rejects a tag that cannot be a directory name of the site.
+func checkTag(tag string) error {
+	if tag == "" || tag == "." || tag == ".." || strings.HasPrefix(tag, ".") || strings.ContainsAny(tag, "/\\\x00#?%") ||
+		tag == "assets" || strings.HasSuffix(tag, ".html") {
+		return fmt.Errorf("site: release tag %q cannot name a directory of the site", tag)
+	}
+	return nil
+}
+
+// newerFirst sorts tags by semantic version, newest first; tags that are
+// not semantic versions (a branch name) count as newer, by name.
+func newerFirst(a, b string) bool {
+	va, vb := semver.IsValid(a), semver.IsValid(b)
+	if va != vb {
+		return vb
+	}
+	if va {
+		if c := semver.Compare(a, b); c != 0 {
+			return c > 0
+		}
+	}
+	return a < b
+}
+
+// ReleaseDir returns the site path prefix of a release in a multi-release
+// site: "v1.36.3/".
+func ReleaseDir(tag string) string { return tag + "/" }
+
+// BuildReleases renders a site of several releases into opts.Out: one
+// subtree per release (<out>/<tag>/…, each laid out as Build lays out a
+// single release), an index.html at the top listing the releases newest
+// first, and on every page a version switcher that keeps the reader on the
+// same walkthrough step or source file where the other release has it.
+// The whole tree is written to one temporary directory and renamed into
+// place, as Build does. A single release is built flat, as Build.
+func BuildReleases(ctx context.Context, rels []Release, opts Options) (Stats, error) {
+	if len(rels) == 0 {
+		return Stats{}, errors.New("site: no releases")
+	}
+	if len(rels) == 1 {
+		o := opts
+		if rels[0].SourceURL != nil {
+			o.SourceURL = rels[0].SourceURL
+		}
+		return Build(ctx, rels[0].Input, o)
+	}
+	rels = append([]Release(nil), rels...)
+	sort.SliceStable(rels, func(i, j int) bool { return newerFirst(rels[i].Tag, rels[j].Tag) })
+	seen := map[string]bool{}
+	for _, r := range rels {
+		if err := checkTag(r.Tag); err != nil {
+			return Stats{}, err
+		}
+		if seen[r.Tag] {
+			return Stats{}, fmt.Errorf("site: release %s given twice", r.Tag)
+		}
+		seen[r.Tag] = true
+	}
+	// Prepare every release first: each page's switcher needs to know the
+	// pages of all of them.
+	set := &releaseSet{}
+	var bs []*builder
+	for i, r := range rels {
+		o := opts
+		if r.SourceURL != nil {
+			o.SourceURL = r.SourceURL
+		}
+		b, err := prepare(r.Input, o)
+		if err != nil {
+			return Stats{}, fmt.Errorf("%s: %w", r.Tag, err)
+		}
+		b.set, b.self = set, i
+		bs = append(bs, b)
+		set.rels = append(set.rels, b.index())
+	}
+	return atomically(opts.Out, func(dir string) (Stats, error) {
+		var st Stats
+		for _, b := range bs {
+			sub := filepath.Join(dir, b.in.Tag)
+			if err := os.Mkdir(sub, 0o755); err != nil {
+				return Stats{}, err
+			}
+			s, err := b.write(ctx, sub)
+			if err != nil {
+				return Stats{}, fmt.Errorf("%s: %w", b.in.Tag, err)
+			}
+			st.Pages += s.Pages
+			st.SourcePages += s.SourcePages
+			st.Bytes += s.Bytes
+			if s.LargestBytes > st.LargestBytes {
+				st.Largest, st.LargestBytes = ReleaseDir(b.in.Tag)+s.Largest, s.LargestBytes
+			}
+		}
+		n, err := writeRoot(dir, bs)
+		if err != nil {
+			return Stats{}, err
+		}
+		st.Pages++
+		st.Bytes += n
+		return st, nil
+	})
+}
+
+// index lists the pages of b's release for the other releases' switchers.
+func (b *builder) index() *relIndex {
+	ri := &relIndex{
+		tag: b.in.Tag, prefix: ReleaseDir(b.in.Tag),
+		steps: map[string]map[string]bool{}, files: b.rendered, pages: map[string]bool{},
+		docs: len(b.docs), since: b.in.Since,
+	}
+	for _, d := range b.docs {
+		ids := map[string]bool{}
+		for _, s := range d.Steps {
+			ids[s.ID] = true
+		}
+		ri.steps[d.ID] = ids
+	}
+	for _, p := range b.extraPages() {
+		ri.pages[p] = true
+	}
+	for _, c := range b.in.Changes {
+		if c.Status != "unchanged" && c.Status != "moved" {
+			ri.nChg++
+		}
+	}
+	return ri
+}
+
+// versions returns the version switcher of the page at site path p (in
+// b's release), newest release first; nil in a single-release site.
+func (b *builder) versions(p string) []versionView {
+	if b.set == nil {
+		return nil
+	}
+	self := b.set.rels[b.self]
+	var steps []string // of the walkthrough on p, in order
+	var docID string
+	if strings.HasPrefix(p, "walkthroughs/") {
+		docID = strings.TrimSuffix(strings.TrimPrefix(p, "walkthroughs/"), ".html")
+		for _, d := range b.docs {
+			if d.ID == docID {
+				for _, s := range d.Steps {
+					steps = append(steps, s.ID)
+				}
+			}
+		}
+	}
+	from := self.prefix + p
+	var out []versionView
+	for i, r := range b.set.rels {
+		v := versionView{Tag: r.tag, Current: i == b.self}
+		target, ok := p, true
+		switch {
+		case docID != "":
+			ids, has := r.steps[docID]
+			ok = has
+			if has {
+				var keep []string
+				for _, id := range steps {
+					if ids[id] {
+						keep = append(keep, id)
+					}
+				}
+				v.Keep = strings.Join(keep, " ")
+				if len(keep) == len(steps) {
+					v.Keep = "*"
+				}
+			}
+		case strings.HasPrefix(p, "src/"):
+			ok = r.files[strings.TrimSuffix(strings.TrimPrefix(p, "src/"), ".html")]
+		case self.pages[p]:
+			ok = r.pages[p]
+		}
+		if !ok {
+			target, v.Home = homePage, true
+		}
+		v.Href = relURL(from, r.prefix+target, "")
+		out = append(out, v)
+	}
+	return out
+}
+
+// rootHref is the link from the page at site path p of b's release to the
+// multi-release site's index; "" in a single-release site.
+func (b *builder) rootHref(p string) string {
+	if b.set == nil {
+		return ""
+	}
+	return relURL(b.set.rels[b.self].prefix+p, homePage, "")
+}
+
+// releaseRow is one release on the multi-release index.
+type releaseRow struct {
+	Tag, Href, Commit, Since string
+	Docs, Changed            int
+	Latest                   bool
+}
+
+// writeRoot writes the multi-release site's own files: index.html, its
+// stylesheet and the marker. It returns the bytes written.
+func writeRoot(dir string, bs []*builder) (int64, error) {
+	b := bs[0] // the newest release's language and templates
+	var rows []releaseRow
+	for i, x := range bs {
+		ri := x.set.rels[x.self]
+		rows = append(rows, releaseRow{
+			Tag: x.in.Tag, Href: relURL(homePage, ri.prefix+homePage, ""), Commit: x.in.Commit,
+			Since: ri.since, Docs: ri.docs, Changed: ri.nChg, Latest: i == 0,
+		})
+	}
+	data, err := b.exec("releases", struct {
+		Lang, CSS string
+		Releases  []releaseRow
+	}{b.in.Lang, "assets/site.css", rows})
+	if err != nil {
+		return 0, err
+	}
+	css, err := fs.ReadFile(templates.FS, "assets/site.css")
+	if err != nil {
+		return 0, err
+	}
+	files := []struct {
+		name string
+		data []byte
+	}{{homePage, data}, {"assets/site.css", css}, {markerFile, []byte("kubewalk site\n")}}
+	var n int64
+	for _, f := range files {
+		p := filepath.Join(dir, filepath.FromSlash(f.name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return 0, err
+		}
+		if err := os.WriteFile(p, f.data, 0o644); err != nil {
+			return 0, err
+		}
+		n += int64(len(f.data))
+	}
+	return n, nil
+}
+
+// extraPages are the generated pages besides the fixed ones, walkthroughs
+// and source pages, that may or may not exist in a release (traces).
+func (b *builder) extraPages() []string {
+	var ps []string
+	for _, k := range b.traceKinds() {
+		ps = append(ps, TracePage(k))
+	}
+	if b.in.Since != "" {
+		ps = append(ps, changesPage)
+	}
+	sort.Strings(ps)
+	return ps
+}
