@@ -1,0 +1,225 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/go-git/go-git/v5"
+	"golang.org/x/mod/module"
+	modzip "golang.org/x/mod/zip"
+
+	"github.com/kubewalk/kubewalk/site"
+)
+
+// fixtureProxy publishes the fixture repository at tag into a directory
+// to use as GOPROXY=file://..., the way the real proxy holds a release:
+// k8s.io/kubernetes@tag zipped from the repository (x/mod/zip leaves out
+// .git and the nested staging modules), each staging module at
+// v0.<minor>.<patch>, and an .info whose Origin names the tag's commit.
+func fixtureProxy(t *testing.T, repo, tag string) (proxy, commit string) {
+	t.Helper()
+	r, err := git.PlainOpen(repo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	head, err := r.Head()
+	if err != nil {
+		t.Fatal(err)
+	}
+	commit = head.Hash().String()
+	proxy = t.TempDir()
+	add := func(path, version, dir string, info map[string]any) {
+		esc, err := module.EscapePath(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		at := filepath.Join(proxy, filepath.FromSlash(esc), "@v")
+		if err := os.MkdirAll(at, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		var z bytes.Buffer
+		if err := modzip.CreateFromDir(&z, module.Version{Path: path, Version: version}, dir); err != nil {
+			t.Fatal(err)
+		}
+		gomod, err := os.ReadFile(filepath.Join(dir, "go.mod"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		ib, _ := json.Marshal(info)
+		for name, data := range map[string][]byte{
+			version + ".zip":  z.Bytes(),
+			version + ".mod":  gomod,
+			version + ".info": ib,
+			"list":            []byte(version + "\n"),
+		} {
+			if err := os.WriteFile(filepath.Join(at, name), data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	const when = "2024-08-13T07:28:48Z"
+	add("k8s.io/kubernetes", tag, repo, map[string]any{
+		"Version": tag, "Time": when,
+		"Origin": map[string]string{"VCS": "git", "URL": "https://github.com/kubernetes/kubernetes", "Ref": "refs/tags/" + tag, "Hash": commit},
+	})
+	// The fixture's staging go.mod files require nothing, so publishing
+	// them unchanged is what the publishing bot would do.
+	sv := "v0" + strings.TrimPrefix(tag, "v1")
+	for _, name := range []string{"api", "apimachinery", "client-go"} {
+		add("k8s.io/"+name, sv, filepath.Join(repo, "staging", "src", "k8s.io", name), map[string]any{"Version": sv, "Time": when})
+	}
+	return proxy, commit
+}
+
+// siteFiles reads every file of a built site by slash path.
+func siteFiles(t *testing.T, dir string) map[string][]byte {
+	t.Helper()
+	files := map[string][]byte{}
+	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		rel, _ := filepath.Rel(dir, p)
+		files[filepath.ToSlash(rel)] = b
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return files
+}
+
+// TestDeterminismAcrossSources builds one fixture release through the git
+// backend and through the goproxy backend (a file:// proxy holding module
+// zips made from the same repository), each with its own cache, so each
+// fetches and analyses afresh. The two sites must be byte-identical except
+// where a page names the backend: the footer of every HTML page and the
+// release table on the home page. A second git build, from the cached
+// tree and facts, must be byte-identical to the first.
+func TestDeterminismAcrossSources(t *testing.T) {
+	if testing.Short() {
+		t.Skip("loads packages")
+	}
+	t.Setenv("GOFLAGS", "-mod=mod")
+	t.Setenv("GOTOOLCHAIN", "local")
+	t.Setenv("GOSUMDB", "off")
+	t.Setenv("GONOSUMDB", "")
+	t.Setenv("GOPRIVATE", "")
+	t.Setenv("GONOPROXY", "")
+	modcache := t.TempDir()
+	t.Cleanup(func() {
+		filepath.WalkDir(modcache, func(p string, d os.DirEntry, err error) error {
+			if err == nil && d.IsDir() {
+				os.Chmod(p, 0o755) // the go command writes the module cache read-only
+			}
+			return nil
+		})
+	})
+	t.Setenv("GOMODCACHE", modcache)
+	const tag = "v1.99.0"
+	repo := fixtureRepo(t, tag)
+	proxy, commit := fixtureProxy(t, repo, tag)
+	t.Setenv("GOPROXY", "file://"+filepath.ToSlash(proxy))
+	wdir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(wdir, "fixture.md"), []byte(fixtureWalkthrough), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := t.TempDir()
+	build := func(source, cache, name string) map[string][]byte {
+		t.Helper()
+		dir := filepath.Join(out, name)
+		code, _, stderr := kw(t, "--cache-dir", cache, "--quiet", "build", "--tag", tag, "--source", source, "--repo", repo,
+			"--no-builtin", "--walkthroughs", wdir, "--out", dir)
+		if code != exitOK {
+			t.Fatalf("build --source %s: exit %d: %s", source, code, stderr)
+		}
+		for _, err := range site.CheckLinks(dir) {
+			t.Errorf("%s: %v", name, err)
+		}
+		return siteFiles(t, dir)
+	}
+	gitCache, proxyCache := t.TempDir(), t.TempDir()
+	g := build("git", gitCache, "git")
+	p := build("goproxy", proxyCache, "goproxy")
+	g2 := build("git", gitCache, "git-again")
+
+	// Two builds in a row (the second from cached facts): identical.
+	for _, name := range unionKeys(g, g2) {
+		if !bytes.Equal(g[name], g2[name]) {
+			t.Errorf("%s differs between two git builds", name)
+		}
+	}
+
+	// Both backends knew the commit (the proxy's .info names it), so the
+	// only difference is the backend's name.
+	if !bytes.Contains(g["index.html"], []byte(commit[:12])) {
+		t.Errorf("index.html does not show the commit %s", commit[:12])
+	}
+	var html int
+	for _, name := range unionKeys(g, p) {
+		a, ok1 := g[name]
+		b, ok2 := p[name]
+		if !ok1 || !ok2 {
+			t.Errorf("%s: only in the %s site", name, map[bool]string{true: "git", false: "goproxy"}[ok1])
+			continue
+		}
+		if strings.HasSuffix(name, ".html") {
+			html++
+		}
+		al, bl := strings.Split(string(a), "\n"), strings.Split(string(b), "\n")
+		if len(al) != len(bl) {
+			t.Errorf("%s: %d lines from git, %d from goproxy", name, len(al), len(bl))
+			continue
+		}
+		var differ []int
+		for i := range al {
+			if al[i] == bl[i] {
+				continue
+			}
+			differ = append(differ, i+1)
+			// The line must say the same once the backend's name is
+			// swapped: nothing else on it may differ.
+			if swapped := strings.NewReplacer(": goproxy", ": git", ">goproxy<", ">git<").Replace(bl[i]); swapped != al[i] {
+				t.Errorf("%s:%d differs beyond the backend's name:\n git:     %s\n goproxy: %s", name, i+1, al[i], bl[i])
+			}
+		}
+		// Every HTML page names the backend in its footer; the home page
+		// also in its release table. Nothing else may differ.
+		want := 0
+		switch {
+		case name == "index.html":
+			want = 2
+		case strings.HasSuffix(name, ".html"):
+			want = 1
+		}
+		if len(differ) != want {
+			t.Errorf("%s: lines %v differ between the backends, want %d line(s) naming the backend", name, differ, want)
+		}
+	}
+	if html < 5 {
+		t.Errorf("only %d HTML pages compared", html)
+	}
+	t.Logf("%d files compared, %d HTML pages", len(g), html)
+}
+
+func unionKeys[V any](a, b map[string]V) []string {
+	seen := map[string]bool{}
+	for k := range a {
+		seen[k] = true
+	}
+	for k := range b {
+		seen[k] = true
+	}
+	keys := make([]string, 0, len(seen))
+	for k := range seen {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
