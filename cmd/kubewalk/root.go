@@ -76,6 +76,7 @@ func newRootCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 		newTraceCmd(g),
 		newDiffCmd(g),
 		newExplainCmd(g),
+		newServeCmd(g),
 		newVersionCmd(g),
 	)
 	// Usage errors for unknown commands and bad arguments too.

@@ -1,0 +1,175 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"slices"
+	"time"
+
+	"github.com/kubewalk/kubewalk/internal/pipeline"
+	"github.com/kubewalk/kubewalk/internal/serve"
+	"github.com/spf13/cobra"
+)
+
+func newServeCmd(g *globals) *cobra.Command {
+	var (
+		sf        sourceFlags
+		addr      string
+		userDir   string
+		noBuiltin bool
+		lang      string
+	)
+	c := &cobra.Command{
+		Use:   "serve",
+		Short: "Build the site, serve it on loopback and rebuild it as you edit walkthroughs",
+		Long: `Serve builds the site for a release like build does, serves it over HTTP, and
+watches the --walkthroughs directory: when a file there changes, the
+walkthroughs are re-resolved and the site re-rendered — the release is not
+fetched or analysed again, so a save shows up in the browser in well under a
+second — and every open page reloads itself.
+
+A rebuild that fails (a reference that does not resolve, a syntax error)
+is printed on stderr as file:line: message and shown over the open pages;
+the last good site keeps being served until the files are fixed. The
+built-in walkthroughs are compiled in, so without --walkthroughs there is
+nothing to watch.
+
+The site is built into a private temporary directory, removed on exit;
+the reload script is added to served pages only, never to files. Serve
+listens on 127.0.0.1:8080 by default. Another --addr works (0.0.0.0:8080 to
+let other machines in) with a warning: the preview server is meant for one
+author, not for publishing — use build and any static file server for that.
+
+A walkthrough that starts referencing a package the release was not
+analysed for fails to resolve until serve is restarted (the analysis covers
+the packages referenced when it started).`,
+		Example: `  # Preview your own walkthroughs beside the built-in ones
+  kubewalk serve --source goproxy --walkthroughs ./my-walkthroughs
+
+  # Only your walkthroughs, in Korean, on another port
+  kubewalk serve --walkthroughs ./docs --no-builtin --lang ko --addr 127.0.0.1:9000`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := checkLang(cmd, lang); err != nil {
+				return err
+			}
+			host, _, err := net.SplitHostPort(addr)
+			if err != nil {
+				return &usageError{cmd: cmd.CommandPath(), err: fmt.Errorf("--addr %q: %v", addr, err)}
+			}
+			sets, err := pipeline.Sets(userDir, noBuiltin)
+			if err != nil {
+				return &usageError{cmd: cmd.CommandPath(), err: err}
+			}
+			ctx := cmd.Context()
+			rel, err := pipeline.Open(ctx, sf.options(g, sf.tag), sets, g.logf)
+			if err != nil {
+				return err
+			}
+			roots, err := pipeline.Roots(sets)
+			if err != nil {
+				return err
+			}
+			var watch []string
+			if userDir != "" {
+				watch = []string{userDir}
+			}
+			srv, err := serve.New(serve.Options{
+				Build: func(ctx context.Context, out string) error {
+					_, err := pipeline.Build(ctx, rel, sets, lang, out, g.logf)
+					if err != nil {
+						if now, rerr := pipeline.Roots(sets); rerr == nil && !subset(now, roots) {
+							err = fmt.Errorf("%w\n(the walkthroughs now reference packages that were not analysed when serve started: restart kubewalk serve)", err)
+						}
+					}
+					return err
+				},
+				Watch: watch,
+				Log:   g.log,
+			})
+			if err != nil {
+				return err
+			}
+			defer srv.Close()
+			start := time.Now()
+			if err := srv.Rebuild(ctx); err != nil {
+				if userDir == "" {
+					return err // nothing the user can edit would fix it
+				}
+				fmt.Fprintf(g.stderr, "%v\n", err)
+			} else if !g.quiet {
+				fmt.Fprintf(g.stderr, "built %s in %s\n", rel.Tree.Tag, time.Since(start).Round(100*time.Millisecond))
+			}
+
+			ln, err := net.Listen("tcp", addr)
+			if err != nil {
+				return err
+			}
+			if !isLoopback(host) {
+				g.log.Warn("serving beyond this machine: anyone who can reach " + ln.Addr().String() + " can read the site; the preview server is meant for one author")
+			}
+			if !g.quiet {
+				msg := fmt.Sprintf("serving %s at http://%s/", rel.Tree.Tag, ln.Addr())
+				if userDir != "" {
+					msg += " — watching " + userDir
+				}
+				fmt.Fprintln(g.stderr, msg+" (Ctrl-C to stop)")
+			}
+			hs := &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second}
+			wctx, stop := context.WithCancel(ctx)
+			defer stop()
+			werr := make(chan error, 1)
+			go func() { werr <- srv.Watch(wctx) }()
+			serr := make(chan error, 1)
+			go func() { serr <- hs.Serve(ln) }()
+			select {
+			case <-ctx.Done():
+			case err := <-werr:
+				if err != nil {
+					hs.Close()
+					return fmt.Errorf("watching %s: %w", userDir, err)
+				}
+			case err := <-serr:
+				return err
+			}
+			// Event streams never go idle: end them before shutting down.
+			srv.Close()
+			sctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+			defer cancel()
+			if err := hs.Shutdown(sctx); err != nil && !errors.Is(err, context.DeadlineExceeded) {
+				return err
+			}
+			return nil
+		},
+	}
+	f := c.Flags()
+	sf.register(f)
+	f.StringVar(&addr, "addr", "127.0.0.1:8080", "address to listen on (loopback by default)")
+	f.StringVar(&userDir, "walkthroughs", "", "directory of walkthrough Markdown files to add to the built-in ones, watched for changes")
+	f.BoolVar(&noBuiltin, "no-builtin", false, "leave the built-in walkthroughs out")
+	f.StringVar(&lang, "lang", "en", "language of the walkthroughs and the site's interface: en or ko")
+	completeFlags(c, map[string][]cobra.Completion{"addr": {"127.0.0.1:8080", "localhost:8080"}})
+	return c
+}
+
+// isLoopback reports whether a listen host is loopback only. An empty
+// host (":8080") listens on every interface.
+func isLoopback(host string) bool {
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// subset reports whether every element of a is in b (both sorted or not).
+func subset(a, b []string) bool {
+	for _, x := range a {
+		if !slices.Contains(b, x) {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,493 @@
+// Package serve is kubewalk's preview server: it serves a built site over
+// HTTP, rebuilds it when a watched directory changes, and reloads the
+// pages open in a browser.
+//
+// The server knows nothing of how a site is built: Options.Build renders
+// one into a fresh directory (cmd/kubewalk passes a closure over the
+// release already analysed, so a Markdown edit re-resolves the
+// walkthroughs and re-renders the pages but never reloads packages).
+// Each build goes to its own directory under a private temporary root and
+// is switched to only when it succeeds, so a broken edit leaves the last
+// good site served.
+//
+// Live reload is Server-Sent Events: every HTML response gets one script
+// tag (/_kubewalk/reload.js) inserted before </body>; the script listens
+// on /_kubewalk/events and reloads the page when a newer build is
+// published, or overlays the build error (file:line: message, as the
+// walkthrough checker prints it) on the last good page when a build
+// fails. The files on disk never contain the script: it is added to
+// responses only.
+//
+// Paths are served through an os.Root, so nothing outside the site
+// directory can be read, whatever the request (".." segments, encoded or
+// double-encoded dots, backslashes, symlinks); such requests are refused
+// with 400 before the file system is asked.
+//
+//	s, err := serve.New(serve.Options{Build: build, Watch: []string{"walkthroughs"}})
+//	defer s.Close()
+//	s.Rebuild(ctx)
+//	go s.Watch(ctx)
+//	http.Serve(ln, s)
+package serve
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"html"
+	"io"
+	"io/fs"
+	"log/slog"
+	"mime"
+	"net/http"
+	"net/url"
+	"os"
+	"path"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Prefix is the URL path prefix of the server's own endpoints; a site
+// never has a top-level directory of this name.
+const Prefix = "/_kubewalk/"
+
+// Options configure a Server.
+type Options struct {
+	// Build renders a site into out, a directory that does not exist yet.
+	// Its error is shown in the browser and logged.
+	Build func(ctx context.Context, out string) error
+	// Watch are directories whose changes (recursively) trigger a rebuild.
+	Watch []string
+	// Debounce is how long to wait after a change for more changes before
+	// rebuilding (editors save in several writes); 0 means 25ms.
+	Debounce time.Duration
+	// Log receives build results and watcher errors; nil discards them.
+	Log *slog.Logger
+}
+
+// Server serves the latest successful build and publishes rebuilds.
+type Server struct {
+	opts Options
+	tmp  string // private root of the build directories
+
+	buildMu sync.Mutex // one build at a time
+	n       int        // builds started
+
+	mu       sync.Mutex
+	cur      string // directory of the site served; "" before a build succeeded
+	prev     string // the one before, kept while requests may still read it
+	gen      int    // build number of cur
+	buildErr error  // the last build's error; nil when it succeeded
+	subs     map[chan message]struct{}
+	done     chan struct{}
+	closed   bool
+
+	// Published, when set, is called after each build with its outcome
+	// (tests and benchmarks wait on it).
+	published func(gen int, err error)
+}
+
+type message struct {
+	event string
+	data  string
+}
+
+// New returns a Server with no site yet: call Rebuild.
+func New(opts Options) (*Server, error) {
+	if opts.Build == nil {
+		return nil, errors.New("serve: no Build function")
+	}
+	if opts.Debounce <= 0 {
+		opts.Debounce = 25 * time.Millisecond
+	}
+	if opts.Log == nil {
+		opts.Log = slog.New(slog.DiscardHandler)
+	}
+	tmp, err := os.MkdirTemp("", "kubewalk-serve-")
+	if err != nil {
+		return nil, err
+	}
+	return &Server{opts: opts, tmp: tmp, subs: map[chan message]struct{}{}, done: make(chan struct{})}, nil
+}
+
+// Close ends the event streams and removes every build directory.
+func (s *Server) Close() error {
+	s.mu.Lock()
+	if !s.closed {
+		s.closed = true
+		close(s.done)
+	}
+	s.mu.Unlock()
+	s.buildMu.Lock() // wait for a build in progress
+	defer s.buildMu.Unlock()
+	return os.RemoveAll(s.tmp)
+}
+
+// Dir returns the directory of the site being served, "" before the first
+// successful build.
+func (s *Server) Dir() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.cur
+}
+
+// Err returns the last build's error, nil when it succeeded.
+func (s *Server) Err() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.buildErr
+}
+
+// Rebuild builds the site into a new directory and, when the build
+// succeeds, serves it and tells every open page to reload; when it fails,
+// keeps serving the previous site and shows the error in every open page.
+func (s *Server) Rebuild(ctx context.Context) error {
+	s.buildMu.Lock()
+	defer s.buildMu.Unlock()
+	s.n++
+	n := s.n
+	out := filepath.Join(s.tmp, "site-"+strconv.Itoa(n))
+	start := time.Now()
+	err := s.opts.Build(ctx, out)
+	if err != nil {
+		os.RemoveAll(out)
+		s.mu.Lock()
+		s.buildErr = err
+		s.mu.Unlock()
+		s.opts.Log.Error("rebuild failed; serving the last good site", "err", err)
+		s.broadcast(message{"builderror", errorJSON(err)})
+		if s.published != nil {
+			s.published(n, err)
+		}
+		return err
+	}
+	s.mu.Lock()
+	stale := s.prev
+	s.prev, s.cur, s.gen, s.buildErr = s.cur, out, n, nil
+	s.mu.Unlock()
+	// The site before the previous one: no request started on it can
+	// still be reading (a request opens the root once, at its start, and
+	// builds take longer than serving a file).
+	if stale != "" {
+		os.RemoveAll(stale)
+	}
+	s.opts.Log.Info("built", "build", n, "in", time.Since(start).Round(time.Millisecond))
+	s.broadcast(message{"reload", strconv.Itoa(n)})
+	if s.published != nil {
+		s.published(n, nil)
+	}
+	return nil
+}
+
+func errorJSON(err error) string {
+	b, _ := json.Marshal(struct {
+		Message string `json:"message"`
+	}{err.Error()})
+	return string(b)
+}
+
+func (s *Server) broadcast(m message) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for c := range s.subs {
+		select {
+		case c <- m:
+		default: // a slow client misses a message; the next hello catches it up
+		}
+	}
+}
+
+// ServeHTTP serves the site, the reload script and the event stream.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		w.Header().Set("Allow", "GET, HEAD")
+		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
+		return
+	}
+	name, ok := sitePath(r.URL)
+	if !ok {
+		http.Error(w, "bad path", http.StatusBadRequest)
+		return
+	}
+	switch "/" + name {
+	case Prefix + "events":
+		s.events(w, r)
+		return
+	case Prefix + "reload.js":
+		w.Header().Set("Content-Type", "text/javascript; charset=utf-8")
+		w.Header().Set("Cache-Control", "no-store")
+		io.WriteString(w, reloadJS)
+		return
+	}
+	s.mu.Lock()
+	dir, gen, berr := s.cur, s.gen, s.buildErr
+	s.mu.Unlock()
+	w.Header().Set("Cache-Control", "no-store")
+	if dir == "" {
+		s.errorPage(w, berr)
+		return
+	}
+	s.file(w, r, dir, gen, name)
+}
+
+// sitePath returns the site-relative path of a request, "" for the root,
+// or ok false for a path that tries to leave the site: a ".." or "."
+// segment, a backslash or NUL byte, after decoding the path once or
+// several times (a %252e%252e is refused too, though it would only name a
+// file called "%2e%2e": nothing a site holds looks like that).
+func sitePath(u *url.URL) (string, bool) {
+	p := u.Path
+	if !strings.HasPrefix(p, "/") {
+		return "", false
+	}
+	check := p
+	for range 3 {
+		if strings.ContainsAny(check, "\\\x00") {
+			return "", false
+		}
+		for _, seg := range strings.Split(check, "/") {
+			if seg == ".." || seg == "." {
+				return "", false
+			}
+		}
+		dec, err := url.PathUnescape(check)
+		if err != nil || dec == check {
+			break
+		}
+		check = dec
+	}
+	return strings.TrimPrefix(p, "/"), true
+}
+
+func (s *Server) file(w http.ResponseWriter, r *http.Request, dir string, gen int, name string) {
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		http.Error(w, "site not available", http.StatusServiceUnavailable)
+		return
+	}
+	defer root.Close()
+	fname := name
+	if fname == "" {
+		fname = "."
+	}
+	st, err := root.Stat(fname)
+	if err != nil {
+		s.notFound(w, gen)
+		return
+	}
+	if st.IsDir() {
+		if name != "" && !strings.HasSuffix(name, "/") {
+			// Relative, so it works under any host and cannot redirect
+			// off-site ("//evil" would be protocol-relative).
+			http.Redirect(w, r, "./"+path.Base(name)+"/", http.StatusMovedPermanently)
+			return
+		}
+		fname = path.Join(fname, "index.html")
+	}
+	f, err := root.Open(fname)
+	if err != nil {
+		s.notFound(w, gen)
+		return
+	}
+	defer f.Close()
+	st, err = f.Stat()
+	if err != nil || st.IsDir() {
+		s.notFound(w, gen)
+		return
+	}
+	ctype := mime.TypeByExtension(path.Ext(fname))
+	if ctype != "" {
+		w.Header().Set("Content-Type", ctype)
+	}
+	if !strings.HasSuffix(fname, ".html") {
+		http.ServeContent(w, r, fname, st.ModTime(), f)
+		return
+	}
+	b, err := io.ReadAll(f)
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusInternalServerError)
+		return
+	}
+	b = inject(b, gen)
+	w.Header().Set("Content-Length", strconv.Itoa(len(b)))
+	if r.Method == http.MethodHead {
+		return
+	}
+	w.Write(b)
+}
+
+// inject adds the reload script before the last </body>, or at the end.
+func inject(page []byte, gen int) []byte {
+	tag := []byte(scriptTag(gen))
+	i := bytes.LastIndex(bytes.ToLower(page), []byte("</body>"))
+	if i < 0 {
+		return append(page, tag...)
+	}
+	out := make([]byte, 0, len(page)+len(tag))
+	out = append(out, page[:i]...)
+	out = append(out, tag...)
+	return append(out, page[i:]...)
+}
+
+func scriptTag(gen int) string {
+	return `<script src="` + Prefix + `reload.js" data-kubewalk-build="` + strconv.Itoa(gen) + `"></script>`
+}
+
+func (s *Server) notFound(w http.ResponseWriter, gen int) {
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.WriteHeader(http.StatusNotFound)
+	fmt.Fprintf(w, "<!doctype html><meta charset=utf-8><title>Not found</title><p>Not found. <a href=\"/\">Home</a>%s\n", scriptTag(gen))
+}
+
+// errorPage is served for every page while no build has succeeded yet.
+func (s *Server) errorPage(w http.ResponseWriter, err error) {
+	msg := "building…"
+	status := http.StatusServiceUnavailable
+	if err != nil {
+		msg = err.Error()
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.WriteHeader(status)
+	fmt.Fprintf(w, `<!doctype html><meta charset=utf-8><title>kubewalk: build failed</title>
+<body style="font-family:system-ui,sans-serif;margin:2rem"><h1>The site did not build</h1>
+<p>Fix the files below and save: the page reloads when the site builds.</p>
+<pre style="white-space:pre-wrap;background:#fff0f0;padding:1rem;border-left:4px solid #c00">%s</pre>%s</body>
+`, html.EscapeString(msg), scriptTag(0))
+}
+
+// events is the Server-Sent Events stream. On connect it sends "hello"
+// with the current build number (a page from an older build reloads at
+// once, so a rebuild between page load and connect is not missed) and the
+// current build error, if any.
+func (s *Server) events(w http.ResponseWriter, r *http.Request) {
+	fl, ok := w.(http.Flusher)
+	if !ok {
+		http.Error(w, "streaming unsupported", http.StatusInternalServerError)
+		return
+	}
+	h := w.Header()
+	h.Set("Content-Type", "text/event-stream")
+	h.Set("Cache-Control", "no-store")
+	h.Set("X-Accel-Buffering", "no")
+	c := make(chan message, 8)
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		http.Error(w, "server closing", http.StatusServiceUnavailable)
+		return
+	}
+	s.subs[c] = struct{}{}
+	gen, berr := s.gen, s.buildErr
+	s.mu.Unlock()
+	defer func() {
+		s.mu.Lock()
+		delete(s.subs, c)
+		s.mu.Unlock()
+	}()
+	write := func(m message) bool {
+		if _, err := fmt.Fprintf(w, "event: %s\ndata: %s\n\n", m.event, m.data); err != nil {
+			return false
+		}
+		fl.Flush()
+		return true
+	}
+	// retry: how soon the browser reconnects after the server restarts.
+	fmt.Fprint(w, "retry: 500\n\n")
+	if !write(message{"hello", strconv.Itoa(gen)}) {
+		return
+	}
+	if berr != nil && !write(message{"builderror", errorJSON(berr)}) {
+		return
+	}
+	ping := time.NewTicker(30 * time.Second)
+	defer ping.Stop()
+	for {
+		select {
+		case m := <-c:
+			if !write(m) {
+				return
+			}
+		case <-ping.C:
+			if _, err := io.WriteString(w, ": ping\n\n"); err != nil {
+				return
+			}
+			fl.Flush()
+		case <-r.Context().Done():
+			return
+		case <-s.done:
+			return
+		}
+	}
+}
+
+// reloadJS is the script injected into every served page. It builds the
+// error overlay with textContent only: the error text never becomes markup.
+const reloadJS = `(function () {
+  "use strict";
+  var me = document.currentScript;
+  var build = me ? me.getAttribute("data-kubewalk-build") : null;
+  var es = new EventSource("/_kubewalk/events");
+  function overlay(msg) {
+    var o = document.getElementById("kubewalk-build-error");
+    if (!o) {
+      o = document.createElement("div");
+      o.id = "kubewalk-build-error";
+      o.setAttribute("role", "alert");
+      o.style.cssText = "position:fixed;left:0;right:0;bottom:0;max-height:50%;overflow:auto;z-index:2147483647;" +
+        "background:#fff0f0;color:#600;border-top:4px solid #c00;padding:0.75rem 1rem;font:13px/1.4 ui-monospace,monospace";
+      var h = document.createElement("strong");
+      h.textContent = "kubewalk: rebuild failed — still showing the last good build";
+      var pre = document.createElement("pre");
+      pre.style.cssText = "white-space:pre-wrap;margin:0.5rem 0 0";
+      o.appendChild(h);
+      o.appendChild(pre);
+      document.body.appendChild(o);
+    }
+    o.lastChild.textContent = msg;
+  }
+  es.addEventListener("hello", function (e) {
+    // A page from an older build (or the error page, build 0, once a
+    // build succeeded) is stale: a rebuild happened before we connected.
+    if (build !== null && e.data !== build) location.reload();
+  });
+  es.addEventListener("reload", function () { location.reload(); });
+  es.addEventListener("builderror", function (e) {
+    var msg = e.data;
+    try { msg = JSON.parse(e.data).message; } catch (_) {}
+    if (build === "0") return; // the error page shows it already
+    overlay(msg);
+  });
+})();
+`
+
+// watchable reports whether a changed file name should trigger a rebuild:
+// editor backups, swap files and hidden files do not.
+func watchable(name string) bool {
+	base := filepath.Base(name)
+	return !(strings.HasPrefix(base, ".") || strings.HasSuffix(base, "~") ||
+		strings.HasSuffix(base, ".swp") || strings.HasSuffix(base, ".swx") ||
+		strings.HasPrefix(base, "#") || strings.HasSuffix(base, ".tmp"))
+}
+
+// walkDirs returns dir and its subdirectories, hidden ones left out.
+func walkDirs(dir string) ([]string, error) {
+	var out []string
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if p != dir && strings.HasPrefix(d.Name(), ".") {
+				return filepath.SkipDir
+			}
+			out = append(out, p)
+		}
+		return nil
+	})
+	return out, err
+}

@@ -1,0 +1,101 @@
+package serve
+
+import (
+	"context"
+	"errors"
+	"os"
+	"time"
+
+	"github.com/fsnotify/fsnotify"
+)
+
+// Watch watches Options.Watch (recursively, new subdirectories included)
+// and rebuilds after each burst of changes, until ctx is done. Changes
+// that arrive during a build cause one more build when it ends. Build
+// errors are published (and logged), not returned: Watch returns only
+// when ctx is done or the watcher fails.
+func (s *Server) Watch(ctx context.Context) error {
+	if len(s.opts.Watch) == 0 {
+		<-ctx.Done()
+		return nil
+	}
+	w, err := fsnotify.NewWatcher()
+	if err != nil {
+		return err
+	}
+	defer w.Close()
+	for _, d := range s.opts.Watch {
+		dirs, err := walkDirs(d)
+		if err != nil {
+			return err
+		}
+		for _, sub := range dirs {
+			if err := w.Add(sub); err != nil {
+				return err
+			}
+		}
+	}
+	var (
+		timer   *time.Timer
+		fire    <-chan time.Time
+		pending bool
+		running = make(chan struct{}, 1) // holds a token while a build runs
+		built   = make(chan struct{}, 1)
+	)
+	start := func() {
+		pending = false
+		running <- struct{}{}
+		go func() {
+			s.Rebuild(ctx) // publishes and logs its own outcome
+			<-running
+			built <- struct{}{}
+		}()
+	}
+	for {
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-s.done:
+			return nil
+		case err, ok := <-w.Errors:
+			if !ok {
+				return errors.New("serve: watcher closed")
+			}
+			s.opts.Log.Warn("watching", "err", err)
+		case ev, ok := <-w.Events:
+			if !ok {
+				return errors.New("serve: watcher closed")
+			}
+			if ev.Op == fsnotify.Chmod || !watchable(ev.Name) {
+				continue
+			}
+			if ev.Has(fsnotify.Create) {
+				if st, err := os.Stat(ev.Name); err == nil && st.IsDir() {
+					if dirs, err := walkDirs(ev.Name); err == nil {
+						for _, d := range dirs {
+							w.Add(d)
+						}
+					}
+				}
+			}
+			s.opts.Log.Debug("changed", "file", ev.Name, "op", ev.Op.String())
+			if timer == nil {
+				timer = time.NewTimer(s.opts.Debounce)
+			} else {
+				timer.Reset(s.opts.Debounce)
+			}
+			fire = timer.C
+		case <-fire:
+			fire = nil
+			if len(running) > 0 {
+				pending = true
+				continue
+			}
+			start()
+		case <-built:
+			if pending {
+				start()
+			}
+		}
+	}
+}
