@@ -223,3 +223,111 @@ func unionKeys[V any](a, b map[string]V) []string {
 	sort.Strings(keys)
 	return keys
 }
+
+// TestRacingBuilds runs three `kubewalk build`s at once on one empty
+// --cache-dir and one --out, as a Makefile with -j or two terminals
+// would. Each must succeed or fail with one line; afterwards --out is
+// one complete site, byte-identical to a build made alone, with nothing
+// left beside it, and the cache holds one tree, one facts file and no
+// temporary files.
+func TestRacingBuilds(t *testing.T) {
+	if testing.Short() {
+		t.Skip("loads packages")
+	}
+	t.Setenv("GOPROXY", "off")
+	t.Setenv("GOFLAGS", "-mod=mod")
+	const tag = "v1.99.0"
+	repo := fixtureRepo(t, tag)
+	wdir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(wdir, "fixture.md"), []byte(fixtureWalkthrough), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	args := func(cache, out string) []string {
+		return []string{"--cache-dir", cache, "--quiet", "build", "--tag", tag, "--source", "git", "--repo", repo,
+			"--no-builtin", "--walkthroughs", wdir, "--out", out}
+	}
+	alone := filepath.Join(t.TempDir(), "public")
+	if code, _, stderr := kw(t, args(t.TempDir(), alone)...); code != exitOK {
+		t.Fatalf("build alone: exit %d: %s", code, stderr)
+	}
+
+	cache, parent := t.TempDir(), t.TempDir()
+	out := filepath.Join(parent, "public")
+	const n = 3
+	codes := make([]int, n)
+	stderrs := make([]string, n)
+	done := make(chan int)
+	for i := range n {
+		go func() {
+			var o, e bytes.Buffer
+			codes[i] = run(t.Context(), args(cache, out), strings.NewReader(""), &o, &e)
+			stderrs[i] = e.String()
+			done <- i
+		}()
+	}
+	for range n {
+		<-done
+	}
+	succeeded := 0
+	for i := range n {
+		switch codes[i] {
+		case exitOK:
+			succeeded++
+		case exitFailure:
+			t.Logf("build %d failed: %s", i, stderrs[i])
+			if strings.Count(strings.TrimSpace(stderrs[i]), "\n") > 0 {
+				t.Errorf("build %d: error is more than one line:\n%s", i, stderrs[i])
+			}
+		default:
+			t.Errorf("build %d: exit %d: %s", i, codes[i], stderrs[i])
+		}
+	}
+	if succeeded == 0 {
+		t.Fatal("no build succeeded")
+	}
+	want, got := siteFiles(t, alone), siteFiles(t, out)
+	for _, name := range unionKeys(want, got) {
+		if !bytes.Equal(want[name], got[name]) {
+			t.Errorf("%s differs from the build made alone", name)
+		}
+	}
+	for _, err := range site.CheckLinks(out) {
+		t.Error(err)
+	}
+	if ents, _ := os.ReadDir(parent); len(ents) != 1 {
+		var names []string
+		for _, e := range ents {
+			names = append(names, e.Name())
+		}
+		t.Errorf("left beside the output: %v", names)
+	}
+
+	// The cache: one complete tree, served without the remote; one facts
+	// file; nothing temporary.
+	code, stdout, stderr := kw(t, "--cache-dir", cache, "--quiet", "fetch", "-o", "json", "--tag", tag, "--source", "git", "--repo", "http://127.0.0.1:1/gone.git")
+	if code != exitOK {
+		t.Errorf("fetch from the cache: exit %d: %s", code, stderr)
+	} else if !strings.Contains(stdout, `"backend": "git"`) && !strings.Contains(stdout, `"backend":"git"`) {
+		t.Errorf("fetch from the cache: %s", stdout)
+	}
+	var stray []string
+	filepath.WalkDir(cache, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if strings.Contains(d.Name(), ".tmp") || strings.HasSuffix(d.Name(), ".old") {
+			stray = append(stray, p)
+		}
+		if d.IsDir() && d.Name() == "kubernetes" {
+			return filepath.SkipDir
+		}
+		return nil
+	})
+	if len(stray) > 0 {
+		t.Errorf("temporary files left in the cache: %v", stray)
+	}
+	facts, _ := filepath.Glob(filepath.Join(cache, "facts", "*"))
+	if len(facts) != 1 {
+		t.Errorf("facts cache holds %v, want one file", facts)
+	}
+}
