@@ -77,6 +77,7 @@ func newRootCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 		newDiffCmd(g),
 		newExplainCmd(g),
 		newServeCmd(g),
+		newExportCmd(g),
 		newVersionCmd(g),
 	)
 	// Usage errors for unknown commands and bad arguments too.
