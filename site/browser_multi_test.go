@@ -1,0 +1,92 @@
+package site
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+// TestBrowserVersionSwitch switches release from a walkthrough step and
+// lands on the same step in the other release; from a step the other
+// release lacks, on the same walkthrough's top. It also opens a diff,
+// which site.js loads from the walkthrough's diffs script.
+func TestBrowserVersionSwitch(t *testing.T) {
+	if testing.Short() {
+		t.Skip("browser test skipped in -short mode")
+	}
+	out := buildMulti(t)
+	art := artifacts(t)
+	srv := httptest.NewServer(http.FileServer(http.Dir(out)))
+	defer srv.Close()
+	ctx := browser(t, 1280, 800)
+
+	switchFrom := func(step string) string {
+		t.Helper()
+		err := chromedp.Do(ctx,
+			chromedp.Navigate(srv.URL+"/"+newTag+"/walkthroughs/deployment.html#"+step),
+			chromedp.WaitVisible(chromedp.CSS("#"+step)),
+			chromedp.Click(chromedp.CSS(`details.versions summary`)),
+			chromedp.WaitVisible(chromedp.CSS(`details.versions a[data-keep]`)),
+		)
+		if err != nil {
+			t.Fatalf("open switcher on %s: %v", step, err)
+		}
+		if step == "step-2-rollout" {
+			screenshot(t, ctx, art, "multi-switcher.png", false)
+		}
+		err = chromedp.Do(ctx,
+			chromedp.Click(chromedp.CSS(`details.versions a[data-keep]`)),
+			chromedp.WaitReady(chromedp.CSS(`body`)),
+		)
+		if err != nil {
+			t.Fatalf("switch from %s: %v", step, err)
+		}
+		var url string
+		for range 50 { // the click navigates; wait for the other release
+			url, err = chromedp.Run(ctx, chromedp.Location())
+			if err == nil && strings.Contains(url, "/"+oldTag+"/") {
+				break
+			}
+			chromedp.Do(ctx, chromedp.Sleep(100*time.Millisecond))
+		}
+		return strings.TrimPrefix(url, srv.URL)
+	}
+	if got, want := switchFrom("step-2-rollout"), "/"+oldTag+"/walkthroughs/deployment.html#step-2-rollout"; got != want {
+		t.Errorf("switch from step 2: landed on %s, want %s", got, want)
+	}
+	if got, want := switchFrom("step-3-schedule"), "/"+oldTag+"/walkthroughs/deployment.html"; got != want {
+		t.Errorf("switch from step 3 (not in %s): landed on %s, want %s", oldTag, got, want)
+	}
+
+	// A diff, loaded on demand and written as text.
+	err := chromedp.Do(ctx,
+		chromedp.Navigate(srv.URL+"/"+newTag+"/walkthroughs/deployment.html#step-2-rollout"),
+		chromedp.WaitVisible(chromedp.CSS(`#step-2-rollout details.diff summary`)),
+		chromedp.Click(chromedp.CSS(`#step-2-rollout details.diff summary`)),
+		chromedp.WaitVisible(chromedp.CSS(`#step-2-rollout details.diff pre span.xd`)),
+	)
+	if err != nil {
+		t.Fatalf("open diff: %v", err)
+	}
+	type diffState struct {
+		Deleted, Inserted string
+		Scripts           int
+	}
+	st, err := chromedp.Run(ctx, chromedp.Evaluate[diffState](`(() => {
+		const pre = document.querySelector('#step-2-rollout details.diff pre');
+		return {Deleted: [...pre.querySelectorAll('.xd')].map(e => e.textContent).join(''),
+			Inserted: [...pre.querySelectorAll('.xi')].map(e => e.textContent).join(''),
+			Scripts: pre.querySelectorAll('script').length};
+	})()`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(st.Deleted, `old := "<script>alert(1)</script>"`) || !strings.Contains(st.Inserted, "new := 2") || st.Scripts != 0 {
+		t.Errorf("diff rendered as %+v", st)
+	}
+	screenshot(t, ctx, art, "multi-diff.png", false)
+}

@@ -1,0 +1,249 @@
+package site
+
+import (
+	"context"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/kubewalk/kubewalk/internal/reldiff"
+	"github.com/kubewalk/kubewalk/source"
+	"github.com/kubewalk/kubewalk/walkthrough"
+)
+
+const oldTag, newTag = "v1.30.0", "v1.31.0"
+
+// multiFixture is the fixture at two releases. The older one lacks the
+// "watch" walkthrough, the deployment walkthrough's third step and the
+// scheduler's write, so it renders no page of schedule_one.go; in the
+// newer one, rolloutRolling's code changed (its diff carries markup),
+// NewDeploymentController moved and ScheduleOne is new.
+func multiFixture(t testing.TB) ([]Release, Options) {
+	t.Helper()
+	old, opts := fixture(t)
+	old.Tag = oldTag
+	var docs []*walkthrough.Doc
+	for _, d := range old.Docs {
+		if d.ID == "watch" {
+			continue
+		}
+		d.Steps = d.Steps[:2]
+		docs = append(docs, d)
+	}
+	old.Docs = docs
+	old.Facts.Writes = old.Facts.Writes[:1]
+
+	cur, _ := fixture(t)
+	cur.Tag = newTag
+	cur.Since = oldTag
+	cur.Changes = map[string]reldiff.RefChange{}
+	for _, d := range cur.Docs {
+		for _, s := range d.Steps {
+			for _, r := range s.Refs {
+				k := r.Ref.String()
+				rc := reldiff.RefChange{Ref: k, To: reldiff.Side{Symbol: r.Resolved.Symbol.Name, Decl: r.Resolved.Symbol.Decl}}
+				rc.From = rc.To
+				switch {
+				case strings.HasSuffix(r.Resolved.Symbol.Name, ".rolloutRolling"):
+					rc.Status = reldiff.Changed
+					rc.Diff = "--- " + oldTag + "/pkg/controller/deployment/sync.go\n+++ " + newTag + "/pkg/controller/deployment/sync.go\n@@ -1,2 +1,2 @@\n-\told := \"<script>alert(1)</script>\"\n+\tnew := 2\n \tsame()\n"
+				case strings.HasSuffix(r.Resolved.Symbol.Name, ".NewDeploymentController"):
+					rc.Status = reldiff.Moved
+					rc.From.Decl.StartLine -= 3
+				case strings.HasSuffix(r.Resolved.Symbol.Name, ".ScheduleOne"):
+					rc.Status = reldiff.New
+					rc.From = reldiff.Side{Error: "no such symbol"}
+				default:
+					rc.Status = reldiff.Unchanged
+				}
+				cur.Changes[k] = rc
+			}
+		}
+	}
+	cur.FactChanges = []reldiff.FactChange{{
+		Kind: reldiff.KindWrite, Change: reldiff.Added, Key: "bind pods/binding", Label: "scheduler.Scheduler.bind create pods/binding <b>",
+		At: cur.Facts.Writes[1].At, Write: &cur.Facts.Writes[1],
+	}}
+	url := func(tag string) func(string, int, int) string {
+		return func(p string, from, to int) string { return source.Permalink(tag, p, from, to) }
+	}
+	// Given oldest first: BuildReleases sorts them newest first.
+	return []Release{{Input: old, SourceURL: url(oldTag)}, {Input: cur, SourceURL: url(newTag)}}, opts
+}
+
+func buildMulti(t testing.TB) string {
+	t.Helper()
+	rels, opts := multiFixture(t)
+	opts.Out = filepath.Join(t.TempDir(), "public")
+	if _, err := BuildReleases(context.Background(), rels, opts); err != nil {
+		t.Fatal(err)
+	}
+	return opts.Out
+}
+
+var versionLinkRE = regexp.MustCompile(`<a href="([^"]*)"(?: data-keep="([^"]*)")?>(v[0-9.]+)</a>`)
+
+// switcher returns the version switcher's links of a page: tag → href and
+// data-keep.
+func switcher(t *testing.T, page string) map[string][2]string {
+	t.Helper()
+	i := strings.Index(page, `<details class="versions">`)
+	j := strings.Index(page, `</details>`)
+	if i < 0 || j < i {
+		t.Fatalf("no version switcher")
+	}
+	out := map[string][2]string{}
+	for _, m := range versionLinkRE.FindAllStringSubmatch(page[i:j], -1) {
+		out[m[3]] = [2]string{m[1], m[2]}
+	}
+	return out
+}
+
+func TestMultiRelease(t *testing.T) {
+	out := buildMulti(t)
+	files := readTree(t, out)
+
+	for _, want := range []string{
+		"index.html", ".kubewalk-site", "assets/site.css",
+		newTag + "/index.html", newTag + "/walkthroughs/deployment.html", newTag + "/walkthroughs/watch.html",
+		newTag + "/changes.html", newTag + "/walkthroughs/deployment.diffs.js",
+		newTag + "/src/pkg/scheduler/schedule_one.go.html",
+		oldTag + "/index.html", oldTag + "/walkthroughs/deployment.html",
+	} {
+		if _, ok := files[want]; !ok {
+			t.Errorf("missing %s", want)
+		}
+	}
+	for _, unwanted := range []string{
+		newTag + "/.kubewalk-site", oldTag + "/changes.html", oldTag + "/walkthroughs/watch.html",
+		oldTag + "/src/pkg/scheduler/schedule_one.go.html", "walkthroughs/deployment.html",
+	} {
+		if _, ok := files[unwanted]; ok {
+			t.Errorf("unexpected %s", unwanted)
+		}
+	}
+
+	// The index lists the releases newest first.
+	idx := files["index.html"]
+	if a, b := strings.Index(idx, `href="`+newTag+`/index.html"`), strings.Index(idx, `href="`+oldTag+`/index.html"`); a < 0 || b < 0 || a > b {
+		t.Errorf("index.html: releases not listed newest first (%d, %d)", a, b)
+	}
+
+	// Switcher targets, computed at build time.
+	for _, c := range []struct {
+		page string
+		want map[string][2]string
+	}{
+		// Same walkthrough; the older one lacks step 3, so only steps 1
+		// and 2 carry over.
+		{newTag + "/walkthroughs/deployment.html", map[string][2]string{
+			oldTag: {"../../" + oldTag + "/walkthroughs/deployment.html", "step-1-informer step-2-rollout"},
+		}},
+		{oldTag + "/walkthroughs/deployment.html", map[string][2]string{
+			newTag: {"../../" + newTag + "/walkthroughs/deployment.html", "*"},
+		}},
+		// No such walkthrough there: that release's home.
+		{newTag + "/walkthroughs/watch.html", map[string][2]string{
+			oldTag: {"../../" + oldTag + "/index.html", ""},
+		}},
+		// The same source file where it is rendered, else home.
+		{newTag + "/src/pkg/controller/deployment/sync.go.html", map[string][2]string{
+			oldTag: {"../../../../../" + oldTag + "/src/pkg/controller/deployment/sync.go.html", ""},
+		}},
+		{newTag + "/src/pkg/scheduler/schedule_one.go.html", map[string][2]string{
+			oldTag: {"../../../../" + oldTag + "/index.html", ""},
+		}},
+		{newTag + "/handlers.html", map[string][2]string{oldTag: {"../" + oldTag + "/handlers.html", ""}}},
+		{newTag + "/changes.html", map[string][2]string{oldTag: {"../" + oldTag + "/index.html", ""}}},
+	} {
+		if diff := cmp.Diff(c.want, switcher(t, files[c.page])); diff != "" {
+			t.Errorf("%s: switcher (-want +got):\n%s", c.page, diff)
+		}
+	}
+
+	// Badges on the newer release only, linking to changes.html.
+	wt := files[newTag+"/walkthroughs/deployment.html"]
+	for _, want := range []string{
+		`class="badge badge-changed" href="../changes.html#d`,
+		`class="badge badge-moved"`,
+		`class="badge badge-new"`,
+		`changed since ` + oldTag,
+		`data-diffs="../walkthroughs/deployment.diffs.js"`,
+		`<details class="diff" data-diff="`,
+	} {
+		if !strings.Contains(wt, want) {
+			t.Errorf("%s/walkthroughs/deployment.html lacks %s", newTag, want)
+		}
+	}
+	if strings.Contains(wt, "alert(1)</script>") || strings.Contains(wt, "old :=") {
+		t.Errorf("the diff text is in the walkthrough page; it belongs in its script")
+	}
+	if strings.Contains(files[oldTag+"/walkthroughs/deployment.html"], `class="badge`) {
+		t.Errorf("the oldest release has badges")
+	}
+	js := files[newTag+"/walkthroughs/deployment.diffs.js"]
+	if !strings.HasPrefix(js, "window.kubewalkDiffs = {") || !strings.Contains(js, `\u003cscript\u003e`) || strings.Contains(js, "<script>") {
+		t.Errorf("diffs script: %s", js)
+	}
+	ch := files[newTag+"/changes.html"]
+	for _, want := range []string{
+		`<span class=xd>-	old := "&lt;script&gt;alert(1)&lt;/script&gt;"</span>`,
+		`<span class=xi>+	new := 2</span>`,
+		`href="walkthroughs/deployment.html#step-2-rollout"`,
+		`create pods/binding &lt;b&gt;`,
+	} {
+		if !strings.Contains(ch, want) {
+			t.Errorf("changes.html lacks %s", want)
+		}
+	}
+	if !strings.Contains(files[newTag+"/index.html"], `href="changes.html"`) {
+		t.Errorf("the newer release's home does not link its changes")
+	}
+
+	if errs := CheckLinks(out); len(errs) > 0 {
+		for _, err := range errs {
+			t.Error(err)
+		}
+	}
+}
+
+func TestMultiReleaseDeterministic(t *testing.T) {
+	a, b := readTree(t, buildMulti(t)), readTree(t, buildMulti(t))
+	if diff := cmp.Diff(a, b); diff != "" {
+		t.Errorf("two builds differ (-first +second):\n%.2000s", diff)
+	}
+}
+
+func TestMultiReleaseRejects(t *testing.T) {
+	for _, c := range []struct{ name, tag1, tag2 string }{
+		{"twice", newTag, newTag},
+		{"slash", newTag, "../x"},
+		{"assets", newTag, "assets"},
+		{"dot", newTag, ".hidden"},
+	} {
+		rels, opts := multiFixture(t)
+		rels[0].Tag, rels[1].Tag = c.tag1, c.tag2
+		opts.Out = filepath.Join(t.TempDir(), "public")
+		if _, err := BuildReleases(context.Background(), rels, opts); err == nil {
+			t.Errorf("%s: tags %q, %q built", c.name, c.tag1, c.tag2)
+		}
+	}
+}
+
+func TestSummaryCodeSpans(t *testing.T) {
+	out, _ := buildFixture(t, func(in *Input) {
+		for _, d := range in.Docs {
+			d.Summary = "From `kubectl apply -f <x>.yaml` to a `Pod` and a stray ` tick"
+		}
+	})
+	files := readTree(t, out)
+	want := "From <code>kubectl apply -f &lt;x&gt;.yaml</code> to a <code>Pod</code> and a stray ` tick"
+	for _, p := range []string{"index.html", "walkthroughs/deployment.html"} {
+		if !strings.Contains(files[p], want) {
+			t.Errorf("%s: summary not rendered as %s", p, want)
+		}
+	}
+}
