@@ -1,6 +1,7 @@
 package walkthrough
 
 import (
+	"bytes"
 	"path"
 	"regexp"
 	"slices"
@@ -82,6 +83,17 @@ func Parse(file string, src []byte) (*Source, error) {
 	return s, errs.err()
 }
 
+// normalizeNewlines turns CRLF and lone CR line endings into LF before
+// anything counts lines: YAML (front matter) and CommonMark both end a line
+// at a lone CR, so without this the front matter's line numbers and ours
+// disagree on files with old Mac line endings (a fuzz crasher).
+func normalizeNewlines(src []byte) []byte {
+	if !bytes.ContainsRune(src, '\r') {
+		return src
+	}
+	return bytes.ReplaceAll(bytes.ReplaceAll(src, []byte("\r\n"), []byte("\n")), []byte("\r"), []byte("\n"))
+}
+
 var fileName = regexp.MustCompile(`^([a-z0-9][a-z0-9_-]*)(?:\.([a-z]{2,3}(?:-[A-Za-z0-9]+)?))?\.md$`)
 
 // splitName splits "deployment.ko.md" into "deployment" and "ko".
@@ -98,6 +110,7 @@ func splitName(name string) (id, lang string, ok bool) {
 
 func parse(file string, src []byte, base *Source) (*Source, errorList) {
 	var errs errorList
+	src = normalizeNewlines(src)
 	s := &Source{File: file, src: src, base: base, names: map[string]*excerptSpec{}, ids: map[string]int{}}
 	s.ID, s.Lang, _ = splitName(path.Base(file))
 	s.lineStarts = append(s.lineStarts, 0)

@@ -28,6 +28,11 @@ Backends (--source):
   kubewalk fetch --source ~/src/k8s.io/kubernetes --tag v1.36.3
   cd "$(kubewalk fetch --source goproxy -o dir)"`,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			switch output {
+			case "text", "json", "dir":
+			default:
+				return &usageError{cmd: cmd.CommandPath(), err: fmt.Errorf("-o %q: want text, json or dir", output)}
+			}
 			tree, err := source.Fetch(cmd.Context(), sf.options(g, sf.tag))
 			if err != nil {
 				return err
@@ -38,9 +43,6 @@ Backends (--source):
 				return nil
 			case "json":
 				return writeJSON(g.stdout, tree)
-			case "text":
-			default:
-				return &usageError{cmd: cmd.CommandPath(), err: fmt.Errorf("-o %q: want text, json or dir", output)}
 			}
 			commit := tree.Commit
 			if commit == "" {
