@@ -19,9 +19,9 @@ import (
 
 func newExportCmd(g *globals) *cobra.Command {
 	c := &cobra.Command{
-		Use:   "export codetour",
-		Short: "Export the walkthroughs to other formats",
-		Long:  `Export writes the walkthroughs, resolved at a release, in formats other tools play.`,
+		Use:     "export codetour",
+		Short:   "Export the walkthroughs to other formats",
+		Long:    `Export writes the walkthroughs, resolved at a release, in formats other tools play.`,
 		Example: `  kubewalk export codetour --source goproxy --out ./kubernetes/.tours`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return cmd.Help()
