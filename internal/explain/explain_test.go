@@ -83,7 +83,7 @@ func fixtureDocs(f *analyzer.Facts) []*walkthrough.Doc {
 		ID: "deployment", File: "deployment.md", Title: "What happens when you create a Deployment",
 		Steps: []walkthrough.Step{
 			{ID: "step-1-new-rs", Title: "getNewReplicaSet creates the ReplicaSet", Line: 159,
-				Refs: []walkthrough.Ref{{Resolved: analyzer.Resolved{Symbol: analyzer.Symbol{Name: f.Writes[2].Caller.Symbol, Decl: f.Writes[2].Caller.Decl}}}},
+				Refs:     []walkthrough.Ref{{Resolved: analyzer.Resolved{Symbol: analyzer.Symbol{Name: f.Writes[2].Caller.Symbol, Decl: f.Writes[2].Caller.Decl}}}},
 				Segments: []walkthrough.Segment{{Facts: &walkthrough.FactsBlock{Kind: "events", Query: "reason=ScalingReplicaSet", Events: f.Events[2:4]}}}},
 			{ID: "step-2-pods", Title: "manageReplicas creates the Pods", Line: 215,
 				Refs: []walkthrough.Ref{{Resolved: analyzer.Resolved{Symbol: analyzer.Symbol{Name: f.Events[0].Caller.Symbol, Decl: f.Events[0].Caller.Decl}}}}},
@@ -129,7 +129,7 @@ func TestParseSeedWatch(t *testing.T) {
 func TestParseLayouts(t *testing.T) {
 	for _, tc := range []struct {
 		name, in string
-		want []EventRecord
+		want     []EventRecord
 	}{
 		{"default", `LAST SEEN   TYPE     REASON              OBJECT                             MESSAGE
 2m10s       Normal   ScalingReplicaSet   deployment/nginx-deployment        Scaled up replica set nginx-deployment-cbdccf466 to 3
