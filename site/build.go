@@ -56,6 +56,10 @@ type Input struct {
 	// or removed since Since (reldiff.CompareFacts), summarised on the
 	// home page.
 	FactChanges []reldiff.FactChange
+
+	// Traces are the chains derived from the facts for the kinds the site
+	// shows (internal/trace), one page each (traces/<kind>.html).
+	Traces []TraceInput
 }
 
 // Options are the build's output and link rules.
@@ -509,6 +513,14 @@ func (b *builder) pages() ([]page, error) {
 	}
 	if b.in.Since != "" {
 		htmlPage(changesPage, false, b.changesPage)
+	}
+	for _, ti := range b.in.Traces {
+		if err := checkID(ti.Kind); err != nil {
+			return nil, fmt.Errorf("trace: %w", err)
+		}
+		if !traceEmpty(ti.Trace) {
+			htmlPage(TracePage(ti.Kind), false, func() ([]byte, error) { return b.tracePage(ti) })
+		}
 	}
 	for _, f := range b.files {
 		htmlPage(SourcePage(f), true, func() ([]byte, error) { return b.sourcePage(f) })

@@ -30,10 +30,19 @@ func (b *builder) homePage() ([]byte, error) {
 		docs = append(docs, homeDoc{Title: d.Title, Summary: d.Summary, Href: relURL(homePage, WalkthroughPage(d.ID), ""), Topics: d.Topics, Steps: len(d.Steps), Fallback: d.Lang != b.in.Lang})
 	}
 	body := struct {
-		Docs    []homeDoc
-		Files   int
-		Changes *homeChanges
-	}{docs, len(b.files), b.homeChanges()}
+		Docs     []homeDoc
+		Files    int
+		Changes  *homeChanges
+		Traces   []navView
+		NoTraces []string
+	}{Docs: docs, Files: len(b.files), Changes: b.homeChanges()}
+	for _, ti := range b.in.Traces {
+		if traceEmpty(ti.Trace) {
+			body.NoTraces = append(body.NoTraces, ti.Title)
+		} else {
+			body.Traces = append(body.Traces, navView{relURL(homePage, TracePage(ti.Kind), ""), ti.Title})
+		}
+	}
 	return b.exec("home", b.pageData(homePage, b.t("site.name"), "home", body))
 }
 

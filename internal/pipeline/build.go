@@ -11,6 +11,7 @@ import (
 
 	"github.com/kubewalk/kubewalk/analyzer"
 	"github.com/kubewalk/kubewalk/internal/reldiff"
+	"github.com/kubewalk/kubewalk/internal/trace"
 	"github.com/kubewalk/kubewalk/site"
 	"github.com/kubewalk/kubewalk/walkthrough"
 )
@@ -65,6 +66,7 @@ func BuildReleases(ctx context.Context, rels []*Release, sets []WalkSet, lang, o
 			return site.Stats{}, fmt.Errorf("%s: %w", rel.Tree.Tag, err)
 		}
 		in := input(rel, lang, docs)
+		in.Traces = Traces(rel)
 		if i > 0 {
 			prev := rels[i-1]
 			in.Since = prev.Tree.Tag
@@ -74,6 +76,32 @@ func BuildReleases(ctx context.Context, rels []*Release, sets []WalkSet, lang, o
 		srels = append(srels, site.Release{Input: in, SourceURL: rel.Tree.Permalink})
 	}
 	return site.BuildReleases(ctx, srels, site.Options{Out: out, Logf: logf})
+}
+
+// TraceKinds are the kinds the site has a trace page for (issue 9), as
+// trace.FindKind takes them, with the page name and title.
+var TraceKinds = []struct{ Resource, Kind, Title string }{
+	{"deployments.apps", "deployment", "Deployment"},
+	{"statefulsets.apps", "statefulset", "StatefulSet"},
+	{"daemonsets.apps", "daemonset", "DaemonSet"},
+	{"jobs.batch", "job", "Job"},
+	{"cronjobs.batch", "cronjob", "CronJob"},
+	{"services", "service", "Service"},
+}
+
+// Traces derives the trace of each of TraceKinds from rel's facts; a kind
+// the facts do not know gets a nil Trace (the site notes it).
+func Traces(rel *Release) []site.TraceInput {
+	in := trace.Input{Facts: rel.Result.Facts(), Symbols: rel.Result.Symbols, Source: rel.read}
+	var out []site.TraceInput
+	for _, k := range TraceKinds {
+		ti := site.TraceInput{Kind: k.Kind, Title: k.Title}
+		if r, err := trace.FindKind(in.Facts, k.Resource); err == nil {
+			ti.Trace = trace.Derive(in, r, trace.Options{})
+		}
+		out = append(out, ti)
+	}
+	return out
 }
 
 // input is the site's view of one release.
