@@ -70,6 +70,7 @@ for walkthroughs that must keep up with Kubernetes.`,
 	sf.registerSource(f)
 	f.StringVar(&userDir, "walkthroughs", "", "directory of walkthrough Markdown files to check besides the built-in ones")
 	f.BoolVar(&noBuiltin, "no-builtin", false, "leave the built-in walkthroughs out")
+	completeFlags(c, nil)
 	return c
 }
 

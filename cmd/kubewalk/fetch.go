@@ -57,5 +57,6 @@ Backends (--source):
 	}
 	sf.register(c.Flags())
 	c.Flags().StringVarP(&output, "output", "o", "text", "output format: text, json (the tree's metadata), or dir (the directory only, for scripts)")
+	completeFlags(c, map[string][]cobra.Completion{"output": {"text", "json", "dir"}})
 	return c
 }

@@ -68,6 +68,7 @@ analysed before.`,
 	f.StringVar(&userDir, "walkthroughs", "", "directory of walkthrough Markdown files besides the built-in ones")
 	f.BoolVar(&noBuiltin, "no-builtin", false, "leave the built-in walkthroughs out")
 	f.StringVar(&lang, "lang", "en", "language of the walkthroughs to list (en or ko)")
+	completeFlags(c, map[string][]cobra.Completion{"output": {"table", "json", "yaml"}})
 	return c
 }
 
