@@ -21,29 +21,25 @@
 //
 // # Loading
 //
-// Load (and so Analyze) does not call packages.Load. It runs the go
-// command once — `go list -e -json -deps -pgo=off` of the roots, with
-// CGO_ENABLED=0 — and type-checks every package from source on a pool of
-// GOMAXPROCS workers. `go list -deps` prints each package after its
-// dependencies, so a package is parsed as soon as it is read and
-// type-checked as soon as its imports are; type-checking tasks take
-// precedence over parsing ones (they are on the import graph's critical
-// path). go list prints nothing, though, until it has loaded the whole
-// import graph (2 s of wall time for DefaultRoots on a quiet machine, not
-// using both cores), so meanwhile idle workers parse the files of the
-// directories the root patterns name (speculate): root files are parsed
-// with bodies and comments, the costliest part of parsing. Root packages
-// get full syntax with comments and a complete types.Info; dependencies
-// are parsed without comments, their function bodies are ignored by the
-// type checker (types.Config.IgnoreFuncBodies, and
-// DisableUnusedImportCheck, so no "declared and not used" or "imported
-// and not used" errors arise and none need filtering), and their syntax
-// is dropped once they are checked. Declaration spans of dependencies
-// come from the symbol index instead (Program.DeclLoc), which is built
-// from the syntax at parse time. The GC is relaxed while analyzing: a
-// soft memory limit (Config.MemoryLimit, default 1200 MiB) with GOGC at
-// 400, restored afterwards; the live heap after loading is about 350 MB,
-// so the GC runs rarely and peak RSS stays near 1 GB.
+// Load (and so Analyze) gets the package graph from go/packages —
+// packages.Load in metadata mode (NeedName, NeedFiles, NeedImports,
+// NeedDeps, NeedModule): one `go list -deps` through go/packages' driver,
+// which handles GOPACKAGESDRIVER, -pgo=off and the go command's error
+// shapes — and then type-checks every package from source itself, on a
+// pool of GOMAXPROCS workers, in import order (a package as soon as its
+// imports are checked; checks take precedence over parses, being on the
+// import graph's critical path). While go/packages lists, the workers
+// already parse the root directories' files (speculate). Root packages get
+// full syntax with comments and a complete types.Info; dependencies are
+// parsed without comments, their function bodies are ignored by the type
+// checker (types.Config.IgnoreFuncBodies, and DisableUnusedImportCheck, so
+// no "declared and not used" or "imported and not used" errors arise and
+// none need filtering) and dropped right after parsing, and their syntax is
+// dropped once they are checked. Declaration spans of dependencies come
+// from the symbol index instead (Program.DeclLoc), which is built from the
+// syntax at parse time. The GC is relaxed while loading: a soft memory
+// limit (Config.MemoryLimit, default 1200 MiB) with GOGC at 400, restored
+// afterwards.
 //
 // CGO_ENABLED=0 is forced: the loader type-checks GoFiles and never runs
 // cgo, which is exactly the file set of a CGO_ENABLED=0 build — the way
@@ -57,8 +53,8 @@
 // the symbols, facts and cross-references are byte-for-byte the same with
 // and without it, and parse CPU drops by about a third.
 //
-// Why not go/packages: measured at v1.36.3 on this 2-core, 24 GB machine
-// with the roots of the time (332 root packages, 2,527 in all),
+// Why go/packages lists but does not type-check: measured at v1.36.3 on
+// this 2-core, 24 GB machine with the roots of the time (332 root packages, 2,527 in all),
 // go/packages with NeedDeps, dependency bodies replaced by empty blocks in
 // ParseFile and the three expected error kinds filtered took 16.5 s and
 // 1.29 GB peak RSS (0 errors; a rerun: 19 s wall, 23 s CPU). It runs
@@ -68,8 +64,18 @@
 // with a live heap near 1 GB: the process averaged about one core of two.
 // The same go/packages load with the GC relaxed as below: 10.8 s, 1.32 GB.
 // This loader on the same roots, quiet machine: 6.0 s and 830 MB peak RSS
-// (8.1 s user + 1.4 s sys CPU, go list included). Keeping dependency syntax (bodies emptied) cost about
-// 450 MB more peak RSS, so it is dropped. Export data is no alternative on
+// (8.1 s user + 1.4 s sys CPU, go list included) when it ran go list
+// itself and parsed packages while the listing streamed. Taking the
+// listing from packages.Load instead, which returns only when go list is
+// done, costs that overlap: with the current roots, on a machine loaded by
+// other builds (load average 5–8), `kubewalk check` with an empty facts
+// cache took 14.5–15.0 s with the streaming listing and 17.1–18.7 s with
+// packages.Load, at the same ~1.1 GB peak RSS, measured in one run. We pay
+// it: go/packages is how Go tools are meant to ask the go command about
+// packages (drivers, overlays, error shapes, -pgo variants), and the part
+// that matters for speed and memory — what is parsed and type-checked, and
+// what is kept — stays ours. Keeping dependency syntax (bodies emptied)
+// cost about 450 MB more peak RSS, so it is dropped. Export data is no alternative on
 // a cold build cache: `go list -deps -export` of the roots compiles
 // everything (BenchmarkGoListExportCold: see below).
 //

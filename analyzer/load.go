@@ -1,10 +1,7 @@
 package analyzer
 
 import (
-	"bufio"
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"go/ast"
@@ -12,9 +9,7 @@ import (
 	"go/scanner"
 	"go/token"
 	"go/types"
-	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"runtime"
 	"sort"
@@ -54,9 +49,6 @@ type listPackage struct {
 	Standard bool
 }
 
-// listFields names the fields asked of `go list -json=…`; fewer fields make
-// a smaller and faster listing.
-const listFields = "ImportPath,Name,Dir,GoFiles,Imports,ImportMap,Module,Error,DepOnly,Standard"
 
 // loadStats counts what a load did, for Logf and the benchmarks.
 type loadStats struct {
@@ -130,26 +122,12 @@ func load(ctx context.Context, cfg Config) (*Program, []Symbol, loadStats, error
 	}
 	ld.cond = sync.NewCond(&ld.mu)
 
-	// The go command: one listing of the roots and all their dependencies.
-	// -pgo=off keeps one variant per package, as go/packages does.
-	// CGO_ENABLED=0: the loader type-checks GoFiles only (it never runs
-	// cgo), which is exactly the file set of a CGO_ENABLED=0 build — how
-	// Kubernetes builds its release binaries.
-	args := []string{"list", "-e", "-json=" + listFields, "-deps", "-pgo=off", "--"}
-	args = append(args, roots...)
-	cmd := exec.CommandContext(ctx, "go", args...)
-	cmd.Dir = dir
-	cmd.Env = append(append(os.Environ(), cfg.Env...), "CGO_ENABLED=0")
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		return nil, nil, st, err
-	}
-	if err := cmd.Start(); err != nil {
-		return nil, nil, st, fmt.Errorf("go list: %w", err)
-	}
-
+	// The package graph comes from go/packages in metadata mode (one `go
+	// list -deps` through its driver, with -pgo=off as go/packages always
+	// passes). CGO_ENABLED=0: the loader type-checks GoFiles only (it never
+	// runs cgo), which is exactly the file set of a CGO_ENABLED=0 build —
+	// how Kubernetes builds its release binaries. While it lists, the
+	// workers already parse the root directories' files (speculate).
 	if !noSpec {
 		ld.speculate(dir, roots)
 	}
@@ -162,23 +140,23 @@ func load(ctx context.Context, cfg Config) (*Program, []Symbol, loadStats, error
 			ld.work()
 		}()
 	}
-
-	// Stream the listing: -deps prints every package after its
-	// dependencies, so each package can be scheduled as it arrives.
-	dec := json.NewDecoder(bufio.NewReaderSize(stdout, 1<<16))
-	var decErr error
-	for {
-		var lp listPackage
-		if err := dec.Decode(&lp); err != nil {
-			if err != io.EOF {
-				decErr = err
-			}
-			break
+	listed, listErr := packages.Load(&packages.Config{
+		Context: ctx,
+		Mode:    packages.NeedName | packages.NeedFiles | packages.NeedImports | packages.NeedDeps | packages.NeedModule,
+		Dir:     dir,
+		Env:     append(append(os.Environ(), cfg.Env...), "CGO_ENABLED=0"),
+	}, roots...)
+	if listErr == nil {
+		// Visit is a post-order walk: every package after its imports,
+		// as the scheduler needs them.
+		rootSet := map[string]bool{}
+		for _, p := range listed {
+			rootSet[p.ID] = true
 		}
-		ld.add(lp)
+		packages.Visit(listed, nil, func(p *packages.Package) {
+			ld.add(listPackageOf(p, rootSet[p.ID]))
+		})
 	}
-	_, _ = io.Copy(io.Discard, stdout)
-	waitErr := cmd.Wait()
 	st.List = time.Since(t0)
 	ld.mu.Lock()
 	ld.listed = true
@@ -189,11 +167,8 @@ func load(ctx context.Context, cfg Config) (*Program, []Symbol, loadStats, error
 	if err := ctx.Err(); err != nil {
 		return nil, nil, st, err
 	}
-	if waitErr != nil {
-		return nil, nil, st, fmt.Errorf("go list in %s: %v\n%s", dir, waitErr, strings.TrimSpace(stderr.String()))
-	}
-	if decErr != nil {
-		return nil, nil, st, fmt.Errorf("go list in %s: reading output: %w", dir, decErr)
+	if listErr != nil {
+		return nil, nil, st, fmt.Errorf("listing packages in %s: %w", dir, listErr)
 	}
 
 	// A root that does not exist is not fatal: the pipeline adds every
@@ -330,6 +305,55 @@ func importKey(lp listPackage, resolved string) string {
 		}
 	}
 	return resolved
+}
+
+// listPackageOf turns go/packages metadata into the loader's listing
+// record. Standard-library packages are the ones without a module.
+func listPackageOf(p *packages.Package, root bool) listPackage {
+	lp := listPackage{
+		ImportPath: p.PkgPath,
+		Name:       p.Name,
+		Dir:        p.Dir,
+		DepOnly:    !root,
+		Standard:   p.Module == nil,
+	}
+	for _, f := range p.GoFiles {
+		if lp.Dir == "" {
+			lp.Dir = filepath.Dir(f)
+		}
+		lp.GoFiles = append(lp.GoFiles, filepath.Base(f))
+	}
+	if m := p.Module; m != nil {
+		lp.Module = &struct {
+			Path      string
+			Dir       string
+			GoVersion string
+			Main      bool
+		}{m.Path, m.Dir, m.GoVersion, m.Main}
+	}
+	keys := make([]string, 0, len(p.Imports))
+	for k := range p.Imports {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		path := p.Imports[k].PkgPath
+		lp.Imports = append(lp.Imports, path)
+		if k != path {
+			if lp.ImportMap == nil {
+				lp.ImportMap = map[string]string{}
+			}
+			lp.ImportMap[k] = path
+		}
+	}
+	if len(p.Errors) > 0 {
+		e := p.Errors[0]
+		lp.Error = &struct {
+			Pos string
+			Err string
+		}{e.Pos, e.Msg}
+	}
+	return lp
 }
 
 func (ld *loader) inTree(dir string) bool {
