@@ -49,7 +49,6 @@ type listPackage struct {
 	Standard bool
 }
 
-
 // loadStats counts what a load did, for Logf and the benchmarks.
 type loadStats struct {
 	Packages, RootPackages, Files int
