@@ -529,6 +529,8 @@ func (b *builder) pages() ([]page, error) {
 	htmlPage(eventsPage, false, b.eventsPage)
 	htmlPage(resourcesPage, false, b.resourcesPage)
 	htmlPage(searchPage, false, b.searchPage)
+	htmlPage(explainPage, false, b.explainPage)
+	ps = append(ps, page{path: explainIndexJS, render: b.explainIndexScript})
 	js, jsn, err := b.searchIndex()
 	if err != nil {
 		return nil, err

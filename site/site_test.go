@@ -35,8 +35,8 @@ func TestBuildFixture(t *testing.T) {
 	if _, ok := files["src/staging/src/k8s.io/client-go/tools/cache/shared_informer.go.html"]; ok {
 		t.Errorf("rendered a file only an identifier points into")
 	}
-	if st.Pages != 11 || st.SourcePages != 4 {
-		t.Errorf("Stats = %+v, want 11 pages, 4 source pages", st)
+	if st.Pages != 12 || st.SourcePages != 4 {
+		t.Errorf("Stats = %+v, want 12 pages, 4 source pages", st)
 	}
 
 	wt := files["walkthroughs/deployment.html"]

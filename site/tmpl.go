@@ -35,7 +35,7 @@ type pageData struct {
 	Path   string
 	Active string // nav key of the current section
 	// Links from this page to the site's fixed pages and assets.
-	Home, Handlers, Events, Resources, Search, SearchJS, SearchIndexJS, CSS, JS, Facts string
+	Home, Handlers, Events, Resources, Search, Explain, SearchJS, SearchIndexJS, CSS, JS, Facts string
 	Release                                                                            release
 	// Versions is the version switcher (multi-release sites only) and
 	// Root the link to the list of releases.
@@ -57,6 +57,7 @@ func (b *builder) pageData(p, title, active string, body any) pageData {
 		Events:        relURL(p, eventsPage, ""),
 		Resources:     relURL(p, resourcesPage, ""),
 		Search:        relURL(p, searchPage, ""),
+		Explain:       relURL(p, explainPage, ""),
 		SearchJS:      relURL(p, "assets/search.js", ""),
 		SearchIndexJS: relURL(p, searchIndexJS, ""),
 		CSS:           relURL(p, "assets/site.css", ""),
