@@ -36,7 +36,7 @@ type pageData struct {
 	Active string // nav key of the current section
 	// Links from this page to the site's fixed pages and assets.
 	Home, Handlers, Events, Resources, Search, Explain, SearchJS, SearchIndexJS, CSS, JS, Facts string
-	Release                                                                            release
+	Release                                                                                     release
 	// Versions is the version switcher (multi-release sites only) and
 	// Root the link to the list of releases.
 	Versions []versionView
