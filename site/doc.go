@@ -23,14 +23,30 @@
 //	walkthroughs/<id>.html          one per walkthrough
 //	src/<repo path>.html            source pages (#L12, #L12-L30)
 //	handlers.html events.html resources.html search.html
+//	traces/<kind>.html              chains derived from the facts (internal/trace)
+//	explain.html explain-index.js   paste events or audit lines, explained in the browser
+//	changes.html                    what changed since Input.Since (multi-release sites)
+//	walkthroughs/<id>.diffs.js      the diffs behind a walkthrough's badges, loaded on demand
 //	search-index.js                 the search index as a script (file:// cannot fetch JSON)
 //	search-index.json facts.json    the same data for tools
 //	assets/site.css site.js search.js
 //	.kubewalk-site                  marker: Build only ever replaces its own output
 //
+// BuildReleases makes one site of several releases: <out>/<tag>/… per
+// release, laid out as above; <out>/index.html lists them newest first
+// (semver). Every page has a version switcher whose targets are computed
+// at build time from each release's page inventory: the same walkthrough
+// (site.js carries the step in view over when the other release has that
+// step ID), the same source file when it is rendered there, else that
+// release's home. Each release after the oldest shows, on every excerpt
+// and step, a badge for references whose code moved, changed, was renamed
+// or is gone since the previous release (Input.Changes, from
+// internal/reldiff), with the diff behind a <details>. One release builds
+// flat, exactly as Build.
+//
 // Every link is relative to the page it is on, so the site works from
-// file:// and under any URL prefix, and a multi-release site (issue 7) can
-// put each release's site in its own subdirectory unchanged. Nothing is
+// file:// and under any URL prefix, and each release's pages need no
+// change to live in a subdirectory. Nothing is
 // loaded from elsewhere: no CDN, no web fonts; GitHub permalinks at the tag
 // are the only external links.
 //
