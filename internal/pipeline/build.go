@@ -89,9 +89,15 @@ var TraceKinds = []struct{ Resource, Kind, Title string }{
 	{"services", "service", "Service"},
 }
 
-// Traces derives the trace of each of TraceKinds from rel's facts; a kind
-// the facts do not know gets a nil Trace (the site notes it).
+// Traces derives the trace of each of TraceKinds from rel's facts, once
+// per Release; a kind the facts do not know gets a nil Trace (the site
+// notes it).
 func Traces(rel *Release) []site.TraceInput {
+	rel.tracesOnce.Do(func() { rel.traces = deriveTraces(rel) })
+	return rel.traces
+}
+
+func deriveTraces(rel *Release) []site.TraceInput {
 	in := trace.Input{Facts: rel.Result.Facts(), Symbols: rel.Result.Symbols, Source: rel.read}
 	var out []site.TraceInput
 	for _, k := range TraceKinds {

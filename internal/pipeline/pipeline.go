@@ -14,8 +14,10 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/kubewalk/kubewalk/analyzer"
+	"github.com/kubewalk/kubewalk/site"
 	"github.com/kubewalk/kubewalk/source"
 	"github.com/kubewalk/kubewalk/walkthrough"
 	"github.com/kubewalk/kubewalk/walkthroughs"
@@ -58,6 +60,12 @@ type Release struct {
 	Result *analyzer.Result
 	// Cached is true when the facts came from the cache (no packages loaded).
 	Cached bool
+
+	// traces are derived once per Release: they depend on the facts only,
+	// and serve rebuilds the site on every walkthrough edit (deriving the
+	// six kinds at v1.36.3 takes 0.3 s).
+	tracesOnce sync.Once
+	traces     []site.TraceInput
 }
 
 // Open fetches the tree for opts.Tag and analyses it, with the analyzer's
