@@ -1,7 +1,8 @@
-package trace
+package trace_test
 
 import (
 	"context"
+	"github.com/kubewalk/kubewalk/internal/trace"
 	"os"
 	"testing"
 
@@ -16,17 +17,17 @@ import (
 // real v1.36.3 facts (40k call edges) it takes about 150 ms on two cores.
 func BenchmarkTrace(b *testing.B) {
 	in := benchInput(b)
-	root, err := FindKind(in.Facts, "deployments")
+	root, err := trace.FindKind(in.Facts, "deployments")
 	if err != nil {
 		b.Fatal(err)
 	}
 	b.ReportAllocs()
 	for b.Loop() {
-		Derive(in, root, Options{})
+		trace.Derive(in, root, trace.Options{})
 	}
 }
 
-func benchInput(b *testing.B) Input {
+func benchInput(b *testing.B) trace.Input {
 	if cache := os.Getenv("KUBEWALK_E2E_CACHE"); cache != "" {
 		sets, err := pipeline.Sets("", false)
 		if err != nil {
@@ -38,11 +39,11 @@ func benchInput(b *testing.B) Input {
 		}
 		if rel.Cached {
 			b.Logf("real facts of %s: %d calls", rel.Tree.Tag, len(rel.Result.Facts().Calls))
-			return resultInput(rel.Result)
+			return trace.ResultInput(rel.Result)
 		}
 		b.Logf("facts of %s were not cached; analysed now", rel.Tree.Tag)
-		return resultInput(rel.Result)
+		return trace.ResultInput(rel.Result)
 	}
 	b.Log("KUBEWALK_E2E_CACHE unset: the kubelike fixture")
-	return resultInput(kubelikeResult(b))
+	return trace.ResultInput(trace.KubelikeResult(b))
 }

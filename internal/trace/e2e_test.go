@@ -1,6 +1,6 @@
 //go:build e2e
 
-package trace
+package trace_test
 
 // Accuracy on real Kubernetes, through the Go module proxy (`make e2e`):
 // the trace from Deployment reaches, in order, getNewReplicaSet's
@@ -14,6 +14,7 @@ package trace
 import (
 	"bytes"
 	"context"
+	"github.com/kubewalk/kubewalk/internal/trace"
 	"os"
 	"path/filepath"
 	"strings"
@@ -40,22 +41,22 @@ func TestE2EDeploymentChain(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			in := resultInput(rel.Result)
-			root, err := FindKind(in.Facts, "Deployment")
+			in := trace.ResultInput(rel.Result)
+			root, err := trace.FindKind(in.Facts, "Deployment")
 			if err != nil {
 				t.Fatal(err)
 			}
 			t0 := time.Now()
-			tr := Derive(in, root, Options{})
+			tr := trace.Derive(in, root, trace.Options{})
 			t.Logf("trace derived in %v", time.Since(t0))
-			got := hops(tr)
-			inOrder(t, got, seedChain)
+			got := trace.Hops(tr)
+			trace.InOrder(t, got, trace.SeedChain)
 
 			// The kubelet's source is the list-watch in pkg/kubelet/config
 			// with the spec.nodeName field selector.
-			var kubelet *Watcher
-			var find func(n *Node)
-			find = func(n *Node) {
+			var kubelet *trace.Watcher
+			var find func(n *trace.Node)
+			find = func(n *trace.Node) {
 				for _, w := range n.Watchers {
 					if w.Via == "reflector" && w.Status == "unconnected" && kubelet == nil {
 						kubelet = w
@@ -73,7 +74,7 @@ func TestE2EDeploymentChain(t *testing.T) {
 			}
 
 			var text bytes.Buffer
-			if err := WriteText(&text, tr); err != nil {
+			if err := trace.WriteText(&text, tr); err != nil {
 				t.Fatal(err)
 			}
 			if !strings.Contains(text.String(), "registry.Store.Create") {
@@ -82,7 +83,7 @@ func TestE2EDeploymentChain(t *testing.T) {
 
 			// The draft walkthrough resolves at this tag.
 			var md bytes.Buffer
-			if err := WriteMarkdown(&md, tr, in.Source); err != nil {
+			if err := trace.WriteMarkdown(&md, tr, in.Source); err != nil {
 				t.Fatal(err)
 			}
 			dir := t.TempDir()
@@ -95,18 +96,18 @@ func TestE2EDeploymentChain(t *testing.T) {
 
 			// Every kind the site traces resolves and yields a followed watcher.
 			for _, k := range []string{"statefulsets", "daemonsets", "jobs", "cronjobs", "services"} {
-				r, err := FindKind(in.Facts, k)
+				r, err := trace.FindKind(in.Facts, k)
 				if err != nil {
 					t.Errorf("%s: %v", k, err)
 					continue
 				}
-				tr := Derive(in, r, Options{Depth: 2})
+				tr := trace.Derive(in, r, trace.Options{Depth: 2})
 				expanded := false
 				for _, w := range tr.Root.Watchers {
 					expanded = expanded || w.Status == "expanded"
 				}
 				if !expanded {
-					t.Errorf("%s: no watcher followed: %s", k, strings.Join(hops(tr), "\n"))
+					t.Errorf("%s: no watcher followed: %s", k, strings.Join(trace.Hops(tr), "\n"))
 				}
 			}
 		})
