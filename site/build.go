@@ -1,10 +1,14 @@
 package site
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
+
 	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"github.com/gofrs/flock"
 	"html/template"
 	"io/fs"
 	"os"
@@ -107,7 +111,15 @@ func atomically(out string, write func(dir string) (Stats, error)) (Stats, error
 	if out == "" {
 		return Stats{}, errors.New("site: no output directory")
 	}
-	if err := checkOut(out); err != nil {
+	// Refuse a foreign directory before the work, not after it. Under the
+	// swap lock: another build's swap leaves out briefly absent or mid-way.
+	unlock, err := lockOut(out)
+	if err != nil {
+		return Stats{}, err
+	}
+	err = checkOut(out)
+	unlock()
+	if err != nil {
 		return Stats{}, err
 	}
 	parent := filepath.Dir(filepath.Clean(out))
@@ -167,6 +179,21 @@ func checkOut(out string) error {
 // replaceDir moves dir into place at out: the old site is first renamed
 // aside, so at every moment out is either the old site or the new one.
 func replaceDir(dir, out string) error {
+	// Builds into one output directory swap one at a time. Without the
+	// lock, one build's rename of the old site aside races another's
+	// rename into place: the first fails with "directory not empty" and
+	// its old site stays behind as *.old. The lock file lives in the
+	// temporary directory, keyed by the output's absolute path, so nothing
+	// is left beside the site.
+	unlock, err := lockOut(out)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	// Checked again: out may have changed while the site was rendered.
+	if err := checkOut(out); err != nil {
+		return err
+	}
 	old := ""
 	if _, err := os.Stat(out); err == nil {
 		old = dir + ".old"
@@ -184,6 +211,21 @@ func replaceDir(dir, out string) error {
 		return os.RemoveAll(old)
 	}
 	return nil
+}
+
+// lockOut takes the process-wide and machine-wide lock on the output
+// directory out and returns its release.
+func lockOut(out string) (func(), error) {
+	abs, err := filepath.Abs(out)
+	if err != nil {
+		return nil, err
+	}
+	sum := sha256.Sum256([]byte(abs))
+	l := flock.New(filepath.Join(os.TempDir(), "kubewalk-out-"+hex.EncodeToString(sum[:8])+".lock"))
+	if err := l.Lock(); err != nil {
+		return nil, fmt.Errorf("lock %s: %w", out, err)
+	}
+	return func() { l.Unlock() }, nil
 }
 
 // builder holds what every page of one build shares. Everything in it is
