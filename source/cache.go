@@ -24,7 +24,7 @@ const (
 	treeSubdir   = "kubernetes"
 	workFileName = "go.work"
 	metaFileName = "tree.json"
-	metaFormat   = 1
+	metaFormat   = 2 // 2: go.work replaces missing staging modules with stubs
 )
 
 // meta is what tree.json holds: the Tree minus what is derived from where
@@ -144,7 +144,7 @@ func fetchCached(ctx context.Context, opts Options, backend string) (*Tree, erro
 	}
 	present, missing := presentStaging(dir, staging)
 	m.Missing = missing
-	if err := writeWorkspace(dir, filepath.Join(tmp, workFileName), treeSubdir, present); err != nil {
+	if err := writeWorkspace(dir, filepath.Join(tmp, workFileName), treeSubdir, present, missing); err != nil {
 		return nil, err
 	}
 	b, err := json.MarshalIndent(m, "", "\t")

@@ -163,6 +163,18 @@ func TestTreeLoads(t *testing.T) {
 					t.Errorf("go list -deps lacks %s:\n%s", want, out)
 				}
 			}
+			// The whole module graph loads too, as it must for any package
+			// with a third-party import, although the goproxy tree lacks
+			// sample-cli-plugin, which go.mod requires and replaces with a
+			// directory that is not there (as the real go.mod does with
+			// k8s.io/endpointslice at v1.29.6).
+			cmd = exec.Command("go", "list", "-m", "all")
+			cmd.Dir = tree.Dir
+			cmd.Env = append(os.Environ(), "GOPROXY=off", "GOTOOLCHAIN=local", "GOMODCACHE="+t.TempDir())
+			cmd.Env = append(cmd.Env, tree.Env...)
+			if out, err := cmd.CombinedOutput(); err != nil {
+				t.Fatalf("go list -m all: %v\n%s", err, out)
+			}
 		})
 	}
 }

@@ -58,6 +58,7 @@ go 1.22
 require (
 	k8s.io/api v0.0.0
 	k8s.io/client-go v0.0.0
+	k8s.io/sample-cli-plugin v0.0.0
 )
 
 replace (

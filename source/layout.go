@@ -60,6 +60,10 @@ func stagingModules(dir string) ([]string, error) {
 	return stagingNames(f), nil
 }
 
+// stubsDir holds, beside the go.work, the empty stand-ins for missing
+// staging modules (see writeWorkspace).
+const stubsDir = "stubs"
+
 // stagingDir is the repository-relative directory of a staging module.
 func stagingDir(name string) string {
 	return path.Join("staging/src/k8s.io", name)
@@ -90,7 +94,7 @@ func presentStaging(dir string, names []string) (present, missing []string) {
 //
 // The paths are relative so that a cache directory can be moved or
 // restored elsewhere (a CI cache) and still work.
-func writeWorkspace(dir, workFile, treeRel string, present []string) error {
+func writeWorkspace(dir, workFile, treeRel string, present, missing []string) error {
 	var goVersion string
 	var godebug []string
 	if data, err := os.ReadFile(filepath.Join(dir, "go.work")); err == nil {
@@ -129,6 +133,26 @@ func writeWorkspace(dir, workFile, treeRel string, present []string) error {
 		fmt.Fprintf(&b, "\t./%s/%s\n", treeRel, stagingDir(n))
 	}
 	b.WriteString(")\n")
+	// A staging module the backend could not provide is still named by the
+	// tree's go.mod replace list (k8s.io/x => ./staging/src/k8s.io/x), and
+	// a replacement directory that does not exist breaks module loading
+	// for every package, third-party ones included. An empty stub module
+	// beside the go.work takes its place: only packages that really import
+	// the missing module fail to load.
+	if len(missing) > 0 {
+		b.WriteString("\nreplace (\n")
+		for _, m := range missing {
+			stub := filepath.Join(filepath.Dir(workFile), stubsDir, filepath.FromSlash(m))
+			if err := os.MkdirAll(stub, 0o755); err != nil {
+				return fmt.Errorf("%w: %v: use --cache-dir to choose another", ErrCacheUnwritable, err)
+			}
+			if err := os.WriteFile(filepath.Join(stub, "go.mod"), []byte("// An empty stand-in for a staging module the source backend could not provide.\nmodule "+m+"\n"), 0o644); err != nil {
+				return fmt.Errorf("%w: %v: use --cache-dir to choose another", ErrCacheUnwritable, err)
+			}
+			fmt.Fprintf(&b, "\t%s => ./%s/%s\n", m, stubsDir, m)
+		}
+		b.WriteString(")\n")
+	}
 	if err := os.WriteFile(workFile, b.Bytes(), 0o644); err != nil {
 		return fmt.Errorf("%w: %v: use --cache-dir to choose another", ErrCacheUnwritable, err)
 	}
