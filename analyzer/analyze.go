@@ -130,6 +130,12 @@ func Analyze(ctx context.Context, cfg Config) (*Result, error) {
 		return nil, err
 	}
 	facts := Facts{Schema: SchemaVersion, Tag: cfg.Tag, Commit: cfg.Commit, Roots: sortedCopy(cfg.roots())}
+	for path, p := range prog.Packages {
+		if len(p.Errors) > 0 {
+			facts.Incomplete = append(facts.Incomplete, path)
+		}
+	}
+	sort.Strings(facts.Incomplete)
 	t1 := time.Now()
 	// The cross-references only read the program: build them beside the
 	// passes, which run one after another.

@@ -9,7 +9,7 @@ package analyzer
 // SchemaVersion is the version of the facts.json schema and of the facts
 // cache. Bump it whenever a field is added, removed or changes meaning: the
 // cache key includes it, so stale caches are ignored rather than misread.
-const SchemaVersion = 2
+const SchemaVersion = 3
 
 // Location is a span of lines in a file of the tree.
 type Location struct {
@@ -176,12 +176,18 @@ type Call struct {
 type Facts struct {
 	Schema int `json:"schema"`
 	// Tag and Commit identify the release; Commit may be "".
-	Tag      string                `json:"tag"`
-	Commit   string                `json:"commit,omitempty"`
-	Roots    []string              `json:"roots"`
-	Handlers []HandlerRegistration `json:"handlers"`
-	Wirings  []Wiring              `json:"wirings"`
-	Writes   []Write               `json:"writes"`
-	Events   []Event               `json:"events"`
-	Calls    []Call                `json:"calls"`
+	Tag    string   `json:"tag"`
+	Commit string   `json:"commit,omitempty"`
+	Roots  []string `json:"roots"`
+	// Incomplete lists the packages that did not load cleanly (a list,
+	// parse or type error that is not one of the expected kinds): facts in
+	// them, and in code that depends on them, may be missing. At a release
+	// whose staging modules the module proxy does not all serve, these are
+	// the packages importing the missing ones.
+	Incomplete []string              `json:"incomplete,omitempty"`
+	Handlers   []HandlerRegistration `json:"handlers"`
+	Wirings    []Wiring              `json:"wirings"`
+	Writes     []Write               `json:"writes"`
+	Events     []Event               `json:"events"`
+	Calls      []Call                `json:"calls"`
 }

@@ -103,6 +103,9 @@ func Open(ctx context.Context, opts source.Options, sets []WalkSet, logf func(st
 	if hit {
 		log.Debug("facts from cache", "tag", tree.Tag)
 	}
+	if bad := res.Facts().Incomplete; len(bad) > 0 {
+		log.Warn("some packages did not load; facts in them may be missing (-v lists the errors)", "tag", tree.Tag, "packages", len(bad), "first", bad[0])
+	}
 	return &Release{Tree: tree, Result: res, Cached: hit}, nil
 }
 
