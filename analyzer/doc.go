@@ -77,7 +77,7 @@
 // overlays, error shapes, -pgo variants); the part that matters for speed
 // and memory — what is parsed and type-checked, and what is kept — is
 // ours. Keeping dependency syntax (bodies emptied)
-cost about 450 MB more peak RSS, so it is dropped. Export data is no alternative on
+// cost about 450 MB more peak RSS, so it is dropped. Export data is no alternative on
 // a cold build cache: `go list -deps -export` of the roots compiles
 // everything (BenchmarkGoListExportCold: see below).
 //
