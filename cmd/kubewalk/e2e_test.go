@@ -12,6 +12,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -58,10 +59,14 @@ func TestE2EListDeploymentController(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &hs); err != nil {
 		t.Fatal(err)
 	}
-	got := map[string]string{}
+	// At v1.36.3 the handlers are func literals forwarding to the methods
+	// with a logger (func(obj interface{}) { dc.addDeployment(logger, obj) });
+	// at older releases, method values. Either way the add handler reaches
+	// the method.
+	got := map[string][]string{}
 	for _, h := range hs {
 		if h.Component == "pkg/controller/deployment" && h.Add != nil {
-			got[h.Informer.Kind] = h.Add.Symbol
+			got[h.Informer.Kind] = append([]string{h.Add.Symbol}, h.Add.Calls...)
 		}
 	}
 	want := map[string]string{
@@ -69,8 +74,8 @@ func TestE2EListDeploymentController(t *testing.T) {
 		"ReplicaSet": "k8s.io/kubernetes/pkg/controller/deployment.DeploymentController.addReplicaSet",
 	}
 	for kind, sym := range want {
-		if got[kind] != sym {
-			t.Errorf("deployment controller's %s informer: add handler %q, want %q", kind, got[kind], sym)
+		if !slices.Contains(got[kind], sym) {
+			t.Errorf("deployment controller's %s informer: add handler reaches %q, want %q", kind, got[kind], sym)
 		}
 	}
 	if _, ok := got["Pod"]; ok {
