@@ -36,10 +36,7 @@ e2e: build
 		$(GO) test -count=1 -tags e2e -timeout 60m -p 1 ./...
 
 bench: build
-	mkdir -p $(E2E_CACHE)
-	KUBEWALK_BENCH_TREE=$$(./$(BIN) fetch --quiet --cache-dir $(E2E_CACHE) --source goproxy -o dir) \
-	KUBEWALK_E2E_CACHE=$(E2E_CACHE) \
-		$(GO) test -count=1 -run '^$$' -bench . -benchmem -timeout 60m ./...
+	GO=$(GO) E2E_CACHE=$(E2E_CACHE) bash bench/run.sh
 
 lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go' | grep -v /testdata/)); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
