@@ -242,6 +242,10 @@ func (ix *index) implementations(calls []ifaceCall) func(fn *types.Func, recv ty
 		name string
 	}
 	cache := map[ckey][]string{}
+	// implementers caches, per interface type, the candidates (T or *T)
+	// that implement it: one interface's calls usually use several of its
+	// methods, and types.Implements is most of this pass's time.
+	implementers := map[string][]types.Type{}
 	return func(fn *types.Func, recv types.Type) []string {
 		iface, ok := recv.Underlying().(*types.Interface)
 		if !ok {
@@ -250,25 +254,35 @@ func (ix *index) implementations(calls []ifaceCall) func(fn *types.Func, recv ty
 		if rn := namedOf(recv); rn == nil || !ix.inTree(rn.Obj()) {
 			return nil // error, fmt.Stringer, context.Context, …
 		}
-		k := ckey{types.TypeString(recv, nil), fn.Id()}
+		rs := types.TypeString(recv, nil)
+		k := ckey{rs, fn.Id()}
 		if r, ok := cache[k]; ok {
 			return r
 		}
-		var out []string
-	candidates:
-		for _, n := range byName[fn.Name()] {
-			for i := 0; i < iface.NumMethods(); i++ {
-				if !methodNames[n][iface.Method(i).Name()] {
-					continue candidates
+		impls, ok := implementers[rs]
+		if !ok {
+			// Every implementer has fn's method, so byName[fn.Name()]
+			// holds them all.
+		candidates:
+			for _, n := range byName[fn.Name()] {
+				for i := 0; i < iface.NumMethods(); i++ {
+					if !methodNames[n][iface.Method(i).Name()] {
+						continue candidates
+					}
 				}
-			}
-			var t types.Type = n
-			if !types.Implements(t, iface) {
-				t = types.NewPointer(n)
+				var t types.Type = n
 				if !types.Implements(t, iface) {
-					continue
+					t = types.NewPointer(n)
+					if !types.Implements(t, iface) {
+						continue
+					}
 				}
+				impls = append(impls, t)
 			}
+			implementers[rs] = impls
+		}
+		var out []string
+		for _, t := range impls {
 			obj, _, _ := types.LookupFieldOrMethod(t, false, fn.Pkg(), fn.Name())
 			m, ok := obj.(*types.Func)
 			if !ok || !ix.inTree(m) || isAbstract(m) {
