@@ -64,6 +64,15 @@ func (o Options) withDefaults() (Options, error) {
 		}
 		o.CacheDir = filepath.Join(dir, "kubewalk")
 	}
+	// Tree.Dir and the go.work path in Tree.Env are read by the go
+	// command, which runs in other directories and wants GOWORK
+	// absolute: a relative --cache-dir is taken from the working
+	// directory once, here.
+	abs, err := filepath.Abs(o.CacheDir)
+	if err != nil {
+		return o, fmt.Errorf("%w: %v: use --cache-dir with an absolute path", ErrCacheUnwritable, err)
+	}
+	o.CacheDir = abs
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.DiscardHandler)
 	}

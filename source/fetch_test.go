@@ -179,6 +179,32 @@ func TestTreeLoads(t *testing.T) {
 	}
 }
 
+// A relative cache directory gives absolute paths: the go command runs in
+// the tree with GOWORK from Tree.Env, and both must name the same files
+// from any working directory.
+func TestRelativeCacheDir(t *testing.T) {
+	t.Chdir(t.TempDir())
+	for _, opts := range []Options{gitOptions(t, "cache", "v1.31.0"), proxyOptions(t, "cache", "v1.31.0")} {
+		t.Run(opts.Source, func(t *testing.T) {
+			tree, err := Fetch(context.Background(), opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !filepath.IsAbs(tree.Dir) {
+				t.Errorf("Tree.Dir = %q, want an absolute path", tree.Dir)
+			}
+			for _, kv := range tree.Env {
+				if v, ok := strings.CutPrefix(kv, "GOWORK="); ok && !filepath.IsAbs(v) {
+					t.Errorf("Tree.Env has %s, want an absolute GOWORK", kv)
+				}
+			}
+			if _, err := os.Stat(filepath.Join(tree.Dir, "pkg/controller/deployment/sync.go")); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+}
+
 func TestDir(t *testing.T) {
 	dir := checkout(t, "v1.31.0")
 	tree, err := Fetch(context.Background(), Options{Tag: "v1.31.0", Source: dir, CacheDir: t.TempDir()})
