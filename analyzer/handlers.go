@@ -42,7 +42,10 @@ import (
 // function results other than the shapes above (InformerExpr still says what
 // was written, Informer is then empty); handlers built by arbitrary
 // function calls (Form "unknown", or HandlerExpr when nothing could be
-// told); registrations in dependencies outside the roots.
+// told); registrations in dependencies outside the roots. Calls inside
+// k8s.io/client-go/tools/cache itself are left out on purpose: they are
+// the registration API's implementation passing its caller's handler on,
+// not registrations.
 var HandlersPass = &Pass{
 	Name: "handlers",
 	Doc:  "informer event handler registrations (AddEventHandler and friends) with the informer's resource and the handlers resolved to declarations",
@@ -64,6 +67,12 @@ func runHandlers(prog *Program, facts *Facts) error {
 	ix := indexOf(prog)
 	var out []HandlerRegistration
 	for _, u := range ix.bodies() {
+		if u.pkg.PkgPath == cachePkg {
+			// client-go's own informer machinery: AddEventHandler
+			// forwarding its parameter, NewInformer making the
+			// informer. The registrations are its callers'.
+			continue
+		}
 		info := u.pkg.TypesInfo
 		shallow(u.body, func(n ast.Node) bool {
 			call, ok := n.(*ast.CallExpr)

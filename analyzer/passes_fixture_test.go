@@ -286,3 +286,37 @@ func TestPassesDeterministic(t *testing.T) {
 		t.Errorf("second run differs (-first +second):\n%s", diff)
 	}
 }
+
+// client-go's informer machinery is no registration of its own: with
+// tools/cache among the roots (a walkthrough about informers references
+// it), AddEventHandler forwarding its handler parameter to
+// AddEventHandlerWithOptions, or NewInformer to the informer it makes,
+// must not appear as handlers, and the controllers' registrations must
+// stay as they are.
+func TestHandlersSkipInformerMachinery(t *testing.T) {
+	want, _ := kubelikeFacts(t)
+	dir, err := filepath.Abs("testdata/kubelike")
+	if err != nil {
+		t.Fatal(err)
+	}
+	prog, err := Load(context.Background(), Config{
+		Dir:   dir,
+		Env:   []string{"GOWORK=" + filepath.Join(dir, "go.work"), "GOFLAGS=-mod=readonly", "GOPROXY=off"},
+		Roots: []string{"./pkg/...", cachePkg},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got Facts
+	if err := HandlersPass.Run(prog, &got); err != nil {
+		t.Fatal(err)
+	}
+	for _, h := range got.Handlers {
+		if h.Component == cachePkg {
+			t.Errorf("registration inside %s: %s at %s:%d", cachePkg, h.Caller.Symbol, h.At.Path, h.At.StartLine)
+		}
+	}
+	if len(got.Handlers) != len(want.Handlers) {
+		t.Errorf("%d registrations with tools/cache among the roots, want the %d of ./pkg/... alone", len(got.Handlers), len(want.Handlers))
+	}
+}
