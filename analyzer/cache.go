@@ -23,7 +23,7 @@ import (
 // Version is the analyzer's own version: bump it when the loader, the
 // symbol index, the cross-references or a pass change what they produce
 // without a schema change, so old caches are not reused.
-const Version = "2"
+const Version = "3"
 
 // cacheMagic starts every cache file; the digit is the encoding's version.
 const cacheMagic = "kubewalk-analyzer-cache 1\n"

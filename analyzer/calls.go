@@ -23,7 +23,13 @@ import (
 //   - "interface": a call of an interface method resolved to the methods of
 //     the named types of the loaded program that implement the interface
 //     (with pointer receivers considered): `rsc.podControl.CreatePods` →
-//     controller.RealPodControl.CreatePods.
+//     controller.RealPodControl.CreatePods;
+//   - "func field" / "func variable": a call of a func value held in a
+//     field or variable, resolved to the functions the roots assign to it
+//     (or pass for it, when it is a parameter of a root function):
+//     `dc.enqueueDeployment(d)` → DeploymentController.enqueue after
+//     `dc.enqueueDeployment = dc.enqueue`, `dc.syncHandler(ctx, key)` →
+//     syncDeployment.
 //
 // How: go/types selections. Interface calls are resolved against an index
 // of concrete named types by method name, built only for the method names
@@ -34,10 +40,11 @@ import (
 // context.Context); implementations in fake and testing packages (paths
 // with a "fake", "testing", "testutil" element) and types named Fake…;
 // interface methods with more than maxImpls implementations in the program (runtime.Object's
-// DeepCopyObject has thousands) — those calls get no edge. Calls of func
-// values held in variables and fields are not resolved (the wiring pass
-// covers sync handlers). Generic types are matched through their origin
-// only when not instantiated at the call.
+// DeepCopyObject has thousands) — those calls get no edge, nor do calls of
+// a func value given more than maxImpls functions. Func values assigned
+// outside the roots, or passed through more than one parameter, are not
+// followed. Generic types are matched through their origin only when not
+// instantiated at the call.
 var CallsPass = &Pass{
 	Name: "calls",
 	Doc:  "call edges among loaded functions: static calls, method and func values, func literals, interface calls resolved to in-tree implementations",
@@ -105,6 +112,14 @@ func runCalls(prog *Program, facts *Facts) error {
 				callee[fun] = true
 				fn, sel := calleeOf(info, n)
 				if fn == nil {
+					// A func value in a field or variable:
+					// dc.enqueueDeployment(d), dc.syncHandler(ctx, key).
+					if v := varOf(info, fun); v != nil {
+						at := ix.prog.Loc(n.Pos(), n.End())
+						for _, to := range ix.funcValues(v) {
+							add(u, to, at, funcValueKind(v))
+						}
+					}
 					return true
 				}
 				if sel != nil && isAbstract(fn) {
@@ -176,6 +191,68 @@ func runCalls(prog *Program, facts *Facts) error {
 	})
 	facts.Calls = append(facts.Calls, out...)
 	return nil
+}
+
+// funcValueKind names the edge of a call through a func value held in v.
+func funcValueKind(v *types.Var) string {
+	if v.IsField() {
+		return "func field"
+	}
+	return "func variable"
+}
+
+// funcValues returns the functions a func-typed variable or field is given
+// in the roots — method values (dc.enqueueDeployment = dc.enqueue), named
+// functions and func literals assigned to it, or passed for it when it is
+// a parameter of a root function — or nil when there are more than
+// maxImpls of them, as for interface calls.
+func (ix *index) funcValues(v *types.Var) []string {
+	if _, ok := v.Type().Underlying().(*types.Signature); !ok {
+		return nil
+	}
+	var out []string
+	for _, o := range ix.originsOf(v) {
+		if o.index != 0 {
+			continue
+		}
+		if s := ix.funcOfValue(o.pkg.TypesInfo, o.expr); s != "" {
+			out = append(out, s)
+		}
+	}
+	sort.Strings(out)
+	out = dedupSorted(out)
+	if len(out) > maxImpls {
+		return nil
+	}
+	return out
+}
+
+// funcOfValue returns the function an expression used as a func value
+// denotes, when it is one declared in the tree: a method value on a
+// concrete type, a named function, or a func literal of the roots.
+func (ix *index) funcOfValue(info *types.Info, e ast.Expr) string {
+	switch e := ast.Unparen(e).(type) {
+	case *ast.FuncLit:
+		if u := ix.unitOfLit[e]; u != nil {
+			return u.ref.Symbol
+		}
+	case *ast.SelectorExpr:
+		if sel := info.Selections[e]; sel != nil {
+			fn, ok := sel.Obj().(*types.Func)
+			if ok && sel.Kind() == types.MethodVal && ix.inTree(fn) && !types.IsInterface(sel.Recv()) {
+				return ix.funcRef(fn, sel.Recv()).Symbol
+			}
+			return ""
+		}
+		if fn, ok := info.Uses[e.Sel].(*types.Func); ok && ix.inTree(fn) {
+			return ix.funcRef(fn, nil).Symbol
+		}
+	case *ast.Ident:
+		if fn, ok := info.Uses[e].(*types.Func); ok && ix.inTree(fn) {
+			return ix.funcRef(fn, nil).Symbol
+		}
+	}
+	return ""
 }
 
 // skipImplPkg reports packages whose implementations are test doubles.

@@ -32,9 +32,11 @@
 //     enqueuer). No wiring: the type's Run method is the entry (the
 //     scheduler's Run starts ScheduleOne). Neither: the handler itself.
 //  4. Queue: the shortest call path (at most four calls) from the handler
-//     to one of the wiring's enqueuers; failing that, a func field of the
-//     same type wired to an enqueuer is assumed to be how the handler
-//     reaches it (call edges stop at func fields), and the hop says so.
+//     to one of the wiring's enqueuers, through func fields too (the
+//     analyzer's "func field" edges: addDeployment → dc.enqueueDeployment
+//     → enqueue); failing that, a func field of the same type wired to an
+//     enqueuer is assumed to be how the handler reaches it, and the hop
+//     says so.
 //  5. Writes: a breadth-first search over call edges from the sync entry
 //     (Options.MaxCallDepth, 12 by default), not entering functions of
 //     another component's directory (a directory with registrations or

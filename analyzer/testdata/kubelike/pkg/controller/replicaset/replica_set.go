@@ -53,7 +53,7 @@ func (rsc *ReplicaSetController) processNextWorkItem(ctx context.Context) bool {
 	if quit {
 		return false
 	}
-	_ = rsc.syncHandler(ctx, key.(string))
+	_ = rsc.syncHandler(ctx, key.(string)) // want call "func field replicaset.ReplicaSetController.processNextWorkItem -> replicaset.ReplicaSetController.syncReplicaSet"
 	return true
 }
 
