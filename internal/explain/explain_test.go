@@ -3,6 +3,7 @@ package explain
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -402,5 +403,29 @@ func TestFormatRegexp(t *testing.T) {
 		if got := re.MatchString(tc.msg); got != tc.want {
 			t.Errorf("%q ~ %q = %v", tc.format, tc.msg, got)
 		}
+	}
+}
+
+// A list on one line (`kubectl get events -o json | jq -c .` after other
+// text) gives every item, and a value reads the same whether it is the
+// whole input or one line of a mixed one.
+func TestParseJSONOnOneLine(t *testing.T) {
+	list := `{"kind":"List","items":[{"kind":"Event","reason":"Pulled","involvedObject":{"kind":"Pod","name":"a"}},{"kind":"Event","reason":"Started","involvedObject":{"kind":"Pod","name":"b"}},7]}`
+	recs := Parse([]byte("not json\n" + list + "\n"))
+	var got []string
+	for _, r := range recs {
+		got = append(got, fmt.Sprintf("%d %s %s", r.Line, r.Kind, r.Text))
+	}
+	want := []string{"1 unknown not json", "2 event Pulled  pod/a", "2 event Started  pod/b", "2 unknown 7"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+	audit := `{"verb":"create","objectRef":{"resource":"pods","name":1e2,"namespace":-0}}`
+	alone, mixed := Parse([]byte(audit)), Parse([]byte("x\n"+audit))
+	if len(alone) != 1 || len(mixed) != 2 || alone[0].Audit == nil || mixed[1].Audit == nil {
+		t.Fatalf("alone %+v, mixed %+v", alone, mixed)
+	}
+	if a, m := *alone[0].Audit, *mixed[1].Audit; a != m || a.Name != "100" || a.Namespace != "-0" {
+		t.Errorf("alone %+v, mixed %+v; want both name 100, namespace -0", a, m)
 	}
 }

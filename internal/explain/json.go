@@ -2,7 +2,6 @@ package explain
 
 import (
 	"encoding/json"
-	"fmt"
 	"strconv"
 	"strings"
 )
@@ -39,12 +38,12 @@ func fromJSON(n int, text string, v any) []Record {
 // since the item spans many input lines.
 func itemRecords(n int, it any) []Record {
 	m, ok := it.(map[string]any)
-	if !ok {
-		return []Record{unknown(n, clip(fmt.Sprint(it)))}
+	var r Record
+	if ok {
+		r, ok = objectRecord(n, m)
 	}
-	r, ok := objectRecord(n, m)
 	if !ok {
-		b, _ := json.Marshal(m)
+		b, _ := json.Marshal(it)
 		return []Record{unknown(n, clip(string(b)))}
 	}
 	r.Text = summary(r)
@@ -167,8 +166,6 @@ func str(m map[string]any, path string) string {
 	switch v := v.(type) {
 	case string:
 		return v
-	case json.Number:
-		return v.String()
 	case float64:
 		return strconv.FormatFloat(v, 'f', -1, 64)
 	}

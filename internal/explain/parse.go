@@ -76,11 +76,12 @@ func ParseAudit(input []byte) []Record {
 		switch {
 		case t == "":
 		case t[0] == '{':
-			r := decodeLine(n, t)
-			if r.Kind == KindEvent {
-				r = unknown(n, t) // an event is not an audit record
+			for _, r := range decodeLine(n, t) {
+				if r.Kind == KindEvent {
+					r = unknown(n, r.Text) // an event is not an audit record
+				}
+				out = append(out, r)
 			}
-			out = append(out, r)
 		default:
 			out = append(out, unknown(n, t))
 		}
@@ -112,7 +113,7 @@ func parseLines(input []byte) []Record {
 		}
 		flush()
 		if t != "" && t[0] == '{' {
-			out = append(out, decodeLine(n, t))
+			out = append(out, decodeLine(n, t)...)
 			return
 		}
 		if r, ok := p.line(n, line); ok {
@@ -161,25 +162,26 @@ func clip(s string) string {
 }
 
 // decodeLine decodes one JSON line: an audit event, a core or events.k8s.io
-// event, or a list of either (its items become one record each, all on
-// this line — the caller gets only the first; lists on one line are rare).
-func decodeLine(n int, text string) Record {
+// event, or a list of either (`kubectl get events -o json | jq -c .`): its
+// items become one record each, all on this line.
+func decodeLine(n int, text string) []Record {
 	var v any
 	if err := json.Unmarshal([]byte(text), &v); err != nil {
-		return unknown(n, text)
+		return []Record{unknown(n, text)}
 	}
 	recs := fromJSON(n, text, v)
 	if len(recs) == 0 {
-		return unknown(n, text)
+		return []Record{unknown(n, text)}
 	}
-	return recs[0]
+	return recs
 }
 
 // parseJSONStream decodes input as a sequence of JSON values; ok is false
-// when any of it is not JSON.
+// when any of it is not JSON. Numbers decode as float64, as in decodeLine,
+// so a value reads the same in a stream and on a line of its own (a
+// number too large for a float64 is an error in both).
 func parseJSONStream(input []byte) (out []Record, ok bool) {
 	dec := json.NewDecoder(bytes.NewReader(input))
-	dec.UseNumber()
 	for {
 		// The value starts at the first non-space byte after the previous one.
 		start := int(dec.InputOffset())
