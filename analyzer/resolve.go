@@ -11,6 +11,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/agnivade/levenshtein"
 )
 
 // ParseRef parses a symbol reference as walkthroughs write it:
@@ -336,7 +338,7 @@ func (r *Result) notFound(ref Ref) *NotFoundError {
 			want := alt[len(pkg)+1:]
 			for _, s := range r.packageSymbols(pkg) {
 				have := s.Name[len(pkg)+1:]
-				d := editDistance(strings.ToLower(want), strings.ToLower(have))
+				d := levenshtein.ComputeDistance(strings.ToLower(want), strings.ToLower(have))
 				if d <= maxDist(want) || strings.EqualFold(lastElem(want), lastElem(have)) {
 					addCand(cand{s.Name, d, 0})
 				}
@@ -353,7 +355,7 @@ func (r *Result) notFound(ref Ref) *NotFoundError {
 			if abs(len(l)-len(last)) > 2 {
 				continue
 			}
-			if d := editDistance(last, strings.ToLower(l)); d <= maxDist(last)/2 {
+			if d := levenshtein.ComputeDistance(last, strings.ToLower(l)); d <= maxDist(last)/2 {
 				addCand(cand{s.Name, d, 1})
 			}
 		}
@@ -404,28 +406,4 @@ func abs(x int) int {
 		return -x
 	}
 	return x
-}
-
-// editDistance is the Levenshtein distance between a and b, in bytes.
-func editDistance(a, b string) int {
-	if len(a) < len(b) {
-		a, b = b, a
-	}
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }

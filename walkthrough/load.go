@@ -11,9 +11,9 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/yuin/goldmark/ast"
-
+	"github.com/agnivade/levenshtein"
 	"github.com/kubewalk/kubewalk/analyzer"
+	"github.com/yuin/goldmark/ast"
 )
 
 // Options are what Load and Check need beyond the Markdown.
@@ -420,7 +420,7 @@ func nearest(name string, names []string) []string {
 	}
 	var cs []cand
 	for _, n := range names {
-		if d := editDistance(name, n); d <= max(2, len(name)/3) {
+		if d := levenshtein.ComputeDistance(name, n); d <= max(2, len(name)/3) {
 			cs = append(cs, cand{n, d})
 		}
 	}
@@ -430,26 +430,6 @@ func nearest(name string, names []string) []string {
 		out = append(out, cs[i].s)
 	}
 	return out
-}
-
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			c := 1
-			if a[i-1] == b[j-1] {
-				c = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+c)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }
 
 func itoa(n int) string { return fmt.Sprint(n) }
