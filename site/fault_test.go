@@ -11,60 +11,14 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/kubewalk/kubewalk/internal/testfs"
+
 	"github.com/google/go-cmp/cmp"
 )
 
 // Faults in writing the site (issue 8): a full disk and builds racing on
 // one output directory. Each ends with an error and the previous site
 // untouched, or with a complete site — never a half-written one.
-
-// smallFS mounts a tmpfs of size bytes at a new directory and returns it.
-// It needs root (CI runs as root); the test is skipped with the reason
-// where mounting is not possible.
-func smallFS(t *testing.T, size int64) string {
-	t.Helper()
-	if os.Geteuid() != 0 {
-		t.Skip("mounting a size-limited tmpfs needs root")
-	}
-	dir := t.TempDir()
-	if err := syscall.Mount("tmpfs", dir, "tmpfs", 0, fmt.Sprintf("size=%d", size)); err != nil {
-		t.Skipf("cannot mount a size-limited tmpfs (%v): the disk-full test needs root and CAP_SYS_ADMIN", err)
-	}
-	t.Cleanup(func() {
-		if err := syscall.Unmount(dir, 0); err != nil {
-			t.Errorf("unmount %s: %v", dir, err)
-		}
-	})
-	return dir
-}
-
-// fill writes a file in dir until the file system is full, then frees
-// keep bytes of it, and returns the file's path.
-func fill(t *testing.T, dir string, keep int64) string {
-	t.Helper()
-	name := filepath.Join(dir, "filler")
-	f, err := os.Create(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	block := make([]byte, 4096)
-	var n int64
-	for {
-		w, err := f.Write(block)
-		n += int64(w)
-		if errors.Is(err, syscall.ENOSPC) {
-			break
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := f.Truncate(max(0, n-keep)); err != nil {
-		t.Fatal(err)
-	}
-	return name
-}
 
 func dirNames(t *testing.T, dir string) []string {
 	t.Helper()
@@ -97,7 +51,7 @@ func TestBuildDiskFull(t *testing.T) {
 	// Room for the site twice over (tmpfs counts whole pages), so the
 	// previous site fits and the fill below decides where the next
 	// build runs out.
-	fsys := smallFS(t, 4*st.Bytes+64*int64(st.Pages)*4096)
+	fsys := testfs.Small(t, 4*st.Bytes+64*int64(st.Pages)*4096)
 	opts.Out = filepath.Join(fsys, "public")
 	if _, err := Build(context.Background(), in, opts); err != nil {
 		t.Fatalf("first build onto the small file system: %v", err)
@@ -106,7 +60,7 @@ func TestBuildDiskFull(t *testing.T) {
 
 	for _, free := range []int64{0, 16 << 10, st.Bytes / 2} {
 		t.Run(fmt.Sprintf("%d bytes free", free), func(t *testing.T) {
-			filler := fill(t, fsys, free)
+			filler := testfs.Fill(t, fsys, free)
 			defer os.Remove(filler)
 			_, err := Build(context.Background(), in, opts)
 			if err == nil {

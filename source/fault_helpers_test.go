@@ -4,7 +4,6 @@ import (
 	"archive/zip"
 	"bytes"
 	"crypto/rand"
-	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -16,7 +15,6 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 
 	"golang.org/x/mod/module"
@@ -255,57 +253,6 @@ func startSumDB(t *testing.T, proxy string) string {
 // every test's database has a new key under the same name.
 func sumDBEnv(t *testing.T, gosumdb string) []string {
 	return []string{"GOPATH=" + t.TempDir(), "GOSUMDB=" + gosumdb, "GONOSUMDB=", "GONOSUMCHECK=", "GOPRIVATE=", "GOINSECURE=", "GOFLAGS=-mod=mod"}
-}
-
-// smallFS mounts a tmpfs of size bytes at a new directory and returns it.
-// It needs root (CI runs as root); the test is skipped with the reason
-// where mounting is not possible.
-func smallFS(t *testing.T, size int) string {
-	t.Helper()
-	if os.Geteuid() != 0 {
-		t.Skip("mounting a size-limited tmpfs needs root")
-	}
-	dir := t.TempDir()
-	if err := syscall.Mount("tmpfs", dir, "tmpfs", 0, fmt.Sprintf("size=%d", size)); err != nil {
-		t.Skipf("cannot mount a size-limited tmpfs (%v): the disk-full tests need root and CAP_SYS_ADMIN", err)
-	}
-	t.Cleanup(func() {
-		if err := syscall.Unmount(dir, 0); err != nil {
-			t.Errorf("unmount %s: %v", dir, err)
-		}
-	})
-	return dir
-}
-
-// fill writes a file in dir until the file system is full, then frees
-// keep bytes of it, and returns the file's path (remove it to free the
-// space).
-func fill(t *testing.T, dir string, keep int64) string {
-	t.Helper()
-	name := filepath.Join(dir, "filler")
-	f, err := os.Create(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	block := make([]byte, 4096)
-	var n int64
-	for {
-		w, err := f.Write(block)
-		n += int64(w)
-		if errors.Is(err, syscall.ENOSPC) {
-			break
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
-	if keep > 0 {
-		if err := f.Truncate(max(0, n-keep)); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return name
 }
 
 // assertNoTree checks that a failed fetch left nothing that looks like a

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kubewalk/kubewalk/internal/testfs"
+
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -331,9 +333,9 @@ func TestDiskFull(t *testing.T) {
 		{"goproxy, 8 KiB free", func(t *testing.T, cache string) Options { return proxyOptions(t, cache, tag) }, 8 << 10},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			fsys := smallFS(t, 1<<20)
+			fsys := testfs.Small(t, 1<<20)
 			cache := filepath.Join(fsys, "cache")
-			filler := fill(t, fsys, tc.free)
+			filler := testfs.Fill(t, fsys, tc.free)
 			opts := tc.opts(t, cache)
 			_, err := Fetch(context.Background(), opts)
 			assertOneLine(t, err, "no space left on device", "--cache-dir")
