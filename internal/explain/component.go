@@ -113,6 +113,24 @@ func dirsOf(name string) []string {
 	return nil
 }
 
+// nameable reports whether a call site in package directory p could lie
+// in a directory dirsOf returns for some name: one of the tables', or one
+// the "<x>-controller" rule makes, which is always below pkg/controller/.
+// Index leaves the other directories out: no component could ask for them.
+func nameable(p string) bool {
+	if strings.HasPrefix(p+"/", "pkg/controller/") {
+		return true
+	}
+	for _, m := range []map[string][]string{componentDirs, controllerDirs} {
+		for _, ds := range m {
+			if inDirs(p+"/", ds) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // eventComponent returns the component that reported e: its source, else
 // the controller its object's kind implies; ok false when neither tells.
 func eventComponent(e *EventRecord) (Component, bool) {

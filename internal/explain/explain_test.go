@@ -429,3 +429,73 @@ func TestParseJSONOnOneLine(t *testing.T) {
 		t.Errorf("alone %+v, mixed %+v; want both name 100, namespace -0", a, m)
 	}
 }
+
+// Index carries what Explain decides from: each site's code, the steps
+// that explain it with their scores, and where it is reached from.
+func TestIndex(t *testing.T) {
+	x := New(fixtureFacts(), fixtureDocs(fixtureFacts()), Options{
+		Permalink:  permalink,
+		SourcePage: func(p string, line int) string { return "src/" + p + ".html#L" + itoa(line) },
+	})
+	idx := x.Index()
+	if len(idx.Steps) != 3 || idx.Steps[1].Page != "walkthroughs/deployment.html#step-2-pods" {
+		t.Errorf("steps: %+v", idx.Steps)
+	}
+	create := idx.Events[0]
+	if create.Reason != "SuccessfulCreate" || create.Line != 614 || create.Page != "src/pkg/controller/controller_utils.go.html#L614" ||
+		create.Detail != `Eventf(Normal, SuccessfulCreatePodReason, "Created pod: %v")` {
+		t.Errorf("event: %+v", create)
+	}
+	if diff := cmp.Diff([][2]int{{1, 2}}, create.Steps); diff != "" {
+		t.Errorf("createPods is covered by step 2's reference (-want +got):\n%s", diff)
+	}
+	var reach []string
+	for _, i := range create.Reach {
+		reach = append(reach, idx.Dirs[i])
+	}
+	// createPods ← CreatePods (pkg/controller) ← manageReplicas.
+	if diff := cmp.Diff([]string{"pkg/controller", "pkg/controller/replicaset"}, reach); diff != "" {
+		t.Errorf("reach (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(map[string][]int{"ScalingReplicaSet": {0}}, idx.Reasons); diff != "" {
+		t.Errorf("reasons (-want +got):\n%s", diff)
+	}
+	bind := idx.Writes[3]
+	if bind.Verb != "create" || bind.Resource != "pods" || bind.Subresource != "binding" || fmt.Sprint(bind.Steps) != "[[2 3]]" {
+		t.Errorf("bind: %+v", bind)
+	}
+	h := idx.Handlers[0]
+	if h.Resource != "deployments" || h.Add == nil || *h.Add != kk+"pkg/controller/deployment.DeploymentController.addDeployment" || h.Update != nil ||
+		h.Detail != "AddEventHandler on dInformer.Informer()" || h.Handles != "pkg/controller/deployment: AddEventHandler on dInformer.Informer()" {
+		t.Errorf("handler: %+v", h)
+	}
+}
+
+func TestNameable(t *testing.T) {
+	for p, want := range map[string]bool{
+		"pkg/controller": true, "pkg/controller/replicaset": true, "pkg/scheduler/framework": true,
+		"staging/src/k8s.io/cloud-provider/controllers/service": true,
+		"pkg/apis/core": false, "staging/src/k8s.io/client-go/tools/record": false, "pkg/controllerx": false,
+	} {
+		if got := nameable(p); got != want {
+			t.Errorf("nameable(%q) = %v", p, got)
+		}
+	}
+}
+
+// Steps are ranked in walkthrough order whatever order the docs come in
+// (the command line loads user walkthroughs after the built-in ones, the
+// site sorts them).
+func TestStepOrder(t *testing.T) {
+	doc := func(id string, order int) *walkthrough.Doc {
+		return &walkthrough.Doc{ID: id, Order: order, Steps: []walkthrough.Step{{ID: "s"}}}
+	}
+	var got []string
+	for _, s := range New(nil, []*walkthrough.Doc{doc("b", 2), nil, doc("c", 1), doc("a", 2)}, Options{}).Index().Steps {
+		got = append(got, s.Page)
+	}
+	want := []string{"walkthroughs/c.html#s", "walkthroughs/a.html#s", "walkthroughs/b.html#s"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+}

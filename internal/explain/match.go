@@ -1,8 +1,11 @@
 package explain
 
 import (
+	"cmp"
 	"fmt"
+	"maps"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -19,6 +22,9 @@ type Options struct {
 	// StepPage returns the site path of a walkthrough step; nil:
 	// "walkthroughs/<id>.html#<step>".
 	StepPage func(docID, stepID string) string
+	// SourcePage returns the site's page for a line of a file, for
+	// Index; nil leaves IndexSite.Page empty.
+	SourcePage func(path string, line int) string
 }
 
 // Explanation is what Explain says about one Record.
@@ -83,9 +89,14 @@ type Explainer struct {
 	facts *analyzer.Facts
 	opts  Options
 	steps []stepIndex
+	// reasonSteps are the steps whose facts blocks name a reason, by
+	// position in steps.
+	reasonSteps map[string][]int
 
 	callersOnce sync.Once
 	callers     map[string][]string // callee symbol → caller symbols
+	reachMu     sync.Mutex
+	reaches     map[string][]string // symbol → reach(symbol)
 
 	fmtMu sync.Mutex
 	fmts  map[string]*regexp.Regexp
@@ -99,7 +110,10 @@ type stepIndex struct {
 	reasons map[string]bool
 }
 
-// New indexes facts and the walkthroughs' steps. docs may be nil.
+// New indexes facts and the walkthroughs' steps. docs may be nil; they are
+// taken in walkthrough order (Order, then ID), whatever order they come
+// in, so that steps that explain a record equally well are listed alike
+// by the command line and the site.
 func New(facts *analyzer.Facts, docs []*walkthrough.Doc, opts Options) *Explainer {
 	if facts == nil {
 		facts = &analyzer.Facts{}
@@ -107,7 +121,11 @@ func New(facts *analyzer.Facts, docs []*walkthrough.Doc, opts Options) *Explaine
 	if opts.StepPage == nil {
 		opts.StepPage = func(id, step string) string { return "walkthroughs/" + id + ".html#" + step }
 	}
-	x := &Explainer{facts: facts, opts: opts, fmts: map[string]*regexp.Regexp{}}
+	x := &Explainer{facts: facts, opts: opts, fmts: map[string]*regexp.Regexp{}, reasonSteps: map[string][]int{}, reaches: map[string][]string{}}
+	docs = slices.DeleteFunc(slices.Clone(docs), func(d *walkthrough.Doc) bool { return d == nil })
+	slices.SortStableFunc(docs, func(a, b *walkthrough.Doc) int {
+		return cmp.Or(cmp.Compare(a.Order, b.Order), cmp.Compare(a.ID, b.ID))
+	})
 	for _, d := range docs {
 		for _, s := range d.Steps {
 			si := stepIndex{
@@ -139,6 +157,9 @@ func New(facts *analyzer.Facts, docs []*walkthrough.Doc, opts Options) *Explaine
 						si.facts[h.At] = true
 					}
 				}
+			}
+			for _, r := range slices.Sorted(maps.Keys(si.reasons)) {
+				x.reasonSteps[r] = append(x.reasonSteps[r], len(x.steps))
 			}
 			x.steps = append(x.steps, si)
 		}
@@ -235,15 +256,10 @@ func (x *Explainer) event(ex *Explanation, e *EventRecord) {
 		return
 	}
 	top := best(cands)
-	var locs []codeSite
+	var locs []analyzer.Location
 	for _, f := range top {
-		detail := fmt.Sprintf("%s(%s, %s", f.Method, f.Type, first(f.ReasonExpr, f.Reason))
-		if f.Message != "" {
-			detail += fmt.Sprintf(", %q", f.Message)
-		}
-		detail += ")"
-		ex.Code = append(ex.Code, x.code("emitted", f.Caller.Symbol, f.At, detail, f.Via))
-		locs = append(locs, codeSite{f.At, f.Caller.Symbol})
+		ex.Code = append(ex.Code, x.eventCode(f))
+		locs = append(locs, f.At)
 	}
 	if len(cands) > 1 {
 		ex.Note = fmt.Sprintf("%d call sites record reason %s; %d shown", len(cands), e.Reason, len(top))
@@ -272,7 +288,7 @@ func (x *Explainer) audit(ex *Explanation, a *AuditRecord) {
 	if a.Subresource != "" {
 		what += "/" + a.Subresource
 	}
-	var locs, handled []codeSite
+	var locs, handled []analyzer.Location
 	if writeVerbs[a.Verb] {
 		var cands []scored[analyzer.Write]
 		for _, w := range x.facts.Writes {
@@ -294,8 +310,8 @@ func (x *Explainer) audit(ex *Explanation, a *AuditRecord) {
 			cands = append(cands, scored[analyzer.Write]{w, s})
 		}
 		for _, w := range best(cands) {
-			ex.Code = append(ex.Code, x.code("wrote", w.Caller.Symbol, w.At, w.Via, ""))
-			locs = append(locs, codeSite{w.At, w.Caller.Symbol})
+			ex.Code = append(ex.Code, x.writeCode(w))
+			locs = append(locs, w.At)
 		}
 		switch {
 		case len(ex.Code) == 0 && own:
@@ -321,12 +337,8 @@ func (x *Explainer) audit(ex *Explanation, a *AuditRecord) {
 			if hd == nil {
 				continue
 			}
-			sym := hd.Symbol
-			if sym == "" {
-				sym = hd.Form
-			}
-			ex.Handlers = append(ex.Handlers, x.code("handles", sym, h.At, h.Component+": "+h.Method+" on "+h.InformerExpr, ""))
-			handled = append(handled, codeSite{h.At, h.Caller.Symbol})
+			ex.Handlers = append(ex.Handlers, x.handlesCode(h, hd))
+			handled = append(handled, h.At)
 		}
 		// Handlers a walkthrough explains first: of the dozens of pod
 		// handlers, those are the ones a reader follows next.
@@ -335,13 +347,13 @@ func (x *Explainer) audit(ex *Explanation, a *AuditRecord) {
 			idx[i] = i
 		}
 		rank := func(i int) int {
-			if len(x.stepsFor(handled[i:i+1], "")) > 0 {
+			if len(x.siteSteps(handled[i])) > 0 {
 				return 0
 			}
 			return 1
 		}
 		sort.SliceStable(idx, func(a, b int) bool { return rank(idx[a]) < rank(idx[b]) })
-		hs, hl := make([]Code, len(idx)), make([]codeSite, len(idx))
+		hs, hl := make([]Code, len(idx)), make([]analyzer.Location, len(idx))
 		for i, j := range idx {
 			hs[i], hl[i] = ex.Handlers[j], handled[j]
 		}
@@ -352,8 +364,8 @@ func (x *Explainer) audit(ex *Explanation, a *AuditRecord) {
 			if h.Informer.Resource != a.Resource || own && !inDirs(h.At.Path, comp.Dirs) {
 				continue
 			}
-			ex.Code = append(ex.Code, x.code("watches", h.Caller.Symbol, h.At, h.Method+" on "+h.InformerExpr, ""))
-			locs = append(locs, codeSite{h.At, h.Caller.Symbol})
+			ex.Code = append(ex.Code, x.watchesCode(h))
+			locs = append(locs, h.At)
 		}
 		if len(ex.Code) == 0 {
 			ex.Note = fmt.Sprintf("no informer of %s found", a.Resource)
@@ -400,6 +412,35 @@ func codeComponent(path string) *Component {
 	return &Component{Name: name, Dirs: []string{dir}, From: "code"}
 }
 
+// eventCode is the recorder call of an event fact.
+func (x *Explainer) eventCode(f analyzer.Event) Code {
+	detail := fmt.Sprintf("%s(%s, %s", f.Method, f.Type, first(f.ReasonExpr, f.Reason))
+	if f.Message != "" {
+		detail += fmt.Sprintf(", %q", f.Message)
+	}
+	return x.code("emitted", f.Caller.Symbol, f.At, detail+")", f.Via)
+}
+
+// writeCode is the typed-client call of a write fact.
+func (x *Explainer) writeCode(w analyzer.Write) Code {
+	return x.code("wrote", w.Caller.Symbol, w.At, w.Via, "")
+}
+
+// watchesCode is a handler registration as the code that reads (lists and
+// watches) its resource.
+func (x *Explainer) watchesCode(h analyzer.HandlerRegistration) Code {
+	return x.code("watches", h.Caller.Symbol, h.At, h.Method+" on "+h.InformerExpr, "")
+}
+
+// handlesCode is handler hd of registration h, as what reacts to a write.
+func (x *Explainer) handlesCode(h analyzer.HandlerRegistration, hd *analyzer.Handler) Code {
+	sym := hd.Symbol
+	if sym == "" {
+		sym = hd.Form
+	}
+	return x.code("handles", sym, h.At, h.Component+": "+h.Method+" on "+h.InformerExpr, "")
+}
+
 func (x *Explainer) code(role, sym string, at analyzer.Location, detail, via string) Code {
 	c := Code{Role: role, Symbol: sym, Path: at.Path, Line: at.StartLine, Detail: detail, Via: via}
 	if x.opts.Permalink != nil && at.Path != "" {
@@ -408,32 +449,57 @@ func (x *Explainer) code(role, sym string, at analyzer.Location, detail, via str
 	return c
 }
 
-type codeSite struct {
-	at     analyzer.Location
-	symbol string
+// stepScore says how well a step explains a call site: 3 when one of
+// its facts blocks lists the site, 2 when one of its references or
+// excerpts covers the site's line, 1 (for a reason) when a facts block
+// names the reason.
+type stepScore struct {
+	Step  int // position in Explainer.steps
+	Score int
 }
 
-// stepsFor returns the steps that explain the code sites (or, with none,
-// whose facts blocks name reason), best first, at most three.
-func (x *Explainer) stepsFor(sites []codeSite, reason string) []StepRef {
-	var cs []scored[StepRef]
-	for _, st := range x.steps {
+// siteSteps returns the steps that explain the call site at, in step
+// order, each with its score (3 or 2).
+func (x *Explainer) siteSteps(at analyzer.Location) []stepScore {
+	var out []stepScore
+	for i, st := range x.steps {
 		s := 0
-		for _, c := range sites {
-			if st.facts[c.at] {
-				s = max(s, 3)
-			}
+		if st.facts[at] {
+			s = 3
+		} else {
 			for _, sp := range st.spans {
-				if sp.Path == c.at.Path && sp.StartLine <= c.at.StartLine && c.at.StartLine <= sp.EndLine {
-					s = max(s, 2)
+				if sp.Path == at.Path && sp.StartLine <= at.StartLine && at.StartLine <= sp.EndLine {
+					s = 2
+					break
 				}
 			}
 		}
-		if reason != "" && st.reasons[reason] {
-			s = max(s, 1)
-		}
 		if s > 0 {
-			cs = append(cs, scored[StepRef]{st.ref, s})
+			out = append(out, stepScore{i, s})
+		}
+	}
+	return out
+}
+
+// stepsFor returns the steps that explain the code sites (or, with none,
+// whose facts blocks name reason), best first, at most three: each step
+// scores the best of siteSteps over the sites, and 1 for the reason.
+func (x *Explainer) stepsFor(sites []analyzer.Location, reason string) []StepRef {
+	score := make([]int, len(x.steps))
+	for _, at := range sites {
+		for _, ss := range x.siteSteps(at) {
+			score[ss.Step] = max(score[ss.Step], ss.Score)
+		}
+	}
+	if reason != "" {
+		for _, i := range x.reasonSteps[reason] {
+			score[i] = max(score[i], 1)
+		}
+	}
+	var cs []scored[StepRef]
+	for i, s := range score {
+		if s > 0 {
+			cs = append(cs, scored[StepRef]{x.steps[i].ref, s})
 		}
 	}
 	sort.SliceStable(cs, func(i, j int) bool { return cs[i].score > cs[j].score })
@@ -451,14 +517,34 @@ func (x *Explainer) stepsFor(sites []codeSite, reason string) []StepRef {
 // directly or through a few loaded functions: a shared helper
 // (RealPodControl.createPods in pkg/controller) used by the component.
 func (x *Explainer) reachedFrom(sym string, dirs []string) bool {
+	for _, p := range x.reach(sym) {
+		if inDirs(p+"/", dirs) {
+			return true
+		}
+	}
+	return false
+}
+
+// reach returns the package directories of the functions that call sym,
+// directly or through others, breadth first up to maxDepth calls away and
+// until maxSeen functions are seen (a level is always finished), sorted.
+// reachedFrom is a question about this set, so Index can hand the set to
+// the browser and the answer is the same there.
+func (x *Explainer) reach(sym string) []string {
 	x.callersOnce.Do(func() {
 		x.callers = map[string][]string{}
 		for _, c := range x.facts.Calls {
 			x.callers[c.To] = append(x.callers[c.To], c.From)
 		}
 	})
+	x.reachMu.Lock()
+	defer x.reachMu.Unlock()
+	if r, ok := x.reaches[sym]; ok {
+		return r
+	}
 	const maxDepth, maxSeen = 5, 2000
 	seen := map[string]bool{sym: true}
+	dirs := map[string]bool{}
 	frontier := []string{sym}
 	for d := 0; d < maxDepth && len(frontier) > 0 && len(seen) < maxSeen; d++ {
 		var next []string
@@ -468,15 +554,15 @@ func (x *Explainer) reachedFrom(sym string, dirs []string) bool {
 					continue
 				}
 				seen[c] = true
-				if inDirs(repoPathOf(c)+"/", dirs) {
-					return true
-				}
+				dirs[repoPathOf(c)] = true
 				next = append(next, c)
 			}
 		}
 		frontier = next
 	}
-	return false
+	r := slices.Sorted(maps.Keys(dirs))
+	x.reaches[sym] = r
+	return r
 }
 
 // repoPathOf returns the repository directory of a symbol's package:
