@@ -179,6 +179,9 @@ func (r *Result) WriteFactsJSON(w io.Writer) error {
 	if f.Events == nil {
 		f.Events = []Event{}
 	}
+	if f.ListWatches == nil {
+		f.ListWatches = []ListWatch{}
+	}
 	if f.Calls == nil {
 		f.Calls = []Call{}
 	}

@@ -9,7 +9,7 @@ package analyzer
 // SchemaVersion is the version of the facts.json schema and of the facts
 // cache. Bump it whenever a field is added, removed or changes meaning: the
 // cache key includes it, so stale caches are ignored rather than misread.
-const SchemaVersion = 3
+const SchemaVersion = 4
 
 // Location is a span of lines in a file of the tree.
 type Location struct {
@@ -162,6 +162,46 @@ type Event struct {
 	Via string `json:"via,omitempty"`
 }
 
+// ListWatch is a raw list-watch: a ListerWatcher a component makes itself
+// (cache.NewListWatchFromClient, a cache.ListWatch literal) rather than
+// through an informer factory. (Schema 4.)
+type ListWatch struct {
+	// Component is the package, as in HandlerRegistration.
+	Component string `json:"component"`
+	// Caller is the function containing the list-watch; At the call or
+	// literal.
+	Caller FuncRef  `json:"caller"`
+	At     Location `json:"at"`
+	// Func is "NewListWatchFromClient", "NewFilteredListWatchFromClient"
+	// or "ListWatch" (a literal).
+	Func string `json:"func"`
+	// Resource is what is listed and watched, as far as the code tells:
+	// the resource name alone when the client's group is not known.
+	Resource Resource `json:"resource"`
+	// Fields are the fields a constant field selector tests
+	// ("spec.nodeName"), sorted; FieldSelector is the selector as written.
+	Fields        []string `json:"fields,omitempty"`
+	FieldSelector string   `json:"fieldSelector,omitempty"`
+	// Consumers are the reflectors and informers it is handed to.
+	Consumers []ListWatchConsumer `json:"consumers,omitempty"`
+}
+
+// ListWatchConsumer is a client-go reflector or informer constructor
+// called with a list-watch.
+type ListWatchConsumer struct {
+	// Kind is "reflector" or "informer"; Func the constructor called.
+	Kind   string   `json:"kind"`
+	Func   string   `json:"func"`
+	Caller FuncRef  `json:"caller"`
+	At     Location `json:"at"`
+	// Resource is the example object's (&v1.Pod{}), when one is passed.
+	Resource Resource `json:"resource"`
+	// Push is the push function of a cache.NewUndeltaStore store: where a
+	// reflector's objects go (the kubelet's pod source sends them to a
+	// channel).
+	Push *FuncRef `json:"push,omitempty"`
+}
+
 // Call is a call edge among loaded functions.
 type Call struct {
 	From string   `json:"from"` // caller symbol
@@ -189,5 +229,7 @@ type Facts struct {
 	Wirings    []Wiring              `json:"wirings"`
 	Writes     []Write               `json:"writes"`
 	Events     []Event               `json:"events"`
-	Calls      []Call                `json:"calls"`
+	// ListWatches are the raw list-watches. (Schema 4.)
+	ListWatches []ListWatch `json:"listWatches"`
+	Calls       []Call      `json:"calls"`
 }

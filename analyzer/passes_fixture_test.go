@@ -151,6 +151,19 @@ func renderWiring(w Wiring) string {
 	return s
 }
 
+func renderListWatch(lw ListWatch) string {
+	var cs []string
+	for _, c := range lw.Consumers {
+		s := c.Kind + ":" + short(c.Caller.Symbol) + ":" + renderResource(c.Resource)
+		if c.Push != nil {
+			s += ":push=" + short(c.Push.Symbol)
+		}
+		cs = append(cs, s)
+	}
+	return fmt.Sprintf("%s %s fields=%s consumers=%s caller=%s", lw.Func, renderResource(lw.Resource),
+		strings.Join(lw.Fields, ","), strings.Join(cs, ";"), short(lw.Caller.Symbol))
+}
+
 func renderCall(c Call) string {
 	return fmt.Sprintf("%s %s -> %s", c.Kind, short(c.From), short(c.To))
 }
@@ -184,6 +197,9 @@ func TestPasses(t *testing.T) {
 	}
 	for _, c := range facts.Calls {
 		add("call", c.At, renderCall(c))
+	}
+	for _, lw := range facts.ListWatches {
+		add("listwatch", lw.At, renderListWatch(lw))
 	}
 
 	nwant := 0

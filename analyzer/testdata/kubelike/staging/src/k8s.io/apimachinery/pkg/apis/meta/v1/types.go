@@ -8,3 +8,5 @@ type DeleteOptions struct{}
 type GetOptions struct{}
 type ListOptions struct{ FieldSelector string }
 type Object interface{ GetName() string }
+
+const NamespaceAll string = ""

@@ -8,15 +8,19 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/gentype"
+	"k8s.io/client-go/rest"
 )
 
 type CoreV1Interface interface {
+	RESTClient() rest.Interface
 	PodsGetter
 	NodesGetter
 	EndpointsGetter
 }
 
 type CoreV1Client struct{}
+
+func (c *CoreV1Client) RESTClient() rest.Interface { return nil }
 
 func (c *CoreV1Client) Pods(namespace string) PodInterface {
 	return &pods{gentype.NewClientWithList[*corev1.Pod, *corev1.PodList]("pods")}
@@ -60,6 +64,7 @@ type NodesGetter interface {
 }
 
 type NodeInterface interface {
+	List(ctx context.Context, opts metav1.ListOptions) (*corev1.NodeList, error)
 	Get(ctx context.Context, name string, opts metav1.GetOptions) (*corev1.Node, error)
 	Patch(ctx context.Context, name string, pt types.PatchType, data []byte, opts metav1.PatchOptions, subresources ...string) (*corev1.Node, error)
 	UpdateStatus(ctx context.Context, node *corev1.Node, opts metav1.UpdateOptions) (*corev1.Node, error)
