@@ -14,14 +14,14 @@
 //
 //  1. Watchers of R: every handler registration whose informer resource is
 //     R (group and resource; versions ignored), and every raw list-watch
-//     of R — a call, outside client-go, of cache.NewListWatchFromClient or
-//     NewFilteredListWatchFromClient, with the reflector
-//     (cache.NewReflector…) found within three calls and its store's push
-//     function (a func literal of the reflector's function). A list-watch's
-//     resource is its string argument ("pods") or the reflector's example
-//     object (&v1.Pod{}), read from the source at the call; its field
-//     selector is noted when it names spec.nodeName (the kubelet's
-//     API-server pod source, pkg/kubelet/config.NewSourceApiserver).
+//     of R outside client-go that is not fed to an informer — the
+//     analyzer's ListWatches facts: cache.NewListWatchFromClient,
+//     NewFilteredListWatchFromClient or a cache.ListWatch literal, with
+//     the reflector it feeds and its store's push function. The facts
+//     carry its resource (the resource argument, or the typed client's
+//     List and Watch calls, completed by the reflector's example object)
+//     and the fields of its field selector: spec.nodeName for the
+//     kubelet's API-server pod source, pkg/kubelet/config.NewSourceApiserver.
 //  2. Handler: the registration's handler for the event, else its others.
 //  3. Sync: the controller type is the handler's receiver (or, for a func
 //     literal, the receiver of a method it forwards to), or one wired in

@@ -86,10 +86,7 @@ func (t *tracer) node(res analyzer.Resource, event, sub string, level int, ances
 		for _, s := range t.unknownLW {
 			names = append(names, fmt.Sprintf("%s (%s:%d)", Short(s.Symbol), s.At.Path, s.At.StartLine))
 		}
-		why := "the list-watch's resource is not in the facts"
-		if t.in.Source == nil {
-			why = "no source text was given to read their resource from"
-		}
+		why := "the analyzer could not tell the list-watch's resource"
 		n.Notes = append(n.Notes, fmt.Sprintf("%d raw list-watches could not be matched to a resource (%s): %s", len(names), why, strings.Join(names, ", ")))
 	}
 	return n

@@ -69,6 +69,11 @@ func TestKubelike(t *testing.T) {
 		"write pods controller.RealPodControl.createPods",
 		"watch pods kube-scheduler expanded",
 	})
+	// The kubelet's pod source, a raw reflector found by the analyzer's
+	// listwatches pass, watches the pods the scheduler binds.
+	if !contains(got, "watch pods kubelet unconnected") && !contains(got, "watch pods kubelet after-binding") {
+		t.Errorf("the kubelet's reflector is not among the pods' watchers:\n%s", strings.Join(got, "\n"))
+	}
 	if !contains(got, "watch replicasets deployment controller ancestor") {
 		t.Errorf("the deployment controller's watch of its ReplicaSets is not marked as feedback:\n%s", strings.Join(got, "\n"))
 	}

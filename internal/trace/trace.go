@@ -15,9 +15,7 @@ type Input struct {
 	Facts   *analyzer.Facts
 	Symbols []analyzer.Symbol // sorted by Name, as analyzer.Result.Symbols
 	// Source returns a file of the tree by its repo-relative path. It is
-	// optional: without it raw list-watches cannot be told apart (their
-	// resource is a string argument the facts do not record) and Markdown
-	// excerpts carry no lines: pattern.
+	// optional: without it Markdown excerpts carry no lines: pattern.
 	Source func(path string) ([]byte, error)
 }
 

@@ -104,6 +104,21 @@ func chainFacts() *analyzer.Facts {
 			// through a stray interface edge: it must not be attributed.
 			{Caller: fref(jobPkg+"Controller.createPod", jobFile, 700), At: at(jobFile, 710), Resource: pods, Verb: "create", APIVerb: "create", Via: "CoreV1().Pods().Create"},
 		},
+		ListWatches: []analyzer.ListWatch{{
+			Component: "pkg/kubelet/config",
+			Caller:    fref(cfgPkg+"NewSourceApiserver", cfgFile, 36),
+			At:        at(cfgFile, 37),
+			Func:      "NewListWatchFromClient",
+			Resource:  pods,
+			Fields:    []string{"spec.nodeName"},
+			Consumers: []analyzer.ListWatchConsumer{{
+				Kind: "reflector", Func: "NewReflector",
+				Caller:   fref(cfgPkg+"newSourceApiserverFromLW", cfgFile, 56),
+				At:       at(cfgFile, 65),
+				Resource: pods,
+				Push:     &analyzer.FuncRef{Symbol: cfgPkg + "newSourceApiserverFromLW$1", Decl: analyzer.Location{Path: cfgFile, StartLine: 58, EndLine: 63}},
+			}},
+		}},
 		Calls: []analyzer.Call{
 			call(depPkg+"NewDeploymentController$1", depPkg+"DeploymentController.addDeployment", depFile, 112, "static"),
 			call(depPkg+"DeploymentController.syncDeployment", depPkg+"DeploymentController.rolloutRolling", depFile, 510, "static"),
@@ -298,16 +313,27 @@ func TestDeriveDepth(t *testing.T) {
 }
 
 func TestNoSource(t *testing.T) {
-	// Without the source the list-watch's resource is unknown: the kubelet
-	// is not matched, and the root says why.
+	// The list-watch's resource and selector are facts: no source text is
+	// needed to match the kubelet.
 	in := Input{Facts: chainFacts()}
 	tr := Derive(in, deployments, Options{})
+	if !contains(hops(tr), "watch pods kubelet unconnected") {
+		t.Errorf("kubelet not matched without source:\n%s", strings.Join(hops(tr), "\n"))
+	}
+}
+
+func TestUnknownListWatch(t *testing.T) {
+	// A list-watch whose resource the analyzer could not tell is not
+	// matched, and the root says so.
+	f := chainFacts()
+	f.ListWatches[0].Resource = analyzer.Resource{}
+	tr := Derive(Input{Facts: f}, deployments, Options{})
 	for _, h := range hops(tr) {
 		if strings.Contains(h, "kubelet") {
-			t.Errorf("kubelet matched without source: %s", h)
+			t.Errorf("kubelet matched without a resource: %s", h)
 		}
 	}
-	if !strings.Contains(strings.Join(tr.Root.Notes, "\n"), "no source text was given") {
+	if !strings.Contains(strings.Join(tr.Root.Notes, "\n"), "could not tell the list-watch's resource") {
 		t.Errorf("root notes = %q", tr.Root.Notes)
 	}
 }
