@@ -238,6 +238,35 @@ func TestE2EDeploymentController(t *testing.T) {
 			if !edge {
 				t.Error("no interface call edge manageReplicas → controller.RealPodControl.CreatePods")
 			}
+
+			// The sync handler is reached through its func field.
+			fieldEdge := false
+			for _, c := range facts.Calls {
+				if c.From == pkg+"DeploymentController.processNextWorkItem" && c.To == pkg+"DeploymentController.syncDeployment" && c.Kind == "func field" {
+					fieldEdge = true
+				}
+			}
+			if !fieldEdge {
+				t.Error("no func field call edge processNextWorkItem → syncDeployment (dc.syncHandler)")
+			}
+
+			// The kubelet's pod source: a list-watch of pods selected by
+			// spec.nodeName, fed to a reflector whose store pushes to the
+			// kubelet's channel.
+			kubelet := false
+			for _, lw := range facts.ListWatches {
+				if lw.Caller.Symbol != "k8s.io/kubernetes/pkg/kubelet/config.NewSourceApiserver" {
+					continue
+				}
+				kubelet = true
+				if lw.Resource.Resource != "pods" || lw.Resource.Kind != "Pod" || !contains(lw.Fields, "spec.nodeName") ||
+					len(lw.Consumers) != 1 || lw.Consumers[0].Kind != "reflector" || lw.Consumers[0].Push == nil {
+					t.Errorf("kubelet list-watch = %+v", lw)
+				}
+			}
+			if !kubelet {
+				t.Error("no list-watch in pkg/kubelet/config.NewSourceApiserver")
+			}
 		})
 	}
 }

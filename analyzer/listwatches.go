@@ -123,12 +123,13 @@ func runListWatches(prog *Program, facts *Facts) error {
 			arg := c.call.Args[i]
 			pt := sig.Params().At(i).Type()
 			switch {
-			case isNamed(pt, cachePkg, "ListerWatcher"):
+			case isNamed(pt, cachePkg, "ListerWatcher") || isNamed(pt, cachePkg, "ListerWatcherWithContext"):
 				lws = ix.listWatchesOf(c.u.pkg, arg, byNode, 0)
 			case isNamed(pt, runtimePkg, "Object") || sig.Params().At(i).Name() == "expectedType":
 				// NewReflector's expectedType is an interface{}.
 				lc.Resource = ix.apiResource(c.u.pkg.TypesInfo.TypeOf(arg))
-			case isNamed(pt, cachePkg, "Store"):
+			case isNamed(pt, cachePkg, "Store") || isNamed(pt, cachePkg, "ReflectorStore"):
+				// Store until client-go v0.31, ReflectorStore since.
 				lc.Push = ix.undeltaPush(c.u.pkg, arg, 0)
 			}
 		}

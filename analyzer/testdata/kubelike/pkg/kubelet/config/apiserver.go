@@ -55,3 +55,10 @@ func newFilteredPods(c clientset.Interface, nodeName string) *cache.ListWatch {
 		options.FieldSelector = fields.ParseSelectorOrDie("spec.nodeName=" + nodeName).String()
 	})
 }
+
+// The newer reflector constructor, whose store is a ReflectorStore.
+func watchNodes(c clientset.Interface, updates chan<- []interface{}) {
+	lw := cache.NewListWatchFromClient(c.CoreV1().RESTClient(), "nodes", metav1.NamespaceAll, fields.AndSelectors(fields.OneTermEqualSelector("metadata.name", "n"), fields.ParseSelectorOrDie("spec.unschedulable=false"))) // want listwatch "NewListWatchFromClient /v1 Node nodes fields=metadata.name,spec.unschedulable consumers=reflector:config.watchNodes:/v1 Node nodes:push=config.watchNodes$1 caller=config.watchNodes"
+	store := cache.NewUndeltaStore(func(objs []interface{}) { updates <- objs }, cache.MetaNamespaceKeyFunc)
+	cache.NewReflectorWithOptions(lw, &v1.Node{}, store, cache.ReflectorOptions{Name: "nodes"})
+}

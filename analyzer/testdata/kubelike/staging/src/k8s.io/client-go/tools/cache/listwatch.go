@@ -46,3 +46,12 @@ type UndeltaStore struct{}
 func NewUndeltaStore(pushFunc func([]interface{}), keyFunc KeyFunc) *UndeltaStore {
 	return &UndeltaStore{}
 }
+
+// ReflectorStore is what newer reflectors take (client-go v0.31+).
+type ReflectorStore interface{}
+
+type ReflectorOptions struct{ Name string }
+
+func NewReflectorWithOptions(lw ListerWatcher, expectedType interface{}, store ReflectorStore, options ReflectorOptions) *Reflector {
+	return &Reflector{}
+}
