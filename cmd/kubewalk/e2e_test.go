@@ -84,6 +84,19 @@ func TestE2EListDeploymentController(t *testing.T) {
 	}
 }
 
+func TestE2EListListWatches(t *testing.T) {
+	out, _ := kubewalk(t, "list", "listwatches", "--source", "goproxy")
+	// The table's row for the kubelet's pod source: pods, spec.nodeName,
+	// fed to a reflector.
+	for _, line := range strings.Split(out, "\n") {
+		f := strings.Fields(line)
+		if len(f) >= 5 && f[0] == "pods" && f[1] == "spec.nodeName" && f[2] == "reflector" && strings.Contains(line, "config.NewSourceApiserver") {
+			return
+		}
+	}
+	t.Errorf("list listwatches: no row for the kubelet's pod source (pods, spec.nodeName, reflector, config.NewSourceApiserver):\n%s", out)
+}
+
 func TestE2EBuildSite(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "public")
 	kubewalk(t, "build", "--source", "goproxy", "--out", out)

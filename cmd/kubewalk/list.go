@@ -23,16 +23,18 @@ func newListCmd(g *globals) *cobra.Command {
 		lang      string
 	)
 	c := &cobra.Command{
-		Use:       "list handlers|events|writes|walkthroughs",
+		Use:       "list handlers|events|writes|listwatches|walkthroughs",
 		Short:     "List discovered facts or the walkthroughs",
-		ValidArgs: []cobra.Completion{"handlers", "events", "writes", "walkthroughs"},
+		ValidArgs: []cobra.Completion{"handlers", "events", "writes", "listwatches", "walkthroughs"},
 		Args:      cobra.MatchAll(cobra.ExactArgs(1), cobra.OnlyValidArgs),
 		Long: `List prints what the analyzer discovered at a release — informer handler
-registrations, recorded events, API writes — or the walkthroughs, as a
-table, JSON or YAML. The facts come from the cache when the release was
+registrations, recorded events, API writes, raw list-watches (the
+kubelet's pod source: a reflector over pods with a spec.nodeName field
+selector) — or the walkthroughs, as a table, JSON or YAML. The facts come from the cache when the release was
 analysed before.`,
 		Example: `  kubewalk list handlers --source goproxy
   kubewalk list events -o json | jq '.[] | select(.reason == "Pulling")'
+  kubewalk list listwatches
   kubewalk list walkthroughs -o json`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			switch output {
@@ -57,6 +59,8 @@ analysed before.`,
 				return emit(g.stdout, output, facts.Handlers, handlerRows)
 			case "events":
 				return emit(g.stdout, output, facts.Events, eventRows)
+			case "listwatches":
+				return emit(g.stdout, output, facts.ListWatches, listWatchRows)
 			default:
 				return emit(g.stdout, output, facts.Writes, writeRows)
 			}
@@ -149,6 +153,32 @@ func writeRows(ws []analyzer.Write) [][]string {
 			sub = "-"
 		}
 		rows = append(rows, []string{w.Resource.Resource, w.Verb, sub, short(w.Caller.Symbol), at(w.At)})
+	}
+	return rows
+}
+
+func listWatchRows(lws []analyzer.ListWatch) [][]string {
+	rows := [][]string{{"RESOURCE", "FIELDS", "FED TO", "CALLER", "AT"}}
+	for _, lw := range lws {
+		res := lw.Resource.Resource
+		if lw.Resource.Group != "" {
+			res += "." + lw.Resource.Group
+		}
+		if res == "" {
+			res = "?"
+		}
+		fields := strings.Join(lw.Fields, ",")
+		if fields == "" {
+			fields = "-"
+		}
+		var fed []string
+		for _, c := range lw.Consumers {
+			fed = append(fed, c.Kind+" "+at(c.At))
+		}
+		if len(fed) == 0 {
+			fed = []string{"-"}
+		}
+		rows = append(rows, []string{res, fields, strings.Join(fed, ", "), short(lw.Caller.Symbol), at(lw.At)})
 	}
 	return rows
 }
