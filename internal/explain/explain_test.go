@@ -14,7 +14,7 @@ import (
 	"github.com/kubewalk/kubewalk/walkthrough"
 )
 
-func readFile(name string) ([]byte, error) { return os.ReadFile("testdata/" + name) }
+func readFile(name string) ([]byte, error) { return os.ReadFile("testdata/corpus/" + name) }
 
 func read(t testing.TB, name string) []byte {
 	t.Helper()
