@@ -166,6 +166,16 @@
 // with CSS classes (<pre class="chroma">); a language chroma does not know
 // is escaped text.
 //
+// # Links between walkthroughs
+//
+// A link to a sibling file, [the first step](informers.md#step-1-…) or
+// [informers](informers.md) (a translation may write informers.ko.md),
+// is a link to that walkthrough: it works on GitHub as written, the site
+// points it at the walkthrough's page in the reader's language
+// (Options.WalkthroughURL), and Load and Check report a link to a
+// walkthrough that is not in the same directory, or to a step anchor it
+// does not have. A translation's step anchors are its original's.
+//
 // # Symbol references are shared between languages
 //
 // References are written once, in the English original: a translation

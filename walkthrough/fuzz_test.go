@@ -48,12 +48,12 @@ func FuzzParse(f *testing.F) {
 			}
 		}
 		check(errs.errors())
-		_, berrs := build(s, &opts)
+		_, berrs := build(s, &opts, targetsOf([]*Source{s}))
 		check(berrs)
 		// A translation of itself exercises the shared-reference paths.
 		tr, terrs := parse("f.ko.md", src, s)
 		check(terrs.errors())
-		_, berrs = build(tr, &opts)
+		_, berrs = build(tr, &opts, targetsOf([]*Source{s}))
 		check(berrs)
 	})
 }

@@ -75,7 +75,7 @@ participants: [a, b]
 	res := &fakeResolver{syms: map[string]fakeSym{"k8s.io/x/p.F": {sym: analyzer.Symbol{Name: "k8s.io/x/p.F", Decl: analyzer.Location{Path: "p/f.go", StartLine: 1, EndLine: 2}}}}}
 	opts := testOptions(res)
 	// Rendered despite the errors, to see what would come out.
-	doc, berrs := build(s, &opts)
+	doc, berrs := build(s, &opts, nil)
 	if len(berrs) > 0 {
 		t.Fatal(berrs)
 	}

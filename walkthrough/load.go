@@ -26,6 +26,11 @@ type Options struct {
 	// Permalink is the GitHub URL of lines from..to of a file at the tag.
 	// nil: inline references link to the symbol's pkg.go.dev page.
 	Permalink func(path string, from, to int) string
+	// WalkthroughURL is the href of a link to another walkthrough
+	// ("informers.md#step-1-…" in the Markdown) relative to the
+	// walkthrough page, anchor "" for the walkthrough itself. nil: the
+	// link stays as written, which is right on GitHub.
+	WalkthroughURL func(id, anchor string) string
 }
 
 // Load parses, resolves and renders every walkthrough in dir for lang:
@@ -39,14 +44,12 @@ type Options struct {
 // without.
 func Load(fsys fs.FS, dir string, lang string, opts Options) ([]*Doc, error) {
 	sets, errs := scan(fsys, dir)
+	ens, clean, errs := parseOriginals(fsys, sets, errs)
+	targets := targetsOf(ens)
 	var docs []*Doc
-	for _, set := range sets {
-		if set.en == "" {
-			continue
-		}
-		en, perrs := parseFile(fsys, set.en, nil)
-		errs = appendErrs(errs, perrs)
-		if en == nil || len(perrs) > 0 {
+	for i, set := range sets {
+		en := ens[i]
+		if en == nil || !clean[i] {
 			continue
 		}
 		src := en
@@ -58,7 +61,7 @@ func Load(fsys fs.FS, dir string, lang string, opts Options) ([]*Doc, error) {
 			}
 			src = tr
 		}
-		doc, berrs := build(src, &opts)
+		doc, berrs := build(src, &opts, targets)
 		errs = appendErrs(errs, berrs)
 		if len(berrs) == 0 {
 			docs = append(docs, doc)
@@ -75,16 +78,14 @@ func Load(fsys fs.FS, dir string, lang string, opts Options) ([]*Doc, error) {
 // named excerpt used by a translation is reported once.
 func Check(fsys fs.FS, dir string, opts Options) []error {
 	sets, errs := scan(fsys, dir)
-	for _, set := range sets {
-		if set.en == "" {
-			continue
-		}
-		en, perrs := parseFile(fsys, set.en, nil)
-		errs = appendErrs(errs, perrs)
+	ens, _, errs := parseOriginals(fsys, sets, errs)
+	targets := targetsOf(ens)
+	for i, set := range sets {
+		en := ens[i]
 		if en == nil {
 			continue
 		}
-		_, berrs := build(en, &opts)
+		_, berrs := build(en, &opts, targets)
 		errs = appendErrs(errs, berrs)
 		for _, lang := range sortedKeys(set.langs) {
 			tr, terrs := parseFile(fsys, set.langs[lang], en)
@@ -92,7 +93,7 @@ func Check(fsys fs.FS, dir string, opts Options) []error {
 			if tr == nil {
 				continue
 			}
-			_, berrs := build(tr, &opts)
+			_, berrs := build(tr, &opts, targets)
 			errs = appendErrs(errs, berrs)
 		}
 	}
@@ -278,9 +279,27 @@ func (b *builder) report(file string, line, col int, text string, err error) {
 	b.errs = append(b.errs, e)
 }
 
-// build resolves every reference of s and renders it into a Doc.
-func build(s *Source, opts *Options) (*Doc, []error) {
+// parseOriginals parses the English file of each set (nil where there is
+// none) and reports which parsed without syntax errors; the errors are
+// appended to errs.
+func parseOriginals(fsys fs.FS, sets []*fileSet, errs []error) (ens []*Source, clean []bool, _ []error) {
+	ens, clean = make([]*Source, len(sets)), make([]bool, len(sets))
+	for i, set := range sets {
+		if set.en == "" {
+			continue
+		}
+		en, perrs := parseFile(fsys, set.en, nil)
+		errs = appendErrs(errs, perrs)
+		ens[i], clean[i] = en, len(perrs) == 0
+	}
+	return ens, clean, errs
+}
+
+// build resolves every reference of s and renders it into a Doc. Links to
+// other walkthroughs are checked against targets (nil: not checked).
+func build(s *Source, opts *Options, targets walkTargets) (*Doc, []error) {
 	b := &builder{opts: opts, file: s.File}
+	b.linkWalkthroughs(s, targets)
 	_ = ast.Walk(s.doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
 		r, ok := n.(*refLink)
 		if !ok || !entering || r.err != nil {

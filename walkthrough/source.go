@@ -43,6 +43,7 @@ type Source struct {
 	steps      []*stepSrc
 	names      map[string]*excerptSpec
 	ids        map[string]int // anchors in use → line
+	walkLinks  []walkLink     // links to other walkthroughs (walklinks.go)
 }
 
 // RefUse is one reference as written, unresolved.
@@ -230,6 +231,14 @@ func parse(file string, src []byte, base *Source) (*Source, errorList) {
 
 	s.linkExcerpts(&errs)
 	s.collectRefs(&errs)
+	for _, b := range s.allBlocks() {
+		if b.node != nil {
+			s.collectWalkLinks(b.node)
+		}
+	}
+	for _, st := range s.steps {
+		s.collectWalkLinks(st.heading)
+	}
 	for _, st := range s.steps {
 		s.Steps = append(s.Steps, st.StepInfo)
 	}

@@ -1,0 +1,76 @@
+package walkthrough
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"github.com/kubewalk/kubewalk/analyzer"
+)
+
+// Links between walkthroughs: written as links to the sibling .md file
+// (valid on GitHub), checked against the directory's walkthroughs and
+// their step anchors, and pointed at the site's pages by WalkthroughURL.
+func TestWalkthroughLinks(t *testing.T) {
+	a := fm + "\n## First step\n\nSee [the watch](b.md#step-1-watching) and [all of b](b.md).\n"
+	b := fm + "\n## Watching\n\nBack to [a](a.md#step-1-first-step).\n"
+	bko := fm + "\n## 감시\n\n[a로](a.ko.md#step-1-first-step).\n"
+	fsys := fstest.MapFS{"a.md": {Data: []byte(a)}, "b.md": {Data: []byte(b)}, "b.ko.md": {Data: []byte(bko)}}
+	opts := testOptions(&fakeResolver{facts: &analyzer.Facts{}})
+
+	// Without WalkthroughURL the links stay as written.
+	docs, err := Load(fsys, ".", "en", opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if html := string(docs[0].Steps[0].Segments[0].HTML); !strings.Contains(html, `href="b.md#step-1-watching"`) || !strings.Contains(html, `href="b.md"`) {
+		t.Errorf("a.md without WalkthroughURL: %s", html)
+	}
+
+	opts.WalkthroughURL = func(id, anchor string) string {
+		if anchor == "" {
+			return "page-" + id + ".html"
+		}
+		return "page-" + id + ".html#" + anchor
+	}
+	for _, lang := range []string{"en", "ko"} {
+		docs, err := Load(fsys, ".", lang, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := map[string]string{}
+		for _, d := range docs {
+			got[d.ID] = string(d.Steps[0].Segments[0].HTML)
+		}
+		if !strings.Contains(got["a"], `href="page-b.html#step-1-watching"`) || !strings.Contains(got["a"], `href="page-b.html"`) {
+			t.Errorf("%s: a: %s", lang, got["a"])
+		}
+		// The Korean b links to a.ko.md, which is a's page too, and a
+		// translation's anchors are its original's.
+		if !strings.Contains(got["b"], `href="page-a.html#step-1-first-step"`) {
+			t.Errorf("%s: b: %s", lang, got["b"])
+		}
+	}
+
+	// A link to a walkthrough or a step that does not exist is an error
+	// at the link, with suggestions.
+	bad := fm + "\n## First step\n\nSee [c](bb.md) and [the watch](b.md#step-1-watchin).\n"
+	fsys["a.md"] = &fstest.MapFile{Data: []byte(bad)}
+	errs := Check(fsys, ".", opts)
+	var msgs []string
+	for _, e := range errs {
+		var we *Error
+		if !errors.As(e, &we) {
+			t.Fatalf("not an *Error: %v", e)
+		}
+		msgs = append(msgs, e.Error())
+	}
+	want := []string{
+		`a.md:8:5: link to bb.md: no walkthrough "bb" in this directory (did you mean b, a?)`,
+		`a.md:8:20: link to b.md#step-1-watchin: walkthrough b has no step #step-1-watchin (did you mean step-1-watching?)`,
+	}
+	if strings.Join(msgs, "\n") != strings.Join(want, "\n") {
+		t.Errorf("Check:\n%s\nwant:\n%s", strings.Join(msgs, "\n"), strings.Join(want, "\n"))
+	}
+}
