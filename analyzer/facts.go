@@ -186,6 +186,21 @@ type ListWatch struct {
 	Consumers []ListWatchConsumer `json:"consumers,omitempty"`
 }
 
+// Raw reports whether the list-watch is a watch of its own rather than an
+// informer's: it feeds a reflector, or nothing the analyzer could follow.
+// (A list-watch fed to an informer shows up as that informer's handler
+// registrations.)
+func (lw ListWatch) Raw() bool {
+	informer := false
+	for _, c := range lw.Consumers {
+		if c.Kind == "reflector" {
+			return true
+		}
+		informer = informer || c.Kind == "informer"
+	}
+	return !informer
+}
+
 // ListWatchConsumer is a client-go reflector or informer constructor
 // called with a list-watch.
 type ListWatchConsumer struct {

@@ -189,6 +189,19 @@ func fixture(t testing.TB) (Input, Options) {
 				Reason: "ScalingReplicaSet", ReasonExpr: "\"ScalingReplicaSet\"", Message: "Scaled up replica set %s to %d",
 			},
 		},
+		// A raw list-watch fed to a reflector, as the kubelet's pod source,
+		// with a hostile selector expression.
+		ListWatches: []analyzer.ListWatch{{
+			Component: "pkg/scheduler", Caller: fn("k8s.io/kubernetes/pkg/scheduler.Scheduler.ScheduleOne"),
+			At: at(schPath, "sched.bind()"), Func: "NewListWatchFromClient",
+			Resource:      analyzer.Resource{Version: "v1", Kind: "Pod", Resource: "pods"},
+			Fields:        []string{"spec.nodeName"},
+			FieldSelector: `fields.OneTermEqualSelector("spec.nodeName", "<script>alert(1)</script>")`,
+			Consumers: []analyzer.ListWatchConsumer{{
+				Kind: "reflector", Func: "NewReflector", Caller: fn("k8s.io/kubernetes/pkg/scheduler.Scheduler.bind"),
+				At: at(schPath, "DefaultBinder"), Push: &analyzer.FuncRef{Symbol: "k8s.io/kubernetes/pkg/scheduler.Scheduler.bind$1"},
+			}},
+		}},
 		Calls: []analyzer.Call{{From: pkg + ".DeploymentController.rolloutRolling", To: pkg + ".DeploymentController.getNewReplicaSet", At: at(syncPath, "rs := dc.getNewReplicaSet"), Kind: "static"}},
 	}
 	ref := func(name, lines string) walkthrough.Ref {

@@ -90,6 +90,16 @@ func (b *builder) resourcesPage() ([]byte, error) {
 		write[k] = append(write[k], w)
 		all[k] = true
 	}
+	// Raw list-watches watch too: the kubelet's pods, through a reflector.
+	raw := map[string][]analyzer.ListWatch{}
+	for _, lw := range b.in.Facts.ListWatches {
+		if !lw.Raw() || lw.Resource.Resource == "" {
+			continue
+		}
+		k := resourceLabel(lw.Resource)
+		raw[k] = append(raw[k], lw)
+		all[k] = true
+	}
 	body := struct {
 		Graph     any
 		Resources []resourceView
@@ -101,11 +111,19 @@ func (b *builder) resourcesPage() ([]byte, error) {
 	writes := map[[2]string][]string{} // component, resource → verbs
 	for _, k := range sortedKeys(all) {
 		id := anchorID("res-", k)
-		body.Resources = append(body.Resources, resourceView{ID: id, Title: k, Watchers: v.facts(watch[k], nil, nil), Writers: v.facts(nil, nil, write[k])})
+		watchers := v.facts(watch[k], nil, nil)
+		for _, lw := range raw[k] {
+			watchers.ListWatches = append(watchers.ListWatches, v.listWatchRow(lw))
+		}
+		body.Resources = append(body.Resources, resourceView{ID: id, Title: k, Watchers: watchers, Writers: v.facts(nil, nil, write[k])})
 		nodes = append(nodes, graphNode{ID: "r:" + k, Label: k, Kind: "resource", Href: "#" + id})
 		for _, h := range watch[k] {
 			comps[h.Component] = true
 			watches[[2]string{h.Component, k}] = true
+		}
+		for _, lw := range raw[k] {
+			comps[lw.Component] = true
+			watches[[2]string{lw.Component, k}] = true
 		}
 		for _, w := range write[k] {
 			c := componentOf(w.Caller.Symbol)
@@ -130,24 +148,32 @@ func (b *builder) resourcesPage() ([]byte, error) {
 		edges = append(edges, graphEdge{From: "c:" + pair[0], To: "r:" + pair[1], Kind: "writes",
 			Label: pair[0] + " writes " + pair[1] + " (" + strings.Join(verbs, ", ") + ")"})
 	}
-	// A component links to its handlers; one that only writes has none,
-	// so it links to the first resource it writes.
+	// A component links to its handlers; one with none (it only writes,
+	// or watches through a reflector) links to the first resource it
+	// writes or watches.
 	watchers := map[string]bool{}
 	for _, h := range b.in.Facts.Handlers {
 		watchers[h.Component] = true
 	}
-	firstWrite := map[string]string{}
+	firstRes := map[string]string{}
 	for _, k := range sortedKeys(all) {
+		var cs []string
 		for _, w := range write[k] {
-			if c := componentOf(w.Caller.Symbol); firstWrite[c] == "" {
-				firstWrite[c] = k
+			cs = append(cs, componentOf(w.Caller.Symbol))
+		}
+		for _, lw := range raw[k] {
+			cs = append(cs, lw.Component)
+		}
+		for _, c := range cs {
+			if firstRes[c] == "" {
+				firstRes[c] = k
 			}
 		}
 	}
 	for _, c := range sortedKeys(comps) {
 		href := relURL(resourcesPage, handlersPage, anchorID("c-", c))
 		if !watchers[c] {
-			href = "#" + anchorID("res-", firstWrite[c])
+			href = "#" + anchorID("res-", firstRes[c])
 		}
 		nodes = append(nodes, graphNode{ID: "c:" + c, Label: c, Kind: "component", Href: href})
 	}

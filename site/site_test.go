@@ -95,6 +95,12 @@ func TestBuildFixture(t *testing.T) {
 	if !strings.Contains(files["handlers.html"], `id="wiring"`) || !strings.Contains(files["handlers.html"], ".syncHandler =") {
 		t.Errorf("handlers page lacks the sync wiring")
 	}
+	// The raw list-watch watches pods beside the informers: its field
+	// selector, reflector and push function, the selector escaped.
+	if res := files["resources.html"]; !strings.Contains(res, `<table class="facts listwatches">`) || !strings.Contains(res, "spec.nodeName") ||
+		!strings.Contains(res, "Scheduler.bind$1") || strings.Contains(res, "<script>alert(1)") || !strings.Contains(res, "&lt;script&gt;alert(1)") {
+		t.Errorf("resources page lacks the raw list-watch of pods, or does not escape its selector")
+	}
 	if !strings.Contains(files["resources.html"], "API: create") {
 		t.Errorf("a bind write does not show the API verb")
 	}

@@ -71,6 +71,8 @@ type factsView struct {
 	Handlers []handlerRow
 	Events   []eventRow
 	Writes   []writeRow
+	// ListWatches are raw list-watches (the resources page's watchers).
+	ListWatches []listWatchRow
 }
 
 // views builds view models for the page at site path page.
@@ -157,6 +159,38 @@ func (v views) wiringRow(w analyzer.Wiring) wiringRow {
 	}
 	for _, e := range w.Enqueuers {
 		r.Enqueuers = append(r.Enqueuers, v.fn(e, ""))
+	}
+	return r
+}
+
+// listWatchRow is a raw list-watch: a component's own watch of a
+// resource, through a reflector rather than an informer.
+type listWatchRow struct {
+	Component, Resource, Fields, Selector string
+	Caller                                funcView
+	At                                    locView
+	// Reflector is the reflector fed; Push where its store hands objects.
+	Reflector *locView
+	Push      *funcView
+}
+
+func (v views) listWatchRow(lw analyzer.ListWatch) listWatchRow {
+	r := listWatchRow{
+		Component: lw.Component, Resource: resourceLabel(lw.Resource),
+		Fields: strings.Join(lw.Fields, ", "), Selector: lw.FieldSelector,
+		Caller: v.fn(lw.Caller, ""), At: v.loc(lw.At),
+	}
+	for _, c := range lw.Consumers {
+		if c.Kind != "reflector" {
+			continue
+		}
+		at := v.loc(c.At)
+		r.Reflector = &at
+		if c.Push != nil {
+			p := v.fn(*c.Push, "")
+			r.Push = &p
+		}
+		break
 	}
 	return r
 }

@@ -29,20 +29,15 @@ func (t *tracer) findReflectors() {
 		if strings.HasPrefix(lw.At.Path, "staging/src/k8s.io/client-go/") {
 			continue
 		}
-		var refl *analyzer.ListWatchConsumer
-		informer := false
-		for i, c := range lw.Consumers {
-			switch c.Kind {
-			case "reflector":
-				if refl == nil {
-					refl = &lw.Consumers[i]
-				}
-			case "informer":
-				informer = true
-			}
-		}
-		if informer && refl == nil {
+		if !lw.Raw() {
 			continue
+		}
+		var refl *analyzer.ListWatchConsumer
+		for i, c := range lw.Consumers {
+			if c.Kind == "reflector" {
+				refl = &lw.Consumers[i]
+				break
+			}
 		}
 		r := reflector{component: dirOf(lw.At.Path), lw: t.step(lw.Caller.Symbol, lw.At, ""), res: lw.Resource}
 		r.selector = strings.Join(lw.Fields, ",")
