@@ -499,3 +499,41 @@ func TestStepOrder(t *testing.T) {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
 }
+
+// TestCorpusListsEveryLine reads every case of testdata/corpus (which the
+// site's explain page is held to as well) and checks that no line is
+// dropped: read line by line, each non-blank line starts a record, is a
+// table header, or is an audit field gathered into the record of its
+// block.
+func TestCorpusListsEveryLine(t *testing.T) {
+	ents, err := os.ReadDir("testdata/corpus")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range ents {
+		in := read(t, e.Name())
+		recs := Parse(in)
+		checkRecords(t, in, recs)
+		if len(recs) == 0 {
+			t.Errorf("%s: no records", e.Name())
+		}
+		trim := bytes.TrimLeft(in, " \t\r\n\ufeff")
+		if _, ok := parseJSONStream(in); ok && (trim[0] == '{' || trim[0] == '[') {
+			continue // a JSON stream: a record per value (or list item)
+		}
+		starts := map[int]bool{}
+		for _, r := range recs {
+			starts[r.Line] = true
+		}
+		var kv kvBlock
+		forLines(in, func(n int, line string) {
+			s := strings.TrimSpace(line)
+			switch {
+			case s == "" || starts[n] || parseHeader(line) != nil:
+			case kv.add(n, s):
+			default:
+				t.Errorf("%s:%d: %q is not listed", e.Name(), n, line)
+			}
+		})
+	}
+}
