@@ -1,6 +1,7 @@
 // Package testfs gives tests a small file system to fill: the disk-full
 // faults of issue 8 (a fetch or a site build that runs out of space must
-// fail cleanly). It is imported by tests only.
+// fail cleanly); and Tree, to compare what two builds wrote. It is
+// imported by tests only.
 package testfs
 
 import (
