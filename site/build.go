@@ -81,6 +81,18 @@ type Options struct {
 	Logf func(format string, args ...any)
 	// Workers bounds the pages rendered at once; 0 means GOMAXPROCS.
 	Workers int
+	// Cache, when set, lets Build reuse the pages of the previous build
+	// of the same release that the new input cannot have changed (see
+	// Cache); the output is the same either way.
+	Cache *Cache
+	// InPlace, with Cache, lets Build update Out where it stands when Out
+	// holds the output of one of the Cache's earlier builds, instead of
+	// writing a new tree beside it and renaming that into place: pages
+	// that did not change are not touched, and no directory is made
+	// again. Out is half-written while Build runs and after it fails, so
+	// this is for callers that serve none of Out meanwhile (kubewalk serve
+	// builds into a directory it does not serve).
+	InPlace bool
 }
 
 // Stats describes a built site.
@@ -100,9 +112,33 @@ var ErrNotASite = errors.New("output directory exists and is not a kubewalk site
 
 // Build renders the site for in into opts.Out.
 func Build(ctx context.Context, in Input, opts Options) (Stats, error) {
-	return atomically(opts.Out, func(dir string) (Stats, error) {
-		return render(ctx, in, opts, dir)
-	})
+	c := opts.Cache
+	if c == nil {
+		return atomically(opts.Out, func(dir string) (Stats, error) {
+			return render(ctx, in, opts, dir)
+		})
+	}
+	c.begin(in)
+	var pl *placer
+	build := func(dir string, old map[string]cachedOut) (Stats, error) {
+		b, err := prepare(in, opts)
+		if err != nil {
+			return Stats{}, err
+		}
+		b.reuse = c
+		b.place = &placer{c: c, dir: dir, old: old}
+		pl = b.place
+		return b.write(ctx, dir)
+	}
+	var st Stats
+	var err error
+	if old, ok := c.takeOut(opts); ok {
+		st, err = build(opts.Out, old)
+	} else {
+		st, err = atomically(opts.Out, func(dir string) (Stats, error) { return build(dir, nil) })
+	}
+	c.end(opts.Out, pl, err)
+	return st, err
 }
 
 // atomically runs write on a temporary directory beside out and renames
@@ -254,6 +290,13 @@ type builder struct {
 	// changeKeys lists them in that order.
 	changeN    map[string]int
 	changeKeys []string
+
+	// reuse is the Cache of a single-release Build and place puts its
+	// pages into the output; both nil otherwise.
+	reuse     *Cache
+	place     *placer
+	filesOnce sync.Once
+	filesSum  pageKey
 }
 
 type cachedFile struct {
@@ -275,6 +318,9 @@ type page struct {
 	source bool // a source page, for Stats
 	html   bool
 	render func() ([]byte, error)
+	// key, when set, hashes every input of the page that can change
+	// within a release (Cache); nil for a page rendered every time.
+	key func() pageKey
 }
 
 func render(ctx context.Context, in Input, opts Options, dir string) (Stats, error) {
@@ -311,6 +357,11 @@ func (b *builder) write(ctx context.Context, dir string) (Stats, error) {
 	// than rendering a small page), so writes run in their own group with
 	// more slots, and a render worker only waits when all of those are busy.
 	sizes := make([]int64, len(pages))
+	pl := b.place
+	var keys []pageKey // with a Cache: of the pages that have a key
+	if pl != nil {
+		keys = make([]pageKey, len(pages))
+	}
 	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(workers)
 	var w errgroup.Group
@@ -320,9 +371,25 @@ func (b *builder) write(ctx context.Context, dir string) (Stats, error) {
 			if err := gctx.Err(); err != nil {
 				return err
 			}
+			if pl != nil && p.key != nil {
+				keys[i] = p.key()
+				n, ok, err := pl.reuse(p.path, keys[i])
+				if err != nil {
+					return err
+				}
+				if ok {
+					sizes[i] = n
+					return nil
+				}
+			}
 			data, err := p.render()
 			if err != nil {
 				return fmt.Errorf("%s: %w", p.path, err)
+			}
+			if pl != nil && p.key == nil {
+				if err := pl.free(p.path); err != nil {
+					return err
+				}
 			}
 			sizes[i] = int64(len(data))
 			w.Go(func() error {
@@ -334,6 +401,9 @@ func (b *builder) write(ctx context.Context, dir string) (Stats, error) {
 	err = g.Wait()
 	if werr := w.Wait(); err == nil {
 		err = werr
+	}
+	if err == nil && pl != nil {
+		err = pl.finish(pages, keys, sizes)
 	}
 	if err != nil {
 		return Stats{}, err
@@ -543,8 +613,11 @@ func (b *builder) pages() ([]page, error) {
 	htmlPage := func(p string, src bool, f func() ([]byte, error)) {
 		ps = append(ps, page{path: p, source: src, html: true, render: f})
 	}
+	// keyed marks the page added last as reusable under key (Cache).
+	keyed := func(key func() pageKey) { ps[len(ps)-1].key = key }
 	static := func(p string, data []byte) {
 		ps = append(ps, page{path: p, render: func() ([]byte, error) { return data, nil }})
+		keyed(func() pageKey { return dataKey(data) })
 	}
 	htmlPage(homePage, false, b.homePage)
 	for i, d := range b.docs {
@@ -562,14 +635,19 @@ func (b *builder) pages() ([]page, error) {
 		}
 		if !traceEmpty(ti.Trace) {
 			htmlPage(TracePage(ti.Kind), false, func() ([]byte, error) { return b.tracePage(ti) })
+			keyed(b.filesKey)
 		}
 	}
 	for _, f := range b.files {
 		htmlPage(SourcePage(f), true, func() ([]byte, error) { return b.sourcePage(f) })
+		keyed(func() pageKey { return b.sourceKey(f) })
 	}
 	htmlPage(handlersPage, false, b.handlersPage)
+	keyed(b.filesKey)
 	htmlPage(eventsPage, false, b.eventsPage)
+	keyed(b.filesKey)
 	htmlPage(resourcesPage, false, b.resourcesPage)
+	keyed(b.filesKey)
 	htmlPage(searchPage, false, b.searchPage)
 	htmlPage(explainPage, false, b.explainPage)
 	ps = append(ps, page{path: explainIndexJS, render: b.explainIndexScript})
@@ -579,11 +657,10 @@ func (b *builder) pages() ([]page, error) {
 	}
 	static(searchIndexJS, js)
 	static(searchIndex, jsn)
-	facts, err := factsJSON(b.in.Facts)
-	if err != nil {
-		return nil, err
-	}
-	static(factsFile, facts)
+	// Rendered by a worker like a page, so a build that reuses it does
+	// not marshal the facts (9 MB at v1.36.3).
+	ps = append(ps, page{path: factsFile, render: func() ([]byte, error) { return factsJSON(b.in.Facts) }})
+	keyed(releaseKey)
 	if b.set == nil { // a multi-release site has one marker, at its root
 		static(markerFile, []byte("kubewalk site\n"))
 	}
@@ -654,12 +731,26 @@ func (b *builder) highlighted(p string) ([]codehtml.Line, error) {
 	}
 	b.mu.Unlock()
 	c.once.Do(func() {
+		var key pageKey
+		if b.reuse != nil {
+			k := newKey("highlighted")
+			k.str(p)
+			b.linksKey(k, p)
+			key = k.sum()
+			if lines, ok := b.reuse.cachedHighlight(p, key); ok {
+				c.lines = lines
+				return
+			}
+		}
 		var src []byte
 		src, c.err = b.in.ReadFile(p)
 		if c.err != nil {
 			return
 		}
 		c.lines = highlight(path.Base(p), src, b.xrefs[p], b.linkFor(WalkthroughPage("x")))
+		if b.reuse != nil {
+			b.reuse.keepHighlight(p, key, c.lines)
+		}
 	})
 	return c.lines, c.err
 }

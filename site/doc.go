@@ -78,6 +78,20 @@
 // Options.Out and renamed into place: a failed or cancelled build leaves
 // the previous site as it was (TestAtomicOutput).
 //
+// # Building again
+//
+// kubewalk serve builds a release again after every walkthrough edit.
+// With Options.Cache, a build keeps, as hard links to the previous build's
+// files, the pages the edit cannot change — a page's key hashes what can
+// change within a release, such as a source page's backlinks and which of
+// its links go in-site — and renders the rest; with Options.InPlace, it
+// updates an earlier build's directory instead of making a new tree, which
+// saves making some 150 directories (on a file system that has just freed
+// many inodes, ext4 spends up to a millisecond in each mkdir). The output
+// is byte for byte a full build's (TestCacheRebuildIsFullBuild). After an
+// edit of a step's text, a build of v1.36.3 renders a dozen of its 246
+// pages: home, the walkthroughs, search and explain.
+//
 // # Checking
 //
 // CheckLinks verifies a built site: every relative href, src and action

@@ -243,7 +243,16 @@ func (b *builder) sourcePage(f string) ([]byte, error) {
 		return nil, err
 	}
 	lines := highlight(path.Base(f), src, b.xrefs[f], b.linkFor(p))
-	sv := sourceView{Path: f, Dir: path.Dir(f), Name: path.Base(f), Lines: len(lines), GitHub: b.opts.SourceURL(f, 0, 0)}
+	sv := sourceView{Path: f, Dir: path.Dir(f), Name: path.Base(f), Lines: len(lines), GitHub: b.opts.SourceURL(f, 0, 0), Cites: b.citeViews(f)}
+	sv.Code = codeTable(lines)
+	return b.exec("source", b.pageData(p, f, "", sv))
+}
+
+// citeViews are the backlinks of file f's source page: one entry per step
+// citing it, listing the line spans the step cites.
+func (b *builder) citeViews(f string) []citeView {
+	p := SourcePage(f)
+	var out []citeView
 	for _, c := range b.cites[f] {
 		cv := citeView{Doc: c.doc.Title, Lines: lineFragment(c.from, c.to)}
 		frag := ""
@@ -252,17 +261,15 @@ func (b *builder) sourcePage(f string) ([]byte, error) {
 			frag = c.doc.Steps[c.step].ID
 		}
 		cv.Href = relURL(p, WalkthroughPage(c.doc.ID), frag)
-		// One entry per step, listing the line spans it cites.
-		if n := len(sv.Cites); n > 0 && sv.Cites[n-1].Href == cv.Href {
-			if !slices.Contains(strings.Split(sv.Cites[n-1].Lines, ", "), cv.Lines) {
-				sv.Cites[n-1].Lines += ", " + cv.Lines
+		if n := len(out); n > 0 && out[n-1].Href == cv.Href {
+			if !slices.Contains(strings.Split(out[n-1].Lines, ", "), cv.Lines) {
+				out[n-1].Lines += ", " + cv.Lines
 			}
 			continue
 		}
-		sv.Cites = append(sv.Cites, cv)
+		out = append(out, cv)
 	}
-	sv.Code = codeTable(lines)
-	return b.exec("source", b.pageData(p, f, "", sv))
+	return out
 }
 
 // codeTable lays out a source page's lines. It is built here rather than in

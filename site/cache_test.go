@@ -1,0 +1,218 @@
+package site
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/kubewalk/kubewalk/analyzer"
+	"github.com/kubewalk/kubewalk/internal/testfs"
+	"github.com/kubewalk/kubewalk/walkthrough"
+)
+
+// An edit session against one Cache, each edit on top of the ones before
+// (but the one that fails): after every edit, the site the Cache helped
+// build is byte for byte a fresh full build of the same input, the pages
+// the edit cannot reach are the very files of the build before (hard
+// links, or left in place), not written again, and the two builds before
+// are untouched (serve may still be serving them).
+func TestCacheRebuildIsFullBuild(t *testing.T) {
+	const (
+		dcPage    = "src/pkg/controller/deployment/deployment_controller.go.html"
+		syncPage  = "src/pkg/controller/deployment/sync.go.html"
+		schPage   = "src/pkg/scheduler/schedule_one.go.html"
+		stgPage   = "src/staging/src/k8s.io/client-go/tools/cache/shared_informer.go.html"
+		addMethod = "k8s.io/client-go/tools/cache.sharedIndexInformer.AddEventHandler"
+	)
+	base, opts := fixture(t)
+	opts.Logf = nil
+	enDeployment := func(docs []*walkthrough.Doc) *walkthrough.Doc {
+		for _, d := range docs {
+			if d.ID == "deployment" && d.Lang == "en" {
+				return d
+			}
+		}
+		t.Fatal("fixture has no English deployment walkthrough")
+		return nil
+	}
+	watchDoc := func(docs []*walkthrough.Doc) *walkthrough.Doc {
+		for _, d := range docs {
+			if d.ID == "watch" {
+				return d
+			}
+		}
+		t.Fatal("fixture has no watch walkthrough")
+		return nil
+	}
+	// citeInformer makes the watch walkthrough cite AddEventHandler, so
+	// shared_informer.go gets a source page, and the identifier linking
+	// to it from deployment_controller.go goes in-site.
+	citeInformer := func(docs []*walkthrough.Doc) {
+		i := slices.IndexFunc(base.Symbols, func(s analyzer.Symbol) bool { return s.Name == addMethod })
+		if i < 0 {
+			t.Fatalf("fixture has no %s", addMethod)
+		}
+		w := watchDoc(docs)
+		w.Steps[0].Refs = append(slices.Clone(w.Steps[0].Refs), refTo(base.Symbols[i]))
+	}
+	type edit struct {
+		name string
+		do   func(docs []*walkthrough.Doc)
+		// same are the pages that must be the very files of the build
+		// before; rewritten the ones that must not.
+		same, rewritten []string
+		err             bool
+	}
+	edits := []edit{
+		{name: "first build"},
+		{name: "nothing changed", same: []string{dcPage, syncPage, schPage, "facts.json", "handlers.html", "events.html", "resources.html", "assets/site.css", "search-index.js", ".kubewalk-site"},
+			rewritten: []string{"index.html", "walkthroughs/deployment.html", "explain-index.js"}},
+		{name: "step text", do: func(docs []*walkthrough.Doc) {
+			d := enDeployment(docs)
+			d.Steps[1].Segments = append([]walkthrough.Segment{{HTML: "<p>An edit.</p>"}}, d.Steps[1].Segments...)
+		}, same: []string{dcPage, syncPage, schPage, "facts.json", "handlers.html"}, rewritten: []string{"walkthroughs/deployment.html"}},
+		{name: "step title: the backlinks of the files the step cites", do: func(docs []*walkthrough.Doc) {
+			enDeployment(docs).Steps[1].Title = "rolloutRolling, retitled"
+		}, same: []string{dcPage, schPage, "facts.json", "handlers.html"}, rewritten: []string{syncPage, "search-index.js"}},
+		{name: "a file gets a source page: links to it go in-site", do: citeInformer,
+			same: []string{syncPage, schPage, "facts.json"}, rewritten: []string{dcPage, stgPage, "handlers.html", "events.html", "resources.html"}},
+		{name: "an excerpt outside its file: fails while pages are written", do: func(docs []*walkthrough.Doc) {
+			s := &enDeployment(docs).Steps[0]
+			s.Segments = slices.Clone(s.Segments)
+			for i, seg := range s.Segments {
+				if seg.Excerpt != nil {
+					e := *seg.Excerpt
+					e.To = 100000
+					s.Segments[i].Excerpt = &e
+				}
+			}
+		}, err: true},
+		{name: "after the failed build, as before it", same: []string{dcPage, stgPage, syncPage, "handlers.html"}},
+		// With three directories, the next build is in place in one that
+		// holds shared_informer.go's page.
+		{name: "nothing changed again", same: []string{dcPage, stgPage, syncPage, "handlers.html"}},
+		{name: "the file loses its source page", do: func(docs []*walkthrough.Doc) {
+			watchDoc(docs).Steps[0].Refs = watchDoc(base.Docs).Steps[0].Refs
+		}, same: []string{syncPage, schPage, "facts.json"}, rewritten: []string{dcPage, "handlers.html"}},
+		{name: "another analysis of the release", rewritten: []string{dcPage, "facts.json", "handlers.html"}},
+	}
+	for _, mode := range []string{"new directory", "in place"} {
+		t.Run(mode, func(t *testing.T) {
+			c := NewCache()
+			root := t.TempDir()
+			var served []string // the last two builds that succeeded, newest last
+			docs := base.Docs   // as the edits so far left them
+			for n, e := range edits {
+				in := base
+				in.Docs = cloneDocs(docs)
+				if e.do != nil {
+					e.do(in.Docs)
+				}
+				if n == len(edits)-1 {
+					f := *base.Facts // equal, but another value: nothing is reused
+					in.Facts = &f
+				}
+				o := opts
+				o.Cache = c
+				o.Out = filepath.Join(root, "build-"+strconv.Itoa(n))
+				if mode == "in place" {
+					// As serve does: three directories, the next build
+					// in the one that is neither of the last two.
+					o.InPlace = true
+					for i := range 3 {
+						if d := filepath.Join(root, "slot-"+strconv.Itoa(i)); !slices.Contains(served, d) {
+							o.Out = d
+							break
+						}
+					}
+				}
+				kept := map[string]map[string]string{}
+				for _, d := range served {
+					kept[d] = testfs.Tree(t, d)
+				}
+				_, err := Build(context.Background(), in, o)
+				for _, d := range served {
+					if diff := cmp.Diff(kept[d], testfs.Tree(t, d)); diff != "" {
+						t.Fatalf("%s: the build changed %s, an earlier build's output (-before +after):\n%s", e.name, d, diff)
+					}
+				}
+				if e.err {
+					if err == nil {
+						t.Fatalf("%s: built", e.name)
+					}
+					continue
+				}
+				if err != nil {
+					t.Fatalf("%s: %v", e.name, err)
+				}
+				fresh := opts
+				fresh.Out = filepath.Join(t.TempDir(), "fresh")
+				if _, err := Build(context.Background(), in, fresh); err != nil {
+					t.Fatal(err)
+				}
+				if diff := cmp.Diff(testfs.Tree(t, fresh.Out), testfs.Tree(t, o.Out)); diff != "" {
+					t.Fatalf("%s: the build with a Cache differs from a full build (-full +cached):\n%s", e.name, diff)
+				}
+				prev := ""
+				if len(served) > 0 {
+					prev = served[len(served)-1]
+				}
+				for _, p := range e.same {
+					if !sameFile(t, prev, o.Out, p) {
+						t.Errorf("%s: %s was written again", e.name, p)
+					}
+				}
+				for _, p := range e.rewritten {
+					if sameFile(t, prev, o.Out, p) {
+						t.Errorf("%s: %s was not written again", e.name, p)
+					}
+				}
+				docs = in.Docs
+				served = append(served, o.Out)
+				if len(served) > 2 {
+					served = served[1:]
+				}
+			}
+		})
+	}
+}
+
+// refTo is an inline reference to the whole of sym.
+func refTo(sym analyzer.Symbol) walkthrough.Ref {
+	return walkthrough.Ref{Text: sym.Name, Line: 1, Ref: analyzer.Ref{Alternates: []string{sym.Name}}, Resolved: analyzer.Resolved{Symbol: sym}}
+}
+
+// cloneDocs copies docs deep enough for a test to edit their fields and
+// steps without touching the originals.
+func cloneDocs(docs []*walkthrough.Doc) []*walkthrough.Doc {
+	out := make([]*walkthrough.Doc, len(docs))
+	for i, d := range docs {
+		c := *d
+		c.Steps = slices.Clone(d.Steps)
+		out[i] = &c
+	}
+	return out
+}
+
+// sameFile reports whether site path p is one file in the builds at a
+// and b (a hard link, or the file left in place).
+func sameFile(t *testing.T, a, b, p string) bool {
+	t.Helper()
+	if a == "" {
+		return false
+	}
+	sa, err := os.Stat(filepath.Join(a, filepath.FromSlash(p)))
+	if err != nil {
+		return false
+	}
+	sb, err := os.Stat(filepath.Join(b, filepath.FromSlash(p)))
+	if err != nil {
+		t.Fatalf("%s: %v", p, err)
+	}
+	return os.SameFile(sa, sb)
+}
