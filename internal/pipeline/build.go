@@ -19,12 +19,18 @@ import (
 // Docs loads and resolves the walkthroughs of every set in lang against
 // rel. A user walkthrough with the ID of a built-in one replaces it.
 func Docs(rel *Release, sets []WalkSet, lang string, symbolURL walkthrough.Options) ([]*walkthrough.Doc, error) {
+	return loadDocs(rel, sets, lang, symbolURL, nil)
+}
+
+// loadDocs is Docs, with the sets whose files did not change since memo
+// loaded them taken from it.
+func loadDocs(rel *Release, sets []WalkSet, lang string, symbolURL walkthrough.Options, memo *docsMemo) ([]*walkthrough.Doc, error) {
 	byID := map[string]int{}
 	var docs []*walkthrough.Doc
 	for _, s := range sets {
 		opts := symbolURL
 		opts.Resolver = rel.Result
-		ds, err := walkthrough.Load(s.FS, s.Dir, lang, opts)
+		ds, err := memo.load(s, lang, func() ([]*walkthrough.Doc, error) { return walkthrough.Load(s.FS, s.Dir, lang, opts) })
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", s.Name, err)
 		}
@@ -53,6 +59,12 @@ func Build(ctx context.Context, rel *Release, sets []WalkSet, lang, out string, 
 // Each release's facts come from its own cache entry (Open), so adding a
 // release to a site costs one analysis.
 func BuildReleases(ctx context.Context, rels []*Release, sets []WalkSet, lang, out string, logf func(string, ...any)) (site.Stats, error) {
+	return buildReleases(ctx, rels, sets, lang, site.Options{Out: out, Logf: logf}, nil)
+}
+
+// buildReleases is BuildReleases with the site's options given, and a
+// memo of the walkthroughs (one release only).
+func buildReleases(ctx context.Context, rels []*Release, sets []WalkSet, lang string, opts site.Options, memo *docsMemo) (site.Stats, error) {
 	rels = append([]*Release(nil), rels...)
 	sort.SliceStable(rels, func(i, j int) bool { return olderFirst(rels[i].Tree.Tag, rels[j].Tree.Tag) })
 	var srels []site.Release
@@ -61,7 +73,7 @@ func BuildReleases(ctx context.Context, rels []*Release, sets []WalkSet, lang, o
 			SymbolURL: site.SymbolURL,
 			Permalink: rel.Tree.Permalink,
 		}
-		docs, err := Docs(rel, sets, lang, wopts)
+		docs, err := loadDocs(rel, sets, lang, wopts, memo)
 		if err != nil {
 			return site.Stats{}, fmt.Errorf("%s: %w", rel.Tree.Tag, err)
 		}
@@ -75,7 +87,7 @@ func BuildReleases(ctx context.Context, rels []*Release, sets []WalkSet, lang, o
 		}
 		srels = append(srels, site.Release{Input: in, SourceURL: rel.Tree.Permalink})
 	}
-	return site.BuildReleases(ctx, srels, site.Options{Out: out, Logf: logf})
+	return site.BuildReleases(ctx, srels, opts)
 }
 
 // TraceKinds are the kinds the site has a trace page for (issue 9), as
