@@ -27,9 +27,10 @@ func newServeCmd(g *globals) *cobra.Command {
 		Short: "Build the site, serve it on loopback and rebuild it as you edit walkthroughs",
 		Long: `Serve builds the site for a release like build does, serves it over HTTP, and
 watches the --walkthroughs directory: when a file there changes, the
-walkthroughs are re-resolved and the site re-rendered — the release is not
-fetched or analysed again, so a save shows up in the browser in well under a
-second — and every open page reloads itself.
+walkthroughs are re-resolved and the pages the edit can change re-rendered —
+the release is not fetched or analysed again, and source pages whose
+backlinks and links stay the same are kept, so a save shows up in the
+browser in well under a second — and every open page reloads itself.
 
 A rebuild that fails (a reference that does not resolve, a syntax error)
 is printed on stderr as file:line: message and shown over the open pages;
@@ -76,9 +77,10 @@ the packages referenced when it started).`,
 			if userDir != "" {
 				watch = []string{userDir}
 			}
+			build := pipeline.Rebuild(rel, sets, lang, g.logf)
 			srv, err := serve.New(serve.Options{
 				Build: func(ctx context.Context, out string) error {
-					_, err := pipeline.Build(ctx, rel, sets, lang, out, g.logf)
+					_, err := build(ctx, out)
 					if err != nil {
 						if now, rerr := pipeline.Roots(sets); rerr == nil && !subset(now, roots) {
 							err = fmt.Errorf("%w\n(the walkthroughs now reference packages that were not analysed when serve started: restart kubewalk serve)", err)

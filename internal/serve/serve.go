@@ -3,12 +3,15 @@
 // pages open in a browser.
 //
 // The server knows nothing of how a site is built: Options.Build renders
-// one into a fresh directory (cmd/kubewalk passes a closure over the
+// one into a directory (cmd/kubewalk passes pipeline.Rebuild over the
 // release already analysed, so a Markdown edit re-resolves the
-// walkthroughs and re-renders the pages but never reloads packages).
-// Each build goes to its own directory under a private temporary root and
-// is switched to only when it succeeds, so a broken edit leaves the last
-// good site served.
+// walkthroughs and renders again only the pages it can change, and never
+// reloads packages). Builds rotate through three directories under a
+// private temporary root: the one served, the one served before it (a
+// request that started just before the switch may still read it), and
+// the next build's, which may update what it finds there and is switched
+// to only when it succeeds, so a broken edit leaves the last good site
+// served.
 //
 // Live reload is Server-Sent Events: every HTML response gets one script
 // tag (/_kubewalk/reload.js) inserted before </body>; the script listens
@@ -58,8 +61,11 @@ const Prefix = "/_kubewalk/"
 
 // Options configure a Server.
 type Options struct {
-	// Build renders a site into out, a directory that does not exist yet.
-	// Its error is shown in the browser and logged.
+	// Build renders a site into out: a directory that does not exist
+	// yet, or holds what an earlier call left there (a site, or what a
+	// failed build left), for Build to replace or update in place
+	// (site.Options.InPlace) — nothing serves it meanwhile. Its error is
+	// shown in the browser and logged.
 	Build func(ctx context.Context, out string) error
 	// Watch are directories whose changes (recursively) trigger a rebuild.
 	Watch []string
@@ -80,7 +86,7 @@ type Server struct {
 
 	mu       sync.Mutex
 	cur      string // directory of the site served; "" before a build succeeded
-	prev     string // the one before, kept while requests may still read it
+	prev     string // the one before, kept as it is while requests may still read it
 	gen      int    // build number of cur
 	buildErr error  // the last build's error; nil when it succeeded
 	subs     map[chan message]struct{}
@@ -151,11 +157,12 @@ func (s *Server) Rebuild(ctx context.Context) error {
 	defer s.buildMu.Unlock()
 	s.n++
 	n := s.n
-	out := filepath.Join(s.tmp, "site-"+strconv.Itoa(n))
+	s.mu.Lock()
+	out := s.slot()
+	s.mu.Unlock()
 	start := time.Now()
 	err := s.opts.Build(ctx, out)
 	if err != nil {
-		os.RemoveAll(out)
 		s.mu.Lock()
 		s.buildErr = err
 		s.mu.Unlock()
@@ -167,21 +174,29 @@ func (s *Server) Rebuild(ctx context.Context) error {
 		return err
 	}
 	s.mu.Lock()
-	stale := s.prev
 	s.prev, s.cur, s.gen, s.buildErr = s.cur, out, n, nil
 	s.mu.Unlock()
-	// The site before the previous one: no request started on it can
-	// still be reading (a request opens the root once, at its start, and
-	// builds take longer than serving a file).
-	if stale != "" {
-		os.RemoveAll(stale)
-	}
 	s.opts.Log.Info("built", "build", n, "in", time.Since(start).Round(time.Millisecond))
 	s.broadcast(message{"reload", strconv.Itoa(n)})
 	if s.published != nil {
 		s.published(n, nil)
 	}
 	return nil
+}
+
+// slot returns the build directory for the next build: of three, the one
+// that is neither served nor the one served before, which a request
+// started just before the last switch may still be reading. What the
+// build before put there is left for Build to replace or update (s.mu is
+// held).
+func (s *Server) slot() string {
+	for i := range 3 {
+		d := filepath.Join(s.tmp, "site-"+strconv.Itoa(i))
+		if d != s.cur && d != s.prev {
+			return d
+		}
+	}
+	panic("unreachable")
 }
 
 func errorJSON(err error) string {

@@ -285,3 +285,46 @@ func TestServeWatch(t *testing.T) {
 		t.Errorf("the last good site is not served")
 	}
 }
+
+// Builds take turns in three directories: a build never writes where the
+// site is served, nor where it was served before (a request that started
+// just before the switch may still read there), failed builds included,
+// and nothing else piles up.
+func TestServeRotatesBuildDirectories(t *testing.T) {
+	var served []string // the directories served, newest last
+	n := 0
+	s, err := New(Options{Build: func(ctx context.Context, out string) error {
+		n++
+		for _, d := range served[max(0, len(served)-2):] {
+			if out == d {
+				t.Errorf("build %d writes into %s, served by an earlier build", n, out)
+			}
+		}
+		if n%3 == 0 {
+			return errors.New("broken")
+		}
+		os.MkdirAll(out, 0o755)
+		return os.WriteFile(filepath.Join(out, "index.html"), []byte(fmt.Sprintf("<body>build %d</body>", n)), 0o644)
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	last := 0 // the last build that succeeded
+	for range 10 {
+		if s.Rebuild(context.Background()) == nil {
+			served = append(served, s.Dir())
+			last = n
+		}
+		if body := get(s, "/").Body.String(); !strings.Contains(body, fmt.Sprintf("build %d<", last)) {
+			t.Errorf("after build %d: %q", n, body)
+		}
+	}
+	dirs, err := os.ReadDir(filepath.Dir(s.Dir()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(dirs) > 3 {
+		t.Errorf("%d build directories", len(dirs))
+	}
+}
