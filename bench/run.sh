@@ -179,7 +179,9 @@ echo "largest walkthrough page: $WT_LARGEST; largest page: $PAGE_LARGEST"
 gobench ./internal/codehtml "$TREE_OLD" -benchtime "$BENCHTIME"
 gobench ./analyzer "$TREE_NEW"
 gobench ./source "$TREE_NEW"
-gobench ./internal/serve "$TREE_NEW"
+# BenchmarkServeRebuildReal edits a walkthrough of the real $NEW_TAG site,
+# its tree and facts from E2E_CACHE (cached by the builds above).
+gobench ./internal/serve "$TREE_NEW" -benchtime 10x
 gobench ./internal/trace "$TREE_NEW"
 
 # Anything else with a benchmark that the list above missed.
@@ -231,6 +233,11 @@ step "summary"
   row "clone depth 1 of $NEW_TAG mirror: go-git / git" "$(metric $SRC BenchmarkClone/ratio go-git-s/op) s / $(metric $SRC BenchmarkClone/ratio git-s/op) s"
   row "  RATIO go-git / git clone" "$(metric $SRC BenchmarkClone/ratio go-git/git)"
   row "serve save->reload (fixture site): mean, worst" "$(msecs "$(metric $SV BenchmarkServeRebuild ns/op)"), $(metric $SV BenchmarkServeRebuild worst-ms) ms" "well under 1 s"
+  sv() { echo "$(msecs "$(metric $SV "BenchmarkServeRebuildReal/$1" ns/op)"), $(metric $SV "BenchmarkServeRebuildReal/$1" worst-ms) ms"; }
+  row "serve save->reload, real $NEW_TAG site, text edit: mean, worst" "$(sv text)" "< 300 ms"
+  row "  a step's title edited (its files' backlinks change)" "$(sv title)" "< 300 ms"
+  row "  baseline: the text edit, a whole build each time" "$(sv full)"
+  row "  RATIO baseline / text edit (mean)" "$(div "$(metric $SV BenchmarkServeRebuildReal/full ns/op)" "$(metric $SV BenchmarkServeRebuildReal/text ns/op)" 1)×"
   row "trace deployments, cached facts" "$(msecs "$(metric $TR BenchmarkTrace ns/op)")" "well under 1 s"
   for n in "${NOTES[@]}"; do echo "NOTE: $n"; done
   echo "full output: $LOG"
