@@ -48,10 +48,11 @@ import (
 // file by unlinking it first. Only the pages rendered every time, which
 // are never linked, are overwritten in place.
 //
-// "The release" is everything in Input but Docs: Tag, Commit, Backend,
-// Lang, Since, Facts, Symbols, Xrefs and Traces are compared (the slices
-// and Facts by identity: an analysis result is never modified) and the
-// Cache starts afresh when any of them differs. ReadFile and
+// "The release" is everything in Input but Docs and what is derived from
+// them (Changes, FactChanges: only pages rendered every time show those):
+// Tag, Commit, Backend, Lang, Since, Facts, Symbols, Xrefs and Traces are
+// compared (the slices and Facts by identity: an analysis result is never
+// modified) and the Cache starts afresh when any of them differs. ReadFile and
 // Options.SourceURL cannot be compared: a Cache must not outlive the tree
 // they read. Build uses the Cache; BuildReleases of several releases does
 // not. Builds using one Cache run one at a time.
