@@ -18,6 +18,7 @@ import (
 
 	"github.com/kubewalk/kubewalk/analyzer"
 	"github.com/kubewalk/kubewalk/internal/explain"
+	"github.com/kubewalk/kubewalk/source"
 	"github.com/kubewalk/kubewalk/walkthrough"
 )
 
@@ -582,4 +583,57 @@ func unescapePath(t *testing.T, p string) string {
 		t.Fatalf("link %q: %v", p, err)
 	}
 	return u
+}
+
+// TestBrowserExplainParityFacts runs the parity test over a release's real
+// facts (KUBEWALK_EXPLAIN_FACTS=path/to/facts.json, as `kubewalk build`
+// writes it) and the seeds' posts besides the corpus
+// (KUBEWALK_EXPLAIN_SEEDS=dir, optional): hundreds of call sites, reach
+// sets through the whole call graph. The site is built without
+// walkthroughs, over empty source files.
+func TestBrowserExplainParityFacts(t *testing.T) {
+	path := os.Getenv("KUBEWALK_EXPLAIN_FACTS")
+	if path == "" {
+		t.Skip("set KUBEWALK_EXPLAIN_FACTS to a facts.json")
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var facts analyzer.Facts
+	if err := json.Unmarshal(data, &facts); err != nil {
+		t.Fatal(err)
+	}
+	in := Input{Tag: facts.Tag, Lang: "en", Facts: &facts, ReadFile: func(string) ([]byte, error) { return nil, nil }}
+	opts := Options{
+		Out:       filepath.Join(t.TempDir(), "public"),
+		SourceURL: func(p string, from, to int) string { return source.Permalink(facts.Tag, p, from, to) },
+		Logf:      t.Logf,
+	}
+	if _, err := Build(context.Background(), in, opts); err != nil {
+		t.Fatal(err)
+	}
+	x := explain.New(&facts, nil, explainOptions(opts.SourceURL))
+	cases := loadCorpus(t)
+	if dir := os.Getenv("KUBEWALK_EXPLAIN_SEEDS"); dir != "" {
+		seeds, err := filepath.Glob(filepath.Join(dir, "*"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range seeds {
+			b, err := os.ReadFile(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cases = append(cases, corpusCase{filepath.Base(p), b})
+		}
+	}
+	_, paste := openExplain(t, opts.Out)
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if diff := cmp.Diff(goResults(x, c.input), paste(t, string(c.input)), cmpopts.EquateEmpty()); diff != "" {
+				t.Errorf("page differs from kubewalk explain (-go +page):\n%s", diff)
+			}
+		})
+	}
 }

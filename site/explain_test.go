@@ -84,6 +84,13 @@ func TestExplainIndex(t *testing.T) {
 	if !strings.Contains(files["explain.html"], `<script src="explain-index.js"></script>`) {
 		t.Errorf("explain.html does not load its index")
 	}
+	// The script reads the same whatever encoding it is loaded in.
+	for i, r := range files["assets/explain.js"] {
+		if r > 0x7f {
+			t.Errorf("assets/explain.js: %q at byte %d is not ASCII", r, i)
+			break
+		}
+	}
 }
 
 // TestBrowserExplain pastes seed 000's `kubectl get events --watch`

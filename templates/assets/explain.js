@@ -28,7 +28,9 @@
 //     the values than Go does.
 //
 // Everything is written with textContent, and hrefs come from the index
-// only, so no markup or URL from the input is ever parsed.
+// only, so no markup or URL from the input is ever parsed. The script is
+// ASCII (non-ASCII text in strings is escaped), so it reads the same
+// whatever encoding a page or a file:// load gives it.
 (function () {
   "use strict";
   var X = window.kubewalkExplain;
@@ -50,7 +52,8 @@
   function inDirs(p, dirs) { return dirs.some(function (d) { return starts(p, d + "/"); }); }
   function pkgDir(p) { var i = p.lastIndexOf("/"); return i >= 0 ? p.slice(0, i) : ""; }
   function shortSymbol(s) { return s.slice(s.lastIndexOf("/") + 1); }
-  // strings.ToLower maps each rune on its own (İ → i, Σ → σ anywhere).
+  // strings.ToLower maps each rune on its own (U+0130 to "i", a capital
+  // sigma to a small one wherever it stands).
   function lower(s) { return Array.from(s, function (c) { return Array.from(c.toLowerCase())[0]; }).join(""); }
   // Go's JSON decoder reads a lone surrogate escape ("\ud800") as U+FFFD.
   function wellFormed(s) { return s.replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, "\ufffd"); }
@@ -61,7 +64,7 @@
     for (var i = 0, b = 0; i < s.length; i++) {
       var c = s.charCodeAt(i), pair = c >= 0xd800 && c < 0xdc00 && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00;
       var w = c < 0x80 ? 1 : c < 0x800 ? 2 : pair ? 4 : 3;
-      if (b + w > 4096) return s.slice(0, i) + "…";
+      if (b + w > 4096) return s.slice(0, i) + "\u2026";
       b += w;
       if (pair) i++;
     }
@@ -688,7 +691,7 @@
     d.appendChild(link(c.page || c.permalink, c.path + ":" + c.line, "loc"));
     if (c.permalink) {
       d.appendChild(document.createTextNode(" "));
-      d.appendChild(link(c.permalink, "↗", "gh"));
+      d.appendChild(link(c.permalink, "\u2197", "gh"));
     }
     if (c.detail) d.appendChild(el("div", "detail meta", c.detail));
     if (c.via) d.appendChild(el("div", "via meta", "via " + shortSymbol(c.via))).title = c.via;
@@ -717,7 +720,7 @@
       }
       tr.appendChild(td);
       td = el("td", "code");
-      if (!x.explained) td.appendChild(el("span", "flag", "—"));
+      if (!x.explained) td.appendChild(el("span", "flag", "\u2014"));
       x.code.forEach(function (c) { td.appendChild(codeLine(c)); });
       var more = td;
       x.handlers.forEach(function (c, i) {
@@ -731,7 +734,7 @@
       if (x.note) td.appendChild(el("div", "note meta", x.note));
       tr.appendChild(td);
       td = el("td", "steps");
-      x.steps.forEach(function (s) { td.appendChild(el("div")).appendChild(link(s.p, s.t + " › " + s.s, "step")); });
+      x.steps.forEach(function (s) { td.appendChild(el("div")).appendChild(link(s.p, s.t + " \u203a " + s.s, "step")); });
       tr.appendChild(td);
       out.appendChild(tr);
     });
