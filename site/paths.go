@@ -90,6 +90,12 @@ func SymbolURL(r analyzer.Resolved) string { return symbolURLWalkthrough(r) }
 
 var symbolURLWalkthrough = SymbolURLFor(WalkthroughPage("x"))
 
+// WalkthroughURL is walkthrough.Options.WalkthroughURL for the site: a
+// link from one walkthrough page to another's page and step.
+func WalkthroughURL(id, anchor string) string {
+	return relURL(WalkthroughPage("x"), WalkthroughPage(id), anchor)
+}
+
 // resolvedLines is the span a reference points at: the matched lines when
 // the reference narrowed the declaration, else the whole declaration.
 func resolvedLines(r analyzer.Resolved) (from, to int) {

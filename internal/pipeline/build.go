@@ -70,8 +70,9 @@ func buildReleases(ctx context.Context, rels []*Release, sets []WalkSet, lang st
 	var srels []site.Release
 	for i, rel := range rels {
 		wopts := walkthrough.Options{
-			SymbolURL: site.SymbolURL,
-			Permalink: rel.Tree.Permalink,
+			SymbolURL:      site.SymbolURL,
+			WalkthroughURL: site.WalkthroughURL,
+			Permalink:      rel.Tree.Permalink,
 		}
 		docs, err := loadDocs(rel, sets, lang, wopts, memo)
 		if err != nil {
