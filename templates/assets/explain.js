@@ -38,11 +38,19 @@
   if (!X || !input || !out) return;
 
   // ---- Go's string functions ----
-  var SPACE = "[\\t\\n\\v\\f\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]"; // unicode.IsSpace
-  var isSpaceRe = new RegExp("^" + SPACE + "$"), trimRe = new RegExp("^" + SPACE + "+|" + SPACE + "+$", "g");
+  var SPACES = "\t\n\v\f\r \u0085\u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000"; // unicode.IsSpace
   var S = "[\\t\\n\\f\\r ]", NS = "[^\\t\\n\\f\\r ]"; // \s and \S in Go's regexp
-  function isSpace(c) { return isSpaceRe.test(c); }
-  function trim(s) { return s.replace(trimRe, ""); } // strings.TrimSpace
+  function isSpace(c) { return c.length === 1 && SPACES.indexOf(c) >= 0; }
+  function trim(s) { return trimSet(s, SPACES); } // strings.TrimSpace
+  // trimSet is strings.Trim(s, set) for a set of BMP characters, in one
+  // pass (a regular expression like /\s+$/ takes quadratic time on a long
+  // run of spaces inside a line).
+  function trimSet(s, set) {
+    var i = 0, j = s.length;
+    while (i < j && set.indexOf(s[i]) >= 0) i++;
+    while (j > i && set.indexOf(s[j - 1]) >= 0) j--;
+    return s.slice(i, j);
+  }
   function own(o, k) { return o != null && Object.prototype.hasOwnProperty.call(o, k); }
   function starts(s, p) { return s.slice(0, p.length) === p; }
   function ends(s, p) { return p.length <= s.length && s.slice(s.length - p.length) === p; }
@@ -223,7 +231,6 @@
   var knownColumns = set(["NAMESPACE", "LAST SEEN", "FIRST SEEN", "COUNT", "NAME", "KIND", "SUBOBJECT", "TYPE", "REASON", "OBJECT", "SOURCE", "MESSAGE"]);
   var ageRe = /^(?:(?:\d+[smhdy])+|<unknown>|<invalid>|\d+)$/;
   var wideSep = new RegExp(S + "{2,}", "g");
-  var wideTail = new RegExp(S + "{2,}(" + NS + "+)" + S + "{2,}(\\d+)" + S + "{2,}(" + NS + "+\\.[0-9a-f]+)" + S + "*$");
   var subobject = /^(?:spec|status|metadata)\.|\{/;
   var componentRe = new RegExp("^[a-z0-9][a-z0-9._-]*(?:, " + NS + "+)?$");
 
@@ -303,6 +310,20 @@
     parts.push(s.slice(beg));
     return parts;
   }
+  // wideTail finds what Go's wideTail regular expression,
+  // \s{2,}(\S+)\s{2,}(\d+)\s{2,}(\S+\.[0-9a-f]+)\s*$, matches: -o wide's
+  // FIRST SEEN, COUNT and NAME. Its groups can only be the last three
+  // tokens, so they are read as such: the expression itself backtracks
+  // for ever here on a long run of spaces, where Go's runs in linear time.
+  function wideTail(rest) {
+    var re = new RegExp(NS + "+", "g"), t = [], m;
+    while ((m = re.exec(rest))) t.push({ s: m[0], start: m.index, end: m.index + m[0].length });
+    var n = t.length, gap = function (i) { return t[i].start - (i > 0 ? t[i - 1].end : 0); };
+    if (n < 3 || gap(n - 3) < 2 || gap(n - 2) < 2 || gap(n - 1) < 2 || !/^\d+$/.test(t[n - 2].s)) return null;
+    var name = t[n - 1].s, dot = name.lastIndexOf(".");
+    if (dot < 1 || !/^[0-9a-f]+$/.test(name.slice(dot + 1))) return null;
+    return { index: n > 3 ? t[n - 4].end : 0, firstSeen: t[n - 3].s };
+  }
   // shapeRow: a row without a usable header, read from its shape.
   function shapeRow(line) {
     var toks = tokens(line), ti = -1;
@@ -315,8 +336,8 @@
     if (ti + 2 >= toks.length) return e;
     var obj = toks[ti + 2];
     splitObject(e, obj.s);
-    var rest = line.slice(obj.end), m = wideTail.exec(rest);
-    if (m && ageRe.test(m[1])) {
+    var rest = line.slice(obj.end), m = wideTail(rest);
+    if (m && ageRe.test(m.firstSeen)) {
       var parts = split(trim(rest.slice(0, m.index)), wideSep, 3);
       if (parts.length > 1 && subobject.test(parts[0])) parts = parts.slice(1);
       if (parts.length > 1 && componentRe.test(parts[0])) {
@@ -406,7 +427,7 @@
     var p = a.requestURI, i = p.search(/[?#]/);
     if (i >= 0) p = p.slice(0, i);
     p = pathUnescape(p);
-    var segs = p.replace(/^\/+|\/+$/g, "").split("/"), group = "", ns = "";
+    var segs = trimSet(p, "/").split("/"), group = "", ns = "";
     if (segs.length >= 2 && segs[0] === "api") segs = segs.slice(2);
     else if (segs.length >= 3 && segs[0] === "apis") { group = segs[1]; segs = segs.slice(3); }
     else return;
