@@ -24,7 +24,7 @@ const (
 	treeSubdir   = "kubernetes"
 	workFileName = "go.work"
 	metaFileName = "tree.json"
-	metaFormat   = 2 // 2: go.work replaces missing staging modules with stubs
+	metaFormat   = 3 // 2: go.work replaces missing staging modules with stubs; 3: and sets aside published staging go.mods' pinned replaces
 )
 
 // meta is what tree.json holds: the Tree minus what is derived from where
@@ -109,7 +109,11 @@ func fetchCached(ctx context.Context, opts Options, backend string) (*Tree, erro
 		leftovers = append(leftovers, final) // no tree.json: an older or damaged layout
 	}
 	for _, p := range leftovers {
-		opts.Logger.Info("removing an incomplete fetch", "dir", p)
+		if p == final {
+			opts.Logger.Info("refetching a cached tree of an older kubewalk, or damaged", "dir", p)
+		} else {
+			opts.Logger.Info("removing an incomplete fetch", "dir", p)
+		}
 		if err := removeAll(p); err != nil {
 			return nil, unwritable(opts.CacheDir, err)
 		}

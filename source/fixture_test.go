@@ -193,6 +193,11 @@ func buildFixture(root string) error {
 	return nil
 }
 
+// pinnedTag is the fixture release whose published staging go.mods pin
+// their sister modules with replace directives, as Kubernetes' v0.29.0
+// modules do (client-go: k8s.io/api => k8s.io/api v0.29.0).
+const pinnedTag = "v1.30.0"
+
 // publish puts a release into the file proxy the way the real one holds
 // it: k8s.io/kubernetes@<tag> zipped from the repository (x/mod/zip leaves
 // out the nested staging modules and the vendored code), and each staging
@@ -222,8 +227,19 @@ func publish(root, tag, commit string, withOrigin bool) error {
 		if err != nil {
 			return err
 		}
+		var replaced []string
 		for _, r := range f.Replace {
-			f.DropReplace(r.Old.Path, r.Old.Version)
+			replaced = append(replaced, r.Old.Path)
+		}
+		for _, p := range replaced {
+			f.DropReplace(p, "")
+			if tag == pinnedTag {
+				// As k8s.io/client-go@v0.29.0 was published: the
+				// sister module pinned to the release.
+				if err := f.AddReplace(p, "", p, sv); err != nil {
+					return err
+				}
+			}
 		}
 		for _, r := range f.Require {
 			f.AddRequire(r.Mod.Path, sv)

@@ -2,6 +2,7 @@ package source
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"os"
 	"path"
@@ -10,6 +11,8 @@ import (
 	"strings"
 
 	"golang.org/x/mod/modfile"
+	"golang.org/x/mod/module"
+	"golang.org/x/mod/semver"
 )
 
 // stagingPrefix is where the repository keeps the staging modules, as its
@@ -82,6 +85,56 @@ func presentStaging(dir string, names []string) (present, missing []string) {
 	return present, missing
 }
 
+// pinnedStaging lists the present staging modules that the go.mod of a
+// present staging module replaces with a module version rather than a
+// directory, at every version a module of the workspace requires or pins
+// them at (the tree's v0.0.0, a published module's v0.29.0), sorted and
+// without duplicates. (A missing one is replaced at every version by its
+// stub.)
+func pinnedStaging(dir string, present []string) ([]module.Version, error) {
+	staging := map[string]bool{}
+	for _, n := range present {
+		staging["k8s.io/"+n] = true
+	}
+	files := []string{filepath.Join(dir, "go.mod")}
+	for _, n := range present {
+		files = append(files, filepath.Join(dir, filepath.FromSlash(stagingDir(n)), "go.mod"))
+	}
+	pinned := map[string]bool{}
+	var versions []module.Version
+	for _, name := range files {
+		data, err := os.ReadFile(name)
+		if err != nil {
+			return nil, err
+		}
+		f, err := modfile.Parse(name, data, nil)
+		if err != nil {
+			return nil, fmt.Errorf("%w: %v", ErrNotKubernetes, err)
+		}
+		for _, r := range f.Replace {
+			if staging[r.Old.Path] && r.New.Version != "" {
+				pinned[r.Old.Path] = true
+				versions = append(versions, module.Version{Path: r.Old.Path, Version: r.New.Version})
+			}
+		}
+		for _, r := range f.Require {
+			if staging[r.Mod.Path] {
+				versions = append(versions, r.Mod)
+			}
+		}
+	}
+	var pins []module.Version
+	for _, v := range versions {
+		if pinned[v.Path] {
+			pins = append(pins, v)
+		}
+	}
+	slices.SortFunc(pins, func(a, b module.Version) int {
+		return cmp.Or(cmp.Compare(a.Path, b.Path), semver.Compare(a.Version, b.Version))
+	})
+	return slices.Compact(pins), nil
+}
+
 // writeWorkspace writes, at workFile, a go.work that uses the tree (at
 // treeRel, relative to the go.work's directory) and the staging modules it
 // holds. The tree's own go.work cannot be used as it is: it names staging
@@ -139,8 +192,24 @@ func writeWorkspace(dir, workFile, treeRel string, present, missing []string) er
 	// for every package, third-party ones included. An empty stub module
 	// beside the go.work takes its place: only packages that really import
 	// the missing module fail to load.
-	if len(missing) > 0 {
+	//
+	// A staging module published to the proxy may pin its sister modules
+	// to a release in its go.mod (client-go@v0.29.0 has
+	// k8s.io/api => k8s.io/api v0.29.0), which conflicts with the tree's
+	// own replace to the staging directory: the go command stops with
+	// "conflicting replacements". Any replace of a module path in go.work
+	// sets aside the go.mod replaces of that path, and a workspace module
+	// may only be replaced at a version, so the go.work replaces each such
+	// module, at each version the workspace asks for, with its directory.
+	pins, err := pinnedStaging(dir, present)
+	if err != nil {
+		return err
+	}
+	if len(missing) > 0 || len(pins) > 0 {
 		b.WriteString("\nreplace (\n")
+		for _, p := range pins {
+			fmt.Fprintf(&b, "\t%s %s => ./%s/%s\n", p.Path, p.Version, treeRel, stagingDir(strings.TrimPrefix(p.Path, "k8s.io/")))
+		}
 		for _, m := range missing {
 			stub := filepath.Join(filepath.Dir(workFile), stubsDir, filepath.FromSlash(m))
 			if err := os.MkdirAll(stub, 0o755); err != nil {
