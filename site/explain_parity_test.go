@@ -188,6 +188,25 @@ package status
 func (m *manager) syncPod(uid types.UID, status versionedPodStatus) {
 	newPod, patchBytes, unchanged, err := statusutil.PatchPodStatus(context.TODO(), m.kubeClient, pod.Namespace, pod.Name, pod.UID, pod.Status, mergedStatus)
 }
+-- pkg/controller/podgc/gc_controller.go --
+package podgc
+
+func (gcc *PodGCController) markFailedAndDeletePod(pod *v1.Pod) error {
+	gcc.recorder.Event(pod, v1.EventTypeWarning, "PodGCFailed", err.Error())
+	return err
+}
+-- pkg/controller/util/node/controller_utils.go --
+package node
+
+func RecordNodeStatusChange(recorder record.EventRecorder, node *v1.Node, newStatus string) {
+	recorder.Eventf(ref, v1.EventTypeNormal, newStatus, "Node %s status is now: %s", node.Name, newStatus)
+}
+
+func MarkPodsNotReady(recorder record.EventRecorder, pods []*v1.Pod) error {
+	recorder.Event(pod, v1.EventTypeWarning, "NodeNotReady", "Node is not ready")
+	recorder.Event(pod, v1.EventTypeWarning, "PodGCFailed", err.Error())
+	return nil
+}
 -- pkg/odd/extensions.go --
 package odd
 
@@ -225,6 +244,8 @@ func parityFixture(t testing.TB) func(*Input) {
 		image = "pkg/kubelet/images/image_manager.go"
 		rt    = "pkg/kubelet/kuberuntime/kuberuntime_manager.go"
 		odd   = "pkg/odd/extensions.go"
+		podgc = "pkg/controller/podgc/gc_controller.go"
+		nodeu = "pkg/controller/util/node/controller_utils.go"
 	)
 	createPods := fn("pkg/controller.RealPodControl.createPods", utils, "func (r RealPodControl) createPods")
 	newBase := fn("pkg/controller/replicaset.NewBaseController", rsc, "func NewBaseController")
@@ -242,6 +263,12 @@ func parityFixture(t testing.TB) func(*Input) {
 		{Caller: fn("pkg/scheduler.Scheduler.finishBinding", sched, "func (sched *Scheduler) finishBinding"), At: at(sched, "Eventf"), Recorder: "events", Method: "Eventf", Type: "Normal", Reason: "Scheduled", ReasonExpr: `"Scheduled"`, Message: "Successfully assigned %v/%v to %v", Action: "Binding"},
 		{Caller: fn("pkg/kubelet/images.imageManager.EnsureImageExists", image, "func (m *imageManager) EnsureImageExists"), At: at(image, "m.logIt"), Recorder: "record", Method: "Event", Type: "Normal", Reason: "Pulling", ReasonExpr: "events.PullingImage", Via: kk + "pkg/kubelet/images.imageManager.logIt"},
 		{Caller: fn("pkg/kubelet/kuberuntime.kubeGenericRuntimeManager.doBackOff", rt, "func (m *kubeGenericRuntimeManager) doBackOff"), At: at(rt, "BackOffStartContainer"), Recorder: "record", Method: "Eventf", Type: "Warning", Reason: "BackOff", ReasonExpr: "events.BackOffStartContainer", Message: "Back-off restarting failed container %s in pod %s"},
+		// A controller the component tables do not name, and a reason
+		// recorded with both types.
+		{Caller: fn("pkg/controller/podgc.PodGCController.markFailedAndDeletePod", podgc, "func (gcc *PodGCController)"), At: at(podgc, "PodGCFailed"), Recorder: "record", Method: "Event", Type: "Warning", Reason: "PodGCFailed", ReasonExpr: `"PodGCFailed"`},
+		{Caller: fn("pkg/controller/util/node.MarkPodsNotReady", nodeu, "func MarkPodsNotReady"), At: at(nodeu, `"PodGCFailed"`), Recorder: "record", Method: "Event", Type: "Warning", Reason: "PodGCFailed", ReasonExpr: `"PodGCFailed"`},
+		{Caller: fn("pkg/controller/util/node.RecordNodeStatusChange", nodeu, "func RecordNodeStatusChange"), At: at(nodeu, "newStatus, \"Node %s"), Recorder: "record", Method: "Eventf", Type: "Normal", Reason: "NodeNotReady", ReasonExpr: "newStatus", Message: "Node %s status is now: %s"},
+		{Caller: fn("pkg/controller/util/node.MarkPodsNotReady", nodeu, "func MarkPodsNotReady"), At: at(nodeu, `"NodeNotReady"`), Recorder: "record", Method: "Event", Type: "Warning", Reason: "NodeNotReady", ReasonExpr: `"NodeNotReady"`, Message: "Node is not ready"},
 		{Caller: fn("pkg/kubelet/kuberuntime.kubeGenericRuntimeManager.killContainer", rt, "func (m *kubeGenericRuntimeManager) killContainer"), At: at(rt, "KillingContainer"), Recorder: "record", Method: "Eventf", Type: "Normal", Reason: "Killing", ReasonExpr: "events.KillingContainer", Message: "Stopping container %s", Via: kk + "pkg/kubelet/kuberuntime.kubeGenericRuntimeManager.recordContainerEvent"},
 	}
 	// A fact of another analysis, in a facts block only: the step names a
@@ -321,7 +348,7 @@ func parityFixture(t testing.TB) func(*Input) {
 			step("step-1", "One", []walkthrough.Ref{ref(createPods)}),
 			step("step-2", "Two", []walkthrough.Ref{ref(createPods)}),
 			step("step-3", "Three", []walkthrough.Ref{ref(createPods)}),
-			step("step-4", "Four", []walkthrough.Ref{ref(createPods)}),
+			step("step-4", "Four", []walkthrough.Ref{ref(createPods), ref(fn("pkg/controller/job.NewController", job, "func NewController"))}),
 		}},
 	}
 	return func(in *Input) {
