@@ -47,4 +47,20 @@
 // A walkthrough step explains a record when its facts block lists a
 // matched fact (events: reason=ScalingReplicaSet), or when one of its
 // references or excerpts covers the matched call site.
+//
+// # In the browser
+//
+// The site's explain page gives the same answers without a server.
+// Explainer.Index hands it, as plain data, everything that does not
+// depend on the input — each call site's Code, the steps that explain it
+// and how well (the scores stepsFor adds up), the package directories it
+// is reached from (the set reachedFrom asks about), the component tables —
+// and templates/assets/explain.js ports the rest, function for function:
+// Parse, the ranking above, the component rules. testdata/corpus holds
+// the inputs both are held to: site/explain_parity_test.go pastes each
+// into the page in headless Chromium and compares every line with
+// Explain's answer, and testdata/site-fixture.golden.json pins those
+// answers (go test ./site -run TestExplainCorpusGolden -update-parity).
+// A change to a rule here is a change to explain.js too; the few
+// differences a browser cannot avoid are listed at the top of explain.js.
 package explain
