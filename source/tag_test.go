@@ -42,3 +42,22 @@ func TestCheckTag(t *testing.T) {
 		t.Errorf("stagingVersion = %s", got)
 	}
 }
+
+func TestPermalinkEscapes(t *testing.T) {
+	for _, tt := range []struct {
+		path string
+		from int
+		to   int
+		want string
+	}{
+		{"pkg/controller/deployment/sync.go", 232, 232, Repository + "/blob/v1.31.0/pkg/controller/deployment/sync.go#L232"},
+		{"pkg/a/b.go", 3, 9, Repository + "/blob/v1.31.0/pkg/a/b.go#L3-L9"},
+		{"pkg/a/b.go", 0, 0, Repository + "/blob/v1.31.0/pkg/a/b.go"},
+		// A hostile name keeps its "#", "?" and "%" in the path.
+		{`pkg/odd/x<script>&'"#?%.go`, 1, 1, Repository + "/blob/v1.31.0/pkg/odd/x%3Cscript%3E&%27%22%23%3F%25.go#L1"},
+	} {
+		if got := Permalink("v1.31.0", tt.path, tt.from, tt.to); got != tt.want {
+			t.Errorf("Permalink(%q, %d, %d) = %s, want %s", tt.path, tt.from, tt.to, got, tt.want)
+		}
+	}
+}
