@@ -67,24 +67,27 @@
 // (8.1 s user + 1.4 s sys CPU, go list included) when it ran go list
 // itself. Taking the listing from packages.Load instead changes no work:
 // `go list -deps -json` prints nothing until it is done anyway (first byte
-// at 6.41 s of 6.65 s). On a quiet machine, `kubewalk check` of the
-// built-in walkthroughs at v1.36.3 with an empty facts cache — the current
-// roots (381 packages with the walkthroughs', 2,700 in all, 10,821 files),
-// load 6.9 s of which go list 2.8 s, the five passes 3.3 s (calls 2.6 s),
-// cross-references beside them — took 11.3–11.9 s wall and 1.09–1.17 GB
-// peak RSS; with the facts cached, 0.48–0.53 s and 124 MB. go/packages is
+// at 6.41 s of 6.65 s). make bench at v1.36.3 (the current roots: 361
+// packages, 2,700 in all, 10,821 files; load average 2–3 from the run
+// itself): Analyze with an empty GOCACHE 9.8 s and 1.0 GB peak RSS, with a
+// warm GOCACHE 7.0 s (go list is the difference), with the facts cached
+// 0.27 s and 82 MB. Of a warm run, the load is ~5 s and the six passes
+// ~1.5 s (calls 0.8 s, since implementers are cached per interface; it
+// was 2.6 s), the cross-references beside them. go/packages is
 // how Go tools are meant to ask the go command about packages (drivers,
 // overlays, error shapes, -pgo variants); the part that matters for speed
 // and memory — what is parsed and type-checked, and what is kept — is
 // ours. Keeping dependency syntax (bodies emptied)
 // cost about 450 MB more peak RSS, so it is dropped. Export data is no alternative on
 // a cold build cache: `go list -deps -export` of the roots compiles
-// everything (BenchmarkGoListExportCold: see below).
+// everything — 482 s with an empty GOCACHE in the same make bench run
+// (BenchmarkGoListExportCold), 6.9 s warm, before a single package is
+// type-checked.
 //
 // The current DefaultRoots (361 roots, 2,700 packages, 10,821 files) add
 // kubectl apply, the watch cache and kube-proxy. On a machine shared with
-// other builds (load average 5–7 on 2 cores), Analyze — load, the five
-// passes and the cross-references — measured 21 s wall at 1.05 GB peak
+// other builds (load average 5–7 on 2 cores), Analyze — load, the passes
+// of the time and the cross-references — measured 21 s wall at 1.05 GB peak
 // RSS, cold and warm GOCACHE alike (the loader uses no build cache; a cold
 // GOCACHE only slows go list's first module scan), with about 16 s of
 // user CPU: of that the load is ~9 s, the passes ~4 s (the call-edge pass
