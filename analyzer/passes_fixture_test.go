@@ -30,6 +30,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/kubewalk/kubewalk/internal/testfs"
+
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -40,11 +42,38 @@ var kubelike struct {
 	err   error
 }
 
+// kubelikeDir is where testdata/kubelike is expanded (its staging modules
+// are an archive) for this test binary; TestMain removes it.
+var kubelikeDir string
+
+// kubelikeTree expands testdata/kubelike into a temporary directory, once.
+func kubelikeTree() (string, error) {
+	if kubelikeDir == "" {
+		dir, err := os.MkdirTemp("", "kubelike-")
+		if err != nil {
+			return "", err
+		}
+		if err := testfs.CopyTree("testdata/kubelike", dir); err != nil {
+			return "", err
+		}
+		kubelikeDir = dir
+	}
+	return kubelikeDir, nil
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if kubelikeDir != "" {
+		os.RemoveAll(kubelikeDir)
+	}
+	os.Exit(code)
+}
+
 // kubelikeFacts loads testdata/kubelike and runs Passes once per test binary.
 func kubelikeFacts(t *testing.T) (*Facts, *Program) {
 	t.Helper()
 	kubelike.once.Do(func() {
-		dir, err := filepath.Abs("testdata/kubelike")
+		dir, err := kubelikeTree()
 		if err != nil {
 			kubelike.err = err
 			return
@@ -310,11 +339,8 @@ func TestPassesDeterministic(t *testing.T) {
 // must not appear as handlers, and the controllers' registrations must
 // stay as they are.
 func TestHandlersSkipInformerMachinery(t *testing.T) {
-	want, _ := kubelikeFacts(t)
-	dir, err := filepath.Abs("testdata/kubelike")
-	if err != nil {
-		t.Fatal(err)
-	}
+	want, prog := kubelikeFacts(t)
+	dir := prog.Dir
 	prog, err := Load(context.Background(), Config{
 		Dir:   dir,
 		Env:   []string{"GOWORK=" + filepath.Join(dir, "go.work"), "GOFLAGS=-mod=readonly", "GOPROXY=off"},

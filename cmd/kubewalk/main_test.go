@@ -4,12 +4,13 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/kubewalk/kubewalk/internal/testfs"
 
 	"github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing/object"
@@ -76,27 +77,17 @@ func TestVersion(t *testing.T) {
 // go.mod does, tagged tag. It returns the repository's path.
 func fixtureRepo(t *testing.T, tag string) string {
 	t.Helper()
-	src := filepath.Join("..", "..", "analyzer", "testdata", "kubelike")
 	dir := t.TempDir()
-	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		if rel == "go.mod" {
-			b = append(b, []byte("\nreplace (\n\tk8s.io/api => ./staging/src/k8s.io/api\n\tk8s.io/apimachinery => ./staging/src/k8s.io/apimachinery\n\tk8s.io/client-go => ./staging/src/k8s.io/client-go\n)\n")...)
-		}
-		dst := filepath.Join(dir, rel)
-		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
-			return err
-		}
-		return os.WriteFile(dst, b, 0o644)
-	})
+	if err := testfs.CopyTree(filepath.Join("..", "..", "analyzer", "testdata", "kubelike"), dir); err != nil {
+		t.Fatal(err)
+	}
+	gomod := filepath.Join(dir, "go.mod")
+	b, err := os.ReadFile(gomod)
 	if err != nil {
+		t.Fatal(err)
+	}
+	b = append(b, []byte("\nreplace (\n\tk8s.io/api => ./staging/src/k8s.io/api\n\tk8s.io/apimachinery => ./staging/src/k8s.io/apimachinery\n\tk8s.io/client-go => ./staging/src/k8s.io/client-go\n)\n")...)
+	if err := os.WriteFile(gomod, b, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	repo, err := git.PlainInit(dir, false)

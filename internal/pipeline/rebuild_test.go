@@ -52,8 +52,8 @@ func TestRebuildIsBuild(t *testing.T) {
 	if testing.Short() {
 		t.Skip("loads packages")
 	}
-	dir, err := filepath.Abs("../../analyzer/testdata/kubelike")
-	if err != nil {
+	dir := t.TempDir()
+	if err := testfs.CopyTree("../../analyzer/testdata/kubelike", dir); err != nil {
 		t.Fatal(err)
 	}
 	res, err := analyzer.Analyze(context.Background(), analyzer.Config{

@@ -9,6 +9,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/kubewalk/kubewalk/internal/testfs"
+
 	"github.com/kubewalk/kubewalk/analyzer"
 	"github.com/kubewalk/kubewalk/walkthrough"
 )
@@ -24,14 +26,27 @@ var kubelike struct {
 	once sync.Once
 	res  *analyzer.Result
 	err  error
+	dir  string // the expanded fixture, removed by TestMain
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if kubelike.dir != "" {
+		os.RemoveAll(kubelike.dir)
+	}
+	os.Exit(code)
 }
 
 func kubelikeResult(t testing.TB) *analyzer.Result {
 	t.Helper()
 	kubelike.once.Do(func() {
-		dir, err := filepath.Abs("../../analyzer/testdata/kubelike")
+		dir, err := os.MkdirTemp("", "kubelike-")
 		if err != nil {
 			kubelike.err = err
+			return
+		}
+		kubelike.dir = dir
+		if kubelike.err = testfs.CopyTree("../../analyzer/testdata/kubelike", dir); kubelike.err != nil {
 			return
 		}
 		kubelike.res, kubelike.err = analyzer.Analyze(context.Background(), analyzer.Config{

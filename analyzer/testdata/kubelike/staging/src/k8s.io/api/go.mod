@@ -1,3 +1,0 @@
-module k8s.io/api
-
-go 1.22

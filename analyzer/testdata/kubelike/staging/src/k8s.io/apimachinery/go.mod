@@ -1,3 +1,0 @@
-module k8s.io/apimachinery
-
-go 1.22

@@ -1,3 +1,0 @@
-package labels
-
-type Selector interface{ String() string }

@@ -1,6 +1,0 @@
-package runtime
-
-// Object is what every API type implements.
-type Object interface {
-	DeepCopyObject() Object
-}

@@ -1,3 +1,0 @@
-module k8s.io/client-go
-
-go 1.22

@@ -1,4 +1,0 @@
-package rest
-
-// Interface is the REST client a typed client's RESTClient() returns.
-type Interface interface{}
