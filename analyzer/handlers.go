@@ -656,17 +656,6 @@ func (ix *index) informerFuncResource(fn *types.Func) Resource {
 		return Resource{}
 	}
 	r := Resource{Kind: kind, Version: pathBase(gv), Resource: ix.plural(gv, kind)}
-	r.Group = strings.Split(gv, "/")[0]
-	for _, imp := range fn.Pkg().Imports() {
-		if groupVersionDir(imp.Path()) == gv && !strings.Contains(imp.Path(), "/informers/") && !strings.Contains(imp.Path(), "/listers/") {
-			if c, ok := imp.Scope().Lookup("GroupName").(*types.Const); ok && c != nil {
-				r.Group = groupOf(imp)
-				return r
-			}
-		}
-	}
-	if r.Group == "core" {
-		r.Group = ""
-	}
+	r.Group = groupFromImports(fn.Pkg(), gv)
 	return r
 }

@@ -290,16 +290,7 @@ func (ix *index) restClientResource(info *types.Info, client ast.Expr, name stri
 	}
 	r.Version = pathBase(gv)
 	r.Kind = ix.kinds[gv+"/"+name]
-	r.Group = strings.Split(gv, "/")[0]
-	for _, imp := range n.Obj().Pkg().Imports() {
-		if groupVersionDir(imp.Path()) == gv && strings.Contains(imp.Path(), "/api") {
-			r.Group = groupOf(imp)
-			return r
-		}
-	}
-	if r.Group == "core" {
-		r.Group = ""
-	}
+	r.Group = groupFromImports(n.Obj().Pkg(), gv)
 	return r
 }
 

@@ -622,6 +622,25 @@ func groupOf(p *types.Package) string {
 	return g
 }
 
+// groupFromImports returns the API group of gv ("apps/v1") as a typed
+// client, informer or lister package p sees it: the group of the API
+// package for gv that p imports (the one declaring GroupName), else gv's
+// directory name, "core" being the core group "".
+func groupFromImports(p *types.Package, gv string) string {
+	for _, imp := range p.Imports() {
+		if groupVersionDir(imp.Path()) != gv || strings.Contains(imp.Path(), "/informers/") || strings.Contains(imp.Path(), "/listers/") {
+			continue
+		}
+		if c, ok := imp.Scope().Lookup("GroupName").(*types.Const); ok && c != nil {
+			return groupOf(imp)
+		}
+	}
+	if g := strings.Split(gv, "/")[0]; g != "core" {
+		return g
+	}
+	return ""
+}
+
 func (ix *index) plural(gv, kind string) string {
 	if p, ok := ix.plurals[gv+"/"+kind]; ok {
 		return p

@@ -253,16 +253,7 @@ func (ix *index) typedResource(n *types.Named) Resource {
 		}
 	}
 	r := Resource{Kind: kind, Version: pathBase(gv), Resource: ix.plural(gv, kind)}
-	r.Group = strings.Split(gv, "/")[0]
-	for _, imp := range n.Obj().Pkg().Imports() {
-		if groupVersionDir(imp.Path()) == gv && strings.Contains(imp.Path(), "/api") {
-			r.Group = groupOf(imp)
-			return r
-		}
-	}
-	if r.Group == "core" {
-		r.Group = ""
-	}
+	r.Group = groupFromImports(n.Obj().Pkg(), gv)
 	return r
 }
 
