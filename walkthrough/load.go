@@ -31,6 +31,11 @@ type Options struct {
 	// walkthrough page, anchor "" for the walkthrough itself. nil: the
 	// link stays as written, which is right on GitHub.
 	WalkthroughURL func(id, anchor string) string
+	// Also are walkthroughs of other directories in the same site that
+	// links may name (see Targets): a user's walkthroughs link to the
+	// built-in ones. A walkthrough of the directory itself wins over one
+	// of the same ID here.
+	Also LinkTargets
 }
 
 // Load parses, resolves and renders every walkthrough in dir for lang:
@@ -45,7 +50,7 @@ type Options struct {
 func Load(fsys fs.FS, dir string, lang string, opts Options) ([]*Doc, error) {
 	sets, errs := scan(fsys, dir)
 	ens, clean, errs := parseOriginals(fsys, sets, errs)
-	targets := targetsOf(ens)
+	targets := opts.targets(ens)
 	var docs []*Doc
 	for i, set := range sets {
 		en := ens[i]
@@ -79,7 +84,7 @@ func Load(fsys fs.FS, dir string, lang string, opts Options) ([]*Doc, error) {
 func Check(fsys fs.FS, dir string, opts Options) []error {
 	sets, errs := scan(fsys, dir)
 	ens, _, errs := parseOriginals(fsys, sets, errs)
-	targets := targetsOf(ens)
+	targets := opts.targets(ens)
 	for i, set := range sets {
 		en := ens[i]
 		if en == nil {
@@ -279,6 +284,18 @@ func (b *builder) report(file string, line, col int, text string, err error) {
 	b.errs = append(b.errs, e)
 }
 
+// targets are what links from the walkthroughs ens may name: themselves
+// and Also.
+func (o *Options) targets(ens []*Source) LinkTargets {
+	t := targetsOf(ens)
+	for id, anchors := range o.Also {
+		if _, own := t[id]; !own {
+			t[id] = anchors
+		}
+	}
+	return t
+}
+
 // parseOriginals parses the English file of each set (nil where there is
 // none) and reports which parsed without syntax errors; the errors are
 // appended to errs.
@@ -297,7 +314,7 @@ func parseOriginals(fsys fs.FS, sets []*fileSet, errs []error) (ens []*Source, c
 
 // build resolves every reference of s and renders it into a Doc. Links to
 // other walkthroughs are checked against targets (nil: not checked).
-func build(s *Source, opts *Options, targets walkTargets) (*Doc, []error) {
+func build(s *Source, opts *Options, targets LinkTargets) (*Doc, []error) {
 	b := &builder{opts: opts, file: s.File}
 	b.linkWalkthroughs(s, targets)
 	_ = ast.Walk(s.doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {

@@ -3,11 +3,13 @@ package walkthrough
 // Links between walkthroughs: a Markdown link to a sibling file,
 // [the informers' first step](informers.md#step-1-…), works on GitHub as
 // written; in the site it goes to that walkthrough's page and step. Load
-// and Check report a link to a walkthrough that is not in the same
-// directory, or to a step anchor it does not have.
+// and Check report a link to a walkthrough that is neither in the same
+// directory nor in Options.Also, or to a step anchor it does not have.
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"maps"
 	"regexp"
 	"slices"
@@ -45,14 +47,25 @@ func (s *Source) collectWalkLinks(n ast.Node) {
 	})
 }
 
-// walkTargets is what links between walkthroughs may point at: the IDs of
-// a directory's walkthroughs and the step anchors of each.
-type walkTargets map[string][]string
+// LinkTargets is what links between walkthroughs may point at: walkthrough
+// IDs and the step anchors of each.
+type LinkTargets map[string][]string
+
+// Targets parses the walkthroughs in dir (English originals, for syntax
+// only) and returns their IDs and step anchors: for Options.Also, so that
+// walkthroughs in another directory of the same site (a user's beside the
+// built-in ones) may link to these. Syntax errors are returned joined,
+// with the targets of every file that could be read.
+func Targets(fsys fs.FS, dir string) (LinkTargets, error) {
+	sets, errs := scan(fsys, dir)
+	ens, _, errs := parseOriginals(fsys, sets, errs)
+	return targetsOf(ens), errors.Join(errs...)
+}
 
 // targetsOf lists the walkthroughs of srcs (English originals) and their
 // step anchors; a translation shares its original's anchors.
-func targetsOf(srcs []*Source) walkTargets {
-	t := walkTargets{}
+func targetsOf(srcs []*Source) LinkTargets {
+	t := LinkTargets{}
 	for _, s := range srcs {
 		if s == nil {
 			continue
@@ -68,7 +81,7 @@ func targetsOf(srcs []*Source) walkTargets {
 
 // linkWalkthroughs checks the links to other walkthroughs against
 // targets and sets their destinations to the site's URL for them.
-func (b *builder) linkWalkthroughs(s *Source, targets walkTargets) {
+func (b *builder) linkWalkthroughs(s *Source, targets LinkTargets) {
 	for _, wl := range s.walkLinks {
 		dest := wl.id + ".md"
 		if wl.anchor != "" {
@@ -80,7 +93,7 @@ func (b *builder) linkWalkthroughs(s *Source, targets walkTargets) {
 			switch {
 			case !ok:
 				ids := slices.Sorted(maps.Keys(targets))
-				e = &Error{Msg: fmt.Sprintf("link to %s: no walkthrough %q in this directory", dest, wl.id), Suggestions: nearest(wl.id, ids)}
+				e = &Error{Msg: fmt.Sprintf("link to %s: no walkthrough %q", dest, wl.id), Suggestions: nearest(wl.id, ids)}
 			case wl.anchor != "" && !slices.Contains(anchors, wl.anchor):
 				e = &Error{Msg: fmt.Sprintf("link to %s: walkthrough %s has no step #%s", dest, wl.id, wl.anchor), Suggestions: nearest(wl.anchor, anchors)}
 			}

@@ -67,10 +67,34 @@ func TestWalkthroughLinks(t *testing.T) {
 		msgs = append(msgs, e.Error())
 	}
 	want := []string{
-		`a.md:8:5: link to bb.md: no walkthrough "bb" in this directory (did you mean b, a?)`,
+		`a.md:8:5: link to bb.md: no walkthrough "bb" (did you mean b, a?)`,
 		`a.md:8:20: link to b.md#step-1-watchin: walkthrough b has no step #step-1-watchin (did you mean step-1-watching?)`,
 	}
 	if strings.Join(msgs, "\n") != strings.Join(want, "\n") {
 		t.Errorf("Check:\n%s\nwant:\n%s", strings.Join(msgs, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// A user's walkthroughs link to the built-in ones: Targets of the other
+// directory, given as Also.
+func TestWalkthroughLinksAlso(t *testing.T) {
+	builtin := fstest.MapFS{"deployment.md": {Data: []byte(fm + "\n## Create\n\nx\n")}}
+	also, err := Targets(builtin, ".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := also["deployment"]; len(got) != 1 || got[0] != "step-1-create" {
+		t.Fatalf("Targets = %v", also)
+	}
+	user := fstest.MapFS{"mine.md": {Data: []byte(fm + "\n## Mine\n\n[d](deployment.md#step-1-create) [bad](deployment.md#step-9)\n")}}
+	opts := testOptions(&fakeResolver{facts: &analyzer.Facts{}})
+	opts.Also = also
+	errs := Check(user, ".", opts)
+	if len(errs) != 1 || !strings.Contains(errs[0].Error(), "walkthrough deployment has no step #step-9") {
+		t.Errorf("Check with Also: %v", errs)
+	}
+	opts.Also = nil
+	if errs := Check(user, ".", opts); len(errs) != 2 {
+		t.Errorf("Check without Also: %v, want both links reported", errs)
 	}
 }

@@ -47,8 +47,9 @@ for walkthroughs that must keep up with Kubernetes.`,
 					return err
 				}
 				n := 0
+				also := pipeline.LinkTargets(sets)
 				for _, s := range sets {
-					for _, e := range walkthrough.Check(s.FS, s.Dir, walkthrough.Options{Resolver: rel.Result}) {
+					for _, e := range walkthrough.Check(s.FS, s.Dir, walkthrough.Options{Resolver: rel.Result, Also: also}) {
 						fmt.Fprintln(g.stdout, diagnostic(s, tag, e))
 						n++
 					}

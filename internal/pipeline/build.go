@@ -3,6 +3,7 @@ package pipeline
 import (
 	"context"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"sort"
@@ -27,10 +28,12 @@ func Docs(rel *Release, sets []WalkSet, lang string, symbolURL walkthrough.Optio
 func loadDocs(rel *Release, sets []WalkSet, lang string, symbolURL walkthrough.Options, memo *docsMemo) ([]*walkthrough.Doc, error) {
 	byID := map[string]int{}
 	var docs []*walkthrough.Doc
+	also := LinkTargets(sets)
 	for _, s := range sets {
 		opts := symbolURL
 		opts.Resolver = rel.Result
-		ds, err := memo.load(s, lang, func() ([]*walkthrough.Doc, error) { return walkthrough.Load(s.FS, s.Dir, lang, opts) })
+		opts.Also = also
+		ds, err := memo.load(s, lang, also, func() ([]*walkthrough.Doc, error) { return walkthrough.Load(s.FS, s.Dir, lang, opts) })
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", s.Name, err)
 		}
@@ -44,6 +47,20 @@ func loadDocs(rel *Release, sets []WalkSet, lang string, symbolURL walkthrough.O
 		}
 	}
 	return docs, nil
+}
+
+// LinkTargets returns the walkthroughs of every set with their step
+// anchors, for walkthrough.Options.Also: a user's walkthroughs may link
+// to the built-in ones. A later set's walkthrough replaces an earlier
+// one's of the same ID, as in Docs. Syntax errors are left for Load and
+// Check to report, at their file and line.
+func LinkTargets(sets []WalkSet) walkthrough.LinkTargets {
+	all := walkthrough.LinkTargets{}
+	for _, s := range sets {
+		t, _ := walkthrough.Targets(s.FS, s.Dir)
+		maps.Copy(all, t)
+	}
+	return all
 }
 
 // Build renders the site for rel into out.

@@ -4,9 +4,12 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/binary"
+	"fmt"
 	"hash"
 	"io/fs"
+	"maps"
 	"path"
+	"slices"
 
 	"github.com/kubewalk/kubewalk/site"
 	"github.com/kubewalk/kubewalk/walkthrough"
@@ -49,7 +52,7 @@ type memoSet struct {
 // load returns the walkthroughs of s in lang: the ones loaded before when
 // its files did not change since, else what load returns. A nil memo
 // always loads.
-func (m *docsMemo) load(s WalkSet, lang string, load func() ([]*walkthrough.Doc, error)) ([]*walkthrough.Doc, error) {
+func (m *docsMemo) load(s WalkSet, lang string, also walkthrough.LinkTargets, load func() ([]*walkthrough.Doc, error)) ([]*walkthrough.Doc, error) {
 	if m == nil {
 		return load()
 	}
@@ -57,7 +60,9 @@ func (m *docsMemo) load(s WalkSet, lang string, load func() ([]*walkthrough.Doc,
 	if err != nil {
 		return load() // which reports the problem
 	}
-	key := s.Name + "\x00" + s.Dir + "\x00" + lang
+	// The set's links are checked against also: a change there (a step
+	// of another set renamed) loads it again.
+	key := s.Name + "\x00" + s.Dir + "\x00" + lang + "\x00" + targetsKey(also)
 	if e, ok := m.sets[key]; ok && e.sum == sum {
 		return e.docs, nil
 	}
@@ -70,6 +75,15 @@ func (m *docsMemo) load(s WalkSet, lang string, load func() ([]*walkthrough.Doc,
 	// another sum and loads again.
 	m.sets[key] = memoSet{sum, docs}
 	return docs, nil
+}
+
+// targetsKey is a digest of link targets, for the memo's key.
+func targetsKey(t walkthrough.LinkTargets) string {
+	h := sha256.New()
+	for _, id := range slices.Sorted(maps.Keys(t)) {
+		fmt.Fprintf(h, "%q %q\n", id, t[id])
+	}
+	return string(h.Sum(nil))
 }
 
 // setSum hashes the name and content of every file in the set's

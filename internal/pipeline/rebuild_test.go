@@ -132,7 +132,7 @@ func TestDocsMemo(t *testing.T) {
 	}
 	step := func(what string, wantLoads int, wantID string) {
 		t.Helper()
-		docs, err := memo.load(set, "en", load)
+		docs, err := memo.load(set, "en", nil, load)
 		if loads != wantLoads || (err == nil && docs[0].ID != wantID) {
 			t.Errorf("%s: %d loads, docs %s; want %d loads, docs %s", what, loads, docs[0].ID, wantLoads, wantID)
 		}
@@ -152,7 +152,16 @@ func TestDocsMemo(t *testing.T) {
 	step("a broken file", 5, "")
 	fail = nil
 	step("the same file, loading now", 6, "6")
-	if _, err := memo.load(set, "ko", load); err != nil || loads != 7 {
+	if _, err := memo.load(set, "ko", nil, load); err != nil || loads != 7 {
 		t.Errorf("another language: %d loads", loads)
+	}
+	// The set's links are checked against the other sets' walkthroughs:
+	// when those change, the set loads again.
+	also := walkthrough.LinkTargets{"deployment": {"step-1-create"}}
+	if _, err := memo.load(set, "ko", also, load); err != nil || loads != 8 {
+		t.Errorf("other walkthroughs changed: %d loads", loads)
+	}
+	if _, err := memo.load(set, "ko", walkthrough.LinkTargets{"deployment": {"step-1-create"}}, load); err != nil || loads != 8 {
+		t.Errorf("the same other walkthroughs: %d loads", loads)
 	}
 }
