@@ -173,8 +173,10 @@
 // is a link to that walkthrough: it works on GitHub as written, the site
 // points it at the walkthrough's page in the reader's language
 // (Options.WalkthroughURL), and Load and Check report a link to a
-// walkthrough that is not in the same directory, or to a step anchor it
-// does not have. A translation's step anchors are its original's.
+// walkthrough that is neither in the same directory nor among
+// Options.Also (kubewalk passes the other directories of the site, so
+// your walkthroughs may link to the built-in ones), or to a step anchor
+// it does not have. A translation's step anchors are its original's.
 //
 // # Symbol references are shared between languages
 //
