@@ -94,34 +94,50 @@ func ParseAudit(input []byte) []Record {
 func parseLines(input []byte) []Record {
 	var (
 		out []Record
-		p   tableParser
-		kv  kvBlock
+		p   lineParser
 	)
-	flush := func() {
-		for {
-			r, ok := kv.record()
-			if !ok {
-				break
-			}
-			out = append(out, r)
-		}
-	}
-	forLines(input, func(n int, line string) {
-		t := strings.TrimSpace(line)
-		if kv.add(n, t) {
-			return
-		}
-		flush()
-		if t != "" && t[0] == '{' {
-			out = append(out, decodeLine(n, t)...)
-			return
-		}
-		if r, ok := p.line(n, line); ok {
-			out = append(out, r)
-		}
-	})
-	flush()
+	add := func(r Record) { out = append(out, r) }
+	forLines(input, func(n int, line string) { p.line(n, line, add) })
+	p.flush(add)
 	return out
+}
+
+// lineParser is the state of the line-by-line reader: the latest table
+// header and the audit field block being gathered. Parse and Stream feed
+// it the same lines and get the same records.
+type lineParser struct {
+	table tableParser
+	kv    kvBlock
+}
+
+// line reads line n and passes emit the records it completes: none, or
+// the audit block it ends and its own.
+func (p *lineParser) line(n int, line string, emit func(Record)) {
+	t := strings.TrimSpace(line)
+	if p.kv.add(n, t) {
+		return
+	}
+	p.flush(emit)
+	if t != "" && t[0] == '{' {
+		for _, r := range decodeLine(n, t) {
+			emit(r)
+		}
+		return
+	}
+	if r, ok := p.table.line(n, line); ok {
+		emit(r)
+	}
+}
+
+// flush passes emit the records of the audit field block gathered so far.
+func (p *lineParser) flush(emit func(Record)) {
+	for {
+		r, ok := p.kv.record()
+		if !ok {
+			return
+		}
+		emit(r)
+	}
 }
 
 // forLines calls f with each line (1-based number, without the newline and
@@ -137,13 +153,18 @@ func forLines(input []byte, f func(n int, line string)) {
 		} else {
 			line, input = input[:i], input[i+1:]
 		}
-		line = bytes.TrimSuffix(line, []byte("\r"))
-		s := string(line)
-		if !utf8.ValidString(s) {
-			s = strings.ToValidUTF8(s, "\uFFFD")
-		}
-		f(n, s)
+		f(n, lineText(line))
 	}
+}
+
+// lineText is a line as the parsers read it: without a trailing \r, and
+// with invalid UTF-8 replaced so records always marshal.
+func lineText(line []byte) string {
+	s := string(bytes.TrimSuffix(line, []byte("\r")))
+	if !utf8.ValidString(s) {
+		s = strings.ToValidUTF8(s, "\uFFFD")
+	}
+	return s
 }
 
 func unknown(n int, text string) Record {
@@ -197,16 +218,21 @@ func parseJSONStream(input []byte) (out []Record, ok bool) {
 			return nil, false
 		}
 		n := bytes.Count(input[:start], []byte("\n")) + 1
-		end := bytes.IndexByte(input[start:], '\n')
-		first := string(input[start:])
-		if end >= 0 {
-			first = string(input[start : start+end])
-		}
-		first = strings.ToValidUTF8(strings.TrimSpace(first), "\uFFFD")
-		recs := fromJSON(n, first, v)
-		if len(recs) == 0 {
-			recs = []Record{unknown(n, first)}
-		}
-		out = append(out, recs...)
+		out = append(out, valueRecords(n, input[start:], v)...)
 	}
+}
+
+// valueRecords are the records of JSON value v, which starts on line n at
+// the start of rest (the input from there on): its first line is the
+// records' Text.
+func valueRecords(n int, rest []byte, v any) []Record {
+	if end := bytes.IndexByte(rest, '\n'); end >= 0 {
+		rest = rest[:end]
+	}
+	first := strings.ToValidUTF8(strings.TrimSpace(string(rest)), "\uFFFD")
+	recs := fromJSON(n, first, v)
+	if len(recs) == 0 {
+		recs = []Record{unknown(n, first)}
+	}
+	return recs
 }
