@@ -159,7 +159,7 @@ func Analyze(ctx context.Context, cfg Config) (*Result, error) {
 }
 
 // WriteFactsJSON writes the facts as indented JSON: the facts.json file.
-// Its schema is the Facts type (see facts.go; field names are the json
+// Its schema is the Facts type (see package fact; field names are the json
 // tags) at version Facts.Schema. Lists are in the order the passes sorted
 // them; nil lists are written as [] so readers need not special-case them.
 func (r *Result) WriteFactsJSON(w io.Writer) error {

@@ -18,6 +18,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/kubewalk/kubewalk/internal/atomicfile"
 )
 
 // Version is the analyzer's own version: bump it when the loader, the
@@ -143,27 +145,13 @@ func writeCache(file string, res *Result) error {
 	if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(file), ".analyzer-*.tmp")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name()) // after a successful rename, a no-op
-	bw := bufio.NewWriterSize(tmp, 1<<20)
-	if err := encodeResult(bw, res); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := bw.Flush(); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	if err := os.Chmod(tmp.Name(), 0o644); err != nil { // CreateTemp makes it 0600
-		return err
-	}
-	return os.Rename(tmp.Name(), file)
+	return atomicfile.Write(file, 0o644, func(w io.Writer) error {
+		bw := bufio.NewWriterSize(w, 1<<20)
+		if err := encodeResult(bw, res); err != nil {
+			return err
+		}
+		return bw.Flush()
+	})
 }
 
 func readCache(file string) (*Result, error) {

@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/packages"
+
+	"github.com/kubewalk/kubewalk/analyzer/fact"
 )
 
 // HandlersPass finds informer event handler registrations.
@@ -107,7 +109,7 @@ func (ix *index) registration(u *unit, call *ast.CallExpr, fn *types.Func, sel *
 	info := u.pkg.TypesInfo
 	sig := fn.Type().(*types.Signature)
 	r := HandlerRegistration{
-		Component: componentOf(u.pkg.Types.Path()),
+		Component: fact.Component(u.pkg.Types.Path()),
 		Caller:    u.ref,
 		At:        ix.prog.Loc(call.Pos(), call.End()),
 		Method:    fn.Name(),
@@ -171,13 +173,6 @@ func (ix *index) registration(u *unit, call *ast.CallExpr, fn *types.Func, sel *
 		r.HandlerExpr = exprString(handler)
 	}
 	return r, true
-}
-
-// componentOf labels a package by its path inside the tree's module layout:
-// "pkg/controller/deployment" for k8s.io/kubernetes packages, the import
-// path for staging ones.
-func componentOf(pkgPath string) string {
-	return strings.TrimPrefix(pkgPath, "k8s.io/kubernetes/")
 }
 
 // fieldOfLiteral returns the value of field name in the struct literal e

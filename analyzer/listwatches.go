@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/packages"
+
+	"github.com/kubewalk/kubewalk/analyzer/fact"
 )
 
 // ListWatchesPass finds raw list-watches: the ListerWatchers a component
@@ -161,7 +163,7 @@ func runListWatches(prog *Program, facts *Facts) error {
 func (ix *index) listWatchCall(u *unit, call *ast.CallExpr, fn *types.Func) ListWatch {
 	info := u.pkg.TypesInfo
 	lw := ListWatch{
-		Component: componentOf(u.pkg.Types.Path()),
+		Component: fact.Component(u.pkg.Types.Path()),
 		Caller:    u.ref,
 		At:        ix.prog.Loc(call.Pos(), call.End()),
 		Func:      fn.Name(),
@@ -186,7 +188,7 @@ func (ix *index) listWatchCall(u *unit, call *ast.CallExpr, fn *types.Func) List
 // field selector from what they assign to ListOptions.FieldSelector.
 func (ix *index) listWatchLit(u *unit, lit *ast.CompositeLit) ListWatch {
 	lw := ListWatch{
-		Component: componentOf(u.pkg.Types.Path()),
+		Component: fact.Component(u.pkg.Types.Path()),
 		Caller:    u.ref,
 		At:        ix.prog.Loc(lit.Pos(), lit.End()),
 		Func:      "ListWatch",

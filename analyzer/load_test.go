@@ -120,21 +120,21 @@ func TestLoadMissingRoot(t *testing.T) {
 func TestSymbols(t *testing.T) {
 	res := fixtureResult(t)
 	want := []Symbol{
-		{Name: "example.com/tree/ctrl.Controller", Kind: "type", Decl: Location{"ctrl/ctrl.go", 12, 16}},
-		{Name: "example.com/tree/ctrl.Controller.syncThing", Kind: "method", Decl: Location{"ctrl/ctrl.go", 25, 34}, Body: Location{"ctrl/ctrl.go", 27, 34}},
-		{Name: "example.com/tree/ctrl.List", Kind: "type", Decl: Location{"ctrl/ctrl.go", 44, 45}},
-		{Name: "example.com/tree/ctrl.List.Len", Kind: "method", Decl: Location{"ctrl/ctrl.go", 47, 48}, Body: Location{"ctrl/ctrl.go", 48, 48}},
-		{Name: "example.com/tree/ctrl.NewController", Kind: "func", Decl: Location{"ctrl/ctrl.go", 18, 23}, Body: Location{"ctrl/ctrl.go", 19, 23}},
-		{Name: "example.com/tree/ctrl.ReasonCreated", Kind: "const", Decl: Location{"ctrl/ctrl.go", 37, 38}},
-		{Name: "example.com/tree/ctrl.ReasonFailed", Kind: "const", Decl: Location{"ctrl/ctrl.go", 39, 39}},
-		{Name: "example.com/tree/ctrl.defaultKey", Kind: "var", Decl: Location{"ctrl/ctrl.go", 42, 42}},
-		{Name: "example.com/tree/ctrl.otherKey", Kind: "var", Decl: Location{"ctrl/ctrl.go", 42, 42}},
-		{Name: "example.com/tree/lib.Client", Kind: "type", Decl: Location{"lib/lib.go", 8, 9}},
-		{Name: "example.com/tree/lib.Client.Things", Kind: "method", Decl: Location{"lib/lib.go", 11, 12}, Body: Location{"lib/lib.go", 12, 12}},
-		{Name: "example.com/tree/lib.ThingClient", Kind: "type", Decl: Location{"lib/lib.go", 14, 15}},
-		{Name: "example.com/tree/lib.ThingClient.Create", Kind: "method", Decl: Location{"lib/lib.go", 17, 20}, Body: Location{"lib/lib.go", 18, 20}},
-		{Name: "example.com/tree/lib.helper", Kind: "func", Decl: Location{"lib/lib.go", 22, 24}, Body: Location{"lib/lib.go", 22, 24}},
-		{Name: "example.com/tree/yaml.v3.Marshal", Kind: "func", Decl: Location{"yaml.v3/yaml.go", 4, 5}, Body: Location{"yaml.v3/yaml.go", 5, 5}},
+		{Name: "example.com/tree/ctrl.Controller", Kind: "type", Decl: Location{Path: "ctrl/ctrl.go", StartLine: 12, EndLine: 16}},
+		{Name: "example.com/tree/ctrl.Controller.syncThing", Kind: "method", Decl: Location{Path: "ctrl/ctrl.go", StartLine: 25, EndLine: 34}, Body: Location{Path: "ctrl/ctrl.go", StartLine: 27, EndLine: 34}},
+		{Name: "example.com/tree/ctrl.List", Kind: "type", Decl: Location{Path: "ctrl/ctrl.go", StartLine: 44, EndLine: 45}},
+		{Name: "example.com/tree/ctrl.List.Len", Kind: "method", Decl: Location{Path: "ctrl/ctrl.go", StartLine: 47, EndLine: 48}, Body: Location{Path: "ctrl/ctrl.go", StartLine: 48, EndLine: 48}},
+		{Name: "example.com/tree/ctrl.NewController", Kind: "func", Decl: Location{Path: "ctrl/ctrl.go", StartLine: 18, EndLine: 23}, Body: Location{Path: "ctrl/ctrl.go", StartLine: 19, EndLine: 23}},
+		{Name: "example.com/tree/ctrl.ReasonCreated", Kind: "const", Decl: Location{Path: "ctrl/ctrl.go", StartLine: 37, EndLine: 38}},
+		{Name: "example.com/tree/ctrl.ReasonFailed", Kind: "const", Decl: Location{Path: "ctrl/ctrl.go", StartLine: 39, EndLine: 39}},
+		{Name: "example.com/tree/ctrl.defaultKey", Kind: "var", Decl: Location{Path: "ctrl/ctrl.go", StartLine: 42, EndLine: 42}},
+		{Name: "example.com/tree/ctrl.otherKey", Kind: "var", Decl: Location{Path: "ctrl/ctrl.go", StartLine: 42, EndLine: 42}},
+		{Name: "example.com/tree/lib.Client", Kind: "type", Decl: Location{Path: "lib/lib.go", StartLine: 8, EndLine: 9}},
+		{Name: "example.com/tree/lib.Client.Things", Kind: "method", Decl: Location{Path: "lib/lib.go", StartLine: 11, EndLine: 12}, Body: Location{Path: "lib/lib.go", StartLine: 12, EndLine: 12}},
+		{Name: "example.com/tree/lib.ThingClient", Kind: "type", Decl: Location{Path: "lib/lib.go", StartLine: 14, EndLine: 15}},
+		{Name: "example.com/tree/lib.ThingClient.Create", Kind: "method", Decl: Location{Path: "lib/lib.go", StartLine: 17, EndLine: 20}, Body: Location{Path: "lib/lib.go", StartLine: 18, EndLine: 20}},
+		{Name: "example.com/tree/lib.helper", Kind: "func", Decl: Location{Path: "lib/lib.go", StartLine: 22, EndLine: 24}, Body: Location{Path: "lib/lib.go", StartLine: 22, EndLine: 24}},
+		{Name: "example.com/tree/yaml.v3.Marshal", Kind: "func", Decl: Location{Path: "yaml.v3/yaml.go", StartLine: 4, EndLine: 5}, Body: Location{Path: "yaml.v3/yaml.go", StartLine: 5, EndLine: 5}},
 	}
 	if len(res.Symbols) != len(want) {
 		t.Errorf("%d symbols, want %d", len(res.Symbols), len(want))

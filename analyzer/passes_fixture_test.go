@@ -30,6 +30,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/kubewalk/kubewalk/analyzer/fact"
 	"github.com/kubewalk/kubewalk/internal/testfs"
 
 	"github.com/google/go-cmp/cmp"
@@ -103,26 +104,18 @@ func kubelikeFacts(t *testing.T) (*Facts, *Program) {
 	return kubelike.facts, kubelike.prog
 }
 
-// short drops the import path from a symbol: "deployment.DeploymentController.addDeployment".
-func short(sym string) string {
-	if i := strings.LastIndex(sym, "/"); i >= 0 {
-		return sym[i+1:]
-	}
-	return sym
-}
-
 func renderHandler(h *Handler) string {
 	if h == nil {
 		return "-"
 	}
-	s := short(h.Symbol)
+	s := fact.ShortSymbol(h.Symbol)
 	if h.Form != "method value" {
 		s += "(" + h.Form + ")"
 	}
 	if len(h.Calls) > 0 {
 		var cs []string
 		for _, c := range h.Calls {
-			cs = append(cs, short(c))
+			cs = append(cs, fact.ShortSymbol(c))
 		}
 		s += "[" + strings.Join(cs, ",") + "]"
 	}
@@ -142,7 +135,7 @@ func renderRegistration(r HandlerRegistration) string {
 	if r.Resync != "" {
 		s += " resync=" + r.Resync
 	}
-	return s + " caller=" + short(r.Caller.Symbol)
+	return s + " caller=" + fact.ShortSymbol(r.Caller.Symbol)
 }
 
 func renderWrite(w Write) string {
@@ -151,7 +144,7 @@ func renderWrite(w Write) string {
 		res += "/" + w.Subresource
 	}
 	return fmt.Sprintf("%s %s apiVerb=%s group=%s version=%s kind=%s via=%s caller=%s",
-		res, w.Verb, w.APIVerb, w.Resource.Group, w.Resource.Version, w.Resource.Kind, w.Via, short(w.Caller.Symbol))
+		res, w.Verb, w.APIVerb, w.Resource.Group, w.Resource.Version, w.Resource.Kind, w.Via, fact.ShortSymbol(w.Caller.Symbol))
 }
 
 func renderEvent(e Event) string {
@@ -160,22 +153,22 @@ func renderEvent(e Event) string {
 		s += " action=" + e.Action
 	}
 	if e.Via != "" {
-		s += " via=" + short(e.Via)
+		s += " via=" + fact.ShortSymbol(e.Via)
 	}
-	return s + " caller=" + short(e.Caller.Symbol)
+	return s + " caller=" + fact.ShortSymbol(e.Caller.Symbol)
 }
 
 func renderWiring(w Wiring) string {
-	s := fmt.Sprintf("%s.%s = %s", short(w.Type), w.Field, short(w.Sync.Symbol))
+	s := fmt.Sprintf("%s.%s = %s", fact.ShortSymbol(w.Type), w.Field, fact.ShortSymbol(w.Sync.Symbol))
 	if w.Queue != "" {
 		var es []string
 		for _, e := range w.Enqueuers {
-			es = append(es, short(e.Symbol))
+			es = append(es, fact.ShortSymbol(e.Symbol))
 		}
 		s += " queue=" + w.Queue + " enqueuers=" + strings.Join(es, ",")
 	}
 	if w.Worker != nil {
-		s += " worker=" + short(w.Worker.Symbol)
+		s += " worker=" + fact.ShortSymbol(w.Worker.Symbol)
 	}
 	return s
 }
@@ -183,18 +176,18 @@ func renderWiring(w Wiring) string {
 func renderListWatch(lw ListWatch) string {
 	var cs []string
 	for _, c := range lw.Consumers {
-		s := c.Kind + ":" + short(c.Caller.Symbol) + ":" + renderResource(c.Resource)
+		s := c.Kind + ":" + fact.ShortSymbol(c.Caller.Symbol) + ":" + renderResource(c.Resource)
 		if c.Push != nil {
-			s += ":push=" + short(c.Push.Symbol)
+			s += ":push=" + fact.ShortSymbol(c.Push.Symbol)
 		}
 		cs = append(cs, s)
 	}
 	return fmt.Sprintf("%s %s fields=%s consumers=%s caller=%s", lw.Func, renderResource(lw.Resource),
-		strings.Join(lw.Fields, ","), strings.Join(cs, ";"), short(lw.Caller.Symbol))
+		strings.Join(lw.Fields, ","), strings.Join(cs, ";"), fact.ShortSymbol(lw.Caller.Symbol))
 }
 
 func renderCall(c Call) string {
-	return fmt.Sprintf("%s %s -> %s", c.Kind, short(c.From), short(c.To))
+	return fmt.Sprintf("%s %s -> %s", c.Kind, fact.ShortSymbol(c.From), fact.ShortSymbol(c.To))
 }
 
 type gotFact struct {

@@ -1,7 +1,6 @@
 package analyzer
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"os"
@@ -13,6 +12,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/agnivade/levenshtein"
+
+	"github.com/kubewalk/kubewalk/analyzer/fact"
 )
 
 // ParseRef parses a symbol reference as walkthroughs write it:
@@ -67,7 +68,7 @@ func ParseRef(s string) (Ref, error) {
 			}
 			alt = base + alt
 		} else {
-			path, names, ok := splitRef(alt)
+			path, names, ok := fact.SplitSymbol(alt)
 			if !ok {
 				return ref, fmt.Errorf("reference %q: %q names no symbol (want importpath.Name or importpath.Type.Method)", s, alt)
 			}
@@ -91,17 +92,6 @@ func regexpStart(s string) int {
 		}
 	}
 	return -1
-}
-
-// splitRef splits a full name at the first dot after the last slash.
-func splitRef(s string) (path, names string, ok bool) {
-	slash := strings.LastIndex(s, "/")
-	dot := strings.IndexByte(s[slash+1:], '.')
-	if dot < 0 {
-		return "", "", false
-	}
-	path, names = s[:slash+1+dot], s[slash+1+dot+1:]
-	return path, names, path != "" && !strings.HasSuffix(path, "/")
 }
 
 // checkNames checks "Name" or "Type.Method".
@@ -130,16 +120,6 @@ func isIdent(s string) bool {
 		}
 	}
 	return true
-}
-
-// String formats r in ParseRef's syntax (relative alternates are written
-// in full).
-func (r Ref) String() string {
-	s := strings.Join(r.Alternates, " | ")
-	if r.Lines != "" {
-		s += " /" + r.Lines + "/"
-	}
-	return s
 }
 
 // NotFoundError is returned by Resolve when no alternate of a reference
@@ -204,7 +184,7 @@ func (r *Result) Resolve(ref Ref) (Resolved, error) {
 // first alternate's import path has a dotted last element (see ParseRef).
 func (r *Result) alternates(ref Ref) []string {
 	names := ref.Alternates
-	guess, _, ok := splitRef(names[0])
+	guess, _, ok := fact.SplitSymbol(names[0])
 	if !ok {
 		return names
 	}
@@ -288,20 +268,10 @@ func (r *Result) matchLines(sym Symbol, re string) ([]int, error) {
 	if err != nil {
 		return nil, err
 	}
-	var matched []int
-	line := 1
-	for len(src) > 0 && line <= sym.Decl.EndLine {
-		text := src
-		if i := bytes.IndexByte(src, '\n'); i >= 0 {
-			text, src = src[:i], src[i+1:]
-		} else {
-			src = nil
-		}
-		if line >= sym.Decl.StartLine && rx.Match(text) {
-			matched = append(matched, line)
-		}
-		line++
-	}
+	// A file shorter than the declaration (the tree changed under the
+	// index) is matched as far as it goes.
+	text, _ := fact.LineSpan(src, sym.Decl.StartLine, sym.Decl.EndLine)
+	matched := fact.MatchLines(rx, text, sym.Decl.StartLine)
 	if matched == nil {
 		return nil, fmt.Errorf("/%s/ in %s (%s:%d-%d): %w", re, sym.Name, sym.Decl.Path, sym.Decl.StartLine, sym.Decl.EndLine, ErrNoMatch)
 	}
@@ -331,7 +301,7 @@ func (r *Result) notFound(ref Ref) *NotFoundError {
 	for _, alt := range ref.Alternates {
 		pkg := r.packageOf(alt)
 		if pkg == "" {
-			if p, _, ok := splitRef(alt); ok && !containsString(e.NoPackage, p) {
+			if p, _, ok := fact.SplitSymbol(alt); ok && !containsString(e.NoPackage, p) {
 				e.NoPackage = append(e.NoPackage, p)
 			}
 		} else {

@@ -35,17 +35,17 @@ func TestXrefs(t *testing.T) {
 		line, name string
 		want       Ident
 	}{
-		{"ctl.syncHandler = ctl.syncThing", "syncThing", Ident{Len: 9, Kind: "method", Target: Location{"ctrl/ctrl.go", 27, 27}}},
-		{"ctl.syncHandler = ctl.syncThing", "syncHandler", Ident{Len: 11, Kind: "field", Target: Location{"ctrl/ctrl.go", 14, 14}}},
-		{"ctl.syncHandler = ctl.syncThing", "ctl", Ident{Len: 3, Kind: "var", Target: Location{"ctrl/ctrl.go", 20, 20}}},
-		{"func NewController(c *lib.Client)", "NewController", Ident{Len: 13, Kind: "func", Def: true, Target: Location{"ctrl/ctrl.go", 19, 19}}},
-		{"func NewController(c *lib.Client)", "lib", Ident{Len: 3, Kind: "pkg", Target: Location{"ctrl/ctrl.go", 8, 8}}},
-		{"func NewController(c *lib.Client)", "Client", Ident{Len: 6, Kind: "type", Target: Location{"lib/lib.go", 9, 9}}},
+		{"ctl.syncHandler = ctl.syncThing", "syncThing", Ident{Len: 9, Kind: "method", Target: Location{Path: "ctrl/ctrl.go", StartLine: 27, EndLine: 27}}},
+		{"ctl.syncHandler = ctl.syncThing", "syncHandler", Ident{Len: 11, Kind: "field", Target: Location{Path: "ctrl/ctrl.go", StartLine: 14, EndLine: 14}}},
+		{"ctl.syncHandler = ctl.syncThing", "ctl", Ident{Len: 3, Kind: "var", Target: Location{Path: "ctrl/ctrl.go", StartLine: 20, EndLine: 20}}},
+		{"func NewController(c *lib.Client)", "NewController", Ident{Len: 13, Kind: "func", Def: true, Target: Location{Path: "ctrl/ctrl.go", StartLine: 19, EndLine: 19}}},
+		{"func NewController(c *lib.Client)", "lib", Ident{Len: 3, Kind: "pkg", Target: Location{Path: "ctrl/ctrl.go", StartLine: 8, EndLine: 8}}},
+		{"func NewController(c *lib.Client)", "Client", Ident{Len: 6, Kind: "type", Target: Location{Path: "lib/lib.go", StartLine: 9, EndLine: 9}}},
 		{`return fmt.Errorf("empty key")`, "Errorf", Ident{Len: 6, Kind: "func"}}, // outside the tree
-		{"if key == \"\"", "key", Ident{Len: 3, Kind: "var", Target: Location{"ctrl/ctrl.go", 27, 27}}},
+		{"if key == \"\"", "key", Ident{Len: 3, Kind: "var", Target: Location{Path: "ctrl/ctrl.go", StartLine: 27, EndLine: 27}}},
 		{"func (l *List[T]) Len() int { return len(l.items) }", "len", Ident{Len: 3, Kind: "builtin"}},
 		{"func (l *List[T]) Len() int", "int", Ident{Len: 3, Kind: "builtin"}},
-		{"ReasonFailed  = \"Failed\"", "ReasonFailed", Ident{Len: 12, Kind: "const", Def: true, Target: Location{"ctrl/ctrl.go", 39, 39}}},
+		{"ReasonFailed  = \"Failed\"", "ReasonFailed", Ident{Len: 12, Kind: "const", Def: true, Target: Location{Path: "ctrl/ctrl.go", StartLine: 39, EndLine: 39}}},
 	}
 	for _, tt := range tests {
 		got := at(tt.line, tt.name)

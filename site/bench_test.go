@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/kubewalk/kubewalk/analyzer"
+	"github.com/kubewalk/kubewalk/analyzer/fact"
 	"github.com/kubewalk/kubewalk/source"
 )
 
@@ -63,7 +63,7 @@ func BenchmarkSourcePages(b *testing.B) {
 	}
 	xrefs := synthXrefs(files, srcs)
 	in := Input{
-		Tag: "v1.31.0", Lang: "en", Facts: &analyzer.Facts{}, Xrefs: xrefs,
+		Tag: "v1.31.0", Lang: "en", Facts: &fact.Facts{}, Xrefs: xrefs,
 		// Read from disk each time, as a real build does.
 		ReadFile: func(p string) ([]byte, error) { return os.ReadFile(filepath.Join(root, filepath.FromSlash(p))) },
 	}
@@ -108,9 +108,9 @@ func cpuTime() time.Duration {
 }
 
 // synthXrefs builds identifier tables as described on BenchmarkSourcePages.
-func synthXrefs(files []string, srcs map[string][]byte) []analyzer.FileXref {
+func synthXrefs(files []string, srcs map[string][]byte) []fact.FileXref {
 	type decl struct {
-		loc  analyzer.Location
+		loc  fact.Location
 		kind string
 	}
 	decls := map[string]decl{}
@@ -149,7 +149,7 @@ func synthXrefs(files []string, srcs map[string][]byte) []analyzer.FileXref {
 							kind = "type"
 						}
 						l := tf.Line(pos)
-						decls[lit] = decl{analyzer.Location{Path: p, StartLine: l, EndLine: l}, kind}
+						decls[lit] = decl{fact.Location{Path: p, StartLine: l, EndLine: l}, kind}
 					}
 				}
 			}
@@ -159,14 +159,14 @@ func synthXrefs(files []string, srcs map[string][]byte) []analyzer.FileXref {
 			prev = tok
 		})
 	}
-	var xs []analyzer.FileXref
+	var xs []fact.FileXref
 	for _, p := range files {
-		x := analyzer.FileXref{Path: p}
+		x := fact.FileXref{Path: p}
 		scan(srcs[p], func(tf *token.File, pos token.Pos, tok token.Token, lit string) {
 			if tok != token.IDENT {
 				return
 			}
-			id := analyzer.Ident{Off: tf.Offset(pos), Len: len(lit), Kind: "var"}
+			id := fact.Ident{Off: tf.Offset(pos), Len: len(lit), Kind: "var"}
 			if d, ok := decls[lit]; ok {
 				id.Kind, id.Target = d.kind, d.loc
 				id.Def = d.loc.Path == p && d.loc.StartLine == tf.Line(pos)

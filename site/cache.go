@@ -13,7 +13,7 @@ import (
 	"sort"
 	"sync"
 
-	"github.com/kubewalk/kubewalk/analyzer"
+	"github.com/kubewalk/kubewalk/analyzer/fact"
 	"github.com/kubewalk/kubewalk/internal/codehtml"
 )
 
@@ -81,9 +81,9 @@ func NewCache() *Cache { return &Cache{} }
 // cacheBase identifies the release a Cache's entries belong to.
 type cacheBase struct {
 	tag, commit, backend, lang, since string
-	facts                             *analyzer.Facts
-	xrefs                             *analyzer.FileXref
-	symbols                           *analyzer.Symbol
+	facts                             *fact.Facts
+	xrefs                             *fact.FileXref
+	symbols                           *fact.Symbol
 	traces                            *TraceInput
 	nXrefs, nSymbols, nTraces         int
 }
@@ -287,7 +287,7 @@ func (pl *placer) finish(pages []page, keys []pageKey, sizes []int64) error {
 }
 
 // linkTargets returns the paths file p's identifiers link to, sorted.
-func (c *Cache) linkTargets(p string, idents []analyzer.Ident) []string {
+func (c *Cache) linkTargets(p string, idents []fact.Ident) []string {
 	c.tmu.Lock()
 	defer c.tmu.Unlock()
 	if ts, ok := c.targets[p]; ok {

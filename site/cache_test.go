@@ -10,7 +10,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/kubewalk/kubewalk/analyzer"
+	"github.com/kubewalk/kubewalk/analyzer/fact"
 	"github.com/kubewalk/kubewalk/internal/testfs"
 	"github.com/kubewalk/kubewalk/walkthrough"
 )
@@ -53,7 +53,7 @@ func TestCacheRebuildIsFullBuild(t *testing.T) {
 	// shared_informer.go gets a source page, and the identifier linking
 	// to it from deployment_controller.go goes in-site.
 	citeInformer := func(docs []*walkthrough.Doc) {
-		i := slices.IndexFunc(base.Symbols, func(s analyzer.Symbol) bool { return s.Name == addMethod })
+		i := slices.IndexFunc(base.Symbols, func(s fact.Symbol) bool { return s.Name == addMethod })
 		if i < 0 {
 			t.Fatalf("fixture has no %s", addMethod)
 		}
@@ -183,8 +183,8 @@ func TestCacheRebuildIsFullBuild(t *testing.T) {
 }
 
 // refTo is an inline reference to the whole of sym.
-func refTo(sym analyzer.Symbol) walkthrough.Ref {
-	return walkthrough.Ref{Text: sym.Name, Line: 1, Ref: analyzer.Ref{Alternates: []string{sym.Name}}, Resolved: analyzer.Resolved{Symbol: sym}}
+func refTo(sym fact.Symbol) walkthrough.Ref {
+	return walkthrough.Ref{Text: sym.Name, Line: 1, Ref: fact.Ref{Alternates: []string{sym.Name}}, Resolved: fact.Resolved{Symbol: sym}}
 }
 
 // cloneDocs copies docs deep enough for a test to edit their fields and

@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/kubewalk/kubewalk/analyzer"
+	"github.com/kubewalk/kubewalk/analyzer/fact"
 	"github.com/kubewalk/kubewalk/internal/codehtml"
 	"github.com/kubewalk/kubewalk/internal/reldiff"
 	"github.com/kubewalk/kubewalk/walkthrough"
@@ -77,11 +77,11 @@ func (b *builder) numberChanges() {
 }
 
 // change returns the badge of ref for the page at site path p, or nil.
-func (b *builder) change(p string, ref analyzer.Ref) *changeView {
+func (b *builder) change(p string, ref fact.Ref) *changeView {
 	return b.changeOf(p, ref.String())
 }
 
-// changeOf is change by the reference's key (analyzer.Ref.String).
+// changeOf is change by the reference's key (fact.Ref.String).
 func (b *builder) changeOf(p, k string) *changeView {
 	n := b.changeN[k]
 	if n == 0 {
@@ -92,18 +92,18 @@ func (b *builder) changeOf(p, k string) *changeView {
 	cv := &changeView{
 		Class:   class,
 		Label:   strings.ReplaceAll(b.t("change."+class), "{since}", b.in.Since),
-		Symbol:  shortSymbol(rc.To.Symbol),
+		Symbol:  fact.ShortSymbol(rc.To.Symbol),
 		N:       n,
 		Href:    relURL(p, changesPage, "d"+strconv.Itoa(n)),
 		HasDiff: rc.Diff != "",
 	}
 	if cv.Symbol == "" {
-		cv.Symbol = shortSymbol(rc.From.Symbol)
+		cv.Symbol = fact.ShortSymbol(rc.From.Symbol)
 	}
 	if rc.From.Symbol != "" {
 		was := fmt.Sprintf("%s:%d-%d", rc.From.Decl.Path, rc.From.Decl.StartLine, rc.From.Decl.EndLine)
 		if rc.From.Symbol != rc.To.Symbol {
-			was = shortSymbol(rc.From.Symbol) + " · " + was
+			was = fact.ShortSymbol(rc.From.Symbol) + " · " + was
 		}
 		cv.Title = b.in.Since + ": " + was
 	}
@@ -139,7 +139,7 @@ func (b *builder) stepChanges(p string, s walkthrough.Step) []changeView {
 // docDiffs returns the diffs of doc's references by change number.
 func (b *builder) docDiffs(d *walkthrough.Doc) map[string]string {
 	out := map[string]string{}
-	add := func(r analyzer.Ref) {
+	add := func(r fact.Ref) {
 		k := r.String()
 		if n := b.changeN[k]; n > 0 && b.in.Changes[k].Diff != "" {
 			out[strconv.Itoa(n)] = b.in.Changes[k].Diff
@@ -223,7 +223,7 @@ func (b *builder) changesPage() ([]byte, error) {
 		if s.Symbol == "" {
 			return "—"
 		}
-		return fmt.Sprintf("%s · %s:%d-%d", shortSymbol(s.Symbol), s.Decl.Path, s.Decl.StartLine, s.Decl.EndLine)
+		return fmt.Sprintf("%s · %s:%d-%d", fact.ShortSymbol(s.Symbol), s.Decl.Path, s.Decl.StartLine, s.Decl.EndLine)
 	}
 	for _, k := range b.changeKeys {
 		rc := b.in.Changes[k]

@@ -4,7 +4,7 @@ import (
 	"html/template"
 	"path"
 
-	"github.com/kubewalk/kubewalk/analyzer"
+	"github.com/kubewalk/kubewalk/analyzer/fact"
 	"github.com/kubewalk/kubewalk/internal/codehtml"
 	"github.com/kubewalk/kubewalk/internal/diagram"
 )
@@ -25,7 +25,7 @@ type exLine = codehtml.ExcerptLine
 // go/scanner with identifiers classed and linked by idents (nil idents —
 // a file outside the analysed roots — still gets lexical highlighting),
 // anything else through chroma by file name.
-func highlight(name string, src []byte, idents []analyzer.Ident, link func(analyzer.Location) string) []codehtml.Line {
+func highlight(name string, src []byte, idents []fact.Ident, link func(fact.Location) string) []codehtml.Line {
 	if path.Ext(name) == ".go" {
 		return codehtml.Go(src, idents, codehtml.Options{Link: link})
 	}

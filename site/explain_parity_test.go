@@ -16,7 +16,7 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 	"golang.org/x/tools/txtar"
 
-	"github.com/kubewalk/kubewalk/analyzer"
+	"github.com/kubewalk/kubewalk/analyzer/fact"
 	"github.com/kubewalk/kubewalk/internal/explain"
 	"github.com/kubewalk/kubewalk/source"
 	"github.com/kubewalk/kubewalk/walkthrough"
@@ -227,12 +227,12 @@ func parityFixture(t testing.TB) func(*Input) {
 		tr[f.Name] = f.Data
 	}
 	const kk = "k8s.io/kubernetes/"
-	fn := func(sym, path, start string) analyzer.FuncRef {
-		return analyzer.FuncRef{Symbol: kk + sym, Decl: tr.decl(t, path, start)}
+	fn := func(sym, path, start string) fact.FuncRef {
+		return fact.FuncRef{Symbol: kk + sym, Decl: tr.decl(t, path, start)}
 	}
-	at := func(path, substr string) analyzer.Location {
+	at := func(path, substr string) fact.Location {
 		l := tr.line(t, path, substr)
-		return analyzer.Location{Path: path, StartLine: l, EndLine: l}
+		return fact.Location{Path: path, StartLine: l, EndLine: l}
 	}
 	const (
 		utils = "pkg/controller/controller_utils.go"
@@ -250,12 +250,12 @@ func parityFixture(t testing.TB) func(*Input) {
 	createPods := fn("pkg/controller.RealPodControl.createPods", utils, "func (r RealPodControl) createPods")
 	newBase := fn("pkg/controller/replicaset.NewBaseController", rsc, "func NewBaseController")
 	manage := fn("pkg/controller/replicaset.ReplicaSetController.manageReplicas", rsc, "func (rsc *ReplicaSetController) manageReplicas")
-	pods := analyzer.Resource{Version: "v1", Kind: "Pod", Resource: "pods"}
-	deployments := analyzer.Resource{Group: "apps", Version: "v1", Kind: "Deployment", Resource: "deployments"}
-	handler := func(sym, path, start string) *analyzer.Handler {
-		return &analyzer.Handler{FuncRef: fn(sym, path, start), Form: "method value"}
+	pods := fact.Resource{Version: "v1", Kind: "Pod", Resource: "pods"}
+	deployments := fact.Resource{Group: "apps", Version: "v1", Kind: "Deployment", Resource: "deployments"}
+	handler := func(sym, path, start string) *fact.Handler {
+		return &fact.Handler{FuncRef: fn(sym, path, start), Form: "method value"}
 	}
-	events := []analyzer.Event{
+	events := []fact.Event{
 		{Caller: createPods, At: at(utils, "SuccessfulCreatePodReason"), Recorder: "record", Method: "Eventf", Type: "Normal", Reason: "SuccessfulCreate", ReasonExpr: "SuccessfulCreatePodReason", Message: "Created pod: %v"},
 		{Caller: createPods, At: at(utils, "FailedCreatePodReason"), Recorder: "record", Method: "Eventf", Type: "Warning", Reason: "FailedCreate", ReasonExpr: "FailedCreatePodReason", Message: "Error creating: %v"},
 		{Caller: fn("pkg/controller/cronjob.ControllerV2.syncCronJob", cron, "func (jm *ControllerV2) syncCronJob"), At: at(cron, "Eventf"), Recorder: "record", Method: "Eventf", Type: "Normal", Reason: "SuccessfulCreate", ReasonExpr: `"SuccessfulCreate"`, Message: "Created job %v"},
@@ -273,19 +273,19 @@ func parityFixture(t testing.TB) func(*Input) {
 	}
 	// A fact of another analysis, in a facts block only: the step names a
 	// reason no call site of these facts records.
-	evicted := analyzer.Event{Caller: fn("pkg/kubelet/kuberuntime.kubeGenericRuntimeManager.evict", rt, "func (m *kubeGenericRuntimeManager) evict"), At: at(rt, "Reason, \"The node"), Recorder: "record", Method: "Eventf", Type: "Warning", Reason: "Evicted", Message: "The node was low on resource: %s."}
-	writes := []analyzer.Write{
+	evicted := fact.Event{Caller: fn("pkg/kubelet/kuberuntime.kubeGenericRuntimeManager.evict", rt, "func (m *kubeGenericRuntimeManager) evict"), At: at(rt, "Reason, \"The node"), Recorder: "record", Method: "Eventf", Type: "Warning", Reason: "Evicted", Message: "The node was low on resource: %s."}
+	writes := []fact.Write{
 		{Caller: createPods, At: at(utils, "Pods(namespace).Create"), Resource: pods, Verb: "create", APIVerb: "create", Via: "CoreV1().Pods().Create"},
 		{Caller: fn("pkg/controller.RealPodControl.DeletePod", utils, "func (r RealPodControl) DeletePod"), At: at(utils, "Pods(namespace).Delete"), Resource: pods, Verb: "delete", APIVerb: "delete", Via: "CoreV1().Pods().Delete"},
 		{Caller: fn("pkg/kubelet/pod.basicMirrorClient.CreateMirrorPod", "pkg/kubelet/pod/mirror_client.go", "func (mc *basicMirrorClient)"), At: at("pkg/kubelet/pod/mirror_client.go", "Create("), Resource: pods, Verb: "create", APIVerb: "create", Via: "CoreV1().Pods().Create"},
 		{Caller: fn("pkg/kubelet/status.manager.syncPod", "pkg/kubelet/status/status_manager.go", "func (m *manager) syncPod"), At: at("pkg/kubelet/status/status_manager.go", "PatchPodStatus"), Resource: pods, Verb: "patch", APIVerb: "patch", Subresource: "status", Via: "statusutil.PatchPodStatus"},
 		{Caller: fn("pkg/controller/deployment.DeploymentController.syncRolloutStatus", prog, "func (dc *DeploymentController) syncRolloutStatus"), At: at(prog, "UpdateStatus("), Resource: deployments, Verb: "updateStatus", APIVerb: "update", Subresource: "status", Via: "AppsV1().Deployments().UpdateStatus"},
 		{Caller: fn("pkg/controller/deployment.DeploymentController.updateDeployment", prog, "func (dc *DeploymentController) updateDeployment"), At: at(prog, ".Update("), Resource: deployments, Verb: "update", APIVerb: "update", Via: "AppsV1().Deployments().Update"},
-		{Caller: fn("pkg/odd.UpdateOld", odd, "func UpdateOld"), At: at(odd, "Update(ctx"), Resource: analyzer.Resource{Group: "extensions", Version: "v1beta1", Kind: "Deployment", Resource: "deployments"}, Verb: "update", APIVerb: "update", Via: "ExtensionsV1beta1().Deployments().Update"},
+		{Caller: fn("pkg/odd.UpdateOld", odd, "func UpdateOld"), At: at(odd, "Update(ctx"), Resource: fact.Resource{Group: "extensions", Version: "v1beta1", Kind: "Deployment", Resource: "deployments"}, Verb: "update", APIVerb: "update", Via: "ExtensionsV1beta1().Deployments().Update"},
 	}
-	handlers := []analyzer.HandlerRegistration{
+	handlers := []fact.HandlerRegistration{
 		{Component: "pkg/controller/replicaset", Caller: newBase, At: at(rsc, "rsInformer.AddEventHandler"), Method: "AddEventHandler", InformerExpr: "rsInformer",
-			Informer: analyzer.Resource{Group: "apps", Version: "v1", Kind: "ReplicaSet", Resource: "replicasets"},
+			Informer: fact.Resource{Group: "apps", Version: "v1", Kind: "ReplicaSet", Resource: "replicasets"},
 			Add:      handler("pkg/controller/replicaset.ReplicaSetController.addRS", rsc, "func NewBaseController"),
 			Update:   handler("pkg/controller/replicaset.ReplicaSetController.updateRS", rsc, "func NewBaseController"),
 			Delete:   handler("pkg/controller/replicaset.ReplicaSetController.deleteRS", rsc, "func NewBaseController")},
@@ -297,7 +297,7 @@ func parityFixture(t testing.TB) func(*Input) {
 	schedFn := fn("pkg/scheduler.addAllEventHandlers", sched, "func addAllEventHandlers")
 	for i, prefix := range []string{"PodToSchedulingQueue", "PodToCache"} {
 		l := tr.line(t, sched, "AddFunc:    sched.add"+prefix)
-		handlers = append(handlers, analyzer.HandlerRegistration{Component: "pkg/scheduler", Caller: schedFn, At: analyzer.Location{Path: sched, StartLine: l - 1, EndLine: l - 1},
+		handlers = append(handlers, fact.HandlerRegistration{Component: "pkg/scheduler", Caller: schedFn, At: fact.Location{Path: sched, StartLine: l - 1, EndLine: l - 1},
 			Method: "AddEventHandler", InformerExpr: fmt.Sprintf("podInformer#%d", i), Informer: pods,
 			Add:    handler("pkg/scheduler.Scheduler.add"+prefix, sched, "func addAllEventHandlers"),
 			Update: handler("pkg/scheduler.Scheduler.update"+strings.Replace(prefix, "To", "In", 1), sched, "func addAllEventHandlers"),
@@ -305,28 +305,28 @@ func parityFixture(t testing.TB) func(*Input) {
 	}
 	onPodAdd := tr.line(t, sched, "sched.onPodAdd")
 	handlers = append(handlers,
-		analyzer.HandlerRegistration{Component: "pkg/scheduler", Caller: schedFn, At: analyzer.Location{Path: sched, StartLine: onPodAdd - 1, EndLine: onPodAdd - 1},
+		fact.HandlerRegistration{Component: "pkg/scheduler", Caller: schedFn, At: fact.Location{Path: sched, StartLine: onPodAdd - 1, EndLine: onPodAdd - 1},
 			Method: "AddEventHandler", InformerExpr: "podInformer#2", Informer: pods,
-			Add: &analyzer.Handler{Form: "func literal"}},
-		analyzer.HandlerRegistration{Component: "pkg/scheduler", Caller: schedFn, At: at(sched, "Nodes().Informer().AddEventHandler"),
-			Method: "AddEventHandler", InformerExpr: "nodeInformer", Informer: analyzer.Resource{Version: "v1", Kind: "Node", Resource: "nodes"},
+			Add: &fact.Handler{Form: "func literal"}},
+		fact.HandlerRegistration{Component: "pkg/scheduler", Caller: schedFn, At: at(sched, "Nodes().Informer().AddEventHandler"),
+			Method: "AddEventHandler", InformerExpr: "nodeInformer", Informer: fact.Resource{Version: "v1", Kind: "Node", Resource: "nodes"},
 			Add:    handler("pkg/scheduler.Scheduler.addNodeToCache", sched, "func addAllEventHandlers"),
 			Update: handler("pkg/scheduler.Scheduler.updateNodeInCache", sched, "func addAllEventHandlers")},
-		analyzer.HandlerRegistration{Component: "pkg/controller/job", Caller: fn("pkg/controller/job.NewController", job, "func NewController"), At: at(job, "podInformer.AddEventHandler"),
+		fact.HandlerRegistration{Component: "pkg/controller/job", Caller: fn("pkg/controller/job.NewController", job, "func NewController"), At: at(job, "podInformer.AddEventHandler"),
 			Method: "AddEventHandler", InformerExpr: "podInformer", Informer: pods,
 			Add:    handler("pkg/controller/job.Controller.addPod", job, "func NewController"),
 			Update: handler("pkg/controller/job.Controller.updatePod", job, "func NewController"),
 			Delete: handler("pkg/controller/job.Controller.deletePod", job, "func NewController")},
 	)
-	calls := []analyzer.Call{
+	calls := []fact.Call{
 		{From: manage.Symbol, To: kk + "pkg/controller.RealPodControl.CreatePods", Kind: "interface"},
 		{From: kk + "pkg/controller.RealPodControl.CreatePods", To: createPods.Symbol, Kind: "static"},
 		{From: kk + "pkg/controller/job.Controller.syncJob", To: kk + "pkg/controller.RealPodControl.CreatePodsWithGenerateName", Kind: "interface"},
 		{From: kk + "pkg/controller.RealPodControl.CreatePodsWithGenerateName", To: createPods.Symbol, Kind: "static"},
 	}
-	ref := func(f analyzer.FuncRef) walkthrough.Ref {
-		return walkthrough.Ref{Text: f.Symbol, Line: 1, Ref: analyzer.Ref{Alternates: []string{f.Symbol}},
-			Resolved: analyzer.Resolved{Symbol: analyzer.Symbol{Name: f.Symbol, Kind: "func", Decl: f.Decl, Body: f.Decl}}}
+	ref := func(f fact.FuncRef) walkthrough.Ref {
+		return walkthrough.Ref{Text: f.Symbol, Line: 1, Ref: fact.Ref{Alternates: []string{f.Symbol}},
+			Resolved: fact.Resolved{Symbol: fact.Symbol{Name: f.Symbol, Kind: "func", Decl: f.Decl, Body: f.Decl}}}
 	}
 	step := func(id, title string, refs []walkthrough.Ref, facts ...*walkthrough.FactsBlock) walkthrough.Step {
 		s := walkthrough.Step{ID: id, Title: title, Line: 10, Refs: refs, Segments: []walkthrough.Segment{{HTML: "<p>Text.</p>"}}}
@@ -341,7 +341,7 @@ func parityFixture(t testing.TB) func(*Input) {
 			step("step-2-manage", "manageReplicas creates the Pods", []walkthrough.Ref{ref(manage), ref(createPods)}),
 			step("step-3-kubelet", "The kubelet pulls the image", nil,
 				&walkthrough.FactsBlock{Kind: "events", Query: "reason=Pulling", Events: events[5:6]},
-				&walkthrough.FactsBlock{Kind: "events", Query: "reason=Evicted", Events: []analyzer.Event{evicted}}),
+				&walkthrough.FactsBlock{Kind: "events", Query: "reason=Evicted", Events: []fact.Event{evicted}}),
 			step("step-4-status", "The kubelet reports the Pod's status", nil, &walkthrough.FactsBlock{Kind: "writes", Query: "subresource=status", Writes: writes[3:4]}),
 		}},
 		{ID: "pods", Lang: "en", File: "walkthroughs/pods.md", Title: "Pods, four times", Order: 4, Steps: []walkthrough.Step{
@@ -627,7 +627,7 @@ func TestBrowserExplainParityFacts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var facts analyzer.Facts
+	var facts fact.Facts
 	if err := json.Unmarshal(data, &facts); err != nil {
 		t.Fatal(err)
 	}

@@ -13,7 +13,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
-	"github.com/kubewalk/kubewalk/analyzer"
+	"github.com/kubewalk/kubewalk/analyzer/fact"
 	"github.com/kubewalk/kubewalk/internal/explain"
 )
 
@@ -22,9 +22,9 @@ import (
 func explainFixture(in *Input) {
 	w := in.Facts.Writes
 	in.Facts.Events = append(in.Facts.Events,
-		analyzer.Event{Caller: w[0].Caller, At: w[0].At, Recorder: "record", Method: "Eventf", Type: "Normal",
+		fact.Event{Caller: w[0].Caller, At: w[0].At, Recorder: "record", Method: "Eventf", Type: "Normal",
 			Reason: "SuccessfulCreate", Message: "Created pod: %v"},
-		analyzer.Event{Caller: w[1].Caller, At: w[1].At, Recorder: "events", Method: "Eventf", Type: "Normal",
+		fact.Event{Caller: w[1].Caller, At: w[1].At, Recorder: "events", Method: "Eventf", Type: "Normal",
 			Reason: "Scheduled", Message: "Successfully assigned %v/%v to %v"},
 	)
 }

@@ -16,7 +16,7 @@ import (
 
 	"golang.org/x/tools/txtar"
 
-	"github.com/kubewalk/kubewalk/analyzer"
+	"github.com/kubewalk/kubewalk/analyzer/fact"
 	"github.com/kubewalk/kubewalk/source"
 	"github.com/kubewalk/kubewalk/walkthrough"
 )
@@ -53,29 +53,29 @@ func (tr fixtureTree) line(t testing.TB, path, substr string) int {
 
 // decl spans from the line of start to the first line after it that is
 // exactly "}" (the end of a top-level declaration).
-func (tr fixtureTree) decl(t testing.TB, path, start string) analyzer.Location {
+func (tr fixtureTree) decl(t testing.TB, path, start string) fact.Location {
 	t.Helper()
 	from := tr.line(t, path, start)
 	lines := strings.Split(string(tr[path]), "\n")
 	for i := from; i <= len(lines); i++ {
 		if lines[i-1] == "}" || strings.Contains(lines[i-1], "{}") && i == from {
-			return analyzer.Location{Path: path, StartLine: from, EndLine: i}
+			return fact.Location{Path: path, StartLine: from, EndLine: i}
 		}
 	}
 	t.Fatalf("%s: no end for %q", path, start)
-	return analyzer.Location{}
+	return fact.Location{}
 }
 
 const fixtureTag = "v1.31.0"
 
 // synthIdents makes an identifier table for src the way the analyzer
 // would: every identifier naming one of syms links to its declaration.
-func synthIdents(src []byte, syms map[string]analyzer.Symbol) []analyzer.Ident {
+func synthIdents(src []byte, syms map[string]fact.Symbol) []fact.Ident {
 	fset := token.NewFileSet()
 	f := fset.AddFile("x.go", -1, len(src))
 	var s scanner.Scanner
 	s.Init(f, src, nil, 0)
-	var ids []analyzer.Ident
+	var ids []fact.Ident
 	for {
 		pos, tok, lit := s.Scan()
 		if tok == token.EOF {
@@ -84,10 +84,10 @@ func synthIdents(src []byte, syms map[string]analyzer.Symbol) []analyzer.Ident {
 		if tok != token.IDENT {
 			continue
 		}
-		id := analyzer.Ident{Off: f.Offset(pos), Len: len(lit), Kind: "var"}
+		id := fact.Ident{Off: f.Offset(pos), Len: len(lit), Kind: "var"}
 		if sym, ok := syms[lit]; ok {
 			id.Kind = sym.Kind
-			id.Target = analyzer.Location{Path: sym.Decl.Path, StartLine: sym.Decl.StartLine, EndLine: sym.Decl.StartLine}
+			id.Target = fact.Location{Path: sym.Decl.Path, StartLine: sym.Decl.StartLine, EndLine: sym.Decl.StartLine}
 			id.Def = f.Line(pos) == sym.Decl.StartLine
 		}
 		ids = append(ids, id)
@@ -108,11 +108,11 @@ func fixture(t testing.TB) (Input, Options) {
 		oddPath  = "pkg/odd/x<script>&'\"#?.go"
 		pkg      = "k8s.io/kubernetes/pkg/controller/deployment"
 	)
-	sym := func(name, kind, path, start string) analyzer.Symbol {
+	sym := func(name, kind, path, start string) fact.Symbol {
 		d := tr.decl(t, path, start)
-		return analyzer.Symbol{Name: name, Kind: kind, Decl: d, Body: d}
+		return fact.Symbol{Name: name, Kind: kind, Decl: d, Body: d}
 	}
-	syms := []analyzer.Symbol{
+	syms := []fact.Symbol{
 		sym(pkg+".DeploymentController", "type", dcPath, "type DeploymentController"),
 		sym(pkg+".NewDeploymentController", "func", dcPath, "func NewDeploymentController"),
 		sym(pkg+".DeploymentController.addDeployment", "method", dcPath, "func (dc *DeploymentController) addDeployment"),
@@ -125,58 +125,58 @@ func fixture(t testing.TB) (Input, Options) {
 		sym("k8s.io/kubernetes/pkg/odd.Evil", "func", oddPath, "func Evil"),
 	}
 	sort.Slice(syms, func(i, j int) bool { return syms[i].Name < syms[j].Name })
-	byShort := map[string]analyzer.Symbol{}
-	bySym := map[string]analyzer.Symbol{}
+	byShort := map[string]fact.Symbol{}
+	bySym := map[string]fact.Symbol{}
 	for _, s := range syms {
 		byShort[s.Name[strings.LastIndex(s.Name, ".")+1:]] = s
 		bySym[s.Name] = s
 	}
-	fn := func(name string) analyzer.FuncRef {
+	fn := func(name string) fact.FuncRef {
 		s, ok := bySym[name]
 		if !ok {
 			t.Fatalf("no symbol %s", name)
 		}
-		return analyzer.FuncRef{Symbol: name, Decl: s.Decl}
+		return fact.FuncRef{Symbol: name, Decl: s.Decl}
 	}
-	at := func(path, substr string) analyzer.Location {
+	at := func(path, substr string) fact.Location {
 		l := tr.line(t, path, substr)
-		return analyzer.Location{Path: path, StartLine: l, EndLine: l}
+		return fact.Location{Path: path, StartLine: l, EndLine: l}
 	}
 	// Xrefs for the root files only; the scheduler and odd files are
 	// "outside the roots" and render with lexical highlighting.
-	var xrefs []analyzer.FileXref
+	var xrefs []fact.FileXref
 	for _, p := range []string{dcPath, syncPath} {
-		xrefs = append(xrefs, analyzer.FileXref{Path: p, Idents: synthIdents(tr[p], byShort)})
+		xrefs = append(xrefs, fact.FileXref{Path: p, Idents: synthIdents(tr[p], byShort)})
 	}
-	facts := &analyzer.Facts{
-		Schema: analyzer.SchemaVersion, Tag: fixtureTag, Roots: []string{pkg},
-		Handlers: []analyzer.HandlerRegistration{{
+	facts := &fact.Facts{
+		Schema: fact.SchemaVersion, Tag: fixtureTag, Roots: []string{pkg},
+		Handlers: []fact.HandlerRegistration{{
 			Component:    "pkg/controller/deployment",
 			Caller:       fn(pkg + ".NewDeploymentController"),
 			At:           at(dcPath, "inf.AddEventHandler"),
 			Method:       "AddEventHandler",
-			Informer:     analyzer.Resource{Group: "apps", Version: "v1", Kind: "Deployment", Resource: "deployments"},
+			Informer:     fact.Resource{Group: "apps", Version: "v1", Kind: "Deployment", Resource: "deployments"},
 			InformerExpr: "inf<script>alert('expr')</script>",
-			Add:          &analyzer.Handler{FuncRef: fn(pkg + ".DeploymentController.addDeployment"), Form: "method value"},
+			Add:          &fact.Handler{FuncRef: fn(pkg + ".DeploymentController.addDeployment"), Form: "method value"},
 		}},
-		Wirings: []analyzer.Wiring{{
+		Wirings: []fact.Wiring{{
 			Type: pkg + ".DeploymentController", Field: "syncHandler",
 			Sync: fn(pkg + ".DeploymentController.syncDeployment"),
 			At:   at(dcPath, "dc.syncHandler = dc.syncDeployment"),
 		}},
-		Writes: []analyzer.Write{{
+		Writes: []fact.Write{{
 			Caller:   fn(pkg + ".DeploymentController.getNewReplicaSet"),
 			At:       at(syncPath, "created :="),
-			Resource: analyzer.Resource{Group: "apps", Version: "v1", Kind: "ReplicaSet", Resource: "replicasets"},
+			Resource: fact.Resource{Group: "apps", Version: "v1", Kind: "ReplicaSet", Resource: "replicasets"},
 			Verb:     "create", APIVerb: "create", Via: "AppsV1().ReplicaSets().Create",
 		}, {
 			// A component that writes but registers no handler.
 			Caller:   fn("k8s.io/kubernetes/pkg/scheduler.Scheduler.bind"),
 			At:       at(schPath, "DefaultBinder"),
-			Resource: analyzer.Resource{Version: "v1", Kind: "Pod", Resource: "pods"},
+			Resource: fact.Resource{Version: "v1", Kind: "Pod", Resource: "pods"},
 			Verb:     "bind", APIVerb: "create", Subresource: "binding", Via: "CoreV1().Pods().Bind",
 		}},
-		Events: []analyzer.Event{
+		Events: []fact.Event{
 			{
 				Caller: fn("k8s.io/kubernetes/pkg/odd.Evil"), At: at(oddPath, "func Evil"),
 				Recorder: "record", Method: "Event", Type: "Warning",
@@ -191,22 +191,22 @@ func fixture(t testing.TB) (Input, Options) {
 		},
 		// A raw list-watch fed to a reflector, as the kubelet's pod source,
 		// with a hostile selector expression.
-		ListWatches: []analyzer.ListWatch{{
+		ListWatches: []fact.ListWatch{{
 			Component: "pkg/scheduler", Caller: fn("k8s.io/kubernetes/pkg/scheduler.Scheduler.ScheduleOne"),
 			At: at(schPath, "sched.bind()"), Func: "NewListWatchFromClient",
-			Resource:      analyzer.Resource{Version: "v1", Kind: "Pod", Resource: "pods"},
+			Resource:      fact.Resource{Version: "v1", Kind: "Pod", Resource: "pods"},
 			Fields:        []string{"spec.nodeName"},
 			FieldSelector: `fields.OneTermEqualSelector("spec.nodeName", "<script>alert(1)</script>")`,
-			Consumers: []analyzer.ListWatchConsumer{{
+			Consumers: []fact.ListWatchConsumer{{
 				Kind: "reflector", Func: "NewReflector", Caller: fn("k8s.io/kubernetes/pkg/scheduler.Scheduler.bind"),
-				At: at(schPath, "DefaultBinder"), Push: &analyzer.FuncRef{Symbol: "k8s.io/kubernetes/pkg/scheduler.Scheduler.bind$1"},
+				At: at(schPath, "DefaultBinder"), Push: &fact.FuncRef{Symbol: "k8s.io/kubernetes/pkg/scheduler.Scheduler.bind$1"},
 			}},
 		}},
-		Calls: []analyzer.Call{{From: pkg + ".DeploymentController.rolloutRolling", To: pkg + ".DeploymentController.getNewReplicaSet", At: at(syncPath, "rs := dc.getNewReplicaSet"), Kind: "static"}},
+		Calls: []fact.Call{{From: pkg + ".DeploymentController.rolloutRolling", To: pkg + ".DeploymentController.getNewReplicaSet", At: at(syncPath, "rs := dc.getNewReplicaSet"), Kind: "static"}},
 	}
 	ref := func(name, lines string) walkthrough.Ref {
 		s := bySym[name]
-		r := walkthrough.Ref{Text: name, Line: 1, Ref: analyzer.Ref{Alternates: []string{name}, Lines: lines}, Resolved: analyzer.Resolved{Symbol: s}}
+		r := walkthrough.Ref{Text: name, Line: 1, Ref: fact.Ref{Alternates: []string{name}, Lines: lines}, Resolved: fact.Resolved{Symbol: s}}
 		if lines != "" {
 			for i, l := range strings.Split(string(tr[s.Decl.Path]), "\n") {
 				if i+1 >= s.Decl.StartLine && i+1 <= s.Decl.EndLine && strings.Contains(l, lines) {
@@ -222,7 +222,7 @@ func fixture(t testing.TB) (Input, Options) {
 	}
 	link := func(wtID, name string) template.HTML {
 		u := SymbolURLFor(WalkthroughPage(wtID))(ref(name, "").Resolved)
-		return template.HTML(fmt.Sprintf(`<p>See <a href="%s"><code>%s</code></a> &lt;script&gt;alert(1)&lt;/script&gt;.</p>`, template.HTMLEscapeString(u), template.HTMLEscapeString(shortSymbol(name))))
+		return template.HTML(fmt.Sprintf(`<p>See <a href="%s"><code>%s</code></a> &lt;script&gt;alert(1)&lt;/script&gt;.</p>`, template.HTMLEscapeString(u), template.HTMLEscapeString(fact.ShortSymbol(name))))
 	}
 	deployment := func(lang string, titles [4]string) *walkthrough.Doc {
 		return &walkthrough.Doc{

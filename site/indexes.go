@@ -6,7 +6,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/kubewalk/kubewalk/analyzer"
+	"github.com/kubewalk/kubewalk/analyzer/fact"
 )
 
 type groupView struct {
@@ -19,8 +19,8 @@ type groupView struct {
 
 func (b *builder) handlersPage() ([]byte, error) {
 	v := b.views(handlersPage)
-	byComp := map[string][]analyzer.HandlerRegistration{}
-	byRes := map[string][]analyzer.HandlerRegistration{}
+	byComp := map[string][]fact.HandlerRegistration{}
+	byRes := map[string][]fact.HandlerRegistration{}
 	for _, h := range b.in.Facts.Handlers {
 		byComp[h.Component] = append(byComp[h.Component], h)
 		byRes[resourceLabel(h.Informer)] = append(byRes[resourceLabel(h.Informer)], h)
@@ -43,7 +43,7 @@ func (b *builder) handlersPage() ([]byte, error) {
 
 // ---- events ----
 
-func eventKey(e analyzer.Event) string {
+func eventKey(e fact.Event) string {
 	if e.Reason != "" {
 		return e.Reason
 	}
@@ -52,7 +52,7 @@ func eventKey(e analyzer.Event) string {
 
 func (b *builder) eventsPage() ([]byte, error) {
 	v := b.views(eventsPage)
-	by := map[string][]analyzer.Event{}
+	by := map[string][]fact.Event{}
 	for _, e := range b.in.Facts.Events {
 		by[eventKey(e)] = append(by[eventKey(e)], e)
 	}
@@ -77,8 +77,8 @@ type resourceView struct {
 
 func (b *builder) resourcesPage() ([]byte, error) {
 	v := b.views(resourcesPage)
-	watch := map[string][]analyzer.HandlerRegistration{}
-	write := map[string][]analyzer.Write{}
+	watch := map[string][]fact.HandlerRegistration{}
+	write := map[string][]fact.Write{}
 	all := map[string]bool{}
 	for _, h := range b.in.Facts.Handlers {
 		k := resourceLabel(h.Informer)
@@ -91,7 +91,7 @@ func (b *builder) resourcesPage() ([]byte, error) {
 		all[k] = true
 	}
 	// Raw list-watches watch too: the kubelet's pods, through a reflector.
-	raw := map[string][]analyzer.ListWatch{}
+	raw := map[string][]fact.ListWatch{}
 	for _, lw := range b.in.Facts.ListWatches {
 		if !lw.Raw() || lw.Resource.Resource == "" {
 			continue
@@ -126,7 +126,7 @@ func (b *builder) resourcesPage() ([]byte, error) {
 			watches[[2]string{lw.Component, k}] = true
 		}
 		for _, w := range write[k] {
-			c := componentOf(w.Caller.Symbol)
+			c := fact.Component(fact.SymbolPackage(w.Caller.Symbol))
 			comps[c] = true
 			verb := w.Verb
 			if w.Subresource != "" {
@@ -159,7 +159,7 @@ func (b *builder) resourcesPage() ([]byte, error) {
 	for _, k := range sortedKeys(all) {
 		var cs []string
 		for _, w := range write[k] {
-			cs = append(cs, componentOf(w.Caller.Symbol))
+			cs = append(cs, fact.Component(fact.SymbolPackage(w.Caller.Symbol)))
 		}
 		for _, lw := range raw[k] {
 			cs = append(cs, lw.Component)
@@ -220,8 +220,8 @@ func (b *builder) searchIndex() (js, jsn []byte, err error) {
 	const root = searchPage // URLs relative to the site root
 	// One entry per symbol, at its declaration: the symbols walkthroughs
 	// cite and the functions the facts name.
-	syms := map[string]analyzer.Location{}
-	addSym := func(name string, decl analyzer.Location) {
+	syms := map[string]fact.Location{}
+	addSym := func(name string, decl fact.Location) {
 		if name != "" && !decl.IsZero() && b.rendered[decl.Path] {
 			if _, ok := syms[name]; !ok {
 				syms[name] = decl
@@ -245,7 +245,7 @@ func (b *builder) searchIndex() (js, jsn []byte, err error) {
 	}
 	for _, h := range b.in.Facts.Handlers {
 		addSym(h.Caller.Symbol, h.Caller.Decl)
-		for _, x := range []*analyzer.Handler{h.Add, h.Update, h.Delete, h.Filter} {
+		for _, x := range []*fact.Handler{h.Add, h.Update, h.Delete, h.Filter} {
 			if x != nil {
 				addSym(x.Symbol, x.Decl)
 			}
@@ -261,7 +261,7 @@ func (b *builder) searchIndex() (js, jsn []byte, err error) {
 		addSym(w.Sync.Symbol, w.Sync.Decl)
 	}
 	for name, decl := range syms {
-		es = append(es, searchEntry{T: shortSymbol(name), K: "symbol", U: relURL(root, SourcePage(decl.Path), lineFragment(decl.StartLine, decl.EndLine)), D: name})
+		es = append(es, searchEntry{T: fact.ShortSymbol(name), K: "symbol", U: relURL(root, SourcePage(decl.Path), lineFragment(decl.StartLine, decl.EndLine)), D: name})
 	}
 	seenEv := map[string]bool{}
 	for _, e := range b.in.Facts.Events {

@@ -9,7 +9,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/kubewalk/kubewalk/analyzer"
+	"github.com/kubewalk/kubewalk/analyzer/fact"
 	"github.com/kubewalk/kubewalk/internal/codehtml"
 	"github.com/kubewalk/kubewalk/walkthrough"
 )
@@ -305,7 +305,7 @@ func codeTable(lines []codehtml.Line) template.HTML {
 
 // factsJSON is compact: indented, a real release's facts are half again as
 // large (13 MB against 9), and tools read it, not people.
-func factsJSON(f *analyzer.Facts) ([]byte, error) {
+func factsJSON(f *fact.Facts) ([]byte, error) {
 	data, err := json.Marshal(f)
 	if err != nil {
 		return nil, err

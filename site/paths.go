@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/kubewalk/kubewalk/analyzer"
+	"github.com/kubewalk/kubewalk/analyzer/fact"
 )
 
 // Every URL the site emits is relative to the page it appears on, so the
@@ -76,8 +76,8 @@ func lineFragment(from, to int) string {
 // the declaration's lines, or at the matched lines when the reference named
 // some. Every file a walkthrough cites gets a source page, so the URL is
 // always in-site.
-func SymbolURLFor(pagePath string) func(analyzer.Resolved) string {
-	return func(r analyzer.Resolved) string {
+func SymbolURLFor(pagePath string) func(fact.Resolved) string {
+	return func(r fact.Resolved) string {
 		from, to := resolvedLines(r)
 		return relURL(pagePath, SourcePage(r.Symbol.Decl.Path), lineFragment(from, to))
 	}
@@ -86,7 +86,7 @@ func SymbolURLFor(pagePath string) func(analyzer.Resolved) string {
 // SymbolURL is SymbolURLFor a walkthrough page: every walkthrough page
 // sits in walkthroughs/, so one function serves them all
 // (walkthrough.Options.SymbolURL).
-func SymbolURL(r analyzer.Resolved) string { return symbolURLWalkthrough(r) }
+func SymbolURL(r fact.Resolved) string { return symbolURLWalkthrough(r) }
 
 var symbolURLWalkthrough = SymbolURLFor(WalkthroughPage("x"))
 
@@ -98,7 +98,7 @@ func WalkthroughURL(id, anchor string) string {
 
 // resolvedLines is the span a reference points at: the matched lines when
 // the reference narrowed the declaration, else the whole declaration.
-func resolvedLines(r analyzer.Resolved) (from, to int) {
+func resolvedLines(r fact.Resolved) (from, to int) {
 	if len(r.Matched) > 0 {
 		return r.Matched[0], r.Matched[len(r.Matched)-1]
 	}

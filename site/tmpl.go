@@ -5,6 +5,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/kubewalk/kubewalk/analyzer/fact"
 	"github.com/kubewalk/kubewalk/templates"
 )
 
@@ -14,8 +15,8 @@ var parsedTemplates = sync.OnceValues(func() (*template.Template, error) {
 	return template.New("site").Funcs(template.FuncMap{
 		// t translates a UI message key; bound per build.
 		"t": func(string) string { return "" },
-		// short_symbol drops the import path: "DeploymentController.sync".
-		"short_symbol": shortSymbol,
+		// short_symbol drops the import path: "deployment.DeploymentController.sync".
+		"short_symbol": fact.ShortSymbol,
 		"inc":          func(i int) int { return i + 1 },
 		// code_spans splits text on backticks into plain and code runs,
 		// for front-matter summaries written with Markdown code spans.
@@ -68,27 +69,6 @@ func (b *builder) pageData(p, title, active string, body any) pageData {
 		Root:          b.rootHref(p),
 		Body:          body,
 	}
-}
-
-// shortSymbol drops the import path of a go doc style name:
-// "k8s.io/kubernetes/pkg/controller/deployment.DeploymentController.sync" →
-// "deployment.DeploymentController.sync" (the package name kept, as Go
-// code writes it).
-func shortSymbol(s string) string {
-	slash := strings.LastIndex(s, "/")
-	return s[slash+1:]
-}
-
-// componentOf is the import path of a symbol without the module prefix of
-// the kubernetes repository: "pkg/controller/deployment".
-func componentOf(symbol string) string {
-	slash := strings.LastIndex(symbol, "/")
-	dot := strings.Index(symbol[slash+1:], ".")
-	pkg := symbol
-	if dot >= 0 {
-		pkg = symbol[:slash+1+dot]
-	}
-	return strings.TrimPrefix(pkg, "k8s.io/kubernetes/")
 }
 
 // span is a run of text, Code when it was between backticks.

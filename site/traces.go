@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/kubewalk/kubewalk/analyzer"
+	"github.com/kubewalk/kubewalk/analyzer/fact"
 	"github.com/kubewalk/kubewalk/internal/trace"
 )
 
@@ -102,7 +102,7 @@ func (b *builder) tracePage(ti TraceInput) ([]byte, error) {
 }
 
 func (b *builder) traceStep(v views, s trace.Step) traceStepView {
-	sv := traceStepView{Symbol: trace.Short(s.Symbol), At: v.loc(s.At), Kind: s.Kind}
+	sv := traceStepView{Symbol: fact.ShortSymbol(s.Symbol), At: v.loc(s.At), Kind: s.Kind}
 	if !s.Decl.IsZero() {
 		sv.Href = b.srcLink(v.page, s.Decl.Path, s.Decl.StartLine, s.Decl.EndLine)
 	}
@@ -118,7 +118,7 @@ func (b *builder) traceSteps(v views, ss []trace.Step) []traceStepView {
 }
 
 // hopExcerpt is the excerpt of decl around line at, the hop's line marked.
-func (b *builder) hopExcerpt(v views, decl, at analyzer.Location) (*excerptView, error) {
+func (b *builder) hopExcerpt(v views, decl, at fact.Location) (*excerptView, error) {
 	if decl.IsZero() || at.IsZero() || decl.Path != at.Path {
 		return nil, nil
 	}
@@ -189,7 +189,7 @@ func (b *builder) traceNode(v views, n *trace.Node) (*traceNodeView, error) {
 	return nv, nil
 }
 
-func writeLabel(verb, apiVerb string, r analyzer.Resource, sub string) string {
+func writeLabel(verb, apiVerb string, r fact.Resource, sub string) string {
 	s := resourceLabel(r)
 	if sub != "" {
 		s += "/" + sub

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/kubewalk/kubewalk/analyzer"
+	"github.com/kubewalk/kubewalk/analyzer/fact"
 	"github.com/kubewalk/kubewalk/internal/trace"
 )
 
@@ -12,7 +12,7 @@ func TestTracePages(t *testing.T) {
 	out, _ := buildFixture(t, func(in *Input) {
 		h := in.Facts.Handlers[0]
 		w := in.Facts.Writes[0]
-		step := func(f analyzer.FuncRef, at analyzer.Location) trace.Step {
+		step := func(f fact.FuncRef, at fact.Location) trace.Step {
 			return trace.Step{Symbol: f.Symbol, Decl: f.Decl, At: at}
 		}
 		tr := &trace.Trace{Tag: in.Tag, Depth: 2, Root: &trace.Node{

@@ -2,10 +2,11 @@ package site
 
 import (
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 
-	"github.com/kubewalk/kubewalk/analyzer"
+	"github.com/kubewalk/kubewalk/analyzer/fact"
 )
 
 // View models: what templates see. Every URL in them is already relative to
@@ -83,7 +84,7 @@ type views struct {
 
 func (b *builder) views(page string) views { return views{b, page} }
 
-func (v views) loc(l analyzer.Location) locView {
+func (v views) loc(l fact.Location) locView {
 	if l.IsZero() {
 		return locView{}
 	}
@@ -98,8 +99,8 @@ func (v views) loc(l analyzer.Location) locView {
 	}
 }
 
-func (v views) fn(f analyzer.FuncRef, form string) funcView {
-	fv := funcView{Name: shortSymbol(f.Symbol), Full: f.Symbol, Form: form}
+func (v views) fn(f fact.FuncRef, form string) funcView {
+	fv := funcView{Name: fact.ShortSymbol(f.Symbol), Full: f.Symbol, Form: form}
 	if fv.Name == "" {
 		fv.Name = "?"
 	}
@@ -109,7 +110,7 @@ func (v views) fn(f analyzer.FuncRef, form string) funcView {
 	return fv
 }
 
-func (v views) handler(h *analyzer.Handler) *funcView {
+func (v views) handler(h *fact.Handler) *funcView {
 	if h == nil {
 		return nil
 	}
@@ -120,7 +121,7 @@ func (v views) handler(h *analyzer.Handler) *funcView {
 	return &f
 }
 
-func resourceLabel(r analyzer.Resource) string {
+func resourceLabel(r fact.Resource) string {
 	name := r.Resource
 	if name == "" {
 		name = strings.ToLower(r.Kind)
@@ -134,7 +135,7 @@ func resourceLabel(r analyzer.Resource) string {
 	return name
 }
 
-func (v views) handlerRow(h analyzer.HandlerRegistration) handlerRow {
+func (v views) handlerRow(h fact.HandlerRegistration) handlerRow {
 	return handlerRow{
 		Component:    h.Component,
 		Resource:     resourceLabel(h.Informer),
@@ -151,8 +152,8 @@ func (v views) handlerRow(h analyzer.HandlerRegistration) handlerRow {
 	}
 }
 
-func (v views) wiringRow(w analyzer.Wiring) wiringRow {
-	r := wiringRow{Type: shortSymbol(w.Type), Field: w.Field, Queue: w.Queue, Sync: v.fn(w.Sync, ""), At: v.loc(w.At)}
+func (v views) wiringRow(w fact.Wiring) wiringRow {
+	r := wiringRow{Type: fact.ShortSymbol(w.Type), Field: w.Field, Queue: w.Queue, Sync: v.fn(w.Sync, ""), At: v.loc(w.At)}
 	if w.Worker != nil {
 		f := v.fn(*w.Worker, "")
 		r.Worker = &f
@@ -174,7 +175,7 @@ type listWatchRow struct {
 	Push      *funcView
 }
 
-func (v views) listWatchRow(lw analyzer.ListWatch) listWatchRow {
+func (v views) listWatchRow(lw fact.ListWatch) listWatchRow {
 	r := listWatchRow{
 		Component: lw.Component, Resource: resourceLabel(lw.Resource),
 		Fields: strings.Join(lw.Fields, ", "), Selector: lw.FieldSelector,
@@ -195,7 +196,7 @@ func (v views) listWatchRow(lw analyzer.ListWatch) listWatchRow {
 	return r
 }
 
-func (v views) eventRow(e analyzer.Event) eventRow {
+func (v views) eventRow(e fact.Event) eventRow {
 	return eventRow{
 		Reason: e.Reason, ReasonExpr: e.ReasonExpr, Type: e.Type, Message: e.Message,
 		Recorder: e.Recorder, Method: e.Method,
@@ -204,9 +205,9 @@ func (v views) eventRow(e analyzer.Event) eventRow {
 	}
 }
 
-func (v views) writeRow(w analyzer.Write) writeRow {
+func (v views) writeRow(w fact.Write) writeRow {
 	return writeRow{
-		Component: componentOf(w.Caller.Symbol), Resource: resourceLabel(w.Resource),
+		Component: fact.Component(fact.SymbolPackage(w.Caller.Symbol)), Resource: resourceLabel(w.Resource),
 		Verb: w.Verb, Subresource: w.Subresource, Via: w.Via,
 		APIVerb: w.APIVerb,
 		Caller:  v.fn(w.Caller, ""),
@@ -214,7 +215,7 @@ func (v views) writeRow(w analyzer.Write) writeRow {
 	}
 }
 
-func (v views) facts(hs []analyzer.HandlerRegistration, es []analyzer.Event, ws []analyzer.Write) *factsView {
+func (v views) facts(hs []fact.HandlerRegistration, es []fact.Event, ws []fact.Write) *factsView {
 	f := &factsView{}
 	for _, h := range hs {
 		f.Handlers = append(f.Handlers, v.handlerRow(h))
@@ -229,11 +230,4 @@ func (v views) facts(hs []analyzer.HandlerRegistration, es []analyzer.Event, ws 
 }
 
 // sortedKeys returns m's keys sorted.
-func sortedKeys[V any](m map[string]V) []string {
-	ks := make([]string, 0, len(m))
-	for k := range m {
-		ks = append(ks, k)
-	}
-	sort.Strings(ks)
-	return ks
-}
+func sortedKeys[V any](m map[string]V) []string { return slices.Sorted(maps.Keys(m)) }

@@ -9,6 +9,7 @@ import (
 	"testing/fstest"
 
 	"github.com/kubewalk/kubewalk/analyzer"
+	"github.com/kubewalk/kubewalk/analyzer/fact"
 	"github.com/kubewalk/kubewalk/walkthrough"
 )
 
@@ -16,24 +17,24 @@ import (
 // sources, matching Lines against the declaration's lines as the analyzer
 // does.
 type treeResolver struct {
-	syms  map[string]analyzer.Symbol
+	syms  map[string]fact.Symbol
 	tree  fixtureTree
-	facts *analyzer.Facts
+	facts *fact.Facts
 }
 
-func (r *treeResolver) Facts() *analyzer.Facts { return r.facts }
+func (r *treeResolver) Facts() *fact.Facts { return r.facts }
 
-func (r *treeResolver) Resolve(ref analyzer.Ref) (analyzer.Resolved, error) {
+func (r *treeResolver) Resolve(ref fact.Ref) (fact.Resolved, error) {
 	for i, alt := range ref.Alternates {
 		s, ok := r.syms[alt]
 		if !ok {
 			continue
 		}
-		res := analyzer.Resolved{Symbol: s, Alternate: i}
+		res := fact.Resolved{Symbol: s, Alternate: i}
 		if ref.Lines != "" {
 			re, err := regexp.Compile(ref.Lines)
 			if err != nil {
-				return analyzer.Resolved{}, err
+				return fact.Resolved{}, err
 			}
 			lines := strings.Split(string(r.tree[s.Decl.Path]), "\n")
 			for n := s.Decl.StartLine; n <= s.Decl.EndLine; n++ {
@@ -42,12 +43,12 @@ func (r *treeResolver) Resolve(ref analyzer.Ref) (analyzer.Resolved, error) {
 				}
 			}
 			if len(res.Matched) == 0 {
-				return analyzer.Resolved{}, analyzer.ErrNoMatch
+				return fact.Resolved{}, analyzer.ErrNoMatch
 			}
 		}
 		return res, nil
 	}
-	return analyzer.Resolved{}, &analyzer.NotFoundError{Ref: ref.String()}
+	return fact.Resolved{}, &analyzer.NotFoundError{Ref: ref.String()}
 }
 
 // TestWalkthroughMarkdown renders hostile Markdown through the walkthrough
@@ -55,7 +56,7 @@ func (r *treeResolver) Resolve(ref analyzer.Ref) (analyzer.Resolved, error) {
 // executable survives and that every symbol link resolves.
 func TestWalkthroughMarkdown(t *testing.T) {
 	in, opts := fixture(t)
-	syms := map[string]analyzer.Symbol{}
+	syms := map[string]fact.Symbol{}
 	for _, s := range in.Symbols {
 		syms[s.Name] = s
 	}

@@ -3,7 +3,7 @@ package walkthrough
 import (
 	"html/template"
 
-	"github.com/kubewalk/kubewalk/analyzer"
+	"github.com/kubewalk/kubewalk/analyzer/fact"
 )
 
 // Resolver resolves symbol references and answers facts queries at one
@@ -11,9 +11,9 @@ import (
 type Resolver interface {
 	// Resolve resolves ref; its error for a name that does not exist is an
 	// *analyzer.NotFoundError carrying suggestions.
-	Resolve(ref analyzer.Ref) (analyzer.Resolved, error)
+	Resolve(ref fact.Ref) (fact.Resolved, error)
 	// Facts returns the discovered facts.
-	Facts() *analyzer.Facts
+	Facts() *fact.Facts
 }
 
 // Doc is a walkthrough parsed from Markdown with every reference resolved.
@@ -89,9 +89,9 @@ type Ref struct {
 	// excerpt's ref: value.
 	Text string `json:"text"`
 	// Line is its line in File.
-	Line     int               `json:"line"`
-	Ref      analyzer.Ref      `json:"ref"`
-	Resolved analyzer.Resolved `json:"resolved"`
+	Line     int           `json:"line"`
+	Ref      fact.Ref      `json:"ref"`
+	Resolved fact.Resolved `json:"resolved"`
 }
 
 // Excerpt is a code block showing lines of a declaration.
@@ -120,10 +120,10 @@ type FactsBlock struct {
 	// Query is the selector as written ("resource=deployments", "reason=Pulling").
 	Query string `json:"query"`
 	// Line is the block's opening fence in the Doc's File.
-	Line     int                            `json:"line"`
-	Handlers []analyzer.HandlerRegistration `json:"handlers,omitempty"`
-	Events   []analyzer.Event               `json:"events,omitempty"`
-	Writes   []analyzer.Write               `json:"writes,omitempty"`
+	Line     int                        `json:"line"`
+	Handlers []fact.HandlerRegistration `json:"handlers,omitempty"`
+	Events   []fact.Event               `json:"events,omitempty"`
+	Writes   []fact.Write               `json:"writes,omitempty"`
 }
 
 // Ranges returns the runs of lines to show, in order, after eliding lines

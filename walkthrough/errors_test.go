@@ -7,7 +7,7 @@ import (
 	"testing"
 	"testing/fstest"
 
-	"github.com/kubewalk/kubewalk/analyzer"
+	"github.com/kubewalk/kubewalk/analyzer/fact"
 )
 
 const fm = "---\ntitle: T\nparticipants: [a, b]\n---\n" // 4 lines
@@ -17,12 +17,12 @@ const fm = "---\ntitle: T\nparticipants: [a, b]\n---\n" // 4 lines
 // w.md, a translation w.ko.md.
 func TestErrors(t *testing.T) {
 	syms := map[string]fakeSym{
-		"k8s.io/x/p.F": {sym: analyzer.Symbol{Name: "k8s.io/x/p.F", Kind: "func", Decl: analyzer.Location{Path: "p/f.go", StartLine: 10, EndLine: 13}},
+		"k8s.io/x/p.F": {sym: fact.Symbol{Name: "k8s.io/x/p.F", Kind: "func", Decl: fact.Location{Path: "p/f.go", StartLine: 10, EndLine: 13}},
 			lines: []string{"func F() {", "\ta()", "\tb()", "}"}},
-		"k8s.io/x/p.G": {sym: analyzer.Symbol{Name: "k8s.io/x/p.G", Kind: "func", Decl: analyzer.Location{Path: "p/f.go", StartLine: 20, EndLine: 20}},
+		"k8s.io/x/p.G": {sym: fact.Symbol{Name: "k8s.io/x/p.G", Kind: "func", Decl: fact.Location{Path: "p/f.go", StartLine: 20, EndLine: 20}},
 			lines: []string{"func G() {}"}},
 	}
-	facts := &analyzer.Facts{Tag: "v1.31.0", Events: []analyzer.Event{{Caller: analyzer.FuncRef{Symbol: "k8s.io/x/p.F"}, Reason: "Started"}}}
+	facts := &fact.Facts{Tag: "v1.31.0", Events: []fact.Event{{Caller: fact.FuncRef{Symbol: "k8s.io/x/p.F"}, Reason: "Started"}}}
 	ok := fm + "\n## S\n\n```excerpt\nname: n\nref: k8s.io/x/p.F\n```\n"
 	tests := []struct {
 		name, en, ko string
@@ -118,7 +118,7 @@ func TestErrorString(t *testing.T) {
 // TestCheckAll checks that Check reports every problem, not the first.
 func TestCheckAll(t *testing.T) {
 	src := fm + "\n## S {from=a to=z}\n\n```excerpt\nref: k8s.io/x/p.Nope\n```\n\n```facts\nevents: reason=Nope\n```\n"
-	errs := Check(fstest.MapFS{"w.md": {Data: []byte(src)}}, ".", testOptions(&fakeResolver{facts: &analyzer.Facts{}}))
+	errs := Check(fstest.MapFS{"w.md": {Data: []byte(src)}}, ".", testOptions(&fakeResolver{facts: &fact.Facts{}}))
 	if len(errs) != 3 {
 		t.Errorf("got %d errors, want 3: %v", len(errs), errs)
 	}

@@ -23,7 +23,7 @@ import (
 
 	"github.com/yuin/goldmark/ast"
 
-	"github.com/kubewalk/kubewalk/analyzer"
+	"github.com/kubewalk/kubewalk/analyzer/fact"
 )
 
 // wholeDeclMax is the longest declaration an excerpt shows whole by
@@ -40,7 +40,7 @@ type excerptSpec struct {
 	line int // the opening fence
 	kv   map[string]kvLine
 	name string
-	ref  analyzer.Ref
+	ref  fact.Ref
 	// context is -2 when not given (decided from the declaration's size).
 	context int
 	caption string
@@ -137,7 +137,7 @@ func (b *builder) resolveExcerpt(file string, e *excerptSpec, caption string) *E
 		return nil
 	}
 	from, to := sym.Decl.StartLine, sym.Decl.EndLine
-	one := analyzer.Ref{Alternates: []string{e.ref.Alternates[res.Alternate]}}
+	one := fact.Ref{Alternates: []string{e.ref.Alternates[res.Alternate]}}
 	if f, ok := e.kv["from"]; ok {
 		one.Lines = f.val
 		m, err := b.lookup(one)
@@ -198,7 +198,7 @@ func (b *builder) resolveExcerpt(file string, e *excerptSpec, caption string) *E
 	}
 }
 
-func span(l analyzer.Location) string {
+func span(l fact.Location) string {
 	return fmt.Sprintf("%s:%d-%d", l.Path, l.StartLine, l.EndLine)
 }
 

@@ -24,7 +24,7 @@ import (
 
 	"github.com/yuin/goldmark/ast"
 
-	"github.com/kubewalk/kubewalk/analyzer"
+	"github.com/kubewalk/kubewalk/analyzer/fact"
 )
 
 var factsSelectors = map[string][]string{
@@ -105,7 +105,7 @@ func (s *Source) parseFacts(n *ast.FencedCodeBlock, errs *errorList) *factsSpec 
 
 // query fills a FactsBlock from the resolver's facts.
 func (b *builder) query(f *factsSpec) *FactsBlock {
-	var facts *analyzer.Facts
+	var facts *fact.Facts
 	if b.opts.Resolver != nil {
 		facts = b.opts.Resolver.Facts()
 	}
@@ -191,11 +191,7 @@ func (b *builder) query(f *factsSpec) *FactsBlock {
 // path ends in it (so "pkg/controller/deployment" matches
 // "k8s.io/kubernetes/pkg/controller/deployment.X"), else the import path.
 func componentOf(symbol string, sel []kvLine) string {
-	slash := strings.LastIndex(symbol, "/")
-	pkg := symbol
-	if dot := strings.Index(symbol[slash+1:], "."); dot >= 0 {
-		pkg = symbol[:slash+1+dot]
-	}
+	pkg := fact.SymbolPackage(symbol)
 	for _, s := range sel {
 		if s.key == "component" && (strings.EqualFold(pkg, s.val) || strings.HasSuffix(strings.ToLower(pkg), "/"+strings.ToLower(s.val))) {
 			return s.val

@@ -7,7 +7,7 @@ import (
 
 	"golang.org/x/tools/txtar"
 
-	"github.com/kubewalk/kubewalk/analyzer"
+	"github.com/kubewalk/kubewalk/analyzer/fact"
 )
 
 // FuzzParse parses, resolves and renders arbitrary Markdown with a
@@ -26,10 +26,10 @@ func FuzzParse(f *testing.F) {
 			}
 		}
 	}
-	facts := &analyzer.Facts{
-		Handlers: []analyzer.HandlerRegistration{{Component: "c", Informer: analyzer.Resource{Kind: "Pod", Resource: "pods"}}},
-		Events:   []analyzer.Event{{Reason: "Started"}},
-		Writes:   []analyzer.Write{{Resource: analyzer.Resource{Resource: "pods"}, Verb: "create"}},
+	facts := &fact.Facts{
+		Handlers: []fact.HandlerRegistration{{Component: "c", Informer: fact.Resource{Kind: "Pod", Resource: "pods"}}},
+		Events:   []fact.Event{{Reason: "Started"}},
+		Writes:   []fact.Write{{Resource: fact.Resource{Resource: "pods"}, Verb: "create"}},
 	}
 	opts := testOptions(&fakeResolver{all: true, facts: facts})
 	f.Fuzz(func(t *testing.T, src []byte) {

@@ -18,7 +18,7 @@ import (
 	"github.com/yuin/goldmark/text"
 	"github.com/yuin/goldmark/util"
 
-	"github.com/kubewalk/kubewalk/analyzer"
+	"github.com/kubewalk/kubewalk/analyzer/fact"
 )
 
 // KindRefLink is the node kind of an inline symbol reference.
@@ -32,10 +32,10 @@ type refLink struct {
 	// title is the link title as written, nil if none.
 	title []byte
 	// ref is the parsed reference; err is set instead when it did not parse.
-	ref analyzer.Ref
+	ref fact.Ref
 	err error
 	// resolved, href, permalink and where are set by Load before rendering.
-	resolved *analyzer.Resolved
+	resolved *fact.Resolved
 	href     string
 	perma    string
 	where    string
@@ -118,7 +118,7 @@ func pkgGoDevName(dest string) (string, bool) {
 }
 
 // refOfDest parses a reference destination.
-func refOfDest(dest string) (analyzer.Ref, error) {
+func refOfDest(dest string) (fact.Ref, error) {
 	if s, ok := strings.CutPrefix(dest, "go:"); ok {
 		return parseRef(s)
 	}
@@ -207,7 +207,7 @@ func writeURL(w util.BufWriter, s string) {
 
 // linkTargets fills in a resolved reference's href, permalink and
 // file:lines label.
-func linkTargets(opts *Options, r analyzer.Resolved) (href, perma, where string) {
+func linkTargets(opts *Options, r fact.Resolved) (href, perma, where string) {
 	loc := r.Symbol.Decl
 	from, to := loc.StartLine, loc.EndLine
 	if len(r.Matched) > 0 {
@@ -233,10 +233,9 @@ func linkTargets(opts *Options, r analyzer.Resolved) (href, perma, where string)
 // pkgGoDevURL is the fallback link for a symbol when the caller gives no
 // Permalink: its documentation.
 func pkgGoDevURL(name string) string {
-	slash := strings.LastIndex(name, "/")
-	dot := strings.Index(name[slash+1:], ".")
-	if dot < 0 {
+	pkg, member, ok := fact.SplitSymbol(name)
+	if !ok {
 		return "https://pkg.go.dev/" + name
 	}
-	return "https://pkg.go.dev/" + name[:slash+1+dot] + "#" + name[slash+1+dot+1:]
+	return "https://pkg.go.dev/" + pkg + "#" + member
 }

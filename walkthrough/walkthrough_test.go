@@ -19,6 +19,7 @@ import (
 	"golang.org/x/tools/txtar"
 
 	"github.com/kubewalk/kubewalk/analyzer"
+	"github.com/kubewalk/kubewalk/analyzer/fact"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden sections of testdata/*.txtar")
@@ -27,21 +28,21 @@ var update = flag.Bool("update", false, "rewrite the golden sections of testdata
 // declaration's text as the analyzer does.
 type fakeResolver struct {
 	syms  map[string]fakeSym
-	facts *analyzer.Facts
+	facts *fact.Facts
 	// all, when set, resolves every name to a ten-line declaration.
 	all bool
 }
 
 type fakeSym struct {
-	sym   analyzer.Symbol
+	sym   fact.Symbol
 	lines []string
 }
 
-func (f *fakeResolver) Resolve(ref analyzer.Ref) (res analyzer.Resolved, err error) {
+func (f *fakeResolver) Resolve(ref fact.Ref) (res fact.Resolved, err error) {
 	for i, alt := range ref.Alternates {
 		s, ok := f.syms[alt]
 		if !ok && f.all {
-			s, ok = fakeSym{sym: analyzer.Symbol{Name: alt, Kind: "func", Decl: analyzer.Location{Path: "x.go", StartLine: 1, EndLine: 10}}, lines: make([]string, 10)}, true
+			s, ok = fakeSym{sym: fact.Symbol{Name: alt, Kind: "func", Decl: fact.Location{Path: "x.go", StartLine: 1, EndLine: 10}}, lines: make([]string, 10)}, true
 			for j := range s.lines {
 				s.lines[j] = ref.Lines // every line matches its own regexp... roughly
 			}
@@ -49,17 +50,17 @@ func (f *fakeResolver) Resolve(ref analyzer.Ref) (res analyzer.Resolved, err err
 		if !ok {
 			continue
 		}
-		res = analyzer.Resolved{Symbol: s.sym, Alternate: i}
+		res = fact.Resolved{Symbol: s.sym, Alternate: i}
 		if ref.Lines != "" {
 			defer func() {
 				if len(res.Matched) == 0 {
 					// As analyzer.Result.Resolve does.
-					res, err = analyzer.Resolved{}, fmt.Errorf("resolve %s: %w", ref, analyzer.ErrNoMatch)
+					res, err = fact.Resolved{}, fmt.Errorf("resolve %s: %w", ref, analyzer.ErrNoMatch)
 				}
 			}()
 			re, err := regexp.Compile(ref.Lines)
 			if err != nil {
-				return analyzer.Resolved{}, err
+				return fact.Resolved{}, err
 			}
 			for j, l := range s.lines {
 				if re.MatchString(l) || f.all {
@@ -75,10 +76,10 @@ func (f *fakeResolver) Resolve(ref analyzer.Ref) (res analyzer.Resolved, err err
 			sugg = append(sugg, name)
 		}
 	}
-	return analyzer.Resolved{}, &analyzer.NotFoundError{Ref: ref.String(), Suggestions: sugg}
+	return fact.Resolved{}, &analyzer.NotFoundError{Ref: ref.String(), Suggestions: sugg}
 }
 
-func (f *fakeResolver) Facts() *analyzer.Facts { return f.facts }
+func (f *fakeResolver) Facts() *fact.Facts { return f.facts }
 
 // parseSymbols reads a symbols section:
 //
@@ -105,7 +106,7 @@ func parseSymbols(t testing.TB, data []byte) map[string]fakeSym {
 			p, ln, _ := strings.Cut(f[1], ":")
 			start, _ := strconv.Atoi(ln)
 			name = f[0]
-			cur = &fakeSym{sym: analyzer.Symbol{Name: f[0], Kind: f[2], Decl: analyzer.Location{Path: p, StartLine: start}}}
+			cur = &fakeSym{sym: fact.Symbol{Name: f[0], Kind: f[2], Decl: fact.Location{Path: p, StartLine: start}}}
 			continue
 		}
 		if cur != nil {
@@ -144,7 +145,7 @@ func resolverOf(t testing.TB, file string) *fakeResolver {
 		case "symbols.txt":
 			res.syms = parseSymbols(t, f.Data)
 		case "facts.json":
-			res.facts = new(analyzer.Facts)
+			res.facts = new(fact.Facts)
 			if err := json.Unmarshal(f.Data, res.facts); err != nil {
 				t.Fatal(err)
 			}
@@ -156,7 +157,7 @@ func resolverOf(t testing.TB, file string) *fakeResolver {
 func testOptions(r Resolver) Options {
 	return Options{
 		Resolver: r,
-		SymbolURL: func(r analyzer.Resolved) string {
+		SymbolURL: func(r fact.Resolved) string {
 			loc := r.Symbol.Decl
 			return fmt.Sprintf("../source/%s.html#L%d", loc.Path, loc.StartLine)
 		},

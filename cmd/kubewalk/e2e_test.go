@@ -16,7 +16,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/kubewalk/kubewalk/analyzer"
+	"github.com/kubewalk/kubewalk/analyzer/fact"
 	"github.com/kubewalk/kubewalk/site"
 	"github.com/kubewalk/kubewalk/source"
 )
@@ -55,7 +55,7 @@ func TestE2ECheckBuiltinWalkthroughs(t *testing.T) {
 
 func TestE2EListDeploymentController(t *testing.T) {
 	out, _ := kubewalk(t, "list", "handlers", "--source", "goproxy", "-o", "json")
-	var hs []analyzer.HandlerRegistration
+	var hs []fact.HandlerRegistration
 	if err := json.Unmarshal([]byte(out), &hs); err != nil {
 		t.Fatal(err)
 	}

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/kubewalk/kubewalk/analyzer"
+	"github.com/kubewalk/kubewalk/analyzer/fact"
 	"github.com/kubewalk/kubewalk/internal/pipeline"
 	"github.com/kubewalk/kubewalk/walkthrough"
 	"github.com/spf13/cobra"
@@ -98,27 +98,19 @@ func emit[T any](w io.Writer, output string, items []T, rows func([]T) [][]strin
 	return tw.Flush()
 }
 
-func at(l analyzer.Location) string { return fmt.Sprintf("%s:%d", l.Path, l.StartLine) }
+func at(l fact.Location) string { return fmt.Sprintf("%s:%d", l.Path, l.StartLine) }
 
-// short drops the import path from a symbol for table output.
-func short(sym string) string {
-	if i := strings.LastIndex(sym, "/"); i >= 0 {
-		return sym[i+1:]
-	}
-	return sym
-}
-
-func handlerName(h *analyzer.Handler) string {
+func handlerName(h *fact.Handler) string {
 	if h == nil {
 		return "-"
 	}
 	if h.Symbol == "" {
 		return h.Form
 	}
-	return short(h.Symbol)
+	return fact.ShortSymbol(h.Symbol)
 }
 
-func handlerRows(hs []analyzer.HandlerRegistration) [][]string {
+func handlerRows(hs []fact.HandlerRegistration) [][]string {
 	rows := [][]string{{"RESOURCE", "COMPONENT", "ADD", "UPDATE", "DELETE", "AT"}}
 	for _, h := range hs {
 		res := h.Informer.Resource
@@ -133,31 +125,31 @@ func handlerRows(hs []analyzer.HandlerRegistration) [][]string {
 	return rows
 }
 
-func eventRows(es []analyzer.Event) [][]string {
+func eventRows(es []fact.Event) [][]string {
 	rows := [][]string{{"REASON", "TYPE", "CALLER", "AT"}}
 	for _, e := range es {
 		r := e.Reason
 		if r == "" {
 			r = "(" + e.ReasonExpr + ")"
 		}
-		rows = append(rows, []string{r, e.Type, short(e.Caller.Symbol), at(e.At)})
+		rows = append(rows, []string{r, e.Type, fact.ShortSymbol(e.Caller.Symbol), at(e.At)})
 	}
 	return rows
 }
 
-func writeRows(ws []analyzer.Write) [][]string {
+func writeRows(ws []fact.Write) [][]string {
 	rows := [][]string{{"RESOURCE", "VERB", "SUBRESOURCE", "CALLER", "AT"}}
 	for _, w := range ws {
 		sub := w.Subresource
 		if sub == "" {
 			sub = "-"
 		}
-		rows = append(rows, []string{w.Resource.Resource, w.Verb, sub, short(w.Caller.Symbol), at(w.At)})
+		rows = append(rows, []string{w.Resource.Resource, w.Verb, sub, fact.ShortSymbol(w.Caller.Symbol), at(w.At)})
 	}
 	return rows
 }
 
-func listWatchRows(lws []analyzer.ListWatch) [][]string {
+func listWatchRows(lws []fact.ListWatch) [][]string {
 	rows := [][]string{{"RESOURCE", "FIELDS", "FED TO", "CALLER", "AT"}}
 	for _, lw := range lws {
 		res := lw.Resource.Resource
@@ -178,7 +170,7 @@ func listWatchRows(lws []analyzer.ListWatch) [][]string {
 		if len(fed) == 0 {
 			fed = []string{"-"}
 		}
-		rows = append(rows, []string{res, fields, strings.Join(fed, ", "), short(lw.Caller.Symbol), at(lw.At)})
+		rows = append(rows, []string{res, fields, strings.Join(fed, ", "), fact.ShortSymbol(lw.Caller.Symbol), at(lw.At)})
 	}
 	return rows
 }

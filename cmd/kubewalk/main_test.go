@@ -14,7 +14,7 @@ import (
 
 	"github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing/object"
-	"github.com/kubewalk/kubewalk/analyzer"
+	"github.com/kubewalk/kubewalk/analyzer/fact"
 	"github.com/kubewalk/kubewalk/site"
 )
 
@@ -178,7 +178,7 @@ func TestBuildCheckListFromGitFixture(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("list: exit %d: %s", code, stderr)
 	}
-	var hs []analyzer.HandlerRegistration
+	var hs []fact.HandlerRegistration
 	if err := json.Unmarshal([]byte(out), &hs); err != nil {
 		t.Fatal(err)
 	}

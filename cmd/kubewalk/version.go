@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"runtime/debug"
 
-	"github.com/kubewalk/kubewalk/analyzer"
+	"github.com/kubewalk/kubewalk/analyzer/fact"
 	"github.com/kubewalk/kubewalk/source"
 	"github.com/spf13/cobra"
 )
@@ -26,7 +26,7 @@ func newVersionCmd(g *globals) *cobra.Command {
 			if v == "" {
 				v = "(devel)"
 			}
-			fmt.Fprintf(g.stdout, "kubewalk %s\ndefault tag: %s\nfacts schema: %d\n", v, source.DefaultTag, analyzer.SchemaVersion)
+			fmt.Fprintf(g.stdout, "kubewalk %s\ndefault tag: %s\nfacts schema: %d\n", v, source.DefaultTag, fact.SchemaVersion)
 			return nil
 		},
 	}

@@ -10,14 +10,14 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/kubewalk/kubewalk/analyzer"
+	"github.com/kubewalk/kubewalk/analyzer/fact"
 )
 
 // benchFile is one real source file with a synthesized identifier table.
 type benchFile struct {
 	path   string
 	src    []byte
-	idents []analyzer.Ident
+	idents []fact.Ident
 }
 
 // benchFiles loads the non-test Go files of the directories issue 4 measures
@@ -55,13 +55,13 @@ func benchFiles(tb testing.TB) []benchFile {
 	return files
 }
 
-func synthIdents(path string, src []byte) []analyzer.Ident {
+func synthIdents(path string, src []byte) []fact.Ident {
 	fset := token.NewFileSet()
 	f := fset.AddFile(path, -1, len(src))
 	var s scanner.Scanner
 	s.Init(f, src, nil, 0)
 	seen := map[string]int{}
-	var out []analyzer.Ident
+	var out []fact.Ident
 	prev := token.ILLEGAL
 	for {
 		pos, tok, lit := s.Scan()
@@ -70,11 +70,11 @@ func synthIdents(path string, src []byte) []analyzer.Ident {
 		}
 		if tok == token.IDENT && lit != "_" {
 			line := f.Line(pos)
-			id := analyzer.Ident{Off: f.Offset(pos), Len: len(lit)}
+			id := fact.Ident{Off: f.Offset(pos), Len: len(lit)}
 			switch {
 			case prev == token.PERIOD:
 				id.Kind = "method"
-				id.Target = analyzer.Location{Path: "staging/src/k8s.io/client-go/tools/cache/shared_informer.go", StartLine: 100 + len(lit), EndLine: 100 + len(lit)}
+				id.Target = fact.Location{Path: "staging/src/k8s.io/client-go/tools/cache/shared_informer.go", StartLine: 100 + len(lit), EndLine: 100 + len(lit)}
 			default:
 				id.Kind = "var"
 				if l, ok := seen[lit]; ok {
@@ -83,7 +83,7 @@ func synthIdents(path string, src []byte) []analyzer.Ident {
 					seen[lit] = line
 					id.Def = true
 				}
-				id.Target = analyzer.Location{Path: path, StartLine: line, EndLine: line}
+				id.Target = fact.Location{Path: path, StartLine: line, EndLine: line}
 			}
 			out = append(out, id)
 		}
@@ -94,8 +94,8 @@ func synthIdents(path string, src []byte) []analyzer.Ident {
 
 // benchLink builds hrefs the way a site would: "#L12" within the file, a
 // relative path to the rendered page of another file.
-func benchLink(path string) func(analyzer.Location) string {
-	return func(t analyzer.Location) string {
+func benchLink(path string) func(fact.Location) string {
+	return func(t fact.Location) string {
 		if t.Path == path {
 			return "#L" + strconv.Itoa(t.StartLine)
 		}

@@ -3,21 +3,21 @@ package codehtml_test
 import (
 	"fmt"
 
-	"github.com/kubewalk/kubewalk/analyzer"
+	"github.com/kubewalk/kubewalk/analyzer/fact"
 	"github.com/kubewalk/kubewalk/internal/codehtml"
 )
 
 func ExampleGo() {
 	src := []byte("package p\n\n// F adds one.\nfunc F(x int) int { return x + 1 }\n")
-	idents := []analyzer.Ident{
+	idents := []fact.Ident{
 		{Off: 31, Len: 1, Kind: "func", Def: true},
 		{Off: 33, Len: 1, Kind: "var", Def: true},
 		{Off: 35, Len: 3, Kind: "builtin"},
 		{Off: 40, Len: 3, Kind: "builtin"},
-		{Off: 53, Len: 1, Kind: "var", Target: analyzer.Location{Path: "p/p.go", StartLine: 4, EndLine: 4}},
+		{Off: 53, Len: 1, Kind: "var", Target: fact.Location{Path: "p/p.go", StartLine: 4, EndLine: 4}},
 	}
 	lines := codehtml.Go(src, idents, codehtml.Options{
-		Link: func(t analyzer.Location) string { return fmt.Sprintf("#L%d", t.StartLine) },
+		Link: func(t fact.Location) string { return fmt.Sprintf("#L%d", t.StartLine) },
 	})
 	for i, l := range lines {
 		fmt.Printf("L%d:%s\n", i+1, l)

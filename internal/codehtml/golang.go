@@ -7,7 +7,7 @@ import (
 	"slices"
 	"sync"
 
-	"github.com/kubewalk/kubewalk/analyzer"
+	"github.com/kubewalk/kubewalk/analyzer/fact"
 )
 
 // Line is one line of highlighted HTML, without its newline. Every Line is
@@ -20,7 +20,7 @@ type Options struct {
 	// URL when that file is rendered, else a GitHub permalink; "" for no
 	// link. It is called once per distinct target in a file. Hrefs that
 	// fail SafeHref are dropped.
-	Link func(target analyzer.Location) string
+	Link func(target fact.Location) string
 }
 
 // Token classes for Go. Short names keep the output small: a source page
@@ -32,7 +32,7 @@ const (
 	clsNumber  = "i" // not "n": the site's line-number anchors are a.n
 )
 
-// identClass maps an analyzer.Ident Kind to the class of a use and of a
+// identClass maps an fact.Ident Kind to the class of a use and of a
 // definition. Variables, fields and labels are the bulk of identifiers and
 // get no colour (as on GitHub and in godoc): a span around each would cost
 // bytes and add noise. Their definitions are still marked, and their uses
@@ -77,10 +77,10 @@ var writers = sync.Pool{New: func() any { return new(lineWriter) }}
 //
 // Operators and punctuation get no span: colouring them buys little and
 // would double the size of the output.
-func Go(src []byte, idents []analyzer.Ident, opts Options) []Line {
-	if !slices.IsSortedFunc(idents, func(a, b analyzer.Ident) int { return a.Off - b.Off }) {
+func Go(src []byte, idents []fact.Ident, opts Options) []Line {
+	if !slices.IsSortedFunc(idents, func(a, b fact.Ident) int { return a.Off - b.Off }) {
 		idents = slices.Clone(idents)
-		slices.SortStableFunc(idents, func(a, b analyzer.Ident) int { return a.Off - b.Off })
+		slices.SortStableFunc(idents, func(a, b fact.Ident) int { return a.Off - b.Off })
 	}
 	w := writers.Get().(*lineWriter)
 	defer writers.Put(w)
@@ -92,8 +92,8 @@ func Go(src []byte, idents []analyzer.Ident, opts Options) []Line {
 	var s scanner.Scanner
 	s.Init(file, src, nil, scanner.ScanComments)
 
-	var hrefs map[analyzer.Location]string // target → escaped href, "" = none
-	href := func(loc analyzer.Location) string {
+	var hrefs map[fact.Location]string // target → escaped href, "" = none
+	href := func(loc fact.Location) string {
 		if opts.Link == nil {
 			return ""
 		}
@@ -109,7 +109,7 @@ func Go(src []byte, idents []analyzer.Ident, opts Options) []Line {
 			h = ""
 		}
 		if hrefs == nil {
-			hrefs = make(map[analyzer.Location]string)
+			hrefs = make(map[fact.Location]string)
 		}
 		hrefs[loc] = h
 		return h

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/kubewalk/kubewalk/analyzer"
+	"github.com/kubewalk/kubewalk/analyzer/fact"
 )
 
 func lineStrings(lines []Line) []string {
@@ -17,7 +17,7 @@ func lineStrings(lines []Line) []string {
 }
 
 // ident finds the n-th occurrence (0-based) of name in src.
-func ident(t *testing.T, src, name string, n int, kind string, def bool, target analyzer.Location) analyzer.Ident {
+func ident(t *testing.T, src, name string, n int, kind string, def bool, target fact.Location) fact.Ident {
 	t.Helper()
 	off := -1
 	for i := 0; i <= n; i++ {
@@ -27,22 +27,22 @@ func ident(t *testing.T, src, name string, n int, kind string, def bool, target 
 		}
 		off += 1 + j
 	}
-	return analyzer.Ident{Off: off, Len: len(name), Kind: kind, Def: def, Target: target}
+	return fact.Ident{Off: off, Len: len(name), Kind: kind, Def: def, Target: target}
 }
 
 func TestGo(t *testing.T) {
 	src := "package p\n\n// Doc says <hi> & bye.\nfunc F(x int) error {\n\tif x > 0 {\n\t\treturn G(x)\n\t} else if x == 0 {\n\t\treturn nil\n\t}\n\ts := `a\n<b>\n`\n\t/* one\n\n three */\n\treturn len(s) + 0x1F\n}\n"
-	g := analyzer.Location{Path: "q/g.go", StartLine: 7, EndLine: 7}
-	idents := []analyzer.Ident{
-		ident(t, src, "F", 0, "func", true, analyzer.Location{Path: "p/f.go", StartLine: 4, EndLine: 4}),
-		ident(t, src, "x", 0, "var", true, analyzer.Location{Path: "p/f.go", StartLine: 4, EndLine: 4}),
-		ident(t, src, "int", 0, "type", false, analyzer.Location{}),
-		ident(t, src, "error", 0, "type", false, analyzer.Location{}),
-		ident(t, src, "x", 1, "var", false, analyzer.Location{Path: "p/f.go", StartLine: 4, EndLine: 4}),
+	g := fact.Location{Path: "q/g.go", StartLine: 7, EndLine: 7}
+	idents := []fact.Ident{
+		ident(t, src, "F", 0, "func", true, fact.Location{Path: "p/f.go", StartLine: 4, EndLine: 4}),
+		ident(t, src, "x", 0, "var", true, fact.Location{Path: "p/f.go", StartLine: 4, EndLine: 4}),
+		ident(t, src, "int", 0, "type", false, fact.Location{}),
+		ident(t, src, "error", 0, "type", false, fact.Location{}),
+		ident(t, src, "x", 1, "var", false, fact.Location{Path: "p/f.go", StartLine: 4, EndLine: 4}),
 		ident(t, src, "G", 0, "func", false, g),
 	}
 	links := 0
-	got := lineStrings(Go([]byte(src), idents, Options{Link: func(l analyzer.Location) string {
+	got := lineStrings(Go([]byte(src), idents, Options{Link: func(l fact.Location) string {
 		links++
 		if l.Path == "q/g.go" {
 			return "https://example.com/g.go?a=1&b=2#L7"
@@ -105,13 +105,13 @@ func TestGoLines(t *testing.T) {
 
 func TestGoStaleIdents(t *testing.T) {
 	src := "package p\nvar x = y\n"
-	idents := []analyzer.Ident{
+	idents := []fact.Ident{
 		{Off: 5, Len: 3, Kind: "func"},    // not at an identifier
 		{Off: 14, Len: 5, Kind: "func"},   // wrong length
 		{Off: 1000, Len: 1, Kind: "func"}, // beyond the file
-		{Off: 18, Len: 1, Kind: "const", Target: analyzer.Location{Path: "a.go", StartLine: 1}},
+		{Off: 18, Len: 1, Kind: "const", Target: fact.Location{Path: "a.go", StartLine: 1}},
 	}
-	got := lineStrings(Go([]byte(src), idents, Options{Link: func(analyzer.Location) string { return "a.go.html#L1" }}))
+	got := lineStrings(Go([]byte(src), idents, Options{Link: func(fact.Location) string { return "a.go.html#L1" }}))
 	want := []string{`<span class=k>package</span> p`, `<span class=k>var</span> x = <a class=o href="a.go.html#L1">y</a>`}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)

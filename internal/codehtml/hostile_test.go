@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/kubewalk/kubewalk/analyzer"
+	"github.com/kubewalk/kubewalk/analyzer/fact"
 	"golang.org/x/net/html"
 )
 
@@ -23,11 +23,11 @@ func TestHostileGo(t *testing.T) {
 	src := []byte(hostileGo)
 	y := strings.Index(hostileGo, "y //")
 	w := strings.Index(hostileGo, "w\r")
-	idents := []analyzer.Ident{
-		{Off: y, Len: 1, Kind: "var", Target: analyzer.Location{Path: "evil", StartLine: 1}},
-		{Off: w, Len: 1, Kind: "var", Target: analyzer.Location{Path: "quote", StartLine: 1}},
+	idents := []fact.Ident{
+		{Off: y, Len: 1, Kind: "var", Target: fact.Location{Path: "evil", StartLine: 1}},
+		{Off: w, Len: 1, Kind: "var", Target: fact.Location{Path: "quote", StartLine: 1}},
 	}
-	lines := Go(src, idents, Options{Link: func(l analyzer.Location) string {
+	lines := Go(src, idents, Options{Link: func(l fact.Location) string {
 		if l.Path == "evil" {
 			return "javascript:alert(7)"
 		}

@@ -26,13 +26,14 @@ import (
 	"encoding/json"
 	"fmt"
 	"html"
-	"os"
-	"path/filepath"
+	"maps"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
-	"github.com/kubewalk/kubewalk/analyzer"
+	"github.com/kubewalk/kubewalk/analyzer/fact"
+	"github.com/kubewalk/kubewalk/internal/atomicfile"
 	"github.com/kubewalk/kubewalk/walkthrough"
 )
 
@@ -203,19 +204,12 @@ func excerptLink(e *walkthrough.Excerpt, opts Options) string {
 	if r := e.Ranges(); len(r) > 0 {
 		from, to = r[0][0], r[len(r)-1][1]
 	}
-	sym := "`" + shortSymbol(e.Resolved.Symbol.Name) + "`"
+	sym := "`" + fact.ShortSymbol(e.Resolved.Symbol.Name) + "`"
 	where := fmt.Sprintf("%s lines %d–%d", e.Resolved.Symbol.Decl.Path, from, to)
 	if opts.Permalink == nil {
 		return sym + ", " + where
 	}
 	return fmt.Sprintf("%s, [%s](%s)", sym, where, opts.Permalink(e.Resolved.Symbol.Decl.Path, from, to))
-}
-
-func shortSymbol(sym string) string {
-	if i := strings.LastIndex(sym, "/"); i >= 0 {
-		return sym[i+1:]
-	}
-	return sym
 }
 
 // refLinks maps each reference as written (a link destination) to the
@@ -353,7 +347,7 @@ func rewrite(md string, links, defs map[string]string, bl *blocks, opts Options)
 	}
 	// Reference-style links used here need their definitions.
 	var used []string
-	for _, label := range sortedKeys(defs) {
+	for _, label := range slices.Sorted(maps.Keys(defs)) {
 		if strings.Contains(strings.ToLower(text), "["+label+"]") {
 			used = append(used, defs[label])
 		}
@@ -365,7 +359,7 @@ func rewrite(md string, links, defs map[string]string, bl *blocks, opts Options)
 }
 
 func factsList(f *walkthrough.FactsBlock, opts Options) []string {
-	item := func(what string, at analyzer.Location) string {
+	item := func(what string, at fact.Location) string {
 		loc := fmt.Sprintf("%s:%d", at.Path, at.StartLine)
 		if opts.Permalink != nil {
 			loc = "[" + loc + "](" + opts.Permalink(at.Path, at.StartLine, at.EndLine) + ")"
@@ -374,13 +368,13 @@ func factsList(f *walkthrough.FactsBlock, opts Options) []string {
 	}
 	var out []string
 	for _, e := range f.Events {
-		out = append(out, item(fmt.Sprintf("event `%s` (%s) in `%s`", first(e.Reason, e.ReasonExpr), e.Type, shortSymbol(e.Caller.Symbol)), e.At))
+		out = append(out, item(fmt.Sprintf("event `%s` (%s) in `%s`", first(e.Reason, e.ReasonExpr), e.Type, fact.ShortSymbol(e.Caller.Symbol)), e.At))
 	}
 	for _, w := range f.Writes {
-		out = append(out, item(fmt.Sprintf("`%s` %s in `%s`", w.Via, w.Resource.Resource, shortSymbol(w.Caller.Symbol)), w.At))
+		out = append(out, item(fmt.Sprintf("`%s` %s in `%s`", w.Via, w.Resource.Resource, fact.ShortSymbol(w.Caller.Symbol)), w.At))
 	}
 	for _, h := range f.Handlers {
-		out = append(out, item(fmt.Sprintf("`%s` on %s in `%s`", h.Method, h.InformerExpr, shortSymbol(h.Caller.Symbol)), h.At))
+		out = append(out, item(fmt.Sprintf("`%s` on %s in `%s`", h.Method, h.InformerExpr, fact.ShortSymbol(h.Caller.Symbol)), h.At))
 	}
 	if len(out) == 0 {
 		out = []string{"- (no facts for `" + f.Query + "`)"}
@@ -398,17 +392,8 @@ func first(a, b string) string {
 // longestFirst returns the keys longest first (then in order), so a
 // destination that is a prefix of another is not replaced inside it.
 func longestFirst(m map[string]string) []string {
-	keys := sortedKeys(m)
+	keys := slices.Sorted(maps.Keys(m))
 	sort.SliceStable(keys, func(i, j int) bool { return len(keys[i]) > len(keys[j]) })
-	return keys
-}
-
-func sortedKeys(m map[string]string) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
 	return keys
 }
 
@@ -450,21 +435,5 @@ func WriteFile(path string, t Tour) error {
 	if err != nil {
 		return err
 	}
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(f.Name())
-	if _, err := f.Write(b); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Chmod(0o644); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	return os.Rename(f.Name(), path)
+	return atomicfile.WriteFile(path, b, 0o644)
 }

@@ -9,7 +9,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/kubewalk/kubewalk/analyzer"
+	"github.com/kubewalk/kubewalk/analyzer/fact"
 	"github.com/kubewalk/kubewalk/walkthrough"
 )
 
@@ -46,15 +46,15 @@ const (
 	file = "pkg/controller/deployment/sync.go"
 )
 
-func sym(name string, from, to int) analyzer.Symbol {
-	return analyzer.Symbol{Name: pkg + "." + name, Kind: "method", Decl: analyzer.Location{Path: file, StartLine: from, EndLine: to}}
+func sym(name string, from, to int) fact.Symbol {
+	return fact.Symbol{Name: pkg + "." + name, Kind: "method", Decl: fact.Location{Path: file, StartLine: from, EndLine: to}}
 }
 
 func fixtureDoc() *walkthrough.Doc {
 	getNew := sym("DeploymentController.getNewReplicaSet", 190, 300)
 	sync := sym("DeploymentController.syncDeployment", 10, 40)
-	ref := func(text string, s analyzer.Symbol, matched ...int) walkthrough.Ref {
-		return walkthrough.Ref{File: "deployment.md", Text: text, Resolved: analyzer.Resolved{Symbol: s, Matched: matched}}
+	ref := func(text string, s fact.Symbol, matched ...int) walkthrough.Ref {
+		return walkthrough.Ref{File: "deployment.md", Text: text, Resolved: fact.Resolved{Symbol: s, Matched: matched}}
 	}
 	return &walkthrough.Doc{
 		ID: "deployment", Lang: "en", File: "deployment.md", Title: "Deployment", Summary: "One line.",
@@ -71,8 +71,8 @@ func fixtureDoc() *walkthrough.Doc {
 					ref(pkg+".DeploymentController.getNewReplicaSet", getNew, 232),
 				}},
 			{ID: "step-2", Title: "Events", Line: 22,
-				Segments: []walkthrough.Segment{{Facts: &walkthrough.FactsBlock{Kind: "events", Query: "reason=ScalingReplicaSet", Events: []analyzer.Event{
-					{Caller: analyzer.FuncRef{Symbol: getNew.Name}, At: analyzer.Location{Path: file, StartLine: 286, EndLine: 286}, Type: "Normal", Reason: "ScalingReplicaSet"},
+				Segments: []walkthrough.Segment{{Facts: &walkthrough.FactsBlock{Kind: "events", Query: "reason=ScalingReplicaSet", Events: []fact.Event{
+					{Caller: fact.FuncRef{Symbol: getNew.Name}, At: fact.Location{Path: file, StartLine: 286, EndLine: 286}, Type: "Normal", Reason: "ScalingReplicaSet"},
 				}}}}},
 			{ID: "step-3", Title: "No code", Line: 32,
 				Segments: []walkthrough.Segment{{HTML: "<p>Just <a>sync</a> prose &amp; more.</p>"}},

@@ -10,7 +10,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/kubewalk/kubewalk/analyzer"
+	"github.com/kubewalk/kubewalk/analyzer/fact"
 	"github.com/kubewalk/kubewalk/walkthrough"
 )
 
@@ -25,17 +25,17 @@ func read(t testing.TB, name string) []byte {
 	return b
 }
 
-func loc(path string, line int) analyzer.Location {
-	return analyzer.Location{Path: path, StartLine: line, EndLine: line}
+func loc(path string, line int) fact.Location {
+	return fact.Location{Path: path, StartLine: line, EndLine: line}
 }
 
 const kk = "k8s.io/kubernetes/"
 
 // fixtureFacts is a hand-made slice of v1.36.3's facts: enough call sites
 // sharing reasons and resources to exercise the ranking.
-func fixtureFacts() *analyzer.Facts {
-	fn := func(sym, path string, line int) analyzer.FuncRef {
-		return analyzer.FuncRef{Symbol: kk + sym, Decl: analyzer.Location{Path: path, StartLine: line, EndLine: line + 40}}
+func fixtureFacts() *fact.Facts {
+	fn := func(sym, path string, line int) fact.FuncRef {
+		return fact.FuncRef{Symbol: kk + sym, Decl: fact.Location{Path: path, StartLine: line, EndLine: line + 40}}
 	}
 	createPods := fn("pkg/controller.RealPodControl.createPods", "pkg/controller/controller_utils.go", 580)
 	manage := fn("pkg/controller/replicaset.ReplicaSetController.manageReplicas", "pkg/controller/replicaset/replica_set.go", 590)
@@ -45,32 +45,32 @@ func fixtureFacts() *analyzer.Facts {
 	finish := fn("pkg/scheduler.Scheduler.finishBinding", "pkg/scheduler/schedule_one.go", 1170)
 	bind := fn("pkg/scheduler/framework/plugins/defaultbinder.DefaultBinder.Bind", "pkg/scheduler/framework/plugins/defaultbinder/default_binder.go", 55)
 	mirror := fn("pkg/kubelet/pod.basicMirrorClient.CreateMirrorPod", "pkg/kubelet/pod/mirror_client.go", 70)
-	return &analyzer.Facts{
+	return &fact.Facts{
 		Tag: "v1.36.3",
-		Events: []analyzer.Event{
+		Events: []fact.Event{
 			{Caller: createPods, At: loc("pkg/controller/controller_utils.go", 614), Recorder: "record", Method: "Eventf", Type: "Normal", Reason: "SuccessfulCreate", ReasonExpr: "SuccessfulCreatePodReason", Message: "Created pod: %v"},
 			{Caller: syncCron, At: loc("pkg/controller/cronjob/cronjob_controllerv2.go", 649), Recorder: "record", Method: "Eventf", Type: "Normal", Reason: "SuccessfulCreate", ReasonExpr: "\"SuccessfulCreate\"", Message: "Created job %v"},
 			{Caller: getNewRS, At: loc("pkg/controller/deployment/sync.go", 286), Recorder: "record", Method: "Eventf", Type: "Normal", Reason: "ScalingReplicaSet", Message: "Scaled up replica set %s from 0 to %d"},
 			{Caller: scale, At: loc("pkg/controller/deployment/sync.go", 433), Recorder: "record", Method: "Eventf", Type: "Normal", Reason: "ScalingReplicaSet", Message: "Scaled %s replica set %s from %d to %d"},
 			{Caller: finish, At: loc("pkg/scheduler/schedule_one.go", 1186), Recorder: "events", Method: "Eventf", Type: "Normal", Reason: "Scheduled", Message: "Successfully assigned %v/%v to %v", Action: "Binding"},
 		},
-		Writes: []analyzer.Write{
-			{Caller: createPods, At: loc("pkg/controller/controller_utils.go", 596), Resource: analyzer.Resource{Version: "v1", Kind: "Pod", Resource: "pods"}, Verb: "create", APIVerb: "create", Via: "CoreV1().Pods().Create"},
-			{Caller: mirror, At: loc("pkg/kubelet/pod/mirror_client.go", 90), Resource: analyzer.Resource{Version: "v1", Kind: "Pod", Resource: "pods"}, Verb: "create", APIVerb: "create", Via: "CoreV1().Pods().Create"},
-			{Caller: getNewRS, At: loc("pkg/controller/deployment/sync.go", 232), Resource: analyzer.Resource{Group: "apps", Version: "v1", Kind: "ReplicaSet", Resource: "replicasets"}, Verb: "create", APIVerb: "create", Via: "AppsV1().ReplicaSets().Create"},
-			{Caller: bind, At: loc("pkg/scheduler/framework/plugins/defaultbinder/default_binder.go", 70), Resource: analyzer.Resource{Version: "v1", Kind: "Pod", Resource: "pods"}, Verb: "bind", Subresource: "binding", APIVerb: "create", Via: "CoreV1().Pods().Bind"},
+		Writes: []fact.Write{
+			{Caller: createPods, At: loc("pkg/controller/controller_utils.go", 596), Resource: fact.Resource{Version: "v1", Kind: "Pod", Resource: "pods"}, Verb: "create", APIVerb: "create", Via: "CoreV1().Pods().Create"},
+			{Caller: mirror, At: loc("pkg/kubelet/pod/mirror_client.go", 90), Resource: fact.Resource{Version: "v1", Kind: "Pod", Resource: "pods"}, Verb: "create", APIVerb: "create", Via: "CoreV1().Pods().Create"},
+			{Caller: getNewRS, At: loc("pkg/controller/deployment/sync.go", 232), Resource: fact.Resource{Group: "apps", Version: "v1", Kind: "ReplicaSet", Resource: "replicasets"}, Verb: "create", APIVerb: "create", Via: "AppsV1().ReplicaSets().Create"},
+			{Caller: bind, At: loc("pkg/scheduler/framework/plugins/defaultbinder/default_binder.go", 70), Resource: fact.Resource{Version: "v1", Kind: "Pod", Resource: "pods"}, Verb: "bind", Subresource: "binding", APIVerb: "create", Via: "CoreV1().Pods().Bind"},
 		},
-		Handlers: []analyzer.HandlerRegistration{
+		Handlers: []fact.HandlerRegistration{
 			{Component: "pkg/controller/deployment", Caller: fn("pkg/controller/deployment.NewDeploymentController", "pkg/controller/deployment/deployment_controller.go", 100),
 				At: loc("pkg/controller/deployment/deployment_controller.go", 123), Method: "AddEventHandler", InformerExpr: "dInformer.Informer()",
-				Informer: analyzer.Resource{Group: "apps", Version: "v1", Kind: "Deployment", Resource: "deployments"},
-				Add:      &analyzer.Handler{FuncRef: fn("pkg/controller/deployment.DeploymentController.addDeployment", "pkg/controller/deployment/deployment_controller.go", 200), Form: "method value"}},
+				Informer: fact.Resource{Group: "apps", Version: "v1", Kind: "Deployment", Resource: "deployments"},
+				Add:      &fact.Handler{FuncRef: fn("pkg/controller/deployment.DeploymentController.addDeployment", "pkg/controller/deployment/deployment_controller.go", 200), Form: "method value"}},
 			{Component: "pkg/controller/replicaset", Caller: fn("pkg/controller/replicaset.NewBaseController", "pkg/controller/replicaset/replica_set.go", 200),
 				At: loc("pkg/controller/replicaset/replica_set.go", 223), Method: "AddEventHandler", InformerExpr: "rsInformer.Informer()",
-				Informer: analyzer.Resource{Group: "apps", Version: "v1", Kind: "ReplicaSet", Resource: "replicasets"},
-				Add:      &analyzer.Handler{FuncRef: fn("pkg/controller/replicaset.ReplicaSetController.addRS", "pkg/controller/replicaset/replica_set.go", 300), Form: "method value"}},
+				Informer: fact.Resource{Group: "apps", Version: "v1", Kind: "ReplicaSet", Resource: "replicasets"},
+				Add:      &fact.Handler{FuncRef: fn("pkg/controller/replicaset.ReplicaSetController.addRS", "pkg/controller/replicaset/replica_set.go", 300), Form: "method value"}},
 		},
-		Calls: []analyzer.Call{
+		Calls: []fact.Call{
 			{From: manage.Symbol, To: kk + "pkg/controller.RealPodControl.CreatePods", Kind: "interface"},
 			{From: kk + "pkg/controller.RealPodControl.CreatePods", To: createPods.Symbol, Kind: "static"},
 		},
@@ -79,15 +79,15 @@ func fixtureFacts() *analyzer.Facts {
 
 // fixtureDocs is a walkthrough with a facts block naming ScalingReplicaSet
 // and an excerpt covering createPods.
-func fixtureDocs(f *analyzer.Facts) []*walkthrough.Doc {
+func fixtureDocs(f *fact.Facts) []*walkthrough.Doc {
 	return []*walkthrough.Doc{{
 		ID: "deployment", File: "deployment.md", Title: "What happens when you create a Deployment",
 		Steps: []walkthrough.Step{
 			{ID: "step-1-new-rs", Title: "getNewReplicaSet creates the ReplicaSet", Line: 159,
-				Refs:     []walkthrough.Ref{{Resolved: analyzer.Resolved{Symbol: analyzer.Symbol{Name: f.Writes[2].Caller.Symbol, Decl: f.Writes[2].Caller.Decl}}}},
+				Refs:     []walkthrough.Ref{{Resolved: fact.Resolved{Symbol: fact.Symbol{Name: f.Writes[2].Caller.Symbol, Decl: f.Writes[2].Caller.Decl}}}},
 				Segments: []walkthrough.Segment{{Facts: &walkthrough.FactsBlock{Kind: "events", Query: "reason=ScalingReplicaSet", Events: f.Events[2:4]}}}},
 			{ID: "step-2-pods", Title: "manageReplicas creates the Pods", Line: 215,
-				Refs: []walkthrough.Ref{{Resolved: analyzer.Resolved{Symbol: analyzer.Symbol{Name: f.Events[0].Caller.Symbol, Decl: f.Events[0].Caller.Decl}}}}},
+				Refs: []walkthrough.Ref{{Resolved: fact.Resolved{Symbol: fact.Symbol{Name: f.Events[0].Caller.Symbol, Decl: f.Events[0].Caller.Decl}}}}},
 			{ID: "step-3-bind", Title: "The scheduler binds the Pod", Line: 289,
 				Segments: []walkthrough.Segment{{Facts: &walkthrough.FactsBlock{Kind: "writes", Writes: f.Writes[3:4]}}}},
 		},

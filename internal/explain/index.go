@@ -1,6 +1,6 @@
 package explain
 
-import "github.com/kubewalk/kubewalk/analyzer"
+import "github.com/kubewalk/kubewalk/analyzer/fact"
 
 // Index is what an Explainer knows, as plain data for a matcher that runs
 // somewhere Go does not: the site's explain page, whose script
@@ -123,7 +123,7 @@ func (x *Explainer) Index() *Index {
 		}
 		return out
 	}
-	site := func(c Code, at analyzer.Location) IndexSite {
+	site := func(c Code, at fact.Location) IndexSite {
 		s := IndexSite{Symbol: c.Symbol, Path: c.Path, Line: c.Line, Permalink: c.Permalink, Detail: c.Detail, Via: c.Via}
 		if x.opts.SourcePage != nil && at.Path != "" {
 			s.Page = x.opts.SourcePage(at.Path, at.StartLine)
@@ -144,7 +144,7 @@ func (x *Explainer) Index() *Index {
 		idx.Writes = append(idx.Writes, IndexWrite{IndexSite: s, Verb: w.APIVerb, Resource: w.Resource.Resource, Subresource: w.Subresource, Group: w.Resource.Group})
 	}
 	for _, h := range x.facts.Handlers {
-		sym := func(hd *analyzer.Handler) *string {
+		sym := func(hd *fact.Handler) *string {
 			if hd == nil {
 				return nil
 			}
@@ -154,7 +154,7 @@ func (x *Explainer) Index() *Index {
 		idx.Handlers = append(idx.Handlers, IndexHandler{
 			IndexSite: site(x.watchesCode(h), h.At),
 			Resource:  h.Informer.Resource,
-			Handles:   x.handlesCode(h, &analyzer.Handler{}).Detail,
+			Handles:   x.handlesCode(h, &fact.Handler{}).Detail,
 			Add:       sym(h.Add), Update: sym(h.Update), Delete: sym(h.Delete),
 		})
 	}

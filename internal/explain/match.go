@@ -10,7 +10,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/kubewalk/kubewalk/analyzer"
+	"github.com/kubewalk/kubewalk/analyzer/fact"
 	"github.com/kubewalk/kubewalk/walkthrough"
 )
 
@@ -86,7 +86,7 @@ type StepRef struct {
 // Explainer matches records against one release's facts and walkthroughs.
 // It is safe for concurrent use.
 type Explainer struct {
-	facts *analyzer.Facts
+	facts *fact.Facts
 	opts  Options
 	steps []stepIndex
 	// reasonSteps are the steps whose facts blocks name a reason, by
@@ -104,9 +104,9 @@ type Explainer struct {
 
 type stepIndex struct {
 	ref   StepRef
-	spans []analyzer.Location // declarations (or matched lines) the step refers to
+	spans []fact.Location // declarations (or matched lines) the step refers to
 	// facts lists the facts its facts blocks embed, by call site.
-	facts   map[analyzer.Location]bool
+	facts   map[fact.Location]bool
 	reasons map[string]bool
 }
 
@@ -114,9 +114,9 @@ type stepIndex struct {
 // taken in walkthrough order (Order, then ID), whatever order they come
 // in, so that steps that explain a record equally well are listed alike
 // by the command line and the site.
-func New(facts *analyzer.Facts, docs []*walkthrough.Doc, opts Options) *Explainer {
+func New(facts *fact.Facts, docs []*walkthrough.Doc, opts Options) *Explainer {
 	if facts == nil {
-		facts = &analyzer.Facts{}
+		facts = &fact.Facts{}
 	}
 	if opts.StepPage == nil {
 		opts.StepPage = func(id, step string) string { return "walkthroughs/" + id + ".html#" + step }
@@ -133,7 +133,7 @@ func New(facts *analyzer.Facts, docs []*walkthrough.Doc, opts Options) *Explaine
 					Walkthrough: d.ID, Title: d.Title, Step: s.ID, StepTitle: s.Title,
 					File: d.File, Line: s.Line, Page: opts.StepPage(d.ID, s.ID),
 				},
-				facts:   map[analyzer.Location]bool{},
+				facts:   map[fact.Location]bool{},
 				reasons: map[string]bool{},
 			}
 			for _, r := range s.Refs {
@@ -217,7 +217,7 @@ func (x *Explainer) event(ex *Explanation, e *EventRecord) {
 		return
 	}
 	comp, hasComp := eventComponent(e)
-	var cands []scored[analyzer.Event]
+	var cands []scored[fact.Event]
 	for _, f := range x.facts.Events {
 		if f.Reason != e.Reason {
 			continue
@@ -244,7 +244,7 @@ func (x *Explainer) event(ex *Explanation, e *EventRecord) {
 		if e.Action != "" && f.Action == e.Action {
 			s++
 		}
-		cands = append(cands, scored[analyzer.Event]{f, s})
+		cands = append(cands, scored[fact.Event]{f, s})
 	}
 	if len(cands) == 0 {
 		if hasComp {
@@ -256,7 +256,7 @@ func (x *Explainer) event(ex *Explanation, e *EventRecord) {
 		return
 	}
 	top := best(cands)
-	var locs []analyzer.Location
+	var locs []fact.Location
 	for _, f := range top {
 		ex.Code = append(ex.Code, x.eventCode(f))
 		locs = append(locs, f.At)
@@ -288,9 +288,9 @@ func (x *Explainer) audit(ex *Explanation, a *AuditRecord) {
 	if a.Subresource != "" {
 		what += "/" + a.Subresource
 	}
-	var locs, handled []analyzer.Location
+	var locs, handled []fact.Location
 	if writeVerbs[a.Verb] {
-		var cands []scored[analyzer.Write]
+		var cands []scored[fact.Write]
 		for _, w := range x.facts.Writes {
 			if w.APIVerb != a.Verb || w.Resource.Resource != a.Resource || w.Subresource != a.Subresource {
 				continue
@@ -307,7 +307,7 @@ func (x *Explainer) audit(ex *Explanation, a *AuditRecord) {
 			case own:
 				continue // another component's write: not what this record shows
 			}
-			cands = append(cands, scored[analyzer.Write]{w, s})
+			cands = append(cands, scored[fact.Write]{w, s})
 		}
 		for _, w := range best(cands) {
 			ex.Code = append(ex.Code, x.writeCode(w))
@@ -325,7 +325,7 @@ func (x *Explainer) audit(ex *Explanation, a *AuditRecord) {
 			if h.Informer.Resource != a.Resource {
 				continue
 			}
-			var hd *analyzer.Handler
+			var hd *fact.Handler
 			switch {
 			case a.Verb == "create" && a.Subresource == "":
 				hd = h.Add
@@ -353,7 +353,7 @@ func (x *Explainer) audit(ex *Explanation, a *AuditRecord) {
 			return 1
 		}
 		sort.SliceStable(idx, func(a, b int) bool { return rank(idx[a]) < rank(idx[b]) })
-		hs, hl := make([]Code, len(idx)), make([]analyzer.Location, len(idx))
+		hs, hl := make([]Code, len(idx)), make([]fact.Location, len(idx))
 		for i, j := range idx {
 			hs[i], hl[i] = ex.Handlers[j], handled[j]
 		}
@@ -413,7 +413,7 @@ func codeComponent(path string) *Component {
 }
 
 // eventCode is the recorder call of an event fact.
-func (x *Explainer) eventCode(f analyzer.Event) Code {
+func (x *Explainer) eventCode(f fact.Event) Code {
 	detail := fmt.Sprintf("%s(%s, %s", f.Method, f.Type, first(f.ReasonExpr, f.Reason))
 	if f.Message != "" {
 		detail += fmt.Sprintf(", %q", f.Message)
@@ -422,18 +422,18 @@ func (x *Explainer) eventCode(f analyzer.Event) Code {
 }
 
 // writeCode is the typed-client call of a write fact.
-func (x *Explainer) writeCode(w analyzer.Write) Code {
+func (x *Explainer) writeCode(w fact.Write) Code {
 	return x.code("wrote", w.Caller.Symbol, w.At, w.Via, "")
 }
 
 // watchesCode is a handler registration as the code that reads (lists and
 // watches) its resource.
-func (x *Explainer) watchesCode(h analyzer.HandlerRegistration) Code {
+func (x *Explainer) watchesCode(h fact.HandlerRegistration) Code {
 	return x.code("watches", h.Caller.Symbol, h.At, h.Method+" on "+h.InformerExpr, "")
 }
 
 // handlesCode is handler hd of registration h, as what reacts to a write.
-func (x *Explainer) handlesCode(h analyzer.HandlerRegistration, hd *analyzer.Handler) Code {
+func (x *Explainer) handlesCode(h fact.HandlerRegistration, hd *fact.Handler) Code {
 	sym := hd.Symbol
 	if sym == "" {
 		sym = hd.Form
@@ -441,7 +441,7 @@ func (x *Explainer) handlesCode(h analyzer.HandlerRegistration, hd *analyzer.Han
 	return x.code("handles", sym, h.At, h.Component+": "+h.Method+" on "+h.InformerExpr, "")
 }
 
-func (x *Explainer) code(role, sym string, at analyzer.Location, detail, via string) Code {
+func (x *Explainer) code(role, sym string, at fact.Location, detail, via string) Code {
 	c := Code{Role: role, Symbol: sym, Path: at.Path, Line: at.StartLine, Detail: detail, Via: via}
 	if x.opts.Permalink != nil && at.Path != "" {
 		c.Permalink = x.opts.Permalink(at.Path, at.StartLine, at.EndLine)
@@ -460,7 +460,7 @@ type stepScore struct {
 
 // siteSteps returns the steps that explain the call site at, in step
 // order, each with its score (3 or 2).
-func (x *Explainer) siteSteps(at analyzer.Location) []stepScore {
+func (x *Explainer) siteSteps(at fact.Location) []stepScore {
 	var out []stepScore
 	for i, st := range x.steps {
 		s := 0
@@ -484,7 +484,7 @@ func (x *Explainer) siteSteps(at analyzer.Location) []stepScore {
 // stepsFor returns the steps that explain the code sites (or, with none,
 // whose facts blocks name reason), best first, at most three: each step
 // scores the best of siteSteps over the sites, and 1 for the reason.
-func (x *Explainer) stepsFor(sites []analyzer.Location, reason string) []StepRef {
+func (x *Explainer) stepsFor(sites []fact.Location, reason string) []StepRef {
 	score := make([]int, len(x.steps))
 	for _, at := range sites {
 		for _, ss := range x.siteSteps(at) {
@@ -554,7 +554,7 @@ func (x *Explainer) reach(sym string) []string {
 					continue
 				}
 				seen[c] = true
-				dirs[repoPathOf(c)] = true
+				dirs[fact.SymbolDir(c)] = true
 				next = append(next, c)
 			}
 		}
@@ -563,24 +563,6 @@ func (x *Explainer) reach(sym string) []string {
 	r := slices.Sorted(maps.Keys(dirs))
 	x.reaches[sym] = r
 	return r
-}
-
-// repoPathOf returns the repository directory of a symbol's package:
-// k8s.io/kubernetes/pkg/x.T.m → pkg/x; k8s.io/client-go/tools.F →
-// staging/src/k8s.io/client-go/tools.
-func repoPathOf(sym string) string {
-	slash := strings.LastIndex(sym, "/")
-	pkg := sym
-	if dot := strings.Index(sym[slash+1:], "."); dot >= 0 {
-		pkg = sym[:slash+1+dot]
-	}
-	if p, ok := strings.CutPrefix(pkg, "k8s.io/kubernetes/"); ok {
-		return p
-	}
-	if strings.HasPrefix(pkg, "k8s.io/") {
-		return "staging/src/" + pkg
-	}
-	return pkg
 }
 
 // formatMatches reports whether msg could have been printed by format

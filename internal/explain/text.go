@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/kubewalk/kubewalk/analyzer/fact"
 )
 
 // maxHandlers bounds the handlers WriteText lists per record (pods have
@@ -68,22 +70,14 @@ func WriteText(w io.Writer, exs []Explanation) error {
 }
 
 func writeCode(b *strings.Builder, c Code) {
-	fmt.Fprintf(b, "   %-10s %s  %s\n", c.Role, c.Where(), shortSymbol(c.Symbol))
+	fmt.Fprintf(b, "   %-10s %s  %s\n", c.Role, c.Where(), fact.ShortSymbol(c.Symbol))
 	if c.Detail != "" {
 		fmt.Fprintf(b, "   %-10s %s\n", "", c.Detail)
 	}
 	if c.Via != "" {
-		fmt.Fprintf(b, "   %-10s via %s\n", "", shortSymbol(c.Via))
+		fmt.Fprintf(b, "   %-10s via %s\n", "", fact.ShortSymbol(c.Via))
 	}
 	if c.Permalink != "" {
 		fmt.Fprintf(b, "   %-10s %s\n", "", c.Permalink)
 	}
-}
-
-// shortSymbol drops the import path up to the package name.
-func shortSymbol(sym string) string {
-	if i := strings.LastIndex(sym, "/"); i >= 0 {
-		return sym[i+1:]
-	}
-	return sym
 }

@@ -10,7 +10,7 @@ import (
 
 	"golang.org/x/mod/semver"
 
-	"github.com/kubewalk/kubewalk/analyzer"
+	"github.com/kubewalk/kubewalk/analyzer/fact"
 	"github.com/kubewalk/kubewalk/internal/reldiff"
 	"github.com/kubewalk/kubewalk/internal/trace"
 	"github.com/kubewalk/kubewalk/site"
@@ -166,7 +166,7 @@ func changes(prev, cur *Release, docs []*walkthrough.Doc) map[string]reldiff.Ref
 	a := reldiff.Release{Tag: prev.Tree.Tag, Result: prev.Result, Read: prev.read}
 	b := reldiff.Release{Tag: cur.Tree.Tag, Result: cur.Result, Read: cur.read}
 	out := map[string]reldiff.RefChange{}
-	add := func(r analyzer.Ref) {
+	add := func(r fact.Ref) {
 		k := r.String()
 		if _, ok := out[k]; !ok {
 			out[k] = reldiff.CompareRef(a, b, r)

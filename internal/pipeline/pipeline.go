@@ -17,6 +17,7 @@ import (
 	"sync"
 
 	"github.com/kubewalk/kubewalk/analyzer"
+	"github.com/kubewalk/kubewalk/analyzer/fact"
 	"github.com/kubewalk/kubewalk/site"
 	"github.com/kubewalk/kubewalk/source"
 	"github.com/kubewalk/kubewalk/walkthrough"
@@ -130,23 +131,15 @@ func Roots(sets []WalkSet) ([]string, error) {
 		}
 		for _, u := range uses {
 			for _, alt := range u.Ref.Alternates {
-				add(importPath(alt))
+				// A path without a slash is the standard library's,
+				// whose symbols the analyzer does not index: never a
+				// root.
+				if pkg, _, ok := fact.SplitSymbol(alt); ok && strings.Contains(pkg, "/") {
+					add(pkg)
+				}
 			}
 		}
 	}
 	sort.Strings(roots[len(analyzer.DefaultRoots):])
 	return roots, nil
-}
-
-// importPath returns the package part of a reference name: everything up to
-// the first dot after the last slash. Package paths whose last element holds
-// a dot do not occur in the Kubernetes tree's own packages; the analyzer's
-// resolver tries the other splits when resolving.
-func importPath(name string) string {
-	slash := strings.LastIndex(name, "/")
-	dot := strings.Index(name[slash+1:], ".")
-	if slash < 0 || dot < 0 {
-		return ""
-	}
-	return name[:slash+1+dot]
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 
 	udiff "github.com/aymanbagabas/go-udiff"
+
+	"github.com/kubewalk/kubewalk/analyzer/fact"
 )
 
 // contextLines is the number of unchanged lines around each hunk: the
@@ -19,8 +21,8 @@ func declDiff(fromTag, toTag string, from, to Side) string {
 	old, new := string(from.text), string(to.text)
 	edits := udiff.Lines(old, new)
 	u, err := udiff.ToUnifiedDiff(
-		fmt.Sprintf("%s/%s (%s)", fromTag, from.Decl.Path, shortName(from.Symbol)),
-		fmt.Sprintf("%s/%s (%s)", toTag, to.Decl.Path, shortName(to.Symbol)),
+		fmt.Sprintf("%s/%s (%s)", fromTag, from.Decl.Path, fact.ShortSymbol(from.Symbol)),
+		fmt.Sprintf("%s/%s (%s)", toTag, to.Decl.Path, fact.ShortSymbol(to.Symbol)),
 		old, edits, contextLines)
 	if err != nil {
 		// Cannot happen: the edits were computed from old.

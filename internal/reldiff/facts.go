@@ -6,7 +6,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/kubewalk/kubewalk/analyzer"
+	"github.com/kubewalk/kubewalk/analyzer/fact"
 )
 
 // FactKind is the kind of a fact change.
@@ -43,7 +43,7 @@ const (
 //     subresource.
 //
 // A func literal is named after its enclosing declaration with a "$N"
-// suffix that counts literals in source order (analyzer.FuncRef); the
+// suffix that counts literals in source order (fact.FuncRef); the
 // suffix shifts whenever a literal is added above, so identities drop it
 // and a literal handler is known by the functions of its own package it
 // calls instead (see handlerID).
@@ -59,16 +59,16 @@ type FactChange struct {
 	Label string `json:"label"`
 	// At is where the fact is, at the release that has it (To for added,
 	// From for removed); the first one when several share Key.
-	At analyzer.Location `json:"at"`
+	At fact.Location `json:"at"`
 	// One of these is the fact itself, as the analyzer reported it.
-	Handler *analyzer.HandlerRegistration `json:"handler,omitempty"`
-	Event   *analyzer.Event               `json:"event,omitempty"`
-	Write   *analyzer.Write               `json:"write,omitempty"`
+	Handler *fact.HandlerRegistration `json:"handler,omitempty"`
+	Event   *fact.Event               `json:"event,omitempty"`
+	Write   *fact.Write               `json:"write,omitempty"`
 }
 
 // CompareFacts returns the facts of b not in a (added) and of a not in b
 // (removed), sorted by Kind, Change, Key.
-func CompareFacts(a, b *analyzer.Facts) []FactChange {
+func CompareFacts(a, b *fact.Facts) []FactChange {
 	out := []FactChange{}
 	out = appendChanges(out, keyed(a.Handlers, handlerChange), keyed(b.Handlers, handlerChange))
 	out = appendChanges(out, keyed(a.Events, eventChange), keyed(b.Events, eventChange))
@@ -89,7 +89,7 @@ func CompareFacts(a, b *analyzer.Facts) []FactChange {
 	return out
 }
 
-func lessLoc(a, b analyzer.Location) bool {
+func lessLoc(a, b fact.Location) bool {
 	if a.Path != b.Path {
 		return a.Path < b.Path
 	}
@@ -125,7 +125,7 @@ func appendChanges(out []FactChange, a, b map[string]FactChange) []FactChange {
 	return out
 }
 
-func handlerChange(h *analyzer.HandlerRegistration) FactChange {
+func handlerChange(h *fact.HandlerRegistration) FactChange {
 	inf := h.Informer.Kind
 	if inf == "" {
 		inf = "(" + h.InformerExpr + ")"
@@ -136,11 +136,11 @@ func handlerChange(h *analyzer.HandlerRegistration) FactChange {
 	label := key
 	for _, p := range []struct {
 		name string
-		h    *analyzer.Handler
+		h    *fact.Handler
 	}{{"add", h.Add}, {"update", h.Update}, {"delete", h.Delete}, {"filter", h.Filter}} {
 		if p.h != nil {
 			key += " " + p.name + "=" + handlerID(p.h, noShort)
-			label += " " + p.name + "=" + handlerID(p.h, shortName)
+			label += " " + p.name + "=" + handlerID(p.h, fact.ShortSymbol)
 		}
 	}
 	if h.Add == nil && h.Update == nil && h.Delete == nil && h.HandlerExpr != "" {
@@ -163,7 +163,7 @@ func gv(group, version string) string {
 // packages (metrics, logging, feature gates) are left out: they come and
 // go with every edit of the literal's body and would make a registration
 // look removed and re-added when only its body changed.
-func handlerID(h *analyzer.Handler, name func(string) string) string {
+func handlerID(h *fact.Handler, name func(string) string) string {
 	if h.Symbol == "" {
 		return "?" + h.Form
 	}
@@ -172,11 +172,11 @@ func handlerID(h *analyzer.Handler, name func(string) string) string {
 	}
 	encl := stripLiteral(h.Symbol)
 	s := name(encl) + "$func"
-	pkg := symbolPackage(encl)
+	pkg := fact.SymbolPackage(encl)
 	var calls []string
 	for _, c := range h.Calls {
 		c = stripLiteral(c)
-		if symbolPackage(c) == pkg && !slices.Contains(calls, name(c)) {
+		if fact.SymbolPackage(c) == pkg && !slices.Contains(calls, name(c)) {
 			calls = append(calls, name(c))
 		}
 	}
@@ -187,33 +187,22 @@ func handlerID(h *analyzer.Handler, name func(string) string) string {
 	return s
 }
 
-// symbolPackage returns a symbol's import path: up to the first dot after
-// the last slash (Kubernetes' own package paths have no dotted last
-// element; for others a wrong split only makes identities stricter).
-func symbolPackage(sym string) string {
-	slash := strings.LastIndex(sym, "/")
-	if dot := strings.IndexByte(sym[slash+1:], '.'); dot >= 0 {
-		return sym[:slash+1+dot]
-	}
-	return sym
-}
-
-func eventChange(e *analyzer.Event) FactChange {
+func eventChange(e *fact.Event) FactChange {
 	reason := e.Reason
 	if reason == "" {
 		reason = "(" + e.ReasonExpr + ")"
 	}
 	key := e.Recorder + " " + reason + " "
-	label := key + shortName(stripLiteral(e.Caller.Symbol))
+	label := key + fact.ShortSymbol(stripLiteral(e.Caller.Symbol))
 	key += stripLiteral(e.Caller.Symbol)
 	if e.Via != "" {
 		key += " via " + e.Via
-		label += " via " + shortName(e.Via)
+		label += " via " + fact.ShortSymbol(e.Via)
 	}
 	return FactChange{Kind: KindEvent, Key: key, Label: label, At: e.At, Event: e}
 }
 
-func writeChange(w *analyzer.Write) FactChange {
+func writeChange(w *fact.Write) FactChange {
 	res := w.Resource.Resource
 	if w.Resource.Group != "" {
 		res += "." + w.Resource.Group
@@ -222,7 +211,7 @@ func writeChange(w *analyzer.Write) FactChange {
 		res += "/" + w.Subresource
 	}
 	key := w.Verb + " " + res + " "
-	label := key + shortName(stripLiteral(w.Caller.Symbol))
+	label := key + fact.ShortSymbol(stripLiteral(w.Caller.Symbol))
 	key += stripLiteral(w.Caller.Symbol)
 	return FactChange{Kind: KindWrite, Key: key, Label: label, At: w.At, Write: w}
 }
@@ -234,15 +223,3 @@ var literalSuffix = regexp.MustCompile(`(\$\d+)+$`)
 func stripLiteral(sym string) string { return literalSuffix.ReplaceAllString(sym, "") }
 
 func noShort(sym string) string { return sym }
-
-// shortName keeps a symbol's last import path element:
-// "k8s.io/kubernetes/pkg/scheduler.Scheduler.ScheduleOne" →
-// "scheduler.Scheduler.ScheduleOne". Unambiguous enough within a
-// component's facts, and what a maintainer reads; identities use full
-// names.
-func shortName(sym string) string {
-	if i := strings.LastIndex(sym, "/"); i >= 0 {
-		return sym[i+1:]
-	}
-	return sym
-}

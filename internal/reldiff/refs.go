@@ -7,6 +7,7 @@ import (
 	"regexp"
 
 	"github.com/kubewalk/kubewalk/analyzer"
+	"github.com/kubewalk/kubewalk/analyzer/fact"
 )
 
 // Status classifies a reference between two releases.
@@ -55,7 +56,7 @@ type RefChange struct {
 	Line int    `json:"line,omitempty"`
 	Col  int    `json:"col,omitempty"`
 	Text string `json:"text,omitempty"`
-	// Ref is the parsed reference, as analyzer.Ref.String formats it.
+	// Ref is the parsed reference, as fact.Ref.String formats it.
 	Ref    string `json:"ref"`
 	Status Status `json:"status"`
 	// From and To are the resolution at each release.
@@ -72,9 +73,9 @@ type RefChange struct {
 type Side struct {
 	// Symbol is the declaration the reference resolved to ("" when none);
 	// Alternate the index of the name that resolved it.
-	Symbol    string            `json:"symbol,omitempty"`
-	Alternate int               `json:"alternate"`
-	Decl      analyzer.Location `json:"decl"`
+	Symbol    string        `json:"symbol,omitempty"`
+	Alternate int           `json:"alternate"`
+	Decl      fact.Location `json:"decl"`
 	// Matched lists the declaration's lines the reference's regexp
 	// matches; nil without a regexp.
 	Matched []int `json:"matched,omitempty"`
@@ -101,7 +102,7 @@ func newComparer(a, b Release) *comparer {
 	return &comparer{a: a, b: b, memo: map[string]RefChange{}}
 }
 
-func (c *comparer) compare(ref analyzer.Ref) RefChange {
+func (c *comparer) compare(ref fact.Ref) RefChange {
 	key := ref.String()
 	if rc, ok := c.memo[key]; ok {
 		return rc
@@ -115,7 +116,7 @@ func (c *comparer) compare(ref analyzer.Ref) RefChange {
 // it for the "changed since the previous release" badge of each reference
 // on a step: Status is the badge, Diff the text to show under it. File,
 // Line, Col and Text are left empty.
-func CompareRef(a, b Release, ref analyzer.Ref) RefChange {
+func CompareRef(a, b Release, ref fact.Ref) RefChange {
 	rc := RefChange{Ref: ref.String()}
 	rc.From = resolve(a, ref)
 	rc.To = resolve(b, ref)
@@ -153,8 +154,8 @@ func classify(from, to Side) Status {
 // rather than by analyzer.Result.Resolve so that a symbol whose lines no
 // longer match is still known (pattern-lost, not gone) and so that every
 // read goes through r.Read.
-func resolve(r Release, ref analyzer.Ref) Side {
-	res, err := r.Result.Resolve(analyzer.Ref{Alternates: ref.Alternates})
+func resolve(r Release, ref fact.Ref) Side {
+	res, err := r.Result.Resolve(fact.Ref{Alternates: ref.Alternates})
 	if err != nil {
 		return Side{Error: err.Error()}
 	}
@@ -171,7 +172,7 @@ func resolve(r Release, ref analyzer.Ref) Side {
 			s.Error = err.Error()
 			return s
 		}
-		s.Matched = matchLines(rx, text, s.Decl.StartLine)
+		s.Matched = fact.MatchLines(rx, text, s.Decl.StartLine)
 		if s.Matched == nil {
 			s.Error = fmt.Sprintf("/%s/ in %s (%s:%d-%d): %v", ref.Lines, s.Symbol, s.Decl.Path, s.Decl.StartLine, s.Decl.EndLine, analyzer.ErrNoMatch)
 		}
@@ -185,45 +186,14 @@ var errShortFile = errors.New("file is shorter than the declaration")
 
 // declText returns the bytes of lines loc.StartLine to loc.EndLine of the
 // file, each with its newline.
-func declText(r Release, loc analyzer.Location) ([]byte, error) {
+func declText(r Release, loc fact.Location) ([]byte, error) {
 	src, err := r.read(loc.Path)
 	if err != nil {
 		return nil, err
 	}
-	start, line := -1, 1
-	for off := 0; ; {
-		if line == loc.StartLine {
-			start = off
-		}
-		i := bytes.IndexByte(src[off:], '\n')
-		if i < 0 {
-			if line == loc.EndLine && start >= 0 {
-				return src[start:], nil
-			}
-			return nil, fmt.Errorf("%s:%d-%d: %w", loc.Path, loc.StartLine, loc.EndLine, errShortFile)
-		}
-		off += i + 1
-		if line == loc.EndLine {
-			return src[start:off], nil
-		}
-		line++
+	text, ok := fact.LineSpan(src, loc.StartLine, loc.EndLine)
+	if !ok {
+		return nil, fmt.Errorf("%s:%d-%d: %w", loc.Path, loc.StartLine, loc.EndLine, errShortFile)
 	}
-}
-
-// matchLines returns the file line numbers of the lines of text (starting
-// at line first) that rx matches, as analyzer.Result.Resolve does.
-func matchLines(rx *regexp.Regexp, text []byte, first int) []int {
-	var out []int
-	for n := first; len(text) > 0; n++ {
-		line := text
-		if i := bytes.IndexByte(text, '\n'); i >= 0 {
-			line, text = text[:i], text[i+1:]
-		} else {
-			text = nil
-		}
-		if rx.Match(line) {
-			out = append(out, n)
-		}
-	}
-	return out
+	return text, nil
 }

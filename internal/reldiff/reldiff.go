@@ -17,7 +17,7 @@ type Release struct {
 	// Result is the analysed release.
 	Result *analyzer.Result
 	// Read returns the bytes of a file of the release's tree, by the
-	// repo-relative, slash-separated path of analyzer.Location. nil reads
+	// repo-relative, slash-separated path of fact.Location. nil reads
 	// from Result.Dir(). The site passes its own reader when it already
 	// holds the files.
 	Read func(path string) ([]byte, error)

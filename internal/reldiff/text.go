@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/kubewalk/kubewalk/analyzer/fact"
 )
 
 // WriteText writes the report for a maintainer updating walkthroughs:
@@ -80,9 +82,9 @@ func writeSide(w io.Writer, tag string, s Side) {
 	case s.Symbol == "":
 		fmt.Fprintf(w, "    %s: %s\n", tag, s.Error)
 	case s.Error != "":
-		fmt.Fprintf(w, "    %s: %s at %s: %s\n", tag, shortName(s.Symbol), span(s), s.Error)
+		fmt.Fprintf(w, "    %s: %s at %s: %s\n", tag, fact.ShortSymbol(s.Symbol), span(s), s.Error)
 	default:
-		fmt.Fprintf(w, "    %s: %s at %s", tag, shortName(s.Symbol), span(s))
+		fmt.Fprintf(w, "    %s: %s at %s", tag, fact.ShortSymbol(s.Symbol), span(s))
 		if s.Alternate > 0 {
 			fmt.Fprintf(w, " (alternate %d)", s.Alternate+1)
 		}

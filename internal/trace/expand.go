@@ -6,7 +6,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/kubewalk/kubewalk/analyzer"
+	"github.com/kubewalk/kubewalk/analyzer/fact"
 )
 
 // queueSearchDepth bounds the search from a handler to its controller's
@@ -37,7 +37,7 @@ func (t *tracer) apiServer() []Step {
 }
 
 // node builds the node of a written (or, at the root, created) resource.
-func (t *tracer) node(res analyzer.Resource, event, sub string, level int, ancestors []string) *Node {
+func (t *tracer) node(res fact.Resource, event, sub string, level int, ancestors []string) *Node {
 	n := &Node{Resource: res, Event: event, Subresource: sub}
 	var ws []*Watcher
 	for i := range t.in.Facts.Handlers {
@@ -84,7 +84,7 @@ func (t *tracer) node(res analyzer.Resource, event, sub string, level int, ances
 	if level == 0 && len(t.unknownLW) > 0 {
 		var names []string
 		for _, s := range t.unknownLW {
-			names = append(names, fmt.Sprintf("%s (%s:%d)", Short(s.Symbol), s.At.Path, s.At.StartLine))
+			names = append(names, fmt.Sprintf("%s (%s:%d)", fact.ShortSymbol(s.Symbol), s.At.Path, s.At.StartLine))
 		}
 		why := "the analyzer could not tell the list-watch's resource"
 		n.Notes = append(n.Notes, fmt.Sprintf("%d raw list-watches could not be matched to a resource (%s): %s", len(names), why, strings.Join(names, ", ")))
@@ -97,7 +97,7 @@ var statusRank = map[string]int{
 }
 
 // decide sets a watcher's status and expands it when it is due.
-func (t *tracer) decide(w *Watcher, res analyzer.Resource, event, sub string, level int, ancestors []string) {
+func (t *tracer) decide(w *Watcher, res fact.Resource, event, sub string, level int, ancestors []string) {
 	switch {
 	case contains(ancestors, w.Component):
 		w.Status, w.Reason = "ancestor", "already on the path above (a feedback loop: it watches what it or its owner wrote)"
@@ -127,7 +127,7 @@ func contains(s []string, x string) bool {
 }
 
 // handlerFor picks the handler for an event, falling back to the others.
-func handlerFor(h *analyzer.HandlerRegistration, event string) (*analyzer.Handler, string) {
+func handlerFor(h *fact.HandlerRegistration, event string) (*fact.Handler, string) {
 	order := []string{"add", "update", "delete"}
 	switch event {
 	case "update":
@@ -136,7 +136,7 @@ func handlerFor(h *analyzer.HandlerRegistration, event string) (*analyzer.Handle
 		order = []string{"delete", "update", "add"}
 	}
 	for _, e := range order {
-		var x *analyzer.Handler
+		var x *fact.Handler
 		switch e {
 		case "add":
 			x = h.Add
@@ -152,7 +152,7 @@ func handlerFor(h *analyzer.HandlerRegistration, event string) (*analyzer.Handle
 	return nil, ""
 }
 
-func (t *tracer) informerWatcher(h *analyzer.HandlerRegistration, event string) *Watcher {
+func (t *tracer) informerWatcher(h *fact.HandlerRegistration, event string) *Watcher {
 	w := &Watcher{
 		Component:    dirOf(h.At.Path),
 		Via:          "informer",
@@ -177,7 +177,7 @@ func (t *tracer) informerWatcher(h *analyzer.HandlerRegistration, event string) 
 	// Handler functions: the chosen one first, then the others, with the
 	// methods literals forward to.
 	var hfs []string
-	for _, x := range []*analyzer.Handler{hd, h.Add, h.Update, h.Delete} {
+	for _, x := range []*fact.Handler{hd, h.Add, h.Update, h.Delete} {
 		if x != nil && x.Symbol != "" && !contains(hfs, x.Symbol) {
 			hfs = append(hfs, x.Symbol)
 			for _, c := range x.Calls {
@@ -194,14 +194,14 @@ func (t *tracer) informerWatcher(h *analyzer.HandlerRegistration, event string) 
 // connect finds the watcher's wiring (queue and sync) or, failing that,
 // the entry its writes are searched from, and tells primary from
 // secondary watches.
-func (t *tracer) connect(w *Watcher, h *analyzer.HandlerRegistration, hfs []string) {
+func (t *tracer) connect(w *Watcher, h *fact.HandlerRegistration, hfs []string) {
 	// Candidate controller types: the handlers' receivers, then wirings
 	// made in the registering function (the constructor).
 	// Only types of the component's own packages count: handlers also
 	// call client-go (cache.ResourceEventHandlerFuncs.OnAdd) and helpers.
 	var types []string
 	addType := func(rt string) {
-		if rt != "" && !contains(types, rt) && within(pkgDir(rt), w.Component) {
+		if rt != "" && !contains(types, rt) && within(fact.SymbolDir(rt), w.Component) {
 			types = append(types, rt)
 		}
 	}
@@ -209,13 +209,13 @@ func (t *tracer) connect(w *Watcher, h *analyzer.HandlerRegistration, hfs []stri
 		addType(recvType(fn))
 	}
 	addType(recvType(h.Caller.Symbol))
-	var cands []analyzer.Wiring
+	var cands []fact.Wiring
 	for _, ty := range types {
 		cands = append(cands, t.wirings[ty]...)
 	}
 	for _, ws := range t.sortedWirings() {
 		if ws.At.Path == h.Caller.Decl.Path && ws.At.StartLine >= h.Caller.Decl.StartLine && ws.At.EndLine <= h.Caller.Decl.EndLine {
-			if within(pkgDir(ws.Type), w.Component) {
+			if within(fact.SymbolDir(ws.Type), w.Component) {
 				cands = append(cands, ws)
 				addType(ws.Type)
 			}
@@ -262,9 +262,9 @@ func (t *tracer) connect(w *Watcher, h *analyzer.HandlerRegistration, hfs []stri
 				for _, st := range path {
 					names = append(names, funcName(st.Symbol))
 				}
-				w.Unconnected = append(w.Unconnected, fmt.Sprintf("queue → sync: %s has no sync-handler field; the sync function was found by name on the worker loop's path %s", Short(ty), strings.Join(names, " → ")))
+				w.Unconnected = append(w.Unconnected, fmt.Sprintf("queue → sync: %s has no sync-handler field; the sync function was found by name on the worker loop's path %s", fact.ShortSymbol(ty), strings.Join(names, " → ")))
 			} else {
-				w.Unconnected = append(w.Unconnected, fmt.Sprintf("queue → sync: %s has no sync-handler field and its worker loop calls no sync… method; its writes are searched from %s", Short(ty), Short(run)))
+				w.Unconnected = append(w.Unconnected, fmt.Sprintf("queue → sync: %s has no sync-handler field and its worker loop calls no sync… method; its writes are searched from %s", fact.ShortSymbol(ty), fact.ShortSymbol(run)))
 			}
 			st := t.step(entry, t.decl(entry), "")
 			st.At = st.Decl
@@ -306,17 +306,17 @@ func (t *tracer) connect(w *Watcher, h *analyzer.HandlerRegistration, hfs []stri
 	w.entry = entry
 }
 
-func (t *tracer) sortedWirings() []analyzer.Wiring { return t.in.Facts.Wirings }
+func (t *tracer) sortedWirings() []fact.Wiring { return t.in.Facts.Wirings }
 
 // bestWiring picks a controller's sync wiring: one with a worker loop,
 // else a field named sync…, else one with a queue whose sync is not itself
 // an enqueuer (`enqueueDeployment = dc.enqueue` wires an enqueuer, not a
 // sync).
-func bestWiring(ws []analyzer.Wiring) *analyzer.Wiring {
-	for _, pass := range []func(w analyzer.Wiring) bool{
-		func(w analyzer.Wiring) bool { return w.Worker != nil },
-		func(w analyzer.Wiring) bool { return strings.Contains(strings.ToLower(w.Field), "sync") },
-		func(w analyzer.Wiring) bool {
+func bestWiring(ws []fact.Wiring) *fact.Wiring {
+	for _, pass := range []func(w fact.Wiring) bool{
+		func(w fact.Wiring) bool { return w.Worker != nil },
+		func(w fact.Wiring) bool { return strings.Contains(strings.ToLower(w.Field), "sync") },
+		func(w fact.Wiring) bool {
 			if w.Queue == "" {
 				return false
 			}
@@ -338,10 +338,10 @@ func bestWiring(ws []analyzer.Wiring) *analyzer.Wiring {
 }
 
 // queuePath finds the path from the handler to the wiring's enqueuers.
-func (t *tracer) queuePath(w *Watcher, wiring *analyzer.Wiring, hfs []string) {
+func (t *tracer) queuePath(w *Watcher, wiring *fact.Wiring, hfs []string) {
 	if wiring.Queue == "" || len(hfs) == 0 {
 		if wiring.Queue == "" {
-			w.Unconnected = append(w.Unconnected, fmt.Sprintf("handler → queue: no work queue field found on %s", Short(wiring.Type)))
+			w.Unconnected = append(w.Unconnected, fmt.Sprintf("handler → queue: no work queue field found on %s", fact.ShortSymbol(wiring.Type)))
 		}
 		return
 	}
@@ -370,12 +370,12 @@ func (t *tracer) queuePath(w *Watcher, wiring *analyzer.Wiring, hfs []string) {
 			return
 		}
 	}
-	w.Unconnected = append(w.Unconnected, fmt.Sprintf("handler → queue: no call path from the handler to an enqueuer of %s.%s within %d calls", Short(wiring.Type), wiring.Queue, queueSearchDepth))
+	w.Unconnected = append(w.Unconnected, fmt.Sprintf("handler → queue: no call path from the handler to an enqueuer of %s.%s within %d calls", fact.ShortSymbol(wiring.Type), wiring.Queue, queueSearchDepth))
 }
 
 // enqueueSite is where an enqueuer adds to the queue: its declaration
 // (the facts record the enqueuer, not the Add call).
-func (t *tracer) enqueueSite(fn string, _ *analyzer.Wiring) analyzer.Location {
+func (t *tracer) enqueueSite(fn string, _ *fact.Wiring) fact.Location {
 	return t.decl(fn)
 }
 
@@ -444,7 +444,7 @@ func (t *tracer) reflectorWatcher(r reflector) *Watcher {
 }
 
 // expand searches the watcher's sync path for writes and follows them.
-func (t *tracer) expand(w *Watcher, watched analyzer.Resource, level int, ancestors []string) {
+func (t *tracer) expand(w *Watcher, watched fact.Resource, level int, ancestors []string) {
 	if w.entry == "" {
 		return
 	}
@@ -454,7 +454,7 @@ func (t *tracer) expand(w *Watcher, watched analyzer.Resource, level int, ancest
 		sites []WriteSite
 		dist  int
 		verbs []string
-		w     analyzer.Write
+		w     fact.Write
 	}
 	groups := map[string]*group{}
 	var keys []string
@@ -502,7 +502,7 @@ func (t *tracer) expand(w *Watcher, watched analyzer.Resource, level int, ancest
 	// (status updates, finalizer patches), each nearest first.
 	sort.SliceStable(w.Other, func(i, j int) bool { return !w.Other[i].Same && w.Other[j].Same })
 	if len(w.Writes) == 0 && len(w.Other) == 0 {
-		w.Unconnected = append(w.Unconnected, fmt.Sprintf("sync → write: no API write within %d calls of %s", t.opts.MaxCallDepth, Short(w.entry)))
+		w.Unconnected = append(w.Unconnected, fmt.Sprintf("sync → write: no API write within %d calls of %s", t.opts.MaxCallDepth, fact.ShortSymbol(w.entry)))
 	}
 }
 
@@ -511,11 +511,11 @@ func (t *tracer) expand(w *Watcher, watched analyzer.Resource, level int, ancest
 // appear to its node's kubelet. Updates, patches and deletes are listed,
 // not followed: every controller patches statuses, and following those
 // would put every watcher of every resource into every trace.
-func followed(w analyzer.Write) bool {
+func followed(w fact.Write) bool {
 	return w.APIVerb == "create" && (w.Subresource == "" || w.Subresource == "binding")
 }
 
-func locLess(a, b analyzer.Location) bool {
+func locLess(a, b fact.Location) bool {
 	if a.Path != b.Path {
 		return a.Path < b.Path
 	}

@@ -4,7 +4,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/kubewalk/kubewalk/analyzer"
+	"github.com/kubewalk/kubewalk/analyzer/fact"
 )
 
 // tracer holds the indexes one Derive builds over the facts.
@@ -15,13 +15,13 @@ type tracer struct {
 	// then callee), which makes breadth-first search deterministic: of
 	// two paths of the same length, the one whose calls come first in
 	// the source wins.
-	out map[string][]analyzer.Call
+	out map[string][]fact.Call
 	// writes by calling function, in the facts' order.
-	writes map[string][]analyzer.Write
+	writes map[string][]fact.Write
 	// decls locates functions named by the facts or the symbol index.
-	decls map[string]analyzer.Location
+	decls map[string]fact.Location
 	// wirings by controller type.
-	wirings map[string][]analyzer.Wiring
+	wirings map[string][]fact.Wiring
 	// componentDirs are the directories that register handlers or wire
 	// sync functions: a write or call inside another component's
 	// directory does not belong to a watcher's sync path.
@@ -30,7 +30,7 @@ type tracer struct {
 	unknownLW     []Step
 	// expanded marks components already expanded somewhere in the tree.
 	expanded map[string]bool
-	kinds    []analyzer.Resource
+	kinds    []fact.Resource
 }
 
 func newTracer(in Input, opts Options) *tracer {
@@ -38,10 +38,10 @@ func newTracer(in Input, opts Options) *tracer {
 	t := &tracer{
 		in:            in,
 		opts:          opts,
-		out:           map[string][]analyzer.Call{},
-		writes:        map[string][]analyzer.Write{},
-		decls:         map[string]analyzer.Location{},
-		wirings:       map[string][]analyzer.Wiring{},
+		out:           map[string][]fact.Call{},
+		writes:        map[string][]fact.Write{},
+		decls:         map[string]fact.Location{},
+		wirings:       map[string][]fact.Wiring{},
 		componentDirs: map[string]bool{},
 		expanded:      map[string]bool{},
 		kinds:         Kinds(f),
@@ -61,7 +61,7 @@ func newTracer(in Input, opts Options) *tracer {
 			return a.To < b.To
 		})
 	}
-	ref := func(r analyzer.FuncRef) {
+	ref := func(r fact.FuncRef) {
 		if r.Symbol != "" && !r.Decl.IsZero() {
 			t.decls[r.Symbol] = r.Decl
 		}
@@ -72,7 +72,7 @@ func newTracer(in Input, opts Options) *tracer {
 	}
 	for _, h := range f.Handlers {
 		ref(h.Caller)
-		for _, x := range []*analyzer.Handler{h.Add, h.Update, h.Delete, h.Filter} {
+		for _, x := range []*fact.Handler{h.Add, h.Update, h.Delete, h.Filter} {
 			if x != nil {
 				ref(x.FuncRef)
 			}
@@ -99,32 +99,32 @@ func newTracer(in Input, opts Options) *tracer {
 
 // decl returns the declaration of a function: from the facts, else from
 // the symbol index (func literals are only in the facts).
-func (t *tracer) decl(sym string) analyzer.Location {
+func (t *tracer) decl(sym string) fact.Location {
 	if l, ok := t.decls[sym]; ok {
 		return l
 	}
 	if s, ok := t.lookup(sym); ok {
 		return s.Decl
 	}
-	return analyzer.Location{}
+	return fact.Location{}
 }
 
-func (t *tracer) lookup(name string) (analyzer.Symbol, bool) {
+func (t *tracer) lookup(name string) (fact.Symbol, bool) {
 	syms := t.in.Symbols
 	i := sort.Search(len(syms), func(i int) bool { return syms[i].Name >= name })
 	if i < len(syms) && syms[i].Name == name {
 		return syms[i], true
 	}
-	return analyzer.Symbol{}, false
+	return fact.Symbol{}, false
 }
 
-func (t *tracer) step(sym string, at analyzer.Location, kind string) Step {
+func (t *tracer) step(sym string, at fact.Location, kind string) Step {
 	return Step{Symbol: sym, Decl: t.decl(sym), At: at, Kind: kind}
 }
 
 // search is a breadth-first search over call edges from the entries.
 type search struct {
-	parent map[string]analyzer.Call // the edge that reached a function; From "" for an entry
+	parent map[string]fact.Call // the edge that reached a function; From "" for an entry
 	dist   map[string]int
 	order  []string // functions in the order reached
 }
@@ -133,14 +133,14 @@ type search struct {
 // that lie in another component's directory than home (home "" means no
 // restriction).
 func (t *tracer) bfs(entries []string, maxDepth int, home string) *search {
-	s := &search{parent: map[string]analyzer.Call{}, dist: map[string]int{}}
+	s := &search{parent: map[string]fact.Call{}, dist: map[string]int{}}
 	queue := []string{}
 	for _, e := range entries {
 		if _, ok := s.dist[e]; ok {
 			continue
 		}
 		s.dist[e] = 0
-		s.parent[e] = analyzer.Call{}
+		s.parent[e] = fact.Call{}
 		s.order = append(s.order, e)
 		queue = append(queue, e)
 	}
@@ -154,7 +154,7 @@ func (t *tracer) bfs(entries []string, maxDepth int, home string) *search {
 			if _, ok := s.dist[c.To]; ok {
 				continue
 			}
-			if home != "" && t.foreign(pkgDir(c.To), home) {
+			if home != "" && t.foreign(fact.SymbolDir(c.To), home) {
 				continue
 			}
 			s.dist[c.To] = s.dist[n] + 1
@@ -167,8 +167,8 @@ func (t *tracer) bfs(entries []string, maxDepth int, home string) *search {
 }
 
 // path returns the steps from an entry to fn; the last step's At is last.
-func (t *tracer) path(s *search, fn string, last analyzer.Location) []Step {
-	var rev []analyzer.Call
+func (t *tracer) path(s *search, fn string, last fact.Location) []Step {
+	var rev []fact.Call
 	for x := fn; ; {
 		c := s.parent[x]
 		if c.From == "" {
@@ -219,38 +219,10 @@ func parentDir(d string) string {
 
 func dirOf(path string) string { return parentDir(path) }
 
-// pkgDir returns the tree directory of a symbol's package: the
-// k8s.io/kubernetes module at the root, staging modules under
-// staging/src.
-func pkgDir(sym string) string {
-	p := pkgOf(sym)
-	if rest, ok := strings.CutPrefix(p, "k8s.io/kubernetes/"); ok {
-		return rest
-	}
-	if strings.HasPrefix(p, "k8s.io/") {
-		return "staging/src/" + p
-	}
-	return p
-}
-
-// pkgOf returns a symbol's import path: everything up to the first dot
-// after the last slash.
-func pkgOf(sym string) string {
-	slash := strings.LastIndexByte(sym, '/')
-	dot := strings.IndexByte(sym[slash+1:], '.')
-	if dot < 0 {
-		return sym
-	}
-	return sym[:slash+1+dot]
-}
-
 // nameOf returns the part of a symbol after its package: "T.m", "f", "f$1".
 func nameOf(sym string) string {
-	p := pkgOf(sym)
-	if len(p) < len(sym) {
-		return sym[len(p)+1:]
-	}
-	return sym
+	_, name, _ := fact.SplitSymbol(sym)
+	return name
 }
 
 // recvType returns the receiver type of a method symbol, with its
@@ -262,7 +234,7 @@ func recvType(sym string) string {
 		name = name[:i]
 	}
 	if i := strings.IndexByte(name, '.'); i >= 0 {
-		return pkgOf(sym) + "." + name[:i]
+		return fact.SymbolPackage(sym) + "." + name[:i]
 	}
 	return ""
 }
@@ -284,14 +256,6 @@ func funcName(sym string) string {
 func topLevel(sym string) string {
 	if i := strings.IndexByte(sym, '$'); i >= 0 {
 		return sym[:i]
-	}
-	return sym
-}
-
-// Short drops the import path from a symbol: "deployment.DeploymentController.syncDeployment".
-func Short(sym string) string {
-	if i := strings.LastIndexByte(sym, '/'); i >= 0 {
-		return sym[i+1:]
 	}
 	return sym
 }

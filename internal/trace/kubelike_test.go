@@ -12,6 +12,7 @@ import (
 	"github.com/kubewalk/kubewalk/internal/testfs"
 
 	"github.com/kubewalk/kubewalk/analyzer"
+	"github.com/kubewalk/kubewalk/analyzer/fact"
 	"github.com/kubewalk/kubewalk/walkthrough"
 )
 
@@ -97,7 +98,7 @@ func TestKubelike(t *testing.T) {
 	rs := tr.Root.Watchers[0].Writes[0].Next.Watchers[0]
 	var steps []string
 	for _, s := range rs.Writes[0].Sites[0].Path {
-		steps = append(steps, Short(s.Symbol)+"/"+s.Kind)
+		steps = append(steps, fact.ShortSymbol(s.Symbol)+"/"+s.Kind)
 	}
 	if want := "replicaset.ReplicaSetController.syncReplicaSet/ replicaset.ReplicaSetController.manageReplicas/static controller.RealPodControl.CreatePods/interface controller.RealPodControl.createPods/static"; strings.Join(steps, " ") != want {
 		t.Errorf("pod creation path = %s\nwant %s", strings.Join(steps, " "), want)

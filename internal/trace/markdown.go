@@ -6,7 +6,7 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/kubewalk/kubewalk/analyzer"
+	"github.com/kubewalk/kubewalk/analyzer/fact"
 )
 
 // WriteMarkdown writes the trace as a draft walkthrough in kubewalk's
@@ -147,7 +147,7 @@ func (m *mdWriter) node(n *Node, writer string) {
 
 // excerpt writes an excerpt block of the declaration holding sym, with a
 // lines: pattern matching the line at, when the source shows it.
-func (m *mdWriter) excerpt(sym string, at analyzer.Location, caption string) {
+func (m *mdWriter) excerpt(sym string, at fact.Location, caption string) {
 	fmt.Fprintf(m.b, "\n```excerpt\nref: %s\n", topLevel(sym))
 	if line := m.line(at); line != "" {
 		fmt.Fprintf(m.b, "lines: %s\n", linePattern(line))
@@ -155,7 +155,7 @@ func (m *mdWriter) excerpt(sym string, at analyzer.Location, caption string) {
 	fmt.Fprintf(m.b, "caption: %s\n```\n", caption)
 }
 
-func (m *mdWriter) line(at analyzer.Location) string {
+func (m *mdWriter) line(at fact.Location) string {
 	if m.source == nil || at.IsZero() {
 		return ""
 	}
@@ -192,7 +192,7 @@ func linePattern(line string) string {
 // goLink is an inline reference to a symbol's declaration; func literals
 // link to their enclosing declaration.
 func goLink(sym string) string {
-	return fmt.Sprintf("[`%s`](go:%s)", Short(sym), topLevel(sym))
+	return fmt.Sprintf("[`%s`](go:%s)", fact.ShortSymbol(sym), topLevel(sym))
 }
 
 // yamlString quotes a string for YAML flow context.

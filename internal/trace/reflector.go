@@ -3,7 +3,7 @@ package trace
 import (
 	"strings"
 
-	"github.com/kubewalk/kubewalk/analyzer"
+	"github.com/kubewalk/kubewalk/analyzer/fact"
 )
 
 // A reflector is a raw list-watch: a function outside client-go making a
@@ -12,7 +12,7 @@ import (
 // is one: it watches pods with a spec.nodeName field selector and hands
 // them to the kubelet through a channel, with no informer or handler.
 type reflector struct {
-	res       analyzer.Resource
+	res       fact.Resource
 	component string // directory
 	lw        Step   // the list-watch call
 	refl      *Step  // the NewReflector call, when found
@@ -32,7 +32,7 @@ func (t *tracer) findReflectors() {
 		if !lw.Raw() {
 			continue
 		}
-		var refl *analyzer.ListWatchConsumer
+		var refl *fact.ListWatchConsumer
 		for i, c := range lw.Consumers {
 			if c.Kind == "reflector" {
 				refl = &lw.Consumers[i]

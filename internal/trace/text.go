@@ -5,7 +5,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/kubewalk/kubewalk/analyzer"
+	"github.com/kubewalk/kubewalk/analyzer/fact"
 )
 
 // maxOtherLines is how many groups of unfollowed writes the text shows per
@@ -22,7 +22,7 @@ func WriteText(w io.Writer, tr *Trace) error {
 		p.linef("", "Every write below is a request to kube-apiserver, which stores the object and")
 		p.linef("", "serves it to the watchers of its resource (not repeated at each hop):")
 		for _, s := range tr.APIServer {
-			p.linef("", "  %s  %s", Short(s.Symbol), loc(s.Decl))
+			p.linef("", "  %s  %s", fact.ShortSymbol(s.Symbol), loc(s.Decl))
 		}
 	}
 	p.linef("", "")
@@ -42,14 +42,14 @@ func (p *printer) linef(prefix, format string, args ...any) {
 	_, p.err = fmt.Fprintf(p.w, "%s%s\n", prefix, strings.TrimRight(fmt.Sprintf(format, args...), " "))
 }
 
-func loc(l analyzer.Location) string {
+func loc(l fact.Location) string {
 	if l.IsZero() {
 		return "(location unknown)"
 	}
 	return fmt.Sprintf("%s:%d", l.Path, l.StartLine)
 }
 
-func resName(r analyzer.Resource) string {
+func resName(r fact.Resource) string {
 	gv := r.Version
 	if r.Group != "" {
 		gv = r.Group + "/" + r.Version
@@ -121,13 +121,13 @@ func (p *printer) watcher(w *Watcher, head, prefix string) {
 		return
 	}
 	p.linef(head, "%s (%s%s)%s", w.Name, w.Via, sel, tag)
-	p.linef(prefix, "   registered  %s  %s", Short(w.Registration.Symbol), loc(w.Registration.At))
+	p.linef(prefix, "   registered  %s  %s", fact.ShortSymbol(w.Registration.Symbol), loc(w.Registration.At))
 	if w.Handler != nil {
 		label := "handler"
 		if w.Via == "reflector" {
 			label = "reflector"
 		}
-		p.linef(prefix, "   %-11s %s  %s", label, Short(w.Handler.Symbol), loc(w.Handler.At))
+		p.linef(prefix, "   %-11s %s  %s", label, fact.ShortSymbol(w.Handler.Symbol), loc(w.Handler.At))
 	}
 	for i, s := range w.Queue {
 		label := ""
@@ -137,10 +137,10 @@ func (p *printer) watcher(w *Watcher, head, prefix string) {
 				label = "store push"
 			}
 		}
-		p.linef(prefix, "   %-11s → %s  %s", label, Short(s.Symbol), loc(s.At))
+		p.linef(prefix, "   %-11s → %s  %s", label, fact.ShortSymbol(s.Symbol), loc(s.At))
 	}
 	if w.Sync != nil {
-		p.linef(prefix, "   %-11s %s  %s", "sync", Short(w.Sync.Symbol), loc(w.Sync.Decl))
+		p.linef(prefix, "   %-11s %s  %s", "sync", fact.ShortSymbol(w.Sync.Symbol), loc(w.Sync.Decl))
 	}
 	if w.Reason != "" && w.Status == "unconnected" {
 		p.linef(prefix, "   %s", w.Reason)
@@ -159,7 +159,7 @@ func (p *printer) watcher(w *Watcher, head, prefix string) {
 				if j > 0 {
 					arrow = "→ "
 				}
-				p.linef(prefix, "     %s%s  %s", arrow, Short(s.Symbol), loc(s.At))
+				p.linef(prefix, "     %s%s  %s", arrow, fact.ShortSymbol(s.Symbol), loc(s.At))
 			}
 			p.linef(prefix, "       %s", site.Write.Via)
 		}
@@ -181,12 +181,12 @@ func (p *printer) watcher(w *Watcher, head, prefix string) {
 			if o.Same {
 				same = " (the watched resource itself)"
 			}
-			p.linef(prefix, "     %s ×%d%s, nearest %s  %s", writeName(o.Resource, o.Subresource, o.APIVerb, strings.Join(o.Verbs, ",")), o.Count, same, Short(o.First.Write.Caller.Symbol), loc(o.First.Write.At))
+			p.linef(prefix, "     %s ×%d%s, nearest %s  %s", writeName(o.Resource, o.Subresource, o.APIVerb, strings.Join(o.Verbs, ",")), o.Count, same, fact.ShortSymbol(o.First.Write.Caller.Symbol), loc(o.First.Write.At))
 		}
 	}
 }
 
-func writeName(r analyzer.Resource, sub, apiVerb, verbs string) string {
+func writeName(r fact.Resource, sub, apiVerb, verbs string) string {
 	res := r.Resource
 	if sub != "" {
 		res += "/" + sub

@@ -5,15 +5,15 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/kubewalk/kubewalk/analyzer"
+	"github.com/kubewalk/kubewalk/analyzer/fact"
 )
 
 // Input is what a trace is derived from: the analyzer's facts and symbol
 // index, and optionally the tree's files. Nothing here is read from disk by
 // this package; Source is the caller's.
 type Input struct {
-	Facts   *analyzer.Facts
-	Symbols []analyzer.Symbol // sorted by Name, as analyzer.Result.Symbols
+	Facts   *fact.Facts
+	Symbols []fact.Symbol // sorted by Name, as analyzer.Result.Symbols
 	// Source returns a file of the tree by its repo-relative path. It is
 	// optional: without it Markdown excerpts carry no lines: pattern.
 	Source func(path string) ([]byte, error)
@@ -64,7 +64,7 @@ type Trace struct {
 // Node is a resource as the watchers below see it: the root resource, or
 // a resource written by the watcher above.
 type Node struct {
-	Resource analyzer.Resource `json:"resource"`
+	Resource fact.Resource `json:"resource"`
 	// Event is the watch event the write produces for informers: "add"
 	// for a create, "update" for a binding (the API server sets
 	// spec.nodeName on the pod).
@@ -125,11 +125,11 @@ type Watcher struct {
 
 // Step is one function on a chain.
 type Step struct {
-	Symbol string            `json:"symbol"`
-	Decl   analyzer.Location `json:"decl"`
+	Symbol string        `json:"symbol"`
+	Decl   fact.Location `json:"decl"`
 	// At is where this step hands over to the next: the call site of the
 	// next step, or the write or registration itself.
-	At analyzer.Location `json:"at"`
+	At fact.Location `json:"at"`
 	// Kind is the call edge's kind into this step ("static",
 	// "interface", "method value", …), "" for the first step.
 	Kind string `json:"kind,omitempty"`
@@ -137,10 +137,10 @@ type Step struct {
 
 // WriteHop is one kind of write a watcher's sync path makes and follows.
 type WriteHop struct {
-	Resource    analyzer.Resource `json:"resource"`
-	Verb        string            `json:"verb"`
-	APIVerb     string            `json:"apiVerb"`
-	Subresource string            `json:"subresource,omitempty"`
+	Resource    fact.Resource `json:"resource"`
+	Verb        string        `json:"verb"`
+	APIVerb     string        `json:"apiVerb"`
+	Subresource string        `json:"subresource,omitempty"`
 	// Sites are the shortest call paths, sync → … → write, at most
 	// Options.PathsPerWrite; More counts the others.
 	Sites []WriteSite `json:"sites"`
@@ -151,15 +151,15 @@ type WriteHop struct {
 
 // WriteSite is one write and the path reaching it.
 type WriteSite struct {
-	Write analyzer.Write `json:"write"`
-	Path  []Step         `json:"path"`
+	Write fact.Write `json:"write"`
+	Path  []Step     `json:"path"`
 }
 
 // WriteSummary is a group of writes that is listed but not followed.
 type WriteSummary struct {
-	Resource    analyzer.Resource `json:"resource"`
-	APIVerb     string            `json:"apiVerb"`
-	Subresource string            `json:"subresource,omitempty"`
+	Resource    fact.Resource `json:"resource"`
+	APIVerb     string        `json:"apiVerb"`
+	Subresource string        `json:"subresource,omitempty"`
 	// Verbs are the client verbs, deduplicated and sorted.
 	Verbs []string `json:"verbs"`
 	// Same is true for writes of the watched resource itself.
@@ -174,9 +174,9 @@ var ErrUnknownKind = fmt.Errorf("unknown resource kind")
 
 // Kinds returns the resources the facts know (watched or written), sorted
 // by resource then group, for suggestions and completions.
-func Kinds(f *analyzer.Facts) []analyzer.Resource {
-	seen := map[string]analyzer.Resource{}
-	add := func(r analyzer.Resource) {
+func Kinds(f *fact.Facts) []fact.Resource {
+	seen := map[string]fact.Resource{}
+	add := func(r fact.Resource) {
 		if r.Resource != "" {
 			seen[r.Group+"/"+r.Resource] = r
 		}
@@ -187,7 +187,7 @@ func Kinds(f *analyzer.Facts) []analyzer.Resource {
 	for _, w := range f.Writes {
 		add(w.Resource)
 	}
-	out := make([]analyzer.Resource, 0, len(seen))
+	out := make([]fact.Resource, 0, len(seen))
 	for _, r := range seen {
 		out = append(out, r)
 	}
@@ -204,14 +204,14 @@ func Kinds(f *analyzer.Facts) []analyzer.Resource {
 // any case, optionally "resource.group" — against the facts. Of several
 // groups with the same name, the core group wins, then the first group
 // alphabetically.
-func FindKind(f *analyzer.Facts, name string) (analyzer.Resource, error) {
+func FindKind(f *fact.Facts, name string) (fact.Resource, error) {
 	q := strings.ToLower(strings.TrimSpace(name))
 	group := ""
 	hasGroup := false
 	if i := strings.IndexByte(q, '.'); i >= 0 {
 		q, group, hasGroup = q[:i], q[i+1:], true
 	}
-	var match []analyzer.Resource
+	var match []fact.Resource
 	for _, r := range Kinds(f) {
 		if hasGroup && r.Group != group {
 			continue
@@ -225,7 +225,7 @@ func FindKind(f *analyzer.Facts, name string) (analyzer.Resource, error) {
 		for _, r := range Kinds(f) {
 			names = append(names, r.Resource)
 		}
-		return analyzer.Resource{}, fmt.Errorf("%w %q (known: %s)", ErrUnknownKind, name, strings.Join(dedup(names), ", "))
+		return fact.Resource{}, fmt.Errorf("%w %q (known: %s)", ErrUnknownKind, name, strings.Join(dedup(names), ", "))
 	}
 	sort.SliceStable(match, func(i, j int) bool {
 		if (match[i].Group == "") != (match[j].Group == "") {
@@ -249,12 +249,12 @@ func dedup(s []string) []string {
 // sameResource compares group and resource; versions differ between an
 // informer and a client of the same resource without changing what is
 // watched.
-func sameResource(a, b analyzer.Resource) bool {
+func sameResource(a, b fact.Resource) bool {
 	return a.Group == b.Group && a.Resource == b.Resource
 }
 
 // Derive derives the trace from root.
-func Derive(in Input, root analyzer.Resource, opts Options) *Trace {
+func Derive(in Input, root fact.Resource, opts Options) *Trace {
 	if opts.Depth <= 0 {
 		opts.Depth = DefaultDepth
 	}

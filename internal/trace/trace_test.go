@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/kubewalk/kubewalk/analyzer"
+	"github.com/kubewalk/kubewalk/analyzer/fact"
 )
 
 // A hand-made facts fixture in the shape of the real controllers: the seeds'
@@ -29,26 +29,26 @@ const (
 )
 
 var (
-	deployments = analyzer.Resource{Group: "apps", Version: "v1", Kind: "Deployment", Resource: "deployments"}
-	replicasets = analyzer.Resource{Group: "apps", Version: "v1", Kind: "ReplicaSet", Resource: "replicasets"}
-	pods        = analyzer.Resource{Version: "v1", Kind: "Pod", Resource: "pods"}
-	jobs        = analyzer.Resource{Group: "batch", Version: "v1", Kind: "Job", Resource: "jobs"}
+	deployments = fact.Resource{Group: "apps", Version: "v1", Kind: "Deployment", Resource: "deployments"}
+	replicasets = fact.Resource{Group: "apps", Version: "v1", Kind: "ReplicaSet", Resource: "replicasets"}
+	pods        = fact.Resource{Version: "v1", Kind: "Pod", Resource: "pods"}
+	jobs        = fact.Resource{Group: "batch", Version: "v1", Kind: "Job", Resource: "jobs"}
 )
 
-func at(path string, line int) analyzer.Location {
-	return analyzer.Location{Path: path, StartLine: line, EndLine: line}
+func at(path string, line int) fact.Location {
+	return fact.Location{Path: path, StartLine: line, EndLine: line}
 }
 
-func fref(sym, path string, line int) analyzer.FuncRef {
-	return analyzer.FuncRef{Symbol: sym, Decl: analyzer.Location{Path: path, StartLine: line, EndLine: line + 5}}
+func fref(sym, path string, line int) fact.FuncRef {
+	return fact.FuncRef{Symbol: sym, Decl: fact.Location{Path: path, StartLine: line, EndLine: line + 5}}
 }
 
-func handler(sym, path string, line int, form string, calls ...string) *analyzer.Handler {
-	return &analyzer.Handler{FuncRef: fref(sym, path, line), Form: form, Calls: calls}
+func handler(sym, path string, line int, form string, calls ...string) *fact.Handler {
+	return &fact.Handler{FuncRef: fref(sym, path, line), Form: form, Calls: calls}
 }
 
-func call(from, to, path string, line int, kind string) analyzer.Call {
-	return analyzer.Call{From: from, To: to, At: at(path, line), Kind: kind}
+func call(from, to, path string, line int, kind string) fact.Call {
+	return fact.Call{From: from, To: to, At: at(path, line), Kind: kind}
 }
 
 const (
@@ -63,10 +63,10 @@ const (
 	jobFile = "pkg/controller/job/job_controller.go"
 )
 
-func chainFacts() *analyzer.Facts {
-	return &analyzer.Facts{
+func chainFacts() *fact.Facts {
+	return &fact.Facts{
 		Tag: "v0.0.0",
-		Handlers: []analyzer.HandlerRegistration{
+		Handlers: []fact.HandlerRegistration{
 			{Component: "pkg/controller/deployment", Caller: fref(depPkg+"NewDeploymentController", depFile, 100), At: at(depFile, 110), Method: "AddEventHandler", Informer: deployments,
 				Add: handler(depPkg+"NewDeploymentController$1", depFile, 111, "func literal", depPkg+"DeploymentController.addDeployment")},
 			{Component: "pkg/controller/deployment", Caller: fref(depPkg+"NewDeploymentController", depFile, 100), At: at(depFile, 120), Method: "AddEventHandler", Informer: replicasets,
@@ -83,18 +83,18 @@ func chainFacts() *analyzer.Facts {
 			{Component: "pkg/controller/job", Caller: fref(jobPkg+"NewController", jobFile, 100), At: at(jobFile, 120), Method: "AddEventHandler", Informer: jobs,
 				Add: handler(jobPkg+"Controller.addJob", jobFile, 320, "method value")},
 		},
-		Wirings: []analyzer.Wiring{
+		Wirings: []fact.Wiring{
 			{Type: depPkg + "DeploymentController", Field: "syncHandler", Sync: fref(depPkg+"DeploymentController.syncDeployment", depFile, 500), At: at(depFile, 130), Queue: "queue",
-				Enqueuers: []analyzer.FuncRef{fref(depPkg+"DeploymentController.enqueue", depFile, 400)}, Worker: &analyzer.FuncRef{Symbol: depPkg + "DeploymentController.processNextWorkItem", Decl: at(depFile, 450)}},
+				Enqueuers: []fact.FuncRef{fref(depPkg+"DeploymentController.enqueue", depFile, 400)}, Worker: &fact.FuncRef{Symbol: depPkg + "DeploymentController.processNextWorkItem", Decl: at(depFile, 450)}},
 			{Type: depPkg + "DeploymentController", Field: "enqueueDeployment", Sync: fref(depPkg+"DeploymentController.enqueue", depFile, 400), At: at(depFile, 131), Queue: "queue",
-				Enqueuers: []analyzer.FuncRef{fref(depPkg+"DeploymentController.enqueue", depFile, 400)}},
+				Enqueuers: []fact.FuncRef{fref(depPkg+"DeploymentController.enqueue", depFile, 400)}},
 			{Type: rsPkg + "ReplicaSetController", Field: "syncHandler", Sync: fref(rsPkg+"ReplicaSetController.syncReplicaSet", rsFile, 700), At: at(rsFile, 240), Queue: "queue",
-				Enqueuers: []analyzer.FuncRef{fref(rsPkg+"ReplicaSetController.enqueueRS", rsFile, 350)}, Worker: &analyzer.FuncRef{Symbol: rsPkg + "ReplicaSetController.processNextWorkItem", Decl: at(rsFile, 650)}},
+				Enqueuers: []fact.FuncRef{fref(rsPkg+"ReplicaSetController.enqueueRS", rsFile, 350)}, Worker: &fact.FuncRef{Symbol: rsPkg + "ReplicaSetController.processNextWorkItem", Decl: at(rsFile, 650)}},
 			{Type: jobPkg + "Controller", Field: "syncHandler", Sync: fref(jobPkg+"Controller.syncJob", jobFile, 900), At: at(jobFile, 130), Queue: "queue",
-				Enqueuers: []analyzer.FuncRef{fref(jobPkg+"Controller.enqueueJob", jobFile, 600)}, Worker: &analyzer.FuncRef{Symbol: jobPkg + "Controller.processNextWorkItem", Decl: at(jobFile, 650)}},
+				Enqueuers: []fact.FuncRef{fref(jobPkg+"Controller.enqueueJob", jobFile, 600)}, Worker: &fact.FuncRef{Symbol: jobPkg + "Controller.processNextWorkItem", Decl: at(jobFile, 650)}},
 			{Type: schPkg + "Scheduler", Field: "SchedulePod", Sync: fref(schPkg+"Scheduler.schedulePod", schFile, 500), At: at("pkg/scheduler/scheduler.go", 128)},
 		},
-		Writes: []analyzer.Write{
+		Writes: []fact.Write{
 			{Caller: fref(depPkg+"DeploymentController.getNewReplicaSet", syncGo, 200), At: at(syncGo, 232), Resource: replicasets, Verb: "create", APIVerb: "create", Via: "AppsV1().ReplicaSets().Create"},
 			{Caller: fref(depPkg+"DeploymentController.syncDeployment", depFile, 500), At: at(depFile, 520), Resource: deployments, Verb: "updatestatus", APIVerb: "update", Subresource: "status", Via: "AppsV1().Deployments().UpdateStatus"},
 			{Caller: fref(depPkg+"DeploymentController.scale", syncGo, 400), At: at(syncGo, 410), Resource: replicasets, Verb: "update", APIVerb: "update", Via: "AppsV1().ReplicaSets().Update"},
@@ -104,22 +104,22 @@ func chainFacts() *analyzer.Facts {
 			// through a stray interface edge: it must not be attributed.
 			{Caller: fref(jobPkg+"Controller.createPod", jobFile, 700), At: at(jobFile, 710), Resource: pods, Verb: "create", APIVerb: "create", Via: "CoreV1().Pods().Create"},
 		},
-		ListWatches: []analyzer.ListWatch{{
+		ListWatches: []fact.ListWatch{{
 			Component: "pkg/kubelet/config",
 			Caller:    fref(cfgPkg+"NewSourceApiserver", cfgFile, 36),
 			At:        at(cfgFile, 37),
 			Func:      "NewListWatchFromClient",
 			Resource:  pods,
 			Fields:    []string{"spec.nodeName"},
-			Consumers: []analyzer.ListWatchConsumer{{
+			Consumers: []fact.ListWatchConsumer{{
 				Kind: "reflector", Func: "NewReflector",
 				Caller:   fref(cfgPkg+"newSourceApiserverFromLW", cfgFile, 56),
 				At:       at(cfgFile, 65),
 				Resource: pods,
-				Push:     &analyzer.FuncRef{Symbol: cfgPkg + "newSourceApiserverFromLW$1", Decl: analyzer.Location{Path: cfgFile, StartLine: 58, EndLine: 63}},
+				Push:     &fact.FuncRef{Symbol: cfgPkg + "newSourceApiserverFromLW$1", Decl: fact.Location{Path: cfgFile, StartLine: 58, EndLine: 63}},
 			}},
 		}},
-		Calls: []analyzer.Call{
+		Calls: []fact.Call{
 			call(depPkg+"NewDeploymentController$1", depPkg+"DeploymentController.addDeployment", depFile, 112, "static"),
 			call(depPkg+"DeploymentController.syncDeployment", depPkg+"DeploymentController.rolloutRolling", depFile, 510, "static"),
 			call(depPkg+"DeploymentController.syncDeployment", depPkg+"DeploymentController.scale", depFile, 515, "static"),
@@ -153,7 +153,7 @@ func chainSource(path string) ([]byte, error) {
 	return nil, fmt.Errorf("%s: not in the fixture", path)
 }
 
-var chainSymbols = []analyzer.Symbol{
+var chainSymbols = []fact.Symbol{
 	{Name: "k8s.io/apiserver/pkg/registry/generic/registry.Store.Create", Kind: "method", Decl: at("staging/src/k8s.io/apiserver/pkg/registry/generic/registry/store.go", 450)},
 }
 
@@ -172,7 +172,7 @@ func hops(tr *Trace) []string {
 					res += "/" + h.Subresource
 				}
 				for _, s := range h.Sites {
-					out = append(out, fmt.Sprintf("write %s %s", res, Short(s.Write.Caller.Symbol)))
+					out = append(out, fmt.Sprintf("write %s %s", res, fact.ShortSymbol(s.Write.Caller.Symbol)))
 				}
 				if h.Next != nil {
 					node(h.Next)
@@ -326,7 +326,7 @@ func TestUnknownListWatch(t *testing.T) {
 	// A list-watch whose resource the analyzer could not tell is not
 	// matched, and the root says so.
 	f := chainFacts()
-	f.ListWatches[0].Resource = analyzer.Resource{}
+	f.ListWatches[0].Resource = fact.Resource{}
 	tr := Derive(Input{Facts: f}, deployments, Options{})
 	for _, h := range hops(tr) {
 		if strings.Contains(h, "kubelet") {

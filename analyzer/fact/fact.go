@@ -1,10 +1,8 @@
-package analyzer
+package fact
 
-// This file holds the plain data the analyzer hands to the rest of kubewalk.
-// Everything here serialises to facts.json (encoding/json, field order as
-// declared) and to the gob facts cache; nothing here refers to go/types or
-// go/ast, so the site and the walkthrough resolver can use cached facts
-// without loading a single package.
+// This file holds the facts the discovery passes find. Everything here
+// serialises to facts.json (encoding/json, field order as declared; see
+// WriteJSON) and to the analyzer's gob facts cache.
 
 // SchemaVersion is the version of the facts.json schema and of the facts
 // cache. Bump it whenever a field is added, removed or changes meaning: the

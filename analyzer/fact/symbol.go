@@ -1,4 +1,4 @@
-package analyzer
+package fact
 
 // Symbol is one declaration in a package of the tree: every package-level
 // func, method, type, var and const of every loaded package whose files lie
