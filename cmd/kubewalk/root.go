@@ -78,6 +78,7 @@ func newRootCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 		newExplainCmd(g),
 		newServeCmd(g),
 		newExportCmd(g),
+		newRecordCmd(g),
 		newVersionCmd(g),
 	)
 	// Usage errors for unknown commands and bad arguments too.

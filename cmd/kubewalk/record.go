@@ -1,0 +1,194 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/kubewalk/kubewalk/internal/explain"
+	"github.com/kubewalk/kubewalk/internal/pipeline"
+	"github.com/kubewalk/kubewalk/record"
+	"github.com/kubewalk/kubewalk/site"
+	"github.com/kubewalk/kubewalk/source"
+	"github.com/kubewalk/kubewalk/walkthrough"
+	"github.com/spf13/cobra"
+)
+
+func newRecordCmd(g *globals) *cobra.Command {
+	var sf sourceFlags
+	var output, scenario string
+	var timeout time.Duration
+	var keep bool
+	c := &cobra.Command{
+		Use:   "record",
+		Short: "Run the release's own control plane on 127.0.0.1 and record what a scenario makes it do",
+		Long: `Record builds the release's own kube-apiserver, kube-controller-manager,
+kube-scheduler, kubectl, a hollow kubelet (the release's kubelet code over its
+fake CRI runtime) and etcd from the fetched tree, starts them as separate
+processes on 127.0.0.1, applies the scenario with the release's kubectl, and
+records every event, every audit entry of a write or a watch, and the etcd keys
+of the scenario's objects. Each recorded item is then attributed to the code
+that emitted or made it, and to the walkthrough step that explains it.
+
+The recording is saved in the cache, keyed by release and scenario; build uses
+it for the site's Observed panels and Recorded run page.
+
+Cost: the first record of a release builds the programs, about 15 minutes on
+2 cores with an empty Go build cache and 2 GB of memory; they are cached per
+release and Go version, and a second record builds nothing. A run with built
+programs takes about a minute. Every process it starts ends when it returns,
+also on an error or Ctrl-C, and its temporary directory is removed.
+
+Scenarios:
+` + scenarioHelp(),
+		Example: `  # Record the deployment scenario at the default release
+  kubewalk record --source goproxy
+
+  # An older release, as JSON
+  kubewalk record --source goproxy --tag v1.31.0 -o json > v1.31.0.json`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			switch output {
+			case "text", "json":
+			default:
+				return &usageError{cmd: cmd.CommandPath(), err: fmt.Errorf("-o %q: want text or json", output)}
+			}
+			ctx := cmd.Context()
+			tree, err := source.Fetch(ctx, sf.options(g, sf.tag))
+			if err != nil {
+				return err
+			}
+			logf := func(format string, args ...any) { g.log.Info(fmt.Sprintf(format, args...)) }
+			bins, err := record.Build(ctx, tree, record.BuildOptions{CacheDir: g.cacheDir, Logf: logf})
+			if err != nil {
+				return err
+			}
+			rec, err := record.Run(ctx, bins, record.RunOptions{Scenario: scenario, Timeout: timeout, Logf: logf, KeepDir: keep})
+			if err != nil {
+				return err
+			}
+			name, err := record.Save(g.cacheDir, rec)
+			if err != nil {
+				return err
+			}
+			logf("saved the recording to %s", name)
+			at, err := attribute(cmd.Context(), g, sf, rec)
+			if err != nil {
+				return err
+			}
+			if output == "json" {
+				return writeJSON(g.stdout, struct {
+					*record.Recording
+					Attribution *explain.Attribution `json:"attribution"`
+				}{rec, at})
+			}
+			return writeRecordingText(g, rec, at)
+		},
+	}
+	sf.register(c.Flags())
+	c.Flags().StringVarP(&output, "output", "o", "text", "output format: text (a timeline) or json (the recording)")
+	c.Flags().StringVar(&scenario, "scenario", "deployment", "what to run: "+strings.Join(record.ScenarioNames(), ", "))
+	c.Flags().DurationVar(&timeout, "timeout", 3*time.Minute, "how long the scenario may take from the apply until its pods run")
+	c.Flags().BoolVar(&keep, "keep", false, "keep the run directory (component logs, certificates, the audit log) and print where it is")
+	completeFlags(c, map[string][]cobra.Completion{"output": {"text", "json"}, "scenario": record.ScenarioNames()})
+	return c
+}
+
+func scenarioHelp() string {
+	var b strings.Builder
+	for _, s := range record.Scenarios {
+		fmt.Fprintf(&b, "  %-11s %s\n", s.Name, s.Doc)
+	}
+	return strings.TrimRight(b.String(), "\n")
+}
+
+// attribute explains every item of rec by the facts and built-in
+// walkthroughs of its release.
+func attribute(ctx context.Context, g *globals, sf sourceFlags, rec *record.Recording) (*explain.Attribution, error) {
+	sets, err := pipeline.Sets("", false)
+	if err != nil {
+		return nil, err
+	}
+	rel, err := pipeline.Open(ctx, sf.options(g, rec.Tag), sets, g.logf)
+	if err != nil {
+		return nil, err
+	}
+	docs, err := pipeline.Docs(rel, sets, "en", walkthrough.Options{SymbolURL: site.SymbolURL, Permalink: rel.Tree.Permalink})
+	if err != nil {
+		g.log.Warn("walkthroughs not loaded; no steps shown", "err", err)
+		docs = nil
+	}
+	return explain.New(rel.Result.Facts(), docs, explain.Options{Permalink: rel.Tree.Permalink}).Attribute(rec), nil
+}
+
+// writeRecordingText prints what the scenario did, from the apply on, each
+// item with the code and step it is attributed to.
+func writeRecordingText(g *globals, rec *record.Recording, at *explain.Attribution) error {
+	w := g.stdout
+	fmt.Fprintf(w, "%s, scenario %s\n\ncomponents:\n", rec.Tag, rec.Scenario)
+	for _, c := range rec.Components {
+		fmt.Fprintf(w, "  %-24s ready in %5d ms  %s\n", c.Name, c.ReadyMillis, c.Version)
+	}
+	var unattributed []string
+	fmt.Fprintln(w, "\naudited writes of the scenario:")
+	for _, a := range at.Audit {
+		if !a.Scenario {
+			continue
+		}
+		res := a.Resource
+		if a.Subresource != "" {
+			res += "/" + a.Subresource
+		}
+		line := fmt.Sprintf("%+7d ms  %-7s %-22s %-40s %s", a.At, a.Verb, res, a.Name, a.User)
+		fmt.Fprintf(w, "  %s\n%s", line, attributionText(a.Explanation))
+		if !a.Explanation.Explained {
+			unattributed = append(unattributed, line)
+		}
+	}
+	fmt.Fprintln(w, "\nevents of the scenario:")
+	for _, e := range at.Events {
+		if !e.Scenario {
+			continue
+		}
+		line := fmt.Sprintf("%+7d ms  %-7s %-18s %s/%s  %s", e.At, e.Type, e.Reason, strings.ToLower(e.Object.Kind), e.Object.Name, e.Message)
+		fmt.Fprintf(w, "  %s\n%s", line, attributionText(e.Explanation))
+		if !e.Explanation.Explained {
+			unattributed = append(unattributed, line)
+		}
+	}
+	fmt.Fprintln(w, "\netcd keys:")
+	for _, k := range rec.Keys {
+		fmt.Fprintf(w, "  %-70s %6d bytes  %s %s %s\n", k.Key, k.Size, k.Encoding, k.APIVersion, k.Kind)
+	}
+	for _, n := range rec.NotObserved {
+		fmt.Fprintf(w, "\nnot observed: %s\n", n)
+	}
+	if len(unattributed) > 0 {
+		fmt.Fprintf(w, "\nnot attributed to code (%d):\n", len(unattributed))
+		for _, l := range unattributed {
+			fmt.Fprintf(w, "  %s\n", l)
+		}
+	}
+	return nil
+}
+
+// attributionText is the code and the step an item is attributed to, as
+// indented lines.
+func attributionText(ex explain.Explanation) string {
+	var b strings.Builder
+	for i, c := range ex.Code {
+		if i == 2 {
+			fmt.Fprintf(&b, "               … %d more\n", len(ex.Code)-i)
+			break
+		}
+		fmt.Fprintf(&b, "               %s %s (%s)\n", c.Role, c.Symbol, c.Where())
+	}
+	if len(ex.Steps) > 0 {
+		s := ex.Steps[0]
+		fmt.Fprintf(&b, "               step: %s › %s\n", s.Title, s.StepTitle)
+	}
+	if !ex.Explained {
+		fmt.Fprintf(&b, "               not attributed: %s\n", ex.Note)
+	}
+	return b.String()
+}

@@ -1,0 +1,116 @@
+package explain
+
+import (
+	"strings"
+
+	"github.com/kubewalk/kubewalk/record"
+)
+
+// Attribution is what Explain says of every item of a recorded run: each
+// event matched to its emission site, each audited write to the write site
+// that made it, each watch to the informers of its resource, and each to
+// the walkthrough steps that explain it. The lists are the recording's,
+// in its order.
+type Attribution struct {
+	Events []AttributedEvent `json:"events"`
+	Audit  []AttributedAudit `json:"audit"`
+}
+
+// AttributedEvent is a recorded event and its explanation.
+type AttributedEvent struct {
+	record.Event
+	// Scenario is true for the events the scenario caused (in its
+	// namespace, from the apply on); the others came from the cluster
+	// starting up or running by itself.
+	Scenario    bool        `json:"scenario"`
+	Explanation Explanation `json:"explanation"`
+}
+
+// AttributedAudit is a recorded audit entry and its explanation.
+type AttributedAudit struct {
+	record.AuditEntry
+	Scenario    bool        `json:"scenario"`
+	Explanation Explanation `json:"explanation"`
+}
+
+// Attribute explains every event and audit entry of rec, by the rules
+// Explain applies to pasted input: the recording is turned into the same
+// Records Parse would read from `kubectl get events -o json` and the
+// audit log.
+func (x *Explainer) Attribute(rec *record.Recording) *Attribution {
+	ns := scenarioNamespace(rec)
+	at := &Attribution{Events: []AttributedEvent{}, Audit: []AttributedAudit{}}
+	for i, e := range rec.Events {
+		r := EventRecordOf(e)
+		r.Line = i + 1
+		at.Events = append(at.Events, AttributedEvent{
+			Event:       e,
+			Scenario:    e.At >= 0 && e.Namespace == ns,
+			Explanation: x.One(r),
+		})
+	}
+	for i, a := range rec.Audit {
+		r := AuditRecordOf(a)
+		r.Line = i + 1
+		at.Audit = append(at.Audit, AttributedAudit{
+			AuditEntry:  a,
+			Scenario:    a.At >= 0 && a.Namespace == ns && a.IsWrite(),
+			Explanation: x.One(r),
+		})
+	}
+	return at
+}
+
+// scenarioNamespace is the namespace of the scenario's objects.
+func scenarioNamespace(rec *record.Recording) string {
+	for _, s := range record.Scenarios {
+		if s.Name == rec.Scenario {
+			return s.Namespace
+		}
+	}
+	return "default"
+}
+
+// EventRecordOf is the Record of a recorded event, as Parse reads an event
+// of `kubectl get events -o json`.
+func EventRecordOf(e record.Event) Record {
+	return Record{
+		Kind:   KindEvent,
+		Format: "recording",
+		Text:   e.Type + " " + e.Reason + " " + strings.ToLower(e.Object.Kind) + "/" + e.Object.Name + " " + e.Message,
+		Event: &EventRecord{
+			Namespace: e.Namespace,
+			Type:      e.Type,
+			Reason:    e.Reason,
+			Kind:      strings.ToLower(e.Object.Kind),
+			Name:      e.Object.Name,
+			Message:   e.Message,
+			Component: e.Component,
+			Host:      e.Host,
+			Action:    e.Action,
+		},
+	}
+}
+
+// AuditRecordOf is the Record of a recorded audit entry, as Parse reads an
+// audit log line.
+func AuditRecordOf(a record.AuditEntry) Record {
+	return Record{
+		Kind:   KindAudit,
+		Format: "recording",
+		Text:   a.Verb + " " + a.RequestURI,
+		Audit: &AuditRecord{
+			Verb:        a.Verb,
+			RequestURI:  a.RequestURI,
+			Group:       a.Group,
+			Resource:    a.Resource,
+			Subresource: a.Subresource,
+			Namespace:   a.Namespace,
+			Name:        a.Name,
+			Username:    a.User,
+			UserAgent:   a.UserAgent,
+			Stage:       a.Stage,
+			Code:        a.Code,
+		},
+	}
+}

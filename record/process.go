@@ -1,0 +1,224 @@
+package record
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// process is one component of the run, in a process group of its own so
+// that it and anything it starts are stopped together.
+type process struct {
+	name    string
+	cmd     *exec.Cmd
+	logFile string
+	started time.Time
+	// ready is how long the component took to answer its readiness check.
+	ready time.Duration
+	done  chan struct{} // closed when the process has exited
+	err   error         // its exit status, once done is closed
+}
+
+// start starts bin with args, its output to logs/<name>.log in the run
+// directory. The child is killed if kubewalk dies (Pdeathsig), so even a
+// kill -9 of kubewalk leaves no component running.
+func (r *run) start(name, bin string, args ...string) (*process, error) {
+	logFile := filepath.Join(r.dir, "logs", name+".log")
+	if err := os.MkdirAll(filepath.Dir(logFile), 0o755); err != nil {
+		return nil, err
+	}
+	out, err := os.Create(logFile)
+	if err != nil {
+		return nil, err
+	}
+	defer out.Close()
+	cmd := exec.Command(bin, args...)
+	cmd.Dir = r.dir
+	cmd.Stdout, cmd.Stderr = out, out
+	cmd.Env = r.env()
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("start %s: %w", name, err)
+	}
+	p := &process{name: name, cmd: cmd, logFile: logFile, started: time.Now(), done: make(chan struct{})}
+	go func() {
+		p.err = cmd.Wait()
+		close(p.done)
+	}()
+	r.procs = append(r.procs, p)
+	r.logf("started %s (pid %d)", name, cmd.Process.Pid)
+	return p, nil
+}
+
+// env is the children's environment: the caller's, with HOME, TMPDIR and
+// KUBECONFIG inside the run directory, so that kubectl's discovery cache,
+// kubemark's temporary directories and the fake runtime's socket go where
+// kubewalk removes them.
+func (r *run) env() []string {
+	var env []string
+	for _, e := range os.Environ() {
+		k, _, _ := strings.Cut(e, "=")
+		switch k {
+		case "HOME", "TMPDIR", "KUBECONFIG":
+			continue
+		}
+		env = append(env, e)
+	}
+	return append(env, "HOME="+filepath.Join(r.dir, "home"), "TMPDIR="+filepath.Join(r.dir, "tmp"), "KUBECONFIG="+filepath.Join(r.dir, "pki", "admin.kubeconfig"))
+}
+
+// stopGrace is how long a component has to exit after SIGTERM before its
+// process group is killed. The hollow kubelet ignores SIGTERM.
+const stopGrace = 5 * time.Second
+
+// stop ends the process group: SIGTERM, then SIGKILL after grace.
+func (p *process) stop(grace time.Duration) {
+	select {
+	case <-p.done:
+		return
+	default:
+	}
+	pgid := -p.cmd.Process.Pid
+	syscall.Kill(pgid, syscall.SIGTERM)
+	select {
+	case <-p.done:
+	case <-time.After(grace):
+	}
+	// The group may hold children of the component even after it exited.
+	syscall.Kill(pgid, syscall.SIGKILL)
+	<-p.done
+}
+
+// exited reports whether the process has ended.
+func (p *process) exited() bool {
+	select {
+	case <-p.done:
+		return true
+	default:
+		return false
+	}
+}
+
+// logTail returns the last n lines of the process's log.
+func (p *process) logTail(n int) string {
+	b, err := os.ReadFile(p.logFile)
+	if err != nil {
+		return ""
+	}
+	lines := strings.Split(strings.TrimRight(string(b), "\n"), "\n")
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	return strings.Join(lines, "\n")
+}
+
+// ErrComponent is wrapped by errors of a component that did not start or
+// become ready; the message carries the tail of its log.
+var ErrComponent = errors.New("a component of the recorded run failed")
+
+// failed returns ErrComponent for p, with why and the tail of its log.
+func (p *process) failed(why string) error {
+	status := ""
+	if p.exited() && p.err != nil {
+		status = " (" + p.err.Error() + ")"
+	}
+	return fmt.Errorf("%w: %s %s%s; the last lines of its log (%s):\n%s", ErrComponent, p.name, why, status, p.logFile, indent(p.logTail(15)))
+}
+
+func indent(s string) string {
+	if s == "" {
+		return "  (empty)"
+	}
+	return "  " + strings.ReplaceAll(s, "\n", "\n  ")
+}
+
+// waitFor polls check until it returns true, the process exits, the
+// timeout passes or ctx ends. A check error is kept for the message.
+func (r *run) waitFor(ctx context.Context, p *process, what string, timeout time.Duration, check func(context.Context) (bool, error)) error {
+	deadline := time.Now().Add(timeout)
+	var last error
+	for {
+		cctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+		ok, err := check(cctx)
+		cancel()
+		if ok {
+			if p != nil && p.ready == 0 {
+				p.ready = time.Since(p.started)
+			}
+			return nil
+		}
+		if err != nil {
+			last = err
+		}
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		if p != nil && p.exited() {
+			return p.failed("exited before " + what)
+		}
+		if time.Now().After(deadline) {
+			why := fmt.Sprintf("did not reach %s within %s", what, timeout)
+			if last != nil {
+				why += " (last: " + last.Error() + ")"
+			}
+			if p == nil {
+				return fmt.Errorf("%w: %s", ErrTimeout, why)
+			}
+			return fmt.Errorf("%w: %w", ErrTimeout, p.failed(why))
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(250 * time.Millisecond):
+		}
+	}
+}
+
+// ErrTimeout is wrapped when the run does not reach a state in time.
+var ErrTimeout = errors.New("timed out")
+
+// freePorts reserves n distinct free TCP ports on 127.0.0.1. The listeners
+// are closed before the components bind, so another program could take a
+// port in between; the component then fails to start with "address
+// already in use" in its log, which its error shows.
+func freePorts(n int) ([]int, error) {
+	var ls []net.Listener
+	defer func() {
+		for _, l := range ls {
+			l.Close()
+		}
+	}()
+	ports := make([]int, 0, n)
+	for range n {
+		l, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			return nil, fmt.Errorf("record: no free port on 127.0.0.1: %w", err)
+		}
+		ls = append(ls, l)
+		ports = append(ports, l.Addr().(*net.TCPAddr).Port)
+	}
+	return ports, nil
+}
+
+// output runs bin to completion and returns its standard output.
+func (r *run) output(ctx context.Context, bin string, args ...string) ([]byte, error) {
+	cmd := exec.CommandContext(ctx, bin, args...)
+	cmd.Dir = r.dir
+	cmd.Env = r.env()
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return out, fmt.Errorf("%s %s: %w: %s", filepath.Base(bin), strings.Join(args, " "), err, strings.TrimSpace(stderr.String()))
+	}
+	return out, nil
+}

@@ -1,0 +1,365 @@
+package record
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// RunOptions say how to run a scenario.
+type RunOptions struct {
+	// Scenario is a name from Scenarios; "" is "deployment".
+	Scenario string
+	// Timeout bounds the scenario from the apply to the last event
+	// (components starting have their own bounds); 0 is 3 minutes.
+	Timeout time.Duration
+	// Logf reports progress; nil is silent.
+	Logf func(format string, args ...any)
+	// KeepDir keeps the run directory (logs, certificates, the audit log)
+	// for debugging, and says where it is.
+	KeepDir bool
+
+	// grace replaces stopGrace, for tests.
+	grace time.Duration
+}
+
+// run is one recorded run: its directory, credentials and processes.
+type run struct {
+	bins  *Binaries
+	opts  RunOptions
+	dir   string
+	pki   *pki
+	procs []*process
+	// ports of etcd (client, peer), the API server, the controller
+	// manager, the scheduler and the kubelet.
+	etcdPort, peerPort, apiPort, kcmPort, schedPort, kubeletPort int
+	client                                                       *http.Client
+	apiURL                                                       string
+	auditLog                                                     string
+	// grace is stopGrace, shorter in tests.
+	grace time.Duration
+}
+
+func (r *run) logf(format string, args ...any) {
+	if r.opts.Logf != nil {
+		r.opts.Logf(format, args...)
+	}
+}
+
+// Run starts the release's control plane and hollow node from bins on
+// 127.0.0.1, runs the scenario, and returns what it recorded. Every process
+// it started has ended and its temporary directory is gone when Run
+// returns, whether it succeeded, failed, or ctx was cancelled (Ctrl-C).
+func Run(ctx context.Context, bins *Binaries, opts RunOptions) (rec *Recording, err error) {
+	sc, err := scenarioNamed(opts.Scenario)
+	if err != nil {
+		return nil, err
+	}
+	if opts.Timeout == 0 {
+		opts.Timeout = 3 * time.Minute
+	}
+	sweepRuns()
+	dir, err := os.MkdirTemp("", runDirPrefix)
+	if err != nil {
+		return nil, fmt.Errorf("record: %w", err)
+	}
+	r := &run{bins: bins, opts: opts, dir: dir, grace: cmp.Or(opts.grace, stopGrace)}
+	defer func() {
+		r.stopAll()
+		if opts.KeepDir {
+			r.logf("kept the run directory %s", dir)
+			return
+		}
+		if rmErr := os.RemoveAll(dir); rmErr != nil && err == nil {
+			err = fmt.Errorf("record: remove %s: %w", dir, rmErr)
+		}
+	}()
+	// The pid file lets a later run sweep this directory if kubewalk is
+	// killed before it can remove it.
+	if err := os.WriteFile(filepath.Join(dir, "pid"), []byte(strconv.Itoa(os.Getpid())), 0o644); err != nil {
+		return nil, fmt.Errorf("record: %w", err)
+	}
+	for _, d := range []string{"home", "tmp", "pki", "logs", "etcd"} {
+		if err := os.MkdirAll(filepath.Join(dir, d), 0o700); err != nil {
+			return nil, fmt.Errorf("record: %w", err)
+		}
+	}
+	if err := r.up(ctx); err != nil {
+		return nil, err
+	}
+	rec, err = r.scenario(ctx, sc)
+	if err != nil {
+		return nil, err
+	}
+	// The components are stopped before the audit log is read, so that
+	// every entry is flushed and nothing more is appended.
+	r.stopAll()
+	if err := r.collectAudit(rec); err != nil {
+		return nil, err
+	}
+	r.versions(ctx, rec)
+	rec.attachEventAPIs()
+	rec.sort()
+	return rec, nil
+}
+
+// runDirPrefix names run directories in the temporary directory. A short
+// path matters: the kubelet puts unix sockets under it, whose paths may
+// not exceed 107 bytes.
+const runDirPrefix = "kubewalk-record-"
+
+// sweepRuns removes run directories of earlier runs whose kubewalk is no
+// longer alive (killed before it could clean up). Its components died with
+// it (Pdeathsig).
+func sweepRuns() {
+	dirs, _ := filepath.Glob(filepath.Join(os.TempDir(), runDirPrefix+"*"))
+	for _, d := range dirs {
+		b, err := os.ReadFile(filepath.Join(d, "pid"))
+		if err != nil {
+			continue
+		}
+		pid, err := strconv.Atoi(strings.TrimSpace(string(b)))
+		if err != nil || pid == os.Getpid() {
+			continue
+		}
+		if _, err := os.Stat(filepath.Join("/proc", strconv.Itoa(pid))); errors.Is(err, os.ErrNotExist) {
+			os.RemoveAll(d)
+		}
+	}
+}
+
+// stopAll stops every process, the last started first (the kubelet and
+// controllers before the API server, the API server before etcd).
+func (r *run) stopAll() {
+	for i := len(r.procs) - 1; i >= 0; i-- {
+		r.procs[i].stop(r.grace)
+	}
+}
+
+// up starts etcd, the API server, the controller manager, the scheduler
+// and the hollow kubelet, each waited for, as hack/local-up-cluster.sh
+// starts them.
+func (r *run) up(ctx context.Context) error {
+	ports, err := freePorts(6)
+	if err != nil {
+		return err
+	}
+	r.etcdPort, r.peerPort, r.apiPort, r.kcmPort, r.schedPort, r.kubeletPort = ports[0], ports[1], ports[2], ports[3], ports[4], ports[5]
+	if r.pki, err = newPKI(filepath.Join(r.dir, "pki")); err != nil {
+		return fmt.Errorf("record: certificates: %w", err)
+	}
+	if err := r.startEtcd(ctx); err != nil {
+		return err
+	}
+	if err := r.startAPIServer(ctx); err != nil {
+		return err
+	}
+	kcm, err := r.startControllerManager()
+	if err != nil {
+		return err
+	}
+	sched, err := r.startScheduler()
+	if err != nil {
+		return err
+	}
+	kubelet, err := r.startKubelet()
+	if err != nil {
+		return err
+	}
+	if err := r.waitFor(ctx, kcm, "healthy (/healthz)", time.Minute, r.healthz(r.kcmPort)); err != nil {
+		return err
+	}
+	if err := r.waitFor(ctx, sched, "healthy (/healthz)", time.Minute, r.healthz(r.schedPort)); err != nil {
+		return err
+	}
+	if err := r.waitFor(ctx, kubelet, "a Ready node "+nodeName, 2*time.Minute, r.nodeReady); err != nil {
+		return err
+	}
+	// The ServiceAccount admission plugin rejects pods in a namespace
+	// whose default ServiceAccount the controller manager has not made
+	// yet; the scenario starts once it exists, so no FailedCreate event
+	// comes from the cluster being young.
+	return r.waitFor(ctx, kcm, "the default ServiceAccount", time.Minute, func(ctx context.Context) (bool, error) {
+		code, _, err := r.get(ctx, "/api/v1/namespaces/default/serviceaccounts/default")
+		return code == http.StatusOK, err
+	})
+}
+
+func (r *run) startEtcd(ctx context.Context) error {
+	client := fmt.Sprintf("http://127.0.0.1:%d", r.etcdPort)
+	peer := fmt.Sprintf("http://127.0.0.1:%d", r.peerPort)
+	p, err := r.start("etcd", r.bins.Path("etcd"),
+		"--name=kubewalk",
+		"--data-dir="+filepath.Join(r.dir, "etcd"),
+		"--listen-client-urls="+client,
+		"--advertise-client-urls="+client,
+		"--listen-peer-urls="+peer,
+		"--initial-advertise-peer-urls="+peer,
+		"--initial-cluster=kubewalk="+peer,
+		"--log-level=warn",
+	)
+	if err != nil {
+		return err
+	}
+	return r.waitFor(ctx, p, "healthy (/health)", 30*time.Second, func(ctx context.Context) (bool, error) {
+		req, _ := http.NewRequestWithContext(ctx, "GET", client+"/health", nil)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			return false, err
+		}
+		resp.Body.Close()
+		return resp.StatusCode == http.StatusOK, nil
+	})
+}
+
+// auditPolicy logs every write with its request and response bodies and
+// every read (the watches among them) with its metadata; the
+// RequestReceived stage adds nothing the later stages do not carry.
+const auditPolicy = `apiVersion: audit.k8s.io/v1
+kind: Policy
+omitStages: ["RequestReceived"]
+rules:
+- level: RequestResponse
+  verbs: ["create", "update", "patch", "delete", "deletecollection"]
+- level: Metadata
+`
+
+func (r *run) startAPIServer(ctx context.Context) error {
+	pdir := r.pki.dir
+	cert, key, err := r.pki.issue("apiserver", identity{user: "kube-apiserver"}, true)
+	if err != nil {
+		return fmt.Errorf("record: certificates: %w", err)
+	}
+	policy := filepath.Join(pdir, "audit-policy.yaml")
+	if err := os.WriteFile(policy, []byte(auditPolicy), 0o644); err != nil {
+		return fmt.Errorf("record: %w", err)
+	}
+	r.auditLog = filepath.Join(r.dir, "logs", "audit.log")
+	r.apiURL = fmt.Sprintf("https://127.0.0.1:%d", r.apiPort)
+	p, err := r.start("kube-apiserver", r.bins.Path("kube-apiserver"),
+		fmt.Sprintf("--etcd-servers=http://127.0.0.1:%d", r.etcdPort),
+		"--bind-address=127.0.0.1",
+		"--advertise-address=127.0.0.1",
+		fmt.Sprintf("--secure-port=%d", r.apiPort),
+		"--tls-cert-file="+cert,
+		"--tls-private-key-file="+key,
+		"--client-ca-file="+r.pki.caFile,
+		"--service-account-key-file="+r.pki.saKeyFile,
+		"--service-account-signing-key-file="+r.pki.saKeyFile,
+		"--service-account-issuer=https://kubernetes.default.svc.cluster.local",
+		"--service-cluster-ip-range=10.0.0.0/24",
+		"--authorization-mode=Node,RBAC",
+		"--enable-admission-plugins=NodeRestriction",
+		"--allow-privileged=true",
+		// No endpoint for the kubernetes Service: its address would be
+		// loopback, which an EndpointSlice may not hold.
+		"--endpoint-reconciler-type=none",
+		"--cert-dir="+filepath.Join(r.dir, "apiserver"),
+		"--audit-policy-file="+policy,
+		"--audit-log-path="+r.auditLog,
+		"--audit-log-format=json",
+	)
+	if err != nil {
+		return err
+	}
+	tlsCfg, err := r.pki.tlsConfig(adminID)
+	if err != nil {
+		// The admin's certificate is written with its kubeconfig, below.
+		if _, err := r.pki.kubeconfig(adminID, r.apiURL); err != nil {
+			return fmt.Errorf("record: certificates: %w", err)
+		}
+		if tlsCfg, err = r.pki.tlsConfig(adminID); err != nil {
+			return fmt.Errorf("record: certificates: %w", err)
+		}
+	}
+	r.client = &http.Client{Transport: &http.Transport{TLSClientConfig: tlsCfg}, Timeout: 10 * time.Second}
+	return r.waitFor(ctx, p, "ready (/readyz)", 90*time.Second, func(ctx context.Context) (bool, error) {
+		code, _, err := r.get(ctx, "/readyz")
+		return code == http.StatusOK, err
+	})
+}
+
+// componentArgs are the flags the controller manager and the scheduler
+// share: their kubeconfig (also for delegated authentication and
+// authorization), loopback serving on port, no leader election.
+func (r *run) componentArgs(id identity, port int) ([]string, error) {
+	kc, err := r.pki.kubeconfig(id, r.apiURL)
+	if err != nil {
+		return nil, fmt.Errorf("record: certificates: %w", err)
+	}
+	return []string{
+		"--kubeconfig=" + kc,
+		"--authentication-kubeconfig=" + kc,
+		"--authorization-kubeconfig=" + kc,
+		"--bind-address=127.0.0.1",
+		fmt.Sprintf("--secure-port=%d", port),
+		"--leader-elect=false",
+	}, nil
+}
+
+func (r *run) startControllerManager() (*process, error) {
+	args, err := r.componentArgs(controllerID, r.kcmPort)
+	if err != nil {
+		return nil, err
+	}
+	// As local-up-cluster.sh and real clusters run it: each controller
+	// authenticates as its own service account, so the audit log names
+	// system:serviceaccount:kube-system:deployment-controller.
+	args = append(args,
+		"--use-service-account-credentials",
+		"--service-account-private-key-file="+r.pki.saKeyFile,
+		"--root-ca-file="+r.pki.caFile,
+		"--cluster-signing-cert-file="+r.pki.caFile,
+		"--cluster-signing-key-file="+filepath.Join(r.pki.dir, "ca.key"),
+		"--cert-dir="+filepath.Join(r.dir, "controller-manager"),
+	)
+	return r.start("kube-controller-manager", r.bins.Path("kube-controller-manager"), args...)
+}
+
+func (r *run) startScheduler() (*process, error) {
+	args, err := r.componentArgs(schedulerID, r.schedPort)
+	if err != nil {
+		return nil, err
+	}
+	args = append(args, "--cert-dir="+filepath.Join(r.dir, "scheduler"))
+	return r.start("kube-scheduler", r.bins.Path("kube-scheduler"), args...)
+}
+
+// startKubelet starts the hollow node: the release's kubelet code (pod
+// workers, image manager, kuberuntime) over the release's fake CRI
+// runtime, with the image service fake as well.
+func (r *run) startKubelet() (*process, error) {
+	kc, err := r.pki.kubeconfig(nodeID, r.apiURL)
+	if err != nil {
+		return nil, fmt.Errorf("record: certificates: %w", err)
+	}
+	return r.start("kubelet", r.bins.Path("kubelet"),
+		"--morph=kubelet",
+		"--name="+nodeName,
+		"--kubeconfig="+kc,
+		fmt.Sprintf("--kubelet-port=%d", r.kubeletPort),
+		"--kubelet-read-only-port=0",
+		"--use-host-image-service=false",
+	)
+}
+
+// healthz checks a component's /healthz on its secure port (served without
+// authentication to any client, as upstream's defaults allow).
+func (r *run) healthz(port int) func(context.Context) (bool, error) {
+	return func(ctx context.Context) (bool, error) {
+		req, _ := http.NewRequestWithContext(ctx, "GET", fmt.Sprintf("https://127.0.0.1:%d/healthz", port), nil)
+		resp, err := insecureLoopback.Do(req)
+		if err != nil {
+			return false, err
+		}
+		resp.Body.Close()
+		return resp.StatusCode == http.StatusOK, nil
+	}
+}

@@ -1,0 +1,321 @@
+package record
+
+import (
+	"context"
+	"crypto/tls"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+)
+
+// Scenario is something done to the cluster and what to wait for.
+type Scenario struct {
+	Name string
+	// Doc says in a line what it does, for --help.
+	Doc string
+	// Manifest is applied with the release's kubectl apply -f.
+	Manifest string
+	// Selector picks the pods that must be Running, Replicas how many.
+	Namespace, Selector string
+	Replicas            int
+	// Keys are the etcd key prefixes of the scenario's objects.
+	Keys []string
+}
+
+// Scenarios are the scenarios Run knows.
+var Scenarios = []Scenario{
+	{
+		Name: "deployment",
+		Doc:  "kubectl apply of an nginx Deployment of 3 replicas (nginx:1.14.2), until its Pods are Running and Started",
+		// The Deployment of the Kubernetes documentation that the blog
+		// posts apply and watch.
+		Manifest: `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: nginx-deployment
+  labels:
+    app: nginx
+spec:
+  replicas: 3
+  selector:
+    matchLabels:
+      app: nginx
+  template:
+    metadata:
+      labels:
+        app: nginx
+    spec:
+      containers:
+      - name: nginx
+        image: nginx:1.14.2
+        ports:
+        - containerPort: 80
+`,
+		Namespace: "default",
+		Selector:  "app=nginx",
+		Replicas:  3,
+		Keys: []string{
+			"/registry/deployments/default/",
+			"/registry/replicasets/default/",
+			"/registry/pods/default/",
+			"/registry/events/default/",
+			"/registry/minions/" + nodeName,
+		},
+	},
+}
+
+// ScenarioNames lists the names of Scenarios.
+func ScenarioNames() []string {
+	var names []string
+	for _, s := range Scenarios {
+		names = append(names, s.Name)
+	}
+	return names
+}
+
+func scenarioNamed(name string) (Scenario, error) {
+	if name == "" {
+		name = "deployment"
+	}
+	for _, s := range Scenarios {
+		if s.Name == name {
+			return s, nil
+		}
+	}
+	return Scenario{}, fmt.Errorf("record: no scenario %q (known: %s)", name, strings.Join(ScenarioNames(), ", "))
+}
+
+// insecureLoopback checks the health of components on 127.0.0.1 whose
+// serving certificates they made themselves: nothing but reachability is
+// read through it.
+var insecureLoopback = &http.Client{
+	Transport: &http.Transport{TLSClientConfig: &tls.Config{InsecureSkipVerify: true}},
+	Timeout:   5 * time.Second,
+}
+
+// get reads an API path as the admin.
+func (r *run) get(ctx context.Context, path string) (int, []byte, error) {
+	req, err := http.NewRequestWithContext(ctx, "GET", r.apiURL+path, nil)
+	if err != nil {
+		return 0, nil, err
+	}
+	resp, err := r.client.Do(req)
+	if err != nil {
+		return 0, nil, err
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(io.LimitReader(resp.Body, 64<<20))
+	return resp.StatusCode, b, err
+}
+
+func (r *run) getJSON(ctx context.Context, path string, v any) error {
+	code, b, err := r.get(ctx, path)
+	if err != nil {
+		return err
+	}
+	if code != http.StatusOK {
+		return fmt.Errorf("GET %s: %d %s", path, code, strings.TrimSpace(string(b)))
+	}
+	return json.Unmarshal(b, v)
+}
+
+type condition struct {
+	Type   string `json:"type"`
+	Status string `json:"status"`
+}
+
+func (r *run) nodeReady(ctx context.Context) (bool, error) {
+	var node struct {
+		Status struct {
+			Conditions []condition `json:"conditions"`
+		} `json:"status"`
+	}
+	if err := r.getJSON(ctx, "/api/v1/nodes/"+nodeName, &node); err != nil {
+		return false, err
+	}
+	return slices.Contains(node.Status.Conditions, condition{"Ready", "True"}), nil
+}
+
+// scenario applies the manifest and waits until the pods run and the
+// kubelet has reported each container Started, then reads events and etcd.
+func (r *run) scenario(ctx context.Context, sc Scenario) (*Recording, error) {
+	manifest := filepath.Join(r.dir, sc.Name+".yaml")
+	if err := os.WriteFile(manifest, []byte(sc.Manifest), 0o644); err != nil {
+		return nil, fmt.Errorf("record: %w", err)
+	}
+	r.logf("kubectl apply -f %s.yaml", sc.Name)
+	if _, err := r.output(ctx, r.bins.Path("kubectl"), "apply", "-f", manifest); err != nil {
+		return nil, fmt.Errorf("record: %w", err)
+	}
+	deadline := time.Now().Add(r.opts.Timeout)
+	r.logf("waiting for %d pods (%s) to be Running and Started", sc.Replicas, sc.Selector)
+	var events []rawEvent
+	err := r.waitFor(ctx, nil, fmt.Sprintf("%d Running pods with Started events (%s)", sc.Replicas, sc.Selector), time.Until(deadline), func(ctx context.Context) (bool, error) {
+		n, err := r.runningPods(ctx, sc)
+		if err != nil || n < sc.Replicas {
+			return false, err
+		}
+		events, err = r.events(ctx)
+		if err != nil {
+			return false, err
+		}
+		started := 0
+		for _, e := range events {
+			if e.Reason == "Started" && e.InvolvedObject.Kind == "Pod" && e.InvolvedObject.Namespace == sc.Namespace {
+				started++
+			}
+		}
+		return started >= sc.Replicas, nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("record: %s: %w", sc.Name, err)
+	}
+	// Events are sent in batches by each component's broadcaster: a quiet
+	// second with no new event ends the run.
+	for prev := -1; prev != len(events); {
+		prev = len(events)
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-time.After(1500 * time.Millisecond):
+		}
+		if events, err = r.events(ctx); err != nil {
+			return nil, fmt.Errorf("record: %w", err)
+		}
+	}
+	keys, err := r.keys(ctx, sc)
+	if err != nil {
+		return nil, err
+	}
+	rec := &Recording{Format: Format, Tag: r.bins.Tag, Scenario: sc.Name, GoVersion: r.bins.GoVersion, Keys: keys}
+	rec.Events = convertEvents(events)
+	return rec, nil
+}
+
+func (r *run) runningPods(ctx context.Context, sc Scenario) (int, error) {
+	var pods struct {
+		Items []struct {
+			Status struct {
+				Phase string `json:"phase"`
+			} `json:"status"`
+		} `json:"items"`
+	}
+	if err := r.getJSON(ctx, "/api/v1/namespaces/"+sc.Namespace+"/pods?labelSelector="+sc.Selector, &pods); err != nil {
+		return 0, err
+	}
+	n := 0
+	for _, p := range pods.Items {
+		if p.Status.Phase == "Running" {
+			n++
+		}
+	}
+	return n, nil
+}
+
+// rawEvent is a core/v1 Event as the API returns it.
+type rawEvent struct {
+	Metadata struct {
+		Name      string `json:"name"`
+		Namespace string `json:"namespace"`
+	} `json:"metadata"`
+	InvolvedObject struct {
+		Kind      string `json:"kind"`
+		Namespace string `json:"namespace"`
+		Name      string `json:"name"`
+	} `json:"involvedObject"`
+	Reason  string `json:"reason"`
+	Message string `json:"message"`
+	Type    string `json:"type"`
+	Source  struct {
+		Component string `json:"component"`
+		Host      string `json:"host"`
+	} `json:"source"`
+	ReportingComponent string    `json:"reportingComponent"`
+	ReportingInstance  string    `json:"reportingInstance"`
+	Action             string    `json:"action"`
+	Count              int       `json:"count"`
+	FirstTimestamp     time.Time `json:"firstTimestamp"`
+	LastTimestamp      time.Time `json:"lastTimestamp"`
+	EventTime          time.Time `json:"eventTime"`
+	Series             *struct {
+		Count            int       `json:"count"`
+		LastObservedTime time.Time `json:"lastObservedTime"`
+	} `json:"series"`
+}
+
+func (r *run) events(ctx context.Context) ([]rawEvent, error) {
+	var list struct {
+		Items []rawEvent `json:"items"`
+	}
+	if err := r.getJSON(ctx, "/api/v1/events?limit=5000", &list); err != nil {
+		return nil, err
+	}
+	return list.Items, nil
+}
+
+// convertEvents turns API events into recorded ones; their times are
+// absolute (Unix milliseconds) until the audit log gives the run's origin.
+func convertEvents(raw []rawEvent) []Event {
+	out := make([]Event, 0, len(raw))
+	for _, e := range raw {
+		ev := Event{
+			Type:      e.Type,
+			Reason:    e.Reason,
+			Object:    ObjectRef{Kind: e.InvolvedObject.Kind, Namespace: e.InvolvedObject.Namespace, Name: e.InvolvedObject.Name},
+			Message:   e.Message,
+			Component: cmpOr(e.Source.Component, e.ReportingComponent),
+			Host:      e.Source.Host,
+			Action:    e.Action,
+			Count:     max(e.Count, 1),
+			Name:      e.Metadata.Name,
+			Namespace: e.Metadata.Namespace,
+		}
+		first, last := e.FirstTimestamp, e.LastTimestamp
+		if !e.EventTime.IsZero() {
+			first = e.EventTime
+			last = e.EventTime
+		}
+		if e.Series != nil {
+			ev.Count = e.Series.Count
+			last = e.Series.LastObservedTime
+		}
+		if last.Before(first) {
+			last = first
+		}
+		ev.At, ev.Last = first.UnixMilli(), last.UnixMilli()
+		out = append(out, ev)
+	}
+	return out
+}
+
+// keys lists the scenario's etcd keys through the etcd client of the
+// release's etcd.
+func (r *run) keys(ctx context.Context, sc Scenario) ([]Key, error) {
+	out, err := r.output(ctx, r.bins.Path("etcd"), "kubewalk-keys", fmt.Sprintf("http://127.0.0.1:%d", r.etcdPort), "/registry/")
+	if err != nil {
+		return nil, fmt.Errorf("record: etcd keys: %w", err)
+	}
+	var keys []Key
+	dec := json.NewDecoder(strings.NewReader(string(out)))
+	for dec.More() {
+		var k Key
+		if err := dec.Decode(&k); err != nil {
+			return nil, fmt.Errorf("record: etcd keys: %w", err)
+		}
+		for _, p := range sc.Keys {
+			if strings.HasPrefix(k.Key, p) {
+				keys = append(keys, k)
+				break
+			}
+		}
+	}
+	sort.Slice(keys, func(i, j int) bool { return keys[i].Key < keys[j].Key })
+	return keys, nil
+}

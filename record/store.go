@@ -1,0 +1,57 @@
+package record
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+)
+
+// Recordings are kept in the cache as
+// <CacheDir>/record/recordings/<tag>/<scenario>.json.
+func recordingPath(cacheDir, tag, scenario string) string {
+	return filepath.Join(cacheDir, "record", "recordings", tag, scenario+".json")
+}
+
+// Save writes rec into the cache, replacing an earlier recording of its
+// release and scenario in one rename, and returns the file's path.
+func Save(cacheDir string, rec *Recording) (string, error) {
+	data, err := rec.Marshal()
+	if err != nil {
+		return "", err
+	}
+	name := recordingPath(cacheDir, rec.Tag, rec.Scenario)
+	if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
+		return "", fmt.Errorf("record: %w", err)
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(name), filepath.Base(name)+".tmp-*")
+	if err != nil {
+		return "", fmt.Errorf("record: %w", err)
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return "", fmt.Errorf("record: %w", err)
+	}
+	if err := tmp.Sync(); err != nil {
+		tmp.Close()
+		return "", fmt.Errorf("record: %w", err)
+	}
+	if err := tmp.Close(); err != nil {
+		return "", fmt.Errorf("record: %w", err)
+	}
+	if err := os.Rename(tmp.Name(), name); err != nil {
+		return "", fmt.Errorf("record: %w", err)
+	}
+	return name, nil
+}
+
+// Cached returns the cached recording of a release and scenario, or nil
+// when there is none.
+func Cached(cacheDir, tag, scenario string) (*Recording, error) {
+	rec, err := Load(recordingPath(cacheDir, tag, scenario))
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	return rec, err
+}
