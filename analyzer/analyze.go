@@ -3,7 +3,6 @@ package analyzer
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"io"
 	"runtime/debug"
 	"sort"
@@ -141,15 +140,8 @@ func Analyze(ctx context.Context, cfg Config) (*Result, error) {
 	// passes, which run one after another.
 	xrefc := make(chan []FileXref, 1)
 	go func() { xrefc <- buildXrefs(prog) }()
-	for _, p := range Passes {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		tp := time.Now()
-		if err := p.Run(prog, &facts); err != nil {
-			return nil, fmt.Errorf("analyzer pass %s: %w", p.Name, err)
-		}
-		logf("analyzer: pass %s: %v", p.Name, time.Since(tp).Round(time.Millisecond))
+	if err := RunPasses(ctx, prog, &facts, Passes, logf); err != nil {
+		return nil, err
 	}
 	t2 := time.Now()
 	xrefs := <-xrefc

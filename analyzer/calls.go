@@ -46,9 +46,10 @@ import (
 // followed. Generic types are matched through their origin only when not
 // instantiated at the call.
 var CallsPass = &Pass{
-	Name: "calls",
-	Doc:  "call edges among loaded functions: static calls, method and func values, func literals, interface calls resolved to in-tree implementations",
-	Run:  runCalls,
+	Name:     "calls",
+	Doc:      "call edges among loaded functions: static calls, method and func values, func literals, interface calls resolved to in-tree implementations",
+	Requires: []*Pass{indexPass},
+	Run:      withIndex(runCalls),
 }
 
 // maxImpls is the most implementations an interface method call is
@@ -66,8 +67,7 @@ type ifaceCall struct {
 	recv types.Type
 }
 
-func runCalls(prog *Program, facts *Facts) error {
-	ix := indexOf(prog)
+func runCalls(ix *index, facts *Facts) error {
 	type key struct {
 		from, to string
 		line     int

@@ -38,9 +38,10 @@ import (
 // events written directly through the typed Events client (those are API
 // writes and show up in the writes pass).
 var EventsPass = &Pass{
-	Name: "events",
-	Doc:  "events recorded through client-go's record and events recorders, reasons evaluated through constants, including through helpers that forward the reason",
-	Run:  runEvents,
+	Name:     "events",
+	Doc:      "events recorded through client-go's record and events recorders, reasons evaluated through constants, including through helpers that forward the reason",
+	Requires: []*Pass{indexPass},
+	Run:      withIndex(runEvents),
 }
 
 // eventLayout says where an event method's arguments are; -1 for none.
@@ -89,8 +90,7 @@ type callSite struct {
 	call *ast.CallExpr
 }
 
-func runEvents(prog *Program, facts *Facts) error {
-	ix := indexOf(prog)
+func runEvents(ix *index, facts *Facts) error {
 	recIface := ix.lookupInterface(recordPkg, "EventRecorder")
 	evIface := ix.lookupInterface(eventsPkg, "EventRecorder")
 	var out []Event

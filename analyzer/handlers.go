@@ -49,9 +49,10 @@ import (
 // the registration API's implementation passing its caller's handler on,
 // not registrations.
 var HandlersPass = &Pass{
-	Name: "handlers",
-	Doc:  "informer event handler registrations (AddEventHandler and friends) with the informer's resource and the handlers resolved to declarations",
-	Run:  runHandlers,
+	Name:     "handlers",
+	Doc:      "informer event handler registrations (AddEventHandler and friends) with the informer's resource and the handlers resolved to declarations",
+	Requires: []*Pass{indexPass},
+	Run:      withIndex(runHandlers),
 }
 
 var registrationMethods = map[string]bool{
@@ -65,8 +66,7 @@ var registrationMethods = map[string]bool{
 // enough to stay cheap and to avoid cycles.
 const maxOriginDepth = 4
 
-func runHandlers(prog *Program, facts *Facts) error {
-	ix := indexOf(prog)
+func runHandlers(ix *index, facts *Facts) error {
 	var out []HandlerRegistration
 	for _, u := range ix.bodies() {
 		if u.pkg.PkgPath == cachePkg {

@@ -47,9 +47,10 @@ import (
 // What it misses: list-watches made by functions outside the roots, and
 // ListerWatchers implemented by hand-written types.
 var ListWatchesPass = &Pass{
-	Name: "listwatches",
-	Doc:  "raw list-watches (NewListWatchFromClient, cache.ListWatch literals): resource, constant field selector fields, and the reflectors and informers they feed",
-	Run:  runListWatches,
+	Name:     "listwatches",
+	Doc:      "raw list-watches (NewListWatchFromClient, cache.ListWatch literals): resource, constant field selector fields, and the reflectors and informers they feed",
+	Requires: []*Pass{indexPass},
+	Run:      withIndex(runListWatches),
 }
 
 const fieldsPkg = "k8s.io/apimachinery/pkg/fields"
@@ -75,8 +76,7 @@ var lwConsumerKinds = map[string]string{
 	"NewInformerWithOptions":            "informer",
 }
 
-func runListWatches(prog *Program, facts *Facts) error {
-	ix := indexOf(prog)
+func runListWatches(ix *index, facts *Facts) error {
 	var out []ListWatch
 	byNode := map[ast.Node]int{} // list-watch expression → index in out
 	type consumerCall struct {

@@ -61,10 +61,6 @@ type loadStats struct {
 	List, Total  time.Duration
 }
 
-// loadCount counts calls of load in this process; tests use it to prove a
-// cache hit loaded nothing.
-var loadCount atomic.Int64
-
 // lpkg is a package being loaded.
 type lpkg struct {
 	list    listPackage
@@ -97,7 +93,6 @@ func Load(ctx context.Context, cfg Config) (*Program, error) {
 // load returns the program, the symbols of every in-tree package (sorted
 // by name) and counters.
 func load(ctx context.Context, cfg Config) (*Program, []Symbol, loadStats, error) {
-	loadCount.Add(1)
 	var st loadStats
 	t0 := time.Now()
 	logf := cfg.logf()
@@ -118,6 +113,9 @@ func load(ctx context.Context, cfg Config) (*Program, []Symbol, loadStats, error
 		logf:  logf,
 		sizes: types.SizesFor("gc", runtime.GOARCH),
 		pkgs:  map[string]*lpkg{},
+
+		noBlank: os.Getenv("KUBEWALK_ANALYZER_NOBLANK") != "",
+		noSpec:  os.Getenv("KUBEWALK_ANALYZER_NOSPEC") != "",
 	}
 	ld.cond = sync.NewCond(&ld.mu)
 
@@ -127,7 +125,7 @@ func load(ctx context.Context, cfg Config) (*Program, []Symbol, loadStats, error
 	// runs cgo), which is exactly the file set of a CGO_ENABLED=0 build —
 	// how Kubernetes builds its release binaries. While it lists, the
 	// workers already parse the root directories' files (speculate).
-	if !noSpec {
+	if !ld.noSpec {
 		ld.speculate(dir, roots)
 	}
 	workers := runtime.GOMAXPROCS(0)
@@ -216,6 +214,9 @@ type loader struct {
 	prog  *Program
 	logf  func(string, ...any)
 	sizes types.Sizes
+	// noBlank and noSpec turn blankBodies and speculate off, for
+	// measurements (KUBEWALK_ANALYZER_NOBLANK, KUBEWALK_ANALYZER_NOSPEC).
+	noBlank, noSpec bool
 
 	mu     sync.Mutex
 	cond   *sync.Cond
@@ -236,12 +237,6 @@ type loader struct {
 	// nblankFailed counts files whose blanked source did not parse.
 	nblankFailed atomic.Int64
 }
-
-// noBlank and noSpec turn blankBodies and speculate off, for measurements.
-var (
-	noBlank = os.Getenv("KUBEWALK_ANALYZER_NOBLANK") != ""
-	noSpec  = os.Getenv("KUBEWALK_ANALYZER_NOSPEC") != ""
-)
 
 // add registers a listed package and queues its parse.
 func (ld *loader) add(lp listPackage) {
@@ -446,7 +441,7 @@ func (ld *loader) parse(p *lpkg) {
 			continue
 		}
 		var f *ast.File
-		if !p.root && !noBlank {
+		if !p.root && !ld.noBlank {
 			if blanked := blankBodies(src); len(src) > 0 && &blanked[0] != &src[0] {
 				f, err = parser.ParseFile(ld.prog.Fset, filename, blanked, mode)
 				if err != nil {

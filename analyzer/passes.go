@@ -16,7 +16,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"sync"
 
 	"golang.org/x/tools/go/packages"
 )
@@ -72,7 +71,8 @@ type paramPos struct {
 	i  int
 }
 
-// index is what the passes share about one Program; built once per Program.
+// index is what the discovery passes share about one Program: indexPass's
+// result.
 type index struct {
 	prog  *Program
 	units []*unit
@@ -101,16 +101,20 @@ type index struct {
 	kinds   map[string]string // "<group dir>/<version>/<resource>" → Kind
 }
 
-var indexes sync.Map // *Program → *index
+// indexPass builds the index; the discovery passes require it, so it is
+// built once per RunPasses and dropped with the call's results.
+var indexPass = &Pass{
+	Name: "index",
+	Doc:  "the functions of the root packages, the function declarations of the program, and the values assigned to variables and fields, for the discovery passes",
+	Run:  func(run *PassRun) (any, error) { return buildIndex(run.Prog), nil },
+}
 
-// indexOf returns the shared index of prog, building it on first use.
-func indexOf(prog *Program) *index {
-	if ix, ok := indexes.Load(prog); ok {
-		return ix.(*index)
+// withIndex adapts a discovery function — it reads the index and adds to
+// the facts — to Pass.Run, for a pass that requires indexPass.
+func withIndex(discover func(ix *index, facts *Facts) error) func(*PassRun) (any, error) {
+	return func(run *PassRun) (any, error) {
+		return nil, discover(run.ResultOf[indexPass].(*index), run.Facts)
 	}
-	ix := buildIndex(prog)
-	actual, _ := indexes.LoadOrStore(prog, ix)
-	return actual.(*index)
 }
 
 func isTestFile(name string) bool { return strings.HasSuffix(name, "_test.go") }

@@ -90,11 +90,9 @@ func kubelikeFacts(t *testing.T) (*Facts, *Program) {
 			return
 		}
 		facts := &Facts{Schema: SchemaVersion}
-		for _, p := range Passes {
-			if err := p.Run(prog, facts); err != nil {
-				kubelike.err = fmt.Errorf("%s: %w", p.Name, err)
-				return
-			}
+		if err := RunPasses(context.Background(), prog, facts, Passes, nil); err != nil {
+			kubelike.err = err
+			return
 		}
 		kubelike.facts, kubelike.prog = facts, prog
 	})
@@ -311,14 +309,13 @@ func TestPassesGolden(t *testing.T) {
 	}
 }
 
-// TestPassesDeterministic runs the passes twice on one program.
+// TestPassesDeterministic runs the passes twice on one program; the
+// second run builds its own index.
 func TestPassesDeterministic(t *testing.T) {
 	facts, prog := kubelikeFacts(t)
 	again := &Facts{Schema: SchemaVersion}
-	for _, p := range Passes {
-		if err := p.Run(prog, again); err != nil {
-			t.Fatal(err)
-		}
+	if err := RunPasses(context.Background(), prog, again, Passes, nil); err != nil {
+		t.Fatal(err)
 	}
 	if diff := cmp.Diff(facts, again); diff != "" {
 		t.Errorf("second run differs (-first +second):\n%s", diff)
@@ -343,7 +340,7 @@ func TestHandlersSkipInformerMachinery(t *testing.T) {
 		t.Fatal(err)
 	}
 	var got Facts
-	if err := HandlersPass.Run(prog, &got); err != nil {
+	if err := RunPasses(context.Background(), prog, &got, []*Pass{HandlersPass}, nil); err != nil {
 		t.Fatal(err)
 	}
 	for _, h := range got.Handlers {

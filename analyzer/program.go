@@ -111,12 +111,3 @@ func ObjectName(obj types.Object) string {
 	}
 	return obj.Pkg().Path() + "." + obj.Name()
 }
-
-// Pass is one discovery pass over a Program, in the shape of x/tools'
-// analysis.Analyzer: a name, a doc, and a Run that adds what it finds to
-// the facts. Passes run in order; a pass may read what earlier ones added.
-type Pass struct {
-	Name string
-	Doc  string
-	Run  func(prog *Program, facts *Facts) error
-}

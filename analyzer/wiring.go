@@ -31,9 +31,10 @@ import (
 // fields assigned through setters or reflection, queues held outside the
 // controller type.
 var WiringPass = &Pass{
-	Name: "wiring",
-	Doc:  "sync-handler fields assigned a function, with the work queue, its enqueuers and the worker that calls the field",
-	Run:  runWiring,
+	Name:     "wiring",
+	Doc:      "sync-handler fields assigned a function, with the work queue, its enqueuers and the worker that calls the field",
+	Requires: []*Pass{indexPass},
+	Run:      withIndex(runWiring),
 }
 
 var enqueueMethods = map[string]bool{"Add": true, "AddRateLimited": true, "AddAfter": true}
@@ -50,8 +51,7 @@ type wiringSite struct {
 	owner *types.Named
 }
 
-func runWiring(prog *Program, facts *Facts) error {
-	ix := indexOf(prog)
+func runWiring(ix *index, facts *Facts) error {
 	var sites []wiringSite
 	// Per queue field: enqueuers; per func field: callers; per unit: queue fields it Gets from.
 	enqueuers := map[*types.Var][]FuncRef{}
@@ -60,7 +60,7 @@ func runWiring(prog *Program, facts *Facts) error {
 	gets := map[*unit][]*types.Var{}
 
 	rootPkgs := map[string]bool{}
-	for _, p := range prog.Roots {
+	for _, p := range ix.prog.Roots {
 		rootPkgs[p.PkgPath] = true
 	}
 	addSite := func(u *unit, owner types.Type, field *types.Var, rhs ast.Expr, at ast.Node) {

@@ -53,9 +53,10 @@ import (
 // of the above (a hand-written interface narrowing PodInterface is
 // followed only if its methods are declared by the typed client).
 var WritesPass = &Pass{
-	Name: "writes",
-	Doc:  "API writes through client-go typed (including gentype), dynamic and metadata clients: resource, verb, subresource",
-	Run:  runWrites,
+	Name:     "writes",
+	Doc:      "API writes through client-go typed (including gentype), dynamic and metadata clients: resource, verb, subresource",
+	Requires: []*Pass{indexPass},
+	Run:      withIndex(runWrites),
 }
 
 const (
@@ -64,8 +65,7 @@ const (
 	scalePkg    = "k8s.io/client-go/scale"
 )
 
-func runWrites(prog *Program, facts *Facts) error {
-	ix := indexOf(prog)
+func runWrites(ix *index, facts *Facts) error {
 	var out []Write
 	for _, u := range ix.bodies() {
 		info := u.pkg.TypesInfo

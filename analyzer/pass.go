@@ -1,0 +1,81 @@
+package analyzer
+
+import (
+	"context"
+	"fmt"
+	"time"
+)
+
+// Pass is one pass over a Program, in the shape of x/tools'
+// analysis.Analyzer: a name, a doc, the passes whose results it reads, and
+// a Run. The discovery passes (Passes) add facts; a pass may also compute
+// a value for others, as the unexported index pass does for all of them.
+type Pass struct {
+	Name string
+	Doc  string
+	// Requires are the passes whose results Run reads through
+	// PassRun.ResultOf. RunPasses runs each of them first, once per call.
+	Requires []*Pass
+	// Run adds what the pass finds to run.Facts and returns its result for
+	// the passes that require it (nil when none does).
+	Run func(run *PassRun) (any, error)
+}
+
+// PassRun is what one pass sees during RunPasses, as analysis.Pass is to
+// an analysis.Analyzer.
+type PassRun struct {
+	Prog  *Program
+	Facts *Facts
+	// ResultOf holds the result of each pass in Requires, and of no other.
+	ResultOf map[*Pass]any
+}
+
+// RunPasses runs passes over prog in order, each after the passes it
+// requires, adding what they find to facts. A pass runs once per call
+// however many others require it. Results are shared as values within the
+// call and dropped when it returns, so nothing keeps prog reachable
+// afterwards (a process analysing several releases, or serve, holds each
+// program only while it is analysed). logf, when not nil, receives each
+// pass's time.
+func RunPasses(ctx context.Context, prog *Program, facts *Facts, passes []*Pass, logf func(string, ...any)) error {
+	results := map[*Pass]any{}
+	running := map[*Pass]bool{}
+	var run func(p *Pass) error
+	run = func(p *Pass) error {
+		if _, done := results[p]; done {
+			return nil
+		}
+		if running[p] {
+			return fmt.Errorf("analyzer pass %s requires itself", p.Name)
+		}
+		running[p] = true
+		for _, r := range p.Requires {
+			if err := run(r); err != nil {
+				return err
+			}
+		}
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		pr := &PassRun{Prog: prog, Facts: facts, ResultOf: make(map[*Pass]any, len(p.Requires))}
+		for _, r := range p.Requires {
+			pr.ResultOf[r] = results[r]
+		}
+		t := time.Now()
+		res, err := p.Run(pr)
+		if err != nil {
+			return fmt.Errorf("analyzer pass %s: %w", p.Name, err)
+		}
+		if logf != nil {
+			logf("analyzer: pass %s: %v", p.Name, time.Since(t).Round(time.Millisecond))
+		}
+		results[p] = res
+		return nil
+	}
+	for _, p := range passes {
+		if err := run(p); err != nil {
+			return err
+		}
+	}
+	return nil
+}
