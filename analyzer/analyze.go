@@ -2,8 +2,6 @@ package analyzer
 
 import (
 	"context"
-	"encoding/json"
-	"io"
 	"runtime/debug"
 	"sort"
 	"sync"
@@ -148,39 +146,6 @@ func Analyze(ctx context.Context, cfg Config) (*Result, error) {
 	logf("analyzer: %d symbols; passes %v; xrefs of %d files (waited %v); total %v",
 		len(syms), t2.Sub(t1).Round(time.Millisecond), len(xrefs), time.Since(t2).Round(time.Millisecond), time.Since(t0).Round(time.Millisecond))
 	return &Result{Symbols: syms, Xrefs: xrefs, facts: facts, dir: prog.Dir, stats: stats}, nil
-}
-
-// WriteFactsJSON writes the facts as indented JSON: the facts.json file.
-// Its schema is the Facts type (see package fact; field names are the json
-// tags) at version Facts.Schema. Lists are in the order the passes sorted
-// them; nil lists are written as [] so readers need not special-case them.
-func (r *Result) WriteFactsJSON(w io.Writer) error {
-	f := r.facts
-	if f.Roots == nil {
-		f.Roots = []string{}
-	}
-	if f.Handlers == nil {
-		f.Handlers = []HandlerRegistration{}
-	}
-	if f.Wirings == nil {
-		f.Wirings = []Wiring{}
-	}
-	if f.Writes == nil {
-		f.Writes = []Write{}
-	}
-	if f.Events == nil {
-		f.Events = []Event{}
-	}
-	if f.ListWatches == nil {
-		f.ListWatches = []ListWatch{}
-	}
-	if f.Calls == nil {
-		f.Calls = []Call{}
-	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	return enc.Encode(f)
 }
 
 // Lookup returns the symbol named name ("importpath.Name" or

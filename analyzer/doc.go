@@ -13,7 +13,7 @@
 //	r, err := res.Resolve(ref)
 //	// r.Symbol.Decl: pkg/controller/deployment/sync.go lines of the method
 //	// r.Matched:     the line of the dc.client.AppsV1().ReplicaSets(…).Create call
-//	err = res.WriteFactsJSON(os.Stdout) // facts.json
+//	err = res.Facts().WriteJSON(os.Stdout) // facts.json
 //
 // A Result is plain data (Facts, Symbols, Xrefs): nothing in it refers to
 // go/ast or go/types, so a Result read from the cache serves the

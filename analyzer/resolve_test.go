@@ -26,6 +26,8 @@ func TestParseRef(t *testing.T) {
 		{`k8s.io/kubernetes/pkg/controller/deployment.DeploymentController.getNewReplicaSet /ReplicaSets\(.*\)\.Create/`,
 			Ref{Alternates: []string{"k8s.io/kubernetes/pkg/controller/deployment.DeploymentController.getNewReplicaSet"}, Lines: `ReplicaSets\(.*\)\.Create`}},
 		{"a/b.X | .Y /a / b/", Ref{Alternates: []string{"a/b.X", "a/b.Y"}, Lines: "a / b"}},
+		// A "|" inside the regexp separates no alternates.
+		{"k8s.io/x/p.T.M | .T.m /a|b c/", Ref{Alternates: []string{"k8s.io/x/p.T.M", "k8s.io/x/p.T.m"}, Lines: "a|b c"}},
 		// Syntactic split: Resolve corrects the relative alternate.
 		{"gopkg.in/yaml.v3.Marshal | .Unmarshal", Ref{Alternates: []string{"gopkg.in/yaml.v3.Marshal", "gopkg.in/yaml.Unmarshal"}}},
 	}

@@ -1,7 +1,7 @@
 package site
 
 import (
-	"encoding/json"
+	"bytes"
 	"fmt"
 	"html/template"
 	"path"
@@ -104,6 +104,9 @@ type stepView struct {
 	Changes             []changeView
 	PrevHref, PrevTitle string
 	NextHref, NextTitle string
+	// Observed are the recorded run's items attributed to the step
+	// (recorded.go); none without a recording.
+	Observed []obsView
 }
 
 type navView struct{ Href, Title string }
@@ -141,6 +144,7 @@ func (b *builder) walkthroughPage(i int) ([]byte, error) {
 			return nil, fmt.Errorf("%s:%d: %w", d.File, s.Line, err)
 		}
 		sv.Changes = b.stepChanges(p, s)
+		sv.Observed = b.stepObserved(p, d.ID, s.ID)
 		if j > 0 {
 			sv.PrevHref, sv.PrevTitle = "#"+d.Steps[j-1].ID, d.Steps[j-1].Title
 		}
@@ -303,12 +307,11 @@ func codeTable(lines []codehtml.Line) template.HTML {
 
 // ---- facts.json ----
 
-// factsJSON is compact: indented, a real release's facts are half again as
-// large (13 MB against 9), and tools read it, not people.
+// factsJSON is facts.json, as fact.Facts.WriteJSON writes it.
 func factsJSON(f *fact.Facts) ([]byte, error) {
-	data, err := json.Marshal(f)
-	if err != nil {
+	var b bytes.Buffer
+	if err := f.WriteJSON(&b); err != nil {
 		return nil, err
 	}
-	return append(data, '\n'), nil
+	return b.Bytes(), nil
 }

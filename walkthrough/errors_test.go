@@ -124,13 +124,6 @@ func TestCheckAll(t *testing.T) {
 	}
 }
 
-func TestParseRefShim(t *testing.T) {
-	r, err := parseRef("k8s.io/x/p.T.M | .T.m /a|b c/")
-	if err != nil || len(r.Alternates) != 2 || r.Alternates[1] != "k8s.io/x/p.T.m" || r.Lines != "a|b c" {
-		t.Errorf("got %+v, %v", r, err)
-	}
-}
-
 // TestLinkEscapes pins down how a regexp in a link destination reads:
 // goldmark keeps backslashes in Link.Destination as written (it resolves
 // escapes only when rendering an href), so a regexp is written as is, in

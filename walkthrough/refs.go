@@ -18,6 +18,7 @@ import (
 	"github.com/yuin/goldmark/text"
 	"github.com/yuin/goldmark/util"
 
+	"github.com/kubewalk/kubewalk/analyzer"
 	"github.com/kubewalk/kubewalk/analyzer/fact"
 )
 
@@ -120,10 +121,10 @@ func pkgGoDevName(dest string) (string, bool) {
 // refOfDest parses a reference destination.
 func refOfDest(dest string) (fact.Ref, error) {
 	if s, ok := strings.CutPrefix(dest, "go:"); ok {
-		return parseRef(s)
+		return analyzer.ParseRef(s)
 	}
 	name, _ := pkgGoDevName(dest)
-	return parseRef(name)
+	return analyzer.ParseRef(name)
 }
 
 // refPos returns the source offset of a link's text, for its line and
