@@ -3,41 +3,38 @@ package diagram
 import (
 	"cmp"
 	"fmt"
-	"math"
 	"slices"
 	"strings"
-
-	"gonum.org/v1/gonum/graph"
-	"gonum.org/v1/gonum/graph/path"
-	"gonum.org/v1/gonum/graph/simple"
-	"gonum.org/v1/gonum/graph/topo"
-	"gonum.org/v1/gonum/mat"
-	"gonum.org/v1/gonum/stat/mds"
 )
 
 // Node is a box of a resource graph.
 type Node struct {
-	// ID identifies the node in edges; nodes are drawn in an order
-	// computed from the edges, ties broken by ID.
+	// ID identifies the node in edges. Nodes reach Graphviz in ID order,
+	// so the drawing does not depend on the order of the slice.
 	ID string
-	// Label is the text in the box ("deployment controller", "Pods").
+	// Label is the text in the box, drawn whole: the box grows to fit it.
+	// "" draws the ID.
 	Label string
-	// Kind is "resource" (right column, rounded) or "component" (left
-	// column); any other kind is drawn as a component.
+	// Kind is "resource" (the middle column, rounded) or "component" (a
+	// column either side, square); any other kind is drawn as a
+	// component.
 	Kind string
+	// Cluster is the label of the frame the node is drawn in: nodes with
+	// the same Cluster share one (a program's components, say). "" for
+	// none. A cluster of components stays on one side of the resources.
+	Cluster string
 	// Href is where the box links; "" (or an unsafe URL) for no link.
 	Href string
 }
 
-// Edge joins two nodes, drawn with an arrowhead at To.
+// Edge joins two nodes.
 type Edge struct {
 	From, To string
 	// Label is the edge's tooltip; "" or a bare "writes"/"watches" gives
 	// "<from label> <kind> <to label>".
 	Label string
-	// Kind is "writes" (solid) or "watches" (dashed); others are drawn
-	// like watches. When Kind is "", a Label of "writes" or "watches"
-	// stands for it.
+	// Kind is "writes" or "watches"; other kinds are drawn like watches.
+	// When Kind is "", a Label of "writes" or "watches" stands for it.
 	Kind string
 }
 
@@ -49,56 +46,109 @@ func (e Edge) kind() string {
 	return e.Kind
 }
 
-// Graph geometry, px.
-const (
-	graphTitleH = 40  // legend and column headings
-	boxH        = 22  // node box height
-	rowH        = 30  // distance between node centres in the taller column
-	boxPadX     = 10  // text padding in a box
-	boxMaxW     = 300 // longer labels are cut with an ellipsis
-	gutter      = 260 // between the columns, where the edges run
-	pairOffset  = 3   // vertical offset of a writes/watches pair sharing two nodes
-)
-
-// Graph draws a resource graph: components in the left column, resources
-// in the right, an edge for each watch or write.
+// Graph draws a resource graph: resources in a middle column, the
+// components that watch and write them in columns either side, one line
+// per component and resource.
+//
+// # Drawing
+//
+// A line between a component and a resource has an arrowhead at the
+// resource when the component writes it, and one at the component when
+// the component watches it (events flow to the watcher): a component that
+// does both gets one line with two heads, and a line with only a watch is
+// dashed. Whichever of From and To the caller puts the component in, the
+// heads mean that. Any other edge (component to component, resource to
+// resource, a node to itself) is drawn from From to To, dashed unless it
+// writes, and does not move the columns. A legend above the drawing says
+// so.
 //
 // # Layout
 //
-// The graph is bipartite (components watch and write resources), so it is
-// drawn as two columns and the only question is the order within each:
-// the one that makes fewest crossings. That order comes from gonum in two
-// steps: path.FloydWarshall gives the graph distance between every pair of
-// nodes of a connected component (topo.ConnectedComponents) and
-// mds.TorgersonScaling embeds those distances on a line, so that nodes
-// close in the graph are close on the line — the same computation as
-// layout.IsomapR2, in one dimension instead of two. A few barycentre
-// sweeps (the ordering step of Sugiyama-style layered drawing, a dozen
-// lines here) then settle local crossings; the order with the fewest
-// crossings seen is kept. Connected components are stacked, largest first.
+// Graphviz's dot lays the graph out (see layout): it ranks the columns
+// left to right, orders each column to cut crossings, keeps each cluster's
+// nodes together in a frame and routes the lines around the boxes. Graph
+// only decides which side of the resources each group of components goes:
+// clusters largest first, each to the side with fewer components so far
+// (ties to the left), so that the two sides are about as tall. The graph
+// is bipartite, so every line spans one rank and none has to cross a
+// column — which is why the components are split rather than put in one
+// column (one column of 69 components was 2,100 px tall at v1.36.3) or in
+// several (lines crossing a column go between its boxes and make it
+// taller still).
 //
-// gonum's force-directed layout (layout.EadesR2) was tried first and
-// rejected: with labelled boxes its output has overlapping boxes and long
-// edges crossing the whole picture, and no two columns to read down.
-// testdata/graph_force.svg (made by the test from the same input as
-// testdata/graph.svg) shows it. go-graphviz, d2 and autog, which do layered
-// layout properly, are not available from this module proxy.
+// Labels are never cut: a box is at least as wide as textWidth's estimate
+// of its label, which errs wide, and Graphviz widens it further where its
+// own estimate is wider.
 //
-// Everything is deterministic: inputs are sorted, the only numeric step
-// (the eigendecomposition) sees its matrix in a fixed order, and its sign
-// is normalised.
+// # Output
+//
+// The SVG is Graphviz's, rewritten (see clean): only the elements and
+// attributes a diagram uses are kept, colours become currentColor, and
+// every piece of caller text — labels, tooltips, hrefs — is written from
+// the caller's own value, escaped, never copied from Graphviz's output.
+// The same input gives the same bytes: nodes and edges are sorted before
+// Graphviz sees them, and dot is deterministic for a given input.
 func Graph(nodes []Node, edges []Edge) ([]byte, error) {
+	m, err := newModel(nodes, edges)
+	if err != nil {
+		return nil, err
+	}
+	raw, err := layout(m)
+	if err != nil {
+		return nil, err
+	}
+	return clean(raw, m)
+}
+
+// Columns, as Graphviz ranks them left to right.
+const (
+	leftSide = iota
+	middle
+	rightSide
+)
+
+// model is a graph ready for Graphviz: nodes sorted by ID, clusters, each
+// node's column, and lines — the edges merged, one per component and
+// resource.
+type model struct {
+	nodes    []Node
+	labels   []string // what each node's box says, sanitised
+	side     []int    // each node's column
+	cluster  []int    // each node's cluster, -1 for none
+	clusters []frame
+	lines    []line
+}
+
+// frame is a cluster: its label and nodes.
+type frame struct {
+	label string
+	nodes []int
+}
+
+// line is one line of the drawing, tail to head as Graphviz ranks it.
+type line struct {
+	tail, head int
+	// tailArrow and headArrow put an arrowhead at that end.
+	tailArrow, headArrow bool
+	dashed               bool
+	// constraint is false for lines that must not move the columns.
+	constraint bool
+	title      string
+}
+
+func newModel(nodes []Node, edges []Edge) (*model, error) {
 	if len(nodes) == 0 {
 		return nil, ErrEmpty
 	}
-	nodes = slices.Clone(nodes)
-	slices.SortFunc(nodes, func(a, b Node) int { return strings.Compare(a.ID, b.ID) })
-	index := make(map[string]int, len(nodes))
-	for i, n := range nodes {
-		if i > 0 && nodes[i-1].ID == n.ID {
+	m := &model{nodes: slices.Clone(nodes)}
+	slices.SortFunc(m.nodes, func(a, b Node) int { return strings.Compare(a.ID, b.ID) })
+	index := make(map[string]int, len(m.nodes))
+	for i, n := range m.nodes {
+		if i > 0 && m.nodes[i-1].ID == n.ID {
 			return nil, fmt.Errorf("diagram: node %q listed twice", n.ID)
 		}
 		index[n.ID] = i
+		m.labels = append(m.labels, oneLine(cmp.Or(n.Label, n.ID)))
 	}
 	edges = slices.Clone(edges)
 	slices.SortFunc(edges, func(a, b Edge) int {
@@ -107,351 +157,143 @@ func Graph(nodes []Node, edges []Edge) ([]byte, error) {
 	})
 	edges = slices.Compact(edges)
 	for _, e := range edges {
-		if _, ok := index[e.From]; !ok {
-			return nil, fmt.Errorf("diagram: edge %s %s %s: no node %q", e.From, e.Kind, e.To, e.From)
-		}
-		if _, ok := index[e.To]; !ok {
-			return nil, fmt.Errorf("diagram: edge %s %s %s: no node %q", e.From, e.Kind, e.To, e.To)
-		}
-	}
-
-	pos := order(nodes, edges, index)
-	return drawGraph(nodes, edges, index, pos), nil
-}
-
-// right reports whether n goes in the right (resource) column.
-func right(n Node) bool { return n.Kind == "resource" }
-
-// order returns a position for each node (index into nodes): 0, 1, … down
-// its column.
-func order(nodes []Node, edges []Edge, index map[string]int) []float64 {
-	g := simple.NewUndirectedGraph()
-	for i := range nodes {
-		g.AddNode(simple.Node(i))
-	}
-	for _, e := range edges {
-		f, t := index[e.From], index[e.To]
-		if f != t && !g.HasEdgeBetween(int64(f), int64(t)) {
-			g.SetEdge(simple.Edge{F: simple.Node(f), T: simple.Node(t)})
-		}
-	}
-	comps := topo.ConnectedComponents(g)
-	ids := make([][]int, len(comps))
-	for i, c := range comps {
-		for _, n := range c {
-			ids[i] = append(ids[i], int(n.ID()))
-		}
-		slices.Sort(ids[i])
-	}
-	slices.SortFunc(ids, func(a, b []int) int { return cmp.Or(len(b)-len(a), a[0]-b[0]) })
-
-	// key orders nodes: component number, then the embedding.
-	key := make([]float64, len(nodes))
-	for ci, c := range ids {
-		x := embed(g, c)
-		for i, id := range c {
-			key[id] = float64(ci)*1e6 + x[i]
-		}
-	}
-	pos := ranks(nodes, key)
-
-	// Barycentre sweeps: move each node to the mean position of its
-	// neighbours in the other column, alternating columns.
-	adj := make([][]int, len(nodes))
-	for _, e := range edges {
-		f, t := index[e.From], index[e.To]
-		if right(nodes[f]) != right(nodes[t]) {
-			adj[f] = append(adj[f], t)
-			adj[t] = append(adj[t], f)
-		}
-	}
-	best, bestX := slices.Clone(pos), crossings(nodes, edges, index, pos)
-	for sweep := 0; sweep < 8 && bestX > 0; sweep++ {
-		side := sweep%2 == 0 // resources first: components came from the embedding
-		for i, n := range nodes {
-			if right(n) != side || len(adj[i]) == 0 {
-				key[i] = pos[i]
-				continue
-			}
-			sum := 0.0
-			for _, j := range adj[i] {
-				sum += pos[j]
-			}
-			// Neighbours all lie in the node's connected component,
-			// whose nodes are contiguous in each column, so components
-			// stay apart.
-			key[i] = sum / float64(len(adj[i]))
-		}
-		pos = ranks(nodes, key)
-		if x := crossings(nodes, edges, index, pos); x < bestX {
-			best, bestX = slices.Clone(pos), x
-		}
-	}
-	return best
-}
-
-// embed places the nodes of one connected component on a line by
-// classical multidimensional scaling of their graph distances.
-func embed(g graph.Graph, c []int) []float64 {
-	x := make([]float64, len(c))
-	if len(c) < 3 {
-		for i := range x {
-			x[i] = float64(i)
-		}
-		return x
-	}
-	sub := simple.NewUndirectedGraph()
-	for _, id := range c {
-		sub.AddNode(simple.Node(id))
-	}
-	for _, u := range c {
-		for _, v := range c {
-			if u < v && g.HasEdgeBetween(int64(u), int64(v)) {
-				sub.SetEdge(simple.Edge{F: simple.Node(u), T: simple.Node(v)})
+		for _, id := range []string{e.From, e.To} {
+			if _, ok := index[id]; !ok {
+				return nil, fmt.Errorf("diagram: edge %s %s %s: no node %q", e.From, e.Kind, e.To, id)
 			}
 		}
 	}
-	paths, ok := path.FloydWarshall(sub)
-	if !ok {
-		return fallback(x)
-	}
-	dist := mat.NewSymDense(len(c), nil)
-	for i, u := range c {
-		for j, v := range c {
-			dist.SetSym(i, j, paths.Weight(int64(u), int64(v)))
-		}
-	}
-	var coords mat.Dense
-	if k, _ := mds.TorgersonScaling(&coords, nil, dist); k < 1 {
-		return fallback(x)
-	}
-	for i := range x {
-		// Rounding makes ties between symmetric nodes exact, so that
-		// they break by ID rather than by floating-point noise.
-		x[i] = math.Round(coords.At(i, 0)*1e6) / 1e6
-	}
-	// An eigenvector's sign is arbitrary: fix it by the first node.
-	if x[0] > 0 {
-		for i := range x {
-			x[i] = -x[i]
-		}
-	}
-	return x
+	m.group()
+	m.merge(edges, index)
+	return m, nil
 }
 
-func fallback(x []float64) []float64 {
-	for i := range x {
-		x[i] = float64(i)
-	}
-	return x
-}
+func isResource(n Node) bool { return n.Kind == "resource" }
 
-// ranks turns sort keys into positions 0, 1, … per column, ties broken by
-// the current order of nodes (by ID).
-func ranks(nodes []Node, key []float64) []float64 {
-	pos := make([]float64, len(nodes))
-	for _, side := range []bool{false, true} {
-		var col []int
-		for i, n := range nodes {
-			if right(n) == side {
-				col = append(col, i)
-			}
-		}
-		slices.SortStableFunc(col, func(a, b int) int { return cmp.Compare(key[a], key[b]) })
-		for r, i := range col {
-			pos[i] = float64(r)
-		}
-	}
-	return pos
-}
-
-// crossings counts pairs of edges between the columns that cross.
-func crossings(nodes []Node, edges []Edge, index map[string]int, pos []float64) int {
-	type seg struct{ l, r float64 }
-	var segs []seg
-	for _, e := range edges {
-		f, t := index[e.From], index[e.To]
-		if right(nodes[f]) == right(nodes[t]) {
+// group makes the clusters, in label order, and puts each group of
+// components — a cluster, or one component outside any — on the side with
+// fewer components so far, largest group first.
+func (m *model) group() {
+	m.cluster = make([]int, len(m.nodes))
+	byLabel := map[string]int{}
+	for i, n := range m.nodes {
+		m.cluster[i] = -1
+		if n.Cluster == "" {
 			continue
 		}
-		if right(nodes[f]) {
-			f, t = t, f
+		c, ok := byLabel[n.Cluster]
+		if !ok {
+			c = len(m.clusters)
+			byLabel[n.Cluster] = c
+			m.clusters = append(m.clusters, frame{label: oneLine(n.Cluster)})
 		}
-		segs = append(segs, seg{pos[f], pos[t]})
+		m.clusters[c].nodes = append(m.clusters[c].nodes, i)
 	}
-	n := 0
-	for i, a := range segs {
-		for _, b := range segs[i+1:] {
-			if (a.l-b.l)*(a.r-b.r) < 0 {
-				n++
-			}
-		}
-	}
-	return n
-}
-
-func drawGraph(nodes []Node, edges []Edge, index map[string]int, pos []float64) []byte {
-	var colW [2]int   // box width per column (0 left, 1 right)
-	var count [2]int  // nodes per column
-	var loops [2]bool // same-column edges, drawn as arcs outside the column
-	col := func(i int) int {
-		if right(nodes[i]) {
-			return 1
-		}
-		return 0
-	}
-	labels := make([]string, len(nodes))
-	for i, n := range nodes {
-		c := col(i)
-		count[c]++
-		labels[i] = truncate(cmp.Or(n.Label, n.ID), boxMaxW-2*boxPadX)
-		colW[c] = max(colW[c], textWidth(labels[i])+2*boxPadX, 80)
-	}
-	for _, e := range edges {
-		f, t := index[e.From], index[e.To]
-		if f != t && col(f) == col(t) {
-			loops[col(f)] = true
-		}
-	}
-	const loopW = 36
-	x0 := margin
-	if loops[0] {
-		x0 += loopW
-	}
-	colX := [2]int{x0, x0 + colW[0] + gutter}
-	width := colX[1] + colW[1] + margin
-	if loops[1] {
-		width += loopW
-	}
-	rows := max(count[0], count[1])
-	top := margin + graphTitleH
-	height := top + rows*rowH + margin
-	cy := func(i int) int { // centre y of node i
-		return top + int(math.Round((pos[i]+0.5)*float64(rows*rowH)/float64(count[col(i)])))
-	}
-
-	// Pairs of nodes joined by more than one kind of edge get their edges
-	// offset so both stay visible.
-	type pair struct{ a, b int }
-	kinds := map[pair][]string{}
-	for _, e := range edges {
-		f, t := index[e.From], index[e.To]
-		p := pair{min(f, t), max(f, t)}
-		if !slices.Contains(kinds[p], e.kind()) {
-			kinds[p] = append(kinds[p], e.kind())
+	// Clusters are numbered in label order, for Graphviz to meet them in
+	// an order that does not depend on the input's.
+	slices.SortFunc(m.clusters, func(a, b frame) int { return strings.Compare(a.label, b.label) })
+	for c, f := range m.clusters {
+		for _, i := range f.nodes {
+			m.cluster[i] = c
 		}
 	}
 
-	var w svgWriter
-	w.header(width, height, "Resource graph: components, the resources they watch and write")
-	// Column headings and legend.
-	w.s(`<g stroke="none" font-weight="bold">` + "\n")
-	if count[0] > 0 {
-		w.textLines(colX[0]+colW[0]/2, margin+14, "middle", []string{"Components"})
-	}
-	if count[1] > 0 {
-		w.textLines(colX[1]+colW[1]/2, margin+14, "middle", []string{"Resources"})
-	}
-	w.s("</g>\n")
-	lx := colX[0] + colW[0] + gutter/2 - 70
-	w.s(`<path fill="none" stroke-width="1.5" stroke-opacity="0.8"`).attr("d", fmt.Sprintf("M%d %dh28", lx, margin+10)).s("/>\n")
-	w.s(`<text stroke="none"`).attrN("x", lx+32).attrN("y", margin+14).s(">writes</text>\n")
-	w.s(`<path fill="none" stroke-opacity="0.5" stroke-dasharray="5 3"`).attr("d", fmt.Sprintf("M%d %dh28", lx+80, margin+10)).s("/>\n")
-	w.s(`<text stroke="none"`).attrN("x", lx+112).attrN("y", margin+14).s(">watches</text>\n")
-
-	// Edges under the boxes.
-	for _, e := range edges {
-		f, t := index[e.From], index[e.To]
-		if f == t {
+	var groups [][]int // components, by cluster or alone; IDs ascending in each
+	seen := map[int]bool{}
+	m.side = make([]int, len(m.nodes))
+	for i, n := range m.nodes {
+		if isResource(n) {
+			m.side[i] = middle
 			continue
 		}
-		y1, y2 := cy(f), cy(t)
-		if ks := kinds[pair{min(f, t), max(f, t)}]; len(ks) > 1 {
-			off := (2*slices.Index(ks, e.kind()) - (len(ks) - 1)) * pairOffset
-			y1 += off
-			y2 += off
+		c := m.cluster[i]
+		if c < 0 {
+			groups = append(groups, []int{i})
+			continue
 		}
-		if e.kind() == "writes" {
-			w.s(`<g stroke-width="1.5" stroke-opacity="0.8" fill-opacity="0.8">`)
-		} else {
-			w.s(`<g stroke-opacity="0.5" stroke-dasharray="5 3" fill-opacity="0.5">`)
+		if !seen[c] {
+			seen[c] = true
+			var g []int
+			for _, j := range m.clusters[c].nodes {
+				if !isResource(m.nodes[j]) {
+					g = append(g, j)
+				}
+			}
+			groups = append(groups, g)
 		}
+	}
+	slices.SortStableFunc(groups, func(a, b []int) int { return cmp.Or(len(b)-len(a), a[0]-b[0]) })
+	var count [2]int
+	for _, g := range groups {
+		s := 0
+		if count[1] < count[0] {
+			s = 1
+		}
+		count[s] += len(g)
+		for _, i := range g {
+			m.side[i] = []int{leftSide, rightSide}[s]
+		}
+	}
+}
+
+// merge turns edges into lines: one per component and resource, with the
+// heads and tooltips of all the edges between them; other edges one each.
+func (m *model) merge(edges []Edge, index map[string]int) {
+	type pair struct{ comp, res int }
+	at := map[pair]int{} // line index
+	for _, e := range edges {
+		f, t := index[e.From], index[e.To]
 		title := e.Label
 		if title == "" || title == e.kind() {
-			title = cmp.Or(nodes[f].Label, nodes[f].ID) + " " + cmp.Or(e.kind(), "—") + " " + cmp.Or(nodes[t].Label, nodes[t].ID)
+			title = m.labels[f] + " " + cmp.Or(e.kind(), "—") + " " + m.labels[t]
 		}
-		w.s("<title>").text(title).s("</title>")
-		var d string
-		if c := col(f); c == col(t) {
-			// Same column: an arc outside it, arrow pointing inward.
-			x := colX[c]
-			out := -loopW + 6
-			dir := 1
-			if c == 1 {
-				x, out, dir = colX[1]+colW[1], loopW-6, -1
+		title = oneLine(title)
+		writes := e.kind() == "writes"
+		if isResource(m.nodes[f]) == isResource(m.nodes[t]) {
+			m.lines = append(m.lines, line{tail: f, head: t, headArrow: true, dashed: !writes, title: title})
+			continue
+		}
+		p := pair{f, t}
+		if isResource(m.nodes[f]) {
+			p = pair{t, f}
+		}
+		li, ok := at[p]
+		if !ok {
+			li = len(m.lines)
+			at[p] = li
+			l := line{tail: p.comp, head: p.res, dashed: true, constraint: true}
+			if m.side[p.comp] == rightSide {
+				l.tail, l.head = p.res, p.comp
 			}
-			d = fmt.Sprintf("M%d %dC%d %d %d %d %d %d", x, y1, x+out, y1, x+out, y2, x-dir*arrowHead, y2)
-			w.s(`<path fill="none"`).attr("d", d).s("/>")
-			arrow(&w, x, y2, dir)
+			m.lines = append(m.lines, l)
+		}
+		l := &m.lines[li]
+		// A write points at the resource, a watch at the component.
+		atRes := writes
+		if (l.head == p.res) == atRes {
+			l.headArrow = true
 		} else {
-			// Between the columns: a horizontal-ended cubic, arrow at To.
-			xl, xr := colX[0]+colW[0], colX[1]
-			yl, yr := y1, y2
-			if c == 1 {
-				yl, yr = y2, y1
-			}
-			if col(t) == 1 {
-				d = fmt.Sprintf("M%d %dC%d %d %d %d %d %d", xl, yl, (xl+xr)/2, yl, (xl+xr)/2, yr, xr-arrowHead, yr)
-				w.s(`<path fill="none"`).attr("d", d).s("/>")
-				arrow(&w, xr, yr, 1)
-			} else {
-				d = fmt.Sprintf("M%d %dC%d %d %d %d %d %d", xr, yr, (xl+xr)/2, yr, (xl+xr)/2, yl, xl+arrowHead, yl)
-				w.s(`<path fill="none"`).attr("d", d).s("/>")
-				arrow(&w, xl, yl, -1)
-			}
+			l.tailArrow = true
 		}
-		w.s("</g>\n")
+		if writes {
+			l.dashed = false
+		}
+		if l.title == "" {
+			l.title = title
+		} else if !slices.Contains(strings.Split(l.title, "\n"), title) {
+			l.title += "\n" + title
+		}
 	}
-
-	// Boxes: components square-cornered, resources rounded.
-	for i, n := range nodes {
-		c := col(i)
-		x, y := colX[c], cy(i)-boxH/2
-		linked := w.openLink(n.Href)
-		w.s("<g>")
-		if labels[i] != cmp.Or(n.Label, n.ID) {
-			w.s("<title>").text(cmp.Or(n.Label, n.ID)).s("</title>")
-		}
-		rx := 3
-		if c == 1 {
-			rx = boxH / 2
-		}
-		// Edges end at the box sides, so the box needs no opaque fill
-		// (which would need a colour of its own in light and dark).
-		w.s(`<rect fill-opacity="0.07" stroke-opacity="0.6"`).attrN("rx", rx).attrN("x", x).attrN("y", y).attrN("width", colW[c]).attrN("height", boxH).s("/>")
-		w.s(`<text stroke="none" text-anchor="middle"`).attrN("x", x+colW[c]/2).attrN("y", y+boxH/2+4).s(">").text(labels[i]).s("</text>")
-		w.s("</g>")
-		if linked {
-			w.s("</a>")
-		}
-		w.s("\n")
-	}
-	w.s("</svg>\n")
-	return w.Bytes()
 }
 
-// truncate cuts s to at most max px, ending in an ellipsis when cut.
-func truncate(s string, max int) string {
-	if textWidth(s) <= max {
-		return s
-	}
-	limit := max - textWidth("…")
-	w := 0
-	for i, r := range s {
-		w += (runeWidth(r)*fontSize + 2047) / 2048
-		if w > limit {
-			return s[:i] + "…"
+// oneLine replaces line breaks, other control characters and characters
+// XML cannot hold with spaces, so a label is one line of text whatever
+// the caller passed.
+func oneLine(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r < ' ' || r >= 0x7f && r < 0xa0 || r == 0xfffe || r == 0xffff {
+			return ' '
 		}
-	}
-	return s
+		return r
+	}, strings.ToValidUTF8(s, "\uFFFD"))
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/xml"
 	"io"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -16,10 +17,11 @@ const hostile = `</text><script>alert(1)</script> "quoted" 'single' & <b>bold</b
 // diagram does not write, on event handlers and on unsafe hrefs.
 func checkSVG(t *testing.T, svg []byte) {
 	t.Helper()
-	elems := map[string]bool{"svg": true, "g": true, "a": true, "rect": true, "line": true, "path": true, "text": true, "title": true}
+	elems := map[string]bool{"svg": true, "g": true, "a": true, "rect": true, "line": true, "path": true, "polygon": true, "ellipse": true, "text": true, "title": true}
 	attrs := map[string]bool{"xmlns": true, "viewBox": true, "width": true, "height": true, "role": true, "aria-label": true,
 		"font-family": true, "font-size": true, "font-weight": true, "fill": true, "stroke": true, "href": true,
-		"x": true, "y": true, "x1": true, "y1": true, "x2": true, "y2": true, "rx": true, "d": true, "text-anchor": true,
+		"x": true, "y": true, "x1": true, "y1": true, "x2": true, "y2": true, "rx": true, "ry": true, "cx": true, "cy": true,
+		"d": true, "points": true, "transform": true, "text-anchor": true,
 		"fill-opacity": true, "stroke-opacity": true, "stroke-dasharray": true, "stroke-width": true}
 	d := xml.NewDecoder(bytes.NewReader(svg))
 	d.Strict = true
@@ -44,6 +46,9 @@ func checkSVG(t *testing.T, svg []byte) {
 				}
 				if a.Name.Local == "href" && !codehtml.SafeHref(a.Value) {
 					t.Errorf("unsafe href %q", a.Value)
+				}
+				if (a.Name.Local == "fill" || a.Name.Local == "stroke") && a.Value != "currentColor" && a.Value != "none" && a.Value != "transparent" {
+					t.Errorf("colour %s=%q: diagrams draw in currentColor", a.Name.Local, a.Value)
 				}
 			}
 		case xml.EndElement:
@@ -75,16 +80,59 @@ func TestSequenceHostile(t *testing.T) {
 	}
 }
 
+// graphHostile are labels Graphviz would read as more than text: its
+// escapes (\N is the node's name, \G the graph's, \n a line break),
+// entities it decodes and leaves as they are, control characters, a lone
+// backslash at the end, markup, and Hangul it measures too narrow.
+var graphHostile = []string{
+	hostile,
+	`\N \G \E \T \H \L \n \l \r \\ end\`,
+	"&lt;script&gt; &amp; &#60;b&#62; &nbsp; &unknown;",
+	"tab\tnew\nline\x00nul\x1besc\u2028sep\ufffe",
+	"파드를 노드에 바인딩하는 스케줄러의 아주 긴 이름",
+	`" onmouseover="alert(1)`,
+	"]]><![CDATA[x]]>",
+}
+
 func TestGraphHostile(t *testing.T) {
-	svg, err := Graph([]Node{
-		{ID: hostile, Label: hostile, Kind: "component", Href: "javascript:alert(1)"},
-		{ID: "r", Label: hostile + hostile + hostile, Kind: "resource", Href: `r.html"onmouseover="alert(2)`},
-	}, []Edge{{From: hostile, To: "r", Kind: "writes", Label: hostile}})
+	nodes := []Node{{ID: "r", Label: hostile + hostile + hostile, Kind: "resource", Href: `r.html"onmouseover="alert(2)`}}
+	edges := []Edge{}
+	for i, s := range graphHostile {
+		id := "c" + strconv.Itoa(i)
+		nodes = append(nodes, Node{ID: id, Label: s, Cluster: s, Href: []string{"javascript:alert(1)", "#" + s, "x.html#ok"}[i%3]})
+		edges = append(edges, Edge{From: id, To: "r", Kind: "writes", Label: s}, Edge{From: id, To: "r", Kind: "watches"})
+	}
+	svg, err := Graph(nodes, edges)
 	if err != nil {
 		t.Fatal(err)
 	}
-	checkSVG(t, svg)
 	if strings.Contains(string(svg), "javascript:") {
 		t.Error("javascript: href written")
+	}
+	// Each label reads back, as XML text, exactly as given (less what XML
+	// cannot hold, made spaces by oneLine): not decoded, not expanded.
+	d := read(t, svg)
+	for _, n := range nodes {
+		want := oneLine(n.Label)
+		b := d.boxOf(n)
+		if b == nil {
+			t.Errorf("no box reads %q and links to %q", want, n.Href)
+			continue
+		}
+		if n.Cluster != "" && d.frames[oneLine(n.Cluster)] == (rect{}) {
+			t.Errorf("no frame reads %q", oneLine(n.Cluster))
+		}
+		if w := b.rect.x1 - b.rect.x0; w < float64(textWidth(want)) {
+			t.Errorf("box of %q is %.0f px wide, its label %d px", want, w, textWidth(want))
+		}
+	}
+	for i, s := range graphHostile {
+		found := false
+		for _, l := range d.lines {
+			found = found || strings.Contains(l.title, oneLine(s))
+		}
+		if !found {
+			t.Errorf("no line's tooltip reads label %d, %q", i, oneLine(s))
+		}
 	}
 }

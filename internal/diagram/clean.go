@@ -1,0 +1,266 @@
+package diagram
+
+import (
+	"bytes"
+	"encoding/xml"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/kubewalk/kubewalk/internal/codehtml"
+)
+
+// clean rewrites Graphviz's SVG for m as this package's diagrams are
+// written: one <svg> drawn in currentColor with a role and a label; the
+// groups of the graph, its clusters, nodes and edges; their paths,
+// polygons and ellipses; <a href> around a linked node; text. Everything
+// else goes: the XML declaration, doctype and comments, Graphviz's ids
+// and classes (two diagrams on a page must not clash), its <title>s (the
+// made-up names) and its fonts (the page's CSS sets them).
+//
+// Caller text is never copied from Graphviz's output: a node's or
+// cluster's text, an edge's tooltip and a node's href are written from
+// m, found by the id build gave the object, and escaped by svgWriter. So
+// what a label shows does not depend on how Graphviz escapes (it leaves
+// "&lt;" in a label as is, which a browser would show as "<"), and no
+// label can become markup. An element or colour Graphviz was not expected
+// to write is an error, not passed through.
+func clean(raw []byte, m *model) ([]byte, error) {
+	c := cleaner{m: m}
+	d := xml.NewDecoder(bytes.NewReader(raw))
+	d.Strict = true
+	for {
+		tok, err := d.Token()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, fmt.Errorf("diagram: reading Graphviz's SVG: %w", err)
+		}
+		switch tok := tok.(type) {
+		case xml.StartElement:
+			if c.skip > 0 {
+				c.skip++
+				continue
+			}
+			if err := c.start(tok); err != nil {
+				return nil, fmt.Errorf("diagram: reading Graphviz's SVG: %w", err)
+			}
+		case xml.EndElement:
+			if c.skip > 0 {
+				c.skip--
+				continue
+			}
+			c.end()
+		}
+		// Character data is Graphviz's copy of caller text, and comments,
+		// processing instructions and the doctype are not wanted: all are
+		// dropped.
+	}
+	if len(c.stack) != 0 || c.w.Len() == 0 {
+		return nil, fmt.Errorf("diagram: reading Graphviz's SVG: truncated")
+	}
+	return c.w.Bytes(), nil
+}
+
+type cleaner struct {
+	m *model
+	w svgWriter
+	// stack holds, for each open element, the tag written for it ("" for
+	// none) and the object it belongs to.
+	stack []open
+	// skip counts the open elements of a subtree being dropped.
+	skip int
+}
+
+type open struct {
+	tag string
+	obj object
+}
+
+// object is a cluster, node or edge of m: kind 'k', 'n' or 'e' and index.
+type object struct {
+	kind byte
+	i    int
+}
+
+func (c *cleaner) cur() object {
+	if len(c.stack) == 0 {
+		return object{}
+	}
+	return c.stack[len(c.stack)-1].obj
+}
+
+func (c *cleaner) push(tag string, obj object) { c.stack = append(c.stack, open{tag, obj}) }
+
+func (c *cleaner) end() {
+	top := c.stack[len(c.stack)-1]
+	c.stack = c.stack[:len(c.stack)-1]
+	if top.tag != "" {
+		c.w.s("</" + top.tag + ">")
+		if top.tag != "a" {
+			c.w.s("\n")
+		}
+	}
+}
+
+func attr(e xml.StartElement, name string) string {
+	for _, a := range e.Attr {
+		if a.Name.Local == name {
+			return a.Value
+		}
+	}
+	return ""
+}
+
+func (c *cleaner) start(e xml.StartElement) error {
+	obj := c.cur()
+	switch e.Name.Local {
+	case "svg":
+		if len(c.stack) != 0 {
+			return fmt.Errorf("nested <svg>")
+		}
+		return c.header(e)
+	case "g":
+		return c.group(e, obj)
+	case "a":
+		// A node's link: Graphviz wraps the node's shapes in it when the
+		// node has an href, which build sets only for safe ones; the
+		// caller's href is written, checked again.
+		if obj.kind == 'n' && codehtml.SafeHref(c.m.nodes[obj.i].Href) {
+			c.w.s("<a").attr("href", c.m.nodes[obj.i].Href).s(">")
+			c.push("a", obj)
+			return nil
+		}
+		c.push("", obj)
+	case "title":
+		c.skip = 1
+	case "path", "polygon", "polyline", "ellipse":
+		return c.shape(e)
+	case "text":
+		return c.text(e, obj)
+	default:
+		return fmt.Errorf("unexpected <%s>", e.Name.Local)
+	}
+	return nil
+}
+
+// header writes the root element with Graphviz's size, rounded up to
+// whole px (one point is one px: see dot.go).
+func (c *cleaner) header(e xml.StartElement) error {
+	vb := strings.Fields(attr(e, "viewBox"))
+	if len(vb) != 4 {
+		return fmt.Errorf("viewBox %q", attr(e, "viewBox"))
+	}
+	var size [2]int
+	for i, s := range vb[2:] {
+		f, err := strconv.ParseFloat(s, 64)
+		if err != nil || f < 0 || f > 1e6 {
+			return fmt.Errorf("viewBox %q", attr(e, "viewBox"))
+		}
+		size[i] = int(math.Ceil(f))
+	}
+	c.w.header(size[0], size[1], "Resource graph: components, the resources they watch and write")
+	c.push("svg", object{})
+	return nil
+}
+
+// group writes a <g> for the graph (with Graphviz's transform), a
+// cluster, a node or an edge (with the edge's tooltip), and nothing for
+// the group Graphviz puts around a link.
+func (c *cleaner) group(e xml.StartElement, obj object) error {
+	id, class := attr(e, "id"), attr(e, "class")
+	switch class {
+	case "graph":
+		t := attr(e, "transform")
+		if strings.Trim(t, "0123456789.-, ()scalerotatnsl") != "" {
+			return fmt.Errorf("transform %q", t)
+		}
+		c.w.s("<g").attr("transform", t).s(">\n")
+		c.push("g", object{})
+		return nil
+	case "cluster", "node", "edge":
+		o, err := c.object(id)
+		if err != nil {
+			return err
+		}
+		c.w.s("<g>")
+		if o.kind == 'e' {
+			c.w.s("<title>").text(c.m.lines[o.i].title).s("</title>")
+		}
+		c.push("g", o)
+		return nil
+	case "":
+		if strings.HasPrefix(id, "a_") {
+			c.push("", obj)
+			return nil
+		}
+	}
+	return fmt.Errorf("unexpected <g id=%q class=%q>", id, class)
+}
+
+// object finds the cluster, node or edge build gave the id ("k2", "n3",
+// "e7").
+func (c *cleaner) object(id string) (object, error) {
+	if len(id) < 2 {
+		return object{}, fmt.Errorf("unknown id %q", id)
+	}
+	i, err := strconv.Atoi(id[1:])
+	n := map[byte]int{'k': len(c.m.clusters), 'n': len(c.m.nodes), 'e': len(c.m.lines)}[id[0]]
+	if err != nil || i < 0 || i >= n {
+		return object{}, fmt.Errorf("unknown id %q", id)
+	}
+	return object{id[0], i}, nil
+}
+
+// shapeAttrs are the attributes kept on paths, polygons and ellipses.
+var shapeAttrs = []string{"fill", "fill-opacity", "stroke", "stroke-opacity", "stroke-width", "stroke-dasharray", "d", "points", "cx", "cy", "rx", "ry"}
+
+func (c *cleaner) shape(e xml.StartElement) error {
+	c.w.s("<" + e.Name.Local)
+	for _, name := range shapeAttrs {
+		v := attr(e, name)
+		if v == "" {
+			continue
+		}
+		if name == "fill" || name == "stroke" {
+			switch v {
+			case "#000000", "black":
+				v = "currentColor"
+			case "none":
+			default:
+				return fmt.Errorf("colour %q", v)
+			}
+		}
+		c.w.attr(name, v)
+	}
+	c.w.s("/>")
+	c.skip = 1 // shapes have no content; this also balances the end tag
+	return nil
+}
+
+// text writes the label of the cluster or node it belongs to at
+// Graphviz's position. Labels are one line (oneLine), so each has one
+// <text>.
+func (c *cleaner) text(e xml.StartElement, obj object) error {
+	var s string
+	switch obj.kind {
+	case 'k':
+		s = c.m.clusters[obj.i].label
+	case 'n':
+		s = c.m.labels[obj.i]
+	default:
+		return fmt.Errorf("text outside a node or cluster")
+	}
+	c.w.s("<text")
+	for _, name := range []string{"text-anchor", "x", "y"} {
+		if v := attr(e, name); v != "" {
+			c.w.attr(name, v)
+		}
+	}
+	c.w.s(` stroke="none">`).text(s).s("</text>")
+	c.skip = 1
+	return nil
+}
