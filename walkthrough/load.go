@@ -211,9 +211,9 @@ func scan(fsys fs.FS, dir string) ([]*fileSet, []error) {
 }
 
 func parseFile(fsys fs.FS, file string, base *Source) (*Source, []error) {
-	src, err := fs.ReadFile(fsys, file)
+	src, err := readFile(fsys, file)
 	if err != nil {
-		return nil, []error{fmt.Errorf("walkthroughs: %w", err)}
+		return nil, []error{err}
 	}
 	s, errs := parse(file, src, base)
 	return s, errs.errors()
