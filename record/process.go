@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -95,6 +96,42 @@ func (p *process) stop(grace time.Duration) {
 	// The group may hold children of the component even after it exited.
 	syscall.Kill(pgid, syscall.SIGKILL)
 	<-p.done
+	// A SIGKILL is delivered asynchronously: wait until no member of the
+	// group runs, so that nothing the run started outlives stop.
+	for deadline := time.Now().Add(5 * time.Second); groupRuns(-pgid) && time.Now().Before(deadline); {
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// groupRuns reports whether a process of group pgid is alive: in /proc,
+// with that process group, and not a zombie (an orphan that init has not
+// reaped yet is dead).
+func groupRuns(pgid int) bool {
+	ents, _ := os.ReadDir("/proc")
+	for _, e := range ents {
+		if e.Name()[0] < '0' || e.Name()[0] > '9' {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
+		if err != nil {
+			continue
+		}
+		// pid (comm) state ppid pgrp ...: comm may hold spaces and
+		// parentheses, so fields are read after the last ')'.
+		s := string(b)
+		i := strings.LastIndexByte(s, ')')
+		if i < 0 {
+			continue
+		}
+		f := strings.Fields(s[i+1:])
+		if len(f) < 3 || f[0] == "Z" || f[0] == "X" {
+			continue
+		}
+		if f[2] == strconv.Itoa(pgid) {
+			return true
+		}
+	}
+	return false
 }
 
 // exited reports whether the process has ended.

@@ -3,7 +3,9 @@ package record
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 )
 
@@ -33,6 +35,10 @@ func Save(cacheDir string, rec *Recording) (string, error) {
 		tmp.Close()
 		return "", fmt.Errorf("record: %w", err)
 	}
+	if err := tmp.Chmod(0o644); err != nil {
+		tmp.Close()
+		return "", fmt.Errorf("record: %w", err)
+	}
 	if err := tmp.Sync(); err != nil {
 		tmp.Close()
 		return "", fmt.Errorf("record: %w", err)
@@ -44,6 +50,24 @@ func Save(cacheDir string, rec *Recording) (string, error) {
 		return "", fmt.Errorf("record: %w", err)
 	}
 	return name, nil
+}
+
+// Find returns the recording of a release and scenario: the cache's (made
+// by kubewalk record on this machine) or else the one shipped in builtin
+// (walkthroughs.Recordings), or nil when there is neither.
+func Find(cacheDir string, builtin fs.FS, tag, scenario string) (*Recording, error) {
+	if rec, err := Cached(cacheDir, tag, scenario); rec != nil || err != nil {
+		return rec, err
+	}
+	name := path.Join("recordings", tag, scenario+".json")
+	data, err := fs.ReadFile(builtin, name)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return Parse(name, data)
 }
 
 // Cached returns the cached recording of a release and scenario, or nil

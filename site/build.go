@@ -24,6 +24,7 @@ import (
 	"github.com/kubewalk/kubewalk/analyzer"
 	"github.com/kubewalk/kubewalk/internal/codehtml"
 	"github.com/kubewalk/kubewalk/internal/reldiff"
+	"github.com/kubewalk/kubewalk/record"
 	"github.com/kubewalk/kubewalk/templates"
 	"github.com/kubewalk/kubewalk/walkthrough"
 )
@@ -64,6 +65,11 @@ type Input struct {
 	// Traces are the chains derived from the facts for the kinds the site
 	// shows (internal/trace), one page each (traces/<kind>.html).
 	Traces []TraceInput
+
+	// Recording is a recorded run of the release (package record), or
+	// nil: with one, each step shows what was observed of it and the
+	// Recorded run page is written (recorded.go).
+	Recording *record.Recording
 }
 
 // Options are the build's output and link rules.
@@ -297,6 +303,10 @@ type builder struct {
 	place     *placer
 	filesOnce sync.Once
 	filesSum  pageKey
+
+	// rec is the attributed Recording, made once (recorded.go).
+	recOnce sync.Once
+	rec     *recordedRun
 }
 
 type cachedFile struct {
@@ -650,6 +660,9 @@ func (b *builder) pages() ([]page, error) {
 	keyed(b.filesKey)
 	htmlPage(searchPage, false, b.searchPage)
 	htmlPage(explainPage, false, b.explainPage)
+	if b.in.Recording != nil {
+		htmlPage(recordedPage, false, b.recordedPage)
+	}
 	ps = append(ps, page{path: explainIndexJS, render: b.explainIndexScript})
 	js, jsn, err := b.searchIndex()
 	if err != nil {

@@ -53,8 +53,10 @@ func (b *builder) explainIndexScript() ([]byte, error) {
 }
 
 func (b *builder) explainPage() ([]byte, error) {
-	body := struct{ IndexJS, ExplainJS string }{
-		relURL(explainPage, explainIndexJS, ""), relURL(explainPage, "assets/explain.js", ""),
+	// The example is the recorded run's events, as kubectl printed them
+	// at this release, when there is a recording.
+	body := struct{ IndexJS, ExplainJS, Example string }{
+		relURL(explainPage, explainIndexJS, ""), relURL(explainPage, "assets/explain.js", ""), b.recordedEvents(),
 	}
 	return b.exec("explain", b.pageData(explainPage, b.t("explain.title"), "explain", body))
 }

@@ -42,6 +42,9 @@ type pageData struct {
 	// Root the link to the list of releases.
 	Versions []versionView
 	Root     string
+	// Recorded links the Recorded run page, "" when the release has no
+	// recording.
+	Recorded string
 	Body     any
 }
 
@@ -67,6 +70,7 @@ func (b *builder) pageData(p, title, active string, body any) pageData {
 		Release:       r,
 		Versions:      b.versions(p),
 		Root:          b.rootHref(p),
+		Recorded:      b.recordedHref(p),
 		Body:          body,
 	}
 }

@@ -19,7 +19,7 @@ func newRecordCmd(g *globals) *cobra.Command {
 	var sf sourceFlags
 	var output, scenario string
 	var timeout time.Duration
-	var keep bool
+	var keep, cached bool
 	c := &cobra.Command{
 		Use:   "record",
 		Short: "Run the release's own control plane on 127.0.0.1 and record what a scenario makes it do",
@@ -45,6 +45,9 @@ Scenarios:
 		Example: `  # Record the deployment scenario at the default release
   kubewalk record --source goproxy
 
+  # The recording made earlier, attributed again (after editing walkthroughs)
+  kubewalk record --source goproxy --cached
+
   # An older release, as JSON
   kubewalk record --source goproxy --tag v1.31.0 -o json > v1.31.0.json`,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -54,24 +57,34 @@ Scenarios:
 				return &usageError{cmd: cmd.CommandPath(), err: fmt.Errorf("-o %q: want text or json", output)}
 			}
 			ctx := cmd.Context()
-			tree, err := source.Fetch(ctx, sf.options(g, sf.tag))
-			if err != nil {
-				return err
-			}
 			logf := func(format string, args ...any) { g.log.Info(fmt.Sprintf(format, args...)) }
-			bins, err := record.Build(ctx, tree, record.BuildOptions{CacheDir: g.cacheDir, Logf: logf})
-			if err != nil {
-				return err
+			var rec *record.Recording
+			if cached {
+				var err error
+				if rec, err = record.Cached(g.cacheDir, sf.tag, scenario); err != nil {
+					return err
+				}
+				if rec == nil {
+					return fmt.Errorf("no recording of %s (scenario %s) in %s: run kubewalk record without --cached first", sf.tag, scenario, g.cacheDir)
+				}
+			} else {
+				tree, err := source.Fetch(ctx, sf.options(g, sf.tag))
+				if err != nil {
+					return err
+				}
+				bins, err := record.Build(ctx, tree, record.BuildOptions{CacheDir: g.cacheDir, Logf: logf})
+				if err != nil {
+					return err
+				}
+				if rec, err = record.Run(ctx, bins, record.RunOptions{Scenario: scenario, Timeout: timeout, Logf: logf, KeepDir: keep}); err != nil {
+					return err
+				}
+				name, err := record.Save(g.cacheDir, rec)
+				if err != nil {
+					return err
+				}
+				logf("saved the recording to %s", name)
 			}
-			rec, err := record.Run(ctx, bins, record.RunOptions{Scenario: scenario, Timeout: timeout, Logf: logf, KeepDir: keep})
-			if err != nil {
-				return err
-			}
-			name, err := record.Save(g.cacheDir, rec)
-			if err != nil {
-				return err
-			}
-			logf("saved the recording to %s", name)
 			at, err := attribute(cmd.Context(), g, sf, rec)
 			if err != nil {
 				return err
@@ -90,6 +103,7 @@ Scenarios:
 	c.Flags().StringVar(&scenario, "scenario", "deployment", "what to run: "+strings.Join(record.ScenarioNames(), ", "))
 	c.Flags().DurationVar(&timeout, "timeout", 3*time.Minute, "how long the scenario may take from the apply until its pods run")
 	c.Flags().BoolVar(&keep, "keep", false, "keep the run directory (component logs, certificates, the audit log) and print where it is")
+	c.Flags().BoolVar(&cached, "cached", false, "show the recording made earlier for the release, attributed again, without building or running anything")
 	completeFlags(c, map[string][]cobra.Completion{"output": {"text", "json"}, "scenario": record.ScenarioNames()})
 	return c
 }

@@ -49,16 +49,53 @@ func (x *Explainer) Attribute(rec *record.Recording) *Attribution {
 			Explanation: x.One(r),
 		})
 	}
+	type key struct{ ns, name string }
+	events := map[key]Explanation{}
+	for _, e := range at.Events {
+		events[key{e.Namespace, e.Name}] = e.Explanation
+	}
 	for i, a := range rec.Audit {
 		r := AuditRecordOf(a)
 		r.Line = i + 1
+		ex := x.One(r)
+		if ev, ok := events[key{a.Namespace, a.Name}]; ok && a.Resource == "events" && a.IsWrite() && !hasRole(ex.Code, "wrote") {
+			eventWrite(&ex, ev)
+		}
 		at.Audit = append(at.Audit, AttributedAudit{
 			AuditEntry:  a,
 			Scenario:    a.At >= 0 && a.Namespace == ns && a.IsWrite(),
-			Explanation: x.One(r),
+			Explanation: ex,
 		})
 	}
 	return at
+}
+
+// eventWrite explains the write of an Event object by the recorder call
+// that emitted it. Components do not write events through a typed client
+// call of their own: client-go's broadcaster (tools/record, tools/events)
+// writes what the recorder call was given, so the call is where the
+// write comes from, and the event's steps are the write's.
+func eventWrite(ex *Explanation, ev Explanation) {
+	if len(ev.Code) == 0 && len(ev.Steps) == 0 {
+		return
+	}
+	ex.Code = nil
+	for _, c := range ev.Code {
+		c.Role = "emitted"
+		ex.Code = append(ex.Code, c)
+	}
+	ex.Steps = ev.Steps
+	ex.Note = "written by the event broadcaster for the recorder call that emitted " + ev.Summary
+	ex.Explained = true
+}
+
+func hasRole(cs []Code, role string) bool {
+	for _, c := range cs {
+		if c.Role == role {
+			return true
+		}
+	}
+	return false
 }
 
 // scenarioNamespace is the namespace of the scenario's objects.

@@ -18,6 +18,7 @@ import (
 
 	"github.com/kubewalk/kubewalk/analyzer"
 	"github.com/kubewalk/kubewalk/analyzer/fact"
+	"github.com/kubewalk/kubewalk/record"
 	"github.com/kubewalk/kubewalk/site"
 	"github.com/kubewalk/kubewalk/source"
 	"github.com/kubewalk/kubewalk/walkthrough"
@@ -61,6 +62,9 @@ type Release struct {
 	Result *analyzer.Result
 	// Cached is true when the facts came from the cache (no packages loaded).
 	Cached bool
+	// Recording is the release's recorded run of the deployment scenario
+	// (record.Find), or nil.
+	Recording *record.Recording
 
 	// traces are derived once per Release: they depend on the facts only,
 	// and serve rebuilds the site on every walkthrough edit (deriving the
@@ -107,7 +111,13 @@ func Open(ctx context.Context, opts source.Options, sets []WalkSet, logf func(st
 	if bad := res.Facts().Incomplete; len(bad) > 0 {
 		log.Warn("some packages did not load; facts in them may be missing (-v lists the errors)", "tag", tree.Tag, "packages", len(bad), "first", bad[0])
 	}
-	return &Release{Tree: tree, Result: res, Cached: hit}, nil
+	rec, err := record.Find(opts.CacheDir, walkthroughs.Recordings, tree.Tag, "deployment")
+	if err != nil {
+		// A damaged recording costs the Observed panels, not the site.
+		log.Warn("recording not read; the site shows no recorded run", "tag", tree.Tag, "err", err)
+		rec = nil
+	}
+	return &Release{Tree: tree, Result: res, Cached: hit, Recording: rec}, nil
 }
 
 // Roots returns the analyzer's default roots plus the import path of every
