@@ -14,7 +14,6 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/kubewalk/kubewalk/internal/codehtml"
 )
@@ -504,28 +503,17 @@ func TestGraphSmall(t *testing.T) {
 	}
 }
 
-// BenchmarkGraphReal lays out and draws v1.36.3's resource graph with
-// Graphviz (Graph) and with the hand-written layout it replaced
-// (handGraph), alternately in one loop, and reports each one's time and
-// their ratio.
+// BenchmarkGraphReal lays out and draws v1.36.3's resource graph. Timed
+// alternately with the hand-written layout Graph replaced (MDS ordering
+// and barycentre sweeps over gonum, two columns) in the same runs, on a
+// 2-core machine shared with a Kubernetes build: dot 64-153 ms, the hand
+// layout 14-32 ms, a ratio of 4.4-5.0 in every run. Once per resources
+// page, that is a small part of a build.
 func BenchmarkGraphReal(b *testing.B) {
 	nodes, edges := realGraph(b)
-	var dot, hand time.Duration
-	n := 0
 	for b.Loop() {
-		t0 := time.Now()
 		if _, err := Graph(nodes, edges); err != nil {
 			b.Fatal(err)
 		}
-		t1 := time.Now()
-		if _, err := handGraph(nodes, edges); err != nil {
-			b.Fatal(err)
-		}
-		dot += t1.Sub(t0)
-		hand += time.Since(t1)
-		n++
 	}
-	b.ReportMetric(float64(dot.Microseconds())/1e3/float64(n), "dot-ms/op")
-	b.ReportMetric(float64(hand.Microseconds())/1e3/float64(n), "hand-ms/op")
-	b.ReportMetric(float64(dot)/float64(hand), "dot/hand")
 }
