@@ -116,7 +116,7 @@ func (b *builder) resourcesPage() ([]byte, error) {
 			watchers.ListWatches = append(watchers.ListWatches, v.listWatchRow(lw))
 		}
 		body.Resources = append(body.Resources, resourceView{ID: id, Title: k, Watchers: watchers, Writers: v.facts(nil, nil, write[k])})
-		nodes = append(nodes, graphNode{ID: "r:" + k, Label: k, Kind: "resource", Href: "#" + id})
+		nodes = append(nodes, b.resourceNode(k, "#"+id))
 		for _, h := range watch[k] {
 			comps[h.Component] = true
 			watches[[2]string{h.Component, k}] = true
@@ -138,15 +138,17 @@ func (b *builder) resourcesPage() ([]byte, error) {
 			}
 		}
 	}
-	// One edge per component, resource and direction; a write's tooltip
-	// lists its verbs.
+	// One edge per component, resource and direction, its tooltip naming
+	// the component by its whole path (its box shows the path below its
+	// program's directory); a write's lists its verbs.
 	for pair := range watches {
-		edges = append(edges, graphEdge{From: "c:" + pair[0], To: "r:" + pair[1], Kind: "watches"})
+		edges = append(edges, graphEdge{From: "c:" + pair[0], To: "r:" + pair[1], Kind: "watches",
+			Label: pair[0] + " watches " + b.graphLabel(pair[1])})
 	}
 	for pair, verbs := range writes {
 		sort.Strings(verbs)
 		edges = append(edges, graphEdge{From: "c:" + pair[0], To: "r:" + pair[1], Kind: "writes",
-			Label: pair[0] + " writes " + pair[1] + " (" + strings.Join(verbs, ", ") + ")"})
+			Label: pair[0] + " writes " + b.graphLabel(pair[1]) + " (" + strings.Join(verbs, ", ") + ")"})
 	}
 	// A component links to its handlers; one with none (it only writes,
 	// or watches through a reflector) links to the first resource it
@@ -175,7 +177,7 @@ func (b *builder) resourcesPage() ([]byte, error) {
 		if !watchers[c] {
 			href = "#" + anchorID("res-", firstRes[c])
 		}
-		nodes = append(nodes, graphNode{ID: "c:" + c, Label: c, Kind: "component", Href: href})
+		nodes = append(nodes, componentNode(c, href))
 	}
 	sort.Slice(edges, func(i, j int) bool {
 		a, c := edges[i], edges[j]

@@ -1,0 +1,89 @@
+package site
+
+import (
+	"encoding/xml"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/kubewalk/kubewalk/analyzer/fact"
+)
+
+func TestComponentNode(t *testing.T) {
+	for _, tc := range []struct{ dir, label, cluster string }{
+		{"pkg/controller/deployment", "deployment", "kube-controller-manager: pkg/controller/"},
+		{"pkg/controller/volume/expand", "volume/expand", "kube-controller-manager: pkg/controller/"},
+		{"pkg/controller", "pkg/controller", "kube-controller-manager: pkg/controller/"},
+		{"pkg/kubelet/config", "config", "kubelet: pkg/kubelet/"},
+		{"pkg/proxy/config", "config", "kube-proxy: pkg/proxy/"},
+		{"k8s.io/kubectl/pkg/cmd/apply", "pkg/cmd/apply", "kubectl: k8s.io/kubectl/"},
+		// A directory that merely starts like a program's is not in it.
+		{"pkg/controllerx/y", "pkg/controllerx/y", ""},
+		{"cmd/other", "cmd/other", ""},
+	} {
+		n := componentNode(tc.dir, "h.html")
+		if n.Label != tc.label || n.Cluster != tc.cluster || n.ID != "c:"+tc.dir || n.Kind != "component" || n.Href != "h.html" {
+			t.Errorf("componentNode(%q) = %+v, want label %q in cluster %q", tc.dir, n, tc.label, tc.cluster)
+		}
+	}
+}
+
+// TestResourceGraph reads the resources page's graph as a reader would:
+// a legend, a frame per program, a box per component and resource that
+// links to its handlers or its section, and the resource the analyzer
+// could not name called what it is rather than "?".
+func TestResourceGraph(t *testing.T) {
+	out, _ := buildFixture(t, func(in *Input) {
+		w := in.Facts.Writes[0]
+		w.Resource = fact.Resource{}
+		in.Facts.Writes = append(in.Facts.Writes, w)
+	})
+	page := readTree(t, out)["resources.html"]
+	svg := regexp.MustCompile(`(?s)<svg xmlns.*?</svg>`).FindString(page)
+	if svg == "" {
+		t.Fatal("no graph on the resources page")
+	}
+	for _, want := range []string{"writes: the arrowhead points at the resource", "watches: the arrowhead points at the component"} {
+		if !strings.Contains(page, want) {
+			t.Errorf("legend lacks %q", want)
+		}
+	}
+	// Boxes and frames: a text in a group, with the link around it.
+	type item struct{ text, href string }
+	var items []item
+	for _, m := range regexp.MustCompile(`<g>(?:<a href="([^"]*)">)?<(?:path|polygon)[^>]*/><text[^>]*>([^<]*)</text>`).FindAllStringSubmatch(svg, -1) {
+		var text string
+		if err := xml.Unmarshal([]byte("<t>"+m[2]+"</t>"), &text); err != nil {
+			t.Fatal(err)
+		}
+		items = append(items, item{text, m[1]})
+	}
+	has := func(text, href string) bool {
+		for _, it := range items {
+			if it.text == text && it.href == href {
+				return true
+			}
+		}
+		return false
+	}
+	for _, want := range []item{
+		{"kube-controller-manager: pkg/controller/", ""},
+		{"kube-scheduler: pkg/scheduler/", ""},
+		{"deployment", "handlers.html#c-pkg-2fcontroller-2fdeployment"},
+		{"pods", "#res-pods"},
+		{"replicasets.apps", "#res-replicasets-2eapps"},
+		{"? kind not known statically", "#res--3f"},
+	} {
+		if !has(want.text, want.href) {
+			t.Errorf("graph lacks %q linking to %q; has %q", want.text, want.href, items)
+		}
+	}
+	for _, it := range items {
+		if it.text == "?" {
+			t.Error(`graph has a bare "?" box`)
+		}
+		if id, ok := strings.CutPrefix(it.href, "#"); ok && !strings.Contains(page, `id="`+id+`"`) {
+			t.Errorf("box %q links to #%s, which the page lacks", it.text, id)
+		}
+	}
+}
