@@ -167,6 +167,9 @@ func load(ctx context.Context, cfg Config) (*Program, []Symbol, loadStats, error
 	if listErr != nil {
 		return nil, nil, st, fmt.Errorf("listing packages in %s: %w", dir, listErr)
 	}
+	if err := ld.unparsedError(); err != nil {
+		return nil, nil, st, err
+	}
 
 	// A root that does not exist is not fatal: the pipeline adds every
 	// package a walkthrough references, and alternates name packages that
@@ -236,6 +239,9 @@ type loader struct {
 	nerrors, nfiltered atomic.Int64
 	// nblankFailed counts files whose blanked source did not parse.
 	nblankFailed atomic.Int64
+	// unparsed lists the files that could not be read or parsed (under
+	// mu): Load fails with the first.
+	unparsed []packages.Error
 }
 
 // add registers a listed package and queues its parse.
@@ -437,7 +443,7 @@ func (ld *loader) parse(p *lpkg) {
 		}
 		src, err := os.ReadFile(filename)
 		if err != nil {
-			ld.report(p, packages.Error{Pos: filename, Msg: err.Error(), Kind: packages.ParseError})
+			ld.unparsable(p, packages.Error{Pos: filename, Msg: err.Error(), Kind: packages.ParseError})
 			continue
 		}
 		var f *ast.File
@@ -457,10 +463,10 @@ func (ld *loader) parse(p *lpkg) {
 			var list scanner.ErrorList
 			if errors.As(err, &list) {
 				for _, e := range list {
-					ld.report(p, packages.Error{Pos: e.Pos.String(), Msg: e.Msg, Kind: packages.ParseError})
+					ld.unparsable(p, packages.Error{Pos: e.Pos.String(), Msg: e.Msg, Kind: packages.ParseError})
 				}
 			} else {
-				ld.report(p, packages.Error{Pos: filename, Msg: err.Error(), Kind: packages.ParseError})
+				ld.unparsable(p, packages.Error{Pos: filename, Msg: err.Error(), Kind: packages.ParseError})
 			}
 		}
 		if f == nil {
@@ -571,6 +577,38 @@ func (ld *loader) report(p *lpkg, e packages.Error) {
 	} else if n == 51 {
 		ld.logf("analyzer: more errors not shown")
 	}
+}
+
+// unparsable reports a file that could not be read or parsed, and keeps it
+// for Load's error.
+func (ld *loader) unparsable(p *lpkg, e packages.Error) {
+	ld.report(p, e)
+	ld.mu.Lock()
+	ld.unparsed = append(ld.unparsed, e)
+	ld.mu.Unlock()
+}
+
+// unparsedError is Load's error for files that could not be read or
+// parsed, naming the first in path order, relative to the tree. Unlike a
+// type error — a staging module the proxy does not serve leaves its
+// importers incomplete, and facts elsewhere are still right — a file
+// that does not parse is never part of a release: the tree was damaged
+// or edited, and facts from it would be silently short.
+func (ld *loader) unparsedError() error {
+	if len(ld.unparsed) == 0 {
+		return nil
+	}
+	sort.Slice(ld.unparsed, func(i, j int) bool { return ld.unparsed[i].Pos < ld.unparsed[j].Pos })
+	first := ld.unparsed[0]
+	pos := first.Pos
+	if rel, ok := ld.prog.RelPath(pos); ok {
+		pos = rel
+	}
+	more := ""
+	if n := len(ld.unparsed) - 1; n > 0 {
+		more = fmt.Sprintf(" (and %d more)", n)
+	}
+	return fmt.Errorf("%s: %s%s: a Go file of the tree does not parse: fix it, or remove the cached tree so that it is fetched again", pos, first.Msg, more)
 }
 
 type importerFunc func(path string) (*types.Package, error)

@@ -162,7 +162,7 @@ func buildIndex(prog *Program) *index {
 			continue
 		}
 		for _, f := range pkg.Syntax {
-			name := prog.Fset.File(f.Pos()).Name()
+			name := prog.Fset.File(f.FileStart).Name()
 			if isTestFile(name) {
 				continue
 			}

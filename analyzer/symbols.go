@@ -16,7 +16,7 @@ import (
 // no blank line between, which is what go/ast calls the Doc of a gofmt'ed
 // declaration.
 func appendSymbols(syms []Symbol, pkgPath, rel string, fset *token.FileSet, f *ast.File, src []byte) []Symbol {
-	tf := fset.File(f.Pos())
+	tf := fset.File(f.FileStart)
 	if tf == nil {
 		return syms
 	}

@@ -17,7 +17,7 @@ func buildXrefs(prog *Program) []FileXref {
 			continue
 		}
 		for _, f := range pkg.Syntax {
-			tf := prog.Fset.File(f.Pos())
+			tf := prog.Fset.File(f.FileStart)
 			if tf == nil {
 				continue
 			}
