@@ -26,8 +26,10 @@ type RunOptions struct {
 	// for debugging, and says where it is.
 	KeepDir bool
 
-	// grace replaces stopGrace, for tests.
+	// grace replaces stopGrace, and ports the free ports up picks, for
+	// tests.
 	grace time.Duration
+	ports []int
 }
 
 // run is one recorded run: its directory, credentials and processes.
@@ -150,6 +152,9 @@ func (r *run) up(ctx context.Context) error {
 	ports, err := freePorts(6)
 	if err != nil {
 		return err
+	}
+	if r.opts.ports != nil {
+		ports = r.opts.ports
 	}
 	r.etcdPort, r.peerPort, r.apiPort, r.kcmPort, r.schedPort, r.kubeletPort = ports[0], ports[1], ports[2], ports[3], ports[4], ports[5]
 	if r.pki, err = newPKI(filepath.Join(r.dir, "pki")); err != nil {

@@ -1,0 +1,107 @@
+//go:build e2e
+
+package record
+
+import (
+	"context"
+	"errors"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/kubewalk/kubewalk/source"
+)
+
+// e2eBinaries builds (or takes from the cache make e2e shares) the
+// programs of the default release.
+func e2eBinaries(t *testing.T) *Binaries {
+	t.Helper()
+	cache := os.Getenv("KUBEWALK_E2E_CACHE")
+	if cache == "" {
+		t.Skip("KUBEWALK_E2E_CACHE not set (make e2e sets it)")
+	}
+	ctx := context.Background()
+	tree, err := source.Fetch(ctx, source.Options{Tag: source.DefaultTag, Source: "goproxy", CacheDir: cache})
+	if err != nil {
+		t.Fatal(err)
+	}
+	bins, err := Build(ctx, tree, BuildOptions{CacheDir: cache, Logf: t.Logf})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return bins
+}
+
+// runLeftovers are the run directories in TMPDIR.
+func runLeftovers(t *testing.T) []string {
+	dirs, _ := filepath.Glob(filepath.Join(os.TempDir(), runDirPrefix+"*"))
+	return dirs
+}
+
+// The faults a study group meets on a laptop, with the release's real
+// programs: each is an error that says what happened, and leaves nothing
+// running or on disk.
+func TestE2ERunFaults(t *testing.T) {
+	bins := e2eBinaries(t)
+	t.Run("port in use", func(t *testing.T) {
+		l, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer l.Close()
+		busy := l.Addr().(*net.TCPAddr).Port
+		ports, err := freePorts(6)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ports[2] = busy // the API server's
+		_, err = Run(context.Background(), bins, RunOptions{ports: ports, Logf: t.Logf})
+		if !errors.Is(err, ErrComponent) || !strings.Contains(err.Error(), "kube-apiserver") || !strings.Contains(err.Error(), "address already in use") {
+			t.Errorf("err = %v, want the API server's failure with its log saying the address is in use", err)
+		}
+	})
+	t.Run("pods never running", func(t *testing.T) {
+		start := time.Now()
+		_, err := Run(context.Background(), bins, RunOptions{Timeout: time.Millisecond, Logf: t.Logf})
+		if !errors.Is(err, ErrTimeout) || !strings.Contains(err.Error(), "Running pods") {
+			t.Errorf("err = %v, want a timeout waiting for the pods", err)
+		}
+		t.Logf("the timeout error came after %s", time.Since(start))
+	})
+	t.Run("cancelled", func(t *testing.T) {
+		ctx, cancel := context.WithCancel(context.Background())
+		logf := func(format string, args ...any) {
+			t.Logf(format, args...)
+			if strings.HasPrefix(format, "started") && len(args) > 0 && args[0] == "kube-scheduler" {
+				cancel()
+			}
+		}
+		_, err := Run(ctx, bins, RunOptions{Logf: logf})
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("err = %v, want context.Canceled", err)
+		}
+	})
+	if l := runLeftovers(t); len(l) > 0 {
+		t.Errorf("run directories left: %v", l)
+	}
+	for _, p := range Programs {
+		if out, _ := pgrep(bins.Path(p)); out != "" {
+			t.Errorf("still running: %s", out)
+		}
+	}
+}
+
+func pgrep(pattern string) (string, error) {
+	out, err := exec.Command("pgrep", "-af", pattern).Output()
+	var lines []string
+	for _, l := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		if l != "" && !strings.Contains(l, "pgrep") {
+			lines = append(lines, l)
+		}
+	}
+	return strings.Join(lines, "\n"), err
+}
