@@ -18,13 +18,15 @@ import (
 // Graphviz runs as WebAssembly inside this process: go-graphviz embeds
 // Graphviz 12 compiled to wasm and runs it with wazero (pure Go, no cgo,
 // nothing to install, no network). Its package init compiles the module
-// once per process — about 0.5 s the first time on this kind of machine,
-// then 0.1 s from wazero's cache in $TMPDIR/go-graphviz — and every
-// Graphviz context shares that one instance.
+// for every process that links this package, whatever the command: about
+// 1 s and 6 MB written to $TMPDIR/go-graphviz (wazero's compilation
+// cache) the first time on this kind of machine, then 0.05-0.1 s and
+// 14 MB of resident memory each start. Every Graphviz context shares that
+// one instance.
 var (
-	// gvMu serialises layouts: the shared wasm instance is one C heap with
-	// one thread, not safe for concurrent calls (a multi-release build
-	// renders its resource pages in parallel).
+	// gvMu serialises layouts: the shared wasm instance is one C heap
+	// with one thread, not safe for concurrent calls, and the site renders
+	// pages concurrently (one resources page per release).
 	gvMu sync.Mutex
 	// noFiles is an empty file system: Graphviz reads files only for the
 	// image, shapefile and fontpath attributes, which Graph never sets;

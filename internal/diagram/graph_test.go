@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/kubewalk/kubewalk/internal/codehtml"
@@ -461,6 +462,29 @@ func TestGraphDeterministic(t *testing.T) {
 		}
 		if !bytes.Equal(a, b) {
 			t.Fatalf("run %d: output differs", i)
+		}
+	}
+}
+
+// TestGraphConcurrent draws from several goroutines at once, as the
+// site's render workers may: Graphviz's one instance must give each the
+// same bytes as a lone call.
+func TestGraphConcurrent(t *testing.T) {
+	nodes, edges := controllerGraph()
+	want, err := Graph(nodes, edges)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	got := make([][]byte, 4)
+	errs := make([]error, 4)
+	for i := range got {
+		wg.Go(func() { got[i], errs[i] = Graph(nodes, edges) })
+	}
+	wg.Wait()
+	for i := range got {
+		if errs[i] != nil || !bytes.Equal(got[i], want) {
+			t.Errorf("goroutine %d: err %v, same bytes %v", i, errs[i], bytes.Equal(got[i], want))
 		}
 	}
 }
