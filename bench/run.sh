@@ -183,14 +183,18 @@ gobench ./source "$TREE_NEW"
 # its tree and facts from E2E_CACHE (cached by the builds above).
 gobench ./internal/serve "$TREE_NEW" -benchtime 10x
 gobench ./internal/trace "$TREE_NEW"
+# The recorded run: the programs built from an empty Go build cache (about
+# 10 minutes here), then a record with them built.
+gobench ./record "$TREE_NEW" -benchtime 1x
 
 # Anything else with a benchmark that the list above missed.
 for d in $(grep -rl --include='*_test.go' --exclude-dir=.cache --exclude-dir=testdata --exclude-dir=public --exclude-dir=.git '^func Benchmark' . 2>/dev/null | xargs -rn1 dirname | sort -u); do
-  case $d in ./site | ./internal/codehtml | ./analyzer | ./source | ./internal/serve | ./internal/trace) ;;
+  case $d in ./site | ./internal/codehtml | ./analyzer | ./source | ./internal/serve | ./internal/trace | ./record) ;;
   *) gobench "$d" "$TREE_NEW" ;;
   esac
 done
 
+REC=$BENCH/bench-record.txt
 A=$BENCH/bench-analyzer.txt SRC=$BENCH/bench-source.txt SV=$BENCH/bench-serve.txt TR=$BENCH/bench-trace.txt CH=$BENCH/bench-codehtml.txt
 LOAD_END=$(cut -d' ' -f1-3 /proc/loadavg)
 
@@ -239,6 +243,9 @@ step "summary"
   row "  baseline: the text edit, a whole build each time" "$(sv full)"
   row "  RATIO baseline / text edit (mean)" "$(div "$(metric $SV BenchmarkServeRebuildReal/full ns/op)" "$(metric $SV BenchmarkServeRebuildReal/text ns/op)" 1)×"
   row "trace deployments, cached facts" "$(msecs "$(metric $TR BenchmarkTrace ns/op)")" "well under 1 s"
+  row "record: the programs of $NEW_TAG, empty GOCACHE: time, peak RSS" "$(secs "$(metric $REC BenchmarkBuildCold ns/op)"), $(metric $REC BenchmarkBuildCold peak-RSS-MB) MB" "beside analysis cold above"
+  row "record with the programs built: time, peak RSS of all" "$(secs "$(metric $REC BenchmarkRecordCached ns/op)"), $(metric $REC BenchmarkRecordCached peak-RSS-MB) MB" "≤ 60 s, ≤ 4 GB"
+  row "  RATIO record / analysis warm GOCACHE" "$(div "$(metric $REC BenchmarkRecordCached ns/op)" "$(metric $A BenchmarkAnalyzeWarm ns/op)" 1)×"
   for n in "${NOTES[@]}"; do echo "NOTE: $n"; done
   echo "full output: $LOG"
 } | tee "$BENCH/summary.txt"
