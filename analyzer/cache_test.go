@@ -1,6 +1,7 @@
 package analyzer
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"os"
@@ -141,5 +142,60 @@ func TestCacheKey(t *testing.T) {
 	other.Tag = "v0.0.2"
 	if key(other) == base {
 		t.Error("cache key ignores the tag")
+	}
+}
+
+// One flipped byte in a cache file — here inside a path of the symbol
+// index, where the file still decodes — is a miss, reported once, and
+// the file is replaced; never a hit with corrupt text.
+func TestCacheChecksum(t *testing.T) {
+	ctx := context.Background()
+	cfg := fixtureConfig(t)
+	cfg.Dir = copyTree(t)
+	cacheDir := t.TempDir()
+	want, _, err := AnalyzeCached(ctx, cfg, cacheDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, _ := filepath.Glob(filepath.Join(cacheDir, "analyzer-*.bin"))
+	if len(files) != 1 {
+		t.Fatalf("cache files %v, want one", files)
+	}
+	data, err := os.ReadFile(files[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := bytes.Index(data, []byte("ctrl/ctrl.go"))
+	if i < 0 {
+		t.Fatal("no path ctrl/ctrl.go in the cache file")
+	}
+	data[i] ^= 0x20 // "Ctrl/ctrl.go": a valid string still
+	if err := os.WriteFile(files[0], data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+
+	var logged []string
+	cfg.Logf = func(f string, a ...any) { logged = append(logged, fmt.Sprintf(f, a...)) }
+	got, hit, err := AnalyzeCached(ctx, cfg, cacheDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if hit {
+		t.Error("a cache file with a flipped byte was a hit")
+	}
+	if !reflect.DeepEqual(got.Symbols, want.Symbols) {
+		t.Error("symbols differ from the first analysis")
+	}
+	n := 0
+	for _, l := range logged {
+		if strings.Contains(l, "checksum") {
+			n++
+		}
+	}
+	if n != 1 {
+		t.Errorf("the checksum mismatch was logged %d times, want once; logged %q", n, logged)
+	}
+	if _, hit, _ := AnalyzeCached(ctx, cfg, cacheDir); !hit {
+		t.Error("the cache file was not replaced after the mismatch")
 	}
 }

@@ -165,7 +165,9 @@
 // symbols and cross-references as uvarints with a path table and
 // front-coded names: symbols 2.5 MB and cross-references 3.0 MB for the
 // earlier roots, where gob would take about 10 times that. The facts
-// are gob-encoded, and with the call edges they are most of the 13 MB. A
+// are gob-encoded, and with the call edges they are most of the 13 MB.
+// Last comes a SHA-256 of everything before it, checked on every read: a
+// file that does not match is a miss, logged, and replaced. A
 // cache hit — go env, the stat walk, reading and decoding — takes 0.26 s
 // to 0.54 s (0.23 s of it decoding, on a busy machine) and loads no
 // packages.
