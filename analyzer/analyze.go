@@ -33,8 +33,8 @@ type Config struct {
 
 // DefaultMemoryLimit is the soft memory limit while loading: generous
 // enough that the GC seldom runs during a load of DefaultRoots (live heap
-// under 1 GiB), low enough to keep peak RSS under 1.5 GB. See the package
-// doc for the figures.
+// under 1 GiB), low enough to keep peak RSS under 1.5 GB. The figures are
+// in bench/README.md.
 const DefaultMemoryLimit = 1200 << 20
 
 func (c Config) logf() func(string, ...any) {

@@ -20,7 +20,7 @@
 //	for _, w := range f.Writes {
 //		fmt.Printf("%s %s in %s (%s:%d)\n", w.Verb, w.Resource.Resource,
 //			fact.ShortSymbol(w.Caller.Symbol), w.At.Path, w.At.StartLine)
-//		// create replicasets in deployment.DeploymentController.getNewReplicaSet (pkg/controller/deployment/sync.go:238)
+//		// … create replicasets in deployment.DeploymentController.getNewReplicaSet (pkg/controller/deployment/sync.go:232) …
 //	}
 //	err := f.WriteJSON(out) // facts.json
 package fact
