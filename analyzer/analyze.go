@@ -65,6 +65,10 @@ var DefaultRoots = []string{
 	"./pkg/controller/...",
 	"./pkg/scheduler/...",
 	"./pkg/kubelet/...",
+	// The kubelet's status manager patches pods/status through
+	// statusutil.PatchPodStatus, outside pkg/kubelet: without it the
+	// write a node makes most often has no call site.
+	"./pkg/util/pod",
 	"k8s.io/apiserver/pkg/endpoints/handlers",
 	"k8s.io/apiserver/pkg/registry/generic/registry",
 	"k8s.io/apiserver/pkg/storage/etcd3",
