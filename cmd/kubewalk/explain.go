@@ -1,6 +1,9 @@
 package main
 
 import (
+	"bytes"
+	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -71,11 +74,14 @@ reaches.`,
 			if err != nil {
 				return &usageError{cmd: cmd.CommandPath(), err: err}
 			}
-			input, err := readInput(g, args)
+			// Opened first, so a FILE that is not there fails before the
+			// release is fetched; read only once the release is ready, a
+			// line at a time: the input may be a --watch that never ends.
+			in, err := openInput(cmd.Context(), g, args)
 			if err != nil {
 				return err
 			}
-			recs := explain.Parse(input)
+			defer in.Close()
 			rel, err := pipeline.Open(cmd.Context(), sf.options(g, sf.tag), sets, g.logf)
 			if err != nil {
 				return err
@@ -88,14 +94,16 @@ reaches.`,
 				docs = nil
 			}
 			x := explain.New(rel.Result.Facts(), docs, explain.Options{Permalink: rel.Tree.Permalink})
-			exs := x.Explain(recs)
+			var out explanationWriter = explain.NewTextWriter(g.stdout)
 			if output == "json" {
-				if exs == nil {
-					exs = []explain.Explanation{}
-				}
-				return writeJSON(g.stdout, exs)
+				out = &jsonArrayWriter{w: g.stdout}
 			}
-			return explain.WriteText(g.stdout, exs)
+			err = explain.Stream(in, func(r explain.Record) error { return out.Write(x.One(r)) })
+			// Closed whatever happened: a JSON array stays valid JSON.
+			if cerr := out.Close(); err == nil {
+				err = cerr
+			}
+			return err
 		},
 	}
 	f := c.Flags()
@@ -108,12 +116,85 @@ reaches.`,
 	return c
 }
 
-// readInput reads FILE, or standard input for "-" or no argument.
-func readInput(g *globals, args []string) ([]byte, error) {
-	if len(args) == 0 || args[0] == "-" {
-		return io.ReadAll(g.stdin)
+// openInput opens FILE, or standard input for "-" or no argument, for
+// reading until ctx is done. A read of standard input cannot be
+// interrupted, so reads happen in a goroutine that ctx's end abandons:
+// Ctrl-C ends explain at once, even while kubectl is quiet.
+func openInput(ctx context.Context, g *globals, args []string) (io.ReadCloser, error) {
+	var r io.Reader = g.stdin
+	var closeFile func() error
+	if len(args) > 0 && args[0] != "-" {
+		f, err := os.Open(args[0])
+		if err != nil {
+			return nil, err
+		}
+		r, closeFile = f, f.Close
 	}
-	return os.ReadFile(args[0])
+	pr, pw := io.Pipe()
+	stop := context.AfterFunc(ctx, func() { pw.CloseWithError(ctx.Err()) })
+	go func() {
+		_, err := io.Copy(pw, r)
+		stop()
+		pw.CloseWithError(err) // nil: io.EOF for the reader
+	}()
+	return readCloser{pr, func() error {
+		stop()
+		pr.Close() // a copy still running ends at its next write
+		if closeFile != nil {
+			return closeFile()
+		}
+		return nil
+	}}, nil
+}
+
+type readCloser struct {
+	io.Reader
+	close func() error
+}
+
+func (r readCloser) Close() error { return r.close() }
+
+// explanationWriter is explain's output, written one explanation at a
+// time.
+type explanationWriter interface {
+	Write(explain.Explanation) error
+	Close() error
+}
+
+// jsonArrayWriter writes explanations as one JSON array, element by
+// element as they come, in writeJSON's layout: the same bytes as writeJSON
+// of the whole slice.
+type jsonArrayWriter struct {
+	w io.Writer
+	n int
+}
+
+func (j *jsonArrayWriter) Write(ex explain.Explanation) error {
+	var b bytes.Buffer
+	b.WriteString(",\n  ")
+	if j.n == 0 {
+		b.Reset()
+		b.WriteString("[\n  ")
+	}
+	enc := json.NewEncoder(&b)
+	enc.SetIndent("  ", "  ")
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(ex); err != nil {
+		return err
+	}
+	b.Truncate(b.Len() - 1) // Encode's newline: the separator comes next
+	j.n++
+	_, err := j.w.Write(b.Bytes())
+	return err
+}
+
+func (j *jsonArrayWriter) Close() error {
+	end := "\n]\n"
+	if j.n == 0 {
+		end = "[]\n"
+	}
+	_, err := io.WriteString(j.w, end)
+	return err
 }
 
 // checkLang is the --lang check of every command that takes it.
