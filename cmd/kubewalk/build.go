@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/kubewalk/kubewalk/internal/pipeline"
+	"github.com/kubewalk/kubewalk/record"
 	"github.com/kubewalk/kubewalk/source"
 	"github.com/spf13/cobra"
 )
@@ -18,6 +19,7 @@ func newBuildCmd(g *globals) *cobra.Command {
 		noBuiltin bool
 		lang      string
 		tags      []string
+		rec       bool
 	)
 	c := &cobra.Command{
 		Use:   "build",
@@ -37,11 +39,16 @@ source file, and on each step a badge for code that changed since the
 previous release, with the diff. Each release's facts are cached on their
 own, so adding a release to a site costs one analysis.
 
+When a recorded run of a release is in the cache (kubewalk record, or
+--record here) or kept with the walkthroughs (the default release), each step
+shows what was observed of it and the site has a Recorded run page.
+
 Open <out>/index.html in a browser, or serve the directory from anywhere.`,
 		Example: `  kubewalk build --source goproxy
   kubewalk build --tag v1.35.4 --lang ko --out public-ko
   kubewalk build --walkthroughs ./my-walkthroughs --out public
-  kubewalk build --source goproxy --tag v1.35.4 --tag v1.36.3 --out public`,
+  kubewalk build --source goproxy --tag v1.35.4 --tag v1.36.3 --out public
+  kubewalk build --source goproxy --tag v1.31.0 --record`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if lang != "en" && lang != "ko" {
 				return &usageError{cmd: cmd.CommandPath(), err: fmt.Errorf("--lang %q: want en or ko", lang)}
@@ -63,6 +70,12 @@ Open <out>/index.html in a browser, or serve the directory from anywhere.`,
 			start := time.Now()
 			var rels []*pipeline.Release
 			for _, tag := range tags {
+				if rec {
+					logf := func(format string, args ...any) { g.log.Info(fmt.Sprintf(format, args...)) }
+					if _, err := recordRelease(cmd.Context(), g, sf.options(g, tag), record.RunOptions{Logf: logf}); err != nil {
+						return err
+					}
+				}
 				rel, err := pipeline.Open(cmd.Context(), sf.options(g, tag), sets, g.logf)
 				if err != nil {
 					return err
@@ -89,5 +102,6 @@ Open <out>/index.html in a browser, or serve the directory from anywhere.`,
 	f.StringVar(&userDir, "walkthroughs", "", "directory of walkthrough Markdown files to add to the built-in ones (same ID replaces a built-in)")
 	f.BoolVar(&noBuiltin, "no-builtin", false, "leave the built-in walkthroughs out")
 	f.StringVar(&lang, "lang", "en", "language of the walkthroughs and the site's interface: en or ko")
+	f.BoolVar(&rec, "record", false, "record each release's deployment scenario first (kubewalk record), for the Observed panels and the Recorded run page")
 	return c
 }

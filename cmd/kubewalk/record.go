@@ -68,22 +68,10 @@ Scenarios:
 					return fmt.Errorf("no recording of %s (scenario %s) in %s: run kubewalk record without --cached first", sf.tag, scenario, g.cacheDir)
 				}
 			} else {
-				tree, err := source.Fetch(ctx, sf.options(g, sf.tag))
-				if err != nil {
+				var err error
+				if rec, err = recordRelease(ctx, g, sf.options(g, sf.tag), record.RunOptions{Scenario: scenario, Timeout: timeout, Logf: logf, KeepDir: keep}); err != nil {
 					return err
 				}
-				bins, err := record.Build(ctx, tree, record.BuildOptions{CacheDir: g.cacheDir, Logf: logf})
-				if err != nil {
-					return err
-				}
-				if rec, err = record.Run(ctx, bins, record.RunOptions{Scenario: scenario, Timeout: timeout, Logf: logf, KeepDir: keep}); err != nil {
-					return err
-				}
-				name, err := record.Save(g.cacheDir, rec)
-				if err != nil {
-					return err
-				}
-				logf("saved the recording to %s", name)
 			}
 			at, err := attribute(cmd.Context(), g, sf, rec)
 			if err != nil {
@@ -106,6 +94,30 @@ Scenarios:
 	c.Flags().BoolVar(&cached, "cached", false, "show the recording made earlier for the release, attributed again, without building or running anything")
 	completeFlags(c, map[string][]cobra.Completion{"output": {"text", "json"}, "scenario": record.ScenarioNames()})
 	return c
+}
+
+// recordRelease fetches the release, builds its programs (or takes them
+// from the cache), runs the scenario and saves the recording in the cache,
+// where build finds it.
+func recordRelease(ctx context.Context, g *globals, opts source.Options, ro record.RunOptions) (*record.Recording, error) {
+	tree, err := source.Fetch(ctx, opts)
+	if err != nil {
+		return nil, err
+	}
+	bins, err := record.Build(ctx, tree, record.BuildOptions{CacheDir: g.cacheDir, Logf: ro.Logf})
+	if err != nil {
+		return nil, err
+	}
+	rec, err := record.Run(ctx, bins, ro)
+	if err != nil {
+		return nil, err
+	}
+	name, err := record.Save(g.cacheDir, rec)
+	if err != nil {
+		return nil, err
+	}
+	ro.Logf("saved the recording to %s", name)
+	return rec, nil
 }
 
 func scenarioHelp() string {
