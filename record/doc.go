@@ -1,0 +1,78 @@
+// Package record runs a release's own control plane on one machine and
+// records what a scenario makes it do: the other half of how the blog posts
+// learn Kubernetes, watching `kubectl get events --watch`, the API server's
+// audit log and etcd while a Deployment rolls out.
+//
+// It is a stage beside the analyzer: it takes a source.Tree and returns
+// plain data, a Recording. It knows nothing of facts or HTML; attributing
+// each recorded item to the code that made it is explain.Attribute's job,
+// shared by `kubewalk record` and the site.
+//
+//	tree, _ := source.Fetch(ctx, source.Options{Tag: "v1.36.3", Source: "goproxy", CacheDir: cache})
+//	bins, _ := record.Build(ctx, tree, record.BuildOptions{CacheDir: cache}) // once per release and Go version
+//	rec, _ := record.Run(ctx, bins, record.RunOptions{Scenario: "deployment"})
+//	fmt.Println(len(rec.Events), rec.Audit[0].UserAgent) // 23 kubectl/v1.36.3 (linux/amd64) kubernetes/unknown
+//
+// # The programs
+//
+// Build compiles, from the tree's own workspace and nothing else the module
+// proxy does not serve, the release's kube-apiserver,
+// kube-controller-manager, kube-scheduler and kubectl, and two programs of
+// kubewalk's, built from the release's packages in a module beside the
+// tree (the tree stays unmodified, so its analysis and hashes do not change):
+//
+//   - etcd: etcdmain.Main of the go.etcd.io/etcd/server/v3 the tree's
+//     go.mod requires, and a "kubewalk-keys" mode that lists keys through
+//     the etcd client with their envelope (protobuf behind k8s\x00, the
+//     apiVersion and kind of the runtime.Unknown) but not their values.
+//   - kubelet: a copy of the tree's cmd/kubemark, patched in three places
+//     that must each occur once (kubemarkPatches), so a release whose
+//     kubemark changed shape fails loudly. The kubelet code is the
+//     release's — pod workers, image manager, kuberuntime — over the fake
+//     CRI runtime the release ships (k8s.io/cri-client/pkg/fake, or
+//     pkg/kubelet/cri/remote/fake before it moved); kubemark's
+//     record.FakeRecorder, which drops every event, is replaced by the
+//     real recorder, and its server binds to loopback.
+//
+// They are stamped as hack/lib/version.sh stamps a release (-X on
+// k8s.io/component-base/version and k8s.io/client-go/pkg/version), so
+// /version and every user agent say the release. One go build compiles
+// them all, sharing what they share; the result is cached per release, Go
+// version and a hash of kubewalk's own sources and stamps under
+// <CacheDir>/record/bin, written to a temporary directory and renamed into
+// place, and serialised across processes by a lock file beside it.
+//
+// # The run
+//
+// Run starts the programs as hack/local-up-cluster.sh does, each in a
+// process group of its own, on free ports of 127.0.0.1, in a directory of
+// its own under the temporary directory: a CA and a client certificate per
+// identity (kubeadm's kubernetes-admin, system:kube-controller-manager,
+// system:kube-scheduler, system:node:node1), a service-account key, and an
+// audit policy that logs writes at RequestResponse and reads at Metadata.
+// The controller manager runs with --use-service-account-credentials, so
+// each controller writes as its own service account, as on real clusters.
+// Once the node is Ready and the default ServiceAccount exists, the
+// scenario's manifest is applied with the release's kubectl, and Run waits,
+// bounded by RunOptions.Timeout, until its Pods are Running and each has a
+// Started event, then for a quiet moment in which no event arrives.
+//
+// Every process ends when Run returns, on success, error, timeout or a
+// cancelled context (Ctrl-C): SIGTERM to the group, SIGKILL after a grace
+// period (the hollow kubelet ignores SIGTERM), and Run waits until no
+// member of the group runs. Each child also gets Pdeathsig, so a kill -9
+// of kubewalk takes the components with it, and the next Run removes the
+// directory such a kubewalk left (its pid file names a dead process).
+//
+// # The recording
+//
+// A Recording is JSON (Marshal, Parse), lists in a stable order, times in
+// milliseconds from the scenario's first write by kubectl (negative for
+// the cluster coming up): every Event object, every audited write once
+// complete and every watch once started, the etcd keys of the scenario's
+// objects, and each component's version and time to ready. Each event
+// takes the time and API group of its create in the audit log, which are
+// exact where the event's own timestamps have a resolution of a second.
+// Save keeps it in the cache as recordings/<tag>/<scenario>.json; Find
+// looks there and then among the recordings kept with the walkthroughs.
+package record
