@@ -121,6 +121,11 @@ func parse(file string, src []byte, base *Source) (*Source, errorList) {
 		}
 	}
 	s.pc = parser.NewContext()
+	if e := checkLimits(file, src); e != nil {
+		// goldmark is not given it: an empty document, this one error.
+		s.doc = ast.NewDocument()
+		return s, errorList{e}
+	}
 	if base != nil {
 		// Link reference definitions are shared: a translation writes
 		// [text][label] and gets the English file's [label]: go:… definition.
