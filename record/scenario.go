@@ -20,23 +20,31 @@ type Scenario struct {
 	Name string
 	// Doc says in a line what it does, for --help.
 	Doc string
-	// Manifest is applied with the release's kubectl apply -f.
+	// Manifest is applied with the release's kubectl apply -f; Steps are
+	// run after it, in order.
 	Manifest string
-	// Selector picks the pods that must be Running, Replicas how many.
+	Steps    []Step
+	// Selector picks the scenario's pods, Replicas how many run once the
+	// manifest is applied and Image the image they run.
 	Namespace, Selector string
 	Replicas            int
+	Image               string
 	// Keys are the etcd key prefixes of the scenario's objects.
 	Keys []string
 }
 
-// Scenarios are the scenarios Run knows.
-var Scenarios = []Scenario{
-	{
-		Name: "deployment",
-		Doc:  "kubectl apply of an nginx Deployment of 3 replicas (nginx:1.14.2), until its Pods are Running and Started",
-		// The Deployment of the Kubernetes documentation that the blog
-		// posts apply and watch.
-		Manifest: `apiVersion: apps/v1
+// Step is a kubectl command and the state it leads to: exactly Replicas
+// pods of the scenario, all Running with Image, each with a Started event,
+// and no other pod left.
+type Step struct {
+	Kubectl  []string
+	Replicas int
+	Image    string
+}
+
+// nginxDeployment is the Deployment of the Kubernetes documentation that
+// the blog posts apply and watch.
+const nginxDeployment = `apiVersion: apps/v1
 kind: Deployment
 metadata:
   name: nginx-deployment
@@ -57,17 +65,46 @@ spec:
         image: nginx:1.14.2
         ports:
         - containerPort: 80
-`,
-		Namespace: "default",
-		Selector:  "app=nginx",
-		Replicas:  3,
-		Keys: []string{
-			"/registry/deployments/default/",
-			"/registry/replicasets/default/",
-			"/registry/pods/default/",
-			"/registry/events/default/",
-			"/registry/minions/" + nodeName,
+`
+
+// nginxKeys are the etcd keys of the Deployment's objects and events.
+var nginxKeys = []string{
+	"/registry/deployments/default/",
+	"/registry/replicasets/default/",
+	"/registry/pods/default/",
+	"/registry/events/default/",
+	"/registry/minions/" + nodeName,
+}
+
+// Scenarios are the scenarios Run knows.
+var Scenarios = []Scenario{
+	{
+		Name:      "deployment",
+		Doc:       "kubectl apply of an nginx Deployment of 3 replicas (nginx:1.14.2), until its Pods are Running and Started",
+		Manifest:  nginxDeployment,
+		Namespace: "default", Selector: "app=nginx", Replicas: 3, Image: "nginx:1.14.2",
+		Keys: nginxKeys,
+	},
+	{
+		Name:     "scale",
+		Doc:      "the deployment scenario, then kubectl scale to 5 replicas and back to 2: ScalingReplicaSet up and down, SuccessfulDelete, the kubelet killing containers",
+		Manifest: nginxDeployment,
+		Steps: []Step{
+			{Kubectl: []string{"scale", "deployment/nginx-deployment", "--replicas=5"}, Replicas: 5, Image: "nginx:1.14.2"},
+			{Kubectl: []string{"scale", "deployment/nginx-deployment", "--replicas=2"}, Replicas: 2, Image: "nginx:1.14.2"},
 		},
+		Namespace: "default", Selector: "app=nginx", Replicas: 3, Image: "nginx:1.14.2",
+		Keys: nginxKeys,
+	},
+	{
+		Name:     "rollout",
+		Doc:      "the deployment scenario, then a rolling update to nginx:1.16.1: a second ReplicaSet scaled up while the first is scaled down",
+		Manifest: nginxDeployment,
+		Steps: []Step{
+			{Kubectl: []string{"set", "image", "deployment/nginx-deployment", "nginx=nginx:1.16.1"}, Replicas: 3, Image: "nginx:1.16.1"},
+		},
+		Namespace: "default", Selector: "app=nginx", Replicas: 3, Image: "nginx:1.14.2",
+		Keys: nginxKeys,
 	},
 }
 
@@ -143,42 +180,36 @@ func (r *run) nodeReady(ctx context.Context) (bool, error) {
 	return slices.Contains(node.Status.Conditions, condition{"Ready", "True"}), nil
 }
 
-// scenario applies the manifest and waits until the pods run and the
-// kubelet has reported each container Started, then reads events and etcd.
+// scenario applies the manifest and runs the steps, each time waiting
+// until the pods settle, then reads events and etcd.
 func (r *run) scenario(ctx context.Context, sc Scenario) (*Recording, error) {
 	manifest := filepath.Join(r.dir, sc.Name+".yaml")
 	if err := os.WriteFile(manifest, []byte(sc.Manifest), 0o644); err != nil {
 		return nil, fmt.Errorf("record: %w", err)
 	}
-	r.logf("kubectl apply -f %s.yaml", sc.Name)
-	if _, err := r.output(ctx, r.bins.Path("kubectl"), "apply", "-f", manifest); err != nil {
-		return nil, fmt.Errorf("record: %w", err)
-	}
 	deadline := time.Now().Add(r.opts.Timeout)
-	r.logf("waiting for %d pods (%s) to be Running and Started", sc.Replicas, sc.Selector)
+	steps := append([]Step{{Kubectl: []string{"apply", "-f", manifest}, Replicas: sc.Replicas, Image: sc.Image}}, sc.Steps...)
 	var events []rawEvent
-	err := r.waitFor(ctx, nil, fmt.Sprintf("%d Running pods with Started events (%s)", sc.Replicas, sc.Selector), time.Until(deadline), func(ctx context.Context) (bool, error) {
-		n, err := r.runningPods(ctx, sc)
-		if err != nil || n < sc.Replicas {
-			return false, err
+	for _, st := range steps {
+		r.logf("kubectl %s", strings.Join(st.Kubectl, " "))
+		if _, err := r.output(ctx, r.bins.Path("kubectl"), st.Kubectl...); err != nil {
+			return nil, fmt.Errorf("record: %w", err)
 		}
-		events, err = r.events(ctx)
-		if err != nil {
-			return false, err
-		}
-		started := 0
-		for _, e := range events {
-			if e.Reason == "Started" && e.InvolvedObject.Kind == "Pod" && e.InvolvedObject.Namespace == sc.Namespace {
-				started++
+		what := fmt.Sprintf("exactly %d Running pods (%s) of %s with Started events", st.Replicas, sc.Selector, st.Image)
+		r.logf("waiting for %s", what)
+		err := r.waitFor(ctx, nil, what, time.Until(deadline), func(ctx context.Context) (bool, error) {
+			var err error
+			if events, err = r.events(ctx); err != nil {
+				return false, err
 			}
+			return r.settled(ctx, sc, st, events)
+		})
+		if err != nil {
+			return nil, fmt.Errorf("record: %s: %w", sc.Name, err)
 		}
-		return started >= sc.Replicas, nil
-	})
-	if err != nil {
-		return nil, fmt.Errorf("record: %s: %w", sc.Name, err)
 	}
 	// Events are sent in batches by each component's broadcaster: a quiet
-	// second with no new event ends the run.
+	// moment with no new event ends the run.
 	for prev := -1; prev != len(events); {
 		prev = len(events)
 		select {
@@ -186,6 +217,7 @@ func (r *run) scenario(ctx context.Context, sc Scenario) (*Recording, error) {
 			return nil, ctx.Err()
 		case <-time.After(1500 * time.Millisecond):
 		}
+		var err error
 		if events, err = r.events(ctx); err != nil {
 			return nil, fmt.Errorf("record: %w", err)
 		}
@@ -199,24 +231,45 @@ func (r *run) scenario(ctx context.Context, sc Scenario) (*Recording, error) {
 	return rec, nil
 }
 
-func (r *run) runningPods(ctx context.Context, sc Scenario) (int, error) {
+// settled reports whether the scenario's pods are what st leads to:
+// exactly st.Replicas of them, none being deleted, each Running st.Image
+// with a Started event.
+func (r *run) settled(ctx context.Context, sc Scenario, st Step, events []rawEvent) (bool, error) {
 	var pods struct {
 		Items []struct {
+			Metadata struct {
+				Name              string  `json:"name"`
+				DeletionTimestamp *string `json:"deletionTimestamp"`
+			} `json:"metadata"`
+			Spec struct {
+				Containers []struct {
+					Image string `json:"image"`
+				} `json:"containers"`
+			} `json:"spec"`
 			Status struct {
 				Phase string `json:"phase"`
 			} `json:"status"`
 		} `json:"items"`
 	}
 	if err := r.getJSON(ctx, "/api/v1/namespaces/"+sc.Namespace+"/pods?labelSelector="+sc.Selector, &pods); err != nil {
-		return 0, err
+		return false, err
 	}
-	n := 0
-	for _, p := range pods.Items {
-		if p.Status.Phase == "Running" {
-			n++
+	if len(pods.Items) != st.Replicas {
+		return false, nil
+	}
+	started := map[string]bool{}
+	for _, e := range events {
+		if e.Reason == "Started" && e.InvolvedObject.Kind == "Pod" && e.InvolvedObject.Namespace == sc.Namespace {
+			started[e.InvolvedObject.Name] = true
 		}
 	}
-	return n, nil
+	for _, p := range pods.Items {
+		if p.Metadata.DeletionTimestamp != nil || p.Status.Phase != "Running" || !started[p.Metadata.Name] ||
+			len(p.Spec.Containers) == 0 || p.Spec.Containers[0].Image != st.Image {
+			return false, nil
+		}
+	}
+	return true, nil
 }
 
 // rawEvent is a core/v1 Event as the API returns it.

@@ -66,10 +66,11 @@ type Input struct {
 	// shows (internal/trace), one page each (traces/<kind>.html).
 	Traces []TraceInput
 
-	// Recording is a recorded run of the release (package record), or
-	// nil: with one, each step shows what was observed of it and the
-	// Recorded run page is written (recorded.go).
-	Recording *record.Recording
+	// Recordings are the release's recorded runs (package record), one
+	// per scenario, or none: each gets a Recorded run page, and the
+	// deployment scenario's, the one the walkthroughs follow, gives each
+	// step the panel of what was observed of it (recorded.go).
+	Recordings []*record.Recording
 }
 
 // Options are the build's output and link rules.
@@ -304,9 +305,9 @@ type builder struct {
 	filesOnce sync.Once
 	filesSum  pageKey
 
-	// rec is the attributed Recording, made once (recorded.go).
+	// recs are the attributed Recordings, made once (recorded.go).
 	recOnce sync.Once
-	rec     *recordedRun
+	recs    []*recordedRun
 }
 
 type cachedFile struct {
@@ -660,8 +661,11 @@ func (b *builder) pages() ([]page, error) {
 	keyed(b.filesKey)
 	htmlPage(searchPage, false, b.searchPage)
 	htmlPage(explainPage, false, b.explainPage)
-	if b.in.Recording != nil {
-		htmlPage(recordedPage, false, b.recordedPage)
+	for _, r := range b.in.Recordings {
+		if err := checkID(r.Scenario); err != nil {
+			return nil, fmt.Errorf("recording: %w", err)
+		}
+		htmlPage(RecordedPage(r.Scenario), false, func() ([]byte, error) { return b.recordedPage(r.Scenario) })
 	}
 	ps = append(ps, page{path: explainIndexJS, render: b.explainIndexScript})
 	js, jsn, err := b.searchIndex()

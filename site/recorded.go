@@ -18,9 +18,20 @@ import (
 // watches the components opened, the etcd keys, and what could not be
 // attributed. Attribution is explain.Attribute over the site's own facts
 // and walkthroughs, the function `kubewalk record` prints with. Without a
-// recording (Input.Recording nil) none of this is rendered.
+// recording (Input.Recordings empty) none of this is rendered.
 
-const recordedPage = "recorded.html"
+// panelScenario is the scenario the walkthroughs follow: its recording
+// gives the steps their Observed panels. The others (scaling, a rolling
+// update) have their run pages only.
+const panelScenario = "deployment"
+
+// RecordedPage is the site path of the Recorded run page of a scenario.
+func RecordedPage(scenario string) string {
+	if scenario == panelScenario {
+		return "recorded.html"
+	}
+	return "recorded-" + scenario + ".html"
+}
 
 // recordedRun is the attributed recording, computed once per build.
 type recordedRun struct {
@@ -42,13 +53,26 @@ type obsItem struct {
 	Doc, Step string
 }
 
-func (b *builder) recorded() *recordedRun {
-	if b.in.Recording == nil {
-		return nil
-	}
+// recorded returns the attributed recording of a scenario, nil when the
+// release has none.
+func (b *builder) recorded(scenario string) *recordedRun {
 	b.recOnce.Do(func() {
 		x := explain.New(b.in.Facts, b.docs, explain.Options{Permalink: b.opts.SourceURL})
-		r := &recordedRun{rec: b.in.Recording, at: x.Attribute(b.in.Recording), byStep: map[string][]obsItem{}}
+		for _, rec := range b.in.Recordings {
+			b.recs = append(b.recs, attributed(x, rec))
+		}
+	})
+	for _, r := range b.recs {
+		if r.rec.Scenario == scenario {
+			return r
+		}
+	}
+	return nil
+}
+
+func attributed(x *explain.Explainer, rec *record.Recording) *recordedRun {
+	{
+		r := &recordedRun{rec: rec, at: x.Attribute(rec), byStep: map[string][]obsItem{}}
 		for i := range r.at.Audit {
 			a := &r.at.Audit[i]
 			if a.Scenario {
@@ -69,9 +93,8 @@ func (b *builder) recorded() *recordedRun {
 				r.byStep[it.Doc+"#"+it.Step] = append(r.byStep[it.Doc+"#"+it.Step], *it)
 			}
 		}
-		b.rec = r
-	})
-	return b.rec
+		return r
+	}
 }
 
 func (it obsItem) explanation() explain.Explanation {
@@ -141,7 +164,7 @@ func (b *builder) obsView(p string, it obsItem, withStep bool) obsView {
 
 // stepObserved returns the Observed panel's items of a step of doc.
 func (b *builder) stepObserved(p, doc, step string) []obsView {
-	r := b.recorded()
+	r := b.recorded(panelScenario)
 	if r == nil {
 		return nil
 	}
@@ -154,13 +177,17 @@ func (b *builder) stepObserved(p, doc, step string) []obsView {
 
 type recordedView struct {
 	Tag, Scenario, GoVersion string
-	Components               []record.Component
-	Diagram                  template.HTML
-	Items                    []obsView
-	Watches                  []watchView
-	Keys                     []record.Key
-	Unattributed             []obsView
-	NotObserved              []string
+	// Doc says what the scenario did; Others link the other scenarios'
+	// pages.
+	Doc          string
+	Others       []navView
+	Components   []record.Component
+	Diagram      template.HTML
+	Items        []obsView
+	Watches      []watchView
+	Keys         []record.Key
+	Unattributed []obsView
+	NotObserved  []string
 	// Background counts the audited writes and events outside the
 	// scenario (the cluster starting and running by itself).
 	Background int
@@ -168,10 +195,20 @@ type recordedView struct {
 
 type watchView struct{ At, Who, Resource, URI string }
 
-func (b *builder) recordedPage() ([]byte, error) {
-	r := b.recorded()
-	p := recordedPage
+func (b *builder) recordedPage(scenario string) ([]byte, error) {
+	r := b.recorded(scenario)
+	p := RecordedPage(scenario)
 	v := recordedView{Tag: r.rec.Tag, Scenario: r.rec.Scenario, GoVersion: r.rec.GoVersion, Components: r.rec.Components, Keys: r.rec.Keys, NotObserved: r.rec.NotObserved}
+	for _, s := range record.Scenarios {
+		if s.Name == scenario {
+			v.Doc = s.Doc
+		}
+	}
+	for _, o := range b.in.Recordings {
+		if o.Scenario != scenario {
+			v.Others = append(v.Others, navView{Href: relURL(p, RecordedPage(o.Scenario), ""), Title: o.Scenario})
+		}
+	}
 	for _, it := range r.items {
 		ov := b.obsView(p, it, true)
 		v.Items = append(v.Items, ov)
@@ -201,7 +238,7 @@ func (b *builder) recordedPage() ([]byte, error) {
 	if v.Diagram, err = b.recordedDiagram(p, r); err != nil {
 		return nil, err
 	}
-	return b.exec("recorded", b.pageData(p, b.t("recorded.title"), "recorded", v))
+	return b.exec("recorded", b.pageData(p, b.t("recorded.title")+": "+scenario, "recorded", v))
 }
 
 // actor names who made a request, as the walkthroughs' diagrams name the
@@ -281,7 +318,7 @@ func (b *builder) recordedDiagram(p string, r *recordedRun) (template.HTML, erro
 // events` prints them at the end of the run, for the explain page's
 // example.
 func (b *builder) recordedEvents() string {
-	r := b.recorded()
+	r := b.recorded(panelScenario)
 	if r == nil {
 		return ""
 	}
@@ -302,10 +339,15 @@ func (b *builder) recordedEvents() string {
 	return sb.String()
 }
 
-// recordedHref links the Recorded run page from p, "" without a recording.
+// recordedHref links the first Recorded run page from p (the deployment
+// scenario's when there is one), "" without a recording.
 func (b *builder) recordedHref(p string) string {
-	if b.in.Recording == nil {
+	if len(b.in.Recordings) == 0 {
 		return ""
 	}
-	return relURL(p, recordedPage, "")
+	first := b.in.Recordings[0].Scenario
+	if b.recorded(panelScenario) != nil {
+		first = panelScenario
+	}
+	return relURL(p, RecordedPage(first), "")
 }

@@ -37,11 +37,11 @@ func fixtureRecording() *record.Recording {
 }
 
 func TestRecordedRun(t *testing.T) {
-	out, _ := buildFixture(t, func(in *Input) { in.Recording = fixtureRecording() })
+	out, _ := buildFixture(t, func(in *Input) { in.Recordings = []*record.Recording{fixtureRecording()} })
 	files := readTree(t, out)
-	page, ok := files[recordedPage]
+	page, ok := files[RecordedPage("deployment")]
 	if !ok {
-		t.Fatalf("no %s", recordedPage)
+		t.Fatalf("no %s", "recorded.html")
 	}
 	for _, want := range []string{
 		// The write and the event are attributed to the fixture's facts.
@@ -60,12 +60,12 @@ func TestRecordedRun(t *testing.T) {
 		"&lt;script&gt;alert(4)&lt;/script&gt;",
 	} {
 		if !strings.Contains(page, want) {
-			t.Errorf("%s lacks %q", recordedPage, want)
+			t.Errorf("%s lacks %q", "recorded.html", want)
 		}
 	}
 	for _, bad := range []string{"<script>alert", "<img src=x", fixtureTag + " <b>"} {
 		if strings.Contains(page, bad) {
-			t.Errorf("%s carries %q unescaped", recordedPage, bad)
+			t.Errorf("%s carries %q unescaped", "recorded.html", bad)
 		}
 	}
 	// The patch of a configmap matches no write fact and no step: it is
@@ -78,7 +78,7 @@ func TestRecordedRun(t *testing.T) {
 	// The sequence diagram is drawn from the audit log, one arrow per
 	// component and write, linking to the step.
 	if !strings.Contains(page, "create replicasets") || !strings.Contains(page, `href="walkthroughs/deployment.html#`) {
-		t.Errorf("%s: no diagram arrow for the ReplicaSet's create linking to its step", recordedPage)
+		t.Errorf("%s: no diagram arrow for the ReplicaSet's create linking to its step", "recorded.html")
 	}
 
 	// The step that explains the ReplicaSet's create shows it observed.
@@ -105,7 +105,7 @@ func TestRecordedRun(t *testing.T) {
 func TestNoRecordingNoRecordedRun(t *testing.T) {
 	out, _ := buildFixture(t, nil)
 	for name, data := range readTree(t, out) {
-		if name == recordedPage || strings.Contains(data, recordedPage) || strings.Contains(data, `class="observed"`) {
+		if strings.HasPrefix(name, "recorded") || strings.Contains(data, `href="recorded`) || strings.Contains(data, `/recorded`) || strings.Contains(data, `class="observed"`) {
 			t.Errorf("%s mentions a recorded run, without a recording", name)
 		}
 	}
@@ -118,7 +118,7 @@ func TestBrowserRecordedRun(t *testing.T) {
 	if testing.Short() {
 		t.Skip("browser test skipped in -short mode")
 	}
-	out, _ := buildFixture(t, func(in *Input) { in.Recording = fixtureRecording() })
+	out, _ := buildFixture(t, func(in *Input) { in.Recordings = []*record.Recording{fixtureRecording()} })
 	art := artifacts(t)
 	srv := httptest.NewServer(http.FileServer(http.Dir(out)))
 	defer srv.Close()
@@ -128,7 +128,7 @@ func TestBrowserRecordedRun(t *testing.T) {
 	}
 	ctx := browser(t, 1280, 900)
 	for _, base := range []string{srv.URL, "file://" + filepath.ToSlash(abs)} {
-		err := chromedp.Do(ctx, chromedp.Navigate(base+"/"+recordedPage), chromedp.WaitVisible(chromedp.CSS(`ol.timeline li`)))
+		err := chromedp.Do(ctx, chromedp.Navigate(base+"/recorded.html"), chromedp.WaitVisible(chromedp.CSS(`ol.timeline li`)))
 		if err != nil {
 			t.Fatalf("%s: %v", base, err)
 		}
@@ -152,8 +152,36 @@ func TestBrowserRecordedRun(t *testing.T) {
 		}
 	}
 	screenshot(t, ctx, art, "recorded-step.png", true)
-	if err := chromedp.Do(ctx, chromedp.Navigate(srv.URL+"/"+recordedPage), chromedp.WaitReady(chromedp.CSS("body"))); err != nil {
+	if err := chromedp.Do(ctx, chromedp.Navigate(srv.URL+"/recorded.html"), chromedp.WaitReady(chromedp.CSS("body"))); err != nil {
 		t.Fatal(err)
 	}
 	screenshot(t, ctx, art, "recorded-run.png", true)
+}
+
+// Several scenarios: a page each, linked to one another; only the
+// deployment scenario, which the walkthroughs follow, fills the panels.
+func TestRecordedScenarios(t *testing.T) {
+	scale := fixtureRecording()
+	scale.Scenario = "scale"
+	scale.Audit[2].Name = "only-in-scale"
+	out, _ := buildFixture(t, func(in *Input) { in.Recordings = []*record.Recording{fixtureRecording(), scale} })
+	files := readTree(t, out)
+	if !strings.Contains(files["recorded.html"], `href="recorded-scale.html"`) || !strings.Contains(files["recorded-scale.html"], `href="recorded.html"`) {
+		t.Error("the two run pages do not link each other")
+	}
+	if !strings.Contains(files["recorded-scale.html"], "only-in-scale") {
+		t.Error("recorded-scale.html does not show its own recording")
+	}
+	if strings.Contains(files["walkthroughs/deployment.html"], "only-in-scale") {
+		t.Error("a step's panel shows an item of the scale scenario")
+	}
+	// A scenario name that is no safe page name is refused.
+	bad := fixtureRecording()
+	bad.Scenario = "../x"
+	in, opts := fixture(t)
+	in.Recordings = []*record.Recording{bad}
+	opts.Out = filepath.Join(t.TempDir(), "public")
+	if _, err := Build(t.Context(), in, opts); err == nil {
+		t.Error("a recording named ../x was built")
+	}
 }

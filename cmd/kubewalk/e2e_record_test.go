@@ -59,7 +59,7 @@ func hops(rec *record.Recording, scenarioOnly bool) map[hop]int {
 func reasons(rec *record.Recording) map[string]int {
 	out := map[string]int{}
 	for _, e := range rec.Events {
-		if e.At >= 0 && e.Namespace == "default" {
+		if e.At >= 0 && e.Object.Namespace == "default" {
 			out[e.Reason]++
 		}
 	}
@@ -191,9 +191,9 @@ func checkAttribution(t *testing.T, tag string, r recorded) {
 		}
 		ok++
 	}
-	t.Logf("%s: %d of %d scenario items attributed (%.1f%%)", tag, ok, n, 100*float64(ok)/float64(max(n, 1)))
+	t.Logf("%s %s: %d of %d scenario items attributed (%.1f%%)", tag, r.Scenario, ok, n, 100*float64(ok)/float64(max(n, 1)))
 	if art := os.Getenv("KUBEWALK_ARTIFACTS"); art != "" {
-		os.WriteFile(filepath.Join(art, "record-"+tag+"-attribution.txt"), fmt.Appendf(nil, "%d of %d attributed\n%s\n", ok, n, strings.Join(bad, "\n")), 0o644)
+		os.WriteFile(filepath.Join(art, "record-"+tag+"-"+r.Scenario+"-attribution.txt"), fmt.Appendf(nil, "%d of %d attributed\n%s\n", ok, n, strings.Join(bad, "\n")), 0o644)
 	}
 	if len(bad) > 0 {
 		t.Errorf("%s: %d scenario items not attributed, or attributed wrongly:\n  %s", tag, len(bad), strings.Join(bad, "\n  "))
@@ -342,5 +342,43 @@ func TestE2ERecordRacing(t *testing.T) {
 	}
 	if l := leftovers(t, cache); len(l) > 0 {
 		t.Errorf("left behind:\n%s", strings.Join(l, "\n"))
+	}
+}
+
+// The scenarios beyond the first, at the default release: scaling up and
+// down (the replicaset controller deleting Pods, the kubelet killing their
+// containers) and a rolling update (a second ReplicaSet), each attributed
+// whole.
+func TestE2ERecordScenarios(t *testing.T) {
+	for _, sc := range []struct {
+		name    string
+		reasons []string
+	}{
+		{"scale", []string{"ScalingReplicaSet", "SuccessfulCreate", "SuccessfulDelete", "Killing", "Started"}},
+		{"rollout", []string{"ScalingReplicaSet", "SuccessfulCreate", "SuccessfulDelete", "Killing", "Started"}},
+	} {
+		t.Run(sc.name, func(t *testing.T) {
+			out, _ := kubewalk(t, "record", "--source", "goproxy", "--scenario", sc.name, "-o", "json")
+			var r recorded
+			if err := json.Unmarshal([]byte(out), &r); err != nil {
+				t.Fatal(err)
+			}
+			got := reasons(r.Recording)
+			for _, want := range sc.reasons {
+				if got[want] == 0 {
+					t.Errorf("%s: no %s event (all: %v)", sc.name, want, got)
+				}
+			}
+			rs := map[string]bool{}
+			for _, a := range r.Audit {
+				if a.Verb == "create" && a.Resource == "replicasets" {
+					rs[a.Name] = true
+				}
+			}
+			if want := map[string]int{"scale": 1, "rollout": 2}[sc.name]; len(rs) != want {
+				t.Errorf("%s: %d ReplicaSets created (%v), want %d", sc.name, len(rs), rs, want)
+			}
+			checkAttribution(t, source.DefaultTag, r)
+		})
 	}
 }

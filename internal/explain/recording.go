@@ -45,7 +45,7 @@ func (x *Explainer) Attribute(rec *record.Recording) *Attribution {
 		r.Line = i + 1
 		at.Events = append(at.Events, AttributedEvent{
 			Event:       e,
-			Scenario:    e.At >= 0 && e.Namespace == ns,
+			Scenario:    e.At >= 0 && e.Object.Namespace == ns,
 			Explanation: x.One(r),
 		})
 	}

@@ -144,16 +144,16 @@ func deriveTraces(rel *Release) []site.TraceInput {
 func input(rel *Release, lang string, docs []*walkthrough.Doc) site.Input {
 	res := rel.Result
 	return site.Input{
-		Tag:       rel.Tree.Tag,
-		Commit:    rel.Tree.Commit,
-		Backend:   rel.Tree.Backend,
-		Lang:      lang,
-		Facts:     res.Facts(),
-		Symbols:   res.Symbols,
-		Xrefs:     res.Xrefs,
-		Docs:      docs,
-		ReadFile:  rel.read,
-		Recording: rel.Recording,
+		Tag:        rel.Tree.Tag,
+		Commit:     rel.Tree.Commit,
+		Backend:    rel.Tree.Backend,
+		Lang:       lang,
+		Facts:      res.Facts(),
+		Symbols:    res.Symbols,
+		Xrefs:      res.Xrefs,
+		Docs:       docs,
+		ReadFile:   rel.read,
+		Recordings: rel.Recordings,
 	}
 }
 

@@ -62,9 +62,9 @@ type Release struct {
 	Result *analyzer.Result
 	// Cached is true when the facts came from the cache (no packages loaded).
 	Cached bool
-	// Recording is the release's recorded run of the deployment scenario
-	// (record.Find), or nil.
-	Recording *record.Recording
+	// Recordings are the release's recorded runs, one per scenario that
+	// has one (record.Find), in the order of record.Scenarios.
+	Recordings []*record.Recording
 
 	// traces are derived once per Release: they depend on the facts only,
 	// and serve rebuilds the site on every walkthrough edit (deriving the
@@ -111,13 +111,19 @@ func Open(ctx context.Context, opts source.Options, sets []WalkSet, logf func(st
 	if bad := res.Facts().Incomplete; len(bad) > 0 {
 		log.Warn("some packages did not load; facts in them may be missing (-v lists the errors)", "tag", tree.Tag, "packages", len(bad), "first", bad[0])
 	}
-	rec, err := record.Find(opts.CacheDir, walkthroughs.Recordings, tree.Tag, "deployment")
-	if err != nil {
-		// A damaged recording costs the Observed panels, not the site.
-		log.Warn("recording not read; the site shows no recorded run", "tag", tree.Tag, "err", err)
-		rec = nil
+	var recs []*record.Recording
+	for _, sc := range record.ScenarioNames() {
+		rec, err := record.Find(opts.CacheDir, walkthroughs.Recordings, tree.Tag, sc)
+		if err != nil {
+			// A damaged recording costs its pages, not the site.
+			log.Warn("recording not read; the site leaves it out", "tag", tree.Tag, "scenario", sc, "err", err)
+			continue
+		}
+		if rec != nil {
+			recs = append(recs, rec)
+		}
 	}
-	return &Release{Tree: tree, Result: res, Cached: hit, Recording: rec}, nil
+	return &Release{Tree: tree, Result: res, Cached: hit, Recordings: recs}, nil
 }
 
 // Roots returns the analyzer's default roots plus the import path of every
