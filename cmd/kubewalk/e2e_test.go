@@ -108,6 +108,15 @@ func TestE2EBuildSite(t *testing.T) {
 	for _, err := range site.CheckLinks(out) {
 		t.Error(err)
 	}
+	// The default release has a recorded run (kept with the walkthroughs,
+	// or made by TestE2ERecord): its page, and the panels under the steps.
+	if _, err := os.Stat(filepath.Join(out, "recorded.html")); err != nil {
+		t.Errorf("the default site has no Recorded run page: %v", err)
+	}
+	wt, _ := os.ReadFile(filepath.Join(out, "walkthroughs", "deployment.html"))
+	if n := bytes.Count(wt, []byte(`class="observed"`)); n < 5 {
+		t.Errorf("deployment.html has %d Observed panels, want one under most steps", n)
+	}
 	// A second build of the same inputs (facts now cached) is byte-identical.
 	out2 := filepath.Join(t.TempDir(), "public")
 	kubewalk(t, "build", "--source", "goproxy", "--out", out2)
