@@ -12,7 +12,7 @@ E2E_CACHE ?= $(CURDIR)/.cache/e2e
 ARTIFACTS ?= $(CURDIR)/.cache/artifacts
 FUZZTIME  ?= 30s
 
-.PHONY: all build site test e2e bench lint fuzz clean
+.PHONY: all build site site-all test e2e bench lint fuzz clean
 
 all: build
 
@@ -21,6 +21,12 @@ build:
 
 site: build
 	./$(BIN) build $(if $(TAG),--tag $(TAG)) --source $(SOURCE) --out $(OUT)
+
+# One site of every minor release the walkthroughs support, each at its
+# latest patch (a subtree per release, a version switcher).
+RANGE ?= v1.29..v1.37
+site-all: build
+	./$(BIN) build --tags $(RANGE) --source $(SOURCE) --out $(OUT)
 
 # Offline: fixtures only, no Kubernetes download. The browser tests need
 # Chromium (Debian's chromium package; .ci/run installs it).

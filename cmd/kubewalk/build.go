@@ -7,7 +7,6 @@ import (
 
 	"github.com/kubewalk/kubewalk/internal/pipeline"
 	"github.com/kubewalk/kubewalk/record"
-	"github.com/kubewalk/kubewalk/source"
 	"github.com/spf13/cobra"
 )
 
@@ -18,7 +17,7 @@ func newBuildCmd(g *globals) *cobra.Command {
 		userDir   string
 		noBuiltin bool
 		lang      string
-		tags      []string
+		rl        releaseList
 		rec       bool
 	)
 	c := &cobra.Command{
@@ -48,6 +47,7 @@ Open <out>/index.html in a browser, or serve the directory from anywhere.`,
   kubewalk build --tag v1.35.4 --lang ko --out public-ko
   kubewalk build --walkthroughs ./my-walkthroughs --out public
   kubewalk build --source goproxy --tag v1.35.4 --tag v1.36.3 --out public
+  kubewalk build --source goproxy --tags v1.29..v1.37 --out public-all
   kubewalk build --source goproxy --tag v1.31.0 --record`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if lang != "en" && lang != "ko" {
@@ -57,17 +57,14 @@ Open <out>/index.html in a browser, or serve the directory from anywhere.`,
 			if err != nil {
 				return &usageError{cmd: cmd.CommandPath(), err: err}
 			}
-			if len(tags) == 0 {
-				tags = []string{source.DefaultTag}
-			}
-			seen := map[string]bool{}
-			for _, t := range tags {
-				if seen[t] {
-					return &usageError{cmd: cmd.CommandPath(), err: fmt.Errorf("--tag %s given twice", t)}
-				}
-				seen[t] = true
+			tags, err := rl.resolve(cmd.Context(), cmd, g, &sf)
+			if err != nil {
+				return err
 			}
 			start := time.Now()
+			if err := prefetch(cmd.Context(), g, &sf, tags); err != nil {
+				return err
+			}
 			var rels []*pipeline.Release
 			for _, tag := range tags {
 				if rec {
@@ -96,7 +93,7 @@ Open <out>/index.html in a browser, or serve the directory from anywhere.`,
 	f := c.Flags()
 	// --tag repeats on build (one site, several releases); the other
 	// commands that take one release register it through sf.register.
-	f.StringArrayVar(&tags, "tag", nil, "Kubernetes release tag; repeat for a site of several releases (default "+source.DefaultTag+")")
+	rl.register(f, "to build; repeat for a site of several releases")
 	sf.registerSource(f)
 	f.StringVar(&out, "out", "public", "output directory")
 	f.StringVar(&userDir, "walkthroughs", "", "directory of walkthrough Markdown files to add to the built-in ones (same ID replaces a built-in)")

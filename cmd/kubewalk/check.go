@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/kubewalk/kubewalk/internal/pipeline"
-	"github.com/kubewalk/kubewalk/source"
 	"github.com/kubewalk/kubewalk/walkthrough"
 	"github.com/spf13/cobra"
 )
@@ -15,7 +14,7 @@ import (
 func newCheckCmd(g *globals) *cobra.Command {
 	var (
 		sf        sourceFlags
-		tags      []string
+		rl        releaseList
 		userDir   string
 		noBuiltin bool
 	)
@@ -31,14 +30,21 @@ for walkthroughs that must keep up with Kubernetes.`,
   kubewalk check --source goproxy
 
   # Your own walkthroughs, at three releases
-  kubewalk check --no-builtin --walkthroughs ./docs/walkthroughs --tag v1.34.4 --tag v1.35.4 --tag v1.36.3`,
+  kubewalk check --no-builtin --walkthroughs ./docs/walkthroughs --tag v1.34.4 --tag v1.35.4 --tag v1.36.3
+
+  # Every minor release from v1.29 on, each at its latest patch
+  kubewalk check --source goproxy --tags v1.29..v1.37`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			sets, err := pipeline.Sets(userDir, noBuiltin)
 			if err != nil {
 				return &usageError{cmd: cmd.CommandPath(), err: err}
 			}
-			if len(tags) == 0 {
-				tags = []string{source.DefaultTag}
+			tags, err := rl.resolve(cmd.Context(), cmd, g, &sf)
+			if err != nil {
+				return err
+			}
+			if err := prefetch(cmd.Context(), g, &sf, tags); err != nil {
+				return err
 			}
 			problems := 0
 			for _, tag := range tags {
@@ -67,7 +73,7 @@ for walkthroughs that must keep up with Kubernetes.`,
 		},
 	}
 	f := c.Flags()
-	f.StringArrayVar(&tags, "tag", nil, "release tag to check at (repeatable; default "+source.DefaultTag+")")
+	rl.register(f, "to check at")
 	sf.registerSource(f)
 	f.StringVar(&userDir, "walkthroughs", "", "directory of walkthrough Markdown files to check besides the built-in ones")
 	f.BoolVar(&noBuiltin, "no-builtin", false, "leave the built-in walkthroughs out")

@@ -102,10 +102,10 @@ func siteFiles(t *testing.T, dir string) map[string][]byte {
 // where a page names the backend: the footer of every HTML page and the
 // release table on the home page. A second git build, from the cached
 // tree and facts, must be byte-identical to the first.
-func TestDeterminismAcrossSources(t *testing.T) {
-	if testing.Short() {
-		t.Skip("loads packages")
-	}
+// useFixtureProxy makes the fixture repository at tag, and points the go
+// command of this test at a file:// proxy of it, with a module cache of
+// the test's own. It returns the repository and the tag's commit.
+func useFixtureProxy(t *testing.T, tag string) (repo, commit string) {
 	t.Setenv("GOFLAGS", "-mod=mod")
 	t.Setenv("GOTOOLCHAIN", "local")
 	t.Setenv("GOSUMDB", "off")
@@ -122,10 +122,18 @@ func TestDeterminismAcrossSources(t *testing.T) {
 		})
 	})
 	t.Setenv("GOMODCACHE", modcache)
-	const tag = "v1.99.0"
-	repo := fixtureRepo(t, tag)
+	repo = fixtureRepo(t, tag)
 	proxy, commit := fixtureProxy(t, repo, tag)
 	t.Setenv("GOPROXY", "file://"+filepath.ToSlash(proxy))
+	return repo, commit
+}
+
+func TestDeterminismAcrossSources(t *testing.T) {
+	if testing.Short() {
+		t.Skip("loads packages")
+	}
+	const tag = "v1.99.0"
+	repo, commit := useFixtureProxy(t, tag)
 	wdir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(wdir, "fixture.md"), []byte(fixtureWalkthrough), 0o644); err != nil {
 		t.Fatal(err)

@@ -1,0 +1,37 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// --tags expands a range of minor releases from the proxy's list, and a
+// range that names none is a usage error.
+func TestTagsRange(t *testing.T) {
+	if testing.Short() {
+		t.Skip("loads packages")
+	}
+	useFixtureProxy(t, "v1.99.0")
+	wdir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(wdir, "fixture.md"), []byte(fixtureWalkthrough), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cache := t.TempDir()
+	check := func(args ...string) (int, string) {
+		code, _, stderr := kw(t, append([]string{"--cache-dir", cache, "check", "--source", "goproxy", "--no-builtin", "--walkthroughs", wdir}, args...)...)
+		return code, stderr
+	}
+	if code, stderr := check("--tags", "v1.98..v1.99"); code != exitOK || !strings.Contains(stderr, "v1.99.0: ok") {
+		t.Errorf("--tags v1.98..v1.99: exit %d, want 0 and v1.99.0 checked:\n%s", code, stderr)
+	}
+	for _, bad := range []string{"v1.50..v1.60", "v1.99", ""} {
+		if code, stderr := check("--tags", bad); code != exitUsage {
+			t.Errorf("--tags %q: exit %d, want %d:\n%s", bad, code, exitUsage, stderr)
+		}
+	}
+	if code, stderr := check("--tags", "v1.99..v1.99", "--tag", "v1.99.0"); code != exitUsage || !strings.Contains(stderr, "twice") {
+		t.Errorf("a release both in --tags and --tag: exit %d:\n%s", code, stderr)
+	}
+}
