@@ -1,14 +1,10 @@
 package site
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
-
 	"bytes"
 	"context"
 	"errors"
 	"fmt"
-	"github.com/gofrs/flock"
 	"html/template"
 	"io/fs"
 	"os"
@@ -140,135 +136,12 @@ func Build(ctx context.Context, in Input, opts Options) (Stats, error) {
 	var st Stats
 	var err error
 	if old, ok := c.takeOut(opts); ok {
-		st, err = build(opts.Out, old)
+		st, err = inPlace(opts.Out, func() (Stats, error) { return build(opts.Out, old) })
 	} else {
 		st, err = atomically(opts.Out, func(dir string) (Stats, error) { return build(dir, nil) })
 	}
 	c.end(opts.Out, pl, err)
 	return st, err
-}
-
-// atomically runs write on a temporary directory beside out and renames
-// it into place when write succeeds.
-func atomically(out string, write func(dir string) (Stats, error)) (Stats, error) {
-	if out == "" {
-		return Stats{}, errors.New("site: no output directory")
-	}
-	// Refuse a foreign directory before the work, not after it. Under the
-	// swap lock: another build's swap leaves out briefly absent or mid-way.
-	unlock, err := lockOut(out)
-	if err != nil {
-		return Stats{}, err
-	}
-	err = checkOut(out)
-	unlock()
-	if err != nil {
-		return Stats{}, err
-	}
-	parent := filepath.Dir(filepath.Clean(out))
-	if err := os.MkdirAll(parent, 0o755); err != nil {
-		return Stats{}, err
-	}
-	tmp, err := os.MkdirTemp(parent, "."+filepath.Base(out)+".tmp-")
-	if err != nil {
-		return Stats{}, err
-	}
-	ok := false
-	defer func() {
-		if !ok {
-			os.RemoveAll(tmp)
-		}
-	}()
-	st, err := write(tmp)
-	if err != nil {
-		return Stats{}, err
-	}
-	if err := os.Chmod(tmp, 0o755); err != nil {
-		return Stats{}, err
-	}
-	if err := replaceDir(tmp, out); err != nil {
-		return Stats{}, err
-	}
-	ok = true
-	return st, nil
-}
-
-// checkOut refuses an Out that is a file, or a non-empty directory without
-// the marker file a previous Build left.
-func checkOut(out string) error {
-	fi, err := os.Stat(out)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil
-	}
-	if err != nil {
-		return err
-	}
-	if !fi.IsDir() {
-		return fmt.Errorf("%s: %w", out, ErrNotASite)
-	}
-	ents, err := os.ReadDir(out)
-	if err != nil {
-		return err
-	}
-	if len(ents) == 0 {
-		return nil
-	}
-	if _, err := os.Stat(filepath.Join(out, markerFile)); err != nil {
-		return fmt.Errorf("%s: %w (no %s in it)", out, ErrNotASite, markerFile)
-	}
-	return nil
-}
-
-// replaceDir moves dir into place at out: the old site is first renamed
-// aside, so at every moment out is either the old site or the new one.
-func replaceDir(dir, out string) error {
-	// Builds into one output directory swap one at a time. Without the
-	// lock, one build's rename of the old site aside races another's
-	// rename into place: the first fails with "directory not empty" and
-	// its old site stays behind as *.old. The lock file lives in the
-	// temporary directory, keyed by the output's absolute path, so nothing
-	// is left beside the site.
-	unlock, err := lockOut(out)
-	if err != nil {
-		return err
-	}
-	defer unlock()
-	// Checked again: out may have changed while the site was rendered.
-	if err := checkOut(out); err != nil {
-		return err
-	}
-	old := ""
-	if _, err := os.Stat(out); err == nil {
-		old = dir + ".old"
-		if err := os.Rename(out, old); err != nil {
-			return err
-		}
-	}
-	if err := os.Rename(dir, out); err != nil {
-		if old != "" {
-			os.Rename(old, out)
-		}
-		return err
-	}
-	if old != "" {
-		return os.RemoveAll(old)
-	}
-	return nil
-}
-
-// lockOut takes the process-wide and machine-wide lock on the output
-// directory out and returns its release.
-func lockOut(out string) (func(), error) {
-	abs, err := filepath.Abs(out)
-	if err != nil {
-		return nil, err
-	}
-	sum := sha256.Sum256([]byte(abs))
-	l := flock.New(filepath.Join(os.TempDir(), "kubewalk-out-"+hex.EncodeToString(sum[:8])+".lock"))
-	if err := l.Lock(); err != nil {
-		return nil, fmt.Errorf("lock %s: %w", out, err)
-	}
-	return func() { l.Unlock() }, nil
 }
 
 // builder holds what every page of one build shares. Everything in it is
@@ -704,6 +577,7 @@ func (b *builder) pages() ([]page, error) {
 			return nil, fmt.Errorf("site: two pages at %s", ps[i].path)
 		}
 	}
+	listPages(ps)
 	return ps, nil
 }
 
