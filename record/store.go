@@ -7,6 +7,8 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+
+	"github.com/kubewalk/kubewalk/internal/atomicfile"
 )
 
 // Recordings are kept in the cache as
@@ -26,27 +28,7 @@ func Save(cacheDir string, rec *Recording) (string, error) {
 	if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
 		return "", fmt.Errorf("record: %w", err)
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(name), filepath.Base(name)+".tmp-*")
-	if err != nil {
-		return "", fmt.Errorf("record: %w", err)
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return "", fmt.Errorf("record: %w", err)
-	}
-	if err := tmp.Chmod(0o644); err != nil {
-		tmp.Close()
-		return "", fmt.Errorf("record: %w", err)
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return "", fmt.Errorf("record: %w", err)
-	}
-	if err := tmp.Close(); err != nil {
-		return "", fmt.Errorf("record: %w", err)
-	}
-	if err := os.Rename(tmp.Name(), name); err != nil {
+	if err := atomicfile.WriteFile(name, data, 0o644); err != nil {
 		return "", fmt.Errorf("record: %w", err)
 	}
 	return name, nil

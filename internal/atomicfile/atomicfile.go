@@ -30,6 +30,12 @@ func Write(path string, perm fs.FileMode, write func(w io.Writer) error) error {
 		f.Close()
 		return err
 	}
+	// The data reaches the disk before the name does, so a machine that
+	// loses power after the rename finds the whole file, not an empty one.
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return err
+	}
 	if err := f.Close(); err != nil {
 		return err
 	}
