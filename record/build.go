@@ -3,6 +3,7 @@ package record
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"embed"
@@ -71,14 +72,7 @@ func (o BuildOptions) logf(format string, args ...any) {
 	}
 }
 
-func (o BuildOptions) goCmd() string { return cmpOr(o.Go, "go") }
-
-func cmpOr(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
-}
+func (o BuildOptions) goCmd() string { return cmp.Or(o.Go, "go") }
 
 // ErrBuild is wrapped by Build's errors when the go command fails.
 var ErrBuild = errors.New("building the release's programs failed")
@@ -490,7 +484,7 @@ func versionLDFlags(tree *source.Tree) (string, error) {
 		// client-go cuts the commit to 7 characters in user agents;
 		// "unknown" is what it prints for none, where the module proxy
 		// did not say which commit the tag is.
-		{"gitCommit", cmpOr(tree.Commit, "unknown")},
+		{"gitCommit", cmp.Or(tree.Commit, "unknown")},
 		{"gitTreeState", "clean"},
 		{"buildDate", "1970-01-01T00:00:00Z"},
 	}

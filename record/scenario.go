@@ -1,6 +1,7 @@
 package record
 
 import (
+	"cmp"
 	"context"
 	"crypto/tls"
 	"encoding/json"
@@ -323,7 +324,7 @@ func convertEvents(raw []rawEvent) []Event {
 			Reason:    e.Reason,
 			Object:    ObjectRef{Kind: e.InvolvedObject.Kind, Namespace: e.InvolvedObject.Namespace, Name: e.InvolvedObject.Name},
 			Message:   e.Message,
-			Component: cmpOr(e.Source.Component, e.ReportingComponent),
+			Component: cmp.Or(e.Source.Component, e.ReportingComponent),
 			Host:      e.Source.Host,
 			Action:    e.Action,
 			Count:     max(e.Count, 1),
