@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/kubewalk/kubewalk/analyzer/fact"
 )
 
 // copyTree copies testdata/resolve into a temporary directory, so tests
@@ -78,7 +80,7 @@ func TestAnalyzeCached(t *testing.T) {
 		t.Errorf("cached facts differ:\n%+v\n%+v", first.Facts(), second.Facts())
 	}
 	// A cached result resolves too (it reads the tree).
-	ref, _ := ParseRef(`example.com/tree/ctrl.Controller.syncThing /Create/`)
+	ref, _ := fact.ParseRef(`example.com/tree/ctrl.Controller.syncThing /Create/`)
 	if r, err := second.Resolve(ref); err != nil || len(r.Matched) != 1 {
 		t.Errorf("Resolve on a cached result = %+v, %v", r, err)
 	}

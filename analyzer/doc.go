@@ -8,7 +8,7 @@
 //		Tag: tree.Tag, Commit: tree.Commit,
 //		Logf: log.Printf,
 //	}, filepath.Join(cacheDir, "facts"))
-//	ref, err := analyzer.ParseRef(
+//	ref, err := fact.ParseRef(
 //		`k8s.io/kubernetes/pkg/controller/deployment.DeploymentController.getNewReplicaSet /ReplicaSets\(.*\)\.Create/`)
 //	r, err := res.Resolve(ref)
 //	// At v1.36.3:
@@ -107,14 +107,15 @@
 //
 // # References
 //
-// ParseRef's grammar is in its doc. Resolve looks each alternate up in the
-// index, in order; the first that exists wins, and its regexp must match a
-// line of that declaration (else an error wrapping ErrNoMatch: the code
-// changed under the walkthrough). When none exists the error is a
-// *NotFoundError with up to five suggestions: names of the same package
-// within an edit distance of a third of the name's length (case-
-// insensitive), then names elsewhere whose last element is close (the
-// symbol moved); NoPackage says when a package is not loaded at all.
+// References are parsed by fact.ParseRef, whose doc holds the grammar.
+// Resolve looks each alternate up in the index, in order; the first that
+// exists wins, and its regexp must match a line of that declaration (else
+// an error wrapping fact.ErrNoMatch: the code changed under the
+// walkthrough). When none exists the error is a *fact.NotFoundError with
+// up to five suggestions: names of the same package within an edit
+// distance of a third of the name's length (case-insensitive), then names
+// elsewhere whose last element is close (the symbol moved); NoPackage says
+// when a package is not loaded at all.
 //
 // # Cross-references
 //

@@ -10,6 +10,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/kubewalk/kubewalk/analyzer/fact"
 	"github.com/kubewalk/kubewalk/source"
 )
 
@@ -112,7 +113,7 @@ func TestE2ELoad(t *testing.T) {
 			if len(res.Xrefs) < 800 {
 				t.Errorf("xrefs of %d files, want ≥ 800", len(res.Xrefs))
 			}
-			ref, err := ParseRef(`k8s.io/kubernetes/pkg/controller/deployment.DeploymentController.getNewReplicaSet /ReplicaSets\(.*\)\.Create/`)
+			ref, err := fact.ParseRef(`k8s.io/kubernetes/pkg/controller/deployment.DeploymentController.getNewReplicaSet /ReplicaSets\(.*\)\.Create/`)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -130,9 +131,9 @@ func TestE2ELoad(t *testing.T) {
 			if _, ok := res.Lookup("k8s.io/client-go/tools/cache.sharedIndexInformer.AddEventHandler"); !ok {
 				t.Error("client-go's sharedIndexInformer.AddEventHandler is not indexed")
 			}
-			ref, _ = ParseRef("k8s.io/kubernetes/pkg/controller/deployment.DeploymentController.getNewReplicaSets")
+			ref, _ = fact.ParseRef("k8s.io/kubernetes/pkg/controller/deployment.DeploymentController.getNewReplicaSets")
 			_, err = res.Resolve(ref)
-			if nf, ok := err.(*NotFoundError); !ok || len(nf.Suggestions) == 0 ||
+			if nf, ok := err.(*fact.NotFoundError); !ok || len(nf.Suggestions) == 0 ||
 				nf.Suggestions[0] != "k8s.io/kubernetes/pkg/controller/deployment.DeploymentController.getNewReplicaSet" {
 				t.Errorf("a misspelt reference: %v, want getNewReplicaSet suggested first", err)
 			}

@@ -25,6 +25,7 @@ type (
 	FileXref            = fact.FileXref
 	Ref                 = fact.Ref
 	Resolved            = fact.Resolved
+	NotFoundError       = fact.NotFoundError
 )
 
 // SchemaVersion is fact.SchemaVersion, the version of facts.json's schema

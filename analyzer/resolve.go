@@ -8,7 +8,6 @@ import (
 	"regexp"
 	"sort"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/agnivade/levenshtein"
@@ -16,148 +15,10 @@ import (
 	"github.com/kubewalk/kubewalk/analyzer/fact"
 )
 
-// ParseRef parses a symbol reference as walkthroughs write it:
-//
-//	ref  = alt { "|" alt } [ "/" regexp "/" ] .
-//	alt  = importpath "." Name [ "." Method ]   (a full name)
-//	     | "." Name [ "." Method ]              (relative to the first alt's import path)
-//
-// Blanks around "|" are allowed. The regular expression (RE2 syntax) starts
-// at the first "/" that begins a blank-separated word — an alternate never
-// does — and runs to the final "/", so it may contain blanks and slashes.
-//
-// The import path ends at the first dot after its last slash. That is only
-// a syntactic guess when the last path element itself has dots
-// ("gopkg.in/yaml.v3.Marshal"): a relative alternate is expanded with that
-// guess, and Resolve corrects it against the index.
-func ParseRef(s string) (Ref, error) {
-	var ref Ref
-	text := strings.TrimSpace(s)
-	if text == "" {
-		return ref, errors.New("empty reference")
-	}
-	if i := regexpStart(text); i >= 0 {
-		re := text[i:]
-		if len(re) < 2 || re[len(re)-1] != '/' {
-			return ref, fmt.Errorf("reference %q: unterminated /regexp/", s)
-		}
-		ref.Lines = re[1 : len(re)-1]
-		if ref.Lines == "" {
-			return ref, fmt.Errorf("reference %q: empty /regexp/", s)
-		}
-		if _, err := regexp.Compile(ref.Lines); err != nil {
-			return ref, fmt.Errorf("reference %q: %w", s, err)
-		}
-		text = strings.TrimSpace(text[:i])
-	}
-	var base string
-	for k, alt := range strings.Split(text, "|") {
-		alt = strings.TrimSpace(alt)
-		if alt == "" {
-			return ref, fmt.Errorf("reference %q: empty alternate", s)
-		}
-		if strings.ContainsFunc(alt, unicode.IsSpace) {
-			return ref, fmt.Errorf("reference %q: blank inside %q (a /regexp/ must start after a blank)", s, alt)
-		}
-		if strings.HasPrefix(alt, ".") {
-			if k == 0 {
-				return ref, fmt.Errorf("reference %q: the first alternate must be a full name (importpath.Name)", s)
-			}
-			if err := checkNames(alt[1:]); err != nil {
-				return ref, fmt.Errorf("reference %q: %v", s, err)
-			}
-			alt = base + alt
-		} else {
-			path, names, ok := fact.SplitSymbol(alt)
-			if !ok {
-				return ref, fmt.Errorf("reference %q: %q names no symbol (want importpath.Name or importpath.Type.Method)", s, alt)
-			}
-			if err := checkNames(names); err != nil {
-				return ref, fmt.Errorf("reference %q: %v", s, err)
-			}
-			if k == 0 {
-				base = path
-			}
-		}
-		ref.Alternates = append(ref.Alternates, alt)
-	}
-	return ref, nil
-}
-
-// regexpStart returns the index of the "/" opening the regexp, or -1.
-func regexpStart(s string) int {
-	for i := 0; i < len(s); i++ {
-		if s[i] == '/' && (i == 0 || s[i-1] == ' ' || s[i-1] == '\t') {
-			return i
-		}
-	}
-	return -1
-}
-
-// checkNames checks "Name" or "Type.Method".
-func checkNames(names string) error {
-	parts := strings.Split(names, ".")
-	if len(parts) > 2 {
-		// A dotted last path element ("yaml.v3.Type.Method") parses
-		// into more parts; Resolve sorts it out.
-		parts = parts[len(parts)-2:]
-	}
-	for _, p := range parts {
-		if !isIdent(p) {
-			return fmt.Errorf("%q is not a Go identifier", p)
-		}
-	}
-	return nil
-}
-
-func isIdent(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i, r := range s {
-		if !unicode.IsLetter(r) && r != '_' && (i == 0 || !unicode.IsDigit(r)) {
-			return false
-		}
-	}
-	return true
-}
-
-// NotFoundError is returned by Resolve when no alternate of a reference
-// names a declaration of the tree.
-type NotFoundError struct {
-	// Ref is the reference, as Ref.String formats it.
-	Ref string
-	// Suggestions are the nearest existing names, best first: names of the
-	// same package by edit distance, then names elsewhere whose last
-	// element is close (a symbol moved to another package).
-	Suggestions []string
-	// NoPackage lists the alternates' import paths of which no package is
-	// loaded at all: the reference may be right but its package is not
-	// among the analyzed roots or their dependencies.
-	NoPackage []string
-}
-
-func (e *NotFoundError) Error() string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "%s: no such declaration", e.Ref)
-	if len(e.NoPackage) > 0 {
-		fmt.Fprintf(&b, " (package %s not loaded)", strings.Join(e.NoPackage, ", "))
-	}
-	if len(e.Suggestions) > 0 {
-		fmt.Fprintf(&b, "; did you mean %s?", strings.Join(e.Suggestions, ", "))
-	}
-	return b.String()
-}
-
-// ErrNoMatch is wrapped by Resolve's error when a reference's regexp
-// matches no line of the declaration: the code changed under the
-// walkthrough.
-var ErrNoMatch = errors.New("regexp matches no line of the declaration")
-
 // Resolve resolves ref against the symbol index: the first alternate that
 // names a declaration wins, and its regexp, if any, must match at least one
 // line of that declaration. A reference whose names all miss yields a
-// *NotFoundError with suggestions.
+// *fact.NotFoundError with suggestions.
 func (r *Result) Resolve(ref Ref) (Resolved, error) {
 	if len(ref.Alternates) == 0 {
 		return Resolved{}, errors.New("empty reference")
@@ -181,7 +42,7 @@ func (r *Result) Resolve(ref Ref) (Resolved, error) {
 }
 
 // alternates returns ref's names, correcting relative alternates when the
-// first alternate's import path has a dotted last element (see ParseRef).
+// first alternate's import path has a dotted last element (see fact.ParseRef).
 func (r *Result) alternates(ref Ref) []string {
 	names := ref.Alternates
 	guess, _, ok := fact.SplitSymbol(names[0])
@@ -273,18 +134,18 @@ func (r *Result) matchLines(sym Symbol, re string) ([]int, error) {
 	text, _ := fact.LineSpan(src, sym.Decl.StartLine, sym.Decl.EndLine)
 	matched := fact.MatchLines(rx, text, sym.Decl.StartLine)
 	if matched == nil {
-		return nil, fmt.Errorf("/%s/ in %s (%s:%d-%d): %w", re, sym.Name, sym.Decl.Path, sym.Decl.StartLine, sym.Decl.EndLine, ErrNoMatch)
+		return nil, fmt.Errorf("/%s/ in %s (%s:%d-%d): %w", re, sym.Name, sym.Decl.Path, sym.Decl.StartLine, sym.Decl.EndLine, fact.ErrNoMatch)
 	}
 	return matched, nil
 }
 
-// maxSuggestions bounds NotFoundError.Suggestions; five is arbitrary but
+// maxSuggestions bounds fact.NotFoundError.Suggestions; five is arbitrary but
 // fits on one diagnostic line.
 const maxSuggestions = 5
 
 // notFound builds the error for a reference none of whose names exist.
-func (r *Result) notFound(ref Ref) *NotFoundError {
-	e := &NotFoundError{Ref: ref.String()}
+func (r *Result) notFound(ref Ref) *fact.NotFoundError {
+	e := &fact.NotFoundError{Ref: ref.String()}
 	type cand struct {
 		name string
 		dist int

@@ -8,77 +8,11 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/kubewalk/kubewalk/analyzer/fact"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
-
-func TestParseRef(t *testing.T) {
-	tests := []struct {
-		in   string
-		want Ref
-	}{
-		{"k8s.io/kubernetes/pkg/controller/deployment.DeploymentController.getNewReplicaSet",
-			Ref{Alternates: []string{"k8s.io/kubernetes/pkg/controller/deployment.DeploymentController.getNewReplicaSet"}}},
-		{"  fmt.Println  ", Ref{Alternates: []string{"fmt.Println"}}},
-		{"k8s.io/kubernetes/pkg/scheduler.Scheduler.ScheduleOne | .Scheduler.scheduleOne",
-			Ref{Alternates: []string{"k8s.io/kubernetes/pkg/scheduler.Scheduler.ScheduleOne", "k8s.io/kubernetes/pkg/scheduler.Scheduler.scheduleOne"}}},
-		{"a/b.X|.Y|c/d.Z", Ref{Alternates: []string{"a/b.X", "a/b.Y", "c/d.Z"}}},
-		{`k8s.io/kubernetes/pkg/controller/deployment.DeploymentController.getNewReplicaSet /ReplicaSets\(.*\)\.Create/`,
-			Ref{Alternates: []string{"k8s.io/kubernetes/pkg/controller/deployment.DeploymentController.getNewReplicaSet"}, Lines: `ReplicaSets\(.*\)\.Create`}},
-		{"a/b.X | .Y /a / b/", Ref{Alternates: []string{"a/b.X", "a/b.Y"}, Lines: "a / b"}},
-		// A "|" inside the regexp separates no alternates.
-		{"k8s.io/x/p.T.M | .T.m /a|b c/", Ref{Alternates: []string{"k8s.io/x/p.T.M", "k8s.io/x/p.T.m"}, Lines: "a|b c"}},
-		// Syntactic split: Resolve corrects the relative alternate.
-		{"gopkg.in/yaml.v3.Marshal | .Unmarshal", Ref{Alternates: []string{"gopkg.in/yaml.v3.Marshal", "gopkg.in/yaml.Unmarshal"}}},
-	}
-	for _, tt := range tests {
-		got, err := ParseRef(tt.in)
-		if err != nil {
-			t.Errorf("ParseRef(%q): %v", tt.in, err)
-			continue
-		}
-		if !reflect.DeepEqual(got, tt.want) {
-			t.Errorf("ParseRef(%q) = %#v, want %#v", tt.in, got, tt.want)
-		}
-	}
-	bad := []string{
-		"", "   ", "fmt", "k8s.io/kubernetes/pkg/controller", ".Relative.First", "a/b.X | ", "a/b.X || a/b.Y",
-		"a/b.X /unterminated", "a/b.X /(/", "a/b.X //", "a/b.1X", "a/b.X.Y-Z", "a/b.X extra", "/re/",
-	}
-	for _, in := range bad {
-		if ref, err := ParseRef(in); err == nil {
-			t.Errorf("ParseRef(%q) = %#v, want an error", in, ref)
-		}
-	}
-}
-
-// FuzzParseRef checks that ParseRef never panics, and that what it accepts
-// survives a round trip through Ref.String.
-func FuzzParseRef(f *testing.F) {
-	for _, s := range []string{
-		"k8s.io/kubernetes/pkg/scheduler.Scheduler.ScheduleOne | .Scheduler.scheduleOne",
-		`k8s.io/kubernetes/pkg/controller/deployment.DeploymentController.getNewReplicaSet /ReplicaSets\(.*\)\.Create/`,
-		"gopkg.in/yaml.v3.Marshal",
-	} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, s string) {
-		ref, err := ParseRef(s)
-		if err != nil {
-			return
-		}
-		if len(ref.Alternates) == 0 {
-			t.Fatalf("ParseRef(%q) accepted a reference without names", s)
-		}
-		again, err := ParseRef(ref.String())
-		if err != nil {
-			t.Fatalf("ParseRef(%q) = %q, which does not parse: %v", s, ref.String(), err)
-		}
-		if !reflect.DeepEqual(ref, again) {
-			t.Fatalf("round trip of %q: %#v != %#v", s, ref, again)
-		}
-	})
-}
 
 func TestResolve(t *testing.T) {
 	res := fixtureResult(t)
@@ -103,7 +37,7 @@ func TestResolve(t *testing.T) {
 		{"example.com/tree/ctrl.ReasonFailed", "example.com/tree/ctrl.ReasonFailed", 0, nil},
 	}
 	for _, tt := range tests {
-		ref, err := ParseRef(tt.ref)
+		ref, err := fact.ParseRef(tt.ref)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -121,9 +55,9 @@ func TestResolve(t *testing.T) {
 
 func TestResolveNoMatch(t *testing.T) {
 	res := fixtureResult(t)
-	ref, _ := ParseRef("example.com/tree/ctrl.Controller.syncThing /Delete/")
+	ref, _ := fact.ParseRef("example.com/tree/ctrl.Controller.syncThing /Delete/")
 	_, err := res.Resolve(ref)
-	if !errors.Is(err, ErrNoMatch) {
+	if !errors.Is(err, fact.ErrNoMatch) {
 		t.Fatalf("Resolve(%s) = %v, want ErrNoMatch", ref, err)
 	}
 	if !strings.Contains(err.Error(), "ctrl/ctrl.go:25-34") {
@@ -143,14 +77,14 @@ func TestResolveNotFound(t *testing.T) {
 		"example.com/tree/nosuch.Create",
 		"example.com/tree/lib.ThingClient.Delete",
 	} {
-		ref, err := ParseRef(s)
+		ref, err := fact.ParseRef(s)
 		if err != nil {
 			t.Fatal(err)
 		}
 		_, err = res.Resolve(ref)
-		var nf *NotFoundError
+		var nf *fact.NotFoundError
 		if !errors.As(err, &nf) {
-			t.Errorf("Resolve(%s) = %v, want a *NotFoundError", s, err)
+			t.Errorf("Resolve(%s) = %v, want a *fact.NotFoundError", s, err)
 			continue
 		}
 		b.WriteString(nf.Error() + "\n")

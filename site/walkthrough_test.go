@@ -8,7 +8,6 @@ import (
 	"testing"
 	"testing/fstest"
 
-	"github.com/kubewalk/kubewalk/analyzer"
 	"github.com/kubewalk/kubewalk/analyzer/fact"
 	"github.com/kubewalk/kubewalk/walkthrough"
 )
@@ -43,12 +42,12 @@ func (r *treeResolver) Resolve(ref fact.Ref) (fact.Resolved, error) {
 				}
 			}
 			if len(res.Matched) == 0 {
-				return fact.Resolved{}, analyzer.ErrNoMatch
+				return fact.Resolved{}, fact.ErrNoMatch
 			}
 		}
 		return res, nil
 	}
-	return fact.Resolved{}, &analyzer.NotFoundError{Ref: ref.String()}
+	return fact.Resolved{}, &fact.NotFoundError{Ref: ref.String()}
 }
 
 // TestWalkthroughMarkdown renders hostile Markdown through the walkthrough

@@ -103,7 +103,7 @@
 // start with "." to mean the first ALT's import path, the first ALT that
 // exists at the tag wins (for symbols renamed between releases), and
 // REGEXP (RE2) narrows the reference to the declaration's lines it
-// matches. This is analyzer.ParseRef's grammar.
+// matches. This is fact.ParseRef's grammar.
 //
 // Inline references are ordinary Markdown links, so the file reads well on
 // GitHub too:

@@ -10,7 +10,7 @@ import (
 // tag. *analyzer.Result implements it.
 type Resolver interface {
 	// Resolve resolves ref; its error for a name that does not exist is an
-	// *analyzer.NotFoundError carrying suggestions.
+	// *fact.NotFoundError carrying suggestions.
 	Resolve(ref fact.Ref) (fact.Resolved, error)
 	// Facts returns the discovered facts.
 	Facts() *fact.Facts

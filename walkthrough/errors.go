@@ -21,7 +21,7 @@ type Error struct {
 	// Suggestions are the nearest existing names for a reference that did
 	// not resolve, best first.
 	Suggestions []string
-	// Err is the underlying error, if any (an *analyzer.NotFoundError for
+	// Err is the underlying error, if any (a *fact.NotFoundError for
 	// an unresolved reference), for errors.As.
 	Err error
 }

@@ -23,7 +23,6 @@ import (
 
 	"github.com/yuin/goldmark/ast"
 
-	"github.com/kubewalk/kubewalk/analyzer"
 	"github.com/kubewalk/kubewalk/analyzer/fact"
 )
 
@@ -73,7 +72,7 @@ func (s *Source) parseExcerpt(n *ast.FencedCodeBlock, errs *errorList) *excerptS
 		errs.add(s.File, e.line, 1, "excerpt block has no ref:")
 		return nil
 	}
-	ref, err := analyzer.ParseRef(r.val)
+	ref, err := fact.ParseRef(r.val)
 	if err != nil {
 		errs.add(s.File, r.line, r.valCol, "ref: %v", err)
 		return nil

@@ -12,7 +12,7 @@ import (
 	"strings"
 
 	"github.com/agnivade/levenshtein"
-	"github.com/kubewalk/kubewalk/analyzer"
+	"github.com/kubewalk/kubewalk/analyzer/fact"
 	"github.com/yuin/goldmark/ast"
 )
 
@@ -22,7 +22,7 @@ type Options struct {
 	Resolver Resolver
 	// SymbolURL is the href of an inline reference in the site, relative to
 	// the walkthrough page (the site decides its URLs). nil: the permalink.
-	SymbolURL func(r analyzer.Resolved) string
+	SymbolURL func(r fact.Resolved) string
 	// Permalink is the GitHub URL of lines from..to of a file at the tag.
 	// nil: inline references link to the symbol's pkg.go.dev page.
 	Permalink func(path string, from, to int) string
@@ -246,26 +246,26 @@ type builder struct {
 }
 
 // resolve resolves a reference, reporting failure at file:line:col.
-func (b *builder) resolve(file string, line, col int, text string, ref analyzer.Ref) (analyzer.Resolved, bool) {
+func (b *builder) resolve(file string, line, col int, text string, ref fact.Ref) (fact.Resolved, bool) {
 	res, err := b.lookup(ref)
 	if err != nil {
 		b.report(file, line, col, text, err)
-		return analyzer.Resolved{}, false
+		return fact.Resolved{}, false
 	}
 	return res, true
 }
 
 // lookup resolves ref. A regexp that matches nothing is not an error
 // here (Matched is empty): callers say which regexp failed and where.
-func (b *builder) lookup(ref analyzer.Ref) (analyzer.Resolved, error) {
+func (b *builder) lookup(ref fact.Ref) (fact.Resolved, error) {
 	if b.opts.Resolver == nil {
-		return analyzer.Resolved{}, errors.New("no resolver")
+		return fact.Resolved{}, errors.New("no resolver")
 	}
 	res, err := b.opts.Resolver.Resolve(ref)
-	if errors.Is(err, analyzer.ErrNoMatch) && ref.Lines != "" {
+	if errors.Is(err, fact.ErrNoMatch) && ref.Lines != "" {
 		// Resolve again without the regexp for the symbol, so the
 		// message can name the declaration.
-		res, err = b.opts.Resolver.Resolve(analyzer.Ref{Alternates: ref.Alternates})
+		res, err = b.opts.Resolver.Resolve(fact.Ref{Alternates: ref.Alternates})
 		res.Matched = nil
 	}
 	return res, err
@@ -274,7 +274,7 @@ func (b *builder) lookup(ref analyzer.Ref) (analyzer.Resolved, error) {
 // report reports a failed resolution.
 func (b *builder) report(file string, line, col int, text string, err error) {
 	e := &Error{File: file, Line: line, Col: col, Err: err, Msg: fmt.Sprintf("reference %s: %v", text, err)}
-	if nf, ok := errors.AsType[*analyzer.NotFoundError](err); ok {
+	if nf, ok := errors.AsType[*fact.NotFoundError](err); ok {
 		e.Msg = fmt.Sprintf("reference %s does not resolve", text)
 		if len(nf.NoPackage) > 0 {
 			e.Msg += fmt.Sprintf(" (package %s is not loaded)", strings.Join(nf.NoPackage, ", "))

@@ -18,7 +18,6 @@ import (
 	"github.com/yuin/goldmark/text"
 	"github.com/yuin/goldmark/util"
 
-	"github.com/kubewalk/kubewalk/analyzer"
 	"github.com/kubewalk/kubewalk/analyzer/fact"
 )
 
@@ -121,10 +120,10 @@ func pkgGoDevName(dest string) (string, bool) {
 // refOfDest parses a reference destination.
 func refOfDest(dest string) (fact.Ref, error) {
 	if s, ok := strings.CutPrefix(dest, "go:"); ok {
-		return analyzer.ParseRef(s)
+		return fact.ParseRef(s)
 	}
 	name, _ := pkgGoDevName(dest)
-	return analyzer.ParseRef(name)
+	return fact.ParseRef(name)
 }
 
 // refPos returns the source offset of a link's text, for its line and

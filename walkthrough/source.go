@@ -12,7 +12,7 @@ import (
 	"github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/text"
 
-	"github.com/kubewalk/kubewalk/analyzer"
+	"github.com/kubewalk/kubewalk/analyzer/fact"
 )
 
 // Source is a walkthrough file parsed for syntax only: front matter, steps
@@ -53,8 +53,8 @@ type RefUse struct {
 	Col  int    `json:"col"`
 	// Text is the reference as written: a link destination or an excerpt's
 	// ref: value.
-	Text string       `json:"text"`
-	Ref  analyzer.Ref `json:"ref"`
+	Text string   `json:"text"`
+	Ref  fact.Ref `json:"ref"`
 }
 
 // block is a top-level piece of a step or the intro.
@@ -366,7 +366,7 @@ func (s *Source) collectRefs(errs *errorList) {
 			line, col := s.lineCol(refPos(r, s.src))
 			if r.err != nil {
 				if strings.HasPrefix(string(r.dest), "go:") {
-					errs.add(s.File, line, col, "%v", r.err) // the analyzer's message quotes the reference
+					errs.add(s.File, line, col, "%v", r.err) // ParseRef's message quotes the reference
 				} else {
 					errs.add(s.File, line, col, "%s: %v", r.dest, r.err)
 				}

@@ -18,7 +18,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"golang.org/x/tools/txtar"
 
-	"github.com/kubewalk/kubewalk/analyzer"
 	"github.com/kubewalk/kubewalk/analyzer/fact"
 )
 
@@ -55,7 +54,7 @@ func (f *fakeResolver) Resolve(ref fact.Ref) (res fact.Resolved, err error) {
 			defer func() {
 				if len(res.Matched) == 0 {
 					// As analyzer.Result.Resolve does.
-					res, err = fact.Resolved{}, fmt.Errorf("resolve %s: %w", ref, analyzer.ErrNoMatch)
+					res, err = fact.Resolved{}, fmt.Errorf("resolve %s: %w", ref, fact.ErrNoMatch)
 				}
 			}()
 			re, err := regexp.Compile(ref.Lines)
@@ -76,7 +75,7 @@ func (f *fakeResolver) Resolve(ref fact.Ref) (res fact.Resolved, err error) {
 			sugg = append(sugg, name)
 		}
 	}
-	return fact.Resolved{}, &analyzer.NotFoundError{Ref: ref.String(), Suggestions: sugg}
+	return fact.Resolved{}, &fact.NotFoundError{Ref: ref.String(), Suggestions: sugg}
 }
 
 func (f *fakeResolver) Facts() *fact.Facts { return f.facts }

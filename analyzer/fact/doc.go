@@ -5,7 +5,8 @@
 // handler registrations, wirings, writes, events, list-watches, call
 // edges), the symbol index (Symbol), the identifier cross-references of
 // source pages (FileXref, Ident), and symbol references as walkthroughs
-// write them (Ref, and Resolved once looked up). Nothing here refers to
+// write them (Ref, parsed by ParseRef, and Resolved once looked up, or a
+// resolver's NotFoundError or ErrNoMatch when not). Nothing here refers to
 // go/ast or go/types, so a walkthrough resolver, a site or a tool can use
 // facts read from the cache or from facts.json without loading a package,
 // and without importing the loader.

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"regexp"
 
-	"github.com/kubewalk/kubewalk/analyzer"
 	"github.com/kubewalk/kubewalk/analyzer/fact"
 )
 
@@ -174,7 +173,7 @@ func resolve(r Release, ref fact.Ref) Side {
 		}
 		s.Matched = fact.MatchLines(rx, text, s.Decl.StartLine)
 		if s.Matched == nil {
-			s.Error = fmt.Sprintf("/%s/ in %s (%s:%d-%d): %v", ref.Lines, s.Symbol, s.Decl.Path, s.Decl.StartLine, s.Decl.EndLine, analyzer.ErrNoMatch)
+			s.Error = fmt.Sprintf("/%s/ in %s (%s:%d-%d): %v", ref.Lines, s.Symbol, s.Decl.Path, s.Decl.StartLine, s.Decl.EndLine, fact.ErrNoMatch)
 		}
 	}
 	return s

@@ -5,9 +5,21 @@ import (
 	"path/filepath"
 	"sort"
 
-	"github.com/kubewalk/kubewalk/analyzer"
+	"github.com/kubewalk/kubewalk/analyzer/fact"
 	"github.com/kubewalk/kubewalk/walkthrough"
 )
+
+// Analysis is what a comparison needs of an analysed release: its facts,
+// its resolver and where its tree is. *analyzer.Result implements it; the
+// package asks for no more, so the site, which shows what reldiff finds,
+// does not depend on the loader through it.
+type Analysis interface {
+	// Resolve resolves a reference's names (see analyzer.Result.Resolve).
+	Resolve(ref fact.Ref) (fact.Resolved, error)
+	Facts() *fact.Facts
+	// Dir is the tree's directory, read when Release.Read is nil.
+	Dir() string
+}
 
 // Release is one side of a comparison.
 type Release struct {
@@ -15,7 +27,7 @@ type Release struct {
 	// Result.Facts().Tag.
 	Tag string
 	// Result is the analysed release.
-	Result *analyzer.Result
+	Result Analysis
 	// Read returns the bytes of a file of the release's tree, by the
 	// repo-relative, slash-separated path of fact.Location. nil reads
 	// from Result.Dir(). The site passes its own reader when it already

@@ -20,6 +20,7 @@ import (
 	"golang.org/x/tools/txtar"
 
 	"github.com/kubewalk/kubewalk/analyzer"
+	"github.com/kubewalk/kubewalk/analyzer/fact"
 	"github.com/kubewalk/kubewalk/walkthrough"
 )
 
@@ -153,7 +154,7 @@ func TestCompareRefs(t *testing.T) {
 
 func TestChangedDiff(t *testing.T) {
 	a, b := releases(t)
-	ref, err := analyzer.ParseRef("k8s.io/kubernetes/pkg/controller/demo.Changer")
+	ref, err := fact.ParseRef("k8s.io/kubernetes/pkg/controller/demo.Changer")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -180,7 +181,7 @@ func TestChangedDiff(t *testing.T) {
 
 func TestMovedHasNoDiff(t *testing.T) {
 	a, b := releases(t)
-	ref, _ := analyzer.ParseRef("k8s.io/kubernetes/pkg/controller/demo.Mover")
+	ref, _ := fact.ParseRef("k8s.io/kubernetes/pkg/controller/demo.Mover")
 	rc := CompareRef(a, b, ref)
 	if rc.Status != Moved || rc.Diff != "" {
 		t.Fatalf("got %s with diff %q, want moved without diff", rc.Status, rc.Diff)
@@ -192,12 +193,12 @@ func TestMovedHasNoDiff(t *testing.T) {
 
 func TestPatternLost(t *testing.T) {
 	a, b := releases(t)
-	ref, _ := analyzer.ParseRef("k8s.io/kubernetes/pkg/controller/demo.Patterned /hello old/")
+	ref, _ := fact.ParseRef("k8s.io/kubernetes/pkg/controller/demo.Patterned /hello old/")
 	rc := CompareRef(a, b, ref)
 	if rc.Status != PatternLost {
 		t.Fatalf("Status = %s, want pattern-lost", rc.Status)
 	}
-	if len(rc.From.Matched) != 1 || rc.To.Matched != nil || !strings.Contains(rc.To.Error, analyzer.ErrNoMatch.Error()) {
+	if len(rc.From.Matched) != 1 || rc.To.Matched != nil || !strings.Contains(rc.To.Error, fact.ErrNoMatch.Error()) {
 		t.Errorf("From %+v, To %+v", rc.From, rc.To)
 	}
 	if !strings.Contains(rc.Diff, "+\tprintln(\"hello new\")") {
