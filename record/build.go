@@ -222,7 +222,7 @@ func build(ctx context.Context, tree *source.Tree, dir, goVersion, ldflags strin
 	if err != nil {
 		return err
 	}
-	opts.logf("building %s for %s with %s (about 15 minutes on 2 cores with an empty Go build cache; cached afterwards)", strings.Join(Programs, ", "), tree.Tag, goVersion)
+	opts.logf("building %s for %s with %s (about 10 minutes on 2 cores with an empty Go build cache; cached afterwards)", strings.Join(Programs, ", "), tree.Tag, goVersion)
 	start := time.Now()
 	if err := cmd.Start(); err != nil {
 		return fmt.Errorf("%w: %v", ErrBuild, err)

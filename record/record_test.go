@@ -401,3 +401,28 @@ func TestCollectAudit(t *testing.T) {
 		t.Errorf("err = %v", err)
 	}
 }
+
+// A build that fails (here: the tree has none of the programs' packages)
+// is ErrBuild with the go command's own words, and leaves nothing in the
+// cache that a second Build could take for built programs.
+func TestBuildFails(t *testing.T) {
+	tree := fakeTree(t, hollowNode)
+	cache := t.TempDir()
+	t.Setenv("GOFLAGS", "")
+	t.Setenv("GOPROXY", "off")
+	_, err := Build(context.Background(), tree, BuildOptions{CacheDir: cache, Logf: t.Logf})
+	if !errors.Is(err, ErrBuild) || !strings.Contains(err.Error(), "v1.36.3") {
+		t.Fatalf("err = %v, want ErrBuild naming the release", err)
+	}
+	t.Logf("the error: %v", err)
+	var left []string
+	filepath.WalkDir(filepath.Join(cache, "record", "bin"), func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && !strings.HasSuffix(p, ".lock") {
+			left = append(left, p)
+		}
+		return nil
+	})
+	if len(left) > 0 {
+		t.Errorf("a failed build left files in the cache: %v", left)
+	}
+}

@@ -34,8 +34,8 @@ that emitted or made it, and to the walkthrough step that explains it.
 The recording is saved in the cache, keyed by release and scenario; build uses
 it for the site's Observed panels and Recorded run page.
 
-Cost: the first record of a release builds the programs, about 15 minutes on
-2 cores with an empty Go build cache and 2 GB of memory; they are cached per
+Cost: the first record of a release builds the programs, about 10 minutes on
+2 cores with an empty Go build cache and 2.4 GB of memory; they are cached per
 release and Go version, and a second record builds nothing. A run with built
 programs takes about a minute. Every process it starts ends when it returns,
 also on an error or Ctrl-C, and its temporary directory is removed.
