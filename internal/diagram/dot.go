@@ -13,16 +13,28 @@ import (
 	"github.com/goccy/go-graphviz/cgraph"
 
 	"github.com/kubewalk/kubewalk/internal/codehtml"
+	"github.com/kubewalk/kubewalk/internal/wasmcache"
 )
 
 // Graphviz runs as WebAssembly inside this process: go-graphviz embeds
 // Graphviz 12 compiled to wasm and runs it with wazero (pure Go, no cgo,
 // nothing to install, no network). Its package init compiles the module
 // for every process that links this package, whatever the command: about
-// 1 s and 6 MB written to $TMPDIR/go-graphviz (wazero's compilation
-// cache) the first time on this kind of machine, then 0.05-0.1 s and
-// 14 MB of resident memory each start. Every Graphviz context shares that
-// one instance.
+// 0.6-1 s and 6 MB written to wazero's compilation cache the first time
+// on this kind of machine, then 0.05-0.1 s and 14 MB of resident memory
+// each start. Every Graphviz context shares that one instance.
+//
+// go-graphviz puts that cache in $TMPDIR/go-graphviz, a name anyone could
+// create first in a shared /tmp and fill with code for wazero to map
+// executable. wasmcache, initialised before go-graphviz, points TMPDIR at
+// a directory of the user's own for that init; Go initialises this
+// package after go-graphviz, since it imports it, so here the caller's
+// TMPDIR is given back, before main and every package that imports this
+// one.
+func init() {
+	wasmcache.Restore()
+}
+
 var (
 	// gvMu serialises layouts: the shared wasm instance is one C heap
 	// with one thread, not safe for concurrent calls, and the site renders
