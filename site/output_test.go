@@ -22,6 +22,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/kubewalk/kubewalk/internal/safedir"
+	"github.com/kubewalk/kubewalk/internal/safedir/safedirtest"
 )
 
 // The output directory (issue 18): never missing, whenever the build is
@@ -45,22 +46,13 @@ func TestHelperBuild(t *testing.T) {
 }
 
 // underStrace runs TestHelperBuild into out under strace with the given
-// options, and returns the command, started. Skipped without strace, or
-// where strace cannot trace (no ptrace in the sandbox).
+// options, and returns the command, started.
 func underStrace(t *testing.T, out string, straceArgs ...string) *exec.Cmd {
 	t.Helper()
-	strace, err := exec.LookPath("strace")
-	if err != nil {
-		t.Skip("no strace: cannot stop the build at a system call")
-	}
-	if err := exec.Command(strace, "-f", "-qq", "-o", "/dev/null", "true").Run(); err != nil {
-		t.Skipf("strace cannot trace here: %v", err)
-	}
-	args := append([]string{"-f", "-qq"}, straceArgs...)
-	args = append(args, os.Args[0], "-test.run=^TestHelperBuild$", "-test.count=1")
-	cmd := exec.Command(strace, args...)
+	cmd := exec.Command(os.Args[0], "-test.run=^TestHelperBuild$", "-test.count=1")
 	cmd.Env = append(os.Environ(), "KUBEWALK_SITE_HELPER_OUT="+out)
 	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
+	cmd = safedirtest.Wrap(t, cmd, straceArgs...)
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -347,40 +339,12 @@ func TestSyncsBeforePublishing(t *testing.T) {
 	}
 	out := filepath.Join(t.TempDir(), "public")
 	log := filepath.Join(t.TempDir(), "strace.log")
-	cmd := underStrace(t, out, "-o", log, "-e", "trace=openat,fsync,rename,renameat,renameat2", "-e", "signal=none", "-y")
+	cmd := underStrace(t, out, safedirtest.TraceSyncs(log)...)
 	if err := cmd.Wait(); err != nil {
 		t.Fatal(err)
 	}
-	b, err := os.ReadFile(log)
-	if err != nil {
-		t.Fatal(err)
-	}
 	files := readTree(t, out)
-	synced := map[string]bool{}
-	published := false
-	for _, line := range strings.Split(string(b), "\n") {
-		switch {
-		case strings.Contains(line, "fsync("):
-			// 12 fsync(7</tmp/…/.public.tmp-123/src/x.html>) = 0, or
-			// 12 fsync(7</…> <unfinished ...>; a path may hold < and >.
-			_, p, ok := strings.Cut(line, "<")
-			if !ok {
-				continue
-			}
-			// strace writes < > " \ in a path as \74 \76 \" \\.
-			unescape := strings.NewReplacer(`\74`, "<", `\76`, ">", `\"`, `"`, `\\`, `\`)
-			if i := strings.LastIndex(p, "> <unfinished"); i >= 0 {
-				synced[unescape.Replace(p[:i])] = !published
-			} else if i := strings.LastIndex(p, ">) = "); i >= 0 {
-				synced[unescape.Replace(p[:i])] = !published
-			}
-		case strings.Contains(line, "rename") && strings.Contains(line, `"`+out+`"`):
-			published = true
-		}
-	}
-	if !published {
-		t.Fatalf("no rename into %s in the trace", out)
-	}
+	synced := safedirtest.Synced(t, log, out)
 	var tmp string
 	for p := range synced {
 		if i := strings.Index(p, "/.public.tmp-"); i >= 0 {

@@ -8,9 +8,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"time"
 
-	"github.com/gofrs/flock"
+	"github.com/kubewalk/kubewalk/internal/safedir"
 )
 
 // Cache layout, under Options.CacheDir:
@@ -86,17 +85,22 @@ func fetchCached(ctx context.Context, opts Options, backend string) (*Tree, erro
 	if err := os.MkdirAll(parent, 0o755); err != nil {
 		return nil, unwritable(opts.CacheDir, err)
 	}
-	lock := flock.New(final + ".lock")
-	locked, err := lock.TryLock()
-	if err != nil {
-		return nil, unwritable(opts.CacheDir, err)
-	}
-	if !locked {
-		opts.Logger.Info("waiting for another kubewalk fetching the same tree", "lock", lock.Path())
+	// The lock file is opened without following a link (safedir): one
+	// planted at its name must not make kubewalk create a file elsewhere.
+	// It stays for the next fetch.
+	lockPath := final + ".lock"
+	lock, err := safedir.TryLockFile(lockPath)
+	if errors.Is(err, safedir.ErrLocked) {
+		opts.Logger.Info("waiting for another kubewalk fetching the same tree", "lock", lockPath)
 		fmt.Fprintf(opts.Progress, "waiting for another kubewalk to finish fetching %s (%s)\n", opts.Tag, backend)
-		if _, err := lock.TryLockContext(ctx, 200*time.Millisecond); err != nil {
-			return nil, fmt.Errorf("wait for lock %s: %w", lock.Path(), err)
+		if lock, err = safedir.LockFile(ctx, lockPath); err != nil {
+			return nil, fmt.Errorf("wait for lock %s: %w", lockPath, err)
 		}
+	} else if err != nil {
+		if _, ok := errors.AsType[*fs.PathError](err); ok {
+			return nil, unwritable(opts.CacheDir, err)
+		}
+		return nil, err
 	}
 	defer lock.Unlock()
 	if t, err := loadTree(final, backend, opts.Tag); err == nil {
@@ -158,10 +162,19 @@ func fetchCached(ctx context.Context, opts Options, backend string) (*Tree, erro
 	if err := os.WriteFile(filepath.Join(tmp, metaFileName), append(b, '\n'), 0o644); err != nil {
 		return nil, unwritable(opts.CacheDir, err)
 	}
+	// On disk before it is in place: after a crash of the machine the
+	// rename may survive and the data not, leaving a complete-looking
+	// tree of empty files.
+	if err := safedir.SyncTree(tmp); err != nil {
+		return nil, unwritable(opts.CacheDir, err)
+	}
 	if err := os.Rename(tmp, final); err != nil {
 		return nil, unwritable(opts.CacheDir, err)
 	}
 	done = true
+	if err := safedir.SyncDir(parent); err != nil {
+		return nil, unwritable(opts.CacheDir, err)
+	}
 	return loadTree(final, backend, opts.Tag)
 }
 
@@ -188,15 +201,4 @@ func unwritable(cacheDir string, err error) error {
 // removeAll removes a tree even where it holds read-only directories (a
 // tree copied from the module cache would; ours are written writable, but
 // a cache from elsewhere may not be).
-func removeAll(path string) error {
-	if err := os.RemoveAll(path); err == nil {
-		return nil
-	}
-	filepath.WalkDir(path, func(p string, d os.DirEntry, err error) error {
-		if err == nil && d.IsDir() {
-			os.Chmod(p, 0o755)
-		}
-		return nil
-	})
-	return os.RemoveAll(path)
-}
+func removeAll(path string) error { return safedir.RemoveAll(path) }

@@ -99,15 +99,18 @@
 //	<CacheDir>/trees/<backend>/<tag>.lock         held while fetching
 //	<CacheDir>/trees/<backend>/<tag>.tmp-*/       a fetch in progress
 //
-// A tree is written into a temporary directory beside its final place and
-// renamed there only when complete, so a tree that exists is complete,
-// and fetching a cached tag reads tree.json and does no network work (no
-// remote, no proxy, no go command). A file lock per (backend, tag)
-// serialises fetches across processes: the second waits, then finds the
-// tree the first wrote. The lock also makes clean-up safe: whoever holds it
-// removes any temporary directory of that tag, which can only be left by
-// a fetch that was killed, so a rerun recovers with no manual clean-up.
-// The operating system releases the lock of a killed process.
+// A tree is written into a temporary directory beside its final place,
+// synced to disk (every file and directory), and renamed there only when
+// complete, so a tree that exists is complete, after a crash of the
+// machine too, and fetching a cached tag reads tree.json and does no
+// network work (no remote, no proxy, no go command). A file lock per
+// (backend, tag) serialises fetches across processes: the second waits,
+// then finds the tree the first wrote. The lock file is opened without
+// following a symbolic link and left for the next fetch. The lock also
+// makes clean-up safe: whoever holds it removes any temporary directory
+// of that tag, which can only be left by a fetch that was killed, so a
+// rerun recovers with no manual clean-up. The operating system releases
+// the lock of a killed process.
 //
 // The cache is keyed by backend and tag, not by remote: a release tag is
 // immutable upstream, and a mirror given with --repo is expected to hold
