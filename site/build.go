@@ -17,7 +17,7 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
-	"github.com/kubewalk/kubewalk/analyzer"
+	"github.com/kubewalk/kubewalk/analyzer/fact"
 	"github.com/kubewalk/kubewalk/internal/codehtml"
 	"github.com/kubewalk/kubewalk/internal/reldiff"
 	"github.com/kubewalk/kubewalk/record"
@@ -35,11 +35,11 @@ type Input struct {
 	// translation of each walkthrough (a walkthrough missing in Lang falls
 	// back to English).
 	Lang    string
-	Facts   *analyzer.Facts
-	Symbols []analyzer.Symbol
+	Facts   *fact.Facts
+	Symbols []fact.Symbol
 	// Xrefs are the identifier tables of the analysed (root) files. A
 	// rendered file without one is still highlighted, without links.
-	Xrefs []analyzer.FileXref
+	Xrefs []fact.FileXref
 	Docs  []*walkthrough.Doc
 	// ReadFile returns a file of the tree by repository-relative path.
 	ReadFile func(path string) ([]byte, error)
@@ -49,7 +49,7 @@ type Input struct {
 	// none.
 	Since string
 	// Changes says how the code of each walkthrough reference fared since
-	// Since, keyed by analyzer.Ref.String() (reldiff.CompareRef): the
+	// Since, keyed by fact.Ref.String() (reldiff.CompareRef): the
 	// badges on excerpts and steps and the diffs under them. A reference
 	// missing from it gets no badge.
 	Changes map[string]reldiff.RefChange
@@ -155,7 +155,7 @@ type builder struct {
 	docs     []*walkthrough.Doc
 	files    []string // rendered source files, sorted
 	rendered map[string]bool
-	xrefs    map[string][]analyzer.Ident
+	xrefs    map[string][]fact.Ident
 	cites    map[string][]cite
 
 	mu    sync.Mutex
@@ -319,7 +319,7 @@ func prepare(in Input, opts Options) (*builder, error) {
 		return nil, errors.New("site: Input.ReadFile is nil")
 	}
 	if in.Facts == nil {
-		in.Facts = &analyzer.Facts{}
+		in.Facts = &fact.Facts{}
 	}
 	if in.Lang == "" {
 		in.Lang = "en"
@@ -345,7 +345,7 @@ func prepare(in Input, opts Options) (*builder, error) {
 	b := &builder{
 		in: in, opts: opts, t: t, tmpl: tmpl,
 		rendered: map[string]bool{},
-		xrefs:    map[string][]analyzer.Ident{},
+		xrefs:    map[string][]fact.Ident{},
 		cites:    map[string][]cite{},
 		cache:    map[string]*cachedFile{},
 	}
@@ -354,7 +354,7 @@ func prepare(in Input, opts Options) (*builder, error) {
 	for _, x := range in.Xrefs {
 		b.xrefs[x.Path] = x.Idents
 	}
-	add := func(l analyzer.Location) {
+	add := func(l fact.Location) {
 		if !l.IsZero() {
 			b.rendered[l.Path] = true
 		}
@@ -418,11 +418,11 @@ func (b *builder) addCite(p string, c cite) {
 }
 
 // factLocations calls add with every location a fact points at.
-func factLocations(hs []analyzer.HandlerRegistration, es []analyzer.Event, ws []analyzer.Write, wis []analyzer.Wiring, add func(analyzer.Location)) {
+func factLocations(hs []fact.HandlerRegistration, es []fact.Event, ws []fact.Write, wis []fact.Wiring, add func(fact.Location)) {
 	for _, h := range hs {
 		add(h.At)
 		add(h.Caller.Decl)
-		for _, x := range []*analyzer.Handler{h.Add, h.Update, h.Delete, h.Filter} {
+		for _, x := range []*fact.Handler{h.Add, h.Update, h.Delete, h.Filter} {
 			if x != nil {
 				add(x.Decl)
 			}
@@ -583,9 +583,9 @@ func (b *builder) pages() ([]page, error) {
 
 // linkFor returns the identifier link rule for the page at site path from:
 // in-site when the target file is rendered, else GitHub at the tag.
-func (b *builder) linkFor(from string) func(analyzer.Location) string {
+func (b *builder) linkFor(from string) func(fact.Location) string {
 	prefix := map[string]string{}
-	return func(l analyzer.Location) string {
+	return func(l fact.Location) string {
 		if !b.rendered[l.Path] {
 			return b.opts.SourceURL(l.Path, l.StartLine, 0)
 		}
