@@ -102,6 +102,9 @@ func Build(ctx context.Context, tree *source.Tree, opts BuildOptions) (*Binaries
 	if err != nil {
 		return nil, err
 	}
+	if opts.CacheDir == "" {
+		return nil, fmt.Errorf("record: no cache directory for the programs: use --cache-dir")
+	}
 	cacheDir, err := filepath.Abs(opts.CacheDir)
 	if err != nil {
 		return nil, fmt.Errorf("record: %w", err)

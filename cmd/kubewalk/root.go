@@ -111,10 +111,14 @@ func wrapArgs(c *cobra.Command) {
 	}
 }
 
+// defaultCacheDir is $XDG_CACHE_HOME/kubewalk (or ~/.cache/kubewalk), ""
+// when neither is set: then a command that needs the cache says to give
+// --cache-dir, rather than using a predictable name in the shared /tmp,
+// which another local user could create first.
 func defaultCacheDir() string {
 	d, err := os.UserCacheDir()
 	if err != nil {
-		return filepath.Join(os.TempDir(), "kubewalk-cache")
+		return ""
 	}
 	return filepath.Join(d, "kubewalk")
 }
