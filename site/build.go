@@ -7,10 +7,12 @@ import (
 	"fmt"
 	"html/template"
 	"io/fs"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -231,7 +233,7 @@ func (b *builder) write(ctx context.Context, dir string) (Stats, error) {
 	for _, p := range pages {
 		dirs[path.Dir(p.path)] = true
 	}
-	for _, d := range sortedKeys(dirs) {
+	for _, d := range slices.Sorted(maps.Keys(dirs)) {
 		if err := os.MkdirAll(filepath.Join(dir, filepath.FromSlash(d)), 0o755); err != nil {
 			return Stats{}, err
 		}

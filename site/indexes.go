@@ -2,6 +2,7 @@ package site
 
 import (
 	"encoding/json"
+	"maps"
 	"slices"
 	"sort"
 	"strings"
@@ -32,10 +33,10 @@ func (b *builder) handlersPage() ([]byte, error) {
 	for _, w := range b.in.Facts.Wirings {
 		body.Wirings = append(body.Wirings, v.wiringRow(w))
 	}
-	for _, k := range sortedKeys(byComp) {
+	for _, k := range slices.Sorted(maps.Keys(byComp)) {
 		body.ByComponent = append(body.ByComponent, groupView{ID: anchorID("c-", k), Title: k, Facts: v.facts(byComp[k], nil, nil)})
 	}
-	for _, k := range sortedKeys(byRes) {
+	for _, k := range slices.Sorted(maps.Keys(byRes)) {
 		body.ByResource = append(body.ByResource, groupView{ID: anchorID("r-", k), Title: k, Facts: v.facts(byRes[k], nil, nil)})
 	}
 	return b.exec("handlers", b.pageData(handlersPage, b.t("handlers.title"), "handlers", body))
@@ -57,7 +58,7 @@ func (b *builder) eventsPage() ([]byte, error) {
 		by[eventKey(e)] = append(by[eventKey(e)], e)
 	}
 	var groups []groupView
-	for _, k := range sortedKeys(by) {
+	for _, k := range slices.Sorted(maps.Keys(by)) {
 		g := groupView{ID: anchorID("e-", k), Title: k, Facts: v.facts(nil, by[k], nil)}
 		if by[k][0].Reason == "" {
 			g.Sub = b.t("events.nonconst")
@@ -109,7 +110,7 @@ func (b *builder) resourcesPage() ([]byte, error) {
 	comps := map[string]bool{}
 	watches := map[[2]string]bool{}
 	writes := map[[2]string][]string{} // component, resource → verbs
-	for _, k := range sortedKeys(all) {
+	for _, k := range slices.Sorted(maps.Keys(all)) {
 		id := anchorID("res-", k)
 		watchers := v.facts(watch[k], nil, nil)
 		for _, lw := range raw[k] {
@@ -158,7 +159,7 @@ func (b *builder) resourcesPage() ([]byte, error) {
 		watchers[h.Component] = true
 	}
 	firstRes := map[string]string{}
-	for _, k := range sortedKeys(all) {
+	for _, k := range slices.Sorted(maps.Keys(all)) {
 		var cs []string
 		for _, w := range write[k] {
 			cs = append(cs, fact.Component(fact.SymbolPackage(w.Caller.Symbol)))
@@ -172,7 +173,7 @@ func (b *builder) resourcesPage() ([]byte, error) {
 			}
 		}
 	}
-	for _, c := range sortedKeys(comps) {
+	for _, c := range slices.Sorted(maps.Keys(comps)) {
 		href := relURL(resourcesPage, handlersPage, anchorID("c-", c))
 		if !watchers[c] {
 			href = "#" + anchorID("res-", firstRes[c])
@@ -280,7 +281,7 @@ func (b *builder) searchIndex() (js, jsn []byte, err error) {
 	for _, w := range b.in.Facts.Writes {
 		res[resourceLabel(w.Resource)] = true
 	}
-	for _, k := range sortedKeys(res) {
+	for _, k := range slices.Sorted(maps.Keys(res)) {
 		es = append(es, searchEntry{T: k, K: "resource", U: relURL(root, resourcesPage, anchorID("res-", k))})
 	}
 	for _, f := range b.files {

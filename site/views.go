@@ -2,8 +2,6 @@ package site
 
 import (
 	"fmt"
-	"maps"
-	"slices"
 	"strings"
 
 	"github.com/kubewalk/kubewalk/analyzer/fact"
@@ -228,6 +226,3 @@ func (v views) facts(hs []fact.HandlerRegistration, es []fact.Event, ws []fact.W
 	}
 	return f
 }
-
-// sortedKeys returns m's keys sorted.
-func sortedKeys[V any](m map[string]V) []string { return slices.Sorted(maps.Keys(m)) }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"html/template"
 	"io/fs"
+	"maps"
 	"path"
 	"slices"
 	"strings"
@@ -92,7 +93,7 @@ func Check(fsys fs.FS, dir string, opts Options) []error {
 		}
 		_, berrs := build(en, &opts, targets)
 		errs = appendErrs(errs, berrs)
-		for _, lang := range sortedKeys(set.langs) {
+		for _, lang := range slices.Sorted(maps.Keys(set.langs)) {
 			tr, terrs := parseFile(fsys, set.langs[lang], en)
 			errs = appendErrs(errs, terrs)
 			if tr == nil {
@@ -144,7 +145,7 @@ func ParseDir(fsys fs.FS, dir string) ([]*Source, error) {
 			continue
 		}
 		srcs = append(srcs, en)
-		for _, lang := range sortedKeys(set.langs) {
+		for _, lang := range slices.Sorted(maps.Keys(set.langs)) {
 			tr, terrs := parseFile(fsys, set.langs[lang], en)
 			errs = appendErrs(errs, terrs)
 			if tr != nil {
@@ -198,10 +199,10 @@ func scan(fsys fs.FS, dir string) ([]*fileSet, []error) {
 		}
 	}
 	var sets []*fileSet
-	for _, id := range sortedKeys(byID) {
+	for _, id := range slices.Sorted(maps.Keys(byID)) {
 		set := byID[id]
 		if set.en == "" {
-			for _, lang := range sortedKeys(set.langs) {
+			for _, lang := range slices.Sorted(maps.Keys(set.langs)) {
 				errs = append(errs, &Error{File: set.langs[lang], Msg: fmt.Sprintf("translation without an English original %s", path.Join(dir, id+".md"))})
 			}
 		}
@@ -228,15 +229,6 @@ func (l errorList) errors() []error {
 }
 
 func appendErrs(dst, src []error) []error { return append(dst, src...) }
-
-func sortedKeys[M ~map[string]V, V any](m M) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
-}
 
 // builder resolves and renders one Source.
 type builder struct {

@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -220,7 +221,7 @@ func TestGolden(t *testing.T) {
 			got["refs.txt"] = b.String()
 
 			changed := false
-			for _, name := range sortedKeys(got) {
+			for _, name := range slices.Sorted(maps.Keys(got)) {
 				idx := slices.IndexFunc(ar.Files, func(f txtar.File) bool { return f.Name == name })
 				if idx < 0 {
 					if *update {
