@@ -351,7 +351,7 @@ func prepare(in Input, opts Options) (*builder, error) {
 		cites:    map[string][]cite{},
 		cache:    map[string]*cachedFile{},
 	}
-	b.docs = selectDocs(in.Docs, in.Lang)
+	b.docs = walkthrough.Select(in.Docs, in.Lang)
 	b.numberChanges()
 	for _, x := range in.Xrefs {
 		b.xrefs[x.Path] = x.Idents
@@ -400,7 +400,7 @@ func prepare(in Input, opts Options) (*builder, error) {
 		sort.SliceStable(cs, func(i, j int) bool {
 			a, c := cs[i], cs[j]
 			if a.doc != c.doc {
-				return docLess(a.doc, c.doc)
+				return walkthrough.Compare(a.doc, c.doc) < 0
 			}
 			if a.step != c.step {
 				return a.step < c.step
@@ -455,42 +455,6 @@ func checkID(id string) error {
 		return fmt.Errorf("bad walkthrough id %q", id)
 	}
 	return nil
-}
-
-func docLess(a, c *walkthrough.Doc) bool {
-	if a.Order != c.Order {
-		return a.Order < c.Order
-	}
-	return a.ID < c.ID
-}
-
-// selectDocs picks, for each walkthrough ID, the translation in lang, else
-// the English one, else any; sorted by Order then ID.
-func selectDocs(all []*walkthrough.Doc, lang string) []*walkthrough.Doc {
-	rank := func(d *walkthrough.Doc) int {
-		switch d.Lang {
-		case lang:
-			return 0
-		case "en":
-			return 1
-		}
-		return 2
-	}
-	best := map[string]*walkthrough.Doc{}
-	for _, d := range all {
-		if d == nil {
-			continue
-		}
-		if cur, ok := best[d.ID]; !ok || rank(d) < rank(cur) || (rank(d) == rank(cur) && d.Lang < cur.Lang) {
-			best[d.ID] = d
-		}
-	}
-	var out []*walkthrough.Doc
-	for _, d := range best {
-		out = append(out, d)
-	}
-	sort.Slice(out, func(i, j int) bool { return docLess(out[i], out[j]) })
-	return out
 }
 
 // pages lists every output file, sorted by path.

@@ -485,7 +485,7 @@ const pageLinksJS = `[...document.querySelectorAll('#explain-results a.loc, #exp
 func parityExplainer(t testing.TB) *explain.Explainer {
 	in, opts := fixture(t)
 	parityFixture(t)(&in)
-	return explain.New(in.Facts, selectDocs(in.Docs, in.Lang), explainOptions(opts.SourceURL))
+	return explain.New(in.Facts, walkthrough.Select(in.Docs, in.Lang), explainOptions(opts.SourceURL))
 }
 
 // TestExplainCorpusGolden pins the Go explainer's answers on the corpus

@@ -15,6 +15,7 @@ import (
 
 	"github.com/kubewalk/kubewalk/analyzer/fact"
 	"github.com/kubewalk/kubewalk/internal/explain"
+	"github.com/kubewalk/kubewalk/walkthrough"
 )
 
 // explainFixture adds the events seed 000 shows to the fixture's facts:
@@ -126,7 +127,7 @@ func TestBrowserExplain(t *testing.T) {
 	}
 	in, opts := fixture(t)
 	explainFixture(&in)
-	want := goResults(explain.New(in.Facts, selectDocs(in.Docs, in.Lang), explainOptions(opts.SourceURL)), events)
+	want := goResults(explain.New(in.Facts, walkthrough.Select(in.Docs, in.Lang), explainOptions(opts.SourceURL)), events)
 	if diff := cmp.Diff(want, got, cmpopts.EquateEmpty()); diff != "" {
 		t.Errorf("page differs from kubewalk explain (-go +page):\n%s", diff)
 	}

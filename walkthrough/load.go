@@ -42,8 +42,8 @@ type Options struct {
 // Load parses, resolves and renders every walkthrough in dir for lang:
 // <id>.<lang>.md where it exists, else <id>.md — a walkthrough not yet
 // translated is shown in English rather than missing (Doc.Lang says which
-// language a Doc is in, so the site can say so). Docs are sorted by Order,
-// then ID.
+// language a Doc is in, so the site can say so). Docs are sorted by
+// Compare: Order, then ID.
 //
 // A walkthrough with problems is left out and its problems reported: the
 // error joins one *Error per problem, and the docs returned are the ones
@@ -59,8 +59,8 @@ func Load(fsys fs.FS, dir string, lang string, opts Options) ([]*Doc, error) {
 			continue
 		}
 		src := en
-		if file, ok := set.langs[lang]; ok && lang != "en" {
-			tr, terrs := parseFile(fsys, file, en)
+		if l := fallback(lang, set.languages()); l != "en" {
+			tr, terrs := parseFile(fsys, set.langs[l], en)
 			errs = appendErrs(errs, terrs)
 			if tr == nil || len(terrs) > 0 {
 				continue
@@ -73,7 +73,7 @@ func Load(fsys fs.FS, dir string, lang string, opts Options) ([]*Doc, error) {
 			docs = append(docs, doc)
 		}
 	}
-	slices.SortFunc(docs, func(a, b *Doc) int { return cmp.Or(cmp.Compare(a.Order, b.Order), cmp.Compare(a.ID, b.ID)) })
+	slices.SortFunc(docs, Compare)
 	sortErrors(errs)
 	return docs, errors.Join(errs...)
 }

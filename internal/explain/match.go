@@ -1,7 +1,6 @@
 package explain
 
 import (
-	"cmp"
 	"fmt"
 	"maps"
 	"regexp"
@@ -111,9 +110,9 @@ type stepIndex struct {
 }
 
 // New indexes facts and the walkthroughs' steps. docs may be nil; they are
-// taken in walkthrough order (Order, then ID), whatever order they come
-// in, so that steps that explain a record equally well are listed alike
-// by the command line and the site.
+// taken in walkthrough order (walkthrough.Compare), whatever order they
+// come in, so that steps that explain a record equally well are listed
+// alike by the command line and the site.
 func New(facts *fact.Facts, docs []*walkthrough.Doc, opts Options) *Explainer {
 	if facts == nil {
 		facts = &fact.Facts{}
@@ -123,9 +122,7 @@ func New(facts *fact.Facts, docs []*walkthrough.Doc, opts Options) *Explainer {
 	}
 	x := &Explainer{facts: facts, opts: opts, fmts: map[string]*regexp.Regexp{}, reasonSteps: map[string][]int{}, reaches: map[string][]string{}}
 	docs = slices.DeleteFunc(slices.Clone(docs), func(d *walkthrough.Doc) bool { return d == nil })
-	slices.SortStableFunc(docs, func(a, b *walkthrough.Doc) int {
-		return cmp.Or(cmp.Compare(a.Order, b.Order), cmp.Compare(a.ID, b.ID))
-	})
+	slices.SortStableFunc(docs, walkthrough.Compare)
 	for _, d := range docs {
 		for _, s := range d.Steps {
 			si := stepIndex{
