@@ -21,10 +21,11 @@ import (
 	"github.com/kubewalk/kubewalk/source"
 )
 
-// olderTags are the older releases the built-in walkthroughs are checked at
-// besides the default: the oldest the proxy serves from v1.29 on, and one in
-// between.
-var olderTags = []string{"v1.29.6", "v1.33.13"}
+// olderTags are the releases the built-in walkthroughs are checked at besides
+// the default: every other minor release from v1.29 to v1.37, each at the
+// latest patch the module proxy serves. The default must not be among them
+// (check refuses a release given twice).
+var olderTags = []string{"v1.29.6", "v1.30.14", "v1.31.14", "v1.32.13", "v1.33.13", "v1.34.4", "v1.35.4", "v1.37.2"}
 
 func e2eCache(t *testing.T) string {
 	t.Helper()
