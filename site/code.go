@@ -3,6 +3,7 @@ package site
 import (
 	"html/template"
 	"path"
+	"strings"
 
 	"github.com/kubewalk/kubewalk/analyzer/fact"
 	"github.com/kubewalk/kubewalk/internal/codehtml"
@@ -30,6 +31,21 @@ func highlight(name string, src []byte, idents []fact.Ident, link func(fact.Loca
 		return codehtml.Go(src, idents, codehtml.Options{Link: link})
 	}
 	return codehtml.Text(name, src)
+}
+
+// HighlightCode is walkthrough.Options.HighlightCode for the site: a
+// walkthrough's fenced code block (YAML, shell, JSON, Go …) highlighted by
+// language as source pages are, so one stylesheet covers both.
+func HighlightCode(lang string, code []byte) template.HTML {
+	var b strings.Builder
+	for i, l := range codehtml.Lang(lang, code) {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(string(l))
+	}
+	// Safe: codehtml escapes every token and writes only its own markup.
+	return template.HTML(b.String())
 }
 
 func excerpt(lines []codehtml.Line, from, to int, hl []int, context int) []exLine {

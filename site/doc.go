@@ -64,7 +64,8 @@
 // highlighted code and diagrams from internal/codehtml and internal/diagram
 // (code.go), the source page table that wraps those lines with integer-only
 // markup (codeTable), and walkthrough segments, which are goldmark output
-// with raw HTML off. Tests build a site whose titles, captions, facts and
+// with raw HTML off around, in fenced code blocks, codehtml's output
+// again (HighlightCode, which the pipeline passes to walkthrough.Load). Tests build a site whose titles, captions, facts and
 // file names carry script tags and javascript: URLs and check they come out
 // as text.
 //

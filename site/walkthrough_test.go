@@ -77,12 +77,16 @@ func TestWalkthroughMarkdown(t *testing.T) {
 		"```\n\n" +
 		"```facts\n" +
 		"events: reason=ScalingReplicaSet\n" +
+		"```\n\n" +
+		"```yaml\n" +
+		"kind: </code></pre><script>alert('code')</script>\n" +
 		"```\n"
 	fsys := fstest.MapFS{"w/hostile.md": {Data: []byte(md)}}
 	docs, err := walkthrough.Load(fsys, "w", "en", walkthrough.Options{
-		Resolver:  res,
-		SymbolURL: SymbolURL,
-		Permalink: opts.SourceURL,
+		Resolver:      res,
+		SymbolURL:     SymbolURL,
+		HighlightCode: HighlightCode,
+		Permalink:     opts.SourceURL,
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -108,6 +112,8 @@ func TestWalkthroughMarkdown(t *testing.T) {
 		`href="../src/pkg/controller/deployment/sync.go.html#L`, // inline reference through SymbolURL
 		`href="../src/pkg/odd/x%3Cscript%3E&amp;%27%22%23%3F.go.html#L3"`,
 		`class="ln mark"`,
+		// fenced code highlighted as source pages are, its text escaped
+		`<pre class="code block"><code><span class=a>kind</span>: &lt;/code&gt;&lt;/pre&gt;&lt;script&gt;`,
 	} {
 		if !strings.Contains(page, want) {
 			t.Errorf("walkthrough page lacks %s", want)

@@ -162,9 +162,11 @@
 // CommonMark with GitHub tables, strikethrough and bare-URL links. Raw
 // HTML is dropped (goldmark's default, never html.WithUnsafe), and
 // javascript:, vbscript:, file: and non-image data: links get an empty
-// href. Other fenced code (yaml, sh, json, go, …) is highlighted by chroma
-// with CSS classes (<pre class="chroma">); a language chroma does not know
-// is escaped text.
+// href. Other fenced code (yaml, sh, json, go, …) keeps its text and
+// language: Load puts inside <pre class="code block"><code> what
+// Options.HighlightCode makes of it — the site highlights it as its source
+// pages — or, without one, the text escaped. This package renders no code
+// itself.
 //
 // # Links between walkthroughs
 //
@@ -199,8 +201,9 @@
 //
 // One goldmark.Markdown (md, built by newMarkdown) parses and renders
 // every file: nothing in Options reaches the renderer, because Load
-// writes each reference's final hrefs into the AST before rendering.
+// writes each reference's final hrefs, and each code block's
+// HighlightCode HTML, into the AST before rendering.
 // One extension per file: refs.go (inline references: AST transformer and
 // renderer), excerpt.go, facts.go, steps.go (step split and heading
-// attributes), frontmatter.go, codeblock.go (chroma).
+// attributes), frontmatter.go, codeblock.go (fenced code).
 package walkthrough

@@ -72,7 +72,8 @@ type Segment struct {
 	// only markup goldmark itself generated and escaped text. Inline
 	// references are <a class="symref" href=SymbolURL title="path:L-L">
 	// followed by <a class="symref-gh" href=Permalink>↗</a>; other fenced
-	// code is <pre class="chroma"> with chroma's short CSS classes.
+	// code is <pre class="code block"><code> around what
+	// Options.HighlightCode made of it (escaped text without one).
 	HTML template.HTML `json:"html,omitempty"`
 	// Excerpt is a code block embedding part of a declaration.
 	Excerpt *Excerpt `json:"excerpt,omitempty"`

@@ -32,6 +32,13 @@ type Options struct {
 	// walkthrough page, anchor "" for the walkthrough itself. nil: the
 	// link stays as written, which is right on GitHub.
 	WalkthroughURL func(id, anchor string) string
+	// HighlightCode returns the HTML of a fenced code block's text (lang is
+	// the info string's first word, "" for none; code has no final
+	// newline): what goes inside <pre class="code block"><code>, lines
+	// separated by "\n". It is used as it is, so it must escape every byte
+	// of code; the site's highlights as its source pages do. nil: the text
+	// escaped, not highlighted.
+	HighlightCode func(lang string, code []byte) template.HTML
 	// Also are walkthroughs of other directories in the same site that
 	// links may name (see Targets): a user's walkthroughs link to the
 	// built-in ones. A walkthrough of the directory itself wins over one
@@ -309,6 +316,7 @@ func parseOriginals(fsys fs.FS, sets []*fileSet, errs []error) (ens []*Source, c
 func build(s *Source, opts *Options, targets LinkTargets) (*Doc, []error) {
 	b := &builder{opts: opts, file: s.File}
 	b.linkWalkthroughs(s, targets)
+	highlightCode(s.doc, s.src, opts.HighlightCode)
 	_ = ast.Walk(s.doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
 		r, ok := n.(*refLink)
 		if !ok || !entering || r.err != nil {

@@ -9,10 +9,11 @@ import (
 
 // md is the one goldmark every walkthrough is parsed and rendered with.
 //
-// The brief was one goldmark per Options; one per process is enough and
-// simpler, because nothing Options decides reaches the renderer: Load
-// resolves every reference into the AST (refLink nodes carry their final
-// hrefs) before rendering. goldmark's Markdown is safe for concurrent use
+// Options (link rules, the code highlighter) might suggest one goldmark per
+// Options; one per process is enough and simpler, because nothing Options
+// decides reaches the renderer: Load resolves every reference into the AST
+// (refLink nodes carry their final hrefs, code blocks their highlighted
+// HTML) before rendering. goldmark's Markdown is safe for concurrent use
 // (each Parse makes its own parser.Context), so Load may run in parallel
 // for several tags.
 var md = newMarkdown()
@@ -32,7 +33,7 @@ func newMarkdown() goldmark.Markdown {
 			extension.Linkify,
 			// go: and pkg.go.dev links become symbol references (refs.go).
 			refLinks{},
-			// Ordinary fenced code highlighted by chroma with CSS classes (codeblock.go).
+			// Ordinary fenced code, highlighted by Options.HighlightCode (codeblock.go).
 			codeBlocks{},
 		),
 		goldmark.WithParserOptions(

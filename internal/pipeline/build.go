@@ -89,6 +89,7 @@ func buildReleases(ctx context.Context, rels []*Release, sets []WalkSet, lang st
 		wopts := walkthrough.Options{
 			SymbolURL:      site.SymbolURL,
 			WalkthroughURL: site.WalkthroughURL,
+			HighlightCode:  site.HighlightCode,
 			Permalink:      rel.Tree.Permalink,
 		}
 		docs, err := loadDocs(rel, sets, lang, wopts, memo)
