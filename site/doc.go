@@ -13,9 +13,21 @@
 //		ReadFile: func(p string) ([]byte, error) { return os.ReadFile(filepath.Join(tree.Dir, p)) },
 //	}, site.Options{Out: "public", SourceURL: tree.Permalink})
 //
+// Input holds values of the stages before site, never the stages
+// themselves: facts, symbols and identifier tables of package fact (not
+// the analyzer that found them), resolved walkthroughs (walkthrough.Doc),
+// recorded runs (record.Recording), and what two derivations of the facts
+// found — internal/reldiff's changes since the previous release (Changes,
+// FactChanges) and internal/trace's chains (Traces). Their types are used
+// as they are, not copied into site: reldiff and trace, like walkthrough,
+// import only fact (and reldiff walkthrough), never site, the loader or an
+// HTML renderer, so data flows one way, into site, and what they report is
+// defined once. TestDependencies holds that.
+//
 // Walkthrough Markdown is rendered by package walkthrough before Build
 // sees it; its inline references link through SymbolURL (or SymbolURLFor a
-// page), which this package provides because it decides the URLs.
+// page) and its fenced code is highlighted by HighlightCode, which this
+// package provides because it decides the URLs and the code's markup.
 //
 // # Layout
 //
