@@ -51,134 +51,38 @@ type wiringSite struct {
 	owner *types.Named
 }
 
+// wiringScan is what runWiring gathers from the root bodies before it
+// pairs each wired field with its queue and worker.
+type wiringScan struct {
+	ix       *index
+	rootPkgs map[string]bool
+	sites    []wiringSite
+	// Per queue field: enqueuers; per func field: callers; per unit: queue
+	// fields it Gets from.
+	enqueuers    map[*types.Var][]FuncRef
+	seenEnq      map[*types.Var]map[string]bool
+	fieldCallers map[*types.Var][]*unit
+	gets         map[*unit][]*types.Var
+}
+
 func runWiring(ix *index, facts *Facts) error {
-	var sites []wiringSite
-	// Per queue field: enqueuers; per func field: callers; per unit: queue fields it Gets from.
-	enqueuers := map[*types.Var][]FuncRef{}
-	seenEnq := map[*types.Var]map[string]bool{}
-	fieldCallers := map[*types.Var][]*unit{}
-	gets := map[*unit][]*types.Var{}
-
-	rootPkgs := map[string]bool{}
+	s := &wiringScan{
+		ix:           ix,
+		rootPkgs:     map[string]bool{},
+		enqueuers:    map[*types.Var][]FuncRef{},
+		seenEnq:      map[*types.Var]map[string]bool{},
+		fieldCallers: map[*types.Var][]*unit{},
+		gets:         map[*unit][]*types.Var{},
+	}
 	for _, p := range ix.prog.Roots {
-		rootPkgs[p.PkgPath] = true
+		s.rootPkgs[p.PkgPath] = true
 	}
-	addSite := func(u *unit, owner types.Type, field *types.Var, rhs ast.Expr, at ast.Node) {
-		if _, ok := field.Type().Underlying().(*types.Signature); !ok {
-			return
-		}
-		// Only types of the roots: controllers, not client-go's
-		// ResourceEventHandlerFuncs (the handlers pass covers those).
-		on := namedOf(owner)
-		if on == nil || on.Obj().Pkg() == nil || !rootPkgs[on.Obj().Pkg().Path()] {
-			return
-		}
-		if se, ok := ast.Unparen(rhs).(*ast.SelectorExpr); ok {
-			if sel := u.pkg.TypesInfo.Selections[se]; sel != nil {
-				if fn, ok := sel.Obj().(*types.Func); ok && isAbstract(fn) {
-					return // c.podListerSynced = podInformer.Informer().HasSynced: an interface's method, not a sync function
-				}
-			}
-		}
-		h := ix.handlerFunc(u.pkg, rhs, maxOriginDepth) // no following variables: what is written
-		if h.Form == "unknown" || h.Symbol == "" || (h.Form != "func literal" && h.Decl.IsZero()) {
-			return
-		}
-		sites = append(sites, wiringSite{
-			w: Wiring{
-				Type:  on.Obj().Pkg().Path() + "." + on.Obj().Name(),
-				Field: field.Name(),
-				Sync:  h.FuncRef,
-				At:    ix.prog.Loc(at.Pos(), at.End()),
-			},
-			field: field,
-			owner: on,
-		})
-	}
-
 	for _, u := range ix.bodies() {
-		info := u.pkg.TypesInfo
-		shallow(u.body, func(n ast.Node) bool {
-			switch n := n.(type) {
-			case *ast.AssignStmt:
-				if len(n.Lhs) != len(n.Rhs) {
-					return true
-				}
-				for i, l := range n.Lhs {
-					se, ok := ast.Unparen(l).(*ast.SelectorExpr)
-					if !ok {
-						continue
-					}
-					if sel := info.Selections[se]; sel != nil && sel.Kind() == types.FieldVal {
-						addSite(u, sel.Recv(), sel.Obj().(*types.Var), n.Rhs[i], n)
-					}
-				}
-			case *ast.CompositeLit:
-				t := info.TypeOf(n)
-				if t == nil {
-					return true
-				}
-				if _, ok := t.Underlying().(*types.Struct); !ok {
-					return true
-				}
-				for _, elt := range n.Elts {
-					kv, ok := elt.(*ast.KeyValueExpr)
-					if !ok {
-						continue
-					}
-					id, _ := kv.Key.(*ast.Ident)
-					if id == nil {
-						continue
-					}
-					if f, ok := info.Uses[id].(*types.Var); ok && f.IsField() {
-						addSite(u, t, f, kv.Value, kv)
-					}
-				}
-			case *ast.CallExpr:
-				se, ok := ast.Unparen(n.Fun).(*ast.SelectorExpr)
-				if !ok {
-					return true
-				}
-				sel := info.Selections[se]
-				if sel == nil {
-					return true
-				}
-				if sel.Kind() == types.FieldVal { // c.syncHandler(ctx, key)
-					f := sel.Obj().(*types.Var)
-					if len(fieldCallers[f]) == 0 || fieldCallers[f][len(fieldCallers[f])-1] != u {
-						fieldCallers[f] = append(fieldCallers[f], u)
-					}
-					return true
-				}
-				// c.queue.Add(key) / c.queue.Get()
-				qse, ok := ast.Unparen(se.X).(*ast.SelectorExpr)
-				if !ok {
-					return true
-				}
-				qsel := info.Selections[qse]
-				if qsel == nil || qsel.Kind() != types.FieldVal || !isQueueType(qsel.Obj().Type()) {
-					return true
-				}
-				q := qsel.Obj().(*types.Var)
-				switch {
-				case enqueueMethods[se.Sel.Name]:
-					if seenEnq[q] == nil {
-						seenEnq[q] = map[string]bool{}
-					}
-					if !seenEnq[q][u.ref.Symbol] {
-						seenEnq[q][u.ref.Symbol] = true
-						enqueuers[q] = append(enqueuers[q], u.ref)
-					}
-				case se.Sel.Name == "Get":
-					gets[u] = append(gets[u], q)
-				}
-			}
-			return true
-		})
+		s.scan(u)
 	}
 
 	getters := map[*types.Var]map[string]bool{} // queue → functions that Get from it (workers)
-	for u, qs := range gets {
+	for u, qs := range s.gets {
 		for _, q := range qs {
 			if getters[q] == nil {
 				getters[q] = map[string]bool{}
@@ -187,50 +91,8 @@ func runWiring(ix *index, facts *Facts) error {
 		}
 	}
 	var out []Wiring
-	for _, s := range sites {
-		w := s.w
-		st, _ := s.owner.Underlying().(*types.Struct)
-		var queues []*types.Var
-		if st != nil {
-			for i := 0; i < st.NumFields(); i++ {
-				if isQueueType(st.Field(i).Type()) {
-					queues = append(queues, st.Field(i))
-				}
-			}
-		}
-		// The worker: a caller of the field that also Gets from a queue of the type.
-		var queue *types.Var
-		for _, c := range fieldCallers[s.field] {
-			for _, q := range gets[c] {
-				if containsVar(queues, q) {
-					ref := c.ref
-					w.Worker, queue = &ref, q
-					break
-				}
-			}
-			if w.Worker != nil {
-				break
-			}
-		}
-		if queue == nil {
-			for _, q := range queues {
-				if queue == nil || len(enqueuers[q]) > len(enqueuers[queue]) {
-					queue = q
-				}
-			}
-		}
-		if queue != nil {
-			w.Queue = queue.Name()
-			for _, e := range enqueuers[queue] {
-				// A worker's re-adds (AddRateLimited on error) are retries,
-				// not enqueuers.
-				if !getters[queue][e.Symbol] {
-					w.Enqueuers = append(w.Enqueuers, e)
-				}
-			}
-			sort.Slice(w.Enqueuers, func(i, j int) bool { return w.Enqueuers[i].Symbol < w.Enqueuers[j].Symbol })
-		}
-		out = append(out, w)
+	for _, site := range s.sites {
+		out = append(out, s.complete(site, getters))
 	}
 	sort.SliceStable(out, func(i, j int) bool {
 		a, b := out[i], out[j]
@@ -244,6 +106,188 @@ func runWiring(ix *index, facts *Facts) error {
 	})
 	facts.Wirings = append(facts.Wirings, out...)
 	return nil
+}
+
+// scan records u's assignments of functions to fields, its calls of
+// function-typed fields and its calls on work queue fields.
+func (s *wiringScan) scan(u *unit) {
+	info := u.pkg.TypesInfo
+	shallow(u.body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.AssignStmt:
+			if len(n.Lhs) != len(n.Rhs) {
+				return true
+			}
+			for i, l := range n.Lhs {
+				se, ok := ast.Unparen(l).(*ast.SelectorExpr)
+				if !ok {
+					continue
+				}
+				if sel := info.Selections[se]; sel != nil && sel.Kind() == types.FieldVal {
+					s.addSite(u, sel.Recv(), sel.Obj().(*types.Var), n.Rhs[i], n)
+				}
+			}
+		case *ast.CompositeLit:
+			s.scanLiteral(u, n)
+		case *ast.CallExpr:
+			s.scanCall(u, n)
+		}
+		return true
+	})
+}
+
+// scanLiteral records the keyed fields of a struct literal that are
+// assigned a function: &Controller{syncHandler: c.sync}.
+func (s *wiringScan) scanLiteral(u *unit, n *ast.CompositeLit) {
+	info := u.pkg.TypesInfo
+	t := info.TypeOf(n)
+	if t == nil {
+		return
+	}
+	if _, ok := t.Underlying().(*types.Struct); !ok {
+		return
+	}
+	for _, elt := range n.Elts {
+		kv, ok := elt.(*ast.KeyValueExpr)
+		if !ok {
+			continue
+		}
+		id, _ := kv.Key.(*ast.Ident)
+		if id == nil {
+			continue
+		}
+		if f, ok := info.Uses[id].(*types.Var); ok && f.IsField() {
+			s.addSite(u, t, f, kv.Value, kv)
+		}
+	}
+}
+
+// scanCall records a call of a function-typed field (c.syncHandler(ctx,
+// key)) and Add, AddRateLimited, AddAfter and Get on a work queue field.
+func (s *wiringScan) scanCall(u *unit, n *ast.CallExpr) {
+	info := u.pkg.TypesInfo
+	se, ok := ast.Unparen(n.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return
+	}
+	sel := info.Selections[se]
+	if sel == nil {
+		return
+	}
+	if sel.Kind() == types.FieldVal { // c.syncHandler(ctx, key)
+		f := sel.Obj().(*types.Var)
+		if len(s.fieldCallers[f]) == 0 || s.fieldCallers[f][len(s.fieldCallers[f])-1] != u {
+			s.fieldCallers[f] = append(s.fieldCallers[f], u)
+		}
+		return
+	}
+	// c.queue.Add(key) / c.queue.Get()
+	qse, ok := ast.Unparen(se.X).(*ast.SelectorExpr)
+	if !ok {
+		return
+	}
+	qsel := info.Selections[qse]
+	if qsel == nil || qsel.Kind() != types.FieldVal || !isQueueType(qsel.Obj().Type()) {
+		return
+	}
+	q := qsel.Obj().(*types.Var)
+	switch {
+	case enqueueMethods[se.Sel.Name]:
+		if s.seenEnq[q] == nil {
+			s.seenEnq[q] = map[string]bool{}
+		}
+		if !s.seenEnq[q][u.ref.Symbol] {
+			s.seenEnq[q][u.ref.Symbol] = true
+			s.enqueuers[q] = append(s.enqueuers[q], u.ref)
+		}
+	case se.Sel.Name == "Get":
+		s.gets[u] = append(s.gets[u], q)
+	}
+}
+
+// addSite records the assignment at at of rhs to field of owner, when
+// field is function-typed, owner a type of the roots and rhs a function
+// declared in the tree.
+func (s *wiringScan) addSite(u *unit, owner types.Type, field *types.Var, rhs ast.Expr, at ast.Node) {
+	if _, ok := field.Type().Underlying().(*types.Signature); !ok {
+		return
+	}
+	// Only types of the roots: controllers, not client-go's
+	// ResourceEventHandlerFuncs (the handlers pass covers those).
+	on := namedOf(owner)
+	if on == nil || on.Obj().Pkg() == nil || !s.rootPkgs[on.Obj().Pkg().Path()] {
+		return
+	}
+	if se, ok := ast.Unparen(rhs).(*ast.SelectorExpr); ok {
+		if sel := u.pkg.TypesInfo.Selections[se]; sel != nil {
+			if fn, ok := sel.Obj().(*types.Func); ok && isAbstract(fn) {
+				return // c.podListerSynced = podInformer.Informer().HasSynced: an interface's method, not a sync function
+			}
+		}
+	}
+	h := s.ix.handlerFunc(u.pkg, rhs, maxOriginDepth) // no following variables: what is written
+	if h.Form == "unknown" || h.Symbol == "" || (h.Form != "func literal" && h.Decl.IsZero()) {
+		return
+	}
+	s.sites = append(s.sites, wiringSite{
+		w: Wiring{
+			Type:  on.Obj().Pkg().Path() + "." + on.Obj().Name(),
+			Field: field.Name(),
+			Sync:  h.FuncRef,
+			At:    s.ix.prog.Loc(at.Pos(), at.End()),
+		},
+		field: field,
+		owner: on,
+	})
+}
+
+// complete adds to a wired field its type's work queue, the queue's
+// enqueuers (without the functions in getters[queue], the workers) and
+// the worker.
+func (s *wiringScan) complete(site wiringSite, getters map[*types.Var]map[string]bool) Wiring {
+	w := site.w
+	st, _ := site.owner.Underlying().(*types.Struct)
+	var queues []*types.Var
+	if st != nil {
+		for i := 0; i < st.NumFields(); i++ {
+			if isQueueType(st.Field(i).Type()) {
+				queues = append(queues, st.Field(i))
+			}
+		}
+	}
+	// The worker: a caller of the field that also Gets from a queue of the type.
+	var queue *types.Var
+	for _, c := range s.fieldCallers[site.field] {
+		for _, q := range s.gets[c] {
+			if containsVar(queues, q) {
+				ref := c.ref
+				w.Worker, queue = &ref, q
+				break
+			}
+		}
+		if w.Worker != nil {
+			break
+		}
+	}
+	if queue == nil {
+		for _, q := range queues {
+			if queue == nil || len(s.enqueuers[q]) > len(s.enqueuers[queue]) {
+				queue = q
+			}
+		}
+	}
+	if queue != nil {
+		w.Queue = queue.Name()
+		for _, e := range s.enqueuers[queue] {
+			// A worker's re-adds (AddRateLimited on error) are retries,
+			// not enqueuers.
+			if !getters[queue][e.Symbol] {
+				w.Enqueuers = append(w.Enqueuers, e)
+			}
+		}
+		sort.Slice(w.Enqueuers, func(i, j int) bool { return w.Enqueuers[i].Symbol < w.Enqueuers[j].Symbol })
+	}
+	return w
 }
 
 func containsVar(vs []*types.Var, v *types.Var) bool {
