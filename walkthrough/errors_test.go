@@ -14,7 +14,8 @@ const fm = "---\ntitle: T\nparticipants: [a, b]\n---\n" // 4 lines
 
 // TestErrors checks that each malformed walkthrough reports the right
 // file:line:col. want is the exact first error; the English file is
-// w.md, a translation w.ko.md.
+// w.md, a translation w.ko.md. It is long because it is a table, one case
+// a line, read as a list of the messages a writer can meet.
 func TestErrors(t *testing.T) {
 	syms := map[string]fakeSym{
 		"k8s.io/x/p.F": {sym: fact.Symbol{Name: "k8s.io/x/p.F", Kind: "func", Decl: fact.Location{Path: "p/f.go", StartLine: 10, EndLine: 13}},

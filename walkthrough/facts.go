@@ -114,67 +114,25 @@ func (b *builder) query(f *factsSpec) *FactsBlock {
 		return nil
 	}
 	fb := &FactsBlock{Kind: f.kind, Query: f.query, Line: f.line}
-	match := func(get func(key string) string) bool {
-		for _, s := range f.sel {
-			if !strings.EqualFold(get(s.key), s.val) {
-				return false
-			}
-		}
-		return true
-	}
 	n := 0
 	switch f.kind {
 	case "handlers":
 		for _, h := range facts.Handlers {
-			if match(func(k string) string {
-				switch k {
-				case "resource":
-					return h.Informer.Resource
-				case "kind":
-					return h.Informer.Kind
-				case "group":
-					return h.Informer.Group
-				}
-				return h.Component
-			}) {
+			if f.matches(handlerField(h)) {
 				fb.Handlers = append(fb.Handlers, h)
 			}
 		}
 		n = len(fb.Handlers)
 	case "events":
 		for _, e := range facts.Events {
-			if match(func(k string) string {
-				switch k {
-				case "reason":
-					return e.Reason
-				case "type":
-					return e.Type
-				case "recorder":
-					return e.Recorder
-				}
-				return componentOf(e.Caller.Symbol, f.sel)
-			}) {
+			if f.matches(eventField(e, f.sel)) {
 				fb.Events = append(fb.Events, e)
 			}
 		}
 		n = len(fb.Events)
 	case "writes":
 		for _, w := range facts.Writes {
-			if match(func(k string) string {
-				switch k {
-				case "resource":
-					return w.Resource.Resource
-				case "kind":
-					return w.Resource.Kind
-				case "group":
-					return w.Resource.Group
-				case "verb":
-					return w.Verb
-				case "subresource":
-					return w.Subresource
-				}
-				return componentOf(w.Caller.Symbol, f.sel)
-			}) {
+			if f.matches(writeField(w, f.sel)) {
 				fb.Writes = append(fb.Writes, w)
 			}
 		}
@@ -185,6 +143,66 @@ func (b *builder) query(f *factsSpec) *FactsBlock {
 		return nil
 	}
 	return fb
+}
+
+// matches reports whether every selector of f equals, case-insensitively,
+// the value field gives for its key.
+func (f *factsSpec) matches(field func(key string) string) bool {
+	for _, s := range f.sel {
+		if !strings.EqualFold(field(s.key), s.val) {
+			return false
+		}
+	}
+	return true
+}
+
+// handlerField is what a handlers query's selectors read of h.
+func handlerField(h fact.HandlerRegistration) func(key string) string {
+	return func(key string) string {
+		switch key {
+		case "resource":
+			return h.Informer.Resource
+		case "kind":
+			return h.Informer.Kind
+		case "group":
+			return h.Informer.Group
+		}
+		return h.Component
+	}
+}
+
+// eventField is what an events query's selectors read of e.
+func eventField(e fact.Event, sel []kvLine) func(key string) string {
+	return func(key string) string {
+		switch key {
+		case "reason":
+			return e.Reason
+		case "type":
+			return e.Type
+		case "recorder":
+			return e.Recorder
+		}
+		return componentOf(e.Caller.Symbol, sel)
+	}
+}
+
+// writeField is what a writes query's selectors read of w.
+func writeField(w fact.Write, sel []kvLine) func(key string) string {
+	return func(key string) string {
+		switch key {
+		case "resource":
+			return w.Resource.Resource
+		case "kind":
+			return w.Resource.Kind
+		case "group":
+			return w.Resource.Group
+		case "verb":
+			return w.Verb
+		case "subresource":
+			return w.Subresource
+		}
+		return componentOf(w.Caller.Symbol, sel)
+	}
 }
 
 // componentOf returns the component selector's value when symbol's import

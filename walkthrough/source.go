@@ -136,93 +136,9 @@ func parse(file string, src []byte, base *Source) (*Source, errorList) {
 	s.doc = md.Parser().Parse(text.NewReader(src), parser.WithContext(s.pc))
 	s.Meta = decodeMeta(s.pc, file, &errs)
 	if base != nil {
-		for _, k := range []string{"order", "topics"} {
-			if s.Meta.has(k) {
-				errs.add(file, s.Meta.lines[k], 1, "%s: is set in the English file %s only", k, base.File)
-			}
-		}
-		if s.Meta.has("participants") && len(s.Meta.Participants) != len(base.Meta.Participants) {
-			errs.add(file, s.Meta.lines["participants"], 1, "participants: %d names, but %s has %d; a translation names the same participants in the same order", len(s.Meta.Participants), base.File, len(base.Meta.Participants))
-		}
+		s.inheritMeta(&errs)
 	}
-
-	if base != nil {
-		s.Meta.Order, s.Meta.Topics = base.Meta.Order, base.Meta.Topics
-		if s.Meta.Summary == "" {
-			s.Meta.Summary = base.Meta.Summary
-		}
-		if len(s.Meta.Participants) != len(base.Meta.Participants) {
-			s.Meta.Participants = base.Meta.Participants
-		}
-	}
-
-	// Headings anywhere: read and strip attributes; keep a valid id on
-	// sub-headings. Step headings are handled below.
-	stepAttrs := map[*ast.Heading]headingAttrs{}
-	var nested []*ast.FencedCodeBlock
-	_ = ast.Walk(s.doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
-		if !entering {
-			return ast.WalkContinue, nil
-		}
-		switch n := n.(type) {
-		case *ast.Heading:
-			// A level-2 heading inside a list or quote is not a step: it
-			// takes only an id.
-			step := n.Parent() == s.doc && n.Level == 2
-			a := s.takeHeadingAttrs(n, step, &errs)
-			if step {
-				stepAttrs[n] = a
-			} else if a.id != "" {
-				s.claimID(a.id, s.blockLine(n), &errs)
-				n.SetAttribute([]byte("id"), []byte(a.id))
-			}
-		case *ast.FencedCodeBlock:
-			if n.Parent() != s.doc {
-				nested = append(nested, n)
-			}
-		}
-		return ast.WalkContinue, nil
-	})
-	for _, n := range nested {
-		if info := blockInfo(n, src); info == "excerpt" || info == "facts" {
-			errs.add(file, s.fenceLine(n), 1, "%s blocks must not be nested in a list or quote", info)
-		}
-	}
-
-	// Split at level-2 headings.
-	cur := &s.intro
-	for c := s.doc.FirstChild(); c != nil; c = c.NextSibling() {
-		switch n := c.(type) {
-		case *ast.Heading:
-			switch n.Level {
-			case 1:
-				errs.add(file, s.blockLine(n), 1, "level-1 heading: the title comes from the front matter; steps are ## headings")
-				continue
-			case 2:
-				st := &stepSrc{heading: n}
-				st.Title = plainText(n, src)
-				st.Line = s.blockLine(n)
-				s.stepHeading(st, stepAttrs[n], len(s.steps)+1, &errs)
-				s.steps = append(s.steps, st)
-				cur = &st.blocks
-				continue
-			}
-		case *ast.FencedCodeBlock:
-			switch blockInfo(n, src) {
-			case "excerpt":
-				if e := s.parseExcerpt(n, &errs); e != nil {
-					*cur = append(*cur, block{excerpt: e})
-				}
-				continue
-			case "facts":
-				if f := s.parseFacts(n, &errs); f != nil {
-					*cur = append(*cur, block{facts: f})
-				}
-				continue
-			}
-		}
-		*cur = append(*cur, block{node: c})
-	}
+	s.splitSteps(s.readHeadings(&errs), &errs)
 	if len(s.steps) == 0 {
 		errs.add(file, 1, 1, "no steps: a walkthrough is a sequence of ## headings")
 	}
@@ -248,6 +164,104 @@ func parse(file string, src []byte, base *Source) (*Source, errorList) {
 		s.Steps = append(s.Steps, st.StepInfo)
 	}
 	return s, errs
+}
+
+// inheritMeta checks a translation's front matter against its English
+// original's and completes it from there: order and topics always,
+// summary and participants when not translated.
+func (s *Source) inheritMeta(errs *errorList) {
+	base := s.base
+	for _, k := range []string{"order", "topics"} {
+		if s.Meta.has(k) {
+			errs.add(s.File, s.Meta.lines[k], 1, "%s: is set in the English file %s only", k, base.File)
+		}
+	}
+	if s.Meta.has("participants") && len(s.Meta.Participants) != len(base.Meta.Participants) {
+		errs.add(s.File, s.Meta.lines["participants"], 1, "participants: %d names, but %s has %d; a translation names the same participants in the same order", len(s.Meta.Participants), base.File, len(base.Meta.Participants))
+	}
+	s.Meta.Order, s.Meta.Topics = base.Meta.Order, base.Meta.Topics
+	if s.Meta.Summary == "" {
+		s.Meta.Summary = base.Meta.Summary
+	}
+	if len(s.Meta.Participants) != len(base.Meta.Participants) {
+		s.Meta.Participants = base.Meta.Participants
+	}
+}
+
+// readHeadings reads and strips the attributes of headings anywhere,
+// keeping a valid id on sub-headings, and returns those of the step
+// headings (level 2 at the top) for splitSteps. It also reports excerpt
+// and facts blocks nested in a list or quote.
+func (s *Source) readHeadings(errs *errorList) map[*ast.Heading]headingAttrs {
+	stepAttrs := map[*ast.Heading]headingAttrs{}
+	var nested []*ast.FencedCodeBlock
+	_ = ast.Walk(s.doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		if !entering {
+			return ast.WalkContinue, nil
+		}
+		switch n := n.(type) {
+		case *ast.Heading:
+			// A level-2 heading inside a list or quote is not a step: it
+			// takes only an id.
+			step := n.Parent() == s.doc && n.Level == 2
+			a := s.takeHeadingAttrs(n, step, errs)
+			if step {
+				stepAttrs[n] = a
+			} else if a.id != "" {
+				s.claimID(a.id, s.blockLine(n), errs)
+				n.SetAttribute([]byte("id"), []byte(a.id))
+			}
+		case *ast.FencedCodeBlock:
+			if n.Parent() != s.doc {
+				nested = append(nested, n)
+			}
+		}
+		return ast.WalkContinue, nil
+	})
+	for _, n := range nested {
+		if info := blockInfo(n, s.src); info == "excerpt" || info == "facts" {
+			errs.add(s.File, s.fenceLine(n), 1, "%s blocks must not be nested in a list or quote", info)
+		}
+	}
+	return stepAttrs
+}
+
+// splitSteps splits the document at level-2 headings into the intro and
+// the steps, each a run of blocks: Markdown nodes, excerpts and facts.
+func (s *Source) splitSteps(stepAttrs map[*ast.Heading]headingAttrs, errs *errorList) {
+	cur := &s.intro
+	for c := s.doc.FirstChild(); c != nil; c = c.NextSibling() {
+		switch n := c.(type) {
+		case *ast.Heading:
+			switch n.Level {
+			case 1:
+				errs.add(s.File, s.blockLine(n), 1, "level-1 heading: the title comes from the front matter; steps are ## headings")
+				continue
+			case 2:
+				st := &stepSrc{heading: n}
+				st.Title = plainText(n, s.src)
+				st.Line = s.blockLine(n)
+				s.stepHeading(st, stepAttrs[n], len(s.steps)+1, errs)
+				s.steps = append(s.steps, st)
+				cur = &st.blocks
+				continue
+			}
+		case *ast.FencedCodeBlock:
+			switch blockInfo(n, s.src) {
+			case "excerpt":
+				if e := s.parseExcerpt(n, errs); e != nil {
+					*cur = append(*cur, block{excerpt: e})
+				}
+				continue
+			case "facts":
+				if f := s.parseFacts(n, errs); f != nil {
+					*cur = append(*cur, block{facts: f})
+				}
+				continue
+			}
+		}
+		*cur = append(*cur, block{node: c})
+	}
 }
 
 // stepHeading sets a step's id and message from its attributes.
