@@ -67,115 +67,35 @@ type ifaceCall struct {
 	recv types.Type
 }
 
+// callEdges gathers runCalls' edges, each once.
+type callEdges struct {
+	ix     *index
+	seen   map[callKey]bool
+	out    []Call
+	icalls []ifaceCall // resolved after the scan, against every unit's types
+}
+
+type callKey struct {
+	from, to string
+	line     int
+	kind     string
+}
+
 func runCalls(ix *index, facts *Facts) error {
-	type key struct {
-		from, to string
-		line     int
-		kind     string
-	}
-	seen := map[key]bool{}
-	var out []Call
-	add := func(u *unit, to string, at Location, kind string) {
-		if to == "" || at.IsZero() {
-			return
-		}
-		k := key{u.ref.Symbol, to, at.StartLine, kind}
-		if seen[k] {
-			return
-		}
-		seen[k] = true
-		out = append(out, Call{From: u.ref.Symbol, To: to, At: at, Kind: kind})
-	}
-	var icalls []ifaceCall
+	e := &callEdges{ix: ix, seen: map[callKey]bool{}}
 	for _, u := range ix.bodies() {
-		info := u.pkg.TypesInfo
-		callee := map[ast.Expr]bool{}
-		skip := map[*ast.Ident]bool{} // selectors' Sel, handled with the selector
-		shallow(u.body, func(n ast.Node) bool {
-			switch n := n.(type) {
-			case *ast.FuncLit:
-				if n == u.lit {
-					return true
-				}
-				if lu := ix.unitOfLit[n]; lu != nil {
-					add(u, lu.ref.Symbol, ix.prog.Loc(n.Pos(), n.Pos()), "func literal")
-				}
-				return false
-			case *ast.CallExpr:
-				fun := ast.Unparen(n.Fun)
-				switch f := fun.(type) {
-				case *ast.IndexExpr:
-					fun = f.X
-				case *ast.IndexListExpr:
-					fun = f.X
-				}
-				callee[fun] = true
-				fn, sel := calleeOf(info, n)
-				if fn == nil {
-					// A func value in a field or variable:
-					// dc.enqueueDeployment(d), dc.syncHandler(ctx, key).
-					if v := varOf(info, fun); v != nil {
-						at := ix.prog.Loc(n.Pos(), n.End())
-						for _, to := range ix.funcValues(v) {
-							add(u, to, at, funcValueKind(v))
-						}
-					}
-					return true
-				}
-				if sel != nil && isAbstract(fn) {
-					// An interface method, called on an interface value or
-					// through a struct embedding the interface: resolved to
-					// implementations below.
-					recv := sel.Recv()
-					if !types.IsInterface(recv) {
-						recv = fn.Type().(*types.Signature).Recv().Type()
-					}
-					icalls = append(icalls, ifaceCall{u, n, fn, recv})
-					return true
-				}
-				if !ix.inTree(fn) {
-					return true
-				}
-				var recv types.Type
-				if sel != nil {
-					recv = sel.Recv()
-				}
-				add(u, ix.funcRef(fn, recv).Symbol, ix.prog.Loc(n.Pos(), n.End()), "static")
-			case *ast.SelectorExpr:
-				skip[n.Sel] = true
-				if callee[n] {
-					return true
-				}
-				if sel := info.Selections[n]; sel != nil {
-					if fn, ok := sel.Obj().(*types.Func); ok && (sel.Kind() == types.MethodVal || sel.Kind() == types.MethodExpr) && ix.inTree(fn) && !types.IsInterface(sel.Recv()) {
-						add(u, ix.funcRef(fn, sel.Recv()).Symbol, ix.prog.Loc(n.Pos(), n.End()), "method value")
-					}
-				} else if fn, ok := info.Uses[n.Sel].(*types.Func); ok && ix.inTree(fn) {
-					add(u, ix.funcRef(fn, nil).Symbol, ix.prog.Loc(n.Pos(), n.End()), "func value")
-				}
-				return true
-			case *ast.Ident:
-				if callee[n] || skip[n] {
-					return true
-				}
-				if fn, ok := info.Uses[n].(*types.Func); ok && ix.inTree(fn) {
-					if fn.Type().(*types.Signature).Recv() == nil {
-						add(u, ix.funcRef(fn, nil).Symbol, ix.prog.Loc(n.Pos(), n.End()), "func value")
-					}
-				}
-			}
-			return true
-		})
+		e.scan(u)
 	}
-	if len(icalls) > 0 {
-		impl := ix.implementations(icalls)
-		for _, c := range icalls {
+	if len(e.icalls) > 0 {
+		impl := ix.implementations(e.icalls)
+		for _, c := range e.icalls {
 			at := ix.prog.Loc(c.call.Pos(), c.call.End())
 			for _, to := range impl(c.fn, c.recv) {
-				add(c.u, to, at, "interface")
+				e.add(c.u, to, at, "interface")
 			}
 		}
 	}
+	out := e.out
 	sort.SliceStable(out, func(i, j int) bool {
 		a, b := out[i], out[j]
 		if less, eq := locLess(a.At, b.At); !eq {
@@ -191,6 +111,111 @@ func runCalls(ix *index, facts *Facts) error {
 	})
 	facts.Calls = append(facts.Calls, out...)
 	return nil
+}
+
+// add records an edge from u to the function named to, at most once per
+// line and kind.
+func (e *callEdges) add(u *unit, to string, at Location, kind string) {
+	if to == "" || at.IsZero() {
+		return
+	}
+	k := callKey{u.ref.Symbol, to, at.StartLine, kind}
+	if e.seen[k] {
+		return
+	}
+	e.seen[k] = true
+	e.out = append(e.out, Call{From: u.ref.Symbol, To: to, At: at, Kind: kind})
+}
+
+// scan adds the edges of u's body: its func literals, its calls, and the
+// functions it uses as values.
+func (e *callEdges) scan(u *unit) {
+	info := u.pkg.TypesInfo
+	callee := map[ast.Expr]bool{}
+	skip := map[*ast.Ident]bool{} // selectors' Sel, handled with the selector
+	shallow(u.body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			if n == u.lit {
+				return true
+			}
+			if lu := e.ix.unitOfLit[n]; lu != nil {
+				e.add(u, lu.ref.Symbol, e.ix.prog.Loc(n.Pos(), n.Pos()), "func literal")
+			}
+			return false
+		case *ast.CallExpr:
+			e.call(u, n, callee)
+		case *ast.SelectorExpr:
+			skip[n.Sel] = true
+			if callee[n] {
+				return true
+			}
+			if sel := info.Selections[n]; sel != nil {
+				if fn, ok := sel.Obj().(*types.Func); ok && (sel.Kind() == types.MethodVal || sel.Kind() == types.MethodExpr) && e.ix.inTree(fn) && !types.IsInterface(sel.Recv()) {
+					e.add(u, e.ix.funcRef(fn, sel.Recv()).Symbol, e.ix.prog.Loc(n.Pos(), n.End()), "method value")
+				}
+			} else if fn, ok := info.Uses[n.Sel].(*types.Func); ok && e.ix.inTree(fn) {
+				e.add(u, e.ix.funcRef(fn, nil).Symbol, e.ix.prog.Loc(n.Pos(), n.End()), "func value")
+			}
+		case *ast.Ident:
+			if callee[n] || skip[n] {
+				return true
+			}
+			if fn, ok := info.Uses[n].(*types.Func); ok && e.ix.inTree(fn) {
+				if fn.Type().(*types.Signature).Recv() == nil {
+					e.add(u, e.ix.funcRef(fn, nil).Symbol, e.ix.prog.Loc(n.Pos(), n.End()), "func value")
+				}
+			}
+		}
+		return true
+	})
+}
+
+// call adds the edge of a call in u: static, through a func value, or
+// (later, in runCalls) to an interface method's implementations. It marks
+// the called expression in callee, so the scan does not count it as a
+// value too.
+func (e *callEdges) call(u *unit, n *ast.CallExpr, callee map[ast.Expr]bool) {
+	info := u.pkg.TypesInfo
+	fun := ast.Unparen(n.Fun)
+	switch f := fun.(type) {
+	case *ast.IndexExpr:
+		fun = f.X
+	case *ast.IndexListExpr:
+		fun = f.X
+	}
+	callee[fun] = true
+	fn, sel := calleeOf(info, n)
+	if fn == nil {
+		// A func value in a field or variable:
+		// dc.enqueueDeployment(d), dc.syncHandler(ctx, key).
+		if v := varOf(info, fun); v != nil {
+			at := e.ix.prog.Loc(n.Pos(), n.End())
+			for _, to := range e.ix.funcValues(v) {
+				e.add(u, to, at, funcValueKind(v))
+			}
+		}
+		return
+	}
+	if sel != nil && isAbstract(fn) {
+		// An interface method, called on an interface value or
+		// through a struct embedding the interface: resolved to
+		// implementations in runCalls.
+		recv := sel.Recv()
+		if !types.IsInterface(recv) {
+			recv = fn.Type().(*types.Signature).Recv().Type()
+		}
+		e.icalls = append(e.icalls, ifaceCall{u, n, fn, recv})
+		return
+	}
+	if !e.ix.inTree(fn) {
+		return
+	}
+	var recv types.Type
+	if sel != nil {
+		recv = sel.Recv()
+	}
+	e.add(u, e.ix.funcRef(fn, recv).Symbol, e.ix.prog.Loc(n.Pos(), n.End()), "static")
 }
 
 // funcValueKind names the edge of a call through a func value held in v.
@@ -273,11 +298,45 @@ func (ix *index) implementations(calls []ifaceCall) func(fn *types.Func, recv ty
 	for _, c := range calls {
 		names[c.fn.Name()] = true
 	}
-	byName := map[string][]*types.Named{}
+	x := &implIndex{
+		ix:           ix,
+		byName:       map[string][]*types.Named{},
+		methodNames:  map[*types.Named]map[string]bool{},
+		cache:        map[implKey][]string{},
+		implementers: map[string][]types.Type{},
+	}
+	x.indexTypes(names)
+	return x.resolve
+}
+
+// implIndex resolves interface method calls to the in-tree methods that
+// implement them.
+type implIndex struct {
+	ix *index
+	// byName lists, per method name the calls use, the candidate types
+	// whose method set (of *T) has it.
+	byName map[string][]*types.Named
 	// methodNames holds each candidate's method names, so types missing one
 	// of an interface's methods are dismissed before types.Implements,
 	// which dominated this pass's time.
-	methodNames := map[*types.Named]map[string]bool{}
+	methodNames map[*types.Named]map[string]bool
+	cache       map[implKey][]string
+	// implementers caches, per interface type, the candidates (T or *T)
+	// that implement it: one interface's calls usually use several of its
+	// methods, and types.Implements is most of this pass's time.
+	implementers map[string][]types.Type
+}
+
+type implKey struct {
+	recv string
+	name string
+}
+
+// indexTypes fills byName and methodNames with the tree's concrete,
+// non-generic named types that have one of names among their methods,
+// leaving out test doubles.
+func (x *implIndex) indexTypes(names map[string]bool) {
+	ix := x.ix
 	paths := make([]string, 0, len(ix.prog.Packages))
 	for p := range ix.prog.Packages {
 		paths = append(paths, p)
@@ -302,81 +361,83 @@ func (ix *index) implementations(calls []ifaceCall) func(fn *types.Func, recv ty
 			var set map[string]bool
 			for i := 0; i < ms.Len(); i++ {
 				if m := ms.At(i).Obj(); names[m.Name()] {
-					byName[m.Name()] = append(byName[m.Name()], n)
+					x.byName[m.Name()] = append(x.byName[m.Name()], n)
 					if set == nil {
 						set = make(map[string]bool, ms.Len())
 						for j := 0; j < ms.Len(); j++ {
 							set[ms.At(j).Obj().Name()] = true
 						}
-						methodNames[n] = set
+						x.methodNames[n] = set
 					}
 				}
 			}
 		}
 	}
-	type ckey struct {
-		recv string
-		name string
+}
+
+// resolve returns the in-tree methods that a call of fn on recv (an
+// interface declared in the tree) may reach, sorted; none when there are
+// more than maxImpls.
+func (x *implIndex) resolve(fn *types.Func, recv types.Type) []string {
+	ix := x.ix
+	iface, ok := recv.Underlying().(*types.Interface)
+	if !ok {
+		return nil
 	}
-	cache := map[ckey][]string{}
-	// implementers caches, per interface type, the candidates (T or *T)
-	// that implement it: one interface's calls usually use several of its
-	// methods, and types.Implements is most of this pass's time.
-	implementers := map[string][]types.Type{}
-	return func(fn *types.Func, recv types.Type) []string {
-		iface, ok := recv.Underlying().(*types.Interface)
-		if !ok {
-			return nil
-		}
-		if rn := namedOf(recv); rn == nil || !ix.inTree(rn.Obj()) {
-			return nil // error, fmt.Stringer, context.Context, …
-		}
-		rs := types.TypeString(recv, nil)
-		k := ckey{rs, fn.Id()}
-		if r, ok := cache[k]; ok {
-			return r
-		}
-		impls, ok := implementers[rs]
-		if !ok {
-			// Every implementer has fn's method, so byName[fn.Name()]
-			// holds them all.
-		candidates:
-			for _, n := range byName[fn.Name()] {
-				for i := 0; i < iface.NumMethods(); i++ {
-					if !methodNames[n][iface.Method(i).Name()] {
-						continue candidates
-					}
-				}
-				var t types.Type = n
-				if !types.Implements(t, iface) {
-					t = types.NewPointer(n)
-					if !types.Implements(t, iface) {
-						continue
-					}
-				}
-				impls = append(impls, t)
-			}
-			implementers[rs] = impls
-		}
-		var out []string
-		for _, t := range impls {
-			obj, _, _ := types.LookupFieldOrMethod(t, false, fn.Pkg(), fn.Name())
-			m, ok := obj.(*types.Func)
-			if !ok || !ix.inTree(m) || isAbstract(m) {
-				continue // promoted from an embedded interface: not an implementation
-			}
-			if s := ix.funcRef(m, t).Symbol; s != "" {
-				out = append(out, s)
-			}
-		}
-		sort.Strings(out)
-		out = dedupSorted(out)
-		if len(out) > maxImpls {
-			out = nil
-		}
-		cache[k] = out
-		return out
+	if rn := namedOf(recv); rn == nil || !ix.inTree(rn.Obj()) {
+		return nil // error, fmt.Stringer, context.Context, …
 	}
+	rs := types.TypeString(recv, nil)
+	k := implKey{rs, fn.Id()}
+	if r, ok := x.cache[k]; ok {
+		return r
+	}
+	impls, ok := x.implementers[rs]
+	if !ok {
+		impls = x.implementersOf(iface, fn)
+		x.implementers[rs] = impls
+	}
+	var out []string
+	for _, t := range impls {
+		obj, _, _ := types.LookupFieldOrMethod(t, false, fn.Pkg(), fn.Name())
+		m, ok := obj.(*types.Func)
+		if !ok || !ix.inTree(m) || isAbstract(m) {
+			continue // promoted from an embedded interface: not an implementation
+		}
+		if s := ix.funcRef(m, t).Symbol; s != "" {
+			out = append(out, s)
+		}
+	}
+	sort.Strings(out)
+	out = dedupSorted(out)
+	if len(out) > maxImpls {
+		out = nil
+	}
+	x.cache[k] = out
+	return out
+}
+
+// implementersOf returns the candidates, T or *T, that implement iface.
+// Every implementer has fn's method, so byName[fn.Name()] holds them all.
+func (x *implIndex) implementersOf(iface *types.Interface, fn *types.Func) []types.Type {
+	var impls []types.Type
+candidates:
+	for _, n := range x.byName[fn.Name()] {
+		for i := 0; i < iface.NumMethods(); i++ {
+			if !x.methodNames[n][iface.Method(i).Name()] {
+				continue candidates
+			}
+		}
+		var t types.Type = n
+		if !types.Implements(t, iface) {
+			t = types.NewPointer(n)
+			if !types.Implements(t, iface) {
+				continue
+			}
+		}
+		impls = append(impls, t)
+	}
+	return impls
 }
 
 func dedupSorted(s []string) []string {
