@@ -183,11 +183,9 @@ func (ix *index) fieldOfLiteral(pkg *packages.Package, e ast.Expr, name string, 
 		e = ast.Unparen(u.X)
 	}
 	if cl, ok := e.(*ast.CompositeLit); ok {
-		for _, elt := range cl.Elts {
-			if kv, ok := elt.(*ast.KeyValueExpr); ok {
-				if id, ok := kv.Key.(*ast.Ident); ok && id.Name == name {
-					return kv.Value
-				}
+		for id, kv := range keyedElts(cl) {
+			if id.Name == name {
+				return kv.Value
 			}
 		}
 		return nil
@@ -404,102 +402,108 @@ func pathBase(p string) string { return p[strings.LastIndex(p, "/")+1:] }
 
 // handlersOf fills r's Add, Update, Delete and Filter from a handler value.
 func (ix *index) handlersOf(pkg *packages.Package, e ast.Expr, r *HandlerRegistration, depth int) {
-	info := pkg.TypesInfo
 	e = ast.Unparen(e)
 	if depth > maxOriginDepth {
 		return
 	}
+	if ix.handlerFuncsOf(pkg, e, r, depth) || ix.handlersThrough(pkg, e, r, depth) {
+		return
+	}
+	ix.handlerMethodsOf(pkg.TypesInfo.TypeOf(e), r)
+}
+
+// handlerFuncsOf fills r from a literal of client-go's
+// ResourceEventHandlerFuncs, ResourceEventHandlerDetailedFuncs or
+// FilteringResourceEventHandler, and reports whether e was one.
+func (ix *index) handlerFuncsOf(pkg *packages.Package, e ast.Expr, r *HandlerRegistration, depth int) bool {
 	lit := e
 	if u, ok := lit.(*ast.UnaryExpr); ok {
 		lit = ast.Unparen(u.X)
 	}
-	if cl, ok := lit.(*ast.CompositeLit); ok {
-		t := info.TypeOf(cl)
-		switch {
-		case isNamed(t, cachePkg, "ResourceEventHandlerFuncs"), isNamed(t, cachePkg, "ResourceEventHandlerDetailedFuncs"):
-			for _, elt := range cl.Elts {
-				kv, ok := elt.(*ast.KeyValueExpr)
-				if !ok {
-					continue
-				}
-				id, _ := kv.Key.(*ast.Ident)
-				if id == nil {
-					continue
-				}
-				h := ix.handlerFunc(pkg, kv.Value, 0)
-				switch id.Name {
-				case "AddFunc":
-					r.Add = h
-				case "UpdateFunc":
-					r.Update = h
-				case "DeleteFunc":
-					r.Delete = h
-				}
-			}
-			return
-		case isNamed(t, cachePkg, "FilteringResourceEventHandler"):
-			for _, elt := range cl.Elts {
-				kv, ok := elt.(*ast.KeyValueExpr)
-				if !ok {
-					continue
-				}
-				id, _ := kv.Key.(*ast.Ident)
-				if id == nil {
-					continue
-				}
-				switch id.Name {
-				case "FilterFunc":
-					r.Filter = ix.handlerFunc(pkg, kv.Value, 0)
-				case "Handler":
-					ix.handlersOf(pkg, kv.Value, r, depth+1)
-				}
-			}
-			return
-		}
+	cl, ok := lit.(*ast.CompositeLit)
+	if !ok {
+		return false
 	}
+	t := pkg.TypesInfo.TypeOf(cl)
+	switch {
+	case isNamed(t, cachePkg, "ResourceEventHandlerFuncs"), isNamed(t, cachePkg, "ResourceEventHandlerDetailedFuncs"):
+		for id, kv := range keyedElts(cl) {
+			h := ix.handlerFunc(pkg, kv.Value, 0)
+			switch id.Name {
+			case "AddFunc":
+				r.Add = h
+			case "UpdateFunc":
+				r.Update = h
+			case "DeleteFunc":
+				r.Delete = h
+			}
+		}
+		return true
+	case isNamed(t, cachePkg, "FilteringResourceEventHandler"):
+		for id, kv := range keyedElts(cl) {
+			switch id.Name {
+			case "FilterFunc":
+				r.Filter = ix.handlerFunc(pkg, kv.Value, 0)
+			case "Handler":
+				ix.handlersOf(pkg, kv.Value, r, depth+1)
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// handlersThrough fills r from what a variable or field e was assigned
+// (whole, or field by field), or from what the function e calls
+// returns, and reports whether that gave r a handler.
+func (ix *index) handlersThrough(pkg *packages.Package, e ast.Expr, r *HandlerRegistration, depth int) bool {
 	resolved := func() bool { return r.Add != nil || r.Update != nil || r.Delete != nil }
 	switch x := e.(type) {
 	case *ast.Ident, *ast.SelectorExpr:
-		if v := varOf(info, x); v != nil {
-			for _, o := range ix.originsOf(v) {
-				if o.index == 0 {
-					ix.handlersOf(o.pkg, o.expr, r, depth+1)
-					if resolved() {
-						break
-					}
+		v := varOf(pkg.TypesInfo, x)
+		if v == nil {
+			return false
+		}
+		for _, o := range ix.originsOf(v) {
+			if o.index == 0 {
+				ix.handlersOf(o.pkg, o.expr, r, depth+1)
+				if resolved() {
+					break
 				}
-			}
-			// funcs := cache.ResourceEventHandlerFuncs{}; funcs.AddFunc = …
-			for _, fa := range ix.fieldAssigns[v] {
-				switch fa.field {
-				case "AddFunc":
-					r.Add = ix.handlerFunc(fa.o.pkg, fa.o.expr, 0)
-				case "UpdateFunc":
-					r.Update = ix.handlerFunc(fa.o.pkg, fa.o.expr, 0)
-				case "DeleteFunc":
-					r.Delete = ix.handlerFunc(fa.o.pkg, fa.o.expr, 0)
-				case "FilterFunc":
-					r.Filter = ix.handlerFunc(fa.o.pkg, fa.o.expr, 0)
-				case "Handler":
-					ix.handlersOf(fa.o.pkg, fa.o.expr, r, depth+1)
-				}
-			}
-			if resolved() {
-				return
 			}
 		}
+		// funcs := cache.ResourceEventHandlerFuncs{}; funcs.AddFunc = …
+		for _, fa := range ix.fieldAssigns[v] {
+			switch fa.field {
+			case "AddFunc":
+				r.Add = ix.handlerFunc(fa.o.pkg, fa.o.expr, 0)
+			case "UpdateFunc":
+				r.Update = ix.handlerFunc(fa.o.pkg, fa.o.expr, 0)
+			case "DeleteFunc":
+				r.Delete = ix.handlerFunc(fa.o.pkg, fa.o.expr, 0)
+			case "FilterFunc":
+				r.Filter = ix.handlerFunc(fa.o.pkg, fa.o.expr, 0)
+			case "Handler":
+				ix.handlersOf(fa.o.pkg, fa.o.expr, r, depth+1)
+			}
+		}
+		return resolved()
 	case *ast.CallExpr:
 		// A root function (or a func literal held in a variable) building
 		// the handler: follow its returns.
 		for _, o := range ix.returnsOf(pkg, x) {
 			ix.handlersOf(o.pkg, o.expr, r, depth+1)
 			if resolved() {
-				return
+				return true
 			}
 		}
 	}
-	// A value of a named type implementing ResourceEventHandler itself.
-	t := info.TypeOf(e)
+	return false
+}
+
+// handlerMethodsOf fills r from a value of a named type t that implements
+// ResourceEventHandler itself (OnAdd, OnUpdate, OnDelete).
+func (ix *index) handlerMethodsOf(t types.Type, r *HandlerRegistration) {
 	n := namedOf(t)
 	if n == nil || n.Obj().Pkg() == nil || n.Obj().Pkg().Path() == cachePkg {
 		return

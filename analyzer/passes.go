@@ -12,6 +12,7 @@ import (
 	"go/ast"
 	"go/constant"
 	"go/types"
+	"iter"
 	"path"
 	"sort"
 	"strconv"
@@ -333,6 +334,23 @@ func varOf(info *types.Info, e ast.Expr) *types.Var {
 		}
 	}
 	return nil
+}
+
+// keyedElts yields the elements of a composite literal written
+// key: value with an identifier key — a struct literal's named fields —
+// with that key.
+func keyedElts(cl *ast.CompositeLit) iter.Seq2[*ast.Ident, *ast.KeyValueExpr] {
+	return func(yield func(*ast.Ident, *ast.KeyValueExpr) bool) {
+		for _, elt := range cl.Elts {
+			kv, ok := elt.(*ast.KeyValueExpr)
+			if !ok {
+				continue
+			}
+			if id, ok := kv.Key.(*ast.Ident); ok && !yield(id, kv) {
+				return
+			}
+		}
+	}
 }
 
 // mergeResource combines the resources of several values of one

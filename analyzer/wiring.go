@@ -147,15 +147,7 @@ func (s *wiringScan) scanLiteral(u *unit, n *ast.CompositeLit) {
 	if _, ok := t.Underlying().(*types.Struct); !ok {
 		return
 	}
-	for _, elt := range n.Elts {
-		kv, ok := elt.(*ast.KeyValueExpr)
-		if !ok {
-			continue
-		}
-		id, _ := kv.Key.(*ast.Ident)
-		if id == nil {
-			continue
-		}
+	for id, kv := range keyedElts(n) {
 		if f, ok := info.Uses[id].(*types.Var); ok && f.IsField() {
 			s.addSite(u, t, f, kv.Value, kv)
 		}
