@@ -17,6 +17,11 @@ import "bytes"
 // a body. Bodies holding //line directives are left alone: blanking those
 // would move later positions. Code it misreads fails to parse, and the
 // loader then parses the original source.
+//
+// It stays one function of about 85 lines: one loop over the bytes whose
+// state (depths, whether a signature is open, the previous word) every
+// case reads and writes; cut into pieces, each would take and return all
+// of it.
 func blankBodies(src []byte) []byte {
 	var out []byte
 	n := len(src)

@@ -188,6 +188,7 @@ type encoder struct {
 	w     *bufio.Writer
 	buf   [binary.MaxVarintLen64]byte
 	paths map[string]int
+	kinds map[string]int // identKinds by name
 }
 
 func (e *encoder) uint(v int) {
@@ -204,7 +205,10 @@ func (e *encoder) str(s string) {
 func (e *encoder) path(p string) { e.uint(e.paths[p]) }
 
 func encodeResult(w *bufio.Writer, res *Result) error {
-	e := &encoder{w: w, paths: map[string]int{"": 0}}
+	e := &encoder{w: w, paths: map[string]int{"": 0}, kinds: map[string]int{}}
+	for i, k := range identKinds {
+		e.kinds[k] = i
+	}
 	w.WriteString(cacheMagic)
 	var facts bytes.Buffer
 	if err := gob.NewEncoder(&facts).Encode(&res.facts); err != nil {
@@ -212,8 +216,16 @@ func encodeResult(w *bufio.Writer, res *Result) error {
 	}
 	e.uint(facts.Len())
 	w.Write(facts.Bytes())
+	e.pathTable(res)
+	if err := e.symbols(res.Symbols); err != nil {
+		return err
+	}
+	return e.xrefs(res.Xrefs)
+}
 
-	// Path table.
+// pathTable numbers every file path the symbols and identifier tables
+// name, in sorted order from 1, and writes the table.
+func (e *encoder) pathTable(res *Result) {
 	var paths []string
 	addPath := func(p string) {
 		if _, ok := e.paths[p]; !ok {
@@ -239,27 +251,28 @@ func encodeResult(w *bufio.Writer, res *Result) error {
 	for _, p := range paths {
 		e.str(p)
 	}
+}
 
-	kinds := map[string]int{}
-	for i, k := range identKinds {
-		kinds[k] = i
+// kind is k's index in identKinds.
+func (e *encoder) kind(k string) (int, error) {
+	i, ok := e.kinds[k]
+	if !ok {
+		return 0, fmt.Errorf("unknown kind %q", k)
 	}
-	kindOf := func(k string) (int, error) {
-		i, ok := kinds[k]
-		if !ok {
-			return 0, fmt.Errorf("unknown kind %q", k)
-		}
-		return i, nil
-	}
+	return i, nil
+}
 
-	e.uint(len(res.Symbols))
+// symbols writes the symbols, each name as the length of the prefix it
+// shares with the previous one and the rest (they are sorted).
+func (e *encoder) symbols(syms []Symbol) error {
+	e.uint(len(syms))
 	prev := ""
-	for _, s := range res.Symbols {
+	for _, s := range syms {
 		n := commonPrefix(prev, s.Name)
 		e.uint(n)
 		e.str(s.Name[n:])
 		prev = s.Name
-		k, err := kindOf(s.Kind)
+		k, err := e.kind(s.Kind)
 		if err != nil {
 			return err
 		}
@@ -273,9 +286,14 @@ func encodeResult(w *bufio.Writer, res *Result) error {
 			e.uint(s.Body.EndLine - s.Body.StartLine)
 		}
 	}
+	return nil
+}
 
-	e.uint(len(res.Xrefs))
-	for _, x := range res.Xrefs {
+// xrefs writes the identifier tables, offsets as deltas and Def as bit 4
+// of the kind.
+func (e *encoder) xrefs(xrefs []FileXref) error {
+	e.uint(len(xrefs))
+	for _, x := range xrefs {
 		e.path(x.Path)
 		e.uint(len(x.Idents))
 		off := 0
@@ -283,7 +301,7 @@ func encodeResult(w *bufio.Writer, res *Result) error {
 			e.uint(id.Off - off)
 			off = id.Off
 			e.uint(id.Len)
-			k, err := kindOf(id.Kind)
+			k, err := e.kind(id.Kind)
 			if err != nil {
 				return err
 			}
@@ -379,15 +397,34 @@ func decodeResult(data []byte) (*Result, error) {
 	for i := 0; i < np && d.err == nil; i++ {
 		d.paths = append(d.paths, string(d.bytes()))
 	}
+	var err error
+	if res.Symbols, err = d.symbols(); err != nil {
+		return nil, err
+	}
+	if res.Xrefs, err = d.xrefs(); err != nil {
+		return nil, err
+	}
+	if d.err != nil {
+		return nil, d.err
+	}
+	if len(d.data) != 0 {
+		return nil, errors.New("trailing data in cache file")
+	}
+	return res, nil
+}
 
+// symbols reads what encoder.symbols wrote. A count larger than what is
+// left to read is an error at once, before anything is allocated; other
+// errors are left in d.err.
+func (d *decoder) symbols() ([]Symbol, error) {
 	ns := d.uint()
 	if d.err == nil && ns > len(d.data) {
 		return nil, errors.New("corrupt cache file")
 	}
-	res.Symbols = make([]Symbol, ns)
+	syms := make([]Symbol, ns)
 	prev := ""
 	for i := 0; i < ns && d.err == nil; i++ {
-		s := &res.Symbols[i]
+		s := &syms[i]
 		n := d.uint()
 		suffix := d.bytes()
 		if n > len(prev) {
@@ -405,14 +442,18 @@ func decodeResult(data []byte) (*Result, error) {
 			s.Body.EndLine = s.Body.StartLine + d.uint()
 		}
 	}
+	return syms, nil
+}
 
+// xrefs reads what encoder.xrefs wrote, as symbols does.
+func (d *decoder) xrefs() ([]FileXref, error) {
 	nx := d.uint()
 	if d.err == nil && nx > len(d.data) {
 		return nil, errors.New("corrupt cache file")
 	}
-	res.Xrefs = make([]FileXref, nx)
+	xrefs := make([]FileXref, nx)
 	for i := 0; i < nx && d.err == nil; i++ {
-		x := &res.Xrefs[i]
+		x := &xrefs[i]
 		x.Path = d.path()
 		n := d.uint()
 		if d.err != nil || n > len(d.data) {
@@ -435,11 +476,5 @@ func decodeResult(data []byte) (*Result, error) {
 			}
 		}
 	}
-	if d.err != nil {
-		return nil, d.err
-	}
-	if len(d.data) != 0 {
-		return nil, errors.New("trailing data in cache file")
-	}
-	return res, nil
+	return xrefs, nil
 }

@@ -173,7 +173,9 @@ func TestE2EWrites(t *testing.T) {
 
 // TestE2EDeploymentController: the deployment controller's three
 // registrations with their handler methods, its sync wiring, and the
-// replicaset controller's interface call into RealPodControl.
+// replicaset controller's interface call into RealPodControl. It stays one
+// function, one check after another of the facts of one release, so it
+// reads as the walkthrough it protects.
 func TestE2EDeploymentController(t *testing.T) {
 	const pkg = "k8s.io/kubernetes/pkg/controller/deployment."
 	want := map[string][3]string{ // informer kind → add, update, delete methods ("" = none)

@@ -118,13 +118,45 @@ func load(ctx context.Context, cfg Config) (*Program, []Symbol, loadStats, error
 		noSpec:  os.Getenv("KUBEWALK_ANALYZER_NOSPEC") != "",
 	}
 	ld.cond = sync.NewCond(&ld.mu)
+	listed, listErr := ld.listAndCheck(dir, roots, cfg.Env)
+	st.List = listed.Sub(t0)
 
-	// The package graph comes from go/packages in metadata mode (one `go
-	// list -deps` through its driver, with -pgo=off as go/packages always
-	// passes). CGO_ENABLED=0: the loader type-checks GoFiles only (it never
-	// runs cgo), which is exactly the file set of a CGO_ENABLED=0 build —
-	// how Kubernetes builds its release binaries. While it lists, the
-	// workers already parse the root directories' files (speculate).
+	if err := ctx.Err(); err != nil {
+		return nil, nil, st, err
+	}
+	if listErr != nil {
+		return nil, nil, st, fmt.Errorf("listing packages in %s: %w", dir, listErr)
+	}
+	if err := ld.unparsedError(); err != nil {
+		return nil, nil, st, err
+	}
+	syms, missing := ld.collect(&st)
+	if len(prog.Roots) == 0 {
+		return nil, nil, st, fmt.Errorf("go list in %s: no package of %s loaded: %s", dir, strings.Join(roots, " "), strings.Join(missing, "; "))
+	}
+	st.RootPackages = len(prog.Roots)
+	st.TypeErrors = int(ld.nerrors.Load())
+	st.Filtered = int(ld.nfiltered.Load())
+	if n := ld.nblankFailed.Load(); n > 0 {
+		logf("analyzer: %d dependency files parsed twice (bodies not blanked)", n)
+	}
+	st.Total = time.Since(t0)
+	logf("analyzer: loaded %d packages (%d roots, %d files) in %v (go list %v); %d errors, %d expected errors filtered",
+		st.Packages, st.RootPackages, st.Files, st.Total.Round(time.Millisecond), st.List.Round(time.Millisecond), st.TypeErrors, st.Filtered)
+	return prog, syms, st, nil
+}
+
+// listAndCheck lists the package graph of roots and has the workers parse
+// and type-check it as it comes, returning when they are done. listed is
+// when the listing ended.
+//
+// The package graph comes from go/packages in metadata mode (one `go list
+// -deps` through its driver, with -pgo=off as go/packages always passes).
+// CGO_ENABLED=0: the loader type-checks GoFiles only (it never runs cgo),
+// which is exactly the file set of a CGO_ENABLED=0 build — how Kubernetes
+// builds its release binaries. While it lists, the workers already parse
+// the root directories' files (speculate).
+func (ld *loader) listAndCheck(dir string, roots, env []string) (listed time.Time, err error) {
 	if !ld.noSpec {
 		ld.speculate(dir, roots)
 	}
@@ -137,49 +169,45 @@ func load(ctx context.Context, cfg Config) (*Program, []Symbol, loadStats, error
 			ld.work()
 		}()
 	}
-	listed, listErr := packages.Load(&packages.Config{
-		Context: ctx,
+	pkgs, err := packages.Load(&packages.Config{
+		Context: ld.ctx,
 		Mode:    packages.NeedName | packages.NeedFiles | packages.NeedImports | packages.NeedDeps | packages.NeedModule,
 		Dir:     dir,
-		Env:     append(append(os.Environ(), cfg.Env...), "CGO_ENABLED=0"),
+		Env:     append(append(os.Environ(), env...), "CGO_ENABLED=0"),
 	}, roots...)
-	if listErr == nil {
+	if err == nil {
 		// Visit is a post-order walk: every package after its imports,
 		// as the scheduler needs them.
 		rootSet := map[string]bool{}
-		for _, p := range listed {
+		for _, p := range pkgs {
 			rootSet[p.ID] = true
 		}
-		packages.Visit(listed, nil, func(p *packages.Package) {
+		packages.Visit(pkgs, nil, func(p *packages.Package) {
 			ld.add(listPackageOf(p, rootSet[p.ID]))
 		})
 	}
-	st.List = time.Since(t0)
+	listed = time.Now()
 	ld.mu.Lock()
 	ld.listed = true
 	ld.cond.Broadcast()
 	ld.mu.Unlock()
 	wg.Wait()
+	return listed, err
+}
 
-	if err := ctx.Err(); err != nil {
-		return nil, nil, st, err
-	}
-	if listErr != nil {
-		return nil, nil, st, fmt.Errorf("listing packages in %s: %w", dir, listErr)
-	}
-	if err := ld.unparsedError(); err != nil {
-		return nil, nil, st, err
-	}
-
-	// A root that does not exist is not fatal: the pipeline adds every
-	// package a walkthrough references, and alternates name packages that
-	// exist at some tags only. It is logged, and dropped.
-	var syms []Symbol
-	var missing []string
+// collect puts the checked packages into the program, roots apart, and
+// returns every package's symbols, sorted, and the errors of the roots
+// that do not exist.
+//
+// A root that does not exist is not fatal: the pipeline adds every
+// package a walkthrough references, and alternates name packages that
+// exist at some tags only. It is logged, and dropped.
+func (ld *loader) collect(st *loadStats) (syms []Symbol, missing []string) {
+	prog := ld.prog
 	for _, p := range ld.order {
 		if p.root && len(p.list.GoFiles) == 0 && p.list.Error != nil {
 			missing = append(missing, p.list.Error.Err)
-			logf("analyzer: root %s not loaded: %s", p.list.ImportPath, p.list.Error.Err)
+			ld.logf("analyzer: root %s not loaded: %s", p.list.ImportPath, p.list.Error.Err)
 			st.MissingRoots++
 			continue
 		}
@@ -191,25 +219,10 @@ func load(ctx context.Context, cfg Config) (*Program, []Symbol, loadStats, error
 		}
 		syms = append(syms, p.syms...)
 	}
-	if len(prog.Roots) == 0 {
-		return nil, nil, st, fmt.Errorf("go list in %s: no package of %s loaded: %s", dir, strings.Join(roots, " "), strings.Join(missing, "; "))
-	}
 	sort.Slice(prog.Roots, func(i, j int) bool { return prog.Roots[i].PkgPath < prog.Roots[j].PkgPath })
 	sortSymbols(syms)
 	prog.symbols = syms
-	st.RootPackages = len(prog.Roots)
-	if len(prog.Roots) == 0 {
-		return nil, nil, st, fmt.Errorf("go list in %s: no packages match %s", dir, strings.Join(roots, " "))
-	}
-	st.TypeErrors = int(ld.nerrors.Load())
-	st.Filtered = int(ld.nfiltered.Load())
-	if n := ld.nblankFailed.Load(); n > 0 {
-		logf("analyzer: %d dependency files parsed twice (bodies not blanked)", n)
-	}
-	st.Total = time.Since(t0)
-	logf("analyzer: loaded %d packages (%d roots, %d files) in %v (go list %v); %d errors, %d expected errors filtered",
-		st.Packages, st.RootPackages, st.Files, st.Total.Round(time.Millisecond), st.List.Round(time.Millisecond), st.TypeErrors, st.Filtered)
-	return prog, syms, st, nil
+	return syms, missing
 }
 
 type loader struct {
