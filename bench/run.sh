@@ -22,7 +22,7 @@ HUGO_RUNS=${HUGO_RUNS:-3}
 BENCHTIME=${BENCHTIME:-3x}
 BENCH_SKIP=${BENCH_SKIP:-}
 OLD_TAG=v1.31.0 # issue 4's Hugo reference
-NEW_TAG=v1.36.3 # the default release
+NEW_TAG=v1.37.2 # the default release
 BIN=$ROOT/bin/kubewalk
 mkdir -p "$BENCH"
 LOG=$BENCH/last.txt

@@ -14,7 +14,7 @@ import (
 // DefaultTag is the release fetched when Options.Tag is empty: the newest
 // release the Go module proxy serves where kubewalk is developed. It is the
 // one place the default is written down.
-const DefaultTag = "v1.36.3"
+const DefaultTag = "v1.37.2"
 
 // DefaultRepo is the git remote the git backend clones from by default.
 const DefaultRepo = "https://github.com/kubernetes/kubernetes.git"

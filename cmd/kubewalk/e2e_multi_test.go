@@ -12,11 +12,11 @@ import (
 	"github.com/kubewalk/kubewalk/site"
 )
 
-// TestE2EMultiRelease builds v1.35.4 and v1.36.3 into one site (issue 7)
-// and checks its links, the version switcher on the deployment
+// TestE2EMultiRelease builds the default release and the one before it
+// into one site and checks its links, the version switcher on the deployment
 // walkthrough's step 7, and the page budget with badges.
 func TestE2EMultiRelease(t *testing.T) {
-	const older, newer = "v1.35.4", "v1.36.3"
+	const older, newer = "v1.36.3", "v1.37.2"
 	out := filepath.Join(t.TempDir(), "public")
 	kubewalk(t, "build", "--source", "goproxy", "--tag", older, "--tag", newer, "--out", out)
 

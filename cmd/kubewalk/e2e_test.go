@@ -25,7 +25,7 @@ import (
 // the default: every other minor release from v1.29 to v1.37, each at the
 // latest patch the module proxy serves. The default must not be among them
 // (check refuses a release given twice).
-var olderTags = []string{"v1.29.6", "v1.30.14", "v1.31.14", "v1.32.13", "v1.33.13", "v1.34.4", "v1.35.4", "v1.37.2"}
+var olderTags = []string{"v1.29.6", "v1.30.14", "v1.31.14", "v1.32.13", "v1.33.13", "v1.34.4", "v1.35.4", "v1.36.3"}
 
 func e2eCache(t *testing.T) string {
 	t.Helper()
