@@ -219,14 +219,9 @@ func render(ctx context.Context, in Input, opts Options, dir string) (Stats, err
 
 // write renders every page into dir with bounded parallelism.
 func (b *builder) write(ctx context.Context, dir string) (Stats, error) {
-	opts := b.opts
 	pages, err := b.pages()
 	if err != nil {
 		return Stats{}, err
-	}
-	workers := opts.Workers
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
 	}
 	// Directories first, once, so page writers need no MkdirAll.
 	dirs := map[string]bool{}
@@ -238,10 +233,44 @@ func (b *builder) write(ctx context.Context, dir string) (Stats, error) {
 			return Stats{}, err
 		}
 	}
-	// Rendering is CPU-bound and limited to workers; writing a file blocks
-	// in the kernel (creating a file on a journaled file system costs more
-	// than rendering a small page), so writes run in their own group with
-	// more slots, and a render worker only waits when all of those are busy.
+	sizes, err := b.renderPages(ctx, dir, pages)
+	if err != nil {
+		return Stats{}, err
+	}
+	var st Stats
+	for i, p := range pages { // pages are sorted by path: ties break the same way every time
+		st.Bytes += sizes[i]
+		if !p.html {
+			continue
+		}
+		st.Pages++
+		if p.source {
+			st.SourcePages++
+		}
+		if sizes[i] > st.LargestBytes {
+			st.Largest, st.LargestBytes = p.path, sizes[i]
+		}
+	}
+	if b.opts.Logf != nil {
+		b.opts.Logf("site: %d pages (%d source), %d bytes; largest %s (%d bytes)", st.Pages, st.SourcePages, st.Bytes, st.Largest, st.LargestBytes)
+	}
+	return st, nil
+}
+
+// renderPages renders pages into dir, whose directories exist, and
+// returns the size of each; with a Cache, a page whose key is unchanged
+// is taken from the previous build instead.
+//
+// Rendering is CPU-bound and limited to Options.Workers; writing a file
+// blocks in the kernel (creating a file on a journaled file system costs
+// more than rendering a small page), so writes run in their own group
+// with more slots, and a render worker only waits when all of those are
+// busy.
+func (b *builder) renderPages(ctx context.Context, dir string, pages []page) ([]int64, error) {
+	workers := b.opts.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
 	sizes := make([]int64, len(pages))
 	pl := b.place
 	var keys []pageKey // with a Cache: of the pages that have a key
@@ -284,7 +313,7 @@ func (b *builder) write(ctx context.Context, dir string) (Stats, error) {
 			return nil
 		})
 	}
-	err = g.Wait()
+	err := g.Wait()
 	if werr := w.Wait(); err == nil {
 		err = werr
 	}
@@ -292,31 +321,58 @@ func (b *builder) write(ctx context.Context, dir string) (Stats, error) {
 		err = pl.finish(pages, keys, sizes)
 	}
 	if err != nil {
-		return Stats{}, err
+		return nil, err
 	}
-	var st Stats
-	for i, p := range pages { // pages are sorted by path: ties break the same way every time
-		st.Bytes += sizes[i]
-		if !p.html {
-			continue
-		}
-		st.Pages++
-		if p.source {
-			st.SourcePages++
-		}
-		if sizes[i] > st.LargestBytes {
-			st.Largest, st.LargestBytes = p.path, sizes[i]
-		}
-	}
-	if opts.Logf != nil {
-		opts.Logf("site: %d pages (%d source), %d bytes; largest %s (%d bytes)", st.Pages, st.SourcePages, st.Bytes, st.Largest, st.LargestBytes)
-	}
-	return st, nil
+	return sizes, nil
 }
 
 // prepare validates the input and computes what pages share: the
 // walkthroughs in the build's language, the files to render, backlinks.
 func prepare(in Input, opts Options) (*builder, error) {
+	b, err := newBuilder(in, opts)
+	if err != nil {
+		return nil, err
+	}
+	b.docs = walkthrough.Select(b.in.Docs, b.in.Lang)
+	b.numberChanges()
+	for _, x := range b.in.Xrefs {
+		b.xrefs[x.Path] = x.Idents
+	}
+	if err := b.citeDocs(); err != nil {
+		return nil, err
+	}
+	for p := range b.cites {
+		b.rendered[p] = true
+	}
+	f := b.in.Facts
+	factLocations(f.Handlers, f.Events, f.Writes, f.Wirings, b.markRendered)
+	delete(b.rendered, "")
+	for p := range b.rendered {
+		if err := checkRepoPath(p); err != nil {
+			return nil, err
+		}
+		b.files = append(b.files, p)
+	}
+	sort.Strings(b.files)
+	for p, cs := range b.cites {
+		sort.SliceStable(cs, func(i, j int) bool {
+			a, c := cs[i], cs[j]
+			if a.doc != c.doc {
+				return walkthrough.Compare(a.doc, c.doc) < 0
+			}
+			if a.step != c.step {
+				return a.step < c.step
+			}
+			return a.from < c.from
+		})
+		b.cites[p] = cs
+	}
+	return b, nil
+}
+
+// newBuilder checks in and opts, fills in in's defaults and makes the
+// build's templates, in its language.
+func newBuilder(in Input, opts Options) (*builder, error) {
 	if in.ReadFile == nil {
 		return nil, errors.New("site: Input.ReadFile is nil")
 	}
@@ -344,26 +400,28 @@ func prepare(in Input, opts Options) (*builder, error) {
 		return nil, err
 	}
 	tmpl.Funcs(template.FuncMap{"t": t})
-	b := &builder{
+	return &builder{
 		in: in, opts: opts, t: t, tmpl: tmpl,
 		rendered: map[string]bool{},
 		xrefs:    map[string][]fact.Ident{},
 		cites:    map[string][]cite{},
 		cache:    map[string]*cachedFile{},
+	}, nil
+}
+
+// markRendered marks the file l is in for a source page.
+func (b *builder) markRendered(l fact.Location) {
+	if !l.IsZero() {
+		b.rendered[l.Path] = true
 	}
-	b.docs = walkthrough.Select(in.Docs, in.Lang)
-	b.numberChanges()
-	for _, x := range in.Xrefs {
-		b.xrefs[x.Path] = x.Idents
-	}
-	add := func(l fact.Location) {
-		if !l.IsZero() {
-			b.rendered[l.Path] = true
-		}
-	}
+}
+
+// citeDocs records which lines of which file each step cites (backlinks
+// from source pages), and marks the files of facts blocks for rendering.
+func (b *builder) citeDocs() error {
 	for _, d := range b.docs {
 		if err := checkID(d.ID); err != nil {
-			return nil, fmt.Errorf("%s: %w", d.File, err)
+			return fmt.Errorf("%s: %w", d.File, err)
 		}
 		visit := func(step int, segs []walkthrough.Segment, refs []walkthrough.Ref) {
 			for _, r := range refs {
@@ -375,7 +433,7 @@ func prepare(in Input, opts Options) (*builder, error) {
 					b.addCite(s.Excerpt.Resolved.Symbol.Decl.Path, cite{d, step, s.Excerpt.From, s.Excerpt.To})
 				}
 				if s.Facts != nil {
-					factLocations(s.Facts.Handlers, s.Facts.Events, s.Facts.Writes, nil, add)
+					factLocations(s.Facts.Handlers, s.Facts.Events, s.Facts.Writes, nil, b.markRendered)
 				}
 			}
 		}
@@ -384,32 +442,7 @@ func prepare(in Input, opts Options) (*builder, error) {
 			visit(i, s.Segments, s.Refs)
 		}
 	}
-	for p := range b.cites {
-		b.rendered[p] = true
-	}
-	factLocations(in.Facts.Handlers, in.Facts.Events, in.Facts.Writes, in.Facts.Wirings, add)
-	delete(b.rendered, "")
-	for p := range b.rendered {
-		if err := checkRepoPath(p); err != nil {
-			return nil, err
-		}
-		b.files = append(b.files, p)
-	}
-	sort.Strings(b.files)
-	for p, cs := range b.cites {
-		sort.SliceStable(cs, func(i, j int) bool {
-			a, c := cs[i], cs[j]
-			if a.doc != c.doc {
-				return walkthrough.Compare(a.doc, c.doc) < 0
-			}
-			if a.step != c.step {
-				return a.step < c.step
-			}
-			return a.from < c.from
-		})
-		b.cites[p] = cs
-	}
-	return b, nil
+	return nil
 }
 
 func (b *builder) addCite(p string, c cite) {
@@ -520,7 +553,34 @@ func (b *builder) pages() ([]page, error) {
 	if b.set == nil { // a multi-release site has one marker, at its root
 		static(markerFile, []byte("kubewalk site\n"))
 	}
-	err = fs.WalkDir(templates.FS, "assets", func(p string, d fs.DirEntry, err error) error {
+	as, err := assets()
+	if err != nil {
+		return nil, err
+	}
+	for _, a := range as {
+		static(a.path, a.data)
+	}
+	sort.Slice(ps, func(i, j int) bool { return ps[i].path < ps[j].path })
+	for i := 1; i < len(ps); i++ {
+		if ps[i].path == ps[i-1].path {
+			return nil, fmt.Errorf("site: two pages at %s", ps[i].path)
+		}
+	}
+	listPages(ps)
+	return ps, nil
+}
+
+// asset is a file of templates' assets/ as the site has it.
+type asset struct {
+	path string
+	data []byte
+}
+
+// assets returns templates' assets/, site.css with the code tokens' CSS
+// (internal/codehtml) appended.
+func assets() ([]asset, error) {
+	var as []asset
+	err := fs.WalkDir(templates.FS, "assets", func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err
 		}
@@ -531,20 +591,10 @@ func (b *builder) pages() ([]page, error) {
 		if p == "assets/site.css" {
 			data = append(append(bytes.Clone(data), "\n/* code tokens (internal/codehtml) */\n"...), codeCSS()...)
 		}
-		static(p, data)
+		as = append(as, asset{p, data})
 		return nil
 	})
-	if err != nil {
-		return nil, err
-	}
-	sort.Slice(ps, func(i, j int) bool { return ps[i].path < ps[j].path })
-	for i := 1; i < len(ps); i++ {
-		if ps[i].path == ps[i-1].path {
-			return nil, fmt.Errorf("site: two pages at %s", ps[i].path)
-		}
-	}
-	listPages(ps)
-	return ps, nil
+	return as, err
 }
 
 // linkFor returns the identifier link rule for the page at site path from:

@@ -78,55 +78,86 @@ type resourceView struct {
 
 func (b *builder) resourcesPage() ([]byte, error) {
 	v := b.views(resourcesPage)
-	watch := map[string][]fact.HandlerRegistration{}
-	write := map[string][]fact.Write{}
+	rf := b.resourceFacts()
+	body := struct {
+		Graph     any
+		Resources []resourceView
+	}{}
+	for _, k := range rf.keys {
+		watchers := v.facts(rf.watch[k], nil, nil)
+		for _, lw := range rf.raw[k] {
+			watchers.ListWatches = append(watchers.ListWatches, v.listWatchRow(lw))
+		}
+		body.Resources = append(body.Resources, resourceView{ID: anchorID("res-", k), Title: k, Watchers: watchers, Writers: v.facts(nil, nil, rf.write[k])})
+	}
+	if nodes, edges := b.resourceGraph(rf); len(nodes) > 0 {
+		svg, err := graphSVG(nodes, edges)
+		if err != nil {
+			return nil, err
+		}
+		body.Graph = svg
+	}
+	return b.exec("resources", b.pageData(resourcesPage, b.t("resources.title"), "resources", body))
+}
+
+// resourceFacts are the facts by resource (resourceLabel): its
+// informer handlers, raw list-watches and writes.
+type resourceFacts struct {
+	watch map[string][]fact.HandlerRegistration
+	raw   map[string][]fact.ListWatch
+	write map[string][]fact.Write
+	keys  []string // every resource, sorted
+}
+
+func (b *builder) resourceFacts() resourceFacts {
+	rf := resourceFacts{
+		watch: map[string][]fact.HandlerRegistration{},
+		raw:   map[string][]fact.ListWatch{},
+		write: map[string][]fact.Write{},
+	}
 	all := map[string]bool{}
 	for _, h := range b.in.Facts.Handlers {
 		k := resourceLabel(h.Informer)
-		watch[k] = append(watch[k], h)
+		rf.watch[k] = append(rf.watch[k], h)
 		all[k] = true
 	}
 	for _, w := range b.in.Facts.Writes {
 		k := resourceLabel(w.Resource)
-		write[k] = append(write[k], w)
+		rf.write[k] = append(rf.write[k], w)
 		all[k] = true
 	}
 	// Raw list-watches watch too: the kubelet's pods, through a reflector.
-	raw := map[string][]fact.ListWatch{}
 	for _, lw := range b.in.Facts.ListWatches {
 		if !lw.Raw() || lw.Resource.Resource == "" {
 			continue
 		}
 		k := resourceLabel(lw.Resource)
-		raw[k] = append(raw[k], lw)
+		rf.raw[k] = append(rf.raw[k], lw)
 		all[k] = true
 	}
-	body := struct {
-		Graph     any
-		Resources []resourceView
-	}{}
+	rf.keys = slices.Sorted(maps.Keys(all))
+	return rf
+}
+
+// resourceGraph returns the resource graph: a node per resource, in
+// order, then per component, and an edge per component, resource and
+// direction.
+func (b *builder) resourceGraph(rf resourceFacts) ([]graphNode, []graphEdge) {
 	var nodes []graphNode
-	var edges []graphEdge
 	comps := map[string]bool{}
 	watches := map[[2]string]bool{}
 	writes := map[[2]string][]string{} // component, resource → verbs
-	for _, k := range slices.Sorted(maps.Keys(all)) {
-		id := anchorID("res-", k)
-		watchers := v.facts(watch[k], nil, nil)
-		for _, lw := range raw[k] {
-			watchers.ListWatches = append(watchers.ListWatches, v.listWatchRow(lw))
-		}
-		body.Resources = append(body.Resources, resourceView{ID: id, Title: k, Watchers: watchers, Writers: v.facts(nil, nil, write[k])})
-		nodes = append(nodes, b.resourceNode(k, "#"+id))
-		for _, h := range watch[k] {
+	for _, k := range rf.keys {
+		nodes = append(nodes, b.resourceNode(k, "#"+anchorID("res-", k)))
+		for _, h := range rf.watch[k] {
 			comps[h.Component] = true
 			watches[[2]string{h.Component, k}] = true
 		}
-		for _, lw := range raw[k] {
+		for _, lw := range rf.raw[k] {
 			comps[lw.Component] = true
 			watches[[2]string{lw.Component, k}] = true
 		}
-		for _, w := range write[k] {
+		for _, w := range rf.write[k] {
 			c := fact.Component(fact.SymbolPackage(w.Caller.Symbol))
 			comps[c] = true
 			verb := w.Verb
@@ -142,6 +173,7 @@ func (b *builder) resourcesPage() ([]byte, error) {
 	// One edge per component, resource and direction, its tooltip naming
 	// the component by its whole path (its box shows the path below its
 	// program's directory); a write's lists its verbs.
+	var edges []graphEdge
 	for pair := range watches {
 		edges = append(edges, graphEdge{From: "c:" + pair[0], To: "r:" + pair[1], Kind: "watches",
 			Label: pair[0] + " watches " + b.graphLabel(pair[1])})
@@ -150,35 +182,6 @@ func (b *builder) resourcesPage() ([]byte, error) {
 		sort.Strings(verbs)
 		edges = append(edges, graphEdge{From: "c:" + pair[0], To: "r:" + pair[1], Kind: "writes",
 			Label: pair[0] + " writes " + b.graphLabel(pair[1]) + " (" + strings.Join(verbs, ", ") + ")"})
-	}
-	// A component links to its handlers; one with none (it only writes,
-	// or watches through a reflector) links to the first resource it
-	// writes or watches.
-	watchers := map[string]bool{}
-	for _, h := range b.in.Facts.Handlers {
-		watchers[h.Component] = true
-	}
-	firstRes := map[string]string{}
-	for _, k := range slices.Sorted(maps.Keys(all)) {
-		var cs []string
-		for _, w := range write[k] {
-			cs = append(cs, fact.Component(fact.SymbolPackage(w.Caller.Symbol)))
-		}
-		for _, lw := range raw[k] {
-			cs = append(cs, lw.Component)
-		}
-		for _, c := range cs {
-			if firstRes[c] == "" {
-				firstRes[c] = k
-			}
-		}
-	}
-	for _, c := range slices.Sorted(maps.Keys(comps)) {
-		href := relURL(resourcesPage, handlersPage, anchorID("c-", c))
-		if !watchers[c] {
-			href = "#" + anchorID("res-", firstRes[c])
-		}
-		nodes = append(nodes, componentNode(c, href))
 	}
 	sort.Slice(edges, func(i, j int) bool {
 		a, c := edges[i], edges[j]
@@ -190,14 +193,41 @@ func (b *builder) resourcesPage() ([]byte, error) {
 		}
 		return a.Kind < c.Kind
 	})
-	if len(nodes) > 0 {
-		svg, err := graphSVG(nodes, edges)
-		if err != nil {
-			return nil, err
-		}
-		body.Graph = svg
+	return append(nodes, b.componentNodes(rf, comps)...), edges
+}
+
+// componentNodes returns the graph's nodes of comps, sorted. A component
+// links to its handlers; one with none (it only writes, or watches
+// through a reflector) links to the first resource it writes or watches.
+func (b *builder) componentNodes(rf resourceFacts, comps map[string]bool) []graphNode {
+	watchers := map[string]bool{}
+	for _, h := range b.in.Facts.Handlers {
+		watchers[h.Component] = true
 	}
-	return b.exec("resources", b.pageData(resourcesPage, b.t("resources.title"), "resources", body))
+	firstRes := map[string]string{}
+	for _, k := range rf.keys {
+		var cs []string
+		for _, w := range rf.write[k] {
+			cs = append(cs, fact.Component(fact.SymbolPackage(w.Caller.Symbol)))
+		}
+		for _, lw := range rf.raw[k] {
+			cs = append(cs, lw.Component)
+		}
+		for _, c := range cs {
+			if firstRes[c] == "" {
+				firstRes[c] = k
+			}
+		}
+	}
+	var nodes []graphNode
+	for _, c := range slices.Sorted(maps.Keys(comps)) {
+		href := relURL(resourcesPage, handlersPage, anchorID("c-", c))
+		if !watchers[c] {
+			href = "#" + anchorID("res-", firstRes[c])
+		}
+		nodes = append(nodes, componentNode(c, href))
+	}
+	return nodes
 }
 
 // ---- search ----
@@ -219,51 +249,33 @@ func (b *builder) searchPage() ([]byte, error) {
 // it as a script (search-index.js assigns a global) because fetch() of a
 // JSON file fails from file://; search-index.json is the same for tools.
 func (b *builder) searchIndex() (js, jsn []byte, err error) {
+	es := b.searchEntries()
+	// encoding/json escapes <, > and & as \u003c…, so the data cannot end
+	// a script element or inject markup wherever it is embedded.
+	jsn, err = json.Marshal(es)
+	if err != nil {
+		return nil, nil, err
+	}
+	var sb strings.Builder
+	sb.WriteString("// Generated by kubewalk: the search index (see search.js).\nwindow.KUBEWALK_SEARCH = ")
+	sb.Write(jsn)
+	sb.WriteString(";\n")
+	return []byte(sb.String()), append(jsn, '\n'), nil
+}
+
+// searchEntries lists the search index's entries, sorted by kind, title,
+// URL and detail, each once.
+func (b *builder) searchEntries() []searchEntry {
 	var es []searchEntry
 	const root = searchPage // URLs relative to the site root
-	// One entry per symbol, at its declaration: the symbols walkthroughs
-	// cite and the functions the facts name.
-	syms := map[string]fact.Location{}
-	addSym := func(name string, decl fact.Location) {
-		if name != "" && !decl.IsZero() && b.rendered[decl.Path] {
-			if _, ok := syms[name]; !ok {
-				syms[name] = decl
-			}
-		}
-	}
 	for _, d := range b.docs {
 		wp := WalkthroughPage(d.ID)
 		es = append(es, searchEntry{T: d.Title, K: "walkthrough", U: relURL(root, wp, ""), D: d.Summary})
 		for _, s := range d.Steps {
 			es = append(es, searchEntry{T: s.Title, K: "step", U: relURL(root, wp, s.ID), D: d.Title})
-			for _, r := range s.Refs {
-				addSym(r.Resolved.Symbol.Name, r.Resolved.Symbol.Decl)
-			}
-			for _, seg := range s.Segments {
-				if e := seg.Excerpt; e != nil {
-					addSym(e.Resolved.Symbol.Name, e.Resolved.Symbol.Decl)
-				}
-			}
 		}
 	}
-	for _, h := range b.in.Facts.Handlers {
-		addSym(h.Caller.Symbol, h.Caller.Decl)
-		for _, x := range []*fact.Handler{h.Add, h.Update, h.Delete, h.Filter} {
-			if x != nil {
-				addSym(x.Symbol, x.Decl)
-			}
-		}
-	}
-	for _, w := range b.in.Facts.Writes {
-		addSym(w.Caller.Symbol, w.Caller.Decl)
-	}
-	for _, e := range b.in.Facts.Events {
-		addSym(e.Caller.Symbol, e.Caller.Decl)
-	}
-	for _, w := range b.in.Facts.Wirings {
-		addSym(w.Sync.Symbol, w.Sync.Decl)
-	}
-	for name, decl := range syms {
+	for name, decl := range b.searchSymbols() {
 		es = append(es, searchEntry{T: fact.ShortSymbol(name), K: "symbol", U: relURL(root, SourcePage(decl.Path), lineFragment(decl.StartLine, decl.EndLine)), D: name})
 	}
 	seenEv := map[string]bool{}
@@ -309,15 +321,49 @@ func (b *builder) searchIndex() (js, jsn []byte, err error) {
 	if out == nil {
 		out = []searchEntry{}
 	}
-	// encoding/json escapes <, > and & as \u003c…, so the data cannot end
-	// a script element or inject markup wherever it is embedded.
-	jsn, err = json.Marshal(out)
-	if err != nil {
-		return nil, nil, err
+	return out
+}
+
+// searchSymbols returns the symbols that get a search entry, at their
+// declaration in a rendered file: the symbols walkthroughs cite and the
+// functions the facts name. Of one name, the first declaration wins.
+func (b *builder) searchSymbols() map[string]fact.Location {
+	syms := map[string]fact.Location{}
+	addSym := func(name string, decl fact.Location) {
+		if name != "" && !decl.IsZero() && b.rendered[decl.Path] {
+			if _, ok := syms[name]; !ok {
+				syms[name] = decl
+			}
+		}
 	}
-	var sb strings.Builder
-	sb.WriteString("// Generated by kubewalk: the search index (see search.js).\nwindow.KUBEWALK_SEARCH = ")
-	sb.Write(jsn)
-	sb.WriteString(";\n")
-	return []byte(sb.String()), append(jsn, '\n'), nil
+	for _, d := range b.docs {
+		for _, s := range d.Steps {
+			for _, r := range s.Refs {
+				addSym(r.Resolved.Symbol.Name, r.Resolved.Symbol.Decl)
+			}
+			for _, seg := range s.Segments {
+				if e := seg.Excerpt; e != nil {
+					addSym(e.Resolved.Symbol.Name, e.Resolved.Symbol.Decl)
+				}
+			}
+		}
+	}
+	for _, h := range b.in.Facts.Handlers {
+		addSym(h.Caller.Symbol, h.Caller.Decl)
+		for _, x := range []*fact.Handler{h.Add, h.Update, h.Delete, h.Filter} {
+			if x != nil {
+				addSym(x.Symbol, x.Decl)
+			}
+		}
+	}
+	for _, w := range b.in.Facts.Writes {
+		addSym(w.Caller.Symbol, w.Caller.Decl)
+	}
+	for _, e := range b.in.Facts.Events {
+		addSym(e.Caller.Symbol, e.Caller.Decl)
+	}
+	for _, w := range b.in.Facts.Wirings {
+		addSym(w.Sync.Symbol, w.Sync.Decl)
+	}
+	return syms
 }
