@@ -26,6 +26,9 @@ import (
 	"github.com/kubewalk/kubewalk/walkthrough"
 )
 
+// TestE2EDeploymentChain derives the Deployment chain from the real
+// facts of two releases and checks it hop by hop; it stays one function
+// so the checks read in the chain's order.
 func TestE2EDeploymentChain(t *testing.T) {
 	cache := os.Getenv("KUBEWALK_E2E_CACHE")
 	if cache == "" {

@@ -195,11 +195,37 @@ func (t *tracer) informerWatcher(h *fact.HandlerRegistration, event string) *Wat
 // the entry its writes are searched from, and tells primary from
 // secondary watches.
 func (t *tracer) connect(w *Watcher, h *fact.HandlerRegistration, hfs []string) {
-	// Candidate controller types: the handlers' receivers, then wirings
-	// made in the registering function (the constructor).
-	// Only types of the component's own packages count: handlers also
-	// call client-go (cache.ResourceEventHandlerFuncs.OnAdd) and helpers.
-	var types []string
+	types, cands := t.controllerTypes(w, h, hfs)
+	var entry string
+	if wiring := bestWiring(cands); wiring != nil {
+		entry = wiring.Sync.Symbol
+		s := t.step(entry, wiring.Sync.Decl, "")
+		s.At = wiring.At
+		w.Sync = &s
+		w.QueueField = wiring.Queue
+		t.queuePath(w, wiring, hfs)
+	} else {
+		entry = t.syncByName(w, types)
+	}
+	if entry == "" && len(hfs) > 0 {
+		entry = hfs[0]
+		w.Unconnected = append(w.Unconnected, "queue → sync: no sync-handler wiring or Run method found for the handler's type; its writes are searched from the handler itself")
+	}
+	if entry == "" {
+		w.Status = "unconnected"
+		w.Reason = "nothing to follow: neither a handler nor a sync function is known"
+		return
+	}
+	t.classify(w, h, entry, types)
+	w.entry = entry
+}
+
+// controllerTypes returns the candidate controller types of a watch — the
+// handlers' receivers, then the types of wirings made in the registering
+// function (the constructor) — and the wirings of those types and made
+// there. Only types of the component's own packages count: handlers also
+// call client-go (cache.ResourceEventHandlerFuncs.OnAdd) and helpers.
+func (t *tracer) controllerTypes(w *Watcher, h *fact.HandlerRegistration, hfs []string) (types []string, cands []fact.Wiring) {
 	addType := func(rt string) {
 		if rt != "" && !contains(types, rt) && within(fact.SymbolDir(rt), w.Component) {
 			types = append(types, rt)
@@ -209,7 +235,6 @@ func (t *tracer) connect(w *Watcher, h *fact.HandlerRegistration, hfs []string) 
 		addType(recvType(fn))
 	}
 	addType(recvType(h.Caller.Symbol))
-	var cands []fact.Wiring
 	for _, ty := range types {
 		cands = append(cands, t.wirings[ty]...)
 	}
@@ -221,67 +246,61 @@ func (t *tracer) connect(w *Watcher, h *fact.HandlerRegistration, hfs []string) 
 			}
 		}
 	}
-	wiring := bestWiring(cands)
-	var entry string
-	if wiring != nil {
-		entry = wiring.Sync.Symbol
-		s := t.step(entry, wiring.Sync.Decl, "")
-		s.At = wiring.At
-		w.Sync = &s
-		w.QueueField = wiring.Queue
-		t.queuePath(w, wiring, hfs)
-	} else {
-		for _, ty := range types {
-			run := ty + ".Run"
-			if len(t.out[run]) == 0 {
-				continue
-			}
-			entry = run
-			// The worker loop usually calls a method named sync…
-			// directly (statefulset: Run → worker →
-			// processNextWorkItem → sync → syncStatefulSet): take the
-			// first one naming a watched kind, else the first.
-			watched := t.watchedKinds(w.Component)
-			s := t.bfs([]string{run}, syncSearchDepth, w.Component)
-			var syncs []string
-			for _, fn := range s.order {
-				if recvType(fn) == ty && strings.HasPrefix(funcName(fn), "sync") && !strings.Contains(nameOf(fn), "$") {
-					syncs = append(syncs, fn)
-				}
-			}
-			if len(syncs) > 0 {
-				entry = syncs[0]
-				for _, fn := range syncs {
-					if k, _ := primaryKinds([]string{funcName(fn)}, watched); len(k) > 0 {
-						entry = fn
-						break
-					}
-				}
-				path := t.path(s, entry, t.decl(entry))
-				var names []string
-				for _, st := range path {
-					names = append(names, funcName(st.Symbol))
-				}
-				w.Unconnected = append(w.Unconnected, fmt.Sprintf("queue → sync: %s has no sync-handler field; the sync function was found by name on the worker loop's path %s", fact.ShortSymbol(ty), strings.Join(names, " → ")))
-			} else {
-				w.Unconnected = append(w.Unconnected, fmt.Sprintf("queue → sync: %s has no sync-handler field and its worker loop calls no sync… method; its writes are searched from %s", fact.ShortSymbol(ty), fact.ShortSymbol(run)))
-			}
-			st := t.step(entry, t.decl(entry), "")
-			st.At = st.Decl
-			w.Sync = &st
-			break
+	return types, cands
+}
+
+// syncByName finds, for a controller without a sync-handler wiring, the
+// entry its writes are searched from: the sync method its Run loop
+// reaches, else Run itself. It sets w.Sync and says how in w.Unconnected;
+// "" when no type has a Run method with calls.
+func (t *tracer) syncByName(w *Watcher, types []string) string {
+	for _, ty := range types {
+		run := ty + ".Run"
+		if len(t.out[run]) == 0 {
+			continue
 		}
+		entry := run
+		// The worker loop usually calls a method named sync…
+		// directly (statefulset: Run → worker →
+		// processNextWorkItem → sync → syncStatefulSet): take the
+		// first one naming a watched kind, else the first.
+		watched := t.watchedKinds(w.Component)
+		s := t.bfs([]string{run}, syncSearchDepth, w.Component)
+		var syncs []string
+		for _, fn := range s.order {
+			if recvType(fn) == ty && strings.HasPrefix(funcName(fn), "sync") && !strings.Contains(nameOf(fn), "$") {
+				syncs = append(syncs, fn)
+			}
+		}
+		if len(syncs) > 0 {
+			entry = syncs[0]
+			for _, fn := range syncs {
+				if k, _ := primaryKinds([]string{funcName(fn)}, watched); len(k) > 0 {
+					entry = fn
+					break
+				}
+			}
+			path := t.path(s, entry, t.decl(entry))
+			var names []string
+			for _, st := range path {
+				names = append(names, funcName(st.Symbol))
+			}
+			w.Unconnected = append(w.Unconnected, fmt.Sprintf("queue → sync: %s has no sync-handler field; the sync function was found by name on the worker loop's path %s", fact.ShortSymbol(ty), strings.Join(names, " → ")))
+		} else {
+			w.Unconnected = append(w.Unconnected, fmt.Sprintf("queue → sync: %s has no sync-handler field and its worker loop calls no sync… method; its writes are searched from %s", fact.ShortSymbol(ty), fact.ShortSymbol(run)))
+		}
+		st := t.step(entry, t.decl(entry), "")
+		st.At = st.Decl
+		w.Sync = &st
+		return entry
 	}
-	if entry == "" && len(hfs) > 0 {
-		entry = hfs[0]
-		w.Unconnected = append(w.Unconnected, "queue → sync: no sync-handler wiring or Run method found for the handler's type; its writes are searched from the handler itself")
-	}
-	if entry == "" {
-		w.Status = "unconnected"
-		w.Reason = "nothing to follow: neither a handler nor a sync function is known"
-		return
-	}
-	// Primary or secondary: does the sync work on this resource?
+	return ""
+}
+
+// classify tells a secondary watch — one whose sync works on another
+// resource than the one watched — from a primary one, by the names of
+// the sync, the controller types and the component.
+func (t *tracer) classify(w *Watcher, h *fact.HandlerRegistration, entry string, types []string) {
 	var names []string
 	names = append(names, funcName(entry))
 	for _, ty := range types {
@@ -303,7 +322,6 @@ func (t *tracer) connect(w *Watcher, h *fact.HandlerRegistration, hfs []string) 
 		w.Status = "secondary"
 		w.Reason = fmt.Sprintf("which of the resources it watches (%s) its sync works on is not told by %s", strings.Join(watched, ", "), funcName(entry))
 	}
-	w.entry = entry
 }
 
 func (t *tracer) sortedWirings() []fact.Wiring { return t.in.Facts.Wirings }

@@ -209,6 +209,9 @@ var seedChain = []string{
 	"watch pods kubelet unconnected",
 }
 
+// TestDeriveChain checks the chain a Deployment sets off and then each
+// hop's details in turn; it stays one function so the checks read in the
+// chain's order.
 func TestDeriveChain(t *testing.T) {
 	in := Input{Facts: chainFacts(), Symbols: chainSymbols, Source: chainSource}
 	root, err := FindKind(in.Facts, "Deployment")
