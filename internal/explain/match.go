@@ -281,95 +281,12 @@ func (x *Explainer) audit(ex *Explanation, a *AuditRecord) {
 		ex.Component = &comp
 	}
 	own := hasComp && len(comp.Dirs) > 0
-	what := a.Verb + " " + a.Resource
-	if a.Subresource != "" {
-		what += "/" + a.Subresource
-	}
 	var locs, handled []fact.Location
 	if writeVerbs[a.Verb] {
-		var cands []scored[fact.Write]
-		for _, w := range x.facts.Writes {
-			if w.APIVerb != a.Verb || w.Resource.Resource != a.Resource || w.Subresource != a.Subresource {
-				continue
-			}
-			if a.Group != "" && w.Resource.Group != "" && a.Group != w.Resource.Group {
-				continue
-			}
-			s := 0
-			switch {
-			case own && inDirs(w.At.Path, comp.Dirs):
-				s = 2
-			case own && x.reachedFrom(w.Caller.Symbol, comp.Dirs):
-				s = 1
-			case own:
-				continue // another component's write: not what this record shows
-			}
-			cands = append(cands, scored[fact.Write]{w, s})
-		}
-		for _, w := range best(cands) {
-			ex.Code = append(ex.Code, x.writeCode(w))
-			locs = append(locs, w.At)
-		}
-		switch {
-		case len(ex.Code) == 0 && own:
-			ex.Note = fmt.Sprintf("no typed-client %s by %s found at %s", what, comp.Name, x.facts.Tag)
-		case len(ex.Code) == 0:
-			ex.Note = fmt.Sprintf("no typed-client %s found at %s", what, x.facts.Tag)
-		case !own && len(ex.Code) > 1:
-			ex.Note = fmt.Sprintf("%d writers of %s; the request does not say which", len(ex.Code), what)
-		}
-		for _, h := range x.facts.Handlers {
-			if h.Informer.Resource != a.Resource {
-				continue
-			}
-			var hd *fact.Handler
-			switch {
-			case a.Verb == "create" && a.Subresource == "":
-				hd = h.Add
-			case a.Verb == "delete" || a.Verb == "deletecollection":
-				hd = h.Delete
-			default: // update, patch, and subresource writes (a binding sets spec.nodeName)
-				hd = h.Update
-			}
-			if hd == nil {
-				continue
-			}
-			ex.Handlers = append(ex.Handlers, x.handlesCode(h, hd))
-			handled = append(handled, h.At)
-		}
-		// Handlers a walkthrough explains first: of the dozens of pod
-		// handlers, those are the ones a reader follows next.
-		idx := make([]int, len(ex.Handlers))
-		for i := range idx {
-			idx[i] = i
-		}
-		rank := func(i int) int {
-			if len(x.siteSteps(handled[i])) > 0 {
-				return 0
-			}
-			return 1
-		}
-		sort.SliceStable(idx, func(a, b int) bool { return rank(idx[a]) < rank(idx[b]) })
-		hs, hl := make([]Code, len(idx)), make([]fact.Location, len(idx))
-		for i, j := range idx {
-			hs[i], hl[i] = ex.Handlers[j], handled[j]
-		}
-		ex.Handlers, handled = hs, hl
+		locs = x.auditWriters(ex, a, comp, own)
+		handled = x.auditHandlers(ex, a)
 	} else {
-		// A read (get, list, watch): the component's informers and listers.
-		for _, h := range x.facts.Handlers {
-			if h.Informer.Resource != a.Resource || own && !inDirs(h.At.Path, comp.Dirs) {
-				continue
-			}
-			ex.Code = append(ex.Code, x.watchesCode(h))
-			locs = append(locs, h.At)
-		}
-		if len(ex.Code) == 0 {
-			ex.Note = fmt.Sprintf("no informer of %s found", a.Resource)
-			if own {
-				ex.Note += " in " + comp.Name
-			}
-		}
+		locs = x.auditReaders(ex, a, comp, own)
 	}
 	if !hasComp && len(ex.Code) > 0 {
 		ex.Component = codeComponent(ex.Code[0].Path)
@@ -380,6 +297,117 @@ func (x *Explainer) audit(ex *Explanation, a *AuditRecord) {
 	if len(ex.Steps) == 0 {
 		ex.Steps = x.stepsFor(handled, "")
 	}
+}
+
+// auditWriters puts into ex.Code the typed-client writes that may have
+// made a write request — the component's own (own: the record names a
+// component with directories) or reached from its code, else any — and
+// returns their call sites.
+func (x *Explainer) auditWriters(ex *Explanation, a *AuditRecord, comp Component, own bool) []fact.Location {
+	what := a.Verb + " " + a.Resource
+	if a.Subresource != "" {
+		what += "/" + a.Subresource
+	}
+	var cands []scored[fact.Write]
+	for _, w := range x.facts.Writes {
+		if w.APIVerb != a.Verb || w.Resource.Resource != a.Resource || w.Subresource != a.Subresource {
+			continue
+		}
+		if a.Group != "" && w.Resource.Group != "" && a.Group != w.Resource.Group {
+			continue
+		}
+		s := 0
+		switch {
+		case own && inDirs(w.At.Path, comp.Dirs):
+			s = 2
+		case own && x.reachedFrom(w.Caller.Symbol, comp.Dirs):
+			s = 1
+		case own:
+			continue // another component's write: not what this record shows
+		}
+		cands = append(cands, scored[fact.Write]{w, s})
+	}
+	var locs []fact.Location
+	for _, w := range best(cands) {
+		ex.Code = append(ex.Code, x.writeCode(w))
+		locs = append(locs, w.At)
+	}
+	switch {
+	case len(ex.Code) == 0 && own:
+		ex.Note = fmt.Sprintf("no typed-client %s by %s found at %s", what, comp.Name, x.facts.Tag)
+	case len(ex.Code) == 0:
+		ex.Note = fmt.Sprintf("no typed-client %s found at %s", what, x.facts.Tag)
+	case !own && len(ex.Code) > 1:
+		ex.Note = fmt.Sprintf("%d writers of %s; the request does not say which", len(ex.Code), what)
+	}
+	return locs
+}
+
+// auditHandlers puts into ex.Handlers the informer handlers a write
+// request sets off (add for a create, delete for a delete, update for the
+// rest), those a walkthrough explains first, and returns where they are
+// registered.
+func (x *Explainer) auditHandlers(ex *Explanation, a *AuditRecord) []fact.Location {
+	var handled []fact.Location
+	for _, h := range x.facts.Handlers {
+		if h.Informer.Resource != a.Resource {
+			continue
+		}
+		var hd *fact.Handler
+		switch {
+		case a.Verb == "create" && a.Subresource == "":
+			hd = h.Add
+		case a.Verb == "delete" || a.Verb == "deletecollection":
+			hd = h.Delete
+		default: // update, patch, and subresource writes (a binding sets spec.nodeName)
+			hd = h.Update
+		}
+		if hd == nil {
+			continue
+		}
+		ex.Handlers = append(ex.Handlers, x.handlesCode(h, hd))
+		handled = append(handled, h.At)
+	}
+	// Handlers a walkthrough explains first: of the dozens of pod
+	// handlers, those are the ones a reader follows next.
+	idx := make([]int, len(ex.Handlers))
+	for i := range idx {
+		idx[i] = i
+	}
+	rank := func(i int) int {
+		if len(x.siteSteps(handled[i])) > 0 {
+			return 0
+		}
+		return 1
+	}
+	sort.SliceStable(idx, func(a, b int) bool { return rank(idx[a]) < rank(idx[b]) })
+	hs, hl := make([]Code, len(idx)), make([]fact.Location, len(idx))
+	for i, j := range idx {
+		hs[i], hl[i] = ex.Handlers[j], handled[j]
+	}
+	ex.Handlers = hs
+	return hl
+}
+
+// auditReaders explains a read (get, list, watch) by the informers of
+// the resource, the component's when the record names one, and returns
+// where they are registered.
+func (x *Explainer) auditReaders(ex *Explanation, a *AuditRecord, comp Component, own bool) []fact.Location {
+	var locs []fact.Location
+	for _, h := range x.facts.Handlers {
+		if h.Informer.Resource != a.Resource || own && !inDirs(h.At.Path, comp.Dirs) {
+			continue
+		}
+		ex.Code = append(ex.Code, x.watchesCode(h))
+		locs = append(locs, h.At)
+	}
+	if len(ex.Code) == 0 {
+		ex.Note = fmt.Sprintf("no informer of %s found", a.Resource)
+		if own {
+			ex.Note += " in " + comp.Name
+		}
+	}
+	return locs
 }
 
 // codeComponent names the component of a call site when the input did not:
