@@ -92,28 +92,7 @@ func Go(src []byte, idents []fact.Ident, opts Options) []Line {
 	var s scanner.Scanner
 	s.Init(file, src, nil, scanner.ScanComments)
 
-	var hrefs map[fact.Location]string // target → escaped href, "" = none
-	href := func(loc fact.Location) string {
-		if opts.Link == nil {
-			return ""
-		}
-		if h, ok := hrefs[loc]; ok {
-			return h
-		}
-		h := opts.Link(loc)
-		if SafeHref(h) {
-			if needsAttrEscape(h) {
-				h = string(appendAttr(nil, h))
-			}
-		} else {
-			h = ""
-		}
-		if hrefs == nil {
-			hrefs = make(map[fact.Location]string)
-		}
-		hrefs[loc] = h
-		return h
-	}
+	links := linker{link: opts.Link}
 
 	last, next := 0, 0 // last: end of the previous token written; next: into idents
 	prev := token.ILLEGAL
@@ -128,26 +107,9 @@ func Go(src []byte, idents []fact.Ident, opts Options) []Line {
 			// has no text of its own.
 			continue
 		}
-		var class string
-		end := off + len(lit)
+		class, end := lexClass(tok, src, off, lit)
 		switch {
-		case tok == token.COMMENT:
-			// lit has carriage returns removed; measure on src instead.
-			class = clsComment
-			if src[off+1] == '/' {
-				end = off + indexOrLen(src[off:], '\n')
-			} else {
-				end = off + 2 + indexStr(src[off+2:], "*/") + 2
-			}
-		case tok == token.STRING || tok == token.CHAR:
-			class = clsString
-			if src[off] == '`' {
-				end = off + 1 + indexOrLen(src[off+1:], '`') + 1
-			}
-		case tok == token.INT || tok == token.FLOAT || tok == token.IMAG:
-			class = clsNumber
-		case tok.IsKeyword():
-			class = clsKeyword
+		case class != "":
 		case tok == token.IDENT:
 			for next < len(idents) && idents[next].Off < off {
 				next++
@@ -160,7 +122,7 @@ func Go(src []byte, idents []fact.Ident, opts Options) []Line {
 					class = c[1]
 				}
 				if !id.Target.IsZero() && !id.Def {
-					if h := href(id.Target); h != "" {
+					if h := links.href(id.Target); h != "" {
 						w.gap(src[last:off], "")
 						w.link(class, h, src[off:end])
 						last, prev = end, tok
@@ -183,6 +145,64 @@ func Go(src []byte, idents []fact.Ident, opts Options) []Line {
 	}
 	w.gap(src[last:], "")
 	return w.lines()
+}
+
+// lexClass returns the class of a token that is classed by its kind
+// alone — comment, string or rune, number, keyword — and where it ends in
+// src; "" for any other token.
+func lexClass(tok token.Token, src []byte, off int, lit string) (class string, end int) {
+	end = off + len(lit)
+	switch {
+	case tok == token.COMMENT:
+		// lit has carriage returns removed; measure on src instead.
+		class = clsComment
+		if src[off+1] == '/' {
+			end = off + indexOrLen(src[off:], '\n')
+		} else {
+			end = off + 2 + indexStr(src[off+2:], "*/") + 2
+		}
+	case tok == token.STRING || tok == token.CHAR:
+		class = clsString
+		if src[off] == '`' {
+			end = off + 1 + indexOrLen(src[off+1:], '`') + 1
+		}
+	case tok == token.INT || tok == token.FLOAT || tok == token.IMAG:
+		class = clsNumber
+	case tok.IsKeyword():
+		class = clsKeyword
+	}
+	return class, end
+}
+
+// linker makes the hrefs of identifier links through Options.Link, each
+// target once per file.
+type linker struct {
+	link  func(fact.Location) string
+	hrefs map[fact.Location]string // target → escaped href, "" = none
+}
+
+// href returns the attribute-escaped href of loc, "" for none or one
+// SafeHref refuses.
+func (l *linker) href(loc fact.Location) string {
+	if l.link == nil {
+		return ""
+	}
+	if h, ok := l.hrefs[loc]; ok {
+		return h
+	}
+	h := l.link(loc)
+	if SafeHref(h) {
+		if needsAttrEscape(h) {
+			h = string(appendAttr(nil, h))
+		}
+	} else {
+		h = ""
+	}
+	if l.hrefs == nil {
+		l.hrefs = make(map[fact.Location]string)
+	}
+	l.hrefs[loc] = h
+	return h
 }
 
 func indexOrLen(s []byte, c byte) int {
