@@ -10,16 +10,19 @@ import (
 	"github.com/spf13/cobra"
 )
 
+// buildFlags are build's flags.
+type buildFlags struct {
+	sf        sourceFlags
+	rl        releaseList
+	out       string
+	userDir   string
+	noBuiltin bool
+	lang      string
+	rec       bool
+}
+
 func newBuildCmd(g *globals) *cobra.Command {
-	var (
-		sf        sourceFlags
-		out       string
-		userDir   string
-		noBuiltin bool
-		lang      string
-		rl        releaseList
-		rec       bool
-	)
+	var bf buildFlags
 	c := &cobra.Command{
 		Use:   "build",
 		Short: "Build the static site for a release",
@@ -49,56 +52,60 @@ Open <out>/index.html in a browser, or serve the directory from anywhere.`,
   kubewalk build --source goproxy --tag v1.35.4 --tag v1.36.3 --out public
   kubewalk build --source goproxy --tags v1.29..v1.37 --out public-all
   kubewalk build --source goproxy --tag v1.31.0 --record`,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if lang != "en" && lang != "ko" {
-				return &usageError{cmd: cmd.CommandPath(), err: fmt.Errorf("--lang %q: want en or ko", lang)}
-			}
-			sets, err := pipeline.Sets(userDir, noBuiltin)
-			if err != nil {
-				return &usageError{cmd: cmd.CommandPath(), err: err}
-			}
-			tags, err := rl.resolve(cmd.Context(), cmd, g, &sf)
-			if err != nil {
-				return err
-			}
-			start := time.Now()
-			if err := prefetch(cmd.Context(), g, &sf, tags); err != nil {
-				return err
-			}
-			var rels []*pipeline.Release
-			for _, tag := range tags {
-				if rec {
-					logf := func(format string, args ...any) { g.log.Info(fmt.Sprintf(format, args...)) }
-					if _, err := recordRelease(cmd.Context(), g, sf.options(g, tag), record.RunOptions{Logf: logf}); err != nil {
-						return err
-					}
-				}
-				rel, err := pipeline.Open(cmd.Context(), sf.options(g, tag), sets, g.logf)
-				if err != nil {
-					return err
-				}
-				rels = append(rels, rel)
-			}
-			stats, err := pipeline.BuildReleases(cmd.Context(), rels, sets, lang, out, g.logf)
-			if err != nil {
-				return err
-			}
-			if !g.quiet {
-				fmt.Fprintf(g.stderr, "built %s (%s): %d pages, %d source pages, %.1f MB in %s\n",
-					out, strings.Join(tags, ", "), stats.Pages, stats.SourcePages, float64(stats.Bytes)/1e6, time.Since(start).Round(100*time.Millisecond))
-			}
-			return nil
-		},
+		RunE: func(cmd *cobra.Command, args []string) error { return runBuild(cmd, g, &bf) },
 	}
 	f := c.Flags()
 	// --tag repeats on build (one site, several releases); the other
 	// commands that take one release register it through sf.register.
-	rl.register(f, "to build; repeat for a site of several releases")
-	sf.registerSource(f)
-	f.StringVar(&out, "out", "public", "output directory")
-	f.StringVar(&userDir, "walkthroughs", "", "directory of walkthrough Markdown files to add to the built-in ones (same ID replaces a built-in)")
-	f.BoolVar(&noBuiltin, "no-builtin", false, "leave the built-in walkthroughs out")
-	f.StringVar(&lang, "lang", "en", "language of the walkthroughs and the site's interface: en or ko")
-	f.BoolVar(&rec, "record", false, "record each release's deployment scenario first (kubewalk record), for the Observed panels and the Recorded run page")
+	bf.rl.register(f, "to build; repeat for a site of several releases")
+	bf.sf.registerSource(f)
+	f.StringVar(&bf.out, "out", "public", "output directory")
+	f.StringVar(&bf.userDir, "walkthroughs", "", "directory of walkthrough Markdown files to add to the built-in ones (same ID replaces a built-in)")
+	f.BoolVar(&bf.noBuiltin, "no-builtin", false, "leave the built-in walkthroughs out")
+	f.StringVar(&bf.lang, "lang", "en", "language of the walkthroughs and the site's interface: en or ko")
+	f.BoolVar(&bf.rec, "record", false, "record each release's deployment scenario first (kubewalk record), for the Observed panels and the Recorded run page")
 	return c
+}
+
+// runBuild builds the site of every release bf names, recording each
+// first with --record.
+func runBuild(cmd *cobra.Command, g *globals, bf *buildFlags) error {
+	if bf.lang != "en" && bf.lang != "ko" {
+		return &usageError{cmd: cmd.CommandPath(), err: fmt.Errorf("--lang %q: want en or ko", bf.lang)}
+	}
+	sets, err := pipeline.Sets(bf.userDir, bf.noBuiltin)
+	if err != nil {
+		return &usageError{cmd: cmd.CommandPath(), err: err}
+	}
+	tags, err := bf.rl.resolve(cmd.Context(), cmd, g, &bf.sf)
+	if err != nil {
+		return err
+	}
+	start := time.Now()
+	if err := prefetch(cmd.Context(), g, &bf.sf, tags); err != nil {
+		return err
+	}
+	var rels []*pipeline.Release
+	for _, tag := range tags {
+		if bf.rec {
+			logf := func(format string, args ...any) { g.log.Info(fmt.Sprintf(format, args...)) }
+			if _, err := recordRelease(cmd.Context(), g, bf.sf.options(g, tag), record.RunOptions{Logf: logf}); err != nil {
+				return err
+			}
+		}
+		rel, err := pipeline.Open(cmd.Context(), bf.sf.options(g, tag), sets, g.logf)
+		if err != nil {
+			return err
+		}
+		rels = append(rels, rel)
+	}
+	stats, err := pipeline.BuildReleases(cmd.Context(), rels, sets, bf.lang, bf.out, g.logf)
+	if err != nil {
+		return err
+	}
+	if !g.quiet {
+		fmt.Fprintf(g.stderr, "built %s (%s): %d pages, %d source pages, %.1f MB in %s\n",
+			bf.out, strings.Join(tags, ", "), stats.Pages, stats.SourcePages, float64(stats.Bytes)/1e6, time.Since(start).Round(100*time.Millisecond))
+	}
+	return nil
 }

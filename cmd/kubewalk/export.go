@@ -31,14 +31,17 @@ func newExportCmd(g *globals) *cobra.Command {
 	return c
 }
 
+// codetourFlags are export codetour's flags.
+type codetourFlags struct {
+	sf        sourceFlags
+	out       string
+	userDir   string
+	noBuiltin bool
+	lang      string
+}
+
 func newExportCodeTourCmd(g *globals) *cobra.Command {
-	var (
-		sf        sourceFlags
-		out       string
-		userDir   string
-		noBuiltin bool
-		lang      string
-	)
+	var cf codetourFlags
 	c := &cobra.Command{
 		Use:   "codetour --out DIR",
 		Short: "Write one CodeTour .tour file per walkthrough",
@@ -66,56 +69,59 @@ an unchanged release rewrites identical files.`,
 			}
 			return nil
 		},
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if out == "" {
-				return &usageError{cmd: cmd.CommandPath(), err: errors.New("--out DIR is required")}
-			}
-			if err := checkLang(cmd, lang); err != nil {
-				return err
-			}
-			sets, err := pipeline.Sets(userDir, noBuiltin)
-			if err != nil {
-				return &usageError{cmd: cmd.CommandPath(), err: err}
-			}
-			rel, err := pipeline.Open(cmd.Context(), sf.options(g, sf.tag), sets, g.logf)
-			if err != nil {
-				return err
-			}
-			docs, err := pipeline.Docs(rel, sets, lang, walkthrough.Options{SymbolURL: site.SymbolURL, Permalink: rel.Tree.Permalink})
-			if err != nil {
-				return err
-			}
-			if err := os.MkdirAll(out, 0o755); err != nil {
-				return err
-			}
-			lines := lineLengths(rel.Tree.Dir)
-			opts := codetour.Options{
-				Tag:       rel.Tree.Tag,
-				Markdown:  markdownOf(sets),
-				Permalink: rel.Tree.Permalink,
-				LineLen:   lines,
-			}
-			for _, d := range docs {
-				name := filepath.Join(out, codetour.FileName(d))
-				t := codetour.FromDoc(d, opts)
-				if err := codetour.WriteFile(name, t); err != nil {
-					return err
-				}
-				if !g.quiet {
-					fmt.Fprintf(g.stderr, "wrote %s (%d steps)\n", name, len(t.Steps))
-				}
-			}
-			return nil
-		},
+		RunE: func(cmd *cobra.Command, args []string) error { return runExportCodeTour(cmd, g, &cf) },
 	}
 	f := c.Flags()
-	sf.register(f)
-	f.StringVar(&out, "out", "", "directory to write the .tour files into (created if missing)")
-	f.StringVar(&userDir, "walkthroughs", "", "directory of walkthrough Markdown files to add to the built-in ones (same ID replaces a built-in)")
-	f.BoolVar(&noBuiltin, "no-builtin", false, "leave the built-in walkthroughs out")
-	f.StringVar(&lang, "lang", "en", "language of the walkthroughs: en or ko")
+	cf.sf.register(f)
+	f.StringVar(&cf.out, "out", "", "directory to write the .tour files into (created if missing)")
+	f.StringVar(&cf.userDir, "walkthroughs", "", "directory of walkthrough Markdown files to add to the built-in ones (same ID replaces a built-in)")
+	f.BoolVar(&cf.noBuiltin, "no-builtin", false, "leave the built-in walkthroughs out")
+	f.StringVar(&cf.lang, "lang", "en", "language of the walkthroughs: en or ko")
 	completeFlags(c, nil)
 	return c
+}
+
+// runExportCodeTour writes a .tour file per walkthrough into cf.out.
+func runExportCodeTour(cmd *cobra.Command, g *globals, cf *codetourFlags) error {
+	if cf.out == "" {
+		return &usageError{cmd: cmd.CommandPath(), err: errors.New("--out DIR is required")}
+	}
+	if err := checkLang(cmd, cf.lang); err != nil {
+		return err
+	}
+	sets, err := pipeline.Sets(cf.userDir, cf.noBuiltin)
+	if err != nil {
+		return &usageError{cmd: cmd.CommandPath(), err: err}
+	}
+	rel, err := pipeline.Open(cmd.Context(), cf.sf.options(g, cf.sf.tag), sets, g.logf)
+	if err != nil {
+		return err
+	}
+	docs, err := pipeline.Docs(rel, sets, cf.lang, walkthrough.Options{SymbolURL: site.SymbolURL, Permalink: rel.Tree.Permalink})
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(cf.out, 0o755); err != nil {
+		return err
+	}
+	lines := lineLengths(rel.Tree.Dir)
+	opts := codetour.Options{
+		Tag:       rel.Tree.Tag,
+		Markdown:  markdownOf(sets),
+		Permalink: rel.Tree.Permalink,
+		LineLen:   lines,
+	}
+	for _, d := range docs {
+		name := filepath.Join(cf.out, codetour.FileName(d))
+		t := codetour.FromDoc(d, opts)
+		if err := codetour.WriteFile(name, t); err != nil {
+			return err
+		}
+		if !g.quiet {
+			fmt.Fprintf(g.stderr, "wrote %s (%d steps)\n", name, len(t.Steps))
+		}
+	}
+	return nil
 }
 
 // markdownOf returns the source of a walkthrough file: from the last set

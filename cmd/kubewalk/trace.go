@@ -12,12 +12,15 @@ import (
 	"github.com/spf13/cobra"
 )
 
+// traceFlags are trace's flags.
+type traceFlags struct {
+	sf     sourceFlags
+	depth  int
+	output string
+}
+
 func newTraceCmd(g *globals) *cobra.Command {
-	var (
-		sf     sourceFlags
-		depth  int
-		output string
-	)
+	var tf traceFlags
 	c := &cobra.Command{
 		Use:   "trace KIND",
 		Short: "Derive the chain of components that follows from creating a resource",
@@ -37,50 +40,7 @@ anchored by symbol, for an author to complete.`,
   kubewalk trace StatefulSet --depth 2 -o json
   kubewalk trace deployments -o markdown > walkthroughs/deployment-trace.md`,
 		Args: cobra.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			switch output {
-			case "table", "json", "markdown":
-			default:
-				return &usageError{cmd: cmd.CommandPath(), err: fmt.Errorf("-o %q: want table, json or markdown", output)}
-			}
-			if depth < 1 {
-				return &usageError{cmd: cmd.CommandPath(), err: fmt.Errorf("--depth %d: want at least 1", depth)}
-			}
-			// The walkthrough sets decide the analyzer's roots, and so the
-			// facts cache key: use the same as build and list, so a trace
-			// answers from the facts they cached.
-			sets, err := pipeline.Sets("", false)
-			if err != nil {
-				return err
-			}
-			rel, err := pipeline.Open(cmd.Context(), sf.options(g, sf.tag), sets, g.logf)
-			if err != nil {
-				return err
-			}
-			res := rel.Result
-			root, err := trace.FindKind(res.Facts(), args[0])
-			if err != nil {
-				if errors.Is(err, trace.ErrUnknownKind) {
-					return &usageError{cmd: cmd.CommandPath(), err: err}
-				}
-				return err
-			}
-			dir := res.Dir()
-			src := func(path string) ([]byte, error) {
-				if !filepath.IsLocal(path) {
-					return nil, fmt.Errorf("%s: not a path inside the tree", path)
-				}
-				return os.ReadFile(filepath.Join(dir, filepath.FromSlash(path)))
-			}
-			tr := trace.Derive(trace.Input{Facts: res.Facts(), Symbols: res.Symbols, Source: src}, root, trace.Options{Depth: depth})
-			switch output {
-			case "json":
-				return writeJSON(g.stdout, tr)
-			case "markdown":
-				return trace.WriteMarkdown(g.stdout, tr, src)
-			}
-			return trace.WriteText(g.stdout, tr)
-		},
+		RunE: func(cmd *cobra.Command, args []string) error { return runTrace(cmd, g, &tf, args[0]) },
 		ValidArgsFunction: func(cmd *cobra.Command, args []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
 			if len(args) > 0 {
 				return nil, cobra.ShellCompDirectiveNoFileComp
@@ -95,8 +55,54 @@ anchored by symbol, for an author to complete.`,
 		},
 	}
 	f := c.Flags()
-	sf.register(f)
-	f.IntVar(&depth, "depth", trace.DefaultDepth, "resource hops to follow (a write, then the watchers of what it wrote)")
-	f.StringVarP(&output, "output", "o", "table", "output format: table, json or markdown")
+	tf.sf.register(f)
+	f.IntVar(&tf.depth, "depth", trace.DefaultDepth, "resource hops to follow (a write, then the watchers of what it wrote)")
+	f.StringVarP(&tf.output, "output", "o", "table", "output format: table, json or markdown")
 	return c
+}
+
+// runTrace derives and prints the chain that follows from kind.
+func runTrace(cmd *cobra.Command, g *globals, tf *traceFlags, kind string) error {
+	switch tf.output {
+	case "table", "json", "markdown":
+	default:
+		return &usageError{cmd: cmd.CommandPath(), err: fmt.Errorf("-o %q: want table, json or markdown", tf.output)}
+	}
+	if tf.depth < 1 {
+		return &usageError{cmd: cmd.CommandPath(), err: fmt.Errorf("--depth %d: want at least 1", tf.depth)}
+	}
+	// The walkthrough sets decide the analyzer's roots, and so the
+	// facts cache key: use the same as build and list, so a trace
+	// answers from the facts they cached.
+	sets, err := pipeline.Sets("", false)
+	if err != nil {
+		return err
+	}
+	rel, err := pipeline.Open(cmd.Context(), tf.sf.options(g, tf.sf.tag), sets, g.logf)
+	if err != nil {
+		return err
+	}
+	res := rel.Result
+	root, err := trace.FindKind(res.Facts(), kind)
+	if err != nil {
+		if errors.Is(err, trace.ErrUnknownKind) {
+			return &usageError{cmd: cmd.CommandPath(), err: err}
+		}
+		return err
+	}
+	dir := res.Dir()
+	src := func(path string) ([]byte, error) {
+		if !filepath.IsLocal(path) {
+			return nil, fmt.Errorf("%s: not a path inside the tree", path)
+		}
+		return os.ReadFile(filepath.Join(dir, filepath.FromSlash(path)))
+	}
+	tr := trace.Derive(trace.Input{Facts: res.Facts(), Symbols: res.Symbols, Source: src}, root, trace.Options{Depth: tf.depth})
+	switch tf.output {
+	case "json":
+		return writeJSON(g.stdout, tr)
+	case "markdown":
+		return trace.WriteMarkdown(g.stdout, tr, src)
+	}
+	return trace.WriteText(g.stdout, tr)
 }
