@@ -20,7 +20,8 @@ import (
 // build is byte for byte a fresh full build of the same input, the pages
 // the edit cannot reach are the very files of the build before (hard
 // links, or left in place), not written again, and the two builds before
-// are untouched (serve may still be serving them).
+// are untouched (serve may still be serving them). It stays one function:
+// the edits are one session, each on top of the ones before.
 func TestCacheRebuildIsFullBuild(t *testing.T) {
 	const (
 		dcPage    = "src/pkg/controller/deployment/deployment_controller.go.html"

@@ -219,7 +219,8 @@ func UpdateOld() {
 // parityTree's facts, and two more walkthroughs: one whose steps cite the
 // replicaset controller's code, the kubelet's events and writes, and a
 // reason no fact has; one whose four steps all cite createPods (at most
-// three are listed).
+// three are listed). Like fixture, it stays one function so the facts and
+// the walkthroughs that cite them read side by side.
 func parityFixture(t testing.TB) func(*Input) {
 	ar := txtar.Parse([]byte(parityTree))
 	tr := fixtureTree{}

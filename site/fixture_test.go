@@ -96,7 +96,9 @@ func synthIdents(src []byte, syms map[string]fact.Symbol) []fact.Ident {
 }
 
 // fixture is a small site's input: the tree above, facts, symbols, xrefs
-// and three walkthroughs (two languages of one, and a second one).
+// and three walkthroughs (two languages of one, and a second one). It
+// stays one function: the facts, symbols and walkthroughs name each
+// other's paths, symbols and lines, and read best side by side.
 func fixture(t testing.TB) (Input, Options) {
 	t.Helper()
 	tr := loadTree(t)

@@ -102,6 +102,10 @@ func switcher(t *testing.T, page string) map[string][2]string {
 	return out
 }
 
+// TestMultiRelease builds one site of two releases and walks it as a
+// reader does: the root index, each release's pages, the version
+// switcher's targets, the change badges and their diffs. It stays one
+// function because every check reads the one site it builds.
 func TestMultiRelease(t *testing.T) {
 	out := buildMulti(t)
 	files := readTree(t, out)

@@ -12,6 +12,9 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
+// TestBuildFixture builds the fixture site and checks its pages one after
+// another, as a reader would open them; it stays one function because
+// every check reads the one site it builds.
 func TestBuildFixture(t *testing.T) {
 	out, st := buildFixture(t, nil)
 	files := readTree(t, out)

@@ -128,6 +128,10 @@ func useFixtureProxy(t *testing.T, tag string) (repo, commit string) {
 	return repo, commit
 }
 
+// TestDeterminismAcrossSources builds the fixture site from the git and
+// goproxy backends, and again from cached facts, and compares the sites
+// file by file; it stays one function because every comparison is
+// against the same builds.
 func TestDeterminismAcrossSources(t *testing.T) {
 	if testing.Short() {
 		t.Skip("loads packages")

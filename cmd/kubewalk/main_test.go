@@ -128,7 +128,8 @@ The fixture mimics Kubernetes.
 
 // TestBuildCheckListFromGitFixture drives the whole pipeline through the
 // command line, offline: a go-git clone of a local repository, analysis of
-// the fixture tree, a user walkthrough, the site, check and list.
+// the fixture tree, a user walkthrough, the site, check and list. It
+// stays one function: each command works on what the one before left.
 func TestBuildCheckListFromGitFixture(t *testing.T) {
 	if testing.Short() {
 		t.Skip("loads packages")
