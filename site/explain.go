@@ -6,7 +6,7 @@ import (
 	"github.com/kubewalk/kubewalk/internal/explain"
 )
 
-// The explain page (issue 6): the reader pastes `kubectl get events`
+// The explain page: the reader pastes `kubectl get events`
 // output (any column layout, with or without --watch, -o wide, -A),
 // `kubectl get events -o json`, or API server audit lines, and
 // assets/explain.js explains each record in the browser — no server, and

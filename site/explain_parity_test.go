@@ -615,8 +615,9 @@ func unescapePath(t *testing.T, p string) string {
 
 // TestBrowserExplainParityFacts runs the parity test over a release's real
 // facts (KUBEWALK_EXPLAIN_FACTS=path/to/facts.json, as `kubewalk build`
-// writes it) and the seeds' posts besides the corpus
-// (KUBEWALK_EXPLAIN_SEEDS=dir, optional): hundreds of call sites, reach
+// writes it) and, besides the corpus, files of events and audit lines
+// such as the blog posts quote (KUBEWALK_EXPLAIN_POSTS=dir, optional):
+// hundreds of call sites, reach
 // sets through the whole call graph. The site is built without
 // walkthroughs, over empty source files.
 func TestBrowserExplainParityFacts(t *testing.T) {
@@ -643,12 +644,12 @@ func TestBrowserExplainParityFacts(t *testing.T) {
 	}
 	x := explain.New(&facts, nil, explainOptions(opts.SourceURL))
 	cases := loadCorpus(t)
-	if dir := os.Getenv("KUBEWALK_EXPLAIN_SEEDS"); dir != "" {
-		seeds, err := filepath.Glob(filepath.Join(dir, "*"))
+	if dir := os.Getenv("KUBEWALK_EXPLAIN_POSTS"); dir != "" {
+		posts, err := filepath.Glob(filepath.Join(dir, "*"))
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, p := range seeds {
+		for _, p := range posts {
 			b, err := os.ReadFile(p)
 			if err != nil {
 				t.Fatal(err)

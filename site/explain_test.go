@@ -18,8 +18,9 @@ import (
 	"github.com/kubewalk/kubewalk/walkthrough"
 )
 
-// explainFixture adds the events seed 000 shows to the fixture's facts:
-// SuccessfulCreate and Scheduled (ScalingReplicaSet is there already).
+// explainFixture adds the events the blog post's `kubectl get events
+// --watch` shows to the fixture's facts: SuccessfulCreate and Scheduled
+// (ScalingReplicaSet is there already).
 func explainFixture(in *Input) {
 	w := in.Facts.Writes
 	in.Facts.Events = append(in.Facts.Events,
@@ -94,7 +95,7 @@ func TestExplainIndex(t *testing.T) {
 	}
 }
 
-// TestBrowserExplain pastes seed 000's `kubectl get events --watch`
+// TestBrowserExplain pastes the blog post's `kubectl get events --watch`
 // output into the explain page served over HTTP, as a reader would: the
 // page explains it on the input event, and says what kubewalk explain
 // says.

@@ -16,9 +16,10 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// Faults in writing the site (issue 8): a full disk and builds racing on
-// one output directory. Each ends with an error and the previous site
-// untouched, or with a complete site — never a half-written one.
+// Faults in writing the site: a full disk and builds racing on one output
+// directory. Each ends with an error and the previous site untouched, or
+// with a complete site — never a half-written one, which a reader or a
+// web server would serve as if it were whole.
 
 func dirNames(t *testing.T, dir string) []string {
 	t.Helper()

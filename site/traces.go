@@ -8,7 +8,7 @@ import (
 	"github.com/kubewalk/kubewalk/internal/trace"
 )
 
-// Trace pages (issue 9): a chain derived from the facts by internal/trace
+// Trace pages: a chain derived from the facts by internal/trace
 // for a resource kind — watchers, their handler, queue and sync function,
 // the call path to each write, and the watchers of what it writes — laid
 // out beside the walkthroughs with the same excerpts and links. The

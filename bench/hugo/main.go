@@ -1,9 +1,10 @@
 // Command hugo writes the Hugo site that `make bench` (bench/run.sh) times
-// as the baseline of issue 4: one page per non-test Go file of
-// pkg/controller, pkg/scheduler and pkg/kubelet of a Kubernetes tree, each
-// page the whole file in one fenced ```go block that Hugo highlights with
-// chroma, with line numbers in a table and an anchor on every line
-// (markup.highlight: lineNos, lineNumbersInTable, anchorLineNos,
+// as the baseline the site's render speed and size are held against (a
+// general-purpose site generator's source pages): one page per non-test Go
+// file of pkg/controller, pkg/scheduler and pkg/kubelet of a Kubernetes
+// tree, each page the whole file in one fenced ```go block that Hugo
+// highlights with chroma, with line numbers in a table and an anchor on
+// every line (markup.highlight: lineNos, lineNumbersInTable, anchorLineNos,
 // lineAnchors) and CSS classes rather than inline styles (noClasses =
 // false): of the four lineNumbersInTable × noClasses variants, this one's
 // output (65.6 MB) is the nearest to the reference's 64 MB; inline styles
@@ -26,7 +27,8 @@ import (
 	"strings"
 )
 
-// Dirs are the directories issue 4's reference measurement covers.
+// Dirs are the directories the reference measurement covers: the
+// controllers, the scheduler and the kubelet, which the walkthroughs cite.
 var Dirs = []string{"pkg/controller", "pkg/scheduler", "pkg/kubelet"}
 
 const config = `baseURL = "http://localhost/"

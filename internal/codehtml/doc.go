@@ -43,8 +43,8 @@
 // pkg/scheduler and pkg/kubelet (961 root files, 212k lines, 395k
 // identifiers, 263k linked uses) Go renders about 3,000 files per
 // CPU-second and writes 121 bytes of HTML per source line (26 MB in all);
-// issue 4's budget is 775 files/s on two cores and ~360 bytes per line
-// (Hugo's 64 MB). BenchmarkGo and BenchmarkGoParallel
+// the site's budget is 775 files/s on two cores and ~360 bytes per line
+// (five times Hugo's pages per second, and no more than its 64 MB). BenchmarkGo and BenchmarkGoParallel
 // (KUBEWALK_BENCH_TREE=/path/to/tree) measure the same files with
 // synthesized identifier tables, every identifier linked — the worst case:
 // 3,300 files/s on one core, 5,700 on two, 127 bytes per line, 148 with a

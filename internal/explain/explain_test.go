@@ -273,7 +273,7 @@ func TestExplainEvents(t *testing.T) {
 	if sc.Code[0].Permalink != "https://github.com/kubernetes/kubernetes/blob/v1.36.3/pkg/controller/controller_utils.go#L614" {
 		t.Errorf("permalink %q", sc.Code[0].Permalink)
 	}
-	// The seed's message predates "from 0 to": neither format matches,
+	// The blog post's message predates "from 0 to": neither format matches,
 	// both call sites are shown, the facts block names the step.
 	sr := byReason["ScalingReplicaSet"]
 	if len(sr.Code) != 2 || len(sr.Steps) != 1 || sr.Steps[0].Step != "step-1-new-rs" {

@@ -19,7 +19,7 @@ type Record struct {
 	Kind string `json:"kind"`
 	// Format says which layout the record was read from: "table",
 	// "json", "audit-json" or "audit-fields" (CloudWatch Insights style
-	// "key: value" lines, as in the seed's audit excerpts).
+	// "key: value" lines, as audit excerpts quoted in blog posts are).
 	Format string `json:"format,omitempty"`
 
 	Event *EventRecord `json:"event,omitempty"`

@@ -109,8 +109,9 @@ func buildReleases(ctx context.Context, rels []*Release, sets []WalkSet, lang st
 	return site.BuildReleases(ctx, srels, opts)
 }
 
-// TraceKinds are the kinds the site has a trace page for (issue 9), as
-// trace.FindKind takes them, with the page name and title.
+// TraceKinds are the kinds the site has a trace page for — the workload
+// kinds a reader creates, and Service — as trace.FindKind takes them, with
+// the page name and title.
 var TraceKinds = []struct{ Resource, Kind, Title string }{
 	{"deployments.apps", "deployment", "Deployment"},
 	{"statefulsets.apps", "statefulset", "StatefulSet"},

@@ -1,7 +1,7 @@
-// Package testfs gives tests a small file system to fill: the disk-full
-// faults of issue 8 (a fetch or a site build that runs out of space must
-// fail cleanly); and Tree, to compare what two builds wrote. It is
-// imported by tests only.
+// Package testfs gives tests a small file system to fill, for the
+// disk-full faults (a fetch or a site build that runs out of space must
+// fail cleanly, leaving no half-written cache or site); and Tree, to
+// compare what two builds wrote. It is imported by tests only.
 package testfs
 
 import (

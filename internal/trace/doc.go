@@ -1,11 +1,12 @@
-// Package trace derives chains like the seeds' — Deployment → deployment
-// controller → ReplicaSet → replicaset controller → Pod → scheduler →
-// binding → kubelet — from the analyzer's facts alone: one component's
-// sync path writes a resource, another component watches that resource.
-// It is pure: Derive reads analyzer.Facts and the symbol index; the caller
-// may hand in the tree's files (Input.Source) for the two things the facts
-// do not record (a raw list-watch's resource string, and the source line a
-// Markdown excerpt's lines: pattern should match).
+// Package trace derives chains like the one the walkthroughs tell —
+// Deployment → deployment controller → ReplicaSet → replicaset controller
+// → Pod → scheduler → binding → kubelet — from the analyzer's facts
+// alone: one component's sync path writes a resource, another component
+// watches that resource. It is pure: Derive reads fact.Facts and the
+// symbol index; the caller may hand in the tree's files (Input.Source) for
+// the two things the facts do not record (a raw list-watch's resource
+// string, and the source line a Markdown excerpt's lines: pattern should
+// match).
 //
 // # The algorithm
 //

@@ -53,7 +53,7 @@ func TestE2EDeploymentChain(t *testing.T) {
 			tr := trace.Derive(in, root, trace.Options{})
 			t.Logf("trace derived in %v", time.Since(t0))
 			got := trace.Hops(tr)
-			trace.InOrder(t, got, trace.SeedChain)
+			trace.InOrder(t, got, trace.DeploymentChain)
 
 			// The kubelet's source is the list-watch in pkg/kubelet/config
 			// with the spec.nodeName field selector.

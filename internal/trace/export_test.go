@@ -4,9 +4,9 @@ package trace
 // and benchmark import internal/pipeline — which imports this package, so
 // they cannot live in package trace itself.
 var (
-	Hops           = hops
-	InOrder        = inOrder
-	ResultInput    = resultInput
-	KubelikeResult = kubelikeResult
-	SeedChain      = seedChain
+	Hops            = hops
+	InOrder         = inOrder
+	ResultInput     = resultInput
+	KubelikeResult  = kubelikeResult
+	DeploymentChain = deploymentChain
 )

@@ -33,7 +33,7 @@ type Options struct {
 	PathsPerWrite int
 }
 
-// Defaults. Depth 4 covers the seeds' chain from a Deployment (ReplicaSet,
+// Defaults. Depth 4 covers the whole chain from a Deployment (ReplicaSet,
 // Pod, Pod binding → the kubelet) with one hop to spare. Call paths in
 // the default roots are at most 8 deep from a sync function to the writes
 // that matter (the scheduler's Run → … → DefaultBinder.Bind is 8); 12

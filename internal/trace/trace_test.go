@@ -10,12 +10,12 @@ import (
 	"github.com/kubewalk/kubewalk/analyzer/fact"
 )
 
-// A hand-made facts fixture in the shape of the real controllers: the seeds'
-// whole chain, Deployment → ReplicaSet → Pod → binding → the kubelet's
-// API-server pod source, with the detours the real code takes (a func
-// literal handler, a helper reached through an interface edge, a worker
-// loop with no sync-handler field, a list-watch whose reflector runs in a
-// goroutine).
+// A hand-made facts fixture in the shape of the real controllers: the
+// whole chain a Deployment sets off, Deployment → ReplicaSet → Pod →
+// binding → the kubelet's API-server pod source, with the detours the
+// real code takes (a func literal handler, a helper reached through an
+// interface edge, a worker loop with no sync-handler field, a list-watch
+// whose reflector runs in a goroutine).
 
 const (
 	kk     = "k8s.io/kubernetes/"
@@ -198,8 +198,9 @@ func inOrder(t *testing.T, got, want []string) {
 	}
 }
 
-// seedChain is the chain the seeds describe, as hops.
-var seedChain = []string{
+// deploymentChain is the chain a Deployment sets off, as the blog posts
+// and the deployment walkthrough tell it, as hops.
+var deploymentChain = []string{
 	"watch deployments deployment controller expanded",
 	"write replicasets deployment.DeploymentController.getNewReplicaSet",
 	"watch replicasets replicaset controller expanded",
@@ -220,7 +221,7 @@ func TestDeriveChain(t *testing.T) {
 	}
 	tr := Derive(in, root, Options{})
 	got := hops(tr)
-	inOrder(t, got, seedChain)
+	inOrder(t, got, deploymentChain)
 	for _, h := range got {
 		if strings.Contains(h, "job.Controller.createPod") {
 			t.Errorf("a write in another component's directory was attributed: %s", h)
