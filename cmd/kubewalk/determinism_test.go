@@ -241,7 +241,8 @@ func unionKeys[V any](a, b map[string]V) []string {
 // would. Each must succeed or fail with one line; afterwards --out is
 // one complete site, byte-identical to a build made alone, with nothing
 // left beside it, and the cache holds one tree, one facts file and no
-// temporary files.
+// temporary files. It stays one function: every check reads what the one
+// race left.
 func TestRacingBuilds(t *testing.T) {
 	if testing.Short() {
 		t.Skip("loads packages")
