@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/kubewalk/kubewalk/internal/safedir"
 )
@@ -151,10 +152,20 @@ func resolveOut(out string) (string, error) {
 	return target, nil
 }
 
+// turnWait bounds the wait for the lock of the output's parent: a turn
+// lasts seconds (the checks, removing a killed build's leftovers, a
+// rename), so a longer wait means a process stuck while holding it.
+const turnWait = 2 * time.Minute
+
 // inTurn runs f holding the lock of directory parent, which the builds
 // into it take turns with.
 func inTurn(parent string, f func() error) error {
-	l, err := safedir.LockDir(context.Background(), parent)
+	ctx, cancel := context.WithTimeout(context.Background(), turnWait)
+	defer cancel()
+	l, err := safedir.LockDir(ctx, parent)
+	if errors.Is(err, context.DeadlineExceeded) {
+		return fmt.Errorf("lock %s: another process has held it for %s (a kubewalk build that is stuck?): stop it, or give another --out", parent, turnWait)
+	}
 	if err != nil {
 		return fmt.Errorf("lock %s: %w", parent, err)
 	}

@@ -6,11 +6,13 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"path/filepath"
 	"slices"
 	"time"
 
 	"github.com/kubewalk/kubewalk/internal/pipeline"
 	"github.com/kubewalk/kubewalk/internal/serve"
+	"github.com/kubewalk/kubewalk/walkthrough"
 	"github.com/spf13/cobra"
 )
 
@@ -60,7 +62,7 @@ the packages referenced when it started).`,
 			if err != nil {
 				return &usageError{cmd: cmd.CommandPath(), err: fmt.Errorf("--addr %q: %v", addr, err)}
 			}
-			sets, err := pipeline.Sets(userDir, noBuiltin)
+			sets, err := watchedSets(userDir, noBuiltin)
 			if err != nil {
 				return &usageError{cmd: cmd.CommandPath(), err: err}
 			}
@@ -90,6 +92,9 @@ the packages referenced when it started).`,
 				},
 				Watch: watch,
 				Log:   g.log,
+				// Beside the cache, not in a shared /tmp; what a killed
+				// serve left there is removed by the next.
+				Dir: filepath.Join(g.cacheDir, "serve"),
 			})
 			if err != nil {
 				return err
@@ -154,6 +159,28 @@ the packages referenced when it started).`,
 	f.StringVar(&lang, "lang", "en", "language of the walkthroughs and the site's interface: en or ko")
 	completeFlags(c, map[string][]cobra.Completion{"addr": {"127.0.0.1:8080", "localhost:8080"}})
 	return c
+}
+
+// watchedSets are the walkthrough sets serve builds from: pipeline.Sets,
+// with the watched directory read through walkthrough.DirFS. Serve hashes
+// every file there at each rebuild to see what changed, and through
+// os.DirFS a named pipe in the directory made that read wait for ever
+// (and Ctrl-C with it); DirFS refuses it at once.
+func watchedSets(userDir string, noBuiltin bool) ([]pipeline.WalkSet, error) {
+	sets, err := pipeline.Sets(userDir, noBuiltin)
+	if err != nil || userDir == "" {
+		return sets, err
+	}
+	fsys, err := walkthrough.DirFS(userDir)
+	if err != nil {
+		return nil, fmt.Errorf("--walkthroughs: %w", err)
+	}
+	for i := range sets {
+		if sets[i].Name == userDir {
+			sets[i].FS = fsys
+		}
+	}
+	return sets, nil
 }
 
 // isLoopback reports whether a listen host is loopback only. An empty

@@ -7,11 +7,13 @@
 // release already analysed, so a Markdown edit re-resolves the
 // walkthroughs and renders again only the pages it can change, and never
 // reloads packages). Builds rotate through three directories under a
-// private temporary root: the one served, the one served before it (a
-// request that started just before the switch may still read it), and
-// the next build's, which may update what it finds there and is switched
-// to only when it succeeds, so a broken edit leaves the last good site
-// served.
+// private root (in Options.Dir, kubewalk's cache, never a shared /tmp):
+// the one served, the one served before it (a request that started just
+// before the switch may still read it), and the next build's, which may
+// update what it finds there and is switched to only when it succeeds, so
+// a broken edit leaves the last good site served. The root is locked while
+// the server runs; the next server removes the roots no one holds, which
+// only a killed server leaves.
 //
 // Live reload is Server-Sent Events: every HTML response gets one script
 // tag (/_kubewalk/reload.js) inserted before </body>; the script listens
@@ -25,6 +27,14 @@
 // directory can be read, whatever the request (".." segments, encoded or
 // double-encoded dots, backslashes, symlinks); such requests are refused
 // with 400 before the file system is asked.
+//
+// The server answers only requests addressed to it as this machine's
+// browser reaches it — a Host of 127.0.0.1, localhost or [::1] (or the
+// address it was reached at) with its port — so a page elsewhere that
+// rebinds its own name to 127.0.0.1 cannot read the preview; the event
+// stream refuses requests from another origin; every response forbids
+// content sniffing and carries a Content-Security-Policy that allows
+// the site's own scripts and nothing else.
 //
 //	s, err := serve.New(serve.Options{Build: build, Watch: []string{"walkthroughs"}})
 //	defer s.Close()
@@ -44,6 +54,7 @@ import (
 	"io/fs"
 	"log/slog"
 	"mime"
+	"net"
 	"net/http"
 	"net/url"
 	"os"
@@ -53,6 +64,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/kubewalk/kubewalk/internal/safedir"
 )
 
 // Prefix is the URL path prefix of the server's own endpoints; a site
@@ -74,6 +87,14 @@ type Options struct {
 	Debounce time.Duration
 	// Log receives build results and watcher errors; nil discards them.
 	Log *slog.Logger
+	// Dir is where the server keeps its build directories: one directory
+	// of its own inside, removed by Close. "" means kubewalk's directory
+	// in the user's cache (os.UserCacheDir).
+	Dir string
+	// StopWait bounds how long Close waits for a build to stop after
+	// cancelling it; 0 means 5s. A build blocked where no context reaches
+	// must not keep Ctrl-C from ending the server.
+	StopWait time.Duration
 }
 
 // Server serves the latest successful build and publishes rebuilds.
@@ -81,8 +102,9 @@ type Server struct {
 	opts Options
 	tmp  string // private root of the build directories
 
-	buildMu sync.Mutex // one build at a time
-	n       int        // builds started
+	lock    *safedir.Lock // held on tmp while the server runs
+	buildMu sync.Mutex    // one build at a time
+	n       int           // builds started
 
 	mu       sync.Mutex
 	cur      string // directory of the site served; "" before a build succeeded
@@ -92,6 +114,7 @@ type Server struct {
 	subs     map[chan message]struct{}
 	done     chan struct{}
 	closed   bool
+	cancel   context.CancelFunc // of the build running, nil when none
 
 	// Published, when set, is called after each build with its outcome
 	// (tests and benchmarks wait on it).
@@ -114,24 +137,91 @@ func New(opts Options) (*Server, error) {
 	if opts.Log == nil {
 		opts.Log = slog.New(slog.DiscardHandler)
 	}
-	tmp, err := os.MkdirTemp("", "kubewalk-serve-")
+	if opts.StopWait <= 0 {
+		opts.StopWait = 5 * time.Second
+	}
+	if opts.Dir == "" {
+		cache, err := os.UserCacheDir()
+		if err != nil {
+			return nil, fmt.Errorf("serve: no directory to build in: %w", err)
+		}
+		opts.Dir = filepath.Join(cache, "kubewalk", "serve")
+	}
+	tmp, lock, err := makeRoot(opts.Dir, opts.Log)
 	if err != nil {
 		return nil, err
 	}
-	return &Server{opts: opts, tmp: tmp, subs: map[chan message]struct{}{}, done: make(chan struct{})}, nil
+	return &Server{opts: opts, tmp: tmp, lock: lock, subs: map[chan message]struct{}{}, done: make(chan struct{})}, nil
 }
 
-// Close ends the event streams and removes every build directory.
+// rootPrefix names the servers' directories in Options.Dir.
+const rootPrefix = "kubewalk-serve-"
+
+// makeRoot makes the server's own directory in dir and locks it, after
+// removing those of servers that were killed (no one holds their lock),
+// all under the lock of dir, so no other server's sweep can take the new
+// one for a leftover before it is locked.
+func makeRoot(dir string, log *slog.Logger) (string, *safedir.Lock, error) {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return "", nil, err
+	}
+	dl, err := safedir.LockDir(context.Background(), dir)
+	if err != nil {
+		return "", nil, err
+	}
+	defer dl.Unlock()
+	removed, err := safedir.Sweep(dir, rootPrefix+"*")
+	for _, r := range removed {
+		log.Info("removed the build directory of a kubewalk serve that was killed", "dir", r)
+	}
+	if err != nil {
+		log.Warn("could not remove the build directory of a kubewalk serve that was killed", "err", err)
+	}
+	tmp, err := os.MkdirTemp(dir, rootPrefix)
+	if err != nil {
+		return "", nil, err
+	}
+	l, err := safedir.TryLockDir(tmp)
+	if err != nil {
+		os.RemoveAll(tmp)
+		return "", nil, err
+	}
+	return tmp, l, nil
+}
+
+// Close ends the event streams, stops a build in progress and removes
+// every build directory. A build that does not stop within
+// Options.StopWait (one blocked where its context does not reach) is
+// left running, and its directory for the next server to remove.
 func (s *Server) Close() error {
 	s.mu.Lock()
 	if !s.closed {
 		s.closed = true
 		close(s.done)
 	}
+	cancel := s.cancel
 	s.mu.Unlock()
-	s.buildMu.Lock() // wait for a build in progress
+	if cancel != nil {
+		cancel()
+	}
+	idle := make(chan struct{})
+	go func() {
+		s.buildMu.Lock()
+		close(idle)
+	}()
+	select {
+	case <-idle:
+	case <-time.After(s.opts.StopWait):
+		return fmt.Errorf("serve: a build did not stop within %s of being cancelled; leaving %s to the next kubewalk serve", s.opts.StopWait, s.tmp)
+	}
 	defer s.buildMu.Unlock()
-	return os.RemoveAll(s.tmp)
+	if s.lock == nil {
+		return nil // closed before
+	}
+	err := os.RemoveAll(s.tmp)
+	s.lock.Unlock()
+	s.lock = nil
+	return err
 }
 
 // Dir returns the directory of the site being served, "" before the first
@@ -153,13 +243,33 @@ func (s *Server) Err() error {
 // succeeds, serves it and tells every open page to reload; when it fails,
 // keeps serving the previous site and shows the error in every open page.
 func (s *Server) Rebuild(ctx context.Context) error {
+	// Checked before waiting too: after a Close that gave up on a stuck
+	// build, the build lock may never be free again.
+	s.mu.Lock()
+	closed := s.closed
+	s.mu.Unlock()
+	if closed {
+		return errClosed
+	}
 	s.buildMu.Lock()
 	defer s.buildMu.Unlock()
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return errClosed
+	}
 	s.n++
 	n := s.n
-	s.mu.Lock()
 	out := s.slot()
+	ctx, cancel := context.WithCancel(ctx)
+	s.cancel = cancel
 	s.mu.Unlock()
+	defer func() {
+		s.mu.Lock()
+		s.cancel = nil
+		s.mu.Unlock()
+		cancel()
+	}()
 	start := time.Now()
 	err := s.opts.Build(ctx, out)
 	if err != nil {
@@ -191,7 +301,9 @@ func (s *Server) Rebuild(ctx context.Context) error {
 // held).
 func (s *Server) slot() string {
 	for i := range 3 {
-		d := filepath.Join(s.tmp, "site-"+strconv.Itoa(i))
+		// One level down: site.Build locks the directory out is in while
+		// it swaps, and the server holds the lock of s.tmp.
+		d := filepath.Join(s.tmp, "builds", "site-"+strconv.Itoa(i))
 		if d != s.cur && d != s.prev {
 			return d
 		}
@@ -217,8 +329,26 @@ func (s *Server) broadcast(m message) {
 	}
 }
 
+// errClosed is Rebuild's error after Close.
+var errClosed = errors.New("serve: server closed")
+
+// csp is the Content-Security-Policy of every response: the site's own
+// scripts (and the reload script, from the same origin), its styles (and
+// the inline ones of the server's own error pages), its event stream;
+// nothing from elsewhere, no framing.
+const csp = "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self'; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
+
 // ServeHTTP serves the site, the reload script and the event stream.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	h := w.Header()
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Content-Security-Policy", csp)
+	h.Set("Cross-Origin-Resource-Policy", "same-origin")
+	h.Set("Referrer-Policy", "no-referrer")
+	if !ownHost(r) {
+		http.Error(w, "kubewalk serve answers requests for "+hostsFor(r)+" only: open the address it printed", http.StatusForbidden)
+		return
+	}
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
 		w.Header().Set("Allow", "GET, HEAD")
 		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
@@ -231,6 +361,12 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	switch "/" + name {
 	case Prefix + "events":
+		// Same-origin EventSource requests carry no Origin; a page of
+		// another origin's does, and gets nothing.
+		if o := r.Header.Get("Origin"); o != "" && !strings.EqualFold(o, "http://"+r.Host) {
+			http.Error(w, "event stream: origin "+o+" refused", http.StatusForbidden)
+			return
+		}
 		s.events(w, r)
 		return
 	case Prefix + "reload.js":
@@ -248,6 +384,46 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.file(w, r, dir, gen, name)
+}
+
+// ownHost reports whether r's Host names this server as a browser on
+// this machine reaches it: 127.0.0.1, localhost, [::1] or the address the
+// connection came to, with the port it came to. A request that did not
+// come over a connection (a handler called directly) passes.
+func ownHost(r *http.Request) bool {
+	local, ok := r.Context().Value(http.LocalAddrContextKey).(net.Addr)
+	if !ok {
+		return true
+	}
+	lhost, lport, err := net.SplitHostPort(local.String())
+	if err != nil {
+		return false
+	}
+	host, port, err := net.SplitHostPort(r.Host)
+	if err != nil {
+		host, port = r.Host, "80" // a browser leaves out the default port
+	}
+	if port != lport {
+		return false
+	}
+	switch strings.ToLower(host) {
+	case "localhost", "127.0.0.1", "::1":
+		return true
+	}
+	ip, lip := net.ParseIP(host), net.ParseIP(lhost)
+	return ip != nil && lip != nil && ip.Equal(lip)
+}
+
+// hostsFor lists the Hosts ownHost accepts, for the refusal.
+func hostsFor(r *http.Request) string {
+	local, _ := r.Context().Value(http.LocalAddrContextKey).(net.Addr)
+	port := "PORT"
+	if local != nil {
+		if _, p, err := net.SplitHostPort(local.String()); err == nil {
+			port = p
+		}
+	}
+	return "127.0.0.1:" + port + ", localhost:" + port + " or [::1]:" + port
 }
 
 // sitePath returns the site-relative path of a request, "" for the root,
