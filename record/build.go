@@ -214,7 +214,10 @@ func build(ctx context.Context, tree *source.Tree, dir, goVersion, ldflags strin
 		helperModule + "/etcd",
 		helperModule + "/kubelet",
 	}
-	args := []string{"build", "-v", "-o", filepath.Join(dir, "bin") + string(filepath.Separator), "-ldflags", ldflags}
+	// -trimpath keeps the cache's location out of the binaries and out of
+	// the Go build cache's keys, so a tree fetched into another cache
+	// directory (a fresh clone's, in CI) reuses what was compiled before.
+	args := []string{"build", "-v", "-trimpath", "-o", filepath.Join(dir, "bin") + string(filepath.Separator), "-ldflags", ldflags}
 	args = append(args, pkgs...)
 	cmd := exec.CommandContext(ctx, opts.goCmd(), args...)
 	cmd.Dir = filepath.Join(dir, "helper")

@@ -113,6 +113,11 @@ type obsView struct {
 	Head, Object, URI, Who, Agent, Message string
 	Warning                                bool
 	Code                                   []obsCode
+	// More counts the further items a panel folds into this one: the
+	// same request or event by the same component from the same code
+	// (a status update repeated, one event per Pod), the last at Last.
+	More int
+	Last string
 	// Step links the step the item belongs to (on the run page only).
 	Step *navView
 }
@@ -169,8 +174,25 @@ func (b *builder) stepObserved(p, doc, step string) []obsView {
 		return nil
 	}
 	var out []obsView
+	at := map[string]int{}
 	for _, it := range r.byStep[doc+"#"+step] {
-		out = append(out, b.obsView(p, it, false))
+		v := b.obsView(p, it, false)
+		// The panel is read beside the step's code: the user names the
+		// component, and the first call site is the one the step shows;
+		// the run page has the user agent and every call site.
+		v.Agent = ""
+		v.Code = v.Code[:min(len(v.Code), 1)]
+		key := v.Kind + "\x00" + v.Head + "\x00" + v.Who
+		if len(v.Code) > 0 {
+			key += "\x00" + v.Code[0].Where
+		}
+		if i, ok := at[key]; ok {
+			out[i].More++
+			out[i].Last = v.At
+			continue
+		}
+		at[key] = len(out)
+		out = append(out, v)
 	}
 	return out
 }

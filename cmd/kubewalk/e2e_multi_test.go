@@ -36,9 +36,12 @@ func TestE2EMultiRelease(t *testing.T) {
 		t.Errorf("index.html does not list %s before %s", newer, older)
 	}
 
+	// The budget: the walkthrough with the badges of two releases (192 KB
+	// at v1.37.2) and the Observed panels of its recorded run (19 KB,
+	// repeated requests folded), with some room.
 	page := read(newer + "/walkthroughs/deployment.html")
-	if len(page) > 200_000 {
-		t.Errorf("%s deployment walkthrough is %d bytes, over the 200 KB budget", newer, len(page))
+	if len(page) > 230_000 {
+		t.Errorf("%s deployment walkthrough is %d bytes, over the 230 KB budget", newer, len(page))
 	}
 	steps := regexp.MustCompile(`<section class="step[^"]*" id="([^"]+)"`).FindAllStringSubmatch(page, -1)
 	if len(steps) < 7 {
