@@ -36,6 +36,7 @@ type gitServer struct {
 
 	mu    sync.Mutex
 	cut   func(r *http.Request) int64
+	stall bool             // at the cut, stop sending and keep the connection open
 	sizes map[string]int64 // request kind → bytes of its last full response
 }
 
@@ -77,8 +78,12 @@ func startGitServer(t *testing.T) *gitServer {
 		if s.cut != nil {
 			limit = s.cut(r)
 		}
+		var stall <-chan struct{}
+		if s.stall {
+			stall = r.Context().Done()
+		}
 		s.mu.Unlock()
-		cw := &cutWriter{ResponseWriter: w, limit: limit}
+		cw := &cutWriter{ResponseWriter: w, limit: limit, stall: stall}
 		h.ServeHTTP(cw, r)
 		s.mu.Lock()
 		s.sizes[requestKind(r)] = cw.n
@@ -95,6 +100,12 @@ func (s *gitServer) setCut(cut func(r *http.Request) int64) {
 	s.cut = cut
 }
 
+func (s *gitServer) setStall(stall bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.stall = stall
+}
+
 func (s *gitServer) size(kind string) int64 {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -103,10 +114,12 @@ func (s *gitServer) size(kind string) int64 {
 
 // cutWriter passes limit bytes of the body through, then drops the
 // connection (http.ErrAbortHandler makes the server close it without
-// finishing the chunked body, as a dying server or network would).
+// finishing the chunked body, as a dying server or network would) — or,
+// with stall set, sends nothing more until the client gives up.
 type cutWriter struct {
 	http.ResponseWriter
 	limit, n int64
+	stall    <-chan struct{} // the request's Done, or nil
 }
 
 func (w *cutWriter) Write(p []byte) (int, error) {
@@ -116,6 +129,9 @@ func (w *cutWriter) Write(p []byte) (int, error) {
 		w.n += keep
 		if f, ok := w.ResponseWriter.(http.Flusher); ok {
 			f.Flush()
+		}
+		if w.stall != nil {
+			<-w.stall
 		}
 		panic(http.ErrAbortHandler)
 	}

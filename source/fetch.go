@@ -45,6 +45,10 @@ type Options struct {
 	// goproxy backend runs (GOPROXY, GOMODCACHE, GOSUMDB, ...). Tests use
 	// it to point at a file:// proxy.
 	Env []string
+	// StallTimeout ends a fetch whose git remote or module proxy sends
+	// nothing for this long, with ErrStalled. 0 means
+	// DefaultStallTimeout; negative means no limit.
+	StallTimeout time.Duration
 }
 
 func (o Options) withDefaults() (Options, error) {
@@ -81,6 +85,9 @@ func (o Options) withDefaults() (Options, error) {
 	}
 	if o.GoCommand == "" {
 		o.GoCommand = "go"
+	}
+	if o.StallTimeout == 0 {
+		o.StallTimeout = DefaultStallTimeout
 	}
 	return o, nil
 }

@@ -37,8 +37,12 @@ func fetchGit(ctx context.Context, opts Options, dir string) (string, error) {
 		return "", fmt.Errorf("git remote %s: %w: %v: check the network or --repo, or use --source goproxy", opts.Repo, ErrUnreachable, err)
 	}
 	fmt.Fprintf(opts.Progress, "cloning %s at %s (depth 1)\n", opts.Repo, opts.Tag)
+	ctx, stall := gitStall(ctx, opts.StallTimeout)
 	r, err := cloneTag(ctx, repo, opts.Tag, dir, opts.Progress)
 	if err != nil {
+		if serr := stall.err("git remote "+opts.Repo, "check the network or --repo, or use --source goproxy"); serr != nil {
+			return "", serr
+		}
 		if ctx.Err() != nil {
 			return "", fmt.Errorf("clone %s at %s: %w", opts.Repo, opts.Tag, ctx.Err())
 		}

@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -41,6 +42,25 @@ type downloaded struct {
 // with rm -rf.
 func fetchGoproxy(ctx context.Context, opts Options, dir string) (string, error) {
 	work := filepath.Dir(dir) // the fetch's temporary directory, no go.mod in it
+	guard, err := guardProxies(ctx, opts, work)
+	if err != nil {
+		return "", err
+	}
+	defer guard.close()
+	opts.Env = append(slices.Clip(opts.Env), guard.env()...)
+	commit, err := downloadTree(ctx, opts, dir)
+	if err != nil {
+		if serr := guard.err("check GOPROXY and the network, or use --source git"); serr != nil {
+			return "", serr
+		}
+	}
+	return commit, err
+}
+
+// downloadTree is fetchGoproxy's work, with opts.Env as the go command
+// is to run.
+func downloadTree(ctx context.Context, opts Options, dir string) (string, error) {
+	work := filepath.Dir(dir)
 	start := time.Now()
 	fmt.Fprintf(opts.Progress, "downloading k8s.io/kubernetes@%s from the module proxy\n", opts.Tag)
 	mods, err := goModDownload(ctx, opts, work, kubernetesModule+"@"+opts.Tag)

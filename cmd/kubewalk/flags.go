@@ -1,8 +1,10 @@
 package main
 
 import (
+	"cmp"
 	"errors"
 	"strings"
+	"time"
 
 	"github.com/kubewalk/kubewalk/source"
 	"github.com/spf13/pflag"
@@ -14,6 +16,7 @@ type sourceFlags struct {
 	tag    string
 	source string
 	repo   string
+	stall  time.Duration
 }
 
 func (s *sourceFlags) register(fs *pflag.FlagSet) {
@@ -28,6 +31,7 @@ func (s *sourceFlags) register(fs *pflag.FlagSet) {
 func (s *sourceFlags) registerSource(fs *pflag.FlagSet) {
 	fs.StringVar(&s.source, "source", "auto", "where the source comes from: auto (git, falling back to goproxy), git, goproxy, or the path of an existing checkout")
 	fs.StringVar(&s.repo, "repo", "", "git remote to clone from (default the upstream repository; a local path or file:// URL works for mirrors)")
+	fs.DurationVar(&s.stall, "stall-timeout", source.DefaultStallTimeout, "give up on a git remote or module proxy that sends nothing for this long (0: wait for ever)")
 	for _, name := range releaseFlags {
 		if f := fs.Lookup(name); f != nil {
 			f.Value = releaseValue{f.Value}
@@ -65,5 +69,7 @@ func (s *sourceFlags) options(g *globals, tag string) source.Options {
 		CacheDir: g.cacheDir,
 		Progress: g.progress(),
 		Logger:   g.log,
+		// 0 on the command line is no limit; in Options, the default.
+		StallTimeout: cmp.Or(s.stall, -1),
 	}
 }
