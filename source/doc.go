@@ -119,12 +119,14 @@
 //
 // # Errors
 //
-// Errors wrap one of ErrInvalidTag, ErrTagNotFound, ErrUnreachable,
-// ErrNotKubernetes, ErrNotAtTag and ErrCacheUnwritable (match with
-// errors.Is), and read as one line: where, what, and what to do.
+// Errors wrap one of ErrInvalidTag, ErrTagNotFound, ErrUnreachable (and
+// ErrStalled for a server that stopped sending), ErrNotKubernetes,
+// ErrNotAtTag and ErrCacheUnwritable (match with errors.Is), and read as
+// one line: where, what, and what to do.
 //
 //	git remote https://github.com/kubernetes/kubernetes.git: source unreachable: dial tcp: lookup github.com: no such host: check the network or --repo, or use --source goproxy
 //	module proxy: tag not found: v1.36.9; nearest releases: v1.36.3 (pass one with --tag, or use --source git for a tag the proxy lacks)
 //	/home/me/k8s: checkout is not at the tag: HEAD is 1c2e3f4a5b6c (branch master), v1.36.3 is 9a8b7c6d5e4f: run git -C /home/me/k8s checkout v1.36.3
 //	cache directory not writable (/ro/kubewalk): mkdir /ro/kubewalk: read-only file system: use --cache-dir to choose another
+//	module proxy: source unreachable: stopped sending for 1m0s (https://proxy.example/k8s.io/kubernetes/@v/v1.36.3.zip): check GOPROXY and the network, or use --source git, or raise --stall-timeout
 package source
