@@ -19,7 +19,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/kubewalk/kubewalk/internal/atomicfile"
+	"github.com/kubewalk/kubewalk/internal/disk/atomicfile"
 )
 
 // Version is the analyzer's own version: bump it when the loader, the

@@ -31,7 +31,7 @@ import (
 	"testing"
 
 	"github.com/kubewalk/kubewalk/analyzer/fact"
-	"github.com/kubewalk/kubewalk/internal/testfs"
+	"github.com/kubewalk/kubewalk/internal/testsupport/testfs"
 
 	"github.com/google/go-cmp/cmp"
 )

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/kubewalk/kubewalk/internal/testfs"
+	"github.com/kubewalk/kubewalk/internal/testsupport/testfs"
 )
 
 // analyzeKubelikeWith analyzes a copy of testdata/kubelike whose

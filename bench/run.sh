@@ -176,20 +176,20 @@ WT_LARGEST=$(find "$BENCH/kw-$NEW_TAG/walkthroughs" -name '*.html' -printf '%s %
 PAGE_LARGEST=$(find "$BENCH/kw-$NEW_TAG" -name '*.html' -printf '%s %P\n' | sort -n | tail -1)
 echo "largest walkthrough page: $WT_LARGEST; largest page: $PAGE_LARGEST"
 
-gobench ./internal/codehtml "$TREE_OLD" -benchtime "$BENCHTIME"
+gobench ./internal/render/codehtml "$TREE_OLD" -benchtime "$BENCHTIME"
 gobench ./analyzer "$TREE_NEW"
 gobench ./source "$TREE_NEW"
 # BenchmarkServeRebuildReal edits a walkthrough of the real $NEW_TAG site,
 # its tree and facts from E2E_CACHE (cached by the builds above).
-gobench ./internal/serve "$TREE_NEW" -benchtime 10x
-gobench ./internal/trace "$TREE_NEW"
+gobench ./internal/app/serve "$TREE_NEW" -benchtime 10x
+gobench ./internal/derive/trace "$TREE_NEW"
 # The recorded run: the programs built from an empty Go build cache (about
 # 10 minutes here), then a record with them built.
 gobench ./record "$TREE_NEW" -benchtime 1x
 
 # Anything else with a benchmark that the list above missed.
 for d in $(grep -rl --include='*_test.go' --exclude-dir=.cache --exclude-dir=testdata --exclude-dir=public --exclude-dir=.git '^func Benchmark' . 2>/dev/null | xargs -rn1 dirname | sort -u); do
-  case $d in ./site | ./internal/codehtml | ./analyzer | ./source | ./internal/serve | ./internal/trace | ./record) ;;
+  case $d in ./site | ./internal/render/codehtml | ./analyzer | ./source | ./internal/app/serve | ./internal/derive/trace | ./record) ;;
   *) gobench "$d" "$TREE_NEW" ;;
   esac
 done

@@ -8,7 +8,7 @@ import (
 	"path"
 	"path/filepath"
 
-	"github.com/kubewalk/kubewalk/internal/atomicfile"
+	"github.com/kubewalk/kubewalk/internal/disk/atomicfile"
 )
 
 // Recordings are kept in the cache as

@@ -20,8 +20,8 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/kubewalk/kubewalk/analyzer/fact"
-	"github.com/kubewalk/kubewalk/internal/codehtml"
-	"github.com/kubewalk/kubewalk/internal/reldiff"
+	"github.com/kubewalk/kubewalk/internal/derive/reldiff"
+	"github.com/kubewalk/kubewalk/internal/render/codehtml"
 	"github.com/kubewalk/kubewalk/record"
 	"github.com/kubewalk/kubewalk/templates"
 	"github.com/kubewalk/kubewalk/walkthrough"
@@ -61,7 +61,7 @@ type Input struct {
 	FactChanges []reldiff.FactChange
 
 	// Traces are the chains derived from the facts for the kinds the site
-	// shows (internal/trace), one page each (traces/<kind>.html).
+	// shows (internal/derive/trace), one page each (traces/<kind>.html).
 	Traces []TraceInput
 
 	// Recordings are the release's recorded runs (package record), one
@@ -577,7 +577,7 @@ type asset struct {
 }
 
 // assets returns templates' assets/, site.css with the code tokens' CSS
-// (internal/codehtml) appended.
+// (internal/render/codehtml) appended.
 func assets() ([]asset, error) {
 	var as []asset
 	err := fs.WalkDir(templates.FS, "assets", func(p string, d fs.DirEntry, err error) error {
@@ -589,7 +589,7 @@ func assets() ([]asset, error) {
 			return err
 		}
 		if p == "assets/site.css" {
-			data = append(append(bytes.Clone(data), "\n/* code tokens (internal/codehtml) */\n"...), codeCSS()...)
+			data = append(append(bytes.Clone(data), "\n/* code tokens (internal/render/codehtml) */\n"...), codeCSS()...)
 		}
 		as = append(as, asset{p, data})
 		return nil

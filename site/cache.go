@@ -14,7 +14,7 @@ import (
 	"sync"
 
 	"github.com/kubewalk/kubewalk/analyzer/fact"
-	"github.com/kubewalk/kubewalk/internal/codehtml"
+	"github.com/kubewalk/kubewalk/internal/render/codehtml"
 )
 
 // Cache carries pages from one Build to the next build of the same

@@ -11,7 +11,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/kubewalk/kubewalk/analyzer/fact"
-	"github.com/kubewalk/kubewalk/internal/testfs"
+	"github.com/kubewalk/kubewalk/internal/testsupport/testfs"
 	"github.com/kubewalk/kubewalk/walkthrough"
 )
 

@@ -8,8 +8,8 @@ import (
 	"strings"
 
 	"github.com/kubewalk/kubewalk/analyzer/fact"
-	"github.com/kubewalk/kubewalk/internal/codehtml"
-	"github.com/kubewalk/kubewalk/internal/reldiff"
+	"github.com/kubewalk/kubewalk/internal/derive/reldiff"
+	"github.com/kubewalk/kubewalk/internal/render/codehtml"
 	"github.com/kubewalk/kubewalk/walkthrough"
 )
 
@@ -25,7 +25,7 @@ import (
 //     loads the first time a reader opens one (a script, because fetch()
 //     fails on file://) and renders as text with the diff line classes;
 //   - changes.html, one page per release, with every changed reference
-//     once, its diff highlighted by internal/codehtml ("diff"), the steps
+//     once, its diff highlighted by internal/render/codehtml ("diff"), the steps
 //     that cite it, and the handlers, events and writes added or removed.
 //     It is also what a reader without script gets from a badge.
 

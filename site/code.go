@@ -6,12 +6,12 @@ import (
 	"strings"
 
 	"github.com/kubewalk/kubewalk/analyzer/fact"
-	"github.com/kubewalk/kubewalk/internal/codehtml"
-	"github.com/kubewalk/kubewalk/internal/diagram"
+	"github.com/kubewalk/kubewalk/internal/render/codehtml"
+	"github.com/kubewalk/kubewalk/internal/render/diagram"
 )
 
 // This file is the one seam between site and the code and diagram
-// renderers (internal/codehtml, internal/diagram). What they return is
+// renderers (internal/render/codehtml, internal/render/diagram). What they return is
 // HTML or SVG they generated themselves, escaping every piece of source
 // text and label and dropping unsafe hrefs (codehtml.SafeHref); that is why
 // it may be used as template.HTML — here and in codeTable, nowhere else.

@@ -16,12 +16,12 @@ func TestDependencies(t *testing.T) {
 		t.Skip("no go command")
 	}
 	const mod = "github.com/kubewalk/kubewalk/"
-	producers := []string{"analyzer", "site", "internal/codehtml", "internal/diagram", "internal/pipeline"}
+	producers := []string{"analyzer", "site", "internal/render/codehtml", "internal/render/diagram", "internal/app/pipeline"}
 	for pkg, banned := range map[string][]string{
-		"site":             {"analyzer", "internal/pipeline"},
-		"walkthrough":      producers,
-		"internal/reldiff": producers,
-		"internal/trace":   producers,
+		"site":                    {"analyzer", "internal/app/pipeline"},
+		"walkthrough":             producers,
+		"internal/derive/reldiff": producers,
+		"internal/derive/trace":   producers,
 	} {
 		out, err := exec.Command("go", "list", "-deps", "../"+pkg).Output()
 		if err != nil {

@@ -17,8 +17,8 @@
 // themselves: facts, symbols and identifier tables of package fact (not
 // the analyzer that found them), resolved walkthroughs (walkthrough.Doc),
 // recorded runs (record.Recording), and what two derivations of the facts
-// found — internal/reldiff's changes since the previous release (Changes,
-// FactChanges) and internal/trace's chains (Traces). Their types are used
+// found — internal/derive/reldiff's changes since the previous release (Changes,
+// FactChanges) and internal/derive/trace's chains (Traces). Their types are used
 // as they are, not copied into site: reldiff and trace, like walkthrough,
 // import only fact (and reldiff walkthrough), never site, the loader or an
 // HTML renderer, so data flows one way, into site, and what they report is
@@ -35,7 +35,7 @@
 //	walkthroughs/<id>.html          one per walkthrough
 //	src/<repo path>.html            source pages (#L12, #L12-L30)
 //	handlers.html events.html resources.html search.html
-//	traces/<kind>.html              chains derived from the facts (internal/trace)
+//	traces/<kind>.html              chains derived from the facts (internal/derive/trace)
 //	explain.html explain-index.js   paste events or audit lines, explained in the browser
 //	changes.html                    what changed since Input.Since (multi-release sites)
 //	walkthroughs/<id>.diffs.js      the diffs behind a walkthrough's badges, loaded on demand
@@ -53,7 +53,7 @@
 // release's home. Each release after the oldest shows, on every excerpt
 // and step, a badge for references whose code moved, changed, was renamed
 // or is gone since the previous release (Input.Changes, from
-// internal/reldiff), with the diff behind a <details>. One release builds
+// internal/derive/reldiff), with the diff behind a <details>. One release builds
 // flat, exactly as Build.
 //
 // Every link is relative to the page it is on, so the site works from
@@ -73,7 +73,7 @@
 // Templates are html/template, parsed once from package templates and
 // cloned per build to bind the UI language. template.HTML is produced in
 // exactly three places, each with a comment saying why it is safe: the
-// highlighted code and diagrams from internal/codehtml and internal/diagram
+// highlighted code and diagrams from internal/render/codehtml and internal/render/diagram
 // (code.go), the source page table that wraps those lines with integer-only
 // markup (codeTable), and walkthrough segments, which are goldmark output
 // with raw HTML off around, in fenced code blocks, codehtml's output

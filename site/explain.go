@@ -3,7 +3,7 @@ package site
 import (
 	"encoding/json"
 
-	"github.com/kubewalk/kubewalk/internal/explain"
+	"github.com/kubewalk/kubewalk/internal/derive/explain"
 )
 
 // The explain page: the reader pastes `kubectl get events`
@@ -14,11 +14,11 @@ import (
 // file://.
 //
 // The page gives the answers `kubewalk explain` gives at the same tag with
-// the same walkthroughs. explain-index.js is internal/explain's Index of
+// the same walkthroughs. explain-index.js is internal/derive/explain's Index of
 // the explainer below: the call sites with their code, permalinks, step
 // scores and reach sets, computed by the explainer's own code; explain.js
 // ports the rest (parsing, ranking, components) line for line, and
-// explain_parity_test.go runs internal/explain's corpus through both and
+// explain_parity_test.go runs internal/derive/explain's corpus through both and
 // compares them line by line. What cannot agree exactly is listed at the
 // top of explain.js and pinned by TestBrowserExplainKnownDifferences.
 

@@ -17,22 +17,22 @@ import (
 	"golang.org/x/tools/txtar"
 
 	"github.com/kubewalk/kubewalk/analyzer/fact"
-	"github.com/kubewalk/kubewalk/internal/explain"
+	"github.com/kubewalk/kubewalk/internal/derive/explain"
 	"github.com/kubewalk/kubewalk/source"
 	"github.com/kubewalk/kubewalk/walkthrough"
 )
 
 // The explain page must give the answers `kubewalk explain` gives. These
-// tests run internal/explain's corpus (kubectl tables in every layout,
+// tests run internal/derive/explain's corpus (kubectl tables in every layout,
 // --watch, -o json, audit lines, junk and hostile text) through the Go
 // explainer and through the page in headless Chromium, over the site
 // fixture with facts where ranking matters, and compare every line.
 
-var updateParity = flag.Bool("update-parity", false, "rewrite internal/explain/testdata/site-fixture.golden.json")
+var updateParity = flag.Bool("update-parity", false, "rewrite internal/derive/explain/testdata/site-fixture.golden.json")
 
 const (
-	corpusDir    = "../internal/explain/testdata/corpus"
-	parityGolden = "../internal/explain/testdata/site-fixture.golden.json"
+	corpusDir    = "../internal/derive/explain/testdata/corpus"
+	parityGolden = "../internal/derive/explain/testdata/site-fixture.golden.json"
 )
 
 // parityTree holds the files the parity facts sit in, beside the fixture
@@ -369,7 +369,7 @@ func parityFixture(t testing.TB) func(*Input) {
 	}
 }
 
-// corpusCase is one file of internal/explain/testdata/corpus.
+// corpusCase is one file of internal/derive/explain/testdata/corpus.
 type corpusCase struct {
 	name  string
 	input []byte

@@ -11,7 +11,7 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/kubewalk/kubewalk/internal/testfs"
+	"github.com/kubewalk/kubewalk/internal/testsupport/testfs"
 
 	"github.com/google/go-cmp/cmp"
 )

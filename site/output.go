@@ -14,7 +14,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/kubewalk/kubewalk/internal/safedir"
+	"github.com/kubewalk/kubewalk/internal/disk/safedir"
 )
 
 // How a site gets into Options.Out. The site is written to a temporary

@@ -21,8 +21,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/kubewalk/kubewalk/internal/safedir"
-	"github.com/kubewalk/kubewalk/internal/safedir/safedirtest"
+	"github.com/kubewalk/kubewalk/internal/disk/safedir"
+	"github.com/kubewalk/kubewalk/internal/disk/safedir/safedirtest"
 )
 
 // The output directory (issue 18): never missing, whenever the build is

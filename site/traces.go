@@ -5,10 +5,10 @@ import (
 	"strings"
 
 	"github.com/kubewalk/kubewalk/analyzer/fact"
-	"github.com/kubewalk/kubewalk/internal/trace"
+	"github.com/kubewalk/kubewalk/internal/derive/trace"
 )
 
-// Trace pages: a chain derived from the facts by internal/trace
+// Trace pages: a chain derived from the facts by internal/derive/trace
 // for a resource kind — watchers, their handler, queue and sync function,
 // the call path to each write, and the watchers of what it writes — laid
 // out beside the walkthroughs with the same excerpts and links. The

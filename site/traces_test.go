@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/kubewalk/kubewalk/analyzer/fact"
-	"github.com/kubewalk/kubewalk/internal/trace"
+	"github.com/kubewalk/kubewalk/internal/derive/trace"
 )
 
 func TestTracePages(t *testing.T) {

@@ -9,7 +9,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/kubewalk/kubewalk/internal/safedir"
+	"github.com/kubewalk/kubewalk/internal/disk/safedir"
 )
 
 // Cache layout, under Options.CacheDir:

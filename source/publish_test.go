@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/kubewalk/kubewalk/internal/safedir/safedirtest"
+	"github.com/kubewalk/kubewalk/internal/disk/safedir/safedirtest"
 )
 
 // TestLockFollowsNoLink: a symbolic link planted at a tree's lock file

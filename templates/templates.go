@@ -7,7 +7,7 @@
 //	layout.html        the page skeleton ("layout"), shared partials
 //	<page>.html        one file per page kind, each defining "content"
 //	assets/site.css    light and dark styles (code token colours come from
-//	                   internal/codehtml and are appended at build time)
+//	                   internal/render/codehtml and are appended at build time)
 //	assets/site.js     line-range highlighting on source pages
 //	assets/search.js   the search page (reads search-index.js)
 package templates

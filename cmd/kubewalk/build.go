@@ -5,7 +5,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/kubewalk/kubewalk/internal/pipeline"
+	"github.com/kubewalk/kubewalk/internal/app/pipeline"
 	"github.com/kubewalk/kubewalk/record"
 	"github.com/spf13/cobra"
 )

@@ -3,8 +3,8 @@ package main
 import (
 	"fmt"
 
-	"github.com/kubewalk/kubewalk/internal/pipeline"
-	"github.com/kubewalk/kubewalk/internal/reldiff"
+	"github.com/kubewalk/kubewalk/internal/app/pipeline"
+	"github.com/kubewalk/kubewalk/internal/derive/reldiff"
 	"github.com/kubewalk/kubewalk/walkthrough"
 	"github.com/spf13/cobra"
 )

@@ -13,7 +13,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/object"
 	"golang.org/x/tools/txtar"
 
-	"github.com/kubewalk/kubewalk/internal/reldiff"
+	"github.com/kubewalk/kubewalk/internal/derive/reldiff"
 )
 
 func TestDiffUsageErrors(t *testing.T) {
@@ -34,11 +34,11 @@ func TestDiffUsageErrors(t *testing.T) {
 }
 
 // twoTagRepo makes a git repository whose two tagged commits hold
-// internal/reldiff's fixture at its two releases: common.txtar plus a.txtar
+// internal/derive/reldiff's fixture at its two releases: common.txtar plus a.txtar
 // at from, plus b.txtar at to.
 func twoTagRepo(t *testing.T, from, to string) string {
 	t.Helper()
-	td := filepath.Join("..", "..", "internal", "reldiff", "testdata")
+	td := filepath.Join("..", "..", "internal", "derive", "reldiff", "testdata")
 	dir := t.TempDir()
 	repo, err := git.PlainInit(dir, false)
 	if err != nil {
@@ -100,7 +100,7 @@ func TestDiffFromGitFixture(t *testing.T) {
 	t.Setenv("GOFLAGS", "-mod=mod")
 	repo := twoTagRepo(t, "v1.98.0", "v1.99.0")
 	wdir := t.TempDir()
-	md, err := os.ReadFile(filepath.Join("..", "..", "internal", "reldiff", "testdata", "walkthroughs", "demo.md"))
+	md, err := os.ReadFile(filepath.Join("..", "..", "internal", "derive", "reldiff", "testdata", "walkthroughs", "demo.md"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,8 +8,8 @@ import (
 	"io"
 	"os"
 
-	"github.com/kubewalk/kubewalk/internal/explain"
-	"github.com/kubewalk/kubewalk/internal/pipeline"
+	"github.com/kubewalk/kubewalk/internal/app/pipeline"
+	"github.com/kubewalk/kubewalk/internal/derive/explain"
 	"github.com/kubewalk/kubewalk/site"
 	"github.com/kubewalk/kubewalk/walkthrough"
 	"github.com/spf13/cobra"

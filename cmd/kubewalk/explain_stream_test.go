@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/kubewalk/kubewalk/internal/explain"
+	"github.com/kubewalk/kubewalk/internal/derive/explain"
 )
 
 // syncBuffer is a bytes.Buffer the command writes while the test reads.

@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/kubewalk/kubewalk/internal/codetour"
-	"github.com/kubewalk/kubewalk/internal/explain"
+	"github.com/kubewalk/kubewalk/internal/app/codetour"
+	"github.com/kubewalk/kubewalk/internal/derive/explain"
 )
 
 const explainWalkthrough = fixtureWalkthrough + `

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/kubewalk/kubewalk/internal/explain"
-	"github.com/kubewalk/kubewalk/internal/pipeline"
+	"github.com/kubewalk/kubewalk/internal/app/pipeline"
+	"github.com/kubewalk/kubewalk/internal/derive/explain"
 	"github.com/kubewalk/kubewalk/record"
 	"github.com/kubewalk/kubewalk/site"
 	"github.com/kubewalk/kubewalk/source"

@@ -10,8 +10,8 @@ import (
 	"slices"
 	"time"
 
-	"github.com/kubewalk/kubewalk/internal/pipeline"
-	"github.com/kubewalk/kubewalk/internal/serve"
+	"github.com/kubewalk/kubewalk/internal/app/pipeline"
+	"github.com/kubewalk/kubewalk/internal/app/serve"
 	"github.com/kubewalk/kubewalk/walkthrough"
 	"github.com/spf13/cobra"
 )

@@ -4,13 +4,13 @@
 // `kubewalk explain` does at the same tag: the component, the code that
 // emitted the event or made the write, and the walkthrough steps.
 //
-// explain-index.js (window.kubewalkExplain) is internal/explain's Index:
+// explain-index.js (window.kubewalkExplain) is internal/derive/explain's Index:
 // the call sites with their code, step scores and reach sets, and the
 // component tables, all computed in Go. This script ports the rest of
-// internal/explain function for function (the Go name is in each
+// internal/derive/explain function for function (the Go name is in each
 // comment): Parse (parse.go, table.go, json.go, audit.go), the ranking
 // in Explain (match.go) and the component rules (component.go).
-// site/explain_parity_test.go runs internal/explain/testdata/corpus
+// site/explain_parity_test.go runs internal/derive/explain/testdata/corpus
 // through both and compares every line.
 //
 // Known differences, where the browser cannot hold what Go holds (pinned

@@ -68,7 +68,7 @@
   // Diffs since the previous release: a walkthrough's diffs live in a
   // script beside it (data-diffs), loaded when a reader first opens one
   // and written into the <pre> as text, one line per span, classed like
-  // internal/codehtml's "diff" highlighting.
+  // internal/render/codehtml's "diff" highlighting.
   var pending = [], loading = false;
   document.addEventListener("toggle", function (e) {
     var d = e.target;

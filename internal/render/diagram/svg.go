@@ -5,7 +5,7 @@ import (
 	"encoding/xml"
 	"strconv"
 
-	"github.com/kubewalk/kubewalk/internal/codehtml"
+	"github.com/kubewalk/kubewalk/internal/render/codehtml"
 )
 
 // svgWriter writes SVG markup. Every piece of caller text goes through

@@ -65,7 +65,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/kubewalk/kubewalk/internal/safedir"
+	"github.com/kubewalk/kubewalk/internal/disk/safedir"
 )
 
 // Prefix is the URL path prefix of the server's own endpoints; a site

@@ -16,7 +16,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/kubewalk/kubewalk/internal/codehtml"
+	"github.com/kubewalk/kubewalk/internal/render/codehtml"
 )
 
 // controllerGraph is a hand-made approximation of what the analyzer finds

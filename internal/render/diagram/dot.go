@@ -12,8 +12,8 @@ import (
 	"github.com/goccy/go-graphviz"
 	"github.com/goccy/go-graphviz/cgraph"
 
-	"github.com/kubewalk/kubewalk/internal/codehtml"
-	"github.com/kubewalk/kubewalk/internal/wasmcache"
+	"github.com/kubewalk/kubewalk/internal/render/codehtml"
+	"github.com/kubewalk/kubewalk/internal/render/wasmcache"
 )
 
 // Graphviz runs as WebAssembly inside this process: go-graphviz embeds

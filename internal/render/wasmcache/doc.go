@@ -1,6 +1,6 @@
 // Package wasmcache gives go-graphviz a private directory for its
 // compiled WebAssembly instead of a predictable one in /tmp. Importing
-// it is all it takes; internal/diagram does, and calls Restore.
+// it is all it takes; internal/render/diagram does, and calls Restore.
 //
 // # Why
 //
@@ -20,7 +20,7 @@
 //
 // os.TempDir reads $TMPDIR, so this package's init points TMPDIR at a
 // directory only the user can write, and Restore, called from
-// internal/diagram once go-graphviz's init is over, puts the caller's
+// internal/render/diagram once go-graphviz's init is over, puts the caller's
 // value back exactly (set to what it was, or unset).
 //
 // That relies on the order Go gives package initialisation (the language
@@ -30,14 +30,14 @@
 // imports too (os, path/filepath, syscall, fmt, errors), and its path
 // sorts before wazero's; so by the time wazero could be initialised this
 // package can be, and goes first, and go-graphviz's internal/wasm, which
-// needs wazero, comes later still. internal/diagram imports go-graphviz,
+// needs wazero, comes later still. internal/render/diagram imports go-graphviz,
 // so its own init, Restore, runs after internal/wasm's. Packages
 // initialised in between see the private directory as os.TempDir; none
 // of kubewalk's dependencies reads it in its init, and main sees the
 // caller's.
 //
 // An import here that wazero lacks breaks that chain (with net/http, for
-// one, go-graphviz is initialised first), which is why internal/diagram's
+// one, go-graphviz is initialised first), which is why internal/render/diagram's
 // TestWasmCache runs programs linking both with GODEBUG=inittrace=1 and
 // checks the order the runtime reports, that nothing appears in the
 // caller's TMPDIR, that the private cache serves the second start, and

@@ -2,11 +2,11 @@ package trace_test
 
 import (
 	"context"
-	"github.com/kubewalk/kubewalk/internal/trace"
+	"github.com/kubewalk/kubewalk/internal/derive/trace"
 	"os"
 	"testing"
 
-	"github.com/kubewalk/kubewalk/internal/pipeline"
+	"github.com/kubewalk/kubewalk/internal/app/pipeline"
 	"github.com/kubewalk/kubewalk/source"
 )
 

@@ -33,7 +33,7 @@ import (
 	"strings"
 
 	"github.com/kubewalk/kubewalk/analyzer/fact"
-	"github.com/kubewalk/kubewalk/internal/atomicfile"
+	"github.com/kubewalk/kubewalk/internal/disk/atomicfile"
 	"github.com/kubewalk/kubewalk/walkthrough"
 )
 

@@ -14,8 +14,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/kubewalk/kubewalk/internal/pipeline"
-	"github.com/kubewalk/kubewalk/internal/reldiff"
+	"github.com/kubewalk/kubewalk/internal/app/pipeline"
+	"github.com/kubewalk/kubewalk/internal/derive/reldiff"
 	"github.com/kubewalk/kubewalk/source"
 	"github.com/kubewalk/kubewalk/walkthrough"
 )

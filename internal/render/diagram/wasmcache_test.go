@@ -16,7 +16,7 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/kubewalk/kubewalk/internal/wasmcache"
+	"github.com/kubewalk/kubewalk/internal/render/wasmcache"
 )
 
 // childEnv names the file TestWasmCacheChild writes its report to; the
@@ -73,9 +73,9 @@ func TestWasmCacheChild(t *testing.T) {
 
 // Packages whose initialisation order TestWasmCache checks.
 const (
-	wasmcachePkg = "github.com/kubewalk/kubewalk/internal/wasmcache"
+	wasmcachePkg = "github.com/kubewalk/kubewalk/internal/render/wasmcache"
 	graphvizPkg  = "github.com/goccy/go-graphviz/internal/wasm" // compiles Graphviz in its init
-	diagramPkg   = "github.com/kubewalk/kubewalk/internal/diagram"
+	diagramPkg   = "github.com/kubewalk/kubewalk/internal/render/diagram"
 )
 
 // TestWasmCache runs a program linking go-graphviz — this test binary,

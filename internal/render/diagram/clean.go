@@ -9,7 +9,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/kubewalk/kubewalk/internal/codehtml"
+	"github.com/kubewalk/kubewalk/internal/render/codehtml"
 )
 
 // clean rewrites Graphviz's SVG for m as this package's diagrams are

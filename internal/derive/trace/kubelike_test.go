@@ -9,7 +9,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/kubewalk/kubewalk/internal/testfs"
+	"github.com/kubewalk/kubewalk/internal/testsupport/testfs"
 
 	"github.com/kubewalk/kubewalk/analyzer"
 	"github.com/kubewalk/kubewalk/analyzer/fact"
@@ -47,7 +47,7 @@ func kubelikeResult(t testing.TB) *analyzer.Result {
 			return
 		}
 		kubelike.dir = dir
-		if kubelike.err = testfs.CopyTree("../../analyzer/testdata/kubelike", dir); kubelike.err != nil {
+		if kubelike.err = testfs.CopyTree("../../../analyzer/testdata/kubelike", dir); kubelike.err != nil {
 			return
 		}
 		kubelike.res, kubelike.err = analyzer.Analyze(context.Background(), analyzer.Config{

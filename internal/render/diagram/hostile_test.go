@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/kubewalk/kubewalk/internal/codehtml"
+	"github.com/kubewalk/kubewalk/internal/render/codehtml"
 )
 
 const hostile = `</text><script>alert(1)</script> "quoted" 'single' & <b>bold</b> ]]> <!-- x`

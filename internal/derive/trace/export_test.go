@@ -1,7 +1,7 @@
 package trace
 
 // Test helpers for the external test package (trace_test), whose e2e test
-// and benchmark import internal/pipeline — which imports this package, so
+// and benchmark import internal/app/pipeline — which imports this package, so
 // they cannot live in package trace itself.
 var (
 	Hops            = hops

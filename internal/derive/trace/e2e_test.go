@@ -14,14 +14,14 @@ package trace_test
 import (
 	"bytes"
 	"context"
-	"github.com/kubewalk/kubewalk/internal/trace"
+	"github.com/kubewalk/kubewalk/internal/derive/trace"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/kubewalk/kubewalk/internal/pipeline"
+	"github.com/kubewalk/kubewalk/internal/app/pipeline"
 	"github.com/kubewalk/kubewalk/source"
 	"github.com/kubewalk/kubewalk/walkthrough"
 )

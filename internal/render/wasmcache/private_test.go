@@ -9,7 +9,7 @@ import (
 	"testing"
 )
 
-// TestMain gives the tests the caller's TMPDIR back, as internal/diagram
+// TestMain gives the tests the caller's TMPDIR back, as internal/render/diagram
 // does for kubewalk: without it t.TempDir would be inside the user's
 // private cache.
 func TestMain(m *testing.M) {

@@ -16,7 +16,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/kubewalk/kubewalk/internal/safedir"
+	"github.com/kubewalk/kubewalk/internal/disk/safedir"
 )
 
 // TestMain keeps the servers of these tests out of the user's cache: the

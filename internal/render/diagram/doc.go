@@ -52,6 +52,6 @@
 // boxes), through github.com/goccy/go-graphviz: Graphviz compiled to
 // WebAssembly and run by wazero, so it is pure Go, needs nothing
 // installed and never touches the network. See Graph for the layout,
-// dot.go for what running it costs, and internal/wasmcache for where the
+// dot.go for what running it costs, and internal/render/wasmcache for where the
 // compiled Graphviz is kept (not in /tmp).
 package diagram

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/kubewalk/kubewalk/internal/pipeline"
+	"github.com/kubewalk/kubewalk/internal/app/pipeline"
 	"github.com/kubewalk/kubewalk/source"
 	"github.com/kubewalk/kubewalk/walkthroughs"
 )
@@ -43,7 +43,7 @@ func BenchmarkServeRebuild(b *testing.B) {
 //
 // To run it alone:
 //
-//	KUBEWALK_E2E_CACHE=.cache/e2e go test -run '^$' -bench ServeRebuildReal ./internal/serve
+//	KUBEWALK_E2E_CACHE=.cache/e2e go test -run '^$' -bench ServeRebuildReal ./internal/app/serve
 func BenchmarkServeRebuildReal(b *testing.B) {
 	cache := os.Getenv("KUBEWALK_E2E_CACHE")
 	if cache == "" {

@@ -14,7 +14,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/kubewalk/kubewalk/analyzer"
-	"github.com/kubewalk/kubewalk/internal/testfs"
+	"github.com/kubewalk/kubewalk/internal/testsupport/testfs"
 	"github.com/kubewalk/kubewalk/source"
 	"github.com/kubewalk/kubewalk/walkthrough"
 )
@@ -53,7 +53,7 @@ func TestRebuildIsBuild(t *testing.T) {
 		t.Skip("loads packages")
 	}
 	dir := t.TempDir()
-	if err := testfs.CopyTree("../../analyzer/testdata/kubelike", dir); err != nil {
+	if err := testfs.CopyTree("../../../analyzer/testdata/kubelike", dir); err != nil {
 		t.Fatal(err)
 	}
 	res, err := analyzer.Analyze(context.Background(), analyzer.Config{

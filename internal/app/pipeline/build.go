@@ -11,8 +11,8 @@ import (
 	"golang.org/x/mod/semver"
 
 	"github.com/kubewalk/kubewalk/analyzer/fact"
-	"github.com/kubewalk/kubewalk/internal/reldiff"
-	"github.com/kubewalk/kubewalk/internal/trace"
+	"github.com/kubewalk/kubewalk/internal/derive/reldiff"
+	"github.com/kubewalk/kubewalk/internal/derive/trace"
 	"github.com/kubewalk/kubewalk/site"
 	"github.com/kubewalk/kubewalk/walkthrough"
 )
