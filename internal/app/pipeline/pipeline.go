@@ -48,7 +48,13 @@ func Sets(userDir string, noBuiltin bool) ([]WalkSet, error) {
 		if !st.IsDir() {
 			return nil, fmt.Errorf("--walkthroughs %s: not a directory", userDir)
 		}
-		sets = append(sets, WalkSet{Name: userDir, FS: os.DirFS(userDir), Dir: "."})
+		// An os.Root: a file cannot be swapped for a link out of the
+		// directory between walkthrough's checks and its open.
+		fsys, err := walkthrough.DirFS(userDir)
+		if err != nil {
+			return nil, fmt.Errorf("--walkthroughs: %w", err)
+		}
+		sets = append(sets, WalkSet{Name: userDir, FS: fsys, Dir: "."})
 	}
 	if len(sets) == 0 {
 		return nil, fmt.Errorf("no walkthroughs: --no-builtin needs --walkthroughs DIR")
