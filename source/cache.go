@@ -17,6 +17,7 @@ import (
 //	trees/<backend>/<tag>/kubernetes/   the tree (Tree.Dir)
 //	trees/<backend>/<tag>/go.work       the workspace kubewalk wrote for it
 //	trees/<backend>/<tag>/tree.json     metadata; the tree is complete
+//	trees/<backend>/<tag>/manifest.json every file's size and SHA-256 (manifest.go)
 //	trees/<backend>/<tag>.lock          flock held while fetching
 //	trees/<backend>/<tag>.tmp-*/        a fetch in progress (or killed)
 const (
@@ -61,6 +62,9 @@ func loadTree(path, backend, tag string) (*Tree, error) {
 	}
 	if m.Format != metaFormat || m.Backend != backend || m.Tag != tag {
 		return nil, fmt.Errorf("%s: metadata is for %s %s (format %d)", path, m.Backend, m.Tag, m.Format)
+	}
+	if err := checkSizes(path, filepath.Join(path, treeSubdir)); err != nil {
+		return nil, err
 	}
 	return &Tree{
 		Dir:     filepath.Join(path, treeSubdir),
@@ -160,6 +164,9 @@ func fetchCached(ctx context.Context, opts Options, backend string) (*Tree, erro
 		return nil, err
 	}
 	if err := os.WriteFile(filepath.Join(tmp, metaFileName), append(b, '\n'), 0o644); err != nil {
+		return nil, unwritable(opts.CacheDir, err)
+	}
+	if err := writeManifest(dir, filepath.Join(tmp, manifestFileName)); err != nil {
 		return nil, unwritable(opts.CacheDir, err)
 	}
 	// On disk before it is in place: after a crash of the machine the

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"path/filepath"
 
 	"github.com/kubewalk/kubewalk/source"
 	"github.com/spf13/cobra"
@@ -10,6 +11,7 @@ import (
 func newFetchCmd(g *globals) *cobra.Command {
 	var sf sourceFlags
 	var output string
+	var verify bool
 	c := &cobra.Command{
 		Use:   "fetch",
 		Short: "Put the Kubernetes source of a release tag on disk and print where it is",
@@ -26,7 +28,8 @@ Backends (--source):
 		Example: `  kubewalk fetch --source goproxy
   kubewalk fetch --tag v1.31.0 --repo /srv/mirrors/kubernetes.git
   kubewalk fetch --source ~/src/k8s.io/kubernetes --tag v1.36.3
-  cd "$(kubewalk fetch --source goproxy -o dir)"`,
+  cd "$(kubewalk fetch --source goproxy -o dir)"
+  kubewalk fetch --source goproxy --verify`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			switch output {
 			case "text", "json", "dir":
@@ -36,6 +39,19 @@ Backends (--source):
 			tree, err := source.Fetch(cmd.Context(), sf.options(g, sf.tag))
 			if err != nil {
 				return err
+			}
+			if verify {
+				bad, err := tree.Verify()
+				if err != nil {
+					return err
+				}
+				if len(bad) > 0 {
+					for _, b := range bad {
+						fmt.Fprintf(g.stderr, "%s/%s\n", tree.Dir, b)
+					}
+					return fmt.Errorf("%s: %d files differ from what was fetched: remove %s and fetch again", tree.Dir, len(bad), filepath.Dir(tree.Dir))
+				}
+				g.log.Info("every file is as fetched", "dir", tree.Dir)
 			}
 			switch output {
 			case "dir":
@@ -57,6 +73,7 @@ Backends (--source):
 	}
 	sf.register(c.Flags())
 	c.Flags().StringVarP(&output, "output", "o", "text", "output format: text, json (the tree's metadata), or dir (the directory only, for scripts)")
+	c.Flags().BoolVar(&verify, "verify", false, "hash every file of the cached tree and compare it with the manifest written when it was fetched (every load already compares their sizes)")
 	completeFlags(c, map[string][]cobra.Completion{"output": {"text", "json", "dir"}})
 	return c
 }
