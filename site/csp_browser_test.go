@@ -16,7 +16,8 @@ import (
 )
 
 // TestBrowserCSP opens every page of a built site from file:// in
-// headless Chromium: each carries a Content-Security-Policy (no inline
+// headless Chromium, and the list of releases at a multi-release site's
+// root: each carries a Content-Security-Policy (no inline
 // script, nothing from elsewhere) that its own scripts and styles
 // satisfy — no violation is reported, and search and the version of the
 // page's script still run — while an inline script added to a page is
@@ -31,6 +32,12 @@ func TestBrowserCSP(t *testing.T) {
 		t.Fatal(err)
 	}
 	base := "file://" + filepath.ToSlash(abs)
+	// A multi-release site adds a page of its own at its root, the list of
+	// releases, outside the layout the other pages share.
+	multi, err := filepath.Abs(buildMulti(t))
+	if err != nil {
+		t.Fatal(err)
+	}
 	ctx := browser(t, 1280, 800)
 	// Runs before the page's own scripts, and is not subject to its policy.
 	err = chromedp.Do(ctx, chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
@@ -56,23 +63,29 @@ func TestBrowserCSP(t *testing.T) {
 		}
 		return v
 	}
-	var pages []string
-	filepath.WalkDir(abs, func(p string, d fs.DirEntry, err error) error {
-		if err == nil && strings.HasSuffix(p, ".html") {
-			rel, _ := filepath.Rel(abs, p)
-			segs := strings.Split(filepath.ToSlash(rel), "/")
-			for i := range segs {
-				segs[i] = url.PathEscape(segs[i])
+	// pages are the site's pages as file:// URLs.
+	pages := func(root string) []string {
+		var us []string
+		filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+			if err == nil && strings.HasSuffix(p, ".html") {
+				rel, _ := filepath.Rel(root, p)
+				segs := strings.Split(filepath.ToSlash(rel), "/")
+				for i := range segs {
+					segs[i] = url.PathEscape(segs[i])
+				}
+				us = append(us, "file://"+filepath.ToSlash(root)+"/"+strings.Join(segs, "/"))
 			}
-			pages = append(pages, strings.Join(segs, "/"))
-		}
-		return err
-	})
-	if len(pages) < 5 {
-		t.Fatalf("%d pages", len(pages))
+			return err
+		})
+		return us
 	}
-	for _, p := range append(pages, "search.html?q=rollout") {
-		if v := visit(t, base+"/"+p); len(v) > 0 {
+	single := pages(abs)
+	if len(single) < 5 {
+		t.Fatalf("%d pages", len(single))
+	}
+	all := append(single, "file://"+filepath.ToSlash(multi)+"/index.html", base+"/search.html?q=rollout")
+	for _, p := range all {
+		if v := visit(t, p); len(v) > 0 {
 			t.Errorf("%s: %s", p, strings.Join(v, "; "))
 		}
 		has, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`!!document.querySelector('meta[http-equiv="Content-Security-Policy"]')`))

@@ -135,6 +135,10 @@ func TestMultiRelease(t *testing.T) {
 	if a, b := strings.Index(idx, `href="`+newTag+`/index.html"`), strings.Index(idx, `href="`+oldTag+`/index.html"`); a < 0 || b < 0 || a > b {
 		t.Errorf("index.html: releases not listed newest first (%d, %d)", a, b)
 	}
+	// It carries the policy every other page does (the layout's "csp").
+	if !strings.Contains(idx, `<meta http-equiv="Content-Security-Policy" content="default-src 'none';`) {
+		t.Errorf("index.html: no Content-Security-Policy")
+	}
 
 	// Switcher targets, computed at build time.
 	for _, c := range []struct {
