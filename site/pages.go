@@ -83,7 +83,7 @@ type segView struct {
 type excerptView struct {
 	Caption string
 	Symbol  string
-	File    string // "pkg/x.go:12-30"
+	File    string // "pkg/x.go:12-30": the lines Href goes to
 	Href    string // source page at the lines
 	GitHub  string
 	// Lines are the excerpt's lines. Their numbers are not links (site.js
@@ -209,19 +209,26 @@ func (b *builder) excerpt(v views, e *walkthrough.Excerpt) (*excerptView, error)
 	if e.From < 1 || e.To < e.From || e.To > len(lines) {
 		return nil, fmt.Errorf("excerpt of %s: lines %d-%d outside the file's %d lines", p, e.From, e.To, len(lines))
 	}
-	ev := &excerptView{
+	// The file link goes to the lines the excerpt marks, or to all it
+	// shows when it marks none; its label names those same lines, so a
+	// reader who follows it finds highlighted what the label promised.
+	from, to := e.From, e.To
+	if len(e.Highlight) > 0 {
+		from, to = slices.Min(e.Highlight), slices.Max(e.Highlight)
+	}
+	label := fmt.Sprintf("%s:%d", p, from)
+	if to > from {
+		label += fmt.Sprintf("-%d", to)
+	}
+	return &excerptView{
 		Caption: e.Caption,
 		Symbol:  e.Resolved.Symbol.Name,
-		File:    fmt.Sprintf("%s:%d-%d", p, e.From, e.To),
-		Href:    relURL(v.page, SourcePage(p), lineFragment(e.From, e.To)),
+		File:    label,
+		Href:    relURL(v.page, SourcePage(p), lineFragment(from, to)),
 		GitHub:  b.opts.SourceURL(p, e.From, e.To),
 		Lines:   excerpt(lines, e.From, e.To, e.Highlight, e.Context),
 		Change:  b.change(v.page, e.Ref.Ref),
-	}
-	if len(e.Highlight) > 0 {
-		ev.Href = relURL(v.page, SourcePage(p), lineFragment(e.Highlight[0], e.Highlight[len(e.Highlight)-1]))
-	}
-	return ev, nil
+	}, nil
 }
 
 // ---- source pages ----
