@@ -540,12 +540,11 @@ func (b *builder) pages() ([]page, error) {
 		htmlPage(RecordedPage(r.Scenario), false, func() ([]byte, error) { return b.recordedPage(r.Scenario) })
 	}
 	ps = append(ps, page{path: explainIndexJS, render: b.explainIndexScript})
-	js, jsn, err := b.searchIndex()
+	js, err := b.searchIndex()
 	if err != nil {
 		return nil, err
 	}
 	static(searchIndexJS, js)
-	static(searchIndex, jsn)
 	// Rendered by a worker like a page, so a build that reuses it does
 	// not marshal the facts (9 MB at v1.36.3).
 	ps = append(ps, page{path: factsFile, render: func() ([]byte, error) { return factsJSON(b.in.Facts) }})

@@ -40,7 +40,7 @@
 //	changes.html                    what changed since Input.Since (multi-release sites)
 //	walkthroughs/<id>.diffs.js      the diffs behind a walkthrough's badges, loaded on demand
 //	search-index.js                 the search index as a script (file:// cannot fetch JSON)
-//	search-index.json facts.json    the same data for tools
+//	facts.json                      every fact, for tools (linked from the home page)
 //	assets/site.css site.js search.js
 //	.kubewalk-site                  marker: Build only ever replaces its own output
 //

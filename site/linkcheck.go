@@ -18,7 +18,7 @@ import (
 
 // CheckLinks checks a built site in dir: every relative href, src and form
 // action of every HTML page (inline SVG included) and every URL of
-// search-index.json names a file inside the site, and every #fragment names
+// search-index.js names a file inside the site, and every #fragment names
 // an id on the target page — a line range #L10-L20 needs both L10 and L20.
 // Links with a scheme other than https: are errors (the site links nowhere
 // else: GitHub permalinks are https); https links are not fetched.
@@ -184,15 +184,21 @@ func (c *linkChecker) link(p, raw string) {
 	}
 }
 
-// searchIndex checks the URLs of search-index.json, relative to the root.
+// searchIndex checks the URLs of search-index.js, relative to the root.
 func (c *linkChecker) searchIndex() {
-	data, err := os.ReadFile(filepath.Join(c.root, searchIndex))
+	data, err := os.ReadFile(filepath.Join(c.root, searchIndexJS))
 	if err != nil {
 		return // not every site has one
 	}
+	jsn, ok := strings.CutPrefix(string(data), searchIndexHead)
+	jsn, ok2 := strings.CutSuffix(jsn, searchIndexTail)
+	if !ok || !ok2 {
+		c.errorf(searchIndexJS, "not a search index script")
+		return
+	}
 	var es []searchEntry
-	if err := json.Unmarshal(data, &es); err != nil {
-		c.errorf(searchIndex, "%v", err)
+	if err := json.Unmarshal([]byte(jsn), &es); err != nil {
+		c.errorf(searchIndexJS, "%v", err)
 		return
 	}
 	for _, e := range es {

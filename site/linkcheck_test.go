@@ -29,6 +29,8 @@ func TestLinkCheckerFindsBrokenLinks(t *testing.T) {
 <a href="https://github.com/x">ok ext</a><a href="sub">dir</a><a href="b.html#nope">no id</a>`)
 	write("b.html", `<span id="L1"></span><span id="L2"></span><span id="L3"></span>`)
 	write("sub/x.html", `<p id="x">`)
+	// The search index's URLs are links too, relative to search.html.
+	write("search-index.js", searchIndexHead+`[{"t":"ok","k":"file","u":"b.html#L2"},{"t":"gone","k":"file","u":"gone.html"}]`+searchIndexTail)
 	var got []string
 	for _, err := range CheckLinks(dir) {
 		got = append(got, err.Error())
@@ -42,6 +44,7 @@ func TestLinkCheckerFindsBrokenLinks(t *testing.T) {
 		`a.html: link "b.html#nope": no id "nope" in b.html`,
 		`a.html: link "c.html": c.html does not exist`,
 		`a.html: link "sub" names a directory (does not work from file://)`,
+		`search.html: link "gone.html": gone.html does not exist`,
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("CheckLinks (-want +got):\n%s", diff)

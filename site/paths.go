@@ -26,7 +26,6 @@ const (
 	searchPage    = "search.html"
 	changesPage   = "changes.html"
 	searchIndexJS = "search-index.js"
-	searchIndex   = "search-index.json"
 	factsFile     = "facts.json"
 	markerFile    = ".kubewalk-site"
 )

@@ -27,12 +27,17 @@ func TestBuildFixture(t *testing.T) {
 		"src/pkg/scheduler/schedule_one.go.html",
 		"src/pkg/odd/x<script>&'\"#?.go.html",
 		"handlers.html", "events.html", "resources.html", "search.html",
-		"search-index.js", "search-index.json", "facts.json",
+		"search-index.js", "facts.json",
 		"assets/site.css", "assets/site.js", "assets/search.js",
 	} {
 		if _, ok := files[want]; !ok {
 			t.Errorf("missing %s", want)
 		}
+	}
+	// The search page reads search-index.js; a JSON copy would be read by
+	// nothing.
+	if _, ok := files["search-index.json"]; ok {
+		t.Errorf("wrote search-index.json, which nothing reads")
 	}
 	// Identifier targets are not rendered unless something points there.
 	if _, ok := files["src/staging/src/k8s.io/client-go/tools/cache/shared_informer.go.html"]; ok {
