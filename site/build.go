@@ -30,8 +30,9 @@ import (
 // Input is everything a site is made from. It is plain data: Build never
 // loads Go packages or reads the tree except through ReadFile.
 type Input struct {
-	// Tag, Commit and Backend identify the release shown on every page;
-	// Commit may be "".
+	// Tag, Commit and Backend identify the release. Pages show the tag,
+	// and the commit where it is known (Commit may be ""); the backend is
+	// how the tree was fetched, a build detail no page shows.
 	Tag, Commit, Backend string
 	// Lang picks the UI language ("en" or "ko") and, among Docs, the
 	// translation of each walkthrough (a walkthrough missing in Lang falls
@@ -179,6 +180,11 @@ type builder struct {
 	place     *placer
 	filesOnce sync.Once
 	filesSum  pageKey
+
+	// factsData is facts.json, made once (factsFileData).
+	factsOnce sync.Once
+	factsData []byte
+	factsErr  error
 
 	// recs are the attributed Recordings, made once (recorded.go).
 	recOnce sync.Once
@@ -547,7 +553,7 @@ func (b *builder) pages() ([]page, error) {
 	static(searchIndexJS, js)
 	// Rendered by a worker like a page, so a build that reuses it does
 	// not marshal the facts (9 MB at v1.36.3).
-	ps = append(ps, page{path: factsFile, render: func() ([]byte, error) { return factsJSON(b.in.Facts) }})
+	ps = append(ps, page{path: factsFile, render: b.factsFileData})
 	keyed(releaseKey)
 	if b.set == nil { // a multi-release site has one marker, at its root
 		static(markerFile, []byte("kubewalk site\n"))

@@ -70,6 +70,8 @@ type Cache struct {
 	tmu     sync.Mutex
 	targets map[string][]string    // by file: the paths its identifiers link to
 	lines   map[string]cachedLines // highlighted files for excerpts
+	// factsSize is facts.json's size, 0 until a build measured it.
+	factsSize int
 }
 
 // keptOuts is how many outputs a Cache remembers: serve rotates three.
@@ -124,7 +126,7 @@ func (c *Cache) begin(in Input) {
 	if base := baseOf(in); base != c.base {
 		c.base, c.last, c.outs, c.order = base, "", nil, nil
 		c.tmu.Lock()
-		c.targets, c.lines = nil, nil
+		c.targets, c.lines, c.factsSize = nil, nil, 0
 		c.tmu.Unlock()
 	}
 }
@@ -393,3 +395,24 @@ func dataKey(data []byte) pageKey {
 
 // releaseKey is the key of a page that depends on the release only.
 func releaseKey() pageKey { return newKey("release").sum() }
+
+// cachedFactsSize is facts.json's size for the release, if a build
+// measured it; c may be nil.
+func (c *Cache) cachedFactsSize() (int, bool) {
+	if c == nil {
+		return 0, false
+	}
+	c.tmu.Lock()
+	defer c.tmu.Unlock()
+	return c.factsSize, c.factsSize > 0
+}
+
+// keepFactsSize remembers facts.json's size for the release; c may be nil.
+func (c *Cache) keepFactsSize(n int) {
+	if c == nil {
+		return
+	}
+	c.tmu.Lock()
+	c.factsSize = n
+	c.tmu.Unlock()
+}

@@ -35,7 +35,15 @@ func (b *builder) homePage() ([]byte, error) {
 		Changes  *homeChanges
 		Traces   []navView
 		NoTraces []string
+		// FactsSize is facts.json's size ("11 MB"), so a reader knows what
+		// the one link to it costs before following it.
+		FactsSize string
 	}{Docs: docs, Files: len(b.files), Changes: b.homeChanges()}
+	n, err := b.factsSize()
+	if err != nil {
+		return nil, err
+	}
+	body.FactsSize = byteSize(n)
 	for _, ti := range b.in.Traces {
 		if traceEmpty(ti.Trace) {
 			body.NoTraces = append(body.NoTraces, ti.Title)
@@ -313,6 +321,41 @@ func codeTable(lines []codehtml.Line) template.HTML {
 }
 
 // ---- facts.json ----
+
+// factsFileData is facts.json, made once per build: the home page states
+// its size and the facts.json page writes it.
+func (b *builder) factsFileData() ([]byte, error) {
+	b.factsOnce.Do(func() { b.factsData, b.factsErr = factsJSON(b.in.Facts) })
+	return b.factsData, b.factsErr
+}
+
+// factsSize is facts.json's size in bytes. A Cache remembers it with the
+// release, so a rebuild that reuses facts.json does not marshal the facts
+// (9 MB at v1.36.3) only to measure them.
+func (b *builder) factsSize() (int, error) {
+	if n, ok := b.reuse.cachedFactsSize(); ok {
+		return n, nil
+	}
+	data, err := b.factsFileData()
+	if err != nil {
+		return 0, err
+	}
+	b.reuse.keepFactsSize(len(data))
+	return len(data), nil
+}
+
+// byteSize is n for readers: "840 bytes", "12 KB", "11 MB" (powers of
+// 1000, as file managers and browsers' download lists show them).
+func byteSize(n int) string {
+	switch {
+	case n < 1000:
+		return strconv.Itoa(n) + " bytes"
+	case n < 999_500: // rounds to at most 999 KB
+		return strconv.Itoa((n+500)/1000) + " KB"
+	default:
+		return strconv.FormatFloat(float64(n)/1e6, 'f', 1, 64) + " MB"
+	}
+}
 
 // factsJSON is facts.json, as fact.Facts.WriteJSON writes it.
 func factsJSON(f *fact.Facts) ([]byte, error) {

@@ -92,10 +92,30 @@ func TestBuildFixture(t *testing.T) {
 	}
 
 	home := files["index.html"]
-	for _, want := range []string{"v1.31.0", "6911225c3f747e1cd9d109c305436d08b668f086", "goproxy", `href="walkthroughs/deployment.html"`, `href="handlers.html"`} {
+	for _, want := range []string{"v1.31.0", "6911225c3f747e1cd9d109c305436d08b668f086", `href="walkthroughs/deployment.html"`, `href="handlers.html"`} {
 		if !strings.Contains(home, want) {
 			t.Errorf("home lacks %s", want)
 		}
+	}
+	// facts.json is linked once, from the home page's indexes, with its size.
+	if n := len(files["facts.json"]); !strings.Contains(home, `<a href="facts.json">facts.json</a> (`+byteSize(n)+`)`) {
+		t.Errorf("home does not link facts.json with its size (%s)", byteSize(n))
+	}
+	for p, html := range files {
+		if strings.HasSuffix(p, ".html") && p != "index.html" && strings.Contains(html, "facts.json") {
+			t.Errorf("%s links facts.json; only the home page does", p)
+		}
+	}
+	// How the tree was fetched is no reader's business, and an unknown
+	// commit is not shown at all.
+	for p, html := range files {
+		if strings.HasSuffix(p, ".html") && strings.Contains(html, "goproxy") {
+			t.Errorf("%s names the backend", p)
+		}
+	}
+	// Topics are plain words, not chips that look like buttons.
+	if strings.Contains(home, `<span class="topic">controllers</span>`) || strings.Contains(files["walkthroughs/deployment.html"], `<span class="topic">controllers</span>`) {
+		t.Errorf("topics styled as chips")
 	}
 	if i, j := strings.Index(home, "walkthroughs/deployment.html"), strings.Index(home, "walkthroughs/watch.html"); i < 0 || j < i {
 		t.Errorf("walkthroughs not in Order on the home page")
@@ -281,6 +301,24 @@ func TestCatalogsComplete(t *testing.T) {
 			if _, ok := messages["en"][m[1]]; !ok {
 				t.Errorf("%s uses unknown message %q", name, m[1])
 			}
+		}
+	}
+}
+
+// TestHomeWithoutCommit: a release whose commit is not known shows no
+// Commit row at all, rather than "Commit: unknown".
+func TestHomeWithoutCommit(t *testing.T) {
+	out, _ := buildFixture(t, func(in *Input) { in.Commit = "" })
+	home := readTree(t, out)["index.html"]
+	if strings.Contains(home, ">Commit<") || strings.Contains(home, "unknown") {
+		t.Errorf("home shows a commit it does not know")
+	}
+}
+
+func TestByteSize(t *testing.T) {
+	for n, want := range map[int]string{0: "0 bytes", 999: "999 bytes", 1000: "1 KB", 12_345: "12 KB", 999_499: "999 KB", 999_600: "1.0 MB", 1_000_000: "1.0 MB", 11_234_567: "11.2 MB"} {
+		if got := byteSize(n); got != want {
+			t.Errorf("byteSize(%d) = %q, want %q", n, got, want)
 		}
 	}
 }

@@ -26,7 +26,7 @@ var parsedTemplates = sync.OnceValues(func() (*template.Template, error) {
 
 // release is the release line every page shows.
 type release struct {
-	Tag, Commit, CommitShort, Backend string
+	Tag, Commit, CommitShort string
 }
 
 // pageData is what the layout needs; Body is the page kind's own data.
@@ -49,7 +49,7 @@ type pageData struct {
 }
 
 func (b *builder) pageData(p, title, active string, body any) pageData {
-	r := release{Tag: b.in.Tag, Commit: b.in.Commit, Backend: b.in.Backend}
+	r := release{Tag: b.in.Tag, Commit: b.in.Commit}
 	r.CommitShort = r.Commit
 	if len(r.CommitShort) > 12 {
 		r.CommitShort = r.CommitShort[:12]
