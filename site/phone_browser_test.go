@@ -1,0 +1,247 @@
+package site
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/kubewalk/kubewalk/walkthrough"
+)
+
+// wideTable is a step table wider than a phone: code words that cannot
+// wrap, in many columns.
+const wideTable = `<table><thead><tr><th>Event</th><th>Reason</th><th>Object</th><th>Message</th></tr></thead><tbody>` +
+	`<tr><td><code>Normal</code></td><td><code>ScalingReplicaSet</code></td><td><code>deployment/nginx-deployment-with-a-long-name</code></td><td><code>Scaled-up-replica-set-nginx-deployment-cbdccf466-to-3</code></td></tr></tbody></table>`
+
+// TestBrowserPhone opens the site as a 390 px phone does. A jump to a step,
+// a source line or an event reason lands with its target on screen and
+// below the header's bottom (and a step's at 1100 and 1400 px too); nothing in a step, the explain results or
+// an index reaches past the right edge unless a box of its own scrolls it;
+// the sequence diagram keeps its labels at a readable size (its frame
+// scrolls instead); line numbers reach WCAG AA contrast (4.5:1) in both
+// colour schemes; search and explain results are announced (a live
+// region holds their count).
+func TestBrowserPhone(t *testing.T) {
+	if testing.Short() {
+		t.Skip("browser test skipped in -short mode")
+	}
+	out, _ := buildFixture(t, func(in *Input) {
+		for _, d := range in.Docs {
+			if d.ID == "deployment" {
+				d.Steps[1].Segments = append(d.Steps[1].Segments, walkthrough.Segment{HTML: wideTable})
+			}
+		}
+	})
+	art := artifacts(t)
+	srv := httptest.NewServer(http.FileServer(http.Dir(out)))
+	defer srv.Close()
+	ctx := browser(t, 390, 844)
+	if err := chromedp.Do(ctx, colorScheme("light"), chromedp.EmulateViewport(390, 844, chromedp.EmulateMobile)); err != nil {
+		t.Fatal(err)
+	}
+	open := func(t *testing.T, p string) {
+		t.Helper()
+		// about:blank first, so a fragment on the page already open is a
+		// fresh load, not a same-document jump.
+		if err := chromedp.Do(ctx, chromedp.Navigate("about:blank"), chromedp.Navigate(srv.URL+"/"+p), chromedp.WaitReady(chromedp.CSS("body"))); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	t.Run("anchors", func(t *testing.T) {
+		type place struct{ Top, Bottom, HeaderBottom, Height, ScrollY float64 }
+		open(t, "events.html")
+		eventID, err := chromedp.Run(ctx, chromedp.Evaluate[string](`(document.querySelector('[id^="e-"]') || {}).id || ""`))
+		if err != nil || eventID == "" {
+			t.Fatalf("no event anchor on events.html (%v)", err)
+		}
+		for _, p := range []string{
+			"walkthroughs/deployment.html#step-2-rollout",
+			"walkthroughs/deployment.html#step-3-schedule",
+			"src/pkg/controller/deployment/sync.go.html#L7",
+			"events.html#" + eventID,
+		} {
+			open(t, p)
+			id := p[strings.Index(p, "#")+1:]
+			at, err := chromedp.Run(ctx, chromedp.Evaluate[place](`(() => {
+				const r = document.getElementById(`+"`"+id+"`"+`).getBoundingClientRect();
+				const h = document.querySelector('header.top').getBoundingClientRect();
+				return {Top: r.top, Bottom: r.bottom, HeaderBottom: h.bottom, Height: window.innerHeight, ScrollY: window.scrollY};
+			})()`))
+			if err != nil {
+				t.Fatalf("%s: %v", p, err)
+			}
+			if at.Top < at.HeaderBottom || at.Top < 0 || at.Top >= at.Height {
+				t.Errorf("%s: target's top at %.0f px, header's bottom at %.0f px, window %.0f px high (scrolled %.0f): hidden", p, at.Top, at.HeaderBottom, at.Height, at.ScrollY)
+			}
+			if p == "walkthroughs/deployment.html#step-2-rollout" {
+				screenshot(t, ctx, art, "phone-walkthrough-step.png", false)
+			}
+			if strings.HasPrefix(p, "src/") {
+				screenshot(t, ctx, art, "phone-source-line.png", false)
+			}
+		}
+	})
+
+	// Just above the width where the header stops sticking it is still
+	// one line, under the space the page reserves for it.
+	t.Run("anchors wide", func(t *testing.T) {
+		for _, w := range []int64{1100, 1400} {
+			if err := chromedp.Do(ctx, chromedp.EmulateViewport(w, 700)); err != nil {
+				t.Fatal(err)
+			}
+			open(t, "walkthroughs/deployment.html#step-2-rollout")
+			d, err := chromedp.Run(ctx, chromedp.Evaluate[[]float64](`[document.getElementById('step-2-rollout').getBoundingClientRect().top, document.querySelector('header.top').getBoundingClientRect().bottom]`))
+			if err != nil || len(d) != 2 || d[0] < d[1] {
+				t.Errorf("%d px: step's top, header's bottom = %v (%v): hidden", w, d, err)
+			}
+		}
+		if err := chromedp.Do(ctx, chromedp.EmulateViewport(390, 844, chromedp.EmulateMobile)); err != nil {
+			t.Fatal(err)
+		}
+	})
+
+	// overflow lists what reaches past the right edge without a
+	// scrolling box of its own between it and the page.
+	const overflow = `(() => {
+		const w = document.documentElement.clientWidth, bad = [];
+		if (document.documentElement.scrollWidth > w) bad.push('page scrolls sideways: ' + document.documentElement.scrollWidth + ' > ' + w);
+		// An SVG is checked as a whole: its inside is drawn, not laid out.
+		for (const e of document.querySelectorAll('main *:not(svg *)')) {
+			if (e.getBoundingClientRect().right <= w + 1) continue;
+			let boxed = false;
+			for (let a = e.parentElement; a && a.tagName !== 'MAIN'; a = a.parentElement) {
+				const o = getComputedStyle(a).overflowX;
+				if (o === 'auto' || o === 'scroll' || o === 'hidden') { boxed = a.getBoundingClientRect().right <= w + 1; break; }
+			}
+			if (!boxed) bad.push(e.tagName.toLowerCase() + '.' + e.getAttribute('class') + ' right ' + Math.round(e.getBoundingClientRect().right));
+		}
+		return bad.slice(0, 5);
+	})()`
+	t.Run("no overflow", func(t *testing.T) {
+		for _, p := range []string{"walkthroughs/deployment.html", "events.html", "handlers.html", "resources.html", "src/pkg/controller/deployment/sync.go.html", "search.html?q=deploy"} {
+			open(t, p)
+			bad, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](overflow))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(bad) > 0 {
+				t.Errorf("%s at 390 px: %s", p, strings.Join(bad, "; "))
+			}
+		}
+		// The step table is there, wider than the phone, and scrolls
+		// inside its own box.
+		open(t, "walkthroughs/deployment.html")
+		tw, err := chromedp.Run(ctx, chromedp.Evaluate[[]float64](`(() => {
+			const t = document.querySelector('#step-2-rollout .prose table');
+			return t ? [t.scrollWidth, t.clientWidth, t.getBoundingClientRect().right] : [];
+		})()`))
+		if err != nil || len(tw) != 3 || tw[0] <= tw[1] || tw[2] > 390 {
+			t.Errorf("step table (scroll width, width, right edge) = %v, %v; want wider inside than out, inside the window", tw, err)
+		}
+	})
+
+	t.Run("explain", func(t *testing.T) {
+		open(t, "explain.html")
+		err := chromedp.Do(ctx, voidEval(`(() => {
+			const i = document.getElementById('explain-input');
+			i.value = i.placeholder;
+			document.getElementById('explain-form').requestSubmit();
+		})()`), chromedp.WaitVisible(chromedp.CSS(`#explain-results tr`)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		bad, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](overflow))
+		if err != nil || len(bad) > 0 {
+			t.Errorf("explain results at 390 px: %s (%v)", strings.Join(bad, "; "), err)
+		}
+		// The count of explained lines is announced.
+		live, err := chromedp.Run(ctx, chromedp.Evaluate[string](`(() => {
+			const s = document.getElementById('explain-summary').closest('[aria-live]');
+			return s ? s.getAttribute('aria-live') + ' ' + s.textContent : '';
+		})()`))
+		if err != nil || !strings.HasPrefix(live, "polite ") || strings.Contains(live, "—") {
+			t.Errorf("explain summary's live region: %q, %v", live, err)
+		}
+	})
+
+	t.Run("search announced", func(t *testing.T) {
+		open(t, "search.html?q=rollout")
+		live, err := chromedp.Run(ctx, chromedp.Evaluate[string](`(() => {
+			const c = document.getElementById('count');
+			return c.getAttribute('aria-live') + ' ' + c.getAttribute('role') + ' ' + c.textContent;
+		})()`))
+		if err != nil || !strings.HasPrefix(live, "polite status ") || len(live) <= len("polite status ") {
+			t.Errorf("search count's live region: %q, %v", live, err)
+		}
+	})
+
+	t.Run("diagram", func(t *testing.T) {
+		open(t, "walkthroughs/deployment.html")
+		d, err := chromedp.Run(ctx, chromedp.Evaluate[[]float64](`(() => {
+			const f = document.querySelector('figure.diagram'), svg = f.querySelector('svg');
+			const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+			return [13 * scale, f.getBoundingClientRect().right, f.scrollWidth, f.clientWidth];
+		})()`))
+		if err != nil || len(d) != 4 {
+			t.Fatalf("diagram: %v %v", d, err)
+		}
+		// 13 px is the labels' size (site.css); below about 11 px they
+		// cannot be read on a phone.
+		if d[0] < 11 || d[1] > 390 {
+			t.Errorf("diagram at 390 px: labels %.1f px, frame's right edge %.0f; want >= 11 px, inside the window", d[0], d[1])
+		}
+	})
+
+	t.Run("line number contrast", func(t *testing.T) {
+		// contrast is the WCAG ratio of each kind of line number's colour
+		// (with its opacities) against the background painted under it.
+		const contrast = `(() => {
+			const rgba = s => { const m = s.match(/[\d.]+/g).map(Number); return [m[0], m[1], m[2], m.length > 3 ? m[3] : 1]; };
+			const lum = c => { const f = v => { v /= 255; return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); }; return 0.2126 * f(c[0]) + 0.7152 * f(c[1]) + 0.0722 * f(c[2]); };
+			const out = {};
+			for (const [name, sel] of [['source', 'pre.src .ln:not(.hl) .nr'], ['target', 'pre.src .ln.hl .nr'], ['excerpt', '.excerpt .ln:not(.mark):not(.gap) .nr'], ['marked', '.excerpt .ln.mark .nr']]) {
+				const e = document.querySelector(sel);
+				if (!e) continue;
+				let bg = null, alpha = rgba(getComputedStyle(e).color)[3];
+				for (let a = e; a; a = a.parentElement) {
+					alpha *= Number(getComputedStyle(a).opacity);
+					const b = rgba(getComputedStyle(a).backgroundColor);
+					if (!bg && b[3] > 0) bg = b;
+				}
+				const fg = rgba(getComputedStyle(e).color);
+				const mix = fg.slice(0, 3).map((v, i) => v * alpha + bg[i] * (1 - alpha));
+				const [l1, l2] = [lum(mix), lum(bg)].sort((x, y) => y - x);
+				out[name] = (l1 + 0.05) / (l2 + 0.05);
+			}
+			return out;
+		})()`
+		for _, scheme := range []string{"light", "dark"} {
+			got := map[string]float64{}
+			for _, p := range []string{"src/pkg/controller/deployment/sync.go.html#L7", "walkthroughs/deployment.html"} {
+				if err := chromedp.Do(ctx, colorScheme(scheme)); err != nil {
+					t.Fatal(err)
+				}
+				open(t, p)
+				r, err := chromedp.Run(ctx, chromedp.Evaluate[map[string]float64](contrast))
+				if err != nil {
+					t.Fatal(err)
+				}
+				for k, v := range r {
+					got[k] = v
+				}
+			}
+			for _, k := range []string{"source", "target", "excerpt", "marked"} {
+				if v, ok := got[k]; !ok || v < 4.5 {
+					t.Errorf("%s scheme: %s line numbers at %.2f:1 (found: %v), want >= 4.5:1", scheme, k, v, ok)
+				}
+			}
+		}
+		if err := chromedp.Do(ctx, colorScheme("light")); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
