@@ -1,6 +1,7 @@
 package site
 
 import (
+	"cmp"
 	"fmt"
 	"html/template"
 	"slices"
@@ -70,31 +71,31 @@ func (b *builder) recorded(scenario string) *recordedRun {
 	return nil
 }
 
+// attributed explains every item of rec and files the scenario's items
+// by the step each is attributed to first.
 func attributed(x *explain.Explainer, rec *record.Recording) *recordedRun {
-	{
-		r := &recordedRun{rec: rec, at: x.Attribute(rec), byStep: map[string][]obsItem{}}
-		for i := range r.at.Audit {
-			a := &r.at.Audit[i]
-			if a.Scenario {
-				r.items = append(r.items, obsItem{At: a.At, Audit: a})
-			}
+	r := &recordedRun{rec: rec, at: x.Attribute(rec), byStep: map[string][]obsItem{}}
+	for i := range r.at.Audit {
+		a := &r.at.Audit[i]
+		if a.Scenario {
+			r.items = append(r.items, obsItem{At: a.At, Audit: a})
 		}
-		for i := range r.at.Events {
-			e := &r.at.Events[i]
-			if e.Scenario {
-				r.items = append(r.items, obsItem{At: e.At, Event: e})
-			}
-		}
-		slices.SortStableFunc(r.items, func(a, b obsItem) int { return int(a.At - b.At) })
-		for i := range r.items {
-			it := &r.items[i]
-			if s := it.explanation().Steps; len(s) > 0 {
-				it.Doc, it.Step = s[0].Walkthrough, s[0].Step
-				r.byStep[it.Doc+"#"+it.Step] = append(r.byStep[it.Doc+"#"+it.Step], *it)
-			}
-		}
-		return r
 	}
+	for i := range r.at.Events {
+		e := &r.at.Events[i]
+		if e.Scenario {
+			r.items = append(r.items, obsItem{At: e.At, Event: e})
+		}
+	}
+	slices.SortStableFunc(r.items, func(a, b obsItem) int { return cmp.Compare(a.At, b.At) })
+	for i := range r.items {
+		it := &r.items[i]
+		if s := it.explanation().Steps; len(s) > 0 {
+			it.Doc, it.Step = s[0].Walkthrough, s[0].Step
+			r.byStep[it.Doc+"#"+it.Step] = append(r.byStep[it.Doc+"#"+it.Step], *it)
+		}
+	}
+	return r
 }
 
 func (it obsItem) explanation() explain.Explanation {
