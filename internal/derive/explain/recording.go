@@ -51,8 +51,10 @@ func (x *Explainer) Attribute(rec *record.Recording) *Attribution {
 	}
 	type key struct{ ns, name string }
 	events := map[key]Explanation{}
+	scenarioEvents := map[key]bool{}
 	for _, e := range at.Events {
 		events[key{e.Namespace, e.Name}] = e.Explanation
+		scenarioEvents[key{e.Namespace, e.Name}] = e.Scenario
 	}
 	for i, a := range rec.Audit {
 		r := AuditRecordOf(a)
@@ -61,9 +63,16 @@ func (x *Explainer) Attribute(rec *record.Recording) *Attribution {
 		if ev, ok := events[key{a.Namespace, a.Name}]; ok && a.Resource == "events" && a.IsWrite() && !hasRole(ex.Code, "wrote") {
 			eventWrite(&ex, ev)
 		}
+		scenario := a.At >= 0 && a.Namespace == ns && a.IsWrite()
+		if a.Resource == "events" {
+			// An Event object lands in the default namespace whatever it
+			// is about (a Node's RegisteredNode): its write belongs to the
+			// scenario when the event does.
+			scenario = scenario && scenarioEvents[key{a.Namespace, a.Name}]
+		}
 		at.Audit = append(at.Audit, AttributedAudit{
 			AuditEntry:  a,
-			Scenario:    a.At >= 0 && a.Namespace == ns && a.IsWrite(),
+			Scenario:    scenario,
 			Explanation: ex,
 		})
 	}
