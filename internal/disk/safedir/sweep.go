@@ -2,6 +2,7 @@ package safedir
 
 import (
 	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 )
@@ -27,7 +28,10 @@ func Sweep(parent, pattern string) ([]string, error) {
 		}
 		p := filepath.Join(parent, e.Name())
 		l, err := TryLockDir(p)
-		if errors.Is(err, ErrLocked) {
+		// Locked: a live build's. Gone: a build removing the old site it
+		// swapped out (outside the turn the sweep runs in) got there
+		// first.
+		if errors.Is(err, ErrLocked) || errors.Is(err, fs.ErrNotExist) {
 			continue
 		}
 		if err != nil {
