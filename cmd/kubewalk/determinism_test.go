@@ -229,14 +229,8 @@ func TestRacingBuilds(t *testing.T) {
 	if testing.Short() {
 		t.Skip("loads packages")
 	}
-	t.Setenv("GOPROXY", "off")
-	t.Setenv("GOFLAGS", "-mod=mod")
 	const tag = "v1.99.0"
-	repo := fixtureRepo(t, tag)
-	wdir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(wdir, "fixture.md"), []byte(fixtureWalkthrough), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	repo, wdir := gitFixture(t, tag, fixtureWalkthrough)
 	args := func(cache, out string) []string {
 		return []string{"--cache-dir", cache, "--quiet", "build", "--tag", tag, "--source", "git", "--repo", repo,
 			"--no-builtin", "--walkthroughs", wdir, "--out", out}

@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"context"
 	"io"
-	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -51,14 +49,8 @@ func explainFixtureArgs(t *testing.T) []string {
 	if testing.Short() {
 		t.Skip("loads packages")
 	}
-	t.Setenv("GOPROXY", "off")
-	t.Setenv("GOFLAGS", "-mod=mod")
 	const tag = "v1.99.0"
-	repo := fixtureRepo(t, tag)
-	wdir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(wdir, "fixture.md"), []byte(explainWalkthrough), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	repo, wdir := gitFixture(t, tag, explainWalkthrough)
 	return []string{"--cache-dir", t.TempDir(), "--quiet", "explain", "--tag", tag, "--source", "git", "--repo", repo, "--no-builtin", "--walkthroughs", wdir}
 }
 

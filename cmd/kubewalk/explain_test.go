@@ -24,15 +24,9 @@ func TestExplainAndExportFromGitFixture(t *testing.T) {
 	if testing.Short() {
 		t.Skip("loads packages")
 	}
-	t.Setenv("GOPROXY", "off")
-	t.Setenv("GOFLAGS", "-mod=mod")
 	const tag = "v1.99.0"
-	repo := fixtureRepo(t, tag)
+	repo, wdir := gitFixture(t, tag, explainWalkthrough)
 	cache := t.TempDir()
-	wdir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(wdir, "fixture.md"), []byte(explainWalkthrough), 0o644); err != nil {
-		t.Fatal(err)
-	}
 	common := []string{"--cache-dir", cache, "--quiet", "--tag", tag, "--source", "git", "--repo", repo, "--no-builtin", "--walkthroughs", wdir}
 
 	input := `LAST SEEN   TYPE     REASON              OBJECT                        MESSAGE

@@ -134,15 +134,9 @@ func TestBuildCheckListFromGitFixture(t *testing.T) {
 	if testing.Short() {
 		t.Skip("loads packages")
 	}
-	t.Setenv("GOPROXY", "off")
-	t.Setenv("GOFLAGS", "-mod=mod")
 	const tag = "v1.99.0"
-	repo := fixtureRepo(t, tag)
+	repo, wdir := gitFixture(t, tag, fixtureWalkthrough)
 	cache := t.TempDir()
-	wdir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(wdir, "fixture.md"), []byte(fixtureWalkthrough), 0o644); err != nil {
-		t.Fatal(err)
-	}
 	common := []string{"--cache-dir", cache, "--quiet"}
 	src := []string{"--tag", tag, "--source", "git", "--repo", repo}
 
@@ -219,4 +213,23 @@ func TestBuildCheckListFromGitFixture(t *testing.T) {
 	if err != nil || !bytes.Equal(before, after) {
 		t.Errorf("a failed build changed the previous site (err %v)", err)
 	}
+}
+
+// gitFixture turns the go command offline and returns the fixture
+// repository at tag and a directory holding the walkthrough md.
+func gitFixture(t *testing.T, tag, md string) (repo, wdir string) {
+	t.Helper()
+	t.Setenv("GOPROXY", "off")
+	t.Setenv("GOFLAGS", "-mod=mod")
+	return fixtureRepo(t, tag), walkthroughDir(t, md)
+}
+
+// walkthroughDir returns a directory holding md as fixture.md.
+func walkthroughDir(t *testing.T, md string) string {
+	t.Helper()
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "fixture.md"), []byte(md), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir
 }

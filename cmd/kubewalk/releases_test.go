@@ -1,8 +1,6 @@
 package main
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -14,10 +12,7 @@ func TestTagsRange(t *testing.T) {
 		t.Skip("loads packages")
 	}
 	useFixtureProxy(t, "v1.99.0")
-	wdir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(wdir, "fixture.md"), []byte(fixtureWalkthrough), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	wdir := walkthroughDir(t, fixtureWalkthrough)
 	cache := t.TempDir()
 	check := func(args ...string) (int, string) {
 		code, _, stderr := kw(t, append([]string{"--cache-dir", cache, "check", "--source", "goproxy", "--no-builtin", "--walkthroughs", wdir}, args...)...)
