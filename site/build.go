@@ -20,6 +20,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/kubewalk/kubewalk/analyzer/fact"
+	"github.com/kubewalk/kubewalk/internal/derive/explain"
 	"github.com/kubewalk/kubewalk/internal/derive/reldiff"
 	"github.com/kubewalk/kubewalk/internal/render/codehtml"
 	"github.com/kubewalk/kubewalk/record"
@@ -185,6 +186,10 @@ type builder struct {
 	factsOnce sync.Once
 	factsData []byte
 	factsErr  error
+
+	// explain is the build's Explainer, made once (explain.go).
+	explainOnce sync.Once
+	explainX    *explain.Explainer
 
 	// recs are the attributed Recordings, made once (recorded.go).
 	recOnce sync.Once

@@ -41,15 +41,25 @@ func explainOptions(sourceURL func(path string, from, to int) string) explain.Op
 // release's facts and the site's walkthroughs (the language's, as the
 // command line's --lang picks them).
 func (b *builder) explainIndexScript() ([]byte, error) {
-	opts := explainOptions(b.opts.SourceURL)
-	opts.SourcePage = func(p string, line int) string { return b.srcLink(explainPage, p, line, 0) }
 	// json.Marshal escapes <, > and & (and U+2028, U+2029), so no fact can
 	// end the script or break out of the string it sits in.
-	data, err := json.Marshal(explain.New(b.in.Facts, b.docs, opts).Index())
+	data, err := json.Marshal(b.explainer().Index())
 	if err != nil {
 		return nil, err
 	}
 	return append(append([]byte("window.kubewalkExplain = "), data...), ";\n"...), nil
+}
+
+// explainer is the build's one Explainer, made on first use: the explain
+// page's index and the recorded runs' attribution (recorded.go) both read
+// it, so its indexes of the facts and steps are built once per build.
+func (b *builder) explainer() *explain.Explainer {
+	b.explainOnce.Do(func() {
+		opts := explainOptions(b.opts.SourceURL)
+		opts.SourcePage = func(p string, line int) string { return b.srcLink(explainPage, p, line, 0) }
+		b.explainX = explain.New(b.in.Facts, b.docs, opts)
+	})
+	return b.explainX
 }
 
 func (b *builder) explainPage() ([]byte, error) {

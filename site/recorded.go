@@ -58,7 +58,7 @@ type obsItem struct {
 // release has none.
 func (b *builder) recorded(scenario string) *recordedRun {
 	b.recOnce.Do(func() {
-		x := explain.New(b.in.Facts, b.docs, explain.Options{Permalink: b.opts.SourceURL})
+		x := b.explainer()
 		for _, rec := range b.in.Recordings {
 			b.recs = append(b.recs, attributed(x, rec))
 		}
