@@ -11,6 +11,7 @@ import (
 	"github.com/kubewalk/kubewalk/internal/app/pipeline"
 	"github.com/kubewalk/kubewalk/internal/derive/explain"
 	"github.com/kubewalk/kubewalk/site"
+	"github.com/kubewalk/kubewalk/source"
 	"github.com/kubewalk/kubewalk/walkthrough"
 	"github.com/spf13/cobra"
 )
@@ -82,18 +83,10 @@ reaches.`,
 				return err
 			}
 			defer in.Close()
-			rel, err := pipeline.Open(cmd.Context(), sf.options(g, sf.tag), sets, g.logf)
+			x, err := openExplainer(cmd.Context(), g, sf.options(g, sf.tag), sets, lang)
 			if err != nil {
 				return err
 			}
-			docs, err := pipeline.Docs(rel, sets, lang, walkthrough.Options{SymbolURL: site.SymbolURL, Permalink: rel.Tree.Permalink})
-			if err != nil {
-				// Steps are a bonus: explain the lines without them rather
-				// than not at all, and say why.
-				g.log.Warn("walkthroughs not loaded; no steps shown", "err", err)
-				docs = nil
-			}
-			x := explain.New(rel.Result.Facts(), docs, explain.Options{Permalink: rel.Tree.Permalink})
 			var out explanationWriter = explain.NewTextWriter(g.stdout)
 			if output == "json" {
 				out = &jsonArrayWriter{w: g.stdout}
@@ -198,6 +191,23 @@ func (j *jsonArrayWriter) Close() error {
 }
 
 // checkLang is the --lang check of every command that takes it.
+// openExplainer opens the release and its walkthroughs in lang and returns
+// their Explainer, for explain and record.
+func openExplainer(ctx context.Context, g *globals, opts source.Options, sets []pipeline.WalkSet, lang string) (*explain.Explainer, error) {
+	rel, err := pipeline.Open(ctx, opts, sets, g.logf)
+	if err != nil {
+		return nil, err
+	}
+	docs, err := pipeline.Docs(rel, sets, lang, walkthrough.Options{SymbolURL: site.SymbolURL, Permalink: rel.Tree.Permalink})
+	if err != nil {
+		// Steps are a bonus: explain without them rather than not at
+		// all, and say why.
+		g.log.Warn("walkthroughs not loaded; no steps shown", "err", err)
+		docs = nil
+	}
+	return explain.New(rel.Result.Facts(), docs, explain.Options{Permalink: rel.Tree.Permalink}), nil
+}
+
 func checkLang(cmd *cobra.Command, lang string) error {
 	if lang != "en" && lang != "ko" {
 		return &usageError{cmd: cmd.CommandPath(), err: fmt.Errorf("--lang %q: want en or ko", lang)}
