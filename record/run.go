@@ -187,14 +187,22 @@ func (r *run) up(ctx context.Context) error {
 	if err := r.waitFor(ctx, kubelet, "a Ready node "+nodeName, 2*time.Minute, r.nodeReady); err != nil {
 		return err
 	}
-	// The ServiceAccount admission plugin rejects pods in a namespace
-	// whose default ServiceAccount the controller manager has not made
-	// yet; the scenario starts once it exists, so no FailedCreate event
-	// comes from the cluster being young.
-	return r.waitFor(ctx, kcm, "the default ServiceAccount", time.Minute, func(ctx context.Context) (bool, error) {
-		code, _, err := r.get(ctx, "/api/v1/namespaces/default/serviceaccounts/default")
-		return code == http.StatusOK, err
-	})
+	// The namespace is ready for pods once the controller manager has
+	// made its default ServiceAccount (the ServiceAccount admission plugin
+	// rejects pods before) and published the cluster's CA in
+	// kube-root-ca.crt (which every pod's token volume mounts). The
+	// scenario starts then, so neither a FailedCreate of a young cluster
+	// nor those writes of its own fall into the recording's scenario.
+	for _, obj := range []string{"serviceaccounts/default", "configmaps/kube-root-ca.crt"} {
+		err := r.waitFor(ctx, kcm, "the default namespace's "+obj, time.Minute, func(ctx context.Context) (bool, error) {
+			code, _, err := r.get(ctx, "/api/v1/namespaces/default/"+obj)
+			return code == http.StatusOK, err
+		})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func (r *run) startEtcd(ctx context.Context) error {
