@@ -2,6 +2,7 @@ package analyzer
 
 import (
 	"context"
+	"github.com/kubewalk/kubewalk/analyzer/fact"
 	"runtime/debug"
 	"sort"
 	"sync"
@@ -84,12 +85,12 @@ var DefaultRoots = []string{
 type Result struct {
 	// Symbols are sorted by Name: every package-level declaration and
 	// method of every loaded package whose files lie in the tree.
-	Symbols []Symbol
+	Symbols []fact.Symbol
 	// Xrefs are sorted by Path, one per non-test Go file of the root
 	// packages.
-	Xrefs []FileXref
+	Xrefs []fact.FileXref
 
-	facts Facts
+	facts fact.Facts
 	// dir is the tree root, for reading declarations in Resolve.
 	dir string
 	// stats are the load's counters; zero for a result read from the cache.
@@ -101,7 +102,7 @@ type Result struct {
 
 // Facts returns the discovered facts. The walkthrough resolver and the
 // site read them through this method (walkthrough.Resolver).
-func (r *Result) Facts() *Facts { return &r.facts }
+func (r *Result) Facts() *fact.Facts { return &r.facts }
 
 // Dir returns the tree root the result was computed from.
 func (r *Result) Dir() string { return r.dir }
@@ -130,7 +131,7 @@ func Analyze(ctx context.Context, cfg Config) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	facts := Facts{Schema: SchemaVersion, Tag: cfg.Tag, Commit: cfg.Commit, Roots: sortedCopy(cfg.roots())}
+	facts := fact.Facts{Schema: fact.SchemaVersion, Tag: cfg.Tag, Commit: cfg.Commit, Roots: sortedCopy(cfg.roots())}
 	for path, p := range prog.Packages {
 		if len(p.Errors) > 0 {
 			facts.Incomplete = append(facts.Incomplete, path)
@@ -140,7 +141,7 @@ func Analyze(ctx context.Context, cfg Config) (*Result, error) {
 	t1 := time.Now()
 	// The cross-references only read the program: build them beside the
 	// passes, which run one after another.
-	xrefc := make(chan []FileXref, 1)
+	xrefc := make(chan []fact.FileXref, 1)
 	go func() { xrefc <- buildXrefs(prog) }()
 	if err := RunPasses(ctx, prog, &facts, Passes, logf); err != nil {
 		return nil, err
@@ -155,17 +156,17 @@ func Analyze(ctx context.Context, cfg Config) (*Result, error) {
 // Lookup returns the symbol named name ("importpath.Name" or
 // "importpath.Type.Method"). When a name is declared more than once (init
 // functions) the first in path order is returned.
-func (r *Result) Lookup(name string) (Symbol, bool) { return lookupSymbol(r.Symbols, name) }
+func (r *Result) Lookup(name string) (fact.Symbol, bool) { return lookupSymbol(r.Symbols, name) }
 
-func lookupSymbol(syms []Symbol, name string) (Symbol, bool) {
+func lookupSymbol(syms []fact.Symbol, name string) (fact.Symbol, bool) {
 	if name == "" {
-		return Symbol{}, false
+		return fact.Symbol{}, false
 	}
 	i := sort.Search(len(syms), func(i int) bool { return syms[i].Name >= name })
 	if i < len(syms) && syms[i].Name == name {
 		return syms[i], true
 	}
-	return Symbol{}, false
+	return fact.Symbol{}, false
 }
 
 func sortedCopy(s []string) []string {

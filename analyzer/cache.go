@@ -10,6 +10,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"github.com/kubewalk/kubewalk/analyzer/fact"
 	"io"
 	"io/fs"
 	"os"
@@ -76,7 +77,7 @@ func absDir(dir string) string {
 // cacheKey hashes everything a Result depends on.
 func cacheKey(ctx context.Context, cfg Config) (string, error) {
 	h := sha256.New()
-	fmt.Fprintf(h, "schema %d analyzer %s encoding %q\n", SchemaVersion, Version, cacheMagic)
+	fmt.Fprintf(h, "schema %d analyzer %s encoding %q\n", fact.SchemaVersion, Version, cacheMagic)
 	fmt.Fprintf(h, "tag %q commit %q\n", cfg.Tag, cfg.Commit)
 	for _, r := range sortedCopy(cfg.roots()) {
 		fmt.Fprintf(h, "root %q\n", r)
@@ -264,7 +265,7 @@ func (e *encoder) kind(k string) (int, error) {
 
 // symbols writes the symbols, each name as the length of the prefix it
 // shares with the previous one and the rest (they are sorted).
-func (e *encoder) symbols(syms []Symbol) error {
+func (e *encoder) symbols(syms []fact.Symbol) error {
 	e.uint(len(syms))
 	prev := ""
 	for _, s := range syms {
@@ -291,7 +292,7 @@ func (e *encoder) symbols(syms []Symbol) error {
 
 // xrefs writes the identifier tables, offsets as deltas and Def as bit 4
 // of the kind.
-func (e *encoder) xrefs(xrefs []FileXref) error {
+func (e *encoder) xrefs(xrefs []fact.FileXref) error {
 	e.uint(len(xrefs))
 	for _, x := range xrefs {
 		e.path(x.Path)
@@ -416,12 +417,12 @@ func decodeResult(data []byte) (*Result, error) {
 // symbols reads what encoder.symbols wrote. A count larger than what is
 // left to read is an error at once, before anything is allocated; other
 // errors are left in d.err.
-func (d *decoder) symbols() ([]Symbol, error) {
+func (d *decoder) symbols() ([]fact.Symbol, error) {
 	ns := d.uint()
 	if d.err == nil && ns > len(d.data) {
 		return nil, errors.New("corrupt cache file")
 	}
-	syms := make([]Symbol, ns)
+	syms := make([]fact.Symbol, ns)
 	prev := ""
 	for i := 0; i < ns && d.err == nil; i++ {
 		s := &syms[i]
@@ -446,12 +447,12 @@ func (d *decoder) symbols() ([]Symbol, error) {
 }
 
 // xrefs reads what encoder.xrefs wrote, as symbols does.
-func (d *decoder) xrefs() ([]FileXref, error) {
+func (d *decoder) xrefs() ([]fact.FileXref, error) {
 	nx := d.uint()
 	if d.err == nil && nx > len(d.data) {
 		return nil, errors.New("corrupt cache file")
 	}
-	xrefs := make([]FileXref, nx)
+	xrefs := make([]fact.FileXref, nx)
 	for i := 0; i < nx && d.err == nil; i++ {
 		x := &xrefs[i]
 		x.Path = d.path()
@@ -460,7 +461,7 @@ func (d *decoder) xrefs() ([]FileXref, error) {
 			d.err = errors.New("corrupt cache file")
 			break
 		}
-		x.Idents = make([]Ident, n)
+		x.Idents = make([]fact.Ident, n)
 		off := 0
 		for j := 0; j < n && d.err == nil; j++ {
 			id := &x.Idents[j]

@@ -1,6 +1,7 @@
 package analyzer
 
 import (
+	"github.com/kubewalk/kubewalk/analyzer/fact"
 	"go/ast"
 	"go/types"
 	"sort"
@@ -71,7 +72,7 @@ type ifaceCall struct {
 type callEdges struct {
 	ix     *index
 	seen   map[callKey]bool
-	out    []Call
+	out    []fact.Call
 	icalls []ifaceCall // resolved after the scan, against every unit's types
 }
 
@@ -81,7 +82,7 @@ type callKey struct {
 	kind     string
 }
 
-func runCalls(ix *index, facts *Facts) error {
+func runCalls(ix *index, facts *fact.Facts) error {
 	e := &callEdges{ix: ix, seen: map[callKey]bool{}}
 	for _, u := range ix.bodies() {
 		e.scan(u)
@@ -115,7 +116,7 @@ func runCalls(ix *index, facts *Facts) error {
 
 // add records an edge from u to the function named to, at most once per
 // line and kind.
-func (e *callEdges) add(u *unit, to string, at Location, kind string) {
+func (e *callEdges) add(u *unit, to string, at fact.Location, kind string) {
 	if to == "" || at.IsZero() {
 		return
 	}
@@ -124,7 +125,7 @@ func (e *callEdges) add(u *unit, to string, at Location, kind string) {
 		return
 	}
 	e.seen[k] = true
-	e.out = append(e.out, Call{From: u.ref.Symbol, To: to, At: at, Kind: kind})
+	e.out = append(e.out, fact.Call{From: u.ref.Symbol, To: to, At: at, Kind: kind})
 }
 
 // scan adds the edges of u's body: its func literals, its calls, and the

@@ -1,6 +1,7 @@
 package analyzer
 
 import (
+	"github.com/kubewalk/kubewalk/analyzer/fact"
 	"go/ast"
 	"go/types"
 	"sort"
@@ -90,10 +91,10 @@ type callSite struct {
 	call *ast.CallExpr
 }
 
-func runEvents(ix *index, facts *Facts) error {
+func runEvents(ix *index, facts *fact.Facts) error {
 	recIface := ix.lookupInterface(recordPkg, "EventRecorder")
 	evIface := ix.lookupInterface(eventsPkg, "EventRecorder")
-	var out []Event
+	var out []fact.Event
 	helpers := map[*types.Func]*eventHelper{}
 	byCallee := map[*types.Func][]callSite{}
 	for _, u := range ix.bodies() {
@@ -248,8 +249,8 @@ func evalArg(u *unit, e ast.Expr) argVal {
 	return v
 }
 
-func makeEvent(ix *index, u *unit, call *ast.CallExpr, rec, method string, vals [4]argVal) Event {
-	ev := Event{
+func makeEvent(ix *index, u *unit, call *ast.CallExpr, rec, method string, vals [4]argVal) fact.Event {
+	ev := fact.Event{
 		Caller:     u.ref,
 		At:         ix.prog.Loc(call.Pos(), call.End()),
 		Recorder:   rec,

@@ -66,8 +66,8 @@ var registrationMethods = map[string]bool{
 // enough to stay cheap and to avoid cycles.
 const maxOriginDepth = 4
 
-func runHandlers(ix *index, facts *Facts) error {
-	var out []HandlerRegistration
+func runHandlers(ix *index, facts *fact.Facts) error {
+	var out []fact.HandlerRegistration
 	for _, u := range ix.bodies() {
 		if u.pkg.PkgPath == cachePkg {
 			// client-go's own informer machinery: AddEventHandler
@@ -105,10 +105,10 @@ func runHandlers(ix *index, facts *Facts) error {
 func isHandlerType(t types.Type) bool { return isNamed(t, cachePkg, "ResourceEventHandler") }
 
 // registration returns the HandlerRegistration of call when it is one.
-func (ix *index) registration(u *unit, call *ast.CallExpr, fn *types.Func, sel *types.Selection) (HandlerRegistration, bool) {
+func (ix *index) registration(u *unit, call *ast.CallExpr, fn *types.Func, sel *types.Selection) (fact.HandlerRegistration, bool) {
 	info := u.pkg.TypesInfo
 	sig := fn.Type().(*types.Signature)
-	r := HandlerRegistration{
+	r := fact.HandlerRegistration{
 		Component: fact.Component(u.pkg.Types.Path()),
 		Caller:    u.ref,
 		At:        ix.prog.Loc(call.Pos(), call.End()),
@@ -205,14 +205,14 @@ func (ix *index) fieldOfLiteral(pkg *packages.Package, e ast.Expr, name string, 
 }
 
 // informerOf returns the resource of the informer expression e.
-func (ix *index) informerOf(pkg *packages.Package, e ast.Expr, depth int) Resource {
+func (ix *index) informerOf(pkg *packages.Package, e ast.Expr, depth int) fact.Resource {
 	info := pkg.TypesInfo
 	e = ast.Unparen(e)
 	if r := ix.informerTypeResource(info.TypeOf(e)); r.Kind != "" {
 		return r
 	}
 	if depth > maxOriginDepth {
-		return Resource{}
+		return fact.Resource{}
 	}
 	switch x := e.(type) {
 	case *ast.CallExpr:
@@ -223,7 +223,7 @@ func (ix *index) informerOf(pkg *packages.Package, e ast.Expr, depth int) Resour
 					return r
 				}
 			}
-			return Resource{}
+			return fact.Resource{}
 		}
 		if sel != nil && fn.Name() == "Informer" {
 			// typed.Informer() or generic.Informer().
@@ -257,9 +257,9 @@ func (ix *index) informerOf(pkg *packages.Package, e ast.Expr, depth int) Resour
 		}
 	case *ast.Ident, *ast.SelectorExpr:
 		if v := varOf(info, x); v != nil {
-			var found Resource
+			var found fact.Resource
 			for _, o := range ix.originsOf(v) {
-				var r Resource
+				var r fact.Resource
 				if o.index == 0 {
 					r = ix.informerOf(o.pkg, o.expr, depth+1)
 				} else if call, ok := ast.Unparen(o.expr).(*ast.CallExpr); ok {
@@ -276,16 +276,16 @@ func (ix *index) informerOf(pkg *packages.Package, e ast.Expr, depth int) Resour
 			return found
 		}
 	}
-	return Resource{}
+	return fact.Resource{}
 }
 
 // informerTypeResource returns the resource of a typed informer
 // (DeploymentInformer from an informers/<group>/<version> package), read
 // from its Lister's List result (`List(selector) ([]*v1.Deployment, error)`).
-func (ix *index) informerTypeResource(t types.Type) Resource {
+func (ix *index) informerTypeResource(t types.Type) fact.Resource {
 	n := namedOf(t)
 	if n == nil || n.Obj().Pkg() == nil || informerPkg(n.Obj().Pkg().Path()) == "" || !strings.HasSuffix(n.Obj().Name(), "Informer") {
-		return Resource{}
+		return fact.Resource{}
 	}
 	if lister := methodResult(n, "Lister"); lister != nil {
 		if list := methodResult(lister, "List"); list != nil {
@@ -300,13 +300,13 @@ func (ix *index) informerTypeResource(t types.Type) Resource {
 	gv := informerPkg(n.Obj().Pkg().Path())
 	kind := strings.TrimSuffix(n.Obj().Name(), "Informer")
 	if kind == "" || kind == "Generic" {
-		return Resource{}
+		return fact.Resource{}
 	}
 	g := strings.Split(gv, "/")[0]
 	if g == "core" {
 		g = ""
 	}
-	return Resource{Group: g, Version: strings.Split(gv, "/")[1], Kind: kind, Resource: ix.plural(gv, kind)}
+	return fact.Resource{Group: g, Version: strings.Split(gv, "/")[1], Kind: kind, Resource: ix.plural(gv, kind)}
 }
 
 // methodResult returns the first result type of t's method name, or nil.
@@ -328,21 +328,21 @@ func methodResult(t types.Type, name string) types.Type {
 // gvrResource evaluates a schema.GroupVersionResource argument:
 // a keyed composite literal with constant fields, a variable assigned one,
 // or `gv.WithResource("pods")` on a package's SchemeGroupVersion.
-func (ix *index) gvrResource(pkg *packages.Package, e ast.Expr, depth int) Resource {
+func (ix *index) gvrResource(pkg *packages.Package, e ast.Expr, depth int) fact.Resource {
 	info := pkg.TypesInfo
 	e = ast.Unparen(e)
-	var r Resource
+	var r fact.Resource
 	switch x := e.(type) {
 	case *ast.CompositeLit:
 		for _, elt := range x.Elts {
 			kv, ok := elt.(*ast.KeyValueExpr)
 			if !ok {
-				return Resource{}
+				return fact.Resource{}
 			}
 			id, _ := kv.Key.(*ast.Ident)
 			s, ok := stringConst(info, kv.Value)
 			if id == nil || !ok {
-				return Resource{}
+				return fact.Resource{}
 			}
 			switch id.Name {
 			case "Group":
@@ -356,23 +356,23 @@ func (ix *index) gvrResource(pkg *packages.Package, e ast.Expr, depth int) Resou
 	case *ast.CallExpr:
 		fn, sel := calleeOf(info, x)
 		if fn == nil || sel == nil || fn.Name() != "WithResource" || len(x.Args) != 1 {
-			return Resource{}
+			return fact.Resource{}
 		}
 		s, ok := stringConst(info, x.Args[0])
 		if !ok {
-			return Resource{}
+			return fact.Resource{}
 		}
 		gv := ast.Unparen(x.Fun).(*ast.SelectorExpr).X
 		v := varOf(info, gv)
 		if v == nil || v.Pkg() == nil || v.Parent() != v.Pkg().Scope() || !isVersion(pathBase(v.Pkg().Path())) {
-			return Resource{}
+			return fact.Resource{}
 		}
-		r = Resource{Group: groupOf(v.Pkg()), Version: pathBase(v.Pkg().Path()), Resource: s}
+		r = fact.Resource{Group: groupOf(v.Pkg()), Version: pathBase(v.Pkg().Path()), Resource: s}
 		r.Kind = ix.kinds[groupVersionDir(v.Pkg().Path())+"/"+s]
 		return r
 	case *ast.Ident, *ast.SelectorExpr:
 		if depth > maxOriginDepth {
-			return Resource{}
+			return fact.Resource{}
 		}
 		if v := varOf(info, x); v != nil {
 			for _, o := range ix.originsOf(v) {
@@ -383,9 +383,9 @@ func (ix *index) gvrResource(pkg *packages.Package, e ast.Expr, depth int) Resou
 				}
 			}
 		}
-		return Resource{}
+		return fact.Resource{}
 	default:
-		return Resource{}
+		return fact.Resource{}
 	}
 	// Kind from the typed clients when the group's directory is the
 	// group's first label (apps, batch) or "core".
@@ -401,7 +401,7 @@ func (ix *index) gvrResource(pkg *packages.Package, e ast.Expr, depth int) Resou
 func pathBase(p string) string { return p[strings.LastIndex(p, "/")+1:] }
 
 // handlersOf fills r's Add, Update, Delete and Filter from a handler value.
-func (ix *index) handlersOf(pkg *packages.Package, e ast.Expr, r *HandlerRegistration, depth int) {
+func (ix *index) handlersOf(pkg *packages.Package, e ast.Expr, r *fact.HandlerRegistration, depth int) {
 	e = ast.Unparen(e)
 	if depth > maxOriginDepth {
 		return
@@ -415,7 +415,7 @@ func (ix *index) handlersOf(pkg *packages.Package, e ast.Expr, r *HandlerRegistr
 // handlerFuncsOf fills r from a literal of client-go's
 // ResourceEventHandlerFuncs, ResourceEventHandlerDetailedFuncs or
 // FilteringResourceEventHandler, and reports whether e was one.
-func (ix *index) handlerFuncsOf(pkg *packages.Package, e ast.Expr, r *HandlerRegistration, depth int) bool {
+func (ix *index) handlerFuncsOf(pkg *packages.Package, e ast.Expr, r *fact.HandlerRegistration, depth int) bool {
 	lit := e
 	if u, ok := lit.(*ast.UnaryExpr); ok {
 		lit = ast.Unparen(u.X)
@@ -456,7 +456,7 @@ func (ix *index) handlerFuncsOf(pkg *packages.Package, e ast.Expr, r *HandlerReg
 // handlersThrough fills r from what a variable or field e was assigned
 // (whole, or field by field), or from what the function e calls
 // returns, and reports whether that gave r a handler.
-func (ix *index) handlersThrough(pkg *packages.Package, e ast.Expr, r *HandlerRegistration, depth int) bool {
+func (ix *index) handlersThrough(pkg *packages.Package, e ast.Expr, r *fact.HandlerRegistration, depth int) bool {
 	resolved := func() bool { return r.Add != nil || r.Update != nil || r.Delete != nil }
 	switch x := e.(type) {
 	case *ast.Ident, *ast.SelectorExpr:
@@ -503,7 +503,7 @@ func (ix *index) handlersThrough(pkg *packages.Package, e ast.Expr, r *HandlerRe
 
 // handlerMethodsOf fills r from a value of a named type t that implements
 // ResourceEventHandler itself (OnAdd, OnUpdate, OnDelete).
-func (ix *index) handlerMethodsOf(t types.Type, r *HandlerRegistration) {
+func (ix *index) handlerMethodsOf(t types.Type, r *fact.HandlerRegistration) {
 	n := namedOf(t)
 	if n == nil || n.Obj().Pkg() == nil || n.Obj().Pkg().Path() == cachePkg {
 		return
@@ -513,47 +513,47 @@ func (ix *index) handlerMethodsOf(t types.Type, r *HandlerRegistration) {
 	}
 	for _, m := range []struct {
 		name string
-		dst  **Handler
+		dst  **fact.Handler
 	}{{"OnAdd", &r.Add}, {"OnUpdate", &r.Update}, {"OnDelete", &r.Delete}} {
 		obj, _, _ := types.LookupFieldOrMethod(t, true, nil, m.name)
 		if fn, ok := obj.(*types.Func); ok && ix.inTree(fn) {
-			*m.dst = &Handler{FuncRef: ix.funcRef(fn, t), Form: "method"}
+			*m.dst = &fact.Handler{FuncRef: ix.funcRef(fn, t), Form: "method"}
 		}
 	}
 }
 
 // handlerFunc resolves a func-valued expression to its declaration.
-func (ix *index) handlerFunc(pkg *packages.Package, e ast.Expr, depth int) *Handler {
+func (ix *index) handlerFunc(pkg *packages.Package, e ast.Expr, depth int) *fact.Handler {
 	info := pkg.TypesInfo
 	e = ast.Unparen(e)
 	switch x := e.(type) {
 	case *ast.FuncLit:
 		u := ix.unitOfLit[x]
 		if u == nil {
-			return &Handler{Form: "func literal"}
+			return &fact.Handler{Form: "func literal"}
 		}
-		return &Handler{FuncRef: u.ref, Form: "func literal", Calls: ix.directCalls(u)}
+		return &fact.Handler{FuncRef: u.ref, Form: "func literal", Calls: ix.directCalls(u)}
 	case *ast.SelectorExpr:
 		if sel := info.Selections[x]; sel != nil {
 			if fn, ok := sel.Obj().(*types.Func); ok && sel.Kind() == types.MethodVal {
-				return &Handler{FuncRef: ix.funcRef(fn, sel.Recv()), Form: "method value"}
+				return &fact.Handler{FuncRef: ix.funcRef(fn, sel.Recv()), Form: "method value"}
 			}
 			if fn, ok := sel.Obj().(*types.Func); ok && sel.Kind() == types.MethodExpr {
-				return &Handler{FuncRef: ix.funcRef(fn, sel.Recv()), Form: "func"}
+				return &fact.Handler{FuncRef: ix.funcRef(fn, sel.Recv()), Form: "func"}
 			}
 		} else if fn, ok := info.Uses[x.Sel].(*types.Func); ok { // pkg.Func
-			return &Handler{FuncRef: ix.funcRef(fn, nil), Form: "func"}
+			return &fact.Handler{FuncRef: ix.funcRef(fn, nil), Form: "func"}
 		}
 	case *ast.Ident:
 		if fn, ok := info.Uses[x].(*types.Func); ok {
-			return &Handler{FuncRef: ix.funcRef(fn, nil), Form: "func"}
+			return &fact.Handler{FuncRef: ix.funcRef(fn, nil), Form: "func"}
 		}
 	case *ast.IndexExpr: // generic function instantiated explicitly
 		return ix.handlerFunc(pkg, x.X, depth)
 	case *ast.CallExpr:
 		// A handler made by a call (controllerutil.CreateAddNodeHandler(func…)):
 		// the function called, and the functions handed to it.
-		h := &Handler{Form: "call"}
+		h := &fact.Handler{Form: "call"}
 		if fn, sel := calleeOf(info, x); fn != nil && ix.inTree(fn) {
 			var recv types.Type
 			if sel != nil {
@@ -578,7 +578,7 @@ func (ix *index) handlerFunc(pkg *packages.Package, e ast.Expr, depth int) *Hand
 			}
 		}
 	}
-	return &Handler{Form: "unknown", Calls: nil}
+	return &fact.Handler{Form: "unknown", Calls: nil}
 }
 
 // directCalls lists the loaded functions a unit calls directly, in source
@@ -641,20 +641,20 @@ func (ix *index) returnsOf(pkg *packages.Package, call *ast.CallExpr) []origin {
 
 // informerFuncResource reads the resource from an informer package's
 // constructor: NewPodInformer, NewFilteredPodInformer.
-func (ix *index) informerFuncResource(fn *types.Func) Resource {
+func (ix *index) informerFuncResource(fn *types.Func) fact.Resource {
 	if fn.Pkg() == nil || fn.Type().(*types.Signature).Recv() != nil {
-		return Resource{}
+		return fact.Resource{}
 	}
 	gv := informerPkg(fn.Pkg().Path())
 	name := fn.Name()
 	if gv == "" || !strings.HasPrefix(name, "New") || !strings.HasSuffix(name, "Informer") {
-		return Resource{}
+		return fact.Resource{}
 	}
 	kind := strings.TrimSuffix(strings.TrimPrefix(strings.TrimPrefix(name, "New"), "Filtered"), "Informer")
 	if kind == "" {
-		return Resource{}
+		return fact.Resource{}
 	}
-	r := Resource{Kind: kind, Version: pathBase(gv), Resource: ix.plural(gv, kind)}
+	r := fact.Resource{Kind: kind, Version: pathBase(gv), Resource: ix.plural(gv, kind)}
 	r.Group = groupFromImports(fn.Pkg(), gv)
 	return r
 }

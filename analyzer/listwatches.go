@@ -76,8 +76,8 @@ var lwConsumerKinds = map[string]string{
 	"NewInformerWithOptions":            "informer",
 }
 
-func runListWatches(ix *index, facts *Facts) error {
-	var out []ListWatch
+func runListWatches(ix *index, facts *fact.Facts) error {
+	var out []fact.ListWatch
 	byNode := map[ast.Node]int{} // list-watch expression → index in out
 	type consumerCall struct {
 		u    *unit
@@ -114,7 +114,7 @@ func runListWatches(ix *index, facts *Facts) error {
 	}
 	for _, c := range consumers {
 		sig := c.fn.Type().(*types.Signature)
-		lc := ListWatchConsumer{
+		lc := fact.ListWatchConsumer{
 			Kind:   lwConsumerKinds[c.fn.Name()],
 			Func:   c.fn.Name(),
 			Caller: c.u.ref,
@@ -160,9 +160,9 @@ func runListWatches(ix *index, facts *Facts) error {
 // listWatchCall describes NewListWatchFromClient(c, resource, namespace,
 // fieldSelector) or NewFilteredListWatchFromClient(c, resource, namespace,
 // optionsModifier).
-func (ix *index) listWatchCall(u *unit, call *ast.CallExpr, fn *types.Func) ListWatch {
+func (ix *index) listWatchCall(u *unit, call *ast.CallExpr, fn *types.Func) fact.ListWatch {
 	info := u.pkg.TypesInfo
-	lw := ListWatch{
+	lw := fact.ListWatch{
 		Component: fact.Component(u.pkg.Types.Path()),
 		Caller:    u.ref,
 		At:        ix.prog.Loc(call.Pos(), call.End()),
@@ -186,8 +186,8 @@ func (ix *index) listWatchCall(u *unit, call *ast.CallExpr, fn *types.Func) List
 // listWatchLit describes a cache.ListWatch{ListFunc: …, WatchFunc: …}
 // literal: the resource from the typed client calls in its functions, the
 // field selector from what they assign to ListOptions.FieldSelector.
-func (ix *index) listWatchLit(u *unit, lit *ast.CompositeLit) ListWatch {
-	lw := ListWatch{
+func (ix *index) listWatchLit(u *unit, lit *ast.CompositeLit) fact.ListWatch {
+	lw := fact.ListWatch{
 		Component: fact.Component(u.pkg.Types.Path()),
 		Caller:    u.ref,
 		At:        ix.prog.Loc(lit.Pos(), lit.End()),
@@ -245,7 +245,7 @@ func (ix *index) funcLitOf(pkg *packages.Package, e ast.Expr) *ast.FuncLit {
 // optionsSelector reads, from a function modifying or taking ListOptions
 // (an options modifier, a ListFunc), the selector it assigns to
 // options.FieldSelector.
-func (ix *index) optionsSelector(pkg *packages.Package, e ast.Expr, lw *ListWatch) {
+func (ix *index) optionsSelector(pkg *packages.Package, e ast.Expr, lw *fact.ListWatch) {
 	fl := ix.funcLitOf(pkg, e)
 	if fl == nil {
 		return
@@ -272,8 +272,8 @@ func (ix *index) optionsSelector(pkg *packages.Package, e ast.Expr, lw *ListWatc
 // restClientResource tells the resource a list-watch names from the
 // REST client it is given: `c.CoreV1().RESTClient()` is the core/v1
 // typed client's, so "pods" is v1 Pod.
-func (ix *index) restClientResource(info *types.Info, client ast.Expr, name string) Resource {
-	r := Resource{Resource: name}
+func (ix *index) restClientResource(info *types.Info, client ast.Expr, name string) fact.Resource {
+	r := fact.Resource{Resource: name}
 	call, ok := ast.Unparen(client).(*ast.CallExpr)
 	if !ok {
 		return r
@@ -425,7 +425,7 @@ func (ix *index) listWatchesOf(pkg *packages.Package, e ast.Expr, byNode map[ast
 
 // undeltaPush returns the push function of a cache.NewUndeltaStore(push,
 // keyFunc) store, followed through a variable.
-func (ix *index) undeltaPush(pkg *packages.Package, e ast.Expr, depth int) *FuncRef {
+func (ix *index) undeltaPush(pkg *packages.Package, e ast.Expr, depth int) *fact.FuncRef {
 	e = ast.Unparen(e)
 	if v := varOf(pkg.TypesInfo, e); v != nil {
 		if depth >= maxOriginDepth {
@@ -457,9 +457,9 @@ func (ix *index) undeltaPush(pkg *packages.Package, e ast.Expr, depth int) *Func
 	}
 	if s := ix.funcOfValue(pkg.TypesInfo, push); s != "" {
 		if sym, ok := ix.symbol(s); ok {
-			return &FuncRef{Symbol: s, Decl: sym.Decl}
+			return &fact.FuncRef{Symbol: s, Decl: sym.Decl}
 		}
-		return &FuncRef{Symbol: s}
+		return &fact.FuncRef{Symbol: s}
 	}
 	return nil
 }

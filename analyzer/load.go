@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/kubewalk/kubewalk/analyzer/fact"
 	"go/ast"
 	"go/parser"
 	"go/scanner"
@@ -73,7 +74,7 @@ type lpkg struct {
 	// package's own parse plus one per unchecked import. Guarded by the
 	// scheduler's mutex.
 	waiting int
-	syms    []Symbol
+	syms    []fact.Symbol
 }
 
 // Load loads the packages matched by cfg.Roots (DefaultRoots when empty)
@@ -92,7 +93,7 @@ func Load(ctx context.Context, cfg Config) (*Program, error) {
 
 // load returns the program, the symbols of every in-tree package (sorted
 // by name) and counters.
-func load(ctx context.Context, cfg Config) (*Program, []Symbol, loadStats, error) {
+func load(ctx context.Context, cfg Config) (*Program, []fact.Symbol, loadStats, error) {
 	var st loadStats
 	t0 := time.Now()
 	logf := cfg.logf()
@@ -202,7 +203,7 @@ func (ld *loader) listAndCheck(dir string, roots, env []string) (listed time.Tim
 // A root that does not exist is not fatal: the pipeline adds every
 // package a walkthrough references, and alternates name packages that
 // exist at some tags only. It is logged, and dropped.
-func (ld *loader) collect(st *loadStats) (syms []Symbol, missing []string) {
+func (ld *loader) collect(st *loadStats) (syms []fact.Symbol, missing []string) {
 	prog := ld.prog
 	for _, p := range ld.order {
 		if p.root && len(p.list.GoFiles) == 0 && p.list.Error != nil {

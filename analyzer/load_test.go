@@ -3,6 +3,7 @@ package analyzer
 import (
 	"context"
 	"fmt"
+	"github.com/kubewalk/kubewalk/analyzer/fact"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -84,7 +85,7 @@ func TestLoad(t *testing.T) {
 		t.Error("Program.Symbol misses a dependency's method")
 	}
 	obj := prog.Packages["example.com/tree/lib"].Types.Scope().Lookup("Client")
-	if got, want := prog.DeclLoc(obj), (Location{Path: "lib/lib.go", StartLine: 8, EndLine: 9}); got != want {
+	if got, want := prog.DeclLoc(obj), (fact.Location{Path: "lib/lib.go", StartLine: 8, EndLine: 9}); got != want {
 		t.Errorf("DeclLoc(lib.Client) = %+v, want %+v", got, want)
 	}
 }
@@ -119,22 +120,22 @@ func TestLoadMissingRoot(t *testing.T) {
 
 func TestSymbols(t *testing.T) {
 	res := fixtureResult(t)
-	want := []Symbol{
-		{Name: "example.com/tree/ctrl.Controller", Kind: "type", Decl: Location{Path: "ctrl/ctrl.go", StartLine: 12, EndLine: 16}},
-		{Name: "example.com/tree/ctrl.Controller.syncThing", Kind: "method", Decl: Location{Path: "ctrl/ctrl.go", StartLine: 25, EndLine: 34}, Body: Location{Path: "ctrl/ctrl.go", StartLine: 27, EndLine: 34}},
-		{Name: "example.com/tree/ctrl.List", Kind: "type", Decl: Location{Path: "ctrl/ctrl.go", StartLine: 44, EndLine: 45}},
-		{Name: "example.com/tree/ctrl.List.Len", Kind: "method", Decl: Location{Path: "ctrl/ctrl.go", StartLine: 47, EndLine: 48}, Body: Location{Path: "ctrl/ctrl.go", StartLine: 48, EndLine: 48}},
-		{Name: "example.com/tree/ctrl.NewController", Kind: "func", Decl: Location{Path: "ctrl/ctrl.go", StartLine: 18, EndLine: 23}, Body: Location{Path: "ctrl/ctrl.go", StartLine: 19, EndLine: 23}},
-		{Name: "example.com/tree/ctrl.ReasonCreated", Kind: "const", Decl: Location{Path: "ctrl/ctrl.go", StartLine: 37, EndLine: 38}},
-		{Name: "example.com/tree/ctrl.ReasonFailed", Kind: "const", Decl: Location{Path: "ctrl/ctrl.go", StartLine: 39, EndLine: 39}},
-		{Name: "example.com/tree/ctrl.defaultKey", Kind: "var", Decl: Location{Path: "ctrl/ctrl.go", StartLine: 42, EndLine: 42}},
-		{Name: "example.com/tree/ctrl.otherKey", Kind: "var", Decl: Location{Path: "ctrl/ctrl.go", StartLine: 42, EndLine: 42}},
-		{Name: "example.com/tree/lib.Client", Kind: "type", Decl: Location{Path: "lib/lib.go", StartLine: 8, EndLine: 9}},
-		{Name: "example.com/tree/lib.Client.Things", Kind: "method", Decl: Location{Path: "lib/lib.go", StartLine: 11, EndLine: 12}, Body: Location{Path: "lib/lib.go", StartLine: 12, EndLine: 12}},
-		{Name: "example.com/tree/lib.ThingClient", Kind: "type", Decl: Location{Path: "lib/lib.go", StartLine: 14, EndLine: 15}},
-		{Name: "example.com/tree/lib.ThingClient.Create", Kind: "method", Decl: Location{Path: "lib/lib.go", StartLine: 17, EndLine: 20}, Body: Location{Path: "lib/lib.go", StartLine: 18, EndLine: 20}},
-		{Name: "example.com/tree/lib.helper", Kind: "func", Decl: Location{Path: "lib/lib.go", StartLine: 22, EndLine: 24}, Body: Location{Path: "lib/lib.go", StartLine: 22, EndLine: 24}},
-		{Name: "example.com/tree/yaml.v3.Marshal", Kind: "func", Decl: Location{Path: "yaml.v3/yaml.go", StartLine: 4, EndLine: 5}, Body: Location{Path: "yaml.v3/yaml.go", StartLine: 5, EndLine: 5}},
+	want := []fact.Symbol{
+		{Name: "example.com/tree/ctrl.Controller", Kind: "type", Decl: fact.Location{Path: "ctrl/ctrl.go", StartLine: 12, EndLine: 16}},
+		{Name: "example.com/tree/ctrl.Controller.syncThing", Kind: "method", Decl: fact.Location{Path: "ctrl/ctrl.go", StartLine: 25, EndLine: 34}, Body: fact.Location{Path: "ctrl/ctrl.go", StartLine: 27, EndLine: 34}},
+		{Name: "example.com/tree/ctrl.List", Kind: "type", Decl: fact.Location{Path: "ctrl/ctrl.go", StartLine: 44, EndLine: 45}},
+		{Name: "example.com/tree/ctrl.List.Len", Kind: "method", Decl: fact.Location{Path: "ctrl/ctrl.go", StartLine: 47, EndLine: 48}, Body: fact.Location{Path: "ctrl/ctrl.go", StartLine: 48, EndLine: 48}},
+		{Name: "example.com/tree/ctrl.NewController", Kind: "func", Decl: fact.Location{Path: "ctrl/ctrl.go", StartLine: 18, EndLine: 23}, Body: fact.Location{Path: "ctrl/ctrl.go", StartLine: 19, EndLine: 23}},
+		{Name: "example.com/tree/ctrl.ReasonCreated", Kind: "const", Decl: fact.Location{Path: "ctrl/ctrl.go", StartLine: 37, EndLine: 38}},
+		{Name: "example.com/tree/ctrl.ReasonFailed", Kind: "const", Decl: fact.Location{Path: "ctrl/ctrl.go", StartLine: 39, EndLine: 39}},
+		{Name: "example.com/tree/ctrl.defaultKey", Kind: "var", Decl: fact.Location{Path: "ctrl/ctrl.go", StartLine: 42, EndLine: 42}},
+		{Name: "example.com/tree/ctrl.otherKey", Kind: "var", Decl: fact.Location{Path: "ctrl/ctrl.go", StartLine: 42, EndLine: 42}},
+		{Name: "example.com/tree/lib.Client", Kind: "type", Decl: fact.Location{Path: "lib/lib.go", StartLine: 8, EndLine: 9}},
+		{Name: "example.com/tree/lib.Client.Things", Kind: "method", Decl: fact.Location{Path: "lib/lib.go", StartLine: 11, EndLine: 12}, Body: fact.Location{Path: "lib/lib.go", StartLine: 12, EndLine: 12}},
+		{Name: "example.com/tree/lib.ThingClient", Kind: "type", Decl: fact.Location{Path: "lib/lib.go", StartLine: 14, EndLine: 15}},
+		{Name: "example.com/tree/lib.ThingClient.Create", Kind: "method", Decl: fact.Location{Path: "lib/lib.go", StartLine: 17, EndLine: 20}, Body: fact.Location{Path: "lib/lib.go", StartLine: 18, EndLine: 20}},
+		{Name: "example.com/tree/lib.helper", Kind: "func", Decl: fact.Location{Path: "lib/lib.go", StartLine: 22, EndLine: 24}, Body: fact.Location{Path: "lib/lib.go", StartLine: 22, EndLine: 24}},
+		{Name: "example.com/tree/yaml.v3.Marshal", Kind: "func", Decl: fact.Location{Path: "yaml.v3/yaml.go", StartLine: 4, EndLine: 5}, Body: fact.Location{Path: "yaml.v3/yaml.go", StartLine: 5, EndLine: 5}},
 	}
 	if len(res.Symbols) != len(want) {
 		t.Errorf("%d symbols, want %d", len(res.Symbols), len(want))

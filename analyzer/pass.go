@@ -3,6 +3,7 @@ package analyzer
 import (
 	"context"
 	"fmt"
+	"github.com/kubewalk/kubewalk/analyzer/fact"
 	"time"
 )
 
@@ -25,7 +26,7 @@ type Pass struct {
 // an analysis.Analyzer.
 type PassRun struct {
 	Prog  *Program
-	Facts *Facts
+	Facts *fact.Facts
 	// ResultOf holds the result of each pass in Requires, and of no other.
 	ResultOf map[*Pass]any
 }
@@ -37,7 +38,7 @@ type PassRun struct {
 // afterwards (a process analysing several releases, or serve, holds each
 // program only while it is analysed). logf, when not nil, receives each
 // pass's time.
-func RunPasses(ctx context.Context, prog *Program, facts *Facts, passes []*Pass, logf func(string, ...any)) error {
+func RunPasses(ctx context.Context, prog *Program, facts *fact.Facts, passes []*Pass, logf func(string, ...any)) error {
 	results := map[*Pass]any{}
 	running := map[*Pass]bool{}
 	var run func(p *Pass) error

@@ -2,6 +2,7 @@ package analyzer
 
 import (
 	"context"
+	"github.com/kubewalk/kubewalk/analyzer/fact"
 	"go/token"
 	"runtime"
 	"strings"
@@ -33,7 +34,7 @@ func TestRunPassesRequires(t *testing.T) {
 		}}
 	}
 	prog := &Program{Fset: token.NewFileSet(), Packages: map[string]*packages.Package{}}
-	if err := RunPasses(context.Background(), prog, &Facts{}, []*Pass{other, user("a"), user("b")}, nil); err != nil {
+	if err := RunPasses(context.Background(), prog, &fact.Facts{}, []*Pass{other, user("a"), user("b")}, nil); err != nil {
 		t.Fatal(err)
 	}
 	if got := strings.Join(order, " "); got != "other base a b" {
@@ -42,7 +43,7 @@ func TestRunPassesRequires(t *testing.T) {
 
 	loop := &Pass{Name: "loop"}
 	loop.Requires = []*Pass{loop}
-	if err := RunPasses(context.Background(), prog, &Facts{}, []*Pass{loop}, nil); err == nil || !strings.Contains(err.Error(), "requires itself") {
+	if err := RunPasses(context.Background(), prog, &fact.Facts{}, []*Pass{loop}, nil); err == nil || !strings.Contains(err.Error(), "requires itself") {
 		t.Errorf("a pass requiring itself: %v", err)
 	}
 }
@@ -54,7 +55,7 @@ func TestRunPassesKeepsNoProgram(t *testing.T) {
 	func() {
 		prog := &Program{Fset: token.NewFileSet(), Packages: map[string]*packages.Package{}}
 		runtime.AddCleanup(prog, func(struct{}) { close(collected) }, struct{}{})
-		if err := RunPasses(context.Background(), prog, &Facts{}, Passes, nil); err != nil {
+		if err := RunPasses(context.Background(), prog, &fact.Facts{}, Passes, nil); err != nil {
 			t.Fatal(err)
 		}
 	}()

@@ -9,6 +9,7 @@ package analyzer
 // the expression that made the value.
 
 import (
+	"github.com/kubewalk/kubewalk/analyzer/fact"
 	"go/ast"
 	"go/constant"
 	"go/types"
@@ -42,7 +43,7 @@ const (
 type unit struct {
 	pkg  *packages.Package
 	file *ast.File
-	ref  FuncRef
+	ref  fact.FuncRef
 	obj  *types.Func    // nil for literals
 	decl *ast.FuncDecl  // nil for literals
 	lit  *ast.FuncLit   // nil for declarations
@@ -112,7 +113,7 @@ var indexPass = &Pass{
 
 // withIndex adapts a discovery function — it reads the index and adds to
 // the facts — to Pass.Run, for a pass that requires indexPass.
-func withIndex(discover func(ix *index, facts *Facts) error) func(*PassRun) (any, error) {
+func withIndex(discover func(ix *index, facts *fact.Facts) error) func(*PassRun) (any, error) {
 	return func(run *PassRun) (any, error) {
 		return nil, discover(run.ResultOf[indexPass].(*index), run.Facts)
 	}
@@ -227,7 +228,7 @@ func (ix *index) addFile(pkg *packages.Package, f *ast.File) {
 				sym = pkg.Types.Path() + "." + d.Name.Name
 			}
 			u = &unit{pkg: pkg, file: f, obj: fn, decl: d, body: d.Body,
-				ref: FuncRef{Symbol: sym, Decl: ix.declLoc(d)}}
+				ref: fact.FuncRef{Symbol: sym, Decl: ix.declLoc(d)}}
 			u.top = u
 			ix.units = append(ix.units, u)
 			if fn != nil {
@@ -247,7 +248,7 @@ func (ix *index) pkgInit(pkg *packages.Package, f *ast.File) *unit {
 	if u := ix.initUnits[pkg]; u != nil {
 		return u
 	}
-	u := &unit{pkg: pkg, file: f, ref: FuncRef{Symbol: pkg.Types.Path() + ".init"}}
+	u := &unit{pkg: pkg, file: f, ref: fact.FuncRef{Symbol: pkg.Types.Path() + ".init"}}
 	u.top = u
 	ix.initUnits[pkg] = u
 	return u
@@ -262,7 +263,7 @@ func (ix *index) walk(parent *unit, n ast.Node) {
 		case *ast.FuncLit:
 			parent.litCount++
 			u := &unit{pkg: parent.pkg, file: parent.file, lit: n, body: n.Body, top: parent.top,
-				ref: FuncRef{Symbol: parent.ref.Symbol + "$" + strconv.Itoa(parent.litCount), Decl: ix.prog.Loc(n.Pos(), n.End())}}
+				ref: fact.FuncRef{Symbol: parent.ref.Symbol + "$" + strconv.Itoa(parent.litCount), Decl: ix.prog.Loc(n.Pos(), n.End())}}
 			ix.units = append(ix.units, u)
 			ix.unitOfLit[n] = u
 			ix.walk(u, n.Body)
@@ -356,11 +357,11 @@ func keyedElts(cl *ast.CompositeLit) iter.Seq2[*ast.Ident, *ast.KeyValueExpr] {
 // mergeResource combines the resources of several values of one
 // expression: fields that agree are kept, the others cleared (a
 // ClusterTrustBundle informer of v1alpha1 or v1beta1 has Version "").
-func mergeResource(a, b Resource) Resource {
-	if a == (Resource{}) {
+func mergeResource(a, b fact.Resource) fact.Resource {
+	if a == (fact.Resource{}) {
 		return b
 	}
-	if b == (Resource{}) {
+	if b == (fact.Resource{}) {
 		return a
 	}
 	if a.Group != b.Group {
@@ -407,7 +408,7 @@ func (ix *index) bodies() []*unit {
 // funcRef returns the FuncRef of a function or method of the loaded
 // program; recv, when not nil, is the static receiver type through which
 // it was selected (for interface methods, which ObjectName cannot name).
-func (ix *index) funcRef(fn *types.Func, recv types.Type) FuncRef {
+func (ix *index) funcRef(fn *types.Func, recv types.Type) fact.FuncRef {
 	fn = fn.Origin()
 	sym := ObjectName(fn)
 	if sym == "" && recv != nil {
@@ -415,7 +416,7 @@ func (ix *index) funcRef(fn *types.Func, recv types.Type) FuncRef {
 			sym = n.Obj().Pkg().Path() + "." + n.Obj().Name() + "." + fn.Name()
 		}
 	}
-	ref := FuncRef{Symbol: sym}
+	ref := fact.FuncRef{Symbol: sym}
 	if d := ix.funcDecls[fn]; d != nil {
 		ref.Decl = ix.declLoc(d)
 	} else if s, ok := ix.symbol(sym); ok {
@@ -428,7 +429,7 @@ func (ix *index) funcRef(fn *types.Func, recv types.Type) FuncRef {
 
 // declLoc spans a declaration as the symbol index does: from its doc
 // comment's first line, when it has one, to its last line.
-func (ix *index) declLoc(d *ast.FuncDecl) Location {
+func (ix *index) declLoc(d *ast.FuncDecl) fact.Location {
 	from := d.Pos()
 	if d.Doc != nil {
 		from = d.Doc.Pos()
@@ -438,13 +439,13 @@ func (ix *index) declLoc(d *ast.FuncDecl) Location {
 
 // symbol looks name up in the loader's symbol index (dependencies whose
 // syntax the loader has already dropped).
-func (ix *index) symbol(name string) (Symbol, bool) {
+func (ix *index) symbol(name string) (fact.Symbol, bool) {
 	syms := ix.prog.symbols
 	i := sort.Search(len(syms), func(i int) bool { return syms[i].Name >= name })
 	if name != "" && i < len(syms) && syms[i].Name == name {
 		return syms[i], true
 	}
-	return Symbol{}, false
+	return fact.Symbol{}, false
 }
 
 // inTree reports whether obj is declared in a file of the tree. A
@@ -615,15 +616,15 @@ func groupVersionDir(p string) string {
 // generated API package declares one in register.go), version from its
 // package path, resource from the typed client's getter or, failing that,
 // from the plural rules client-gen applies.
-func (ix *index) apiResource(t types.Type) Resource {
+func (ix *index) apiResource(t types.Type) fact.Resource {
 	n := namedOf(t)
 	if n == nil || n.Obj().Pkg() == nil {
-		return Resource{}
+		return fact.Resource{}
 	}
 	p := n.Obj().Pkg()
-	r := Resource{Kind: n.Obj().Name(), Version: path.Base(p.Path())}
+	r := fact.Resource{Kind: n.Obj().Name(), Version: path.Base(p.Path())}
 	if !isVersion(r.Version) {
-		return Resource{Kind: r.Kind}
+		return fact.Resource{Kind: r.Kind}
 	}
 	r.Group = groupOf(p)
 	r.Resource = ix.plural(groupVersionDir(p.Path()), r.Kind)
@@ -689,7 +690,7 @@ func pluralize(kind string) string {
 }
 
 // sortLoc orders by path then line; the passes break ties on their own fields.
-func locLess(a, b Location) (less, equal bool) {
+func locLess(a, b fact.Location) (less, equal bool) {
 	if a.Path != b.Path {
 		return a.Path < b.Path, false
 	}

@@ -38,7 +38,7 @@ import (
 
 var kubelike struct {
 	once  sync.Once
-	facts *Facts
+	facts *fact.Facts
 	prog  *Program
 	err   error
 }
@@ -71,7 +71,7 @@ func TestMain(m *testing.M) {
 }
 
 // kubelikeFacts loads testdata/kubelike and runs Passes once per test binary.
-func kubelikeFacts(t *testing.T) (*Facts, *Program) {
+func kubelikeFacts(t *testing.T) (*fact.Facts, *Program) {
 	t.Helper()
 	kubelike.once.Do(func() {
 		dir, err := kubelikeTree()
@@ -89,7 +89,7 @@ func kubelikeFacts(t *testing.T) (*Facts, *Program) {
 			kubelike.err = err
 			return
 		}
-		facts := &Facts{Schema: SchemaVersion}
+		facts := &fact.Facts{Schema: fact.SchemaVersion}
 		if err := RunPasses(context.Background(), prog, facts, Passes, nil); err != nil {
 			kubelike.err = err
 			return
@@ -102,7 +102,7 @@ func kubelikeFacts(t *testing.T) (*Facts, *Program) {
 	return kubelike.facts, kubelike.prog
 }
 
-func renderHandler(h *Handler) string {
+func renderHandler(h *fact.Handler) string {
 	if h == nil {
 		return "-"
 	}
@@ -120,11 +120,11 @@ func renderHandler(h *Handler) string {
 	return s
 }
 
-func renderResource(r Resource) string {
+func renderResource(r fact.Resource) string {
 	return fmt.Sprintf("%s/%s %s %s", r.Group, r.Version, r.Kind, r.Resource)
 }
 
-func renderRegistration(r HandlerRegistration) string {
+func renderRegistration(r fact.HandlerRegistration) string {
 	s := fmt.Sprintf("%s %s add=%s update=%s delete=%s", r.Method, renderResource(r.Informer),
 		renderHandler(r.Add), renderHandler(r.Update), renderHandler(r.Delete))
 	if r.Filter != nil {
@@ -136,7 +136,7 @@ func renderRegistration(r HandlerRegistration) string {
 	return s + " caller=" + fact.ShortSymbol(r.Caller.Symbol)
 }
 
-func renderWrite(w Write) string {
+func renderWrite(w fact.Write) string {
 	res := w.Resource.Resource
 	if w.Subresource != "" {
 		res += "/" + w.Subresource
@@ -145,7 +145,7 @@ func renderWrite(w Write) string {
 		res, w.Verb, w.APIVerb, w.Resource.Group, w.Resource.Version, w.Resource.Kind, w.Via, fact.ShortSymbol(w.Caller.Symbol))
 }
 
-func renderEvent(e Event) string {
+func renderEvent(e fact.Event) string {
 	s := fmt.Sprintf("%s.%s %s %q reasonExpr=%s message=%q", e.Recorder, e.Method, e.Type, e.Reason, e.ReasonExpr, e.Message)
 	if e.Action != "" {
 		s += " action=" + e.Action
@@ -156,7 +156,7 @@ func renderEvent(e Event) string {
 	return s + " caller=" + fact.ShortSymbol(e.Caller.Symbol)
 }
 
-func renderWiring(w Wiring) string {
+func renderWiring(w fact.Wiring) string {
 	s := fmt.Sprintf("%s.%s = %s", fact.ShortSymbol(w.Type), w.Field, fact.ShortSymbol(w.Sync.Symbol))
 	if w.Queue != "" {
 		var es []string
@@ -171,7 +171,7 @@ func renderWiring(w Wiring) string {
 	return s
 }
 
-func renderListWatch(lw ListWatch) string {
+func renderListWatch(lw fact.ListWatch) string {
 	var cs []string
 	for _, c := range lw.Consumers {
 		s := c.Kind + ":" + fact.ShortSymbol(c.Caller.Symbol) + ":" + renderResource(c.Resource)
@@ -184,7 +184,7 @@ func renderListWatch(lw ListWatch) string {
 		strings.Join(lw.Fields, ","), strings.Join(cs, ";"), fact.ShortSymbol(lw.Caller.Symbol))
 }
 
-func renderCall(c Call) string {
+func renderCall(c fact.Call) string {
 	return fmt.Sprintf("%s %s -> %s", c.Kind, fact.ShortSymbol(c.From), fact.ShortSymbol(c.To))
 }
 
@@ -199,7 +199,7 @@ var wantRE = regexp.MustCompile(`// want (\w+) "((?:[^"\\]|\\.)*)"`)
 func TestPasses(t *testing.T) {
 	facts, prog := kubelikeFacts(t)
 	got := map[string][]*gotFact{} // "path:line" → facts starting there
-	add := func(kind string, at Location, text string) {
+	add := func(kind string, at fact.Location, text string) {
 		k := at.Path + ":" + strconv.Itoa(at.StartLine)
 		got[k] = append(got[k], &gotFact{kind: kind, text: text})
 	}
@@ -297,7 +297,7 @@ func TestPassesGolden(t *testing.T) {
 	if err != nil {
 		t.Fatalf("%v (run with -update to create it)", err)
 	}
-	var w, g Facts
+	var w, g fact.Facts
 	if err := json.Unmarshal(want, &w); err != nil {
 		t.Fatal(err)
 	}
@@ -313,7 +313,7 @@ func TestPassesGolden(t *testing.T) {
 // second run builds its own index.
 func TestPassesDeterministic(t *testing.T) {
 	facts, prog := kubelikeFacts(t)
-	again := &Facts{Schema: SchemaVersion}
+	again := &fact.Facts{Schema: fact.SchemaVersion}
 	if err := RunPasses(context.Background(), prog, again, Passes, nil); err != nil {
 		t.Fatal(err)
 	}
@@ -339,7 +339,7 @@ func TestHandlersSkipInformerMachinery(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var got Facts
+	var got fact.Facts
 	if err := RunPasses(context.Background(), prog, &got, []*Pass{HandlersPass}, nil); err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,7 @@
 package analyzer
 
 import (
+	"github.com/kubewalk/kubewalk/analyzer/fact"
 	"go/token"
 	"go/types"
 	"path/filepath"
@@ -27,12 +28,12 @@ type Program struct {
 	// symbols is the symbol index (sorted by name), set by the loader:
 	// dependencies keep no syntax, so this is where their declaration
 	// spans come from.
-	symbols []Symbol
+	symbols []fact.Symbol
 }
 
 // Symbol returns the in-tree declaration named name (go doc style, as
 // ObjectName returns), in any loaded package — roots or dependencies.
-func (p *Program) Symbol(name string) (Symbol, bool) {
+func (p *Program) Symbol(name string) (fact.Symbol, bool) {
 	return lookupSymbol(p.symbols, name)
 }
 
@@ -40,11 +41,11 @@ func (p *Program) Symbol(name string) (Symbol, bool) {
 // Symbol.Decl), or the zero Location when obj is not a package-level
 // object or method declared in the tree. Use it for objects of dependency
 // packages, whose syntax is not kept after loading.
-func (p *Program) DeclLoc(obj types.Object) Location {
+func (p *Program) DeclLoc(obj types.Object) fact.Location {
 	if s, ok := p.Symbol(ObjectName(obj)); ok {
 		return s.Decl
 	}
-	return Location{}
+	return fact.Location{}
 }
 
 // RelPath returns filename relative to the tree root with forward slashes,
@@ -65,9 +66,9 @@ func (p *Program) RelPath(filename string) (string, bool) {
 
 // Loc returns the lines from..to span, or the zero Location when the span
 // lies outside the tree or is invalid.
-func (p *Program) Loc(from, to token.Pos) Location {
+func (p *Program) Loc(from, to token.Pos) fact.Location {
 	if !from.IsValid() {
-		return Location{}
+		return fact.Location{}
 	}
 	if !to.IsValid() {
 		to = from
@@ -75,9 +76,9 @@ func (p *Program) Loc(from, to token.Pos) Location {
 	a, b := p.Fset.Position(from), p.Fset.Position(to)
 	rel, ok := p.RelPath(a.Filename)
 	if !ok {
-		return Location{}
+		return fact.Location{}
 	}
-	return Location{Path: rel, StartLine: a.Line, EndLine: b.Line}
+	return fact.Location{Path: rel, StartLine: a.Line, EndLine: b.Line}
 }
 
 // ObjectName returns the go doc style name of a package-level object or a

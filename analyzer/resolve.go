@@ -19,31 +19,31 @@ import (
 // names a declaration wins, and its regexp, if any, must match at least one
 // line of that declaration. A reference whose names all miss yields a
 // *fact.NotFoundError with suggestions.
-func (r *Result) Resolve(ref Ref) (Resolved, error) {
+func (r *Result) Resolve(ref fact.Ref) (fact.Resolved, error) {
 	if len(ref.Alternates) == 0 {
-		return Resolved{}, errors.New("empty reference")
+		return fact.Resolved{}, errors.New("empty reference")
 	}
 	for i, name := range r.alternates(ref) {
 		sym, ok := r.Lookup(name)
 		if !ok {
 			continue
 		}
-		res := Resolved{Symbol: sym, Alternate: i}
+		res := fact.Resolved{Symbol: sym, Alternate: i}
 		if ref.Lines != "" {
 			m, err := r.matchLines(sym, ref.Lines)
 			if err != nil {
-				return Resolved{}, fmt.Errorf("resolve %s: %w", ref, err)
+				return fact.Resolved{}, fmt.Errorf("resolve %s: %w", ref, err)
 			}
 			res.Matched = m
 		}
 		return res, nil
 	}
-	return Resolved{}, r.notFound(ref)
+	return fact.Resolved{}, r.notFound(ref)
 }
 
 // alternates returns ref's names, correcting relative alternates when the
 // first alternate's import path has a dotted last element (see fact.ParseRef).
-func (r *Result) alternates(ref Ref) []string {
+func (r *Result) alternates(ref fact.Ref) []string {
 	names := ref.Alternates
 	guess, _, ok := fact.SplitSymbol(names[0])
 	if !ok {
@@ -87,7 +87,7 @@ func (r *Result) hasPackage(path string) bool {
 }
 
 // symbolPackage returns the import path of a symbol's package.
-func symbolPackage(s Symbol) string {
+func symbolPackage(s fact.Symbol) string {
 	name := s.Name
 	n := 1
 	if s.Kind == "method" {
@@ -104,9 +104,9 @@ func symbolPackage(s Symbol) string {
 // packageSymbols returns the symbols of package path. Its names sort
 // together after "path.", mixed only with those of packages whose path
 // extends path's last element with a dot ("path.v2/…"), which are skipped.
-func (r *Result) packageSymbols(path string) []Symbol {
+func (r *Result) packageSymbols(path string) []fact.Symbol {
 	prefix := path + "."
-	var out []Symbol
+	var out []fact.Symbol
 	i := sort.Search(len(r.Symbols), func(i int) bool { return r.Symbols[i].Name >= prefix })
 	for ; i < len(r.Symbols) && strings.HasPrefix(r.Symbols[i].Name, prefix); i++ {
 		if symbolPackage(r.Symbols[i]) == path {
@@ -117,7 +117,7 @@ func (r *Result) packageSymbols(path string) []Symbol {
 }
 
 // matchLines returns the lines of sym's declaration that re matches.
-func (r *Result) matchLines(sym Symbol, re string) ([]int, error) {
+func (r *Result) matchLines(sym fact.Symbol, re string) ([]int, error) {
 	rx, err := regexp.Compile(re)
 	if err != nil {
 		return nil, err
@@ -144,7 +144,7 @@ func (r *Result) matchLines(sym Symbol, re string) ([]int, error) {
 const maxSuggestions = 5
 
 // notFound builds the error for a reference none of whose names exist.
-func (r *Result) notFound(ref Ref) *fact.NotFoundError {
+func (r *Result) notFound(ref fact.Ref) *fact.NotFoundError {
 	e := &fact.NotFoundError{Ref: ref.String()}
 	type cand struct {
 		name string

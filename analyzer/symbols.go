@@ -2,6 +2,7 @@ package analyzer
 
 import (
 	"bytes"
+	"github.com/kubewalk/kubewalk/analyzer/fact"
 	"go/ast"
 	"go/token"
 	"slices"
@@ -15,26 +16,26 @@ import (
 // scanning src upwards from the declaration for a block of "//" lines with
 // no blank line between, which is what go/ast calls the Doc of a gofmt'ed
 // declaration.
-func appendSymbols(syms []Symbol, pkgPath, rel string, fset *token.FileSet, f *ast.File, src []byte) []Symbol {
+func appendSymbols(syms []fact.Symbol, pkgPath, rel string, fset *token.FileSet, f *ast.File, src []byte) []fact.Symbol {
 	tf := fset.File(f.FileStart)
 	if tf == nil {
 		return syms
 	}
-	loc := func(from, to token.Pos) Location {
-		return Location{Path: rel, StartLine: docStart(tf, src, from), EndLine: tf.Line(to)}
+	loc := func(from, to token.Pos) fact.Location {
+		return fact.Location{Path: rel, StartLine: docStart(tf, src, from), EndLine: tf.Line(to)}
 	}
-	add := func(name, kind string, decl, body Location) {
+	add := func(name, kind string, decl, body fact.Location) {
 		if name == "_" {
 			return
 		}
-		syms = append(syms, Symbol{Name: pkgPath + "." + name, Kind: kind, Decl: decl, Body: body})
+		syms = append(syms, fact.Symbol{Name: pkgPath + "." + name, Kind: kind, Decl: decl, Body: body})
 	}
 	for _, d := range f.Decls {
 		switch d := d.(type) {
 		case *ast.FuncDecl:
-			var body Location
+			var body fact.Location
 			if d.Body != nil {
-				body = Location{Path: rel, StartLine: tf.Line(d.Body.Lbrace), EndLine: tf.Line(d.Body.Rbrace)}
+				body = fact.Location{Path: rel, StartLine: tf.Line(d.Body.Lbrace), EndLine: tf.Line(d.Body.Rbrace)}
 			}
 			name, kind := d.Name.Name, "func"
 			if d.Recv != nil && len(d.Recv.List) == 1 {
@@ -58,10 +59,10 @@ func appendSymbols(syms []Symbol, pkgPath, rel string, fset *token.FileSet, f *a
 				}
 				switch s := spec.(type) {
 				case *ast.TypeSpec:
-					add(s.Name.Name, kind, loc(from, to), Location{})
+					add(s.Name.Name, kind, loc(from, to), fact.Location{})
 				case *ast.ValueSpec:
 					for _, n := range s.Names {
-						add(n.Name, kind, loc(from, to), Location{})
+						add(n.Name, kind, loc(from, to), fact.Location{})
 					}
 				}
 			}
@@ -110,8 +111,8 @@ func docStart(tf *token.File, src []byte, pos token.Pos) int {
 }
 
 // sortSymbols sorts by name, then position (a name can repeat: init).
-func sortSymbols(syms []Symbol) {
-	slices.SortFunc(syms, func(a, b Symbol) int {
+func sortSymbols(syms []fact.Symbol) {
+	slices.SortFunc(syms, func(a, b fact.Symbol) int {
 		if c := strings.Compare(a.Name, b.Name); c != 0 {
 			return c
 		}

@@ -1,6 +1,7 @@
 package analyzer
 
 import (
+	"github.com/kubewalk/kubewalk/analyzer/fact"
 	"go/ast"
 	"go/types"
 	"sort"
@@ -46,7 +47,7 @@ func isQueueType(t types.Type) bool {
 }
 
 type wiringSite struct {
-	w     Wiring
+	w     fact.Wiring
 	field *types.Var
 	owner *types.Named
 }
@@ -59,17 +60,17 @@ type wiringScan struct {
 	sites    []wiringSite
 	// Per queue field: enqueuers; per func field: callers; per unit: queue
 	// fields it Gets from.
-	enqueuers    map[*types.Var][]FuncRef
+	enqueuers    map[*types.Var][]fact.FuncRef
 	seenEnq      map[*types.Var]map[string]bool
 	fieldCallers map[*types.Var][]*unit
 	gets         map[*unit][]*types.Var
 }
 
-func runWiring(ix *index, facts *Facts) error {
+func runWiring(ix *index, facts *fact.Facts) error {
 	s := &wiringScan{
 		ix:           ix,
 		rootPkgs:     map[string]bool{},
-		enqueuers:    map[*types.Var][]FuncRef{},
+		enqueuers:    map[*types.Var][]fact.FuncRef{},
 		seenEnq:      map[*types.Var]map[string]bool{},
 		fieldCallers: map[*types.Var][]*unit{},
 		gets:         map[*unit][]*types.Var{},
@@ -90,7 +91,7 @@ func runWiring(ix *index, facts *Facts) error {
 			getters[q][u.ref.Symbol] = true
 		}
 	}
-	var out []Wiring
+	var out []fact.Wiring
 	for _, site := range s.sites {
 		out = append(out, s.complete(site, getters))
 	}
@@ -222,7 +223,7 @@ func (s *wiringScan) addSite(u *unit, owner types.Type, field *types.Var, rhs as
 		return
 	}
 	s.sites = append(s.sites, wiringSite{
-		w: Wiring{
+		w: fact.Wiring{
 			Type:  on.Obj().Pkg().Path() + "." + on.Obj().Name(),
 			Field: field.Name(),
 			Sync:  h.FuncRef,
@@ -236,7 +237,7 @@ func (s *wiringScan) addSite(u *unit, owner types.Type, field *types.Var, rhs as
 // complete adds to a wired field its type's work queue, the queue's
 // enqueuers (without the functions in getters[queue], the workers) and
 // the worker.
-func (s *wiringScan) complete(site wiringSite, getters map[*types.Var]map[string]bool) Wiring {
+func (s *wiringScan) complete(site wiringSite, getters map[*types.Var]map[string]bool) fact.Wiring {
 	w := site.w
 	st, _ := site.owner.Underlying().(*types.Struct)
 	var queues []*types.Var

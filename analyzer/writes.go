@@ -1,6 +1,7 @@
 package analyzer
 
 import (
+	"github.com/kubewalk/kubewalk/analyzer/fact"
 	"go/ast"
 	"go/types"
 	"sort"
@@ -65,8 +66,8 @@ const (
 	scalePkg    = "k8s.io/client-go/scale"
 )
 
-func runWrites(ix *index, facts *Facts) error {
-	var out []Write
+func runWrites(ix *index, facts *fact.Facts) error {
+	var out []fact.Write
 	for _, u := range ix.bodies() {
 		info := u.pkg.TypesInfo
 		shallow(u.body, func(n ast.Node) bool {
@@ -98,7 +99,7 @@ func runWrites(ix *index, facts *Facts) error {
 			if client == "ScaleInterface" && sub == "" {
 				sub = "scale"
 			}
-			out = append(out, Write{
+			out = append(out, fact.Write{
 				Caller:      u.ref,
 				At:          ix.prog.Loc(call.Pos(), call.End()),
 				Resource:    res,
@@ -178,10 +179,10 @@ func constSubresources(u *unit, call *ast.CallExpr, sig *types.Signature) string
 
 // clientResource tells whether recv (static type t) is an API client and
 // which resource it serves; client names the client type for Via.
-func (ix *index) clientResource(u *unit, recvExpr ast.Expr, t types.Type, fn *types.Func) (Resource, string, bool) {
+func (ix *index) clientResource(u *unit, recvExpr ast.Expr, t types.Type, fn *types.Func) (fact.Resource, string, bool) {
 	n := namedOf(t)
 	if n == nil || n.Obj().Pkg() == nil {
-		return Resource{}, "", false
+		return fact.Resource{}, "", false
 	}
 	p := n.Obj().Pkg().Path()
 	switch {
@@ -196,10 +197,10 @@ func (ix *index) clientResource(u *unit, recvExpr ast.Expr, t types.Type, fn *ty
 	case p == scalePkg && n.Obj().Name() == "ScaleInterface":
 		// Scales(ns).Update(ctx, groupResource, scale, opts): the target's
 		// resource is a run-time value; the subresource is scale.
-		return Resource{}, n.Obj().Name(), true
+		return fact.Resource{}, n.Obj().Name(), true
 	case p == dynamicPkg || p == metadataPkg:
 		if !strings.HasSuffix(n.Obj().Name(), "ResourceInterface") {
-			return Resource{}, "", false
+			return fact.Resource{}, "", false
 		}
 		// Find Resource(gvr) in the chain: dyn.Resource(gvr).Namespace(ns).Create.
 		for x := ast.Unparen(recvExpr); ; {
@@ -216,7 +217,7 @@ func (ix *index) clientResource(u *unit, recvExpr ast.Expr, t types.Type, fn *ty
 			}
 			x = ast.Unparen(s.X)
 		}
-		return Resource{}, n.Obj().Name(), true
+		return fact.Resource{}, n.Obj().Name(), true
 	}
 	// A type embedding a typed client (a wrapper struct): the method's own
 	// receiver tells.
@@ -227,17 +228,17 @@ func (ix *index) clientResource(u *unit, recvExpr ast.Expr, t types.Type, fn *ty
 			}
 		}
 	}
-	return Resource{}, "", false
+	return fact.Resource{}, "", false
 }
 
 // typedResource returns the resource a typed client type serves:
 // ReplicaSetInterface, the unexported replicaSets struct, or an expansion
 // interface (PodExpansion).
-func (ix *index) typedResource(n *types.Named) Resource {
+func (ix *index) typedResource(n *types.Named) fact.Resource {
 	gv := typedClientPkg(n.Obj().Pkg().Path())
 	name := n.Obj().Name()
 	if strings.HasSuffix(name, "Client") || (strings.HasSuffix(name, "Interface") && isVersionedGroupIface(name)) {
-		return Resource{} // AppsV1Client, AppsV1Interface: the group client, not a resource's
+		return fact.Resource{} // AppsV1Client, AppsV1Interface: the group client, not a resource's
 	}
 	if get := methodResult(n, "Get"); get != nil {
 		if r := ix.apiResource(get); r.Kind != "" {
@@ -249,10 +250,10 @@ func (ix *index) typedResource(n *types.Named) Resource {
 		if k, ok := ix.kinds[gv+"/"+strings.ToLower(name)]; ok {
 			kind = k
 		} else {
-			return Resource{}
+			return fact.Resource{}
 		}
 	}
-	r := Resource{Kind: kind, Version: pathBase(gv), Resource: ix.plural(gv, kind)}
+	r := fact.Resource{Kind: kind, Version: pathBase(gv), Resource: ix.plural(gv, kind)}
 	r.Group = groupFromImports(n.Obj().Pkg(), gv)
 	return r
 }
@@ -288,12 +289,12 @@ func viaOf(recv ast.Expr, client, method string) string {
 // clientOrigins follows a receiver of a hand-written client interface
 // (ClusterTrustBundlePublisher's clusterTrustBundlesClient[T]) back to the
 // typed clients assigned to it.
-func (ix *index) clientOrigins(pkg *packages.Package, e ast.Expr, fn *types.Func, depth int) (Resource, bool) {
+func (ix *index) clientOrigins(pkg *packages.Package, e ast.Expr, fn *types.Func, depth int) (fact.Resource, bool) {
 	v := varOf(pkg.TypesInfo, e)
 	if v == nil || depth > maxOriginDepth {
-		return Resource{}, false
+		return fact.Resource{}, false
 	}
-	var res Resource
+	var res fact.Resource
 	found := false
 	for _, o := range ix.originsOf(v) {
 		if o.index != 0 {

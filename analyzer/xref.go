@@ -1,6 +1,7 @@
 package analyzer
 
 import (
+	"github.com/kubewalk/kubewalk/analyzer/fact"
 	"go/ast"
 	"go/types"
 	"sort"
@@ -9,8 +10,8 @@ import (
 // buildXrefs returns the identifier tables of the root packages' files in
 // the tree, sorted by path. Every identifier bound to an object is listed:
 // the site links uses to declarations and colours identifiers by kind.
-func buildXrefs(prog *Program) []FileXref {
-	var out []FileXref
+func buildXrefs(prog *Program) []fact.FileXref {
+	var out []fact.FileXref
 	for _, pkg := range prog.Roots {
 		info := pkg.TypesInfo
 		if info == nil {
@@ -25,7 +26,7 @@ func buildXrefs(prog *Program) []FileXref {
 			if !ok {
 				continue
 			}
-			x := FileXref{Path: rel}
+			x := fact.FileXref{Path: rel}
 			ast.Inspect(f, func(n ast.Node) bool {
 				id, ok := n.(*ast.Ident)
 				if !ok {
@@ -38,7 +39,7 @@ func buildXrefs(prog *Program) []FileXref {
 				if obj == nil {
 					return true
 				}
-				ident := Ident{Off: tf.Offset(id.Pos()), Len: len(id.Name), Kind: objectKind(obj), Def: def}
+				ident := fact.Ident{Off: tf.Offset(id.Pos()), Len: len(id.Name), Kind: objectKind(obj), Def: def}
 				if obj.Pkg() != nil && obj.Pos().IsValid() {
 					ident.Target = prog.Loc(obj.Pos(), obj.Pos())
 				}

@@ -1,6 +1,7 @@
 package analyzer
 
 import (
+	"github.com/kubewalk/kubewalk/analyzer/fact"
 	"os"
 	"path/filepath"
 	"strings"
@@ -18,7 +19,7 @@ func TestXrefs(t *testing.T) {
 	}
 	// at finds the ident whose text is name on the first line containing line.
 	x := res.Xrefs[0]
-	at := func(line, name string) *Ident {
+	at := func(line, name string) *fact.Ident {
 		i := strings.Index(string(src), line)
 		if i < 0 {
 			t.Fatalf("no line %q", line)
@@ -33,19 +34,19 @@ func TestXrefs(t *testing.T) {
 	}
 	tests := []struct {
 		line, name string
-		want       Ident
+		want       fact.Ident
 	}{
-		{"ctl.syncHandler = ctl.syncThing", "syncThing", Ident{Len: 9, Kind: "method", Target: Location{Path: "ctrl/ctrl.go", StartLine: 27, EndLine: 27}}},
-		{"ctl.syncHandler = ctl.syncThing", "syncHandler", Ident{Len: 11, Kind: "field", Target: Location{Path: "ctrl/ctrl.go", StartLine: 14, EndLine: 14}}},
-		{"ctl.syncHandler = ctl.syncThing", "ctl", Ident{Len: 3, Kind: "var", Target: Location{Path: "ctrl/ctrl.go", StartLine: 20, EndLine: 20}}},
-		{"func NewController(c *lib.Client)", "NewController", Ident{Len: 13, Kind: "func", Def: true, Target: Location{Path: "ctrl/ctrl.go", StartLine: 19, EndLine: 19}}},
-		{"func NewController(c *lib.Client)", "lib", Ident{Len: 3, Kind: "pkg", Target: Location{Path: "ctrl/ctrl.go", StartLine: 8, EndLine: 8}}},
-		{"func NewController(c *lib.Client)", "Client", Ident{Len: 6, Kind: "type", Target: Location{Path: "lib/lib.go", StartLine: 9, EndLine: 9}}},
-		{`return fmt.Errorf("empty key")`, "Errorf", Ident{Len: 6, Kind: "func"}}, // outside the tree
-		{"if key == \"\"", "key", Ident{Len: 3, Kind: "var", Target: Location{Path: "ctrl/ctrl.go", StartLine: 27, EndLine: 27}}},
-		{"func (l *List[T]) Len() int { return len(l.items) }", "len", Ident{Len: 3, Kind: "builtin"}},
-		{"func (l *List[T]) Len() int", "int", Ident{Len: 3, Kind: "builtin"}},
-		{"ReasonFailed  = \"Failed\"", "ReasonFailed", Ident{Len: 12, Kind: "const", Def: true, Target: Location{Path: "ctrl/ctrl.go", StartLine: 39, EndLine: 39}}},
+		{"ctl.syncHandler = ctl.syncThing", "syncThing", fact.Ident{Len: 9, Kind: "method", Target: fact.Location{Path: "ctrl/ctrl.go", StartLine: 27, EndLine: 27}}},
+		{"ctl.syncHandler = ctl.syncThing", "syncHandler", fact.Ident{Len: 11, Kind: "field", Target: fact.Location{Path: "ctrl/ctrl.go", StartLine: 14, EndLine: 14}}},
+		{"ctl.syncHandler = ctl.syncThing", "ctl", fact.Ident{Len: 3, Kind: "var", Target: fact.Location{Path: "ctrl/ctrl.go", StartLine: 20, EndLine: 20}}},
+		{"func NewController(c *lib.Client)", "NewController", fact.Ident{Len: 13, Kind: "func", Def: true, Target: fact.Location{Path: "ctrl/ctrl.go", StartLine: 19, EndLine: 19}}},
+		{"func NewController(c *lib.Client)", "lib", fact.Ident{Len: 3, Kind: "pkg", Target: fact.Location{Path: "ctrl/ctrl.go", StartLine: 8, EndLine: 8}}},
+		{"func NewController(c *lib.Client)", "Client", fact.Ident{Len: 6, Kind: "type", Target: fact.Location{Path: "lib/lib.go", StartLine: 9, EndLine: 9}}},
+		{`return fmt.Errorf("empty key")`, "Errorf", fact.Ident{Len: 6, Kind: "func"}}, // outside the tree
+		{"if key == \"\"", "key", fact.Ident{Len: 3, Kind: "var", Target: fact.Location{Path: "ctrl/ctrl.go", StartLine: 27, EndLine: 27}}},
+		{"func (l *List[T]) Len() int { return len(l.items) }", "len", fact.Ident{Len: 3, Kind: "builtin"}},
+		{"func (l *List[T]) Len() int", "int", fact.Ident{Len: 3, Kind: "builtin"}},
+		{"ReasonFailed  = \"Failed\"", "ReasonFailed", fact.Ident{Len: 12, Kind: "const", Def: true, Target: fact.Location{Path: "ctrl/ctrl.go", StartLine: 39, EndLine: 39}}},
 	}
 	for _, tt := range tests {
 		got := at(tt.line, tt.name)

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"fmt"
+	"github.com/kubewalk/kubewalk/analyzer/fact"
 	"io/fs"
 	"net/http"
 	"os"
@@ -12,7 +13,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/kubewalk/kubewalk/analyzer"
 	"github.com/kubewalk/kubewalk/site"
 	"github.com/kubewalk/kubewalk/source"
 	"github.com/kubewalk/kubewalk/walkthrough"
@@ -35,23 +35,23 @@ func (dc *DeploymentController) getNewReplicaSet() error {
 )
 
 // fakeResolver resolves the one fixture symbol.
-type fakeResolver struct{ facts *analyzer.Facts }
+type fakeResolver struct{ facts *fact.Facts }
 
-func (f fakeResolver) Resolve(ref analyzer.Ref) (analyzer.Resolved, error) {
+func (f fakeResolver) Resolve(ref fact.Ref) (fact.Resolved, error) {
 	for i, a := range ref.Alternates {
 		if a == fixtureSym {
-			return analyzer.Resolved{Symbol: fixtureSymbol(), Alternate: i}, nil
+			return fact.Resolved{Symbol: fixtureSymbol(), Alternate: i}, nil
 		}
 	}
-	return analyzer.Resolved{}, &analyzer.NotFoundError{Ref: ref.String()}
+	return fact.Resolved{}, &fact.NotFoundError{Ref: ref.String()}
 }
 
-func (f fakeResolver) Facts() *analyzer.Facts { return f.facts }
+func (f fakeResolver) Facts() *fact.Facts { return f.facts }
 
-func fixtureSymbol() analyzer.Symbol {
-	return analyzer.Symbol{Name: fixtureSym, Kind: "method",
-		Decl: analyzer.Location{Path: fixtureFile, StartLine: 3, EndLine: 7},
-		Body: analyzer.Location{Path: fixtureFile, StartLine: 4, EndLine: 7}}
+func fixtureSymbol() fact.Symbol {
+	return fact.Symbol{Name: fixtureSym, Kind: "method",
+		Decl: fact.Location{Path: fixtureFile, StartLine: 3, EndLine: 7},
+		Body: fact.Location{Path: fixtureFile, StartLine: 4, EndLine: 7}}
 }
 
 // walkthroughMD is a walkthrough with an inline reference and an excerpt;
@@ -75,7 +75,7 @@ Intro %d.
 // dir into a whole site with site.Build, as `kubewalk serve` does (less
 // the analysis, which serve never repeats).
 func fixtureBuild(dir string) func(ctx context.Context, out string) error {
-	facts := &analyzer.Facts{Schema: analyzer.SchemaVersion, Tag: fixtureTag}
+	facts := &fact.Facts{Schema: fact.SchemaVersion, Tag: fixtureTag}
 	perma := func(p string, from, to int) string { return source.Permalink(fixtureTag, p, from, to) }
 	return func(ctx context.Context, out string) error {
 		docs, err := walkthrough.Load(os.DirFS(dir), ".", "en", walkthrough.Options{
@@ -86,7 +86,7 @@ func fixtureBuild(dir string) func(ctx context.Context, out string) error {
 		}
 		_, err = site.Build(ctx, site.Input{
 			Tag: fixtureTag, Backend: "dir", Lang: "en", Facts: facts,
-			Symbols: []analyzer.Symbol{fixtureSymbol()}, Docs: docs,
+			Symbols: []fact.Symbol{fixtureSymbol()}, Docs: docs,
 			ReadFile: func(p string) ([]byte, error) {
 				if p == fixtureFile {
 					return []byte(fixtureSrc), nil

@@ -18,7 +18,7 @@
 //
 // # Matching
 //
-// An event is matched by its reason against analyzer.Event facts whose
+// An event is matched by its reason against fact.Event facts whose
 // reason is that constant. Several call sites often share a reason
 // (SuccessfulCreate is recorded by RealPodControl.createPods for the
 // replicaset, job and daemonset controllers, and by the cronjob controller
@@ -37,7 +37,7 @@
 //
 // The best-ranked candidates are reported (ties all of them). An audit
 // record is matched by verb, resource and subresource against
-// analyzer.Write facts (by the API verb, so a Bind is a create of
+// fact.Write facts (by the API verb, so a Bind is a create of
 // pods/binding), narrowed by the component its user name or user agent
 // names (system:serviceaccount:kube-system:deployment-controller →
 // pkg/controller/deployment, kube-scheduler/… → pkg/scheduler). Reads

@@ -43,7 +43,7 @@
 //
 // Each reference is resolved at both releases by its names alone (the
 // first alternate that exists wins, as analyzer.Result.Resolve does); its
-// declaration's text (analyzer.Symbol.Decl: doc comment to closing brace)
+// declaration's text (fact.Symbol.Decl: doc comment to closing brace)
 // is read from each tree; then its lines: regexp, if any, is matched
 // against that text. The first status that applies, in this order:
 //

@@ -2,7 +2,7 @@
 // kubewalk's source pages and excerpts.
 //
 // Go is highlighted from go/scanner's tokens and the analyzer's identifier
-// table (analyzer.Ident): keywords, strings, comments and numbers by token,
+// table (fact.Ident): keywords, strings, comments and numbers by token,
 // identifiers by the kind of object they denote, and every identifier
 // whose declaration is known becomes a link chosen by the site
 // (Options.Link). Everything else — YAML, shell, JSON, Markdown,
@@ -12,7 +12,7 @@
 // site can wrap each line with its anchor and an excerpt can pick a range:
 //
 //	lines := codehtml.Go(src, xref.Idents, codehtml.Options{
-//		Link: func(t analyzer.Location) string { return site.href(from, t) },
+//		Link: func(t fact.Location) string { return site.href(from, t) },
 //	})
 //	for i, l := range lines {
 //		// <span id="L{{i+1}}">{{l}}</span>
