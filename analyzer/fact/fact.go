@@ -7,7 +7,7 @@ package fact
 // SchemaVersion is the version of the facts.json schema and of the facts
 // cache. Bump it whenever a field is added, removed or changes meaning: the
 // cache key includes it, so stale caches are ignored rather than misread.
-const SchemaVersion = 4
+const SchemaVersion = 5
 
 // Location is a span of lines in a file of the tree.
 type Location struct {
