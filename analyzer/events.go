@@ -1,10 +1,12 @@
 package analyzer
 
 import (
-	"github.com/kubewalk/kubewalk/analyzer/fact"
 	"go/ast"
 	"go/types"
+	"slices"
 	"sort"
+
+	"github.com/kubewalk/kubewalk/analyzer/fact"
 )
 
 // EventsPass finds Kubernetes events recorded by the roots.
@@ -21,26 +23,33 @@ import (
 //
 // How: arguments are read by position (record: object, type, reason,
 // message; AnnotatedEventf adds annotations after object; events: regarding,
-// related, type, reason, action, note). Type, reason, action and message
-// are evaluated as constants with go/types (`events.PullingImage` →
-// "Pulling", `v1.EventTypeNormal` → "Normal"); a non-constant reason is
-// reported with Reason "" and ReasonExpr as written.
+// related, type, reason, action, note) and evaluated as far as the code
+// tells (eventvals.go): constants with go/types (`events.PullingImage` →
+// "Pulling"); fmt.Sprintf's format, fmt.Sprint's operands and string
+// concatenation, with %v for a part known only at run time; a variable or
+// field through the values assigned to it in the roots (one value is its
+// value, several are listed as the values that reach it); a root
+// function's result through its return statements (an error's text is
+// one of the formats the function makes it with); Eventf(…, "%s", msg)
+// as msg. What stays unknown is marked dynamic (Event.Dynamic).
 //
 // Helpers: the kubelet records most of its events through small helpers
-// that take the reason as a parameter (imageManager.logIt,
+// that take the type, reason or message as a parameter (imageManager.logIt,
 // kubeGenericRuntimeManager.recordContainerEvent). When a recorder call's
-// reason is a parameter of the function that contains it, every call of
+// argument is a parameter of the function that contains it, every call of
 // that function in the roots is reported too, at the call site, with the
-// reason, type and message evaluated there and Via naming the helper.
-// Helpers of helpers are followed up to three levels.
+// arguments evaluated there and Via naming the helper; the helper's own
+// call lists the values its callers pass. Helpers of helpers are followed
+// up to three levels. A recorder call inside a method that is itself a
+// recorder (a wrapper implementing EventRecorder) is marked Forwards.
 //
 // What it misses: recorders reached through reflection or stored in
-// func values; reasons computed at run time (reported with Reason "");
-// events written directly through the typed Events client (those are API
-// writes and show up in the writes pass).
+// func values; values computed at run time (listed where the code tells
+// them); events written directly through the typed Events client (those
+// are API writes and show up in the writes pass).
 var EventsPass = &Pass{
 	Name:     "events",
-	Doc:      "events recorded through client-go's record and events recorders, reasons evaluated through constants, including through helpers that forward the reason",
+	Doc:      "events recorded through client-go's record and events recorders, with type, reason and message format evaluated through constants, variables, formatting calls and the helpers that forward them",
 	Requires: []*Pass{indexPass},
 	Run:      withIndex(runEvents),
 }
@@ -68,14 +77,6 @@ func eventLayoutOf(name string, sig *types.Signature) (eventLayout, bool) {
 	return eventLayout{}, false
 }
 
-// argVal is one evaluated argument.
-type argVal struct {
-	val     string // constant value
-	isConst bool
-	expr    string // as written
-	param   int    // index of the enclosing declaration's parameter it is, or -1
-}
-
 // eventHelper is a function that passes its parameters on to a recorder.
 type eventHelper struct {
 	fn     *types.Func
@@ -91,12 +92,22 @@ type callSite struct {
 	call *ast.CallExpr
 }
 
+// eventSite is a recorder call, or a call of a helper, being reported.
+type eventSite struct {
+	ev   fact.Event
+	vals [4]argVal // type, reason, action, message
+	// fwd is the declaration whose parameters the site passes on (the
+	// helper the site is in), nil when it passes none.
+	fwd *types.Func
+	// via is the helper the site calls, nil for a recorder call.
+	via *types.Func
+}
+
 func runEvents(ix *index, facts *fact.Facts) error {
 	recIface := ix.lookupInterface(recordPkg, "EventRecorder")
 	evIface := ix.lookupInterface(eventsPkg, "EventRecorder")
-	var out []fact.Event
+	var sites []*eventSite
 	helpers := map[*types.Func]*eventHelper{}
-	byCallee := map[*types.Func][]callSite{}
 	for _, u := range ix.bodies() {
 		info := u.pkg.TypesInfo
 		shallow(u.body, func(n ast.Node) bool {
@@ -105,52 +116,50 @@ func runEvents(ix *index, facts *fact.Facts) error {
 				return true
 			}
 			fn, sel := calleeOf(info, call)
-			if fn == nil {
-				return true
-			}
-			byCallee[fn.Origin()] = append(byCallee[fn.Origin()], callSite{u, call})
-			if sel == nil || sel.Kind() != types.MethodVal {
+			if fn == nil || sel == nil || sel.Kind() != types.MethodVal {
 				return true
 			}
 			lay, ok := eventLayoutOf(fn.Name(), fn.Type().(*types.Signature))
 			if !ok || !isRecorderMethod(fn, sel.Recv(), lay.recorder, recIface, evIface) {
 				return true
 			}
-			vals := evalEventArgs(u, call, lay)
-			ev := makeEvent(ix, u, call, lay.recorder, fn.Name(), vals)
-			out = append(out, ev)
-			if h := helperOf(u, lay.recorder, fn.Name(), vals); h != nil && helpers[h.fn] == nil {
-				helpers[h.fn] = h
+			vals := evalEventArgs(ix, u, call, lay)
+			s := &eventSite{ev: makeEvent(ix, u, call, lay.recorder, fn.Name()), vals: vals}
+			s.ev.Forwards = isRecorderWrapper(u, recIface, evIface)
+			if h := helperOf(u, lay.recorder, fn.Name(), vals); h != nil {
+				s.fwd = h.fn
+				if helpers[h.fn] == nil {
+					helpers[h.fn] = h
+				}
 			}
+			sites = append(sites, s)
 			return true
 		})
 	}
-	// Follow helpers to their callers, three levels deep.
-	for level := 0; level < 3 && len(helpers) > 0; level++ {
-		next := map[*types.Func]*eventHelper{}
-		for _, h := range sortedHelpers(helpers) {
-			for _, cs := range byCallee[h.fn] {
-				vals := [4]argVal{}
-				for i, a := range []argVal{h.typ, h.reason, h.action, h.msg} {
-					if a.param < 0 {
-						vals[i] = a
-						continue
-					}
-					if a.param < len(cs.call.Args) {
-						vals[i] = evalArg(cs.u, cs.call.Args[a.param])
-					} else {
-						vals[i] = argVal{param: -1}
-					}
-				}
-				ev := makeEvent(ix, cs.u, cs.call, h.rec, h.method, vals)
-				ev.Via = ix.funcRef(h.fn, nil).Symbol
-				out = append(out, ev)
-				if nh := helperOf(cs.u, h.rec, h.method, vals); nh != nil && helpers[nh.fn] == nil && next[nh.fn] == nil {
-					next[nh.fn] = nh
+	sites = followHelpers(ix, helpers, sites, recIface, evIface)
+	// Values reach a helper's parameters from its callers, which were
+	// reported after it: from the last site back, each is complete when
+	// its own callers are.
+	byVia := map[*types.Func][]*eventSite{}
+	for _, s := range sites {
+		if s.via != nil {
+			byVia[s.via] = append(byVia[s.via], s)
+		}
+	}
+	for i := len(sites) - 1; i >= 0; i-- {
+		s := sites[i]
+		if s.fwd != nil {
+			for slot := range s.vals {
+				if s.vals[slot].param >= 0 {
+					s.vals[slot].values = callerValues(byVia[s.fwd], slot)
 				}
 			}
 		}
-		helpers = next
+	}
+	out := make([]fact.Event, len(sites))
+	for i, s := range sites {
+		setEventArgs(&s.ev, s.vals)
+		out[i] = s.ev
 	}
 	sort.SliceStable(out, func(i, j int) bool {
 		a, b := out[i], out[j]
@@ -167,6 +176,63 @@ func runEvents(ix *index, facts *fact.Facts) error {
 	})
 	facts.Events = append(facts.Events, out...)
 	return nil
+}
+
+// followHelpers reports each call of a helper, three levels deep (a
+// helper of a helper of a helper), with the arguments evaluated at the
+// call; a call that passes parameters of its own on makes its function a
+// helper of the next level.
+func followHelpers(ix *index, helpers map[*types.Func]*eventHelper, sites []*eventSite, recIface, evIface *types.Interface) []*eventSite {
+	done := map[*types.Func]bool{}
+	for fn := range helpers {
+		done[fn] = true
+	}
+	for level := 0; level < 3 && len(helpers) > 0; level++ {
+		next := map[*types.Func]*eventHelper{}
+		for _, h := range sortedHelpers(helpers) {
+			for _, cs := range ix.callsTo[h.fn] {
+				var vals [4]argVal
+				for i, a := range []argVal{h.typ, h.reason, h.action, h.msg} {
+					switch {
+					case a.param < 0:
+						vals[i] = a
+					case a.param < len(cs.call.Args):
+						vals[i] = evalArg(ix, cs.u, cs.call.Args[a.param])
+					default:
+						vals[i] = argVal{param: -1}
+					}
+				}
+				s := &eventSite{ev: makeEvent(ix, cs.u, cs.call, h.rec, h.method), vals: vals, via: h.fn}
+				s.ev.Via = ix.funcRef(h.fn, nil).Symbol
+				s.ev.Forwards = isRecorderWrapper(cs.u, recIface, evIface)
+				if nh := helperOf(cs.u, h.rec, h.method, vals); nh != nil {
+					s.fwd = nh.fn
+					if !done[nh.fn] {
+						done[nh.fn] = true
+						next[nh.fn] = nh
+					}
+				}
+				sites = append(sites, s)
+			}
+		}
+		helpers = next
+	}
+	return sites
+}
+
+// callerValues are the values the calls of a helper pass for one of its
+// event's arguments: each call's value when told, else the values that
+// reach it.
+func callerValues(calls []*eventSite, slot int) []string {
+	var vs []string
+	for _, c := range calls {
+		if v := c.vals[slot]; v.known() {
+			vs = append(vs, v.val)
+		} else {
+			vs = append(vs, v.values...)
+		}
+	}
+	return sortedUniq(vs)
 }
 
 func sortedHelpers(m map[*types.Func]*eventHelper) []*eventHelper {
@@ -216,76 +282,97 @@ func isRecorderMethod(fn *types.Func, recv types.Type, rec string, recIface, evI
 	return types.Implements(recv, iface) || types.Implements(types.NewPointer(recv), iface)
 }
 
-func evalEventArgs(u *unit, call *ast.CallExpr, lay eventLayout) [4]argVal {
+// evalEventArgs evaluates a recorder call's type, reason, action and
+// message. A message formatted as "%s" or "%v" of one argument is that
+// argument (kubelet's recordEvent passes its message so).
+func evalEventArgs(ix *index, u *unit, call *ast.CallExpr, lay eventLayout) [4]argVal {
 	var vals [4]argVal
 	for i, idx := range []int{lay.typ, lay.reason, lay.action, lay.msg} {
 		if idx < 0 || idx >= len(call.Args) {
 			vals[i] = argVal{param: -1}
 			continue
 		}
-		vals[i] = evalArg(u, call.Args[idx])
+		vals[i] = evalArg(ix, u, call.Args[idx])
+	}
+	if m := vals[3]; m.isConst && (m.val == "%s" || m.val == "%v") && len(call.Args) == lay.msg+2 && !call.Ellipsis.IsValid() {
+		vals[3] = evalArg(ix, u, call.Args[lay.msg+1])
 	}
 	return vals
 }
 
-// evalArg evaluates e in unit u: its constant value, or the index of the
-// enclosing declaration's parameter it names.
-func evalArg(u *unit, e ast.Expr) argVal {
-	v := argVal{expr: exprString(e), param: -1}
-	if s, ok := stringConst(u.pkg.TypesInfo, e); ok {
-		v.val, v.isConst = s, true
-		return v
+// makeEvent starts the event of a call; setEventArgs fills in its
+// arguments once the values callers pass are known.
+func makeEvent(ix *index, u *unit, call *ast.CallExpr, rec, method string) fact.Event {
+	return fact.Event{
+		Caller:   u.ref,
+		At:       ix.prog.Loc(call.Pos(), call.End()),
+		Recorder: rec,
+		Method:   method,
 	}
-	if id, ok := ast.Unparen(e).(*ast.Ident); ok && u.top.obj != nil {
-		if obj, ok := u.pkg.TypesInfo.Uses[id].(*types.Var); ok {
-			sig := u.top.obj.Type().(*types.Signature)
-			for i := 0; i < sig.Params().Len(); i++ {
-				if sig.Params().At(i) == obj && !(sig.Variadic() && i == sig.Params().Len()-1) {
-					v.param = i
-				}
-			}
-		}
-	}
-	return v
 }
 
-func makeEvent(ix *index, u *unit, call *ast.CallExpr, rec, method string, vals [4]argVal) fact.Event {
-	ev := fact.Event{
-		Caller:     u.ref,
-		At:         ix.prog.Loc(call.Pos(), call.End()),
-		Recorder:   rec,
-		Method:     method,
-		ReasonExpr: vals[1].expr,
-	}
-	if vals[0].isConst {
-		ev.Type = vals[0].val
+func setEventArgs(ev *fact.Event, vals [4]argVal) {
+	typ, reason, action, msg := vals[0], vals[1], vals[2], vals[3]
+	ev.ReasonExpr = reason.expr
+	if typ.isConst {
+		ev.Type = typ.val
 	} else {
-		ev.Type = vals[0].expr
+		ev.TypeExpr = typ.expr
+		ev.Dynamic = append(ev.Dynamic, "type")
+		ev.TypeValues = typ.values
+		if typ.isFormat {
+			ev.TypeValues = sortedUniq(append(slices.Clone(typ.values), typ.val))
+		}
 	}
-	if vals[1].isConst {
-		ev.Reason = vals[1].val
+	if reason.isConst {
+		ev.Reason = reason.val
+	} else {
+		ev.Dynamic = append(ev.Dynamic, "reason")
+		ev.ReasonValues = reason.values
 	}
-	if vals[2].isConst {
-		ev.Action = vals[2].val
+	if action.isConst {
+		ev.Action = action.val
 	}
-	if vals[3].isConst {
-		ev.Message = vals[3].val
+	if msg.known() {
+		ev.Message = msg.val
+	} else {
+		ev.MessageExpr = msg.expr
+		ev.Dynamic = append(ev.Dynamic, "message")
+		ev.MessageValues = msg.values
 	}
-	return ev
 }
 
 // helperOf returns the helper spec of u's declaration when the event's
-// reason is one of its parameters.
+// type, reason or message is one of its parameters.
 func helperOf(u *unit, rec, method string, vals [4]argVal) *eventHelper {
-	if vals[1].isConst || vals[1].param < 0 || u.top.obj == nil {
+	if u.top.obj == nil || (vals[0].param < 0 && vals[1].param < 0 && vals[3].param < 0) {
 		return nil
 	}
 	h := &eventHelper{fn: u.top.obj.Origin(), rec: rec, method: method}
 	h.typ, h.reason, h.action, h.msg = vals[0], vals[1], vals[2], vals[3]
-	for _, a := range []*argVal{&h.typ, &h.action, &h.msg} {
-		if !a.isConst && a.param < 0 {
-			a.expr = "" // neither constant nor forwarded: unknown at the call site
-		}
+	for _, a := range []*argVal{&h.typ, &h.reason, &h.action, &h.msg} {
+		a.values = nil // the callers' values are gathered at each call
 	}
 	return h
+}
+
+// isRecorderWrapper reports whether u is a method that is itself a
+// recorder method (Event, Eventf, AnnotatedEventf of a type implementing
+// an EventRecorder): its recorder calls pass their own arguments on.
+func isRecorderWrapper(u *unit, recIface, evIface *types.Interface) bool {
+	fn := u.top.obj
+	if fn == nil {
+		return false
+	}
+	sig := fn.Type().(*types.Signature)
+	lay, ok := eventLayoutOf(fn.Name(), sig)
+	if !ok || sig.Recv() == nil {
+		return false
+	}
+	iface := recIface
+	if lay.recorder == "events" {
+		iface = evIface
+	}
+	recv := sig.Recv().Type()
+	return iface != nil && (types.Implements(recv, iface) || types.Implements(types.NewPointer(recv), iface))
 }

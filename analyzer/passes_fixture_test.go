@@ -153,6 +153,12 @@ func renderEvent(e fact.Event) string {
 	if e.Via != "" {
 		s += " via=" + fact.ShortSymbol(e.Via)
 	}
+	if len(e.Dynamic) > 0 {
+		s += fmt.Sprintf(" dynamic=%s types=%q reasons=%q messages=%q", strings.Join(e.Dynamic, ","), e.TypeValues, e.ReasonValues, e.MessageValues)
+	}
+	if e.Forwards {
+		s += " forwards"
+	}
 	return s + " caller=" + fact.ShortSymbol(e.Caller.Symbol)
 }
 

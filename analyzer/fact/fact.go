@@ -138,16 +138,28 @@ type Event struct {
 	Recorder string `json:"recorder"`
 	// Method is the recorder method: "Event", "Eventf", "AnnotatedEventf".
 	Method string `json:"method"`
-	// Type is the event type value ("Normal", "Warning") or the expression
-	// as written when it is not a constant.
+	// Type is the event type's value ("Normal", "Warning"), or "" when
+	// the code computes it at run time: TypeExpr is then the expression as
+	// written and TypeValues the types that reach it. (Schema 5: before,
+	// Type held the expression.)
 	Type string `json:"type"`
+	// TypeExpr is the type argument as written when Type is "". (Schema 5.)
+	TypeExpr string `json:"typeExpr,omitempty"`
 	// Reason is the reason's constant value ("Pulling"), or "" when it is
 	// not constant; ReasonExpr is the expression as written
 	// ("events.PullingImage").
 	Reason     string `json:"reason"`
 	ReasonExpr string `json:"reasonExpr"`
-	// Message is the message or format string when constant.
+	// Message is the message's format, as far as the code tells it: the
+	// constant message or Eventf's format; a fmt.Sprintf's format when the
+	// message is one; a concatenation folded, with %v for the parts known
+	// only at run time ("Error: " + err.Error() is "Error: %v"). Followed
+	// through variables given one value and through the parameters of
+	// helpers (see Via). "" when nothing of it is constant.
 	Message string `json:"message,omitempty"`
+	// MessageExpr is the message argument as written when Message is "".
+	// (Schema 5.)
+	MessageExpr string `json:"messageExpr,omitempty"`
 	// Action is the events/v1 recorder's action argument when constant
 	// ("Binding"); "" for the record recorder. (Schema 2.)
 	Action string `json:"action,omitempty"`
@@ -158,6 +170,35 @@ type Event struct {
 	// where the reason is a constant; the recorder call inside the helper
 	// is reported too, with a non-constant reason. (Schema 2.)
 	Via string `json:"via,omitempty"`
+	// Dynamic names the arguments whose value the code computes at run
+	// time, in the order "type", "reason", "message": a parameter of a
+	// helper (each call of the helper is reported too, see Via), a
+	// variable given several values, a field, an error's text. (Schema 5.)
+	Dynamic []string `json:"dynamic,omitempty"`
+	// TypeValues, ReasonValues and MessageValues list, for a dynamic
+	// argument, the values that reach it where the code tells them: the
+	// constants the helper's callers pass, the values assigned to the
+	// variable or field. Sorted, without repeats. (Schema 5.)
+	TypeValues    []string `json:"typeValues,omitempty"`
+	ReasonValues  []string `json:"reasonValues,omitempty"`
+	MessageValues []string `json:"messageValues,omitempty"`
+	// Forwards is set on a recorder call inside a method that is itself a
+	// recorder (a wrapper implementing EventRecorder, as the kubelet's
+	// innerEventRecorder does): its arguments are its own parameters, and
+	// the events it records are the calls of the interface it implements,
+	// reported where they are made. (Schema 5.)
+	Forwards bool `json:"forwards,omitempty"`
+}
+
+// IsDynamic reports whether the event's argument arg ("type", "reason",
+// "message") is computed at run time. (Schema 5.)
+func (e Event) IsDynamic(arg string) bool {
+	for _, d := range e.Dynamic {
+		if d == arg {
+			return true
+		}
+	}
+	return false
 }
 
 // ListWatch is a raw list-watch: a ListerWatcher a component makes itself

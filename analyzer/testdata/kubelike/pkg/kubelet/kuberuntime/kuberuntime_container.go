@@ -31,7 +31,7 @@ type notARecorder struct{}
 func (notARecorder) Eventf(format string, args ...interface{}) {}
 
 func (m *kubeGenericRuntimeManager) recordContainerEvent(pod *v1.Pod, containerName, eventType, reason, message string, args ...interface{}) {
-	m.recorder.WithLogger(nil).Eventf(pod, eventType, reason, message, args...) // want event "record.Eventf eventType \"\" reasonExpr=reason message=\"\" caller=kuberuntime.kubeGenericRuntimeManager.recordContainerEvent"
+	m.recorder.WithLogger(nil).Eventf(pod, eventType, reason, message, args...) // want event "record.Eventf  \"\" reasonExpr=reason message=\"\" dynamic=type,reason,message types=[\"Normal\"] reasons=[\"Created\" \"Started\"] messages=[\"Created container %s\" \"Started container %s\"] caller=kuberuntime.kubeGenericRuntimeManager.recordContainerEvent"
 }
 
 func (m *kubeGenericRuntimeManager) startContainer(pod *v1.Pod, name string, reasonFromStatus string) {
@@ -39,6 +39,6 @@ func (m *kubeGenericRuntimeManager) startContainer(pod *v1.Pod, name string, rea
 	m.recordContainerEvent(pod, name, v1.EventTypeNormal, events.StartedContainer, "Started container %s", name) // want event "record.Eventf Normal \"Started\" reasonExpr=events.StartedContainer message=\"Started container %s\" via=kuberuntime.kubeGenericRuntimeManager.recordContainerEvent caller=kuberuntime.kubeGenericRuntimeManager.startContainer" // want call "static kuberuntime.kubeGenericRuntimeManager.startContainer -> kuberuntime.kubeGenericRuntimeManager.recordContainerEvent"
 	m.wrapped.Eventf(pod, v1.EventTypeWarning, "BackOff", "Back-off restarting")                                 // want event "record.Eventf Warning \"BackOff\" reasonExpr=\"BackOff\" message=\"Back-off restarting\" caller=kuberuntime.kubeGenericRuntimeManager.startContainer"
 	m.mine.AnnotatedEventf(pod, nil, v1.EventTypeNormal, "Annotated", "with annotations")                        // want event "record.AnnotatedEventf Normal \"Annotated\" reasonExpr=\"Annotated\" message=\"with annotations\" caller=kuberuntime.kubeGenericRuntimeManager.startContainer"
-	m.recorder.Event(pod, v1.EventTypeWarning, reasonFromStatus, "computed reason")                              // want event "record.Event Warning \"\" reasonExpr=reasonFromStatus message=\"computed reason\" caller=kuberuntime.kubeGenericRuntimeManager.startContainer"
+	m.recorder.Event(pod, v1.EventTypeWarning, reasonFromStatus, "computed reason")                              // want event "record.Event Warning \"\" reasonExpr=reasonFromStatus message=\"computed reason\" dynamic=reason types=[] reasons=[] messages=[] caller=kuberuntime.kubeGenericRuntimeManager.startContainer"
 	notARecorder{}.Eventf("not an event")
 }

@@ -1,0 +1,294 @@
+package analyzer
+
+// This file evaluates the string arguments of a recorder call — type,
+// reason, action and message — as far as the code tells: constants,
+// variables given one value, parameters (followed at the callers by the
+// events pass), fmt.Sprintf and friends, and string concatenation.
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+	"slices"
+	"strings"
+
+	"golang.org/x/tools/go/packages"
+)
+
+// argVal is one evaluated argument.
+type argVal struct {
+	val     string // constant value, or the format when isFormat
+	isConst bool
+	// isFormat says val is a printf format whose verbs stand for the parts
+	// only known at run time ("Pulling image %q", "Error: %v").
+	isFormat bool
+	expr     string // as written
+	param    int    // index of the enclosing declaration's parameter it is, or -1
+	// values are the constants (or formats) that reach a value the code
+	// computes at run time: the values assigned to a variable or field.
+	values []string
+}
+
+// known reports whether the argument's value, or its format, is told.
+func (a argVal) known() bool { return a.isConst || a.isFormat }
+
+// maxEvalDepth bounds how far evaluation follows variables and calls; a
+// message is rarely built in more than three steps, and each step may
+// fan out to every assignment of a field.
+const maxEvalDepth = 5
+
+// strEval evaluates expressions within one top-level declaration, whose
+// parameters are reported as such rather than followed.
+type strEval struct {
+	ix  *index
+	top *unit
+	// seen guards against variables defined in terms of themselves
+	// (msg = strings.Replace(msg, …)).
+	seen   map[*types.Var]bool
+	seenFn map[*unit]bool
+}
+
+func evalArg(ix *index, u *unit, e ast.Expr) argVal {
+	ev := &strEval{ix: ix, top: u.top, seen: map[*types.Var]bool{}, seenFn: map[*unit]bool{}}
+	v, _ := ev.eval(u.pkg, e, 0)
+	v.expr = exprString(e)
+	return v
+}
+
+// eval evaluates e, written in pkg. ok is false when evaluation ran into
+// a variable it is already evaluating: that value adds nothing.
+func (ev *strEval) eval(pkg *packages.Package, e ast.Expr, depth int) (argVal, bool) {
+	v := argVal{expr: exprString(e), param: -1}
+	info := pkg.TypesInfo
+	if s, ok := stringConst(info, e); ok {
+		v.val, v.isConst = s, true
+		return v, true
+	}
+	if depth > maxEvalDepth {
+		return v, true
+	}
+	switch x := ast.Unparen(e).(type) {
+	case *ast.BinaryExpr:
+		if x.Op != token.ADD {
+			return v, true
+		}
+		l, okl := ev.eval(pkg, x.X, depth+1)
+		r, okr := ev.eval(pkg, x.Y, depth+1)
+		if !okl || !okr {
+			return v, false
+		}
+		if l.known() || r.known() {
+			v.val, v.isFormat = formatPart(l)+formatPart(r), true
+		}
+	case *ast.CallExpr:
+		return ev.evalCall(pkg, x, v, depth)
+	case *ast.Ident, *ast.SelectorExpr:
+		obj := varOf(info, x)
+		if obj == nil {
+			return v, true
+		}
+		if i := ev.paramIndex(obj); i >= 0 {
+			v.param = i
+			return v, true
+		}
+		return ev.evalVar(obj, v, depth)
+	}
+	return v, true
+}
+
+// formatPart is a as part of a format: its constant text, its format, or
+// a verb for what is known only at run time.
+func formatPart(a argVal) string {
+	if a.known() {
+		return a.val
+	}
+	return "%v"
+}
+
+// evalCall evaluates the calls that build messages: fmt.Sprintf (its
+// format), fmt.Sprint and Sprintln (their operands), fmt.Errorf(…).Error()
+// and errors.New(…).Error(), and the strings functions that keep a
+// message's shape.
+func (ev *strEval) evalCall(pkg *packages.Package, call *ast.CallExpr, v argVal, depth int) (argVal, bool) {
+	info := pkg.TypesInfo
+	if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok && sel.Sel.Name == "Error" && len(call.Args) == 0 && isError(info.TypeOf(sel.X)) {
+		// An error's text: what the error was made from.
+		ev2, ok := ev.eval(pkg, sel.X, depth+1)
+		ev2.expr = v.expr
+		return ev2, ok
+	}
+	fn, _ := calleeOf(info, call)
+	if fn == nil || fn.Pkg() == nil {
+		return v, true
+	}
+	if u := ev.ix.unitOfObj[fn.Origin()]; u != nil && u.body != nil {
+		return ev.returned(u, 0, v, depth)
+	}
+	if len(call.Args) == 0 {
+		return v, true
+	}
+	switch fn.Pkg().Path() + "." + fn.Name() {
+	case "fmt.Sprintf", "fmt.Errorf", "errors.New", "strings.Replace", "strings.ReplaceAll", "strings.TrimSpace":
+		f, ok := ev.eval(pkg, call.Args[0], depth+1)
+		if !ok {
+			return v, false
+		}
+		// The result has the format's shape (a Replace of a container ID
+		// by its name keeps it).
+		f.expr = v.expr
+		if f.isConst && (fn.Name() == "Sprintf" || fn.Name() == "Errorf") {
+			f.isConst, f.isFormat = false, true
+		}
+		return f, true
+	case "fmt.Sprint", "fmt.Sprintln":
+		var b strings.Builder
+		known := false
+		for i, a := range call.Args {
+			av, ok := ev.eval(pkg, a, depth+1)
+			if !ok {
+				return v, false
+			}
+			if i > 0 && fn.Name() == "Sprintln" {
+				b.WriteByte(' ')
+			}
+			b.WriteString(formatPart(av))
+			known = known || av.known()
+		}
+		if known {
+			v.val, v.isFormat = strings.TrimSuffix(b.String(), "\n"), true
+		}
+	}
+	return v, true
+}
+
+// returned evaluates result i of a root function from its return
+// statements: the one value they agree on, else the values they list
+// (an error's text is one of the formats the function returns it with).
+func (ev *strEval) returned(u *unit, i int, v argVal, depth int) (argVal, bool) {
+	if ev.seenFn[u] {
+		return v, false
+	}
+	ev.seenFn[u] = true
+	defer delete(ev.seenFn, u)
+	inner := &strEval{ix: ev.ix, top: u.top, seen: ev.seen, seenFn: ev.seenFn}
+	var got []argVal
+	shallow(u.body, func(n ast.Node) bool {
+		ret, ok := n.(*ast.ReturnStmt)
+		if !ok || i >= len(ret.Results) || len(ret.Results) == 1 && i > 0 {
+			return true
+		}
+		r := ret.Results[i]
+		if id, ok := ast.Unparen(r).(*ast.Ident); ok && id.Name == "nil" {
+			return true
+		}
+		if rv, ok := inner.eval(u.pkg, r, depth+1); ok {
+			rv.param = -1 // the callee's parameters are not the caller's
+			got = append(got, rv)
+		}
+		return true
+	})
+	return merge(got, v), true
+}
+
+// isError reports whether t is the error interface.
+func isError(t types.Type) bool {
+	return t != nil && types.Identical(t, types.Universe.Lookup("error").Type())
+}
+
+// isFuncOf reports whether call calls one of the package-level functions
+// given as pairs of import path and name.
+func isFuncOf(info *types.Info, call *ast.CallExpr, pairs ...string) bool {
+	fn, _ := calleeOf(info, call)
+	if fn == nil || fn.Pkg() == nil {
+		return false
+	}
+	for i := 0; i+1 < len(pairs); i += 2 {
+		if fn.Pkg().Path() == pairs[i] && fn.Name() == pairs[i+1] {
+			return true
+		}
+	}
+	return false
+}
+
+// paramIndex returns the index of obj among the top declaration's
+// parameters (not the variadic one), or -1.
+func (ev *strEval) paramIndex(obj *types.Var) int {
+	if ev.top == nil || ev.top.obj == nil {
+		return -1
+	}
+	sig := ev.top.obj.Type().(*types.Signature)
+	for i := 0; i < sig.Params().Len(); i++ {
+		if sig.Params().At(i).Origin() == obj && !(sig.Variadic() && i == sig.Params().Len()-1) {
+			return i
+		}
+	}
+	return -1
+}
+
+// evalVar evaluates a variable or field through the values assigned to it
+// in the roots. One value, or values that agree, are the variable's; a
+// parameter they all come from is that parameter; otherwise the variable
+// is only known at run time and the constants among its values are listed.
+func (ev *strEval) evalVar(obj *types.Var, v argVal, depth int) (argVal, bool) {
+	if ev.seen[obj] {
+		return v, false
+	}
+	ev.seen[obj] = true
+	defer delete(ev.seen, obj)
+	var got []argVal
+	for _, o := range ev.ix.origins[obj] {
+		if o.index != 0 {
+			// One of several results (x, err := f()): f's return statements.
+			call, ok := ast.Unparen(o.expr).(*ast.CallExpr)
+			if !ok {
+				continue
+			}
+			fn, _ := calleeOf(o.pkg.TypesInfo, call)
+			if fn == nil || ev.ix.unitOfObj[fn.Origin()] == nil {
+				continue
+			}
+			if ov, ok := ev.returned(ev.ix.unitOfObj[fn.Origin()], o.index, argVal{param: -1}, depth+1); ok {
+				got = append(got, ov)
+			}
+			continue
+		}
+		if ov, ok := ev.eval(o.pkg, o.expr, depth+1); ok {
+			got = append(got, ov)
+		}
+	}
+	return merge(got, v), true
+}
+
+// merge combines the values an expression may take: the one they agree
+// on, or v with the told ones listed as its values.
+func merge(got []argVal, v argVal) argVal {
+	if len(got) == 0 {
+		return v
+	}
+	first := got[0]
+	same := true
+	for _, g := range got[1:] {
+		same = same && g.param == first.param && g.known() == first.known() && g.val == first.val && g.isFormat == first.isFormat && first.values == nil && g.values == nil
+	}
+	if same && (first.known() || first.param >= 0 || first.values != nil) {
+		first.expr = v.expr
+		return first
+	}
+	for _, g := range got {
+		if g.known() {
+			v.values = append(v.values, g.val)
+		}
+		v.values = append(v.values, g.values...)
+	}
+	v.values = sortedUniq(v.values)
+	return v
+}
+
+// sortedUniq sorts ss and drops repeats.
+func sortedUniq(ss []string) []string {
+	if len(ss) == 0 {
+		return nil
+	}
+	slices.Sort(ss)
+	return slices.Compact(ss)
+}

@@ -1,0 +1,90 @@
+// Package eventshapes holds the shapes in which Kubernetes writes an
+// event's type, reason and message, each with what the events pass tells
+// of it.
+package eventshapes
+
+import (
+	"errors"
+	"fmt"
+
+	v1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/client-go/tools/events"
+	"k8s.io/client-go/tools/record"
+)
+
+const reasonSynced = "Synced"
+
+const messageSynced = "Synced " + "successfully"
+
+type Controller struct {
+	recorder record.EventRecorder
+	events   events.EventRecorder
+	cond     condition
+}
+
+type condition struct{ Reason string }
+
+func (c *Controller) shapes(obj runtime.Object, name string, err error, failed bool) {
+	// A constant, and a concatenation of constants.
+	c.recorder.Event(obj, v1.EventTypeNormal, reasonSynced, messageSynced) // want event "record.Event Normal \"Synced\" reasonExpr=reasonSynced message=\"Synced successfully\" caller=eventshapes.Controller.shapes"
+	// A variable given one value.
+	msg := fmt.Sprintf("Object %s synced", name)
+	c.recorder.Event(obj, v1.EventTypeNormal, reasonSynced, msg) // want event "record.Event Normal \"Synced\" reasonExpr=reasonSynced message=\"Object %s synced\" caller"
+	// A concatenation with a part known at run time, and an error's text.
+	c.recorder.Event(obj, v1.EventTypeWarning, "Failed", "Error: "+err.Error())                        // want event "record.Event Warning \"Failed\" reasonExpr=\"Failed\" message=\"Error: %v\" caller"
+	c.recorder.Event(obj, v1.EventTypeWarning, "Failed", err.Error())                                  // want event "record.Event Warning \"Failed\" reasonExpr=\"Failed\" message=\"\" dynamic=message types=[] reasons=[] messages=[] caller"
+	c.recorder.Event(obj, v1.EventTypeWarning, "Failed", fmt.Errorf("sync %s: %w", name, err).Error()) // want event "message=\"sync %s: %w\" caller"
+	c.recorder.Event(obj, v1.EventTypeWarning, "Failed", errors.New("no sync").Error())                // want event "message=\"no sync\" caller"
+	// A variable given two values: the type is dynamic, with both listed.
+	eventType := v1.EventTypeNormal
+	if failed {
+		eventType = v1.EventTypeWarning
+	}
+	c.recorder.Eventf(obj, eventType, reasonSynced, "%s", msg) // want event "record.Eventf  \"Synced\" reasonExpr=reasonSynced message=\"Object %s synced\" dynamic=type types=[\"Normal\" \"Warning\"] reasons=[] messages=[] caller"
+	// A field: the values assigned to it anywhere in the roots.
+	c.recorder.Event(obj, v1.EventTypeWarning, c.cond.Reason, fmt.Sprint("Condition ", c.cond.Reason)) // want event "record.Event Warning \"\" reasonExpr=c.cond.Reason message=\"Condition %v\" dynamic=reason types=[] reasons=[\"Backoff\" \"DeadlineExceeded\"] messages=[] caller"
+	// events/v1: regarding, related, type, reason, action, note.
+	c.events.Eventf(obj, nil, v1.EventTypeNormal, "Scheduled", "Binding", "Assigned %s", name) // want event "events.Eventf Normal \"Scheduled\" reasonExpr=\"Scheduled\" message=\"Assigned %s\" action=Binding caller"
+}
+
+func (c *Controller) fail(deadline bool) {
+	c.cond = condition{Reason: "Backoff"}
+	if deadline {
+		c.cond.Reason = "DeadlineExceeded"
+	}
+}
+
+// recordEvent is a helper of the kubelet's recordEvent shape: type,
+// reason and message are its parameters, reported at each call with the
+// values passed there; its own recorder call lists them.
+func (c *Controller) recordEvent(obj runtime.Object, eventType, reason, message string, args ...interface{}) {
+	c.recorder.Eventf(obj, eventType, reason, message, args...) // want event "record.Eventf  \"\" reasonExpr=reason message=\"\" dynamic=type,reason,message types=[\"Normal\" \"Warning\"] reasons=[\"Ready\" \"Stuck\"] messages=[\"Ready after %v\" \"Stuck for %v\"] caller=eventshapes.Controller.recordEvent"
+}
+
+func (c *Controller) report(obj runtime.Object, ready bool) {
+	if ready {
+		c.recordEvent(obj, v1.EventTypeNormal, "Ready", "Ready after %v", 3) // want event "record.Eventf Normal \"Ready\" reasonExpr=\"Ready\" message=\"Ready after %v\" via=eventshapes.Controller.recordEvent caller=eventshapes.Controller.report"
+		return
+	}
+	c.warn(obj, "Stuck", "Stuck for %v") // want event "record.Eventf Warning \"Stuck\" reasonExpr=\"Stuck\" message=\"Stuck for %v\" via=eventshapes.Controller.warn caller=eventshapes.Controller.report"
+}
+
+// warn is a helper of a helper: its call in report is reported too.
+func (c *Controller) warn(obj runtime.Object, reason, format string) {
+	c.recordEvent(obj, v1.EventTypeWarning, reason, format, 1) // want event "record.Eventf Warning \"\" reasonExpr=reason message=\"\" via=eventshapes.Controller.recordEvent dynamic=reason,message types=[] reasons=[\"Stuck\"] messages=[\"Stuck for %v\"] caller=eventshapes.Controller.warn"
+}
+
+// wrapper implements record.EventRecorder by passing each call on: its
+// recorder calls forward their arguments.
+type wrapper struct{ inner record.EventRecorder }
+
+func (w *wrapper) Event(object runtime.Object, eventtype, reason, message string) {
+	w.inner.Event(object, eventtype, reason, message) // want event "record.Event  \"\" reasonExpr=reason message=\"\" dynamic=type,reason,message types=[] reasons=[] messages=[] forwards caller=eventshapes.wrapper.Event"
+}
+
+func (w *wrapper) Eventf(object runtime.Object, eventtype, reason, messageFmt string, args ...interface{}) {
+}
+
+func (w *wrapper) AnnotatedEventf(object runtime.Object, annotations map[string]string, eventtype, reason, messageFmt string, args ...interface{}) {
+}
