@@ -227,6 +227,12 @@ func TestPasses(t *testing.T) {
 	for _, lw := range facts.ListWatches {
 		add("listwatch", lw.At, renderListWatch(lw))
 	}
+	for _, g := range facts.Gates {
+		add("gate", g.Spec, renderGate(g))
+	}
+	for _, c := range facts.GateChecks {
+		add("gatecheck", c.At, renderGateCheck(c))
+	}
 
 	nwant := 0
 	err := filepath.WalkDir(filepath.Join(prog.Dir, "pkg"), func(path string, d os.DirEntry, err error) error {

@@ -286,4 +286,8 @@ type Facts struct {
 	// ListWatches are the raw list-watches. (Schema 4.)
 	ListWatches []ListWatch `json:"listWatches"`
 	Calls       []Call      `json:"calls"`
+	// Gates is the release's feature-gate table, by name; GateChecks are
+	// the roots' checks of a gate, in path and line order. (Schema 5.)
+	Gates      []Gate      `json:"gates"`
+	GateChecks []GateCheck `json:"gateChecks"`
 }

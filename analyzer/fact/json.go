@@ -24,6 +24,8 @@ func (f *Facts) WriteJSON(w io.Writer) error {
 	c.Events = orEmpty(c.Events)
 	c.ListWatches = orEmpty(c.ListWatches)
 	c.Calls = orEmpty(c.Calls)
+	c.Gates = orEmpty(c.Gates)
+	c.GateChecks = orEmpty(c.GateChecks)
 	return json.NewEncoder(w).Encode(&c)
 }
 

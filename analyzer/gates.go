@@ -1,0 +1,255 @@
+package analyzer
+
+import (
+	"go/ast"
+	"go/constant"
+	"go/token"
+	"go/types"
+	"sort"
+
+	"github.com/kubewalk/kubewalk/analyzer/fact"
+)
+
+// GatesPass finds the release's feature gates and the code that runs only
+// when one is on (or off).
+//
+// What it finds: the gate table (gatetable.go) — every map literal of
+// component-base's featuregate (map[Feature]FeatureSpec, or
+// map[Feature]VersionedSpecs from 1.31) or client-go's features package in
+// a loaded package of the tree: kube's pkg/features and the staging
+// modules' feature files — with each gate's stage and default at the
+// release; and every call, in a root package, of a method Enabled whose
+// one parameter is featuregate.Feature or client-go's features.Feature
+// and whose argument is a constant: `utilfeature.DefaultFeatureGate.
+// Enabled(features.X)`, `feature.DefaultFeatureGate`,
+// `DefaultMutableFeatureGate`, a FeatureGate passed as a parameter or kept
+// in a field, client-go's `clientfeatures.FeatureGates()`. The method is
+// told by its parameter's type, not by the receiver's name: featuregate's
+// FeatureGate, MutableFeatureGate and MutableVersionedFeatureGate
+// interfaces, the featureGate struct behind them and kube's client
+// adapter all declare Enabled(Feature) bool, and no other method takes a
+// Feature.
+//
+// For each call it records the lines whose running depends on the answer
+// (fact.GateCheck): the body of an if whose condition needs the gate on
+// (`Enabled(X)`, `Enabled(X) && …`) or off (`!Enabled(X)`), its else, the
+// rest of the enclosing block after `if !Enabled(X) { return }` (or
+// `|| …`, or a break, continue or panic), and otherwise the call's line.
+//
+// What it misses: a gate name passed in a variable (a helper taking the
+// Feature as a parameter, a loop over a list of gates) — no single gate
+// guards that code; answers kept in a variable or struct field and tested
+// later (the scheduler's plugin Features struct) are reported at the call
+// only; code a gate guards in its callers (only the lines around the call
+// are known to depend on it).
+var GatesPass = &Pass{
+	Name:     "gates",
+	Doc:      "the release's feature-gate table and the code each gate guards",
+	Requires: []*Pass{indexPass},
+	Run:      withIndex(runGates),
+}
+
+// Import paths of the two feature-gate packages: component-base's, which
+// Kubernetes' components use, and client-go's own (client-go does not
+// import component-base; kube wires the two together at init).
+const (
+	featuregatePkg    = "k8s.io/component-base/featuregate"
+	clientFeaturesPkg = "k8s.io/client-go/features"
+)
+
+func runGates(ix *index, facts *fact.Facts) error {
+	gates, err := gateTable(ix, facts.Tag)
+	if err != nil {
+		return err
+	}
+	facts.Gates = append(facts.Gates, gates...)
+	var checks []fact.GateCheck
+	for _, u := range ix.bodies() {
+		checks = append(checks, gateChecks(ix, u)...)
+	}
+	sort.SliceStable(checks, func(i, j int) bool {
+		a, b := checks[i], checks[j]
+		if less, eq := locLess(a.At, b.At); !eq {
+			return less
+		}
+		if a.Gate != b.Gate {
+			return a.Gate < b.Gate
+		}
+		if less, eq := locLess(a.Guarded, b.Guarded); !eq {
+			return less
+		}
+		return a.Kind < b.Kind
+	})
+	facts.GateChecks = append(facts.GateChecks, checks...)
+	return nil
+}
+
+// gateChecks returns the gate checks in u's body (not in the func
+// literals inside it, which are units of their own).
+func gateChecks(ix *index, u *unit) []fact.GateCheck {
+	info := u.pkg.TypesInfo
+	var out []fact.GateCheck
+	var stack []ast.Node
+	ast.Inspect(u.body, func(n ast.Node) bool {
+		if n == nil {
+			stack = stack[:len(stack)-1]
+			return true
+		}
+		if _, ok := n.(*ast.FuncLit); ok {
+			return false // no f(nil) follows a false
+		}
+		stack = append(stack, n)
+		call, ok := n.(*ast.CallExpr)
+		if !ok {
+			return true
+		}
+		if gate, via, ok := gateQuery(info, call); ok {
+			base := fact.GateCheck{Gate: gate, Caller: u.ref, At: ix.prog.Loc(call.Pos(), call.End()), Via: via}
+			out = append(out, guards(ix.prog, info, stack, call, base)...)
+		}
+		return true
+	})
+	return out
+}
+
+// gateQuery reports whether call asks a feature gate about a constant
+// gate, and returns the gate's name and the gate as written.
+func gateQuery(info *types.Info, call *ast.CallExpr) (gate, via string, ok bool) {
+	fn, sel := calleeOf(info, call)
+	if fn == nil || sel == nil || fn.Name() != "Enabled" || len(call.Args) != 1 {
+		return "", "", false
+	}
+	sig := fn.Type().(*types.Signature)
+	if sig.Params().Len() != 1 || sig.Results().Len() != 1 {
+		return "", "", false
+	}
+	pt := sig.Params().At(0).Type()
+	if !isNamed(pt, featuregatePkg, "Feature") && !isNamed(pt, clientFeaturesPkg, "Feature") {
+		return "", "", false
+	}
+	tv := info.Types[call.Args[0]]
+	if tv.Value == nil || tv.Value.Kind() != constant.String {
+		return "", "", false
+	}
+	return constant.StringVal(tv.Value), exprString(call.Fun.(*ast.SelectorExpr).X), true
+}
+
+// guards returns what call guards: stack holds the nodes from the
+// function body down to call.
+func guards(prog *Program, info *types.Info, stack []ast.Node, call *ast.CallExpr, base fact.GateCheck) []fact.GateCheck {
+	var out []fact.GateCheck
+	add := func(kind string, from, to token.Pos, on bool) {
+		g := base
+		g.Kind, g.Guarded, g.WhenEnabled = kind, prog.Loc(from, to), on
+		out = append(out, g)
+	}
+	// The innermost if around the call decides: the call is in its
+	// condition, or it is in its body and only used there.
+	for i := len(stack) - 2; i >= 0; i-- {
+		ifs, ok := stack[i].(*ast.IfStmt)
+		if !ok {
+			continue
+		}
+		if !within(call, ifs.Cond) {
+			break
+		}
+		if on, ok := forces(ifs.Cond, call, true); ok && len(ifs.Body.List) > 0 {
+			add("if", ifs.Body.List[0].Pos(), ifs.Body.List[len(ifs.Body.List)-1].End(), on)
+		}
+		if on, ok := forces(ifs.Cond, call, false); ok {
+			switch e := ifs.Else.(type) {
+			case *ast.BlockStmt:
+				if len(e.List) > 0 {
+					add("else", e.List[0].Pos(), e.List[len(e.List)-1].End(), on)
+				}
+			case *ast.IfStmt:
+				add("else", e.Pos(), e.End(), on)
+			case nil:
+				if rest := after(stack[:i], ifs); len(rest) > 0 && terminates(info, ifs.Body) {
+					add("rest", rest[0].Pos(), rest[len(rest)-1].End(), on)
+				}
+			}
+		}
+		break
+	}
+	if len(out) == 0 {
+		add("use", call.Pos(), call.End(), true)
+	}
+	return out
+}
+
+// forces reports whether cond having the value v tells the value of call
+// (a gate query inside it), and that value: `Enabled(X) && ok` true
+// means X is on, `!Enabled(X) || ok` false means X is on.
+func forces(cond ast.Expr, call *ast.CallExpr, v bool) (on, ok bool) {
+	switch e := cond.(type) {
+	case *ast.CallExpr:
+		if e == call {
+			return v, true
+		}
+	case *ast.ParenExpr:
+		return forces(e.X, call, v)
+	case *ast.UnaryExpr:
+		if e.Op == token.NOT {
+			return forces(e.X, call, !v)
+		}
+	case *ast.BinaryExpr:
+		side := e.X
+		if !within(call, side) {
+			side = e.Y
+		}
+		if (e.Op == token.LAND && v) || (e.Op == token.LOR && !v) {
+			return forces(side, call, v)
+		}
+	}
+	return false, false
+}
+
+func within(n, outer ast.Node) bool {
+	return outer != nil && outer.Pos() <= n.Pos() && n.End() <= outer.End()
+}
+
+// after returns the statements that follow s in the statement list of
+// its parent, the last node of stack.
+func after(stack []ast.Node, s ast.Stmt) []ast.Stmt {
+	if len(stack) == 0 {
+		return nil
+	}
+	var list []ast.Stmt
+	switch p := stack[len(stack)-1].(type) {
+	case *ast.BlockStmt:
+		list = p.List
+	case *ast.CaseClause:
+		list = p.Body
+	case *ast.CommClause:
+		list = p.Body
+	}
+	for i, x := range list {
+		if x == s {
+			return list[i+1:]
+		}
+	}
+	return nil
+}
+
+// terminates reports whether a block never falls through to what follows
+// it: it ends in a return, a break, continue or goto, or a panic.
+func terminates(info *types.Info, b *ast.BlockStmt) bool {
+	if len(b.List) == 0 {
+		return false
+	}
+	switch s := b.List[len(b.List)-1].(type) {
+	case *ast.ReturnStmt:
+		return true
+	case *ast.BranchStmt:
+		return s.Tok != token.FALLTHROUGH
+	case *ast.ExprStmt:
+		if c, ok := s.X.(*ast.CallExpr); ok {
+			if id, ok := ast.Unparen(c.Fun).(*ast.Ident); ok {
+				_, builtin := info.Uses[id].(*types.Builtin)
+				return builtin && id.Name == "panic"
+			}
+		}
+	}
+	return false
+}
