@@ -24,7 +24,7 @@ import (
 
 // Passes are the discovery passes in run order. Calls runs last: it is the
 // most voluminous and no other pass reads its output.
-var Passes = []*Pass{HandlersPass, WiringPass, WritesPass, EventsPass, ListWatchesPass, GatesPass, CallsPass}
+var Passes = []*Pass{HandlersPass, WiringPass, WritesPass, EventsPass, ListWatchesPass, GatesPass, ControllersPass, PluginsPass, CallsPass}
 
 // Import paths the passes recognise by type. client-go is vendored into
 // kubernetes as the staging module k8s.io/client-go, so its import paths

@@ -290,4 +290,8 @@ type Facts struct {
 	// the roots' checks of a gate, in path and line order. (Schema 5.)
 	Gates      []Gate      `json:"gates"`
 	GateChecks []GateCheck `json:"gateChecks"`
+	// Controllers are kube-controller-manager's controllers, by name;
+	// SchedulerPlugins the scheduler's in-tree plugins, by name. (Schema 5.)
+	Controllers      []Controller      `json:"controllers"`
+	SchedulerPlugins []SchedulerPlugin `json:"schedulerPlugins"`
 }

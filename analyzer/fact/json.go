@@ -26,6 +26,8 @@ func (f *Facts) WriteJSON(w io.Writer) error {
 	c.Calls = orEmpty(c.Calls)
 	c.Gates = orEmpty(c.Gates)
 	c.GateChecks = orEmpty(c.GateChecks)
+	c.Controllers = orEmpty(c.Controllers)
+	c.SchedulerPlugins = orEmpty(c.SchedulerPlugins)
 	return json.NewEncoder(w).Encode(&c)
 }
 
