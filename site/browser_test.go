@@ -155,7 +155,7 @@ func followSourceLink(t *testing.T, ctx context.Context, base, art, prefix strin
 		Scrolled    float64
 	}
 	state, err := chromedp.Run(ctx, chromedp.Evaluate[viewState](`(() => {
-		const hl = [...document.querySelectorAll('.ln.hl')].map(e => parseInt(e.id.slice(1), 10));
+		const hl = [...document.querySelectorAll('pre.src > .hl')].map(e => parseInt(e.id.slice(1), 10));
 		const r = document.getElementById('L`+strconv.Itoa(from)+`').getBoundingClientRect();
 		return {Highlighted: hl, InView: r.top >= 0 && r.bottom <= window.innerHeight, Scrolled: window.scrollY};
 	})()`))
@@ -179,7 +179,7 @@ func followSourceLink(t *testing.T, ctx context.Context, base, art, prefix strin
 		voidEval(`location.hash = "#L2-L4"`),
 		chromedp.WaitVisible(chromedp.CSS(`#L3.hl`)),
 	)
-	n, err2 := chromedp.Run(ctx, chromedp.Evaluate[int](`document.querySelectorAll('.ln.hl').length`))
+	n, err2 := chromedp.Run(ctx, chromedp.Evaluate[int](`document.querySelectorAll('pre.src > .hl').length`))
 	if err == nil {
 		err = err2
 	}

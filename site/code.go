@@ -3,6 +3,7 @@ package site
 import (
 	"html/template"
 	"path"
+	"strconv"
 	"strings"
 
 	"github.com/kubewalk/kubewalk/analyzer/fact"
@@ -14,7 +15,7 @@ import (
 // renderers (internal/render/codehtml, internal/render/diagram). What they return is
 // HTML or SVG they generated themselves, escaping every piece of source
 // text and label and dropping unsafe hrefs (codehtml.SafeHref); that is why
-// it may be used as template.HTML — here and in codeTable, nowhere else.
+// it may be used as template.HTML — here, nowhere else.
 
 type seqMsg = diagram.Message
 type graphNode = diagram.Node
@@ -32,6 +33,83 @@ func highlight(name string, src []byte, idents []fact.Ident, link func(fact.Loca
 	}
 	return codehtml.Text(name, src)
 }
+
+// maxCode is the most a source page's code may weigh, in bytes of HTML.
+// A page much over a megabyte takes seconds to load and lay out
+// (api.pb.go's 2.9 MB page took 4.4 s in Chromium), and a release's site
+// has to stay small enough to host; the last 48 KiB of the megabyte are
+// left to the page's head, header and backlinks (the largest of those,
+// kubelet.go's, is 5 KB).
+const maxCode = 1<<20 - 48<<10
+
+// sourceCode is the code of a source page and its number of lines. A
+// generated file is rendered lighter (declarations classed, no links for
+// uses: codehtml.Options.DeclsOnly), and so is any file whose full
+// rendering would pass maxCode; one that still passes it is plain text.
+// Line anchors (#L12) are the same at every level, so links into the page
+// never depend on how it was rendered.
+func sourceCode(name string, src []byte, idents []fact.Ident, link func(fact.Location) string) (template.HTML, int) {
+	var lines []codehtml.Line
+	if path.Ext(name) != ".go" || !codehtml.Generated(src) {
+		lines = highlight(name, src, idents, link)
+	}
+	if lines == nil || codeSize(lines) > maxCode {
+		lines = codehtml.Go(src, idents, codehtml.Options{DeclsOnly: true})
+	}
+	if codeSize(lines) > maxCode {
+		lines = codehtml.Plain(src)
+	}
+	return codeTable(lines), len(lines)
+}
+
+// codeTable lays out a source page's lines. It is built here rather than in
+// a template because it is most of every source page (hundreds of thousands
+// of lines for a real site) and html/template's per-action escaping would
+// dominate the build; the markup added around each line holds only integers.
+//
+// Each line is a span with its anchor and nothing else: no class (sourceCSS
+// selects the <pre>'s children), and no number: a CSS counter draws it, and
+// site.js takes a click on it to the line. The link and class each line
+// had cost 49 bytes a line, a third of a release's source pages.
+func codeTable(lines []codehtml.Line) template.HTML {
+	var sb strings.Builder
+	sb.Grow(codeSize(lines) + len(`<pre class="code src"></pre>`))
+	sb.WriteString(`<pre class="code src">`)
+	for i, l := range lines {
+		sb.WriteString(`<span id=L`)
+		sb.WriteString(strconv.Itoa(i + 1))
+		sb.WriteString(`>`)
+		sb.WriteString(string(l)) // balanced, escaped HTML from highlight
+		sb.WriteString("\n</span>")
+	}
+	sb.WriteString(`</pre>`)
+	// Safe: integers, fixed markup and highlight's escaped output (code.go).
+	return template.HTML(sb.String())
+}
+
+// lineMarkup is the bytes codeTable adds to a line besides its number.
+const lineMarkup = len(`<span id=L>`) + len("\n</span>")
+
+// codeSize is the size of codeTable(lines) without the <pre> around it.
+func codeSize(lines []codehtml.Line) int {
+	n := 0
+	for i, l := range lines {
+		n += len(l) + lineMarkup + len(strconv.Itoa(i+1))
+	}
+	return n
+}
+
+// sourceCSS lays out a source page's lines (codeTable) as site.css does
+// excerpts' .ln, and numbers them with a counter styled as excerpts' .nr,
+// so the number is not text (nor copied with the code) and costs no bytes
+// in the page. A line is highlighted when it is the fragment's target or
+// site.js marks it (hl: a range #L10-L20).
+const sourceCSS = `pre.src{counter-reset:ln}
+pre.src>span{display:block;padding-right:1rem;min-height:1.5em;counter-increment:ln}
+pre.src>span::before{content:counter(ln);display:inline-block;box-sizing:border-box;width:4.2em;padding-right:.9em;margin-right:.6em;text-align:right;color:var(--muted);border-right:1px solid var(--line);cursor:pointer}
+pre.src>span:hover::before{color:var(--accent)}
+pre.src>span.hl,pre.src>span:target{background:var(--target);box-shadow:inset 3px 0 var(--mark-edge)}
+`
 
 // HighlightCode is walkthrough.Options.HighlightCode for the site: a
 // walkthrough's fenced code block (YAML, shell, JSON, Go …) highlighted by
@@ -52,7 +130,7 @@ func excerpt(lines []codehtml.Line, from, to int, hl []int, context int) []exLin
 	return codehtml.Excerpt(lines, from, to, hl, context)
 }
 
-func codeCSS() string { return codehtml.CSS() }
+func codeCSS() string { return codehtml.CSS() + sourceCSS }
 
 func sequenceSVG(participants []string, msgs []seqMsg) (template.HTML, error) {
 	svg, err := diagram.Sequence(participants, msgs)

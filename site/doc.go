@@ -40,7 +40,7 @@
 //	changes.html                    what changed since Input.Since (multi-release sites)
 //	walkthroughs/<id>.diffs.js      the diffs behind a walkthrough's badges, loaded on demand
 //	search-index.js                 the search index as a script (file:// cannot fetch JSON)
-//	facts.json                      every fact, for tools (linked from the home page)
+//	facts.json.gz                   every fact, gzipped, for tools (linked from the home page)
 //	assets/site.css site.js search.js
 //	.kubewalk-site                  marker: Build only ever replaces its own output
 //
@@ -74,8 +74,8 @@
 // cloned per build to bind the UI language. template.HTML is produced in
 // exactly three places, each with a comment saying why it is safe: the
 // highlighted code and diagrams from internal/render/codehtml and internal/render/diagram
-// (code.go), the source page table that wraps those lines with integer-only
-// markup (codeTable), and walkthrough segments, which are goldmark output
+// and the source page table that wraps those lines with integer-only
+// markup (both in code.go), and walkthrough segments, which are goldmark output
 // with raw HTML off around, in fenced code blocks, codehtml's output
 // again (HighlightCode, which the pipeline passes to walkthrough.Load). Tests build a site whose titles, captions, facts and
 // file names carry script tags and javascript: URLs and check they come out

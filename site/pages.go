@@ -2,6 +2,7 @@ package site
 
 import (
 	"bytes"
+	"compress/gzip"
 	"fmt"
 	"html/template"
 	"path"
@@ -10,7 +11,6 @@ import (
 	"strings"
 
 	"github.com/kubewalk/kubewalk/analyzer/fact"
-	"github.com/kubewalk/kubewalk/internal/render/codehtml"
 	"github.com/kubewalk/kubewalk/walkthrough"
 )
 
@@ -261,9 +261,9 @@ func (b *builder) sourcePage(f string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	lines := highlight(path.Base(f), src, b.xrefs[f], b.linkFor(p))
-	sv := sourceView{Path: f, Dir: path.Dir(f), Name: path.Base(f), Lines: len(lines), GitHub: b.opts.SourceURL(f, 0, 0), Cites: b.citeViews(f)}
-	sv.Code = codeTable(lines)
+	code, n := sourceCode(path.Base(f), src, b.xrefs[f], b.linkFor(p))
+	sv := sourceView{Path: f, Dir: path.Dir(f), Name: path.Base(f), Lines: n, GitHub: b.opts.SourceURL(f, 0, 0), Cites: b.citeViews(f)}
+	sv.Code = code
 	return b.exec("source", b.pageData(p, f, "", sv))
 }
 
@@ -289,35 +289,6 @@ func (b *builder) citeViews(f string) []citeView {
 		out = append(out, cv)
 	}
 	return out
-}
-
-// codeTable lays out a source page's lines. It is built here rather than in
-// a template because it is most of every source page (hundreds of thousands
-// of lines for a real site) and html/template's per-action escaping would
-// dominate the build; the markup added around each line holds only integers.
-func codeTable(lines []codehtml.Line) template.HTML {
-	n := 0
-	for _, l := range lines {
-		n += len(l) + 48
-	}
-	var sb strings.Builder
-	sb.Grow(n + 32)
-	sb.WriteString(`<pre class="code src">`)
-	for i, l := range lines {
-		num := strconv.Itoa(i + 1)
-		sb.WriteString(`<span class="ln" id="L`)
-		sb.WriteString(num)
-		sb.WriteString(`"><a class="nr" href="#L`)
-		sb.WriteString(num)
-		sb.WriteString(`">`)
-		sb.WriteString(num)
-		sb.WriteString(`</a>`)
-		sb.WriteString(string(l)) // balanced, escaped HTML from highlight
-		sb.WriteString("\n</span>")
-	}
-	sb.WriteString(`</pre>`)
-	// Safe: integers, fixed markup and highlight's escaped output (code.go).
-	return template.HTML(sb.String())
 }
 
 // ---- facts.json ----
@@ -357,10 +328,21 @@ func byteSize(n int) string {
 	}
 }
 
-// factsJSON is facts.json, as fact.Facts.WriteJSON writes it.
+// factsJSON is facts.json.gz: fact.Facts.WriteJSON's output, gzipped. The
+// JSON is 11 MB at v1.37.2, a third of a release's site, and a reader
+// never reads it (tools do, and `kubewalk list -o json` gives them the
+// same facts); gzip at its best level makes it 0.65 MB. The gzip header
+// holds no name and no time, so the bytes depend on the facts alone.
 func factsJSON(f *fact.Facts) ([]byte, error) {
 	var b bytes.Buffer
-	if err := f.WriteJSON(&b); err != nil {
+	zw, err := gzip.NewWriterLevel(&b, gzip.BestCompression)
+	if err != nil {
+		return nil, err
+	}
+	if err := f.WriteJSON(zw); err != nil {
+		return nil, err
+	}
+	if err := zw.Close(); err != nil {
 		return nil, err
 	}
 	return b.Bytes(), nil

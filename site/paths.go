@@ -26,7 +26,7 @@ const (
 	searchPage    = "search.html"
 	changesPage   = "changes.html"
 	searchIndexJS = "search-index.js"
-	factsFile     = "facts.json"
+	factsFile     = "facts.json.gz"
 	markerFile    = ".kubewalk-site"
 )
 

@@ -203,16 +203,18 @@ func TestBrowserPhone(t *testing.T) {
 			const rgba = s => { const m = s.match(/[\d.]+/g).map(Number); return [m[0], m[1], m[2], m.length > 3 ? m[3] : 1]; };
 			const lum = c => { const f = v => { v /= 255; return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); }; return 0.2126 * f(c[0]) + 0.7152 * f(c[1]) + 0.0722 * f(c[2]); };
 			const out = {};
-			for (const [name, sel] of [['source', 'pre.src .ln:not(.hl) .nr'], ['target', 'pre.src .ln.hl .nr'], ['excerpt', '.excerpt .ln:not(.mark):not(.gap) .nr'], ['marked', '.excerpt .ln.mark .nr']]) {
+			// A source page's line number is its line's ::before (a CSS counter).
+			for (const [name, sel, pseudo] of [['source', 'pre.src > span:not(.hl)', '::before'], ['target', 'pre.src > span.hl', '::before'], ['excerpt', '.excerpt .ln:not(.mark):not(.gap) .nr'], ['marked', '.excerpt .ln.mark .nr']]) {
 				const e = document.querySelector(sel);
 				if (!e) continue;
-				let bg = null, alpha = rgba(getComputedStyle(e).color)[3];
+				const color = getComputedStyle(e, pseudo || null).color;
+				let bg = null, alpha = rgba(color)[3];
 				for (let a = e; a; a = a.parentElement) {
 					alpha *= Number(getComputedStyle(a).opacity);
 					const b = rgba(getComputedStyle(a).backgroundColor);
 					if (!bg && b[3] > 0) bg = b;
 				}
-				const fg = rgba(getComputedStyle(e).color);
+				const fg = rgba(color);
 				const mix = fg.slice(0, 3).map((v, i) => v * alpha + bg[i] * (1 - alpha));
 				const [l1, l2] = [lum(mix), lum(bg)].sort((x, y) => y - x);
 				out[name] = (l1 + 0.05) / (l2 + 0.05);

@@ -27,7 +27,7 @@ func TestBuildFixture(t *testing.T) {
 		"src/pkg/scheduler/schedule_one.go.html",
 		"src/pkg/odd/x<script>&'\"#?.go.html",
 		"handlers.html", "events.html", "resources.html", "search.html",
-		"search-index.js", "facts.json",
+		"search-index.js", "facts.json.gz",
 		"assets/site.css", "assets/site.js", "assets/search.js",
 	} {
 		if _, ok := files[want]; !ok {
@@ -72,7 +72,7 @@ func TestBuildFixture(t *testing.T) {
 
 	src := files["src/pkg/controller/deployment/sync.go.html"]
 	for _, want := range []string{
-		`id="L1"`, `href="#L1"`,
+		`<span id=L1>`,
 		// backlink to the citing step
 		`href="../../../../walkthroughs/deployment.html#step-2-rollout"`,
 		// identifier link into another rendered file
@@ -97,8 +97,8 @@ func TestBuildFixture(t *testing.T) {
 			t.Errorf("home lacks %s", want)
 		}
 	}
-	// facts.json is linked once, from the home page's indexes, with its size.
-	if n := len(files["facts.json"]); !strings.Contains(home, `<a href="facts.json">facts.json</a> (`+byteSize(n)+`)`) {
+	// facts.json.gz is linked once, from the home page's indexes, with its size.
+	if n := len(files["facts.json.gz"]); !strings.Contains(home, `<a href="facts.json.gz">facts.json.gz</a> (`+byteSize(n)+`)`) {
 		t.Errorf("home does not link facts.json with its size (%s)", byteSize(n))
 	}
 	for p, html := range files {

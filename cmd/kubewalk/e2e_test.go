@@ -101,7 +101,7 @@ func TestE2EListListWatches(t *testing.T) {
 func TestE2EBuildSite(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "public")
 	kubewalk(t, "build", "--source", "goproxy", "--out", out)
-	for _, f := range []string{"index.html", "facts.json", "walkthroughs/deployment.html"} {
+	for _, f := range []string{"index.html", "facts.json.gz", "walkthroughs/deployment.html"} {
 		if _, err := os.Stat(filepath.Join(out, f)); err != nil {
 			t.Errorf("site lacks %s: %v", f, err)
 		}

@@ -22,15 +22,17 @@
       first.scrollIntoView({ block: (to - from) < 20 ? "center" : "start" });
     }
   }
-  // Shift-click on a line number extends the highlighted range.
+  // A click on a source line's number (drawn by CSS before the line, see
+  // site/code.go) goes to that line; Shift-click extends the highlighted
+  // range. The number is no element: a click on it lands on the line
+  // itself, left of where its text starts.
   document.addEventListener("click", function (e) {
-    var a = e.target.closest && e.target.closest("pre.src a.nr");
-    if (!a || !e.shiftKey) return;
-    var m = /^#L(\d+)/.exec(location.hash), n = /#L(\d+)$/.exec(a.getAttribute("href"));
-    if (!m || !n) return;
-    e.preventDefault();
-    var x = parseInt(m[1], 10), y = parseInt(n[1], 10);
-    location.hash = "#L" + Math.min(x, y) + "-L" + Math.max(x, y);
+    var ln = e.target;
+    if (!ln.matches || !ln.matches("pre.src > span")) return;
+    if (e.clientX > ln.getBoundingClientRect().left + parseFloat(getComputedStyle(ln, "::before").width)) return;
+    var y = parseInt(ln.id.slice(1), 10), m = /^#L(\d+)/.exec(location.hash);
+    var x = e.shiftKey && m ? parseInt(m[1], 10) : y;
+    location.hash = x === y ? "#L" + y : "#L" + Math.min(x, y) + "-L" + Math.max(x, y);
   });
   // An excerpt's line number goes to the whole file at that line.
   document.addEventListener("click", function (e) {

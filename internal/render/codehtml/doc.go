@@ -51,4 +51,11 @@
 // source page's per-line anchor markup. go/scanner is about a third of the
 // time; it allocates a string per identifier, which a hand-written lexer
 // would avoid, but it is the compiler's own lexing and fast enough.
+//
+// Links are still most of a page, and some files are too big for them:
+// Options.DeclsOnly renders an outline (comments and declared names
+// classed, nothing linked), which the site uses for Generated files and
+// for any file whose full page would pass a megabyte, and Plain is the
+// text alone. At v1.37.2 that takes the CRI's api.pb.go (488 KB of
+// source) from a 2.1 MB page to 0.93 MB.
 package codehtml

@@ -35,6 +35,11 @@ func Lang(lang string, src []byte) []Line {
 	return highlight(l, src)
 }
 
+// Plain is src as escaped text without any highlighting, in Lines of the
+// same shape: the last resort for a file whose highlighted page would be
+// too heavy even with Options.DeclsOnly.
+func Plain(src []byte) []Line { return highlight(nil, src) }
+
 func highlight(l chroma.Lexer, src []byte) []Line {
 	w := writers.Get().(*lineWriter)
 	defer writers.Put(w)
