@@ -2,10 +2,8 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"net"
-	"net/http"
 	"path/filepath"
 	"slices"
 	"time"
@@ -16,14 +14,17 @@ import (
 	"github.com/spf13/cobra"
 )
 
+// serveFlags are serve's command line.
+type serveFlags struct {
+	sf        sourceFlags
+	addr      string
+	userDir   string
+	noBuiltin bool
+	lang      string
+}
+
 func newServeCmd(g *globals) *cobra.Command {
-	var (
-		sf        sourceFlags
-		addr      string
-		userDir   string
-		noBuiltin bool
-		lang      string
-	)
+	var f serveFlags
 	c := &cobra.Command{
 		Use:   "serve",
 		Short: "Build the site, serve it on loopback and rebuild it as you edit walkthroughs",
@@ -55,110 +56,98 @@ the packages referenced when it started).`,
   # Only your walkthroughs, in Korean, on another port
   kubewalk serve --walkthroughs ./docs --no-builtin --lang ko --addr 127.0.0.1:9000`,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := checkLang(cmd, lang); err != nil {
-				return err
-			}
-			host, _, err := net.SplitHostPort(addr)
-			if err != nil {
-				return &usageError{cmd: cmd.CommandPath(), err: fmt.Errorf("--addr %q: %v", addr, err)}
-			}
-			sets, err := watchedSets(userDir, noBuiltin)
-			if err != nil {
-				return &usageError{cmd: cmd.CommandPath(), err: err}
-			}
-			ctx := cmd.Context()
-			rel, err := pipeline.Open(ctx, sf.options(g, sf.tag), sets, g.logf)
-			if err != nil {
-				return err
-			}
-			roots, err := pipeline.Roots(sets)
-			if err != nil {
-				return err
-			}
-			var watch []string
-			if userDir != "" {
-				watch = []string{userDir}
-			}
-			build := pipeline.Rebuild(rel, sets, lang, g.logf)
-			srv, err := serve.New(serve.Options{
-				Build: func(ctx context.Context, out string) error {
-					_, err := build(ctx, out)
-					if err != nil {
-						if now, rerr := pipeline.Roots(sets); rerr == nil && !subset(now, roots) {
-							err = fmt.Errorf("%w\n(the walkthroughs now reference packages that were not analysed when serve started: restart kubewalk serve)", err)
-						}
-					}
-					return err
-				},
-				Watch: watch,
-				Log:   g.log,
-				// Beside the cache, not in a shared /tmp; what a killed
-				// serve left there is removed by the next.
-				Dir: filepath.Join(g.cacheDir, "serve"),
-			})
-			if err != nil {
-				return err
-			}
-			defer srv.Close()
-			start := time.Now()
-			if err := srv.Rebuild(ctx); err != nil {
-				if userDir == "" {
-					return err // nothing the user can edit would fix it
-				}
-				fmt.Fprintf(g.stderr, "%v\n", err)
-			} else if !g.quiet {
-				fmt.Fprintf(g.stderr, "built %s in %s\n", rel.Tree.Tag, time.Since(start).Round(100*time.Millisecond))
-			}
-
-			ln, err := net.Listen("tcp", addr)
-			if err != nil {
-				return err
-			}
-			if !isLoopback(host) {
-				g.log.Warn("serving beyond this machine: anyone who can reach " + ln.Addr().String() + " can read the site; the preview server is meant for one author")
-			}
-			if !g.quiet {
-				msg := fmt.Sprintf("serving %s at http://%s/", rel.Tree.Tag, ln.Addr())
-				if userDir != "" {
-					msg += " — watching " + userDir
-				}
-				fmt.Fprintln(g.stderr, msg+" (Ctrl-C to stop)")
-			}
-			hs := &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second}
-			wctx, stop := context.WithCancel(ctx)
-			defer stop()
-			werr := make(chan error, 1)
-			go func() { werr <- srv.Watch(wctx) }()
-			serr := make(chan error, 1)
-			go func() { serr <- hs.Serve(ln) }()
-			select {
-			case <-ctx.Done():
-			case err := <-werr:
-				if err != nil {
-					hs.Close()
-					return fmt.Errorf("watching %s: %w", userDir, err)
-				}
-			case err := <-serr:
-				return err
-			}
-			// Event streams never go idle: end them before shutting down.
-			srv.Close()
-			sctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-			defer cancel()
-			if err := hs.Shutdown(sctx); err != nil && !errors.Is(err, context.DeadlineExceeded) {
-				return err
-			}
-			return nil
+			return f.run(cmd, g)
 		},
 	}
-	f := c.Flags()
-	sf.register(f)
-	f.StringVar(&addr, "addr", "127.0.0.1:8080", "address to listen on (loopback by default)")
-	f.StringVar(&userDir, "walkthroughs", "", "directory of walkthrough Markdown files to add to the built-in ones, watched for changes")
-	f.BoolVar(&noBuiltin, "no-builtin", false, "leave the built-in walkthroughs out")
-	f.StringVar(&lang, "lang", "en", "language of the walkthroughs and the site's interface: en or ko")
+	fl := c.Flags()
+	f.sf.register(fl)
+	fl.StringVar(&f.addr, "addr", "127.0.0.1:8080", "address to listen on (loopback by default)")
+	fl.StringVar(&f.userDir, "walkthroughs", "", "directory of walkthrough Markdown files to add to the built-in ones, watched for changes")
+	fl.BoolVar(&f.noBuiltin, "no-builtin", false, "leave the built-in walkthroughs out")
+	fl.StringVar(&f.lang, "lang", "en", "language of the walkthroughs and the site's interface: en or ko")
 	completeFlags(c, map[string][]cobra.Completion{"addr": {"127.0.0.1:8080", "localhost:8080"}})
 	return c
+}
+
+// run opens the release, builds the site once, then serves it until
+// Ctrl-C.
+func (f *serveFlags) run(cmd *cobra.Command, g *globals) error {
+	if err := checkLang(cmd, f.lang); err != nil {
+		return err
+	}
+	host, _, err := net.SplitHostPort(f.addr)
+	if err != nil {
+		return &usageError{cmd: cmd.CommandPath(), err: fmt.Errorf("--addr %q: %v", f.addr, err)}
+	}
+	sets, err := watchedSets(f.userDir, f.noBuiltin)
+	if err != nil {
+		return &usageError{cmd: cmd.CommandPath(), err: err}
+	}
+	ctx := cmd.Context()
+	rel, err := pipeline.Open(ctx, f.sf.options(g, f.sf.tag), sets, g.logf)
+	if err != nil {
+		return err
+	}
+	srv, err := f.newServer(g, rel, sets)
+	if err != nil {
+		return err
+	}
+	defer srv.Close()
+	start := time.Now()
+	if err := srv.Rebuild(ctx); err != nil {
+		if f.userDir == "" || ctx.Err() != nil {
+			return err // nothing the user can edit would fix it
+		}
+		fmt.Fprintf(g.stderr, "%v\n", err)
+	} else if !g.quiet {
+		fmt.Fprintf(g.stderr, "built %s in %s\n", rel.Tree.Tag, time.Since(start).Round(100*time.Millisecond))
+	}
+
+	ln, err := net.Listen("tcp", f.addr)
+	if err != nil {
+		return err
+	}
+	if !isLoopback(host) {
+		g.log.Warn("serving beyond this machine: anyone who can reach " + ln.Addr().String() + " can read the site; the preview server is meant for one author")
+	}
+	if !g.quiet {
+		msg := fmt.Sprintf("serving %s at http://%s/", rel.Tree.Tag, ln.Addr())
+		if f.userDir != "" {
+			msg += " — watching " + f.userDir
+		}
+		fmt.Fprintln(g.stderr, msg+" (Ctrl-C to stop)")
+	}
+	return srv.Serve(ctx, ln)
+}
+
+// newServer makes the preview server of a release opened once: each
+// rebuild resolves the walkthroughs again over the same analysis.
+func (f *serveFlags) newServer(g *globals, rel *pipeline.Release, sets []pipeline.WalkSet) (*serve.Server, error) {
+	roots, err := pipeline.Roots(sets)
+	if err != nil {
+		return nil, err
+	}
+	var watch []string
+	if f.userDir != "" {
+		watch = []string{f.userDir}
+	}
+	build := pipeline.Rebuild(rel, sets, f.lang, g.logf)
+	return serve.New(serve.Options{
+		Build: func(ctx context.Context, out string) error {
+			_, err := build(ctx, out)
+			if err != nil {
+				if now, rerr := pipeline.Roots(sets); rerr == nil && !subset(now, roots) {
+					err = fmt.Errorf("%w\n(the walkthroughs now reference packages that were not analysed when serve started: restart kubewalk serve)", err)
+				}
+			}
+			return err
+		},
+		Watch: watch,
+		Log:   g.log,
+		// Beside the cache, not in a shared /tmp; what a killed
+		// serve left there is removed by the next.
+		Dir: filepath.Join(g.cacheDir, "serve"),
+	})
 }
 
 // watchedSets are the walkthrough sets serve builds from: pipeline.Sets,

@@ -92,8 +92,10 @@ type Options struct {
 	// in the user's cache (os.UserCacheDir).
 	Dir string
 	// StopWait bounds how long Close waits for a build to stop after
-	// cancelling it; 0 means 5s. A build blocked where no context reaches
-	// must not keep Ctrl-C from ending the server.
+	// cancelling it; 0 means 400ms. A build blocked where no context
+	// reaches must not keep Ctrl-C from ending the server, and Serve's
+	// whole shutdown (this wait, then the connections') must fit in the
+	// second a user waits after Ctrl-C.
 	StopWait time.Duration
 }
 
@@ -102,9 +104,12 @@ type Server struct {
 	opts Options
 	tmp  string // private root of the build directories
 
-	lock    *safedir.Lock // held on tmp while the server runs
-	buildMu sync.Mutex    // one build at a time
-	n       int           // builds started
+	lock *safedir.Lock // held on tmp while the server runs
+	// building holds a token while a build runs: one build at a time. A
+	// channel, not a mutex, so that Rebuild and Close can stop waiting
+	// for a build stuck where no context reaches.
+	building chan struct{}
+	n        int // builds started
 
 	mu       sync.Mutex
 	cur      string // directory of the site served; "" before a build succeeded
@@ -138,7 +143,7 @@ func New(opts Options) (*Server, error) {
 		opts.Log = slog.New(slog.DiscardHandler)
 	}
 	if opts.StopWait <= 0 {
-		opts.StopWait = 5 * time.Second
+		opts.StopWait = 400 * time.Millisecond
 	}
 	if opts.Dir == "" {
 		cache, err := os.UserCacheDir()
@@ -151,7 +156,8 @@ func New(opts Options) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Server{opts: opts, tmp: tmp, lock: lock, subs: map[chan message]struct{}{}, done: make(chan struct{})}, nil
+	return &Server{opts: opts, tmp: tmp, lock: lock, building: make(chan struct{}, 1),
+		subs: map[chan message]struct{}{}, done: make(chan struct{})}, nil
 }
 
 // rootPrefix names the servers' directories in Options.Dir.
@@ -204,17 +210,12 @@ func (s *Server) Close() error {
 	if cancel != nil {
 		cancel()
 	}
-	idle := make(chan struct{})
-	go func() {
-		s.buildMu.Lock()
-		close(idle)
-	}()
 	select {
-	case <-idle:
+	case s.building <- struct{}{}:
 	case <-time.After(s.opts.StopWait):
 		return fmt.Errorf("serve: a build did not stop within %s of being cancelled; leaving %s to the next kubewalk serve", s.opts.StopWait, s.tmp)
 	}
-	defer s.buildMu.Unlock()
+	defer func() { <-s.building }()
 	if s.lock == nil {
 		return nil // closed before
 	}
@@ -242,34 +243,55 @@ func (s *Server) Err() error {
 // Rebuild builds the site into a new directory and, when the build
 // succeeds, serves it and tells every open page to reload; when it fails,
 // keeps serving the previous site and shows the error in every open page.
+// It returns ctx's error as soon as ctx is done, even while a build
+// stuck where no context reaches runs on: that build keeps the next one
+// waiting until it returns, and Close gives up on it after StopWait.
 func (s *Server) Rebuild(ctx context.Context) error {
-	// Checked before waiting too: after a Close that gave up on a stuck
-	// build, the build lock may never be free again.
-	s.mu.Lock()
-	closed := s.closed
-	s.mu.Unlock()
-	if closed {
+	select {
+	case s.building <- struct{}{}:
+	case <-s.done:
 		return errClosed
+	case <-ctx.Done():
+		return ctx.Err()
 	}
-	s.buildMu.Lock()
-	defer s.buildMu.Unlock()
 	s.mu.Lock()
 	if s.closed {
 		s.mu.Unlock()
+		<-s.building
 		return errClosed
 	}
 	s.n++
 	n := s.n
 	out := s.slot()
-	ctx, cancel := context.WithCancel(ctx)
+	bctx, cancel := context.WithCancel(ctx)
 	s.cancel = cancel
 	s.mu.Unlock()
-	defer func() {
+	result := make(chan error, 1)
+	go func() {
+		err := s.build(bctx, n, out)
 		s.mu.Lock()
 		s.cancel = nil
 		s.mu.Unlock()
 		cancel()
+		<-s.building
+		result <- err
 	}()
+	select {
+	case err := <-result:
+		return err
+	case <-ctx.Done():
+		select {
+		case err := <-result: // finished as ctx ended: its own outcome
+			return err
+		default:
+			return ctx.Err()
+		}
+	}
+}
+
+// build runs Options.Build into out and publishes the outcome: the new
+// site, or the error over the last good one.
+func (s *Server) build(ctx context.Context, n int, out string) error {
 	start := time.Now()
 	err := s.opts.Build(ctx, out)
 	if err != nil {
