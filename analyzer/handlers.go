@@ -123,6 +123,7 @@ func (ix *index) registration(u *unit, call *ast.CallExpr, fn *types.Func, sel *
 		recv := ast.Unparen(call.Fun).(*ast.SelectorExpr).X
 		r.InformerExpr = exprString(recv)
 		r.Informer = ix.informerOf(u.pkg, recv, 0)
+		r.InformerDynamic = r.Informer == (fact.Resource{}) && ix.forResource(u.pkg, recv, 0)
 		handler = call.Args[0]
 		switch fn.Name() {
 		case "AddEventHandlerWithResyncPeriod":
@@ -277,6 +278,45 @@ func (ix *index) informerOf(pkg *packages.Package, e ast.Expr, depth int) fact.R
 		}
 	}
 	return fact.Resource{}
+}
+
+// forResource reports whether the informer expression e is made by a
+// factory's ForResource (a generic, dynamic or metadata informer), as the
+// garbage collector and the quota controller make one per resource they
+// discover at run time.
+func (ix *index) forResource(pkg *packages.Package, e ast.Expr, depth int) bool {
+	if depth > maxOriginDepth {
+		return false
+	}
+	info := pkg.TypesInfo
+	switch x := ast.Unparen(e).(type) {
+	case *ast.CallExpr:
+		fn, sel := calleeOf(info, x)
+		if fn == nil || sel == nil {
+			return false
+		}
+		switch fn.Name() {
+		case "ForResource":
+			return true
+		case "Informer":
+			return ix.forResource(pkg, ast.Unparen(x.Fun).(*ast.SelectorExpr).X, depth+1)
+		}
+	case *ast.Ident, *ast.SelectorExpr:
+		v := varOf(info, x)
+		if v == nil {
+			return false
+		}
+		for _, o := range ix.originsOf(v) {
+			if call, ok := ast.Unparen(o.expr).(*ast.CallExpr); ok && o.index != 0 {
+				if fn, sel := calleeOf(o.pkg.TypesInfo, call); fn != nil && sel != nil && fn.Name() == "ForResource" {
+					return true
+				}
+			} else if o.index == 0 && ix.forResource(o.pkg, o.expr, depth+1) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // informerTypeResource returns the resource of a typed informer

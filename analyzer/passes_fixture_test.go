@@ -125,7 +125,11 @@ func renderResource(r fact.Resource) string {
 }
 
 func renderRegistration(r fact.HandlerRegistration) string {
-	s := fmt.Sprintf("%s %s add=%s update=%s delete=%s", r.Method, renderResource(r.Informer),
+	res := renderResource(r.Informer)
+	if r.InformerDynamic {
+		res = "/ <dynamic>"
+	}
+	s := fmt.Sprintf("%s %s add=%s update=%s delete=%s", r.Method, res,
 		renderHandler(r.Add), renderHandler(r.Update), renderHandler(r.Delete))
 	if r.Filter != nil {
 		s += " filter=" + renderHandler(r.Filter)

@@ -539,7 +539,7 @@ func (b *builder) pages() ([]page, error) {
 	htmlPage(handlersPage, false, b.handlersPage)
 	keyed(b.filesKey)
 	htmlPage(eventsPage, false, b.eventsPage)
-	keyed(b.filesKey)
+	keyed(b.eventsKey)
 	htmlPage(resourcesPage, false, b.resourcesPage)
 	keyed(b.filesKey)
 	htmlPage(searchPage, false, b.searchPage)

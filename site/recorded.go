@@ -156,7 +156,7 @@ func (b *builder) obsView(p string, it obsItem, withStep bool) obsView {
 			break
 		}
 		v.Code = append(v.Code, obsCode{
-			Role: c.Role, Symbol: fact.ShortSymbol(c.Symbol), Where: c.Where(),
+			Role: c.Role, Symbol: b.shortName(c.Symbol, fact.Location{}), Where: c.Where(),
 			Href: b.srcLink(p, c.Path, c.Line, 0), GitHub: b.opts.SourceURL(c.Path, c.Line, 0),
 		})
 	}

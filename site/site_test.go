@@ -126,7 +126,7 @@ func TestBuildFixture(t *testing.T) {
 	// The raw list-watch watches pods beside the informers: its field
 	// selector, reflector and push function, the selector escaped.
 	if res := files["resources.html"]; !strings.Contains(res, `<table class="facts listwatches">`) || !strings.Contains(res, "spec.nodeName") ||
-		!strings.Contains(res, "Scheduler.bind$1") || strings.Contains(res, "<script>alert(1)") || !strings.Contains(res, "&lt;script&gt;alert(1)") {
+		!strings.Contains(res, "func literal in scheduler.Scheduler.bind") || strings.Contains(res, "<script>alert(1)") || !strings.Contains(res, "&lt;script&gt;alert(1)") {
 		t.Errorf("resources page lacks the raw list-watch of pods, or does not escape its selector")
 	}
 	if !strings.Contains(files["resources.html"], "API: create") {

@@ -102,7 +102,7 @@ func (b *builder) tracePage(ti TraceInput) ([]byte, error) {
 }
 
 func (b *builder) traceStep(v views, s trace.Step) traceStepView {
-	sv := traceStepView{Symbol: fact.ShortSymbol(s.Symbol), At: v.loc(s.At), Kind: s.Kind}
+	sv := traceStepView{Symbol: b.shortName(s.Symbol, fact.Location{}), At: v.loc(s.At), Kind: s.Kind}
 	if !s.Decl.IsZero() {
 		sv.Href = b.srcLink(v.page, s.Decl.Path, s.Decl.StartLine, s.Decl.EndLine)
 	}

@@ -51,9 +51,18 @@ type wiringRow struct {
 
 type eventRow struct {
 	Reason, ReasonExpr, Type, Message, Recorder, Method string
-	Caller                                              funcView
-	At                                                  locView
+	// TypeExpr and MessageExpr are the arguments as written when set at
+	// run time; the Values are what reaches them, as far as the code tells.
+	TypeExpr, MessageExpr                   string
+	TypeValues, ReasonValues, MessageValues []string
+	Caller                                  funcView
+	At                                      locView
+	// Steps are the walkthrough steps that cite the call site.
+	Steps []stepLink
 }
+
+// stepLink is a link to a walkthrough step.
+type stepLink struct{ Title, Href string }
 
 type writeRow struct {
 	Component, Resource, Verb, Subresource, Via string
@@ -98,7 +107,10 @@ func (v views) loc(l fact.Location) locView {
 }
 
 func (v views) fn(f fact.FuncRef, form string) funcView {
-	fv := funcView{Name: fact.ShortSymbol(f.Symbol), Full: f.Symbol, Form: form}
+	fv := funcView{Name: v.b.shortName(f.Symbol, f.Decl), Full: f.Symbol, Form: form}
+	if fv.Name != fact.ShortSymbol(f.Symbol) {
+		fv.Full = fv.Name // a func literal: its symbol's number means nothing to a reader
+	}
 	if fv.Name == "" {
 		fv.Name = "?"
 	}
@@ -108,11 +120,12 @@ func (v views) fn(f fact.FuncRef, form string) funcView {
 	return fv
 }
 
-func (v views) handler(h *fact.Handler) *funcView {
+func (v views) handler(slot string, h *fact.Handler) *funcView {
 	if h == nil {
 		return nil
 	}
 	f := v.fn(h.FuncRef, h.Form)
+	f.Name = v.b.handlerName(slot, h)
 	if h.Symbol == "" {
 		f.Name = h.Form
 	}
@@ -136,16 +149,16 @@ func resourceLabel(r fact.Resource) string {
 func (v views) handlerRow(h fact.HandlerRegistration) handlerRow {
 	return handlerRow{
 		Component:    h.Component,
-		Resource:     resourceLabel(h.Informer),
+		Resource:     v.b.resourceName(h),
 		InformerExpr: h.InformerExpr,
 		Method:       h.Method,
 		Resync:       h.Resync,
 		Caller:       v.fn(h.Caller, ""),
 		At:           v.loc(h.At),
-		Add:          v.handler(h.Add),
-		Update:       v.handler(h.Update),
-		Delete:       v.handler(h.Delete),
-		Filter:       v.handler(h.Filter),
+		Add:          v.handler("AddFunc", h.Add),
+		Update:       v.handler("UpdateFunc", h.Update),
+		Delete:       v.handler("DeleteFunc", h.Delete),
+		Filter:       v.handler("FilterFunc", h.Filter),
 		HandlerExpr:  h.HandlerExpr,
 	}
 }
@@ -198,6 +211,8 @@ func (v views) eventRow(e fact.Event) eventRow {
 	return eventRow{
 		Reason: e.Reason, ReasonExpr: e.ReasonExpr, Type: e.Type, Message: e.Message,
 		Recorder: e.Recorder, Method: e.Method,
+		TypeExpr: e.TypeExpr, MessageExpr: e.MessageExpr,
+		TypeValues: e.TypeValues, ReasonValues: e.ReasonValues, MessageValues: e.MessageValues,
 		Caller: v.fn(e.Caller, ""),
 		At:     v.loc(e.At),
 	}

@@ -73,10 +73,15 @@ type HandlerRegistration struct {
 	Informer Resource `json:"informer"`
 	// InformerExpr is the receiver expression as written, for readers:
 	// "dInformer.Informer()".
-	InformerExpr string   `json:"informerExpr"`
-	Add          *Handler `json:"add,omitempty"`
-	Update       *Handler `json:"update,omitempty"`
-	Delete       *Handler `json:"delete,omitempty"`
+	InformerExpr string `json:"informerExpr"`
+	// InformerDynamic is set when the informer is made by a factory's
+	// ForResource for a resource known only at run time (the garbage
+	// collector's and the quota controller's informers, one per resource
+	// they discover): Informer is then empty. (Schema 5.)
+	InformerDynamic bool     `json:"informerDynamic,omitempty"`
+	Add             *Handler `json:"add,omitempty"`
+	Update          *Handler `json:"update,omitempty"`
+	Delete          *Handler `json:"delete,omitempty"`
 	// Filter is a FilteringResourceEventHandler's FilterFunc.
 	Filter *Handler `json:"filter,omitempty"`
 	// Resync is the resync period argument as written, "" when none.

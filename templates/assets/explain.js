@@ -60,6 +60,13 @@
   function inDirs(p, dirs) { return dirs.some(function (d) { return starts(p, d + "/"); }); }
   function pkgDir(p) { var i = p.lastIndexOf("/"); return i >= 0 ? p.slice(0, i) : ""; }
   function shortSymbol(s) { return s.slice(s.lastIndexOf("/") + 1); }
+  // explain.ReadableSymbol: a func literal ("f$1") is named by the
+  // declaration it is written in.
+  function readableSymbol(s) {
+    s = shortSymbol(s);
+    var i = s.indexOf("$");
+    return i < 0 ? s : "func literal in " + s.slice(0, i);
+  }
   // strings.ToLower maps each rune on its own (U+0130 to "i", a capital
   // sigma to a small one wherever it stands).
   function lower(s) { return Array.from(s, function (c) { return Array.from(c.toLowerCase())[0]; }).join(""); }
@@ -705,8 +712,8 @@
     var d = el("div", "site");
     d.setAttribute("data-role", c.role);
     d.appendChild(el("span", "role meta", c.role + " "));
-    var sym = link(c.page || c.permalink, shortSymbol(c.symbol), "sym");
-    sym.title = c.symbol;
+    var sym = link(c.page || c.permalink, readableSymbol(c.symbol), "sym");
+    sym.title = c.symbol.indexOf("$") < 0 ? c.symbol : readableSymbol(c.symbol);
     d.appendChild(sym);
     d.appendChild(document.createTextNode(" "));
     d.appendChild(link(c.page || c.permalink, c.path + ":" + c.line, "loc"));
@@ -715,7 +722,7 @@
       d.appendChild(link(c.permalink, "\u2197", "gh"));
     }
     if (c.detail) d.appendChild(el("div", "detail meta", c.detail));
-    if (c.via) d.appendChild(el("div", "via meta", "via " + shortSymbol(c.via))).title = c.via;
+    if (c.via) d.appendChild(el("div", "via meta", "via " + readableSymbol(c.via))).title = c.via.indexOf("$") < 0 ? c.via : readableSymbol(c.via);
     return d;
   }
   var runs = 0;

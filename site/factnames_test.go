@@ -1,0 +1,43 @@
+package site
+
+import (
+	"testing"
+
+	"github.com/kubewalk/kubewalk/analyzer/fact"
+)
+
+// A func literal's symbol ($N) never reaches a reader: it is named by the
+// field it fills, where it is written and what it calls.
+func TestLiteralNames(t *testing.T) {
+	for _, lang := range []string{"en", "ko"} {
+		b := &builder{t: func(k string) string { return messages[lang][k] }}
+		h := &fact.Handler{
+			FuncRef: fact.FuncRef{
+				Symbol: "k8s.io/kubernetes/pkg/controller/deployment.NewDeploymentController$1",
+				Decl:   fact.Location{Path: "pkg/controller/deployment/deployment_controller.go", StartLine: 124, EndLine: 126},
+			},
+			Form:  "func literal",
+			Calls: []string{"k8s.io/kubernetes/pkg/controller/deployment.DeploymentController.addDeployment"},
+		}
+		want := map[string]string{
+			"en": "AddFunc in deployment.NewDeploymentController (deployment_controller.go:124) → calls deployment.DeploymentController.addDeployment",
+			"ko": "deployment.NewDeploymentController (deployment_controller.go:124) 안의 AddFunc → deployment.DeploymentController.addDeployment 호출",
+		}[lang]
+		if got := b.handlerName("AddFunc", h); got != want {
+			t.Errorf("%s: handlerName = %q, want %q", lang, got, want)
+		}
+		if got, want := b.shortName("k8s.io/kubernetes/pkg/scheduler/util.BindPod$1$2", fact.Location{}), map[string]string{
+			"en": "func literal in util.BindPod",
+			"ko": "util.BindPod 안의 함수 리터럴",
+		}[lang]; got != want {
+			t.Errorf("%s: shortName = %q, want %q", lang, got, want)
+		}
+		if got := b.shortName("k8s.io/kubernetes/pkg/scheduler/util.BindPod", fact.Location{}); got != "util.BindPod" {
+			t.Errorf("%s: shortName of a declaration = %q", lang, got)
+		}
+		gc := fact.HandlerRegistration{InformerDynamic: true}
+		if got := b.resourceName(gc); got != messages[lang]["handlers.anyresource"] {
+			t.Errorf("%s: resourceName of a dynamic informer = %q", lang, got)
+		}
+	}
+}
