@@ -57,34 +57,8 @@ func atomically(out string, write func(dir string) (Stats, error)) (Stats, error
 	if err != nil {
 		return Stats{}, err
 	}
-	parent, base := filepath.Dir(out), filepath.Base(out)
-	if err := os.MkdirAll(parent, 0o755); err != nil {
-		return Stats{}, err
-	}
-	// Refuse what is not ours before the work, not after it; clear what
-	// killed builds left; make the directory to write to and lock it,
-	// all in one turn, so no other build's sweep can take it for a
-	// leftover.
-	var tmp string
-	var tmpLock *safedir.Lock
-	err = inTurn(parent, func() error {
-		if err := checkOut(out); err != nil {
-			return err
-		}
-		if err := sweep(parent, base, out); err != nil {
-			return err
-		}
-		var err error
-		if tmp, err = os.MkdirTemp(parent, "."+base+".tmp-"); err != nil {
-			return err
-		}
-		tmpLock, err = safedir.TryLockDir(tmp)
-		return err
-	})
+	tmp, tmpLock, err := tempBeside(out)
 	if err != nil {
-		if tmp != "" {
-			os.RemoveAll(tmp)
-		}
 		return Stats{}, err
 	}
 	published := false
@@ -107,6 +81,47 @@ func atomically(out string, write func(dir string) (Stats, error)) (Stats, error
 	if err := safedir.SyncTree(tmp); err != nil {
 		return Stats{}, err
 	}
+	published, err = publish(tmp, out, tmpLock)
+	return st, err
+}
+
+// tempBeside makes the directory to write a site for out in, beside
+// out, and locks it. It refuses what is not ours before the work, not after it,
+// and clears what killed builds left, all in one turn, so no other
+// build's sweep can take the new directory for a leftover.
+func tempBeside(out string) (tmp string, tmpLock *safedir.Lock, err error) {
+	parent, base := filepath.Dir(out), filepath.Base(out)
+	if err := os.MkdirAll(parent, 0o755); err != nil {
+		return "", nil, err
+	}
+	err = inTurn(parent, func() error {
+		if err := checkOut(out); err != nil {
+			return err
+		}
+		if err := sweep(parent, base, out); err != nil {
+			return err
+		}
+		var err error
+		if tmp, err = os.MkdirTemp(parent, "."+base+".tmp-"); err != nil {
+			return err
+		}
+		tmpLock, err = safedir.TryLockDir(tmp)
+		return err
+	})
+	if err != nil {
+		if tmp != "" {
+			os.RemoveAll(tmp)
+		}
+		return "", nil, err
+	}
+	return tmp, tmpLock, nil
+}
+
+// publish swaps the site in tmp, synced, into out in the builds' turn,
+// and removes the old site after. It reports whether out holds the new
+// site, even with an error: tmp is then no longer ours to remove.
+func publish(tmp, out string, tmpLock *safedir.Lock) (published bool, err error) {
+	parent := filepath.Dir(out)
 	var old string
 	var oldLock *safedir.Lock
 	err = inTurn(parent, func() error {
@@ -125,7 +140,7 @@ func atomically(out string, write func(dir string) (Stats, error)) (Stats, error
 		return safedir.SyncDir(parent)
 	})
 	if !published {
-		return Stats{}, err
+		return false, err
 	}
 	if old != "" {
 		// Outside the turn: the old site may be large, and it is locked
@@ -134,7 +149,7 @@ func atomically(out string, write func(dir string) (Stats, error)) (Stats, error
 		safedir.RemoveAll(old)
 		oldLock.Unlock()
 	}
-	return st, err
+	return true, err
 }
 
 // resolveOut returns out, or the directory it links to: a link is kept,
@@ -173,6 +188,11 @@ func inTurn(parent string, f func() error) error {
 	return f()
 }
 
+// exchange is safedir.Exchange. Tests replace it with one that reports
+// no support, to take the two renames of systems without an exchange
+// (Linux here always has one).
+var exchange = safedir.Exchange
+
 // swap puts dir in place at out and returns where the old site went
 // (locked), or "" when there was none.
 func swap(dir, out string) (old string, oldLock *safedir.Lock, err error) {
@@ -185,7 +205,7 @@ func swap(dir, out string) (old string, oldLock *safedir.Lock, err error) {
 	if err != nil {
 		return "", nil, err
 	}
-	err = safedir.Exchange(dir, out)
+	err = exchange(dir, out)
 	if err == nil {
 		return dir, oldLock, nil
 	}

@@ -1,0 +1,151 @@
+package site
+
+import (
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/kubewalk/kubewalk/internal/disk/safedir/safedirtest"
+)
+
+// Where the file system cannot exchange two directories in one step
+// (Linux before 3.15, some network file systems, systems other than Linux
+// and macOS), the swap is two renames: the old site aside, then the new
+// one in. This kernel always has RENAME_EXCHANGE, so these tests replace
+// exchange with one that reports no support.
+
+// noExchange makes the swap fall back to renames until the test ends, and
+// returns how many times the exchange was tried.
+func noExchange(t testing.TB) *int {
+	t.Helper()
+	calls := new(int)
+	real := exchange
+	exchange = func(a, b string) error {
+		*calls++
+		return &os.LinkError{Op: "exchange", Old: a, New: b, Err: errors.ErrUnsupported}
+	}
+	t.Cleanup(func() { exchange = real })
+	return calls
+}
+
+// TestFallbackSwap: a build over a site, by two renames, publishes the
+// whole new site and leaves nothing beside it.
+func TestFallbackSwap(t *testing.T) {
+	calls := noExchange(t)
+	in, opts := fixture(t)
+	opts.Logf = nil
+	parent := t.TempDir()
+	opts.Out = filepath.Join(parent, "public")
+	if _, err := Build(context.Background(), in, opts); err != nil {
+		t.Fatal(err)
+	}
+	first := readTree(t, opts.Out)
+	if _, err := Build(context.Background(), in, opts); err != nil {
+		t.Fatal(err)
+	}
+	if *calls != 1 {
+		t.Fatalf("exchange tried %d times, want once (the second build)", *calls)
+	}
+	if diff := cmp.Diff(first, readTree(t, opts.Out)); diff != "" {
+		t.Errorf("the site swapped in by renames differs (-first +second):\n%s", diff)
+	}
+	if names := dirNames(t, parent); !slices.Equal(names, []string{"public"}) {
+		t.Errorf("beside the site: %v", names)
+	}
+}
+
+// TestHelperBuildNoExchange is not a test: TestFallbackSurvivesKill runs
+// it in a process of its own (KUBEWALK_SITE_FALLBACK_OUT set), under
+// strace, to kill it at one of the fallback's renames.
+func TestHelperBuildNoExchange(t *testing.T) {
+	out := os.Getenv("KUBEWALK_SITE_FALLBACK_OUT")
+	if out == "" {
+		t.Skip("a helper process of TestFallbackSurvivesKill")
+	}
+	noExchange(t)
+	in, opts := fixture(t)
+	opts.Logf, opts.Out = nil, out
+	if _, err := Build(context.Background(), in, opts); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestFallbackSurvivesKill kills a build that swaps by renames at each of
+// them. Before the first and after the second, --out is a whole site.
+// Between them --out is missing, which no other build can see (the swap
+// happens in the builds' turn) and the whole old site is aside; the next
+// build's sweep puts it back before anything else, and removes the rest.
+func TestFallbackSurvivesKill(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds in helper processes")
+	}
+	in, opts := fixture(t)
+	opts.Logf = nil
+	parent := t.TempDir()
+	opts.Out = filepath.Join(parent, "public")
+	if _, err := Build(context.Background(), in, opts); err != nil {
+		t.Fatal(err)
+	}
+	site := readTree(t, opts.Out)
+	for _, tc := range []struct {
+		inject  string
+		between bool // killed with the old site aside and no --out
+	}{
+		{"rename,renameat,renameat2:delay_enter=60s:when=1", false},
+		{"rename,renameat,renameat2:delay_exit=60s:when=1", true},
+		{"rename,renameat,renameat2:delay_enter=60s:when=2", true},
+		{"rename,renameat,renameat2:delay_exit=60s:when=2", false},
+	} {
+		t.Run(tc.inject, func(t *testing.T) {
+			cmd := exec.Command(os.Args[0], "-test.run=^TestHelperBuildNoExchange$", "-test.count=1")
+			cmd.Env = append(os.Environ(), "KUBEWALK_SITE_FALLBACK_OUT="+opts.Out)
+			cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
+			cmd = safedirtest.Wrap(t, cmd, "-o", "/dev/null", "-e", "inject="+tc.inject)
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { cmd.Process.Kill() })
+			killInRename(t, cmd)
+
+			asides, _ := filepath.Glob(filepath.Join(parent, ".public.tmp-*.old"))
+			if _, err := os.Lstat(opts.Out); err == nil {
+				if tc.between {
+					t.Fatalf("--out is there after a kill between the renames: not killed where meant")
+				}
+				if diff := cmp.Diff(site, readTree(t, opts.Out)); diff != "" {
+					t.Errorf("--out is not a whole site (-want +got):\n%s", diff)
+				}
+			} else {
+				if !tc.between || len(asides) != 1 {
+					t.Fatalf("--out is gone (%v), old sites aside: %v", err, asides)
+				}
+				if diff := cmp.Diff(site, readTree(t, asides[0])); diff != "" {
+					t.Errorf("the old site aside is not whole (-want +got):\n%s", diff)
+				}
+				// The next run's first step, alone: the old site back.
+				if err := inTurn(parent, func() error { return sweep(parent, "public", opts.Out) }); err != nil {
+					t.Fatal(err)
+				}
+				if diff := cmp.Diff(site, readTree(t, opts.Out)); diff != "" {
+					t.Errorf("--out restored by the sweep (-want +got):\n%s", diff)
+				}
+			}
+			noExchange(t)
+			if _, err := Build(context.Background(), in, opts); err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(site, readTree(t, opts.Out)); diff != "" {
+				t.Errorf("--out after the next build (-want +got):\n%s", diff)
+			}
+			if names := dirNames(t, parent); !slices.Equal(names, []string{"public"}) {
+				t.Errorf("left beside the site after the next build: %v", names)
+			}
+		})
+	}
+}
