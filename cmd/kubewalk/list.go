@@ -23,9 +23,9 @@ func newListCmd(g *globals) *cobra.Command {
 		lang      string
 	)
 	c := &cobra.Command{
-		Use:       "list handlers|events|writes|listwatches|walkthroughs",
+		Use:       "list handlers|events|writes|listwatches|gates|walkthroughs",
 		Short:     "List discovered facts or the walkthroughs",
-		ValidArgs: []cobra.Completion{"handlers", "events", "writes", "listwatches", "walkthroughs"},
+		ValidArgs: []cobra.Completion{"handlers", "events", "writes", "listwatches", "gates", "walkthroughs"},
 		Args:      cobra.MatchAll(cobra.ExactArgs(1), cobra.OnlyValidArgs),
 		Long: `List prints what the analyzer discovered at a release — informer handler
 registrations, recorded events, API writes, raw list-watches (the
@@ -61,6 +61,8 @@ analysed before.`,
 				return emit(g.stdout, output, facts.Events, eventRows)
 			case "listwatches":
 				return emit(g.stdout, output, facts.ListWatches, listWatchRows)
+			case "gates":
+				return listGates(g.stdout, output, facts)
 			default:
 				return emit(g.stdout, output, facts.Writes, writeRows)
 			}
