@@ -165,15 +165,25 @@ func build(g *cgraph.Graph, m *model) error {
 		}
 		subs[c] = sub
 	}
+	gn, err := buildNodes(g, subs, m)
+	if err != nil {
+		return err
+	}
+	return buildEdges(g, gn, m)
+}
+
+// buildNodes creates m's nodes, each in its cluster's subgraph, and
+// returns them in m's order.
+func buildNodes(g *cgraph.Graph, subs []*cgraph.Graph, m *model) ([]*cgraph.Node, error) {
 	// The resources share a rank, so that a part of the graph that
 	// touches only the right-hand components is not ranked on its own
 	// and drawn shifted one column left.
 	mid, err := g.CreateSubGraphByName("resources")
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if err := set(mid, "rank", "same"); err != nil {
-		return err
+		return nil, err
 	}
 	gn := make([]*cgraph.Node, len(m.nodes))
 	for i, n := range m.nodes {
@@ -184,7 +194,7 @@ func build(g *cgraph.Graph, m *model) error {
 		name := "n" + strconv.Itoa(i)
 		node, err := parent.CreateNodeByName(name)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		// The box is at least as wide as textWidth's estimate, which
 		// knows wide (Hangul, CJK) characters that Graphviz's tables
@@ -198,15 +208,20 @@ func build(g *cgraph.Graph, m *model) error {
 			kv = append(kv, "href", gvText(n.Href))
 		}
 		if err := set(node, kv...); err != nil {
-			return err
+			return nil, err
 		}
 		if isResource(n) {
 			if _, err := mid.CreateNodeByName(name); err != nil {
-				return err
+				return nil, err
 			}
 		}
 		gn[i] = node
 	}
+	return gn, nil
+}
+
+// buildEdges creates m's lines between the nodes gn.
+func buildEdges(g *cgraph.Graph, gn []*cgraph.Node, m *model) error {
 	for i, l := range m.lines {
 		name := "e" + strconv.Itoa(i)
 		e, err := g.CreateEdgeByName(name, gn[l.tail], gn[l.head])

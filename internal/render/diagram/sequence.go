@@ -51,6 +51,33 @@ const (
 // only computation is how wide each column must be for the labels that
 // cross it, done here from estimated text widths (textWidth).
 func Sequence(participants []string, msgs []Message) ([]byte, error) {
+	rows, err := seqRows(participants, msgs)
+	if err != nil {
+		return nil, err
+	}
+	l := seqColumns(participants, rows)
+	l.rowYs(rows)
+	return l.draw(participants, rows), nil
+}
+
+// seqRow is a message placed between two columns.
+type seqRow struct {
+	from, to int
+	lines    []string // the label, wrapped
+	width    int      // of the widest line
+	msg      Message
+}
+
+// span is how many gaps between columns r's label must fit in.
+func (r seqRow) span() int {
+	if r.from == r.to {
+		return 1
+	}
+	return max(r.from, r.to) - min(r.from, r.to)
+}
+
+// seqRows checks the participants and gives each message its columns.
+func seqRows(participants []string, msgs []Message) ([]seqRow, error) {
 	if len(participants) == 0 {
 		return nil, ErrEmpty
 	}
@@ -61,13 +88,7 @@ func Sequence(participants []string, msgs []Message) ([]byte, error) {
 		}
 		col[p] = i
 	}
-	type row struct {
-		from, to int
-		lines    []string
-		width    int
-		msg      Message
-	}
-	rows := make([]row, len(msgs))
+	rows := make([]seqRow, len(msgs))
 	for i, m := range msgs {
 		f, ok1 := col[m.From]
 		t, ok2 := col[m.To]
@@ -75,41 +96,58 @@ func Sequence(participants []string, msgs []Message) ([]byte, error) {
 			return nil, fmt.Errorf("diagram: message %d (%q) from %q to %q: not a participant", i+1, m.Label, m.From, m.To)
 		}
 		lines := wrap(m.Label, labelMax)
-		rows[i] = row{f, t, lines, maxWidth(lines), m}
+		rows[i] = seqRow{f, t, lines, maxWidth(lines), m}
 	}
+	return rows, nil
+}
 
-	// Participant boxes.
+// seqLayout is where everything of a sequence diagram goes.
+type seqLayout struct {
+	heads         [][]string // participant names, wrapped
+	headW         []int      // participant box widths
+	headH         int        // height of every participant box
+	xs            []int      // column centres
+	ys            []int      // arrow of each row
+	width, height int
+}
+
+// seqColumns sizes the participant boxes and places the columns.
+func seqColumns(participants []string, rows []seqRow) *seqLayout {
 	n := len(participants)
-	heads := make([][]string, n)
-	headW := make([]int, n)
+	l := &seqLayout{heads: make([][]string, n), headW: make([]int, n)}
 	headLines := 1
 	for i, p := range participants {
-		heads[i] = wrap(p, headMax)
-		headW[i] = maxWidth(heads[i]) + 2*headPadX
-		headLines = max(headLines, len(heads[i]))
+		l.heads[i] = wrap(p, headMax)
+		l.headW[i] = maxWidth(l.heads[i]) + 2*headPadX
+		headLines = max(headLines, len(l.heads[i]))
 	}
-	headH := headLines*lineHeight + 2*headPadY
+	l.headH = headLines*lineHeight + 2*headPadY
+	gaps, rightExtra := l.gaps(rows)
+	l.xs = make([]int, n)
+	l.xs[0] = margin + l.headW[0]/2
+	for i := 1; i < n; i++ {
+		l.xs[i] = l.xs[i-1] + gaps[i-1]
+	}
+	l.width = max(l.xs[n-1]+l.headW[n-1]/2, l.xs[n-1]+rightExtra) + margin
+	return l
+}
 
-	// gaps[i] is the distance between the centres of columns i and i+1.
-	// Start from what the boxes need, then widen for each label, shortest
-	// spans first so that a long span only takes what its inner gaps lack,
-	// spreading the deficit evenly over the gaps it crosses.
-	gaps := make([]int, max(n-1, 0))
+// gaps returns the distance between the centres of each column and the
+// next, and the room right of the last column for its self-messages.
+// They start from what the boxes need, then widen for each label,
+// shortest spans first so that a long span only takes what its inner
+// gaps lack, spreading the deficit evenly over the gaps it crosses.
+func (l *seqLayout) gaps(rows []seqRow) (gaps []int, rightExtra int) {
+	n := len(l.headW)
+	gaps = make([]int, max(n-1, 0))
 	for i := range gaps {
-		gaps[i] = (headW[i]+headW[i+1])/2 + colGap
+		gaps[i] = (l.headW[i]+l.headW[i+1])/2 + colGap
 	}
-	rightExtra := 0 // room right of the last column for its self-messages
 	order := make([]int, len(rows))
 	for i := range order {
 		order[i] = i
 	}
-	span := func(r row) int {
-		if r.from == r.to {
-			return 1
-		}
-		return max(r.from, r.to) - min(r.from, r.to)
-	}
-	sort.SliceStable(order, func(a, b int) bool { return span(rows[order[a]]) < span(rows[order[b]]) })
+	sort.SliceStable(order, func(a, b int) bool { return rows[order[a]].span() < rows[order[b]].span() })
 	for _, i := range order {
 		r := rows[i]
 		lo, hi := min(r.from, r.to), max(r.from, r.to)
@@ -134,75 +172,80 @@ func Sequence(participants []string, msgs []Message) ([]byte, error) {
 			gaps[hi-1] += deficit % k
 		}
 	}
+	return gaps, rightExtra
+}
 
-	xs := make([]int, n)
-	xs[0] = margin + headW[0]/2
-	for i := 1; i < n; i++ {
-		xs[i] = xs[i-1] + gaps[i-1]
-	}
-	width := max(xs[n-1]+headW[n-1]/2, xs[n-1]+rightExtra) + margin
-
-	// Rows: each row's label sits above its arrow.
-	ys := make([]int, len(rows)) // arrow y
-	y := margin + headH
+// rowYs places the rows: each row's label sits above its arrow.
+func (l *seqLayout) rowYs(rows []seqRow) {
+	l.ys = make([]int, len(rows))
+	y := margin + l.headH
 	for i, r := range rows {
 		y += rowGap + len(r.lines)*lineHeight + arrowGap
-		ys[i] = y
+		l.ys[i] = y
 		if r.from == r.to {
 			y += selfLoopH
 		}
 	}
-	height := y + bottomMargin
+	l.height = y + bottomMargin
+}
 
+// draw writes the SVG: lifelines, then boxes over their tops, then the
+// rows.
+func (l *seqLayout) draw(participants []string, rows []seqRow) []byte {
 	var w svgWriter
-	w.header(width, height, "Sequence diagram: "+strings.Join(participants, ", "))
-	// Lifelines, then boxes over their tops.
+	w.header(l.width, l.height, "Sequence diagram: "+strings.Join(participants, ", "))
 	w.s(`<g stroke-opacity="0.45" stroke-dasharray="4 4">` + "\n")
-	for _, x := range xs {
-		w.s("<line").attrN("x1", x).attrN("y1", margin+headH).attrN("x2", x).attrN("y2", height-margin).s("/>\n")
+	for _, x := range l.xs {
+		w.s("<line").attrN("x1", x).attrN("y1", margin+l.headH).attrN("x2", x).attrN("y2", l.height-margin).s("/>\n")
 	}
 	w.s("</g>\n")
-	for i, x := range xs {
+	for i, x := range l.xs {
 		w.s(`<rect fill-opacity="0.07" stroke-opacity="0.6" rx="4"`).
-			attrN("x", x-headW[i]/2).attrN("y", margin).attrN("width", headW[i]).attrN("height", headH).s("/>\n")
-		top := margin + (headH-len(heads[i])*lineHeight)/2 + textAscent + 2
-		w.textLines(x, top, "middle", heads[i])
+			attrN("x", x-l.headW[i]/2).attrN("y", margin).attrN("width", l.headW[i]).attrN("height", l.headH).s("/>\n")
+		top := margin + (l.headH-len(l.heads[i])*lineHeight)/2 + textAscent + 2
+		w.textLines(x, top, "middle", l.heads[i])
 	}
-	top := margin + headH
+	top := margin + l.headH
 	for i, r := range rows {
-		linked := w.openLink(r.msg.Href)
-		w.s("<g>")
-		w.s("<title>").text(r.msg.Label).s("</title>\n")
-		x1, x2, ay := xs[r.from], xs[r.to], ys[i]
-		// A transparent band over the whole row makes it one click target.
-		bottom := ay + 4
-		if r.from == r.to {
-			bottom = ay + selfLoopH + 4
-		}
-		w.s(`<rect fill="transparent" stroke="none"`).attrN("x", 0).attrN("y", top).attrN("width", width).attrN("height", bottom-top).s("/>\n")
-		top = bottom
-		labelTop := ay - arrowGap - (len(r.lines)-1)*lineHeight - 4
-		if r.from == r.to {
-			w.s(`<path fill="none"`).attr("d", fmt.Sprintf("M%d %dh%dv%dh%d", x1, ay, selfLoopW, selfLoopH, -(selfLoopW-arrowHead))).s("/>\n")
-			arrow(&w, x1, ay+selfLoopH, -1)
-			w.textLines(x1+selfLoopW+6, labelTop, "start", r.lines)
-		} else {
-			dir := 1
-			if x2 < x1 {
-				dir = -1
-			}
-			w.s("<line").attrN("x1", x1).attrN("y1", ay).attrN("x2", x2-dir*arrowHead).attrN("y2", ay).s("/>\n")
-			arrow(&w, x2, ay, dir)
-			w.textLines((x1+x2)/2, labelTop, "middle", r.lines)
-		}
-		w.s("</g>")
-		if linked {
-			w.s("</a>")
-		}
-		w.s("\n")
+		top = l.drawRow(&w, r, l.ys[i], top)
 	}
 	w.s("</svg>\n")
-	return w.Bytes(), nil
+	return w.Bytes()
+}
+
+// drawRow draws one message with its arrow at y, below the row that ends
+// at top, and returns where this row ends.
+func (l *seqLayout) drawRow(w *svgWriter, r seqRow, ay, top int) int {
+	linked := w.openLink(r.msg.Href)
+	w.s("<g>")
+	w.s("<title>").text(r.msg.Label).s("</title>\n")
+	x1, x2 := l.xs[r.from], l.xs[r.to]
+	// A transparent band over the whole row makes it one click target.
+	bottom := ay + 4
+	if r.from == r.to {
+		bottom = ay + selfLoopH + 4
+	}
+	w.s(`<rect fill="transparent" stroke="none"`).attrN("x", 0).attrN("y", top).attrN("width", l.width).attrN("height", bottom-top).s("/>\n")
+	labelTop := ay - arrowGap - (len(r.lines)-1)*lineHeight - 4
+	if r.from == r.to {
+		w.s(`<path fill="none"`).attr("d", fmt.Sprintf("M%d %dh%dv%dh%d", x1, ay, selfLoopW, selfLoopH, -(selfLoopW-arrowHead))).s("/>\n")
+		arrow(w, x1, ay+selfLoopH, -1)
+		w.textLines(x1+selfLoopW+6, labelTop, "start", r.lines)
+	} else {
+		dir := 1
+		if x2 < x1 {
+			dir = -1
+		}
+		w.s("<line").attrN("x1", x1).attrN("y1", ay).attrN("x2", x2-dir*arrowHead).attrN("y2", ay).s("/>\n")
+		arrow(w, x2, ay, dir)
+		w.textLines((x1+x2)/2, labelTop, "middle", r.lines)
+	}
+	w.s("</g>")
+	if linked {
+		w.s("</a>")
+	}
+	w.s("\n")
+	return bottom
 }
 
 // arrow draws an arrowhead with its tip at (x, y) pointing right (dir 1)
