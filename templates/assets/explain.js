@@ -600,7 +600,49 @@
       if (j < 0 || j + segs[k].length > end) return false;
       i = j + segs[k].length;
     }
-    return true;
+    return typedVerbsMatch(format, msg);
+  }
+  // typedVerbsMatch: with %d or %q in the format, the glob is not enough;
+  // match.go's regular expression, built by its verbPattern, decides.
+  var typedRes = Object.create(null);
+  function verbPattern(v) {
+    var c = v.slice(-1);
+    if (c === "%") return "%";
+    if (c === "d") return " *[-+]?[0-9]+";
+    if (c === "q") return "(?:\"(?:[^\"\\\\]|\\\\.)*\"|'(?:[^'\\\\]|\\\\.)*'|\\[.*?\\])";
+    return ".*?";
+  }
+  function typedVerbsMatch(format, msg) {
+    var re = typedRes[format];
+    if (re === undefined) {
+      re = null;
+      var src = "^", last = 0, m, typed = false;
+      verbRe.lastIndex = 0;
+      while ((m = verbRe.exec(format))) {
+        src += format.slice(last, m.index).replace(/[\\.+*?()|[\]{}^$]/g, "\\$&") + verbPattern(m[0]);
+        typed = typed || /[dq]$/.test(m[0]);
+        last = m.index + m[0].length;
+      }
+      if (typed) {
+        try { re = new RegExp(src + format.slice(last).replace(/[\\.+*?()|[\]{}^$]/g, "\\$&") + "$", "s"); } catch (err) { re = null; }
+      }
+      typedRes[format] = re;
+    }
+    return re === null || re.test(msg);
+  }
+  // messageScore: match.go's. A format of verbs alone prints anything.
+  function messageScore(f, msg) {
+    var formats = f.m ? [f.m] : (f.mv || []);
+    if (!formats.length || !msg) return 0;
+    var score = -2;
+    for (var i = 0; i < formats.length; i++) {
+      if (formatMatches(formats[i], msg)) {
+        verbRe.lastIndex = 0;
+        if (formats[i].replace(verbRe, "") !== "") return 2;
+        score = 1;
+      }
+    }
+    return score;
   }
   function code(role, site, symbol, detail) {
     return {
@@ -620,13 +662,17 @@
     if (e.reason === "") { x.note = "the event has no reason"; return; }
     var comp = eventComponent(e), cands = [];
     X.events.forEach(function (f) {
-      if (f.reason !== e.reason) return;
       var s = 0;
+      if (f.reason !== e.reason) {
+        // a reason set at run time that reaches the call: less sure
+        if (f.reason !== "" || (f.rv || []).indexOf(e.reason) < 0) return;
+        s--;
+      }
       if (comp && comp.dirs.length) {
         if (inDirs(f.f, comp.dirs)) s += 4;
         else if (reachedFrom(f, comp.dirs)) s += 3;
       }
-      if (f.m && e.message) s += formatMatches(f.m, e.message) ? 2 : -2;
+      s += messageScore(f, e.message);
       if (e.type && f.t === e.type) s++;
       if (e.action && f.a === e.action) s++;
       cands.push({ v: f, score: s });

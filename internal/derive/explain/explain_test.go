@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -398,6 +399,11 @@ func TestFormatRegexp(t *testing.T) {
 		{"%s probe failed: %s", "Readiness probe failed: HTTP 503", true},
 		{"100%% done (%d)", "100% done (3)", true},
 		{"a.b*c %-5.2f", "a.b*c 1.00", true},
+		// Verb-aware: %d prints digits, %q a quoted string.
+		{"Scaled up replica set %s from 0 to %d", "Scaled up replica set nginx-1 from 0 to many", false},
+		{"Pulling image %q", `Pulling image "nginx:1.14.2"`, true},
+		{"Pulling image %q", "Pulling image nginx:1.14.2", false},
+		{"Back-off %v restarting %q", `Back-off 10s restarting "a \"b\""`, true},
 	} {
 		re := formatRegexp(tc.format)
 		if got := re.MatchString(tc.msg); got != tc.want {
@@ -535,5 +541,46 @@ func TestCorpusListsEveryLine(t *testing.T) {
 				t.Errorf("%s:%d: %q is not listed", e.Name(), n, line)
 			}
 		})
+	}
+}
+
+// A call whose reason is set at run time explains a record whose reason
+// reaches it, after the calls that name the reason; a message set at run
+// time is matched against the formats that reach it; a format of verbs
+// alone matches anything, less surely than one with words.
+func TestExplainDynamicEvents(t *testing.T) {
+	at := func(line int) fact.Location {
+		return fact.Location{Path: "pkg/controller/job/job_controller.go", StartLine: line, EndLine: line}
+	}
+	facts := &fact.Facts{Tag: "v1.37.2", Events: []fact.Event{
+		{Caller: fact.FuncRef{Symbol: "k8s.io/kubernetes/pkg/controller/job.Controller.recordJobFinished"}, At: at(10), Recorder: "record", Method: "Event",
+			Type: "Warning", ReasonExpr: "finishedCond.Reason", Dynamic: []string{"reason", "message"},
+			ReasonValues: []string{"BackoffLimitExceeded", "DeadlineExceeded"}, MessageValues: []string{"Job has reached the specified backoff limit", "Job was active longer than specified deadline"}},
+		{Caller: fact.FuncRef{Symbol: "k8s.io/kubernetes/pkg/controller/job.Controller.other"}, At: at(20), Recorder: "record", Method: "Event",
+			Type: "Warning", Reason: "DeadlineExceeded", ReasonExpr: `"DeadlineExceeded"`, Message: "%v"},
+		{Caller: fact.FuncRef{Symbol: "k8s.io/kubernetes/pkg/controller/job.Controller.third"}, At: at(30), Recorder: "record", Method: "Event",
+			Type: "Warning", Reason: "DeadlineExceeded", ReasonExpr: `"DeadlineExceeded"`, Message: "Deadline of %d s passed"},
+	}}
+	x := New(facts, nil, Options{})
+	lines := func(ex Explanation) []int {
+		var ls []int
+		for _, c := range ex.Code {
+			ls = append(ls, c.Line)
+		}
+		return ls
+	}
+	for _, tc := range []struct {
+		reason, msg string
+		want        []int
+	}{
+		{"BackoffLimitExceeded", "Job has reached the specified backoff limit", []int{10}},
+		{"DeadlineExceeded", "Job was active longer than specified deadline", []int{10, 20}},
+		{"DeadlineExceeded", "Deadline of 30 s passed", []int{30}},
+		{"DeadlineExceeded", "Deadline of thirty s passed", []int{20}},
+	} {
+		ex := x.One(Record{Kind: KindEvent, Event: &EventRecord{Type: "Warning", Reason: tc.reason, Kind: "thing", Message: tc.msg}})
+		if got := lines(ex); !slices.Equal(got, tc.want) {
+			t.Errorf("%s %q: lines %v, want %v", tc.reason, tc.msg, got, tc.want)
+		}
 	}
 }

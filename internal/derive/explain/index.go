@@ -70,6 +70,10 @@ type IndexEvent struct {
 	Type    string `json:"t,omitempty"`
 	Message string `json:"m,omitempty"`
 	Action  string `json:"a,omitempty"`
+	// ReasonValues and MessageValues are the fact's, for a reason or a
+	// message set at run time.
+	ReasonValues  []string `json:"rv,omitempty"`
+	MessageValues []string `json:"mv,omitempty"`
 }
 
 // IndexWrite is a write fact, by the API verb an audit record shows.
@@ -136,7 +140,8 @@ func (x *Explainer) Index() *Index {
 	for _, f := range x.facts.Events {
 		s := site(x.eventCode(f), f.At)
 		s.Reach = reach(f.Caller.Symbol)
-		idx.Events = append(idx.Events, IndexEvent{IndexSite: s, Reason: f.Reason, Type: f.Type, Message: f.Message, Action: f.Action})
+		idx.Events = append(idx.Events, IndexEvent{IndexSite: s, Reason: f.Reason, Type: f.Type, Message: f.Message, Action: f.Action,
+			ReasonValues: f.ReasonValues, MessageValues: f.MessageValues})
 	}
 	for _, w := range x.facts.Writes {
 		s := site(x.writeCode(w), w.At)

@@ -216,10 +216,16 @@ func (x *Explainer) event(ex *Explanation, e *EventRecord) {
 	comp, hasComp := eventComponent(e)
 	var cands []scored[fact.Event]
 	for _, f := range x.facts.Events {
-		if f.Reason != e.Reason {
-			continue
-		}
 		s := 0
+		if f.Reason != e.Reason {
+			// A call whose reason is set at run time (a field, a helper's
+			// parameter) explains the record when the reason reaches it,
+			// less surely than a call that names it.
+			if f.Reason != "" || !slices.Contains(f.ReasonValues, e.Reason) {
+				continue
+			}
+			s--
+		}
 		if hasComp && len(comp.Dirs) > 0 {
 			switch {
 			case inDirs(f.At.Path, comp.Dirs):
@@ -228,13 +234,7 @@ func (x *Explainer) event(ex *Explanation, e *EventRecord) {
 				s += 3
 			}
 		}
-		if f.Message != "" && e.Message != "" {
-			if x.formatMatches(f.Message, e.Message) {
-				s += 2
-			} else {
-				s -= 2
-			}
-		}
+		s += x.messageScore(f, e.Message)
 		if e.Type != "" && f.Type == e.Type {
 			s++
 		}
@@ -439,7 +439,7 @@ func codeComponent(path string) *Component {
 
 // eventCode is the recorder call of an event fact.
 func (x *Explainer) eventCode(f fact.Event) Code {
-	detail := fmt.Sprintf("%s(%s, %s", f.Method, f.Type, first(f.ReasonExpr, f.Reason))
+	detail := fmt.Sprintf("%s(%s, %s", f.Method, first(f.Type, f.TypeExpr), first(f.ReasonExpr, f.Reason))
 	if f.Message != "" {
 		detail += fmt.Sprintf(", %q", f.Message)
 	}
@@ -593,6 +593,31 @@ func (x *Explainer) reach(sym string) []string {
 // formatMatches reports whether msg could have been printed by format
 // (a Printf format: verbs match anything). kubectl may prefix aggregated
 // events with "(combined from similar events): ".
+// messageScore says how well a recorder call's message format explains a
+// message: 2 when the format, or one of the formats that reach a message
+// set at run time, could have printed it (1 when the format is nothing
+// but verbs, which print anything), -2 when none could, 0 when either is
+// unknown.
+func (x *Explainer) messageScore(f fact.Event, msg string) int {
+	formats := f.MessageValues
+	if f.Message != "" {
+		formats = []string{f.Message}
+	}
+	if len(formats) == 0 || msg == "" {
+		return 0
+	}
+	score := -2
+	for _, m := range formats {
+		if x.formatMatches(m, msg) {
+			if verbRe.ReplaceAllString(m, "") != "" {
+				return 2
+			}
+			score = 1
+		}
+	}
+	return score
+}
+
 func (x *Explainer) formatMatches(format, msg string) bool {
 	x.fmtMu.Lock()
 	re, ok := x.fmts[format]
@@ -607,17 +632,29 @@ func (x *Explainer) formatMatches(format, msg string) bool {
 
 var verbRe = regexp.MustCompile(`%[-+# 0]*(?:\d+|\*)?(?:\.(?:\d+|\*))?[a-zA-Z%]`)
 
+// verbPattern is what a Printf verb prints: %d an integer (padded as its
+// width asks), %q a quoted string, %% a percent sign, any other verb
+// anything. explain.js's verbPattern is the same table.
+func verbPattern(verb string) string {
+	switch verb[len(verb)-1] {
+	case '%':
+		return "%"
+	case 'd':
+		return ` *[-+]?[0-9]+`
+	case 'q':
+		// A quoted string, rune, or a slice of them.
+		return `(?:"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|\[.*?\])`
+	}
+	return ".*?"
+}
+
 func formatRegexp(format string) *regexp.Regexp {
 	var b strings.Builder
 	b.WriteString(`(?s)^`)
 	last := 0
 	for _, m := range verbRe.FindAllStringIndex(format, -1) {
 		b.WriteString(regexp.QuoteMeta(format[last:m[0]]))
-		if format[m[1]-1] == '%' {
-			b.WriteString("%")
-		} else {
-			b.WriteString(".*?")
-		}
+		b.WriteString(verbPattern(format[m[0]:m[1]]))
 		last = m[1]
 	}
 	b.WriteString(regexp.QuoteMeta(format[last:]))
