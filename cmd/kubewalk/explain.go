@@ -16,14 +16,17 @@ import (
 	"github.com/spf13/cobra"
 )
 
+// explainFlags are explain's command line.
+type explainFlags struct {
+	sf        sourceFlags
+	output    string
+	userDir   string
+	noBuiltin bool
+	lang      string
+}
+
 func newExplainCmd(g *globals) *cobra.Command {
-	var (
-		sf        sourceFlags
-		output    string
-		userDir   string
-		noBuiltin bool
-		lang      string
-	)
+	var f explainFlags
 	c := &cobra.Command{
 		Use:   "explain [FILE|-]",
 		Short: "Explain kubectl events or API server audit lines by the code that produced them",
@@ -63,50 +66,55 @@ reaches.`,
 		// FILE completes to file names: cobra's default.
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			switch output {
-			case "table", "json":
-			default:
-				return &usageError{cmd: cmd.CommandPath(), err: fmt.Errorf("-o %q: want table or json", output)}
-			}
-			if err := checkLang(cmd, lang); err != nil {
-				return err
-			}
-			sets, err := pipeline.Sets(userDir, noBuiltin)
-			if err != nil {
-				return &usageError{cmd: cmd.CommandPath(), err: err}
-			}
-			// Opened first, so a FILE that is not there fails before the
-			// release is fetched; read only once the release is ready, a
-			// line at a time: the input may be a --watch that never ends.
-			in, err := openInput(cmd.Context(), g, args)
-			if err != nil {
-				return err
-			}
-			defer in.Close()
-			x, err := openExplainer(cmd.Context(), g, sf.options(g, sf.tag), sets, lang)
-			if err != nil {
-				return err
-			}
-			var out explanationWriter = explain.NewTextWriter(g.stdout)
-			if output == "json" {
-				out = &jsonArrayWriter{w: g.stdout}
-			}
-			err = explain.Stream(in, func(r explain.Record) error { return out.Write(x.One(r)) })
-			// Closed whatever happened: a JSON array stays valid JSON.
-			if cerr := out.Close(); err == nil {
-				err = cerr
-			}
-			return err
+			return f.run(cmd, g, args)
 		},
 	}
-	f := c.Flags()
-	sf.register(f)
-	f.StringVarP(&output, "output", "o", "table", "output format: table or json")
-	f.StringVar(&userDir, "walkthroughs", "", "directory of walkthrough Markdown files besides the built-in ones")
-	f.BoolVar(&noBuiltin, "no-builtin", false, "leave the built-in walkthroughs out")
-	f.StringVar(&lang, "lang", "en", "language of the walkthrough steps named: en or ko")
+	fl := c.Flags()
+	f.sf.register(fl)
+	fl.StringVarP(&f.output, "output", "o", "table", "output format: table or json")
+	fl.StringVar(&f.userDir, "walkthroughs", "", "directory of walkthrough Markdown files besides the built-in ones")
+	fl.BoolVar(&f.noBuiltin, "no-builtin", false, "leave the built-in walkthroughs out")
+	fl.StringVar(&f.lang, "lang", "en", "language of the walkthrough steps named: en or ko")
 	completeFlags(c, map[string][]cobra.Completion{"output": {"table", "json"}})
 	return c
+}
+
+// run explains the input a record at a time.
+func (f *explainFlags) run(cmd *cobra.Command, g *globals, args []string) error {
+	switch f.output {
+	case "table", "json":
+	default:
+		return &usageError{cmd: cmd.CommandPath(), err: fmt.Errorf("-o %q: want table or json", f.output)}
+	}
+	if err := checkLang(cmd, f.lang); err != nil {
+		return err
+	}
+	sets, err := pipeline.Sets(f.userDir, f.noBuiltin)
+	if err != nil {
+		return &usageError{cmd: cmd.CommandPath(), err: err}
+	}
+	// Opened first, so a FILE that is not there fails before the
+	// release is fetched; read only once the release is ready, a line
+	// at a time: the input may be a --watch that never ends.
+	in, err := openInput(cmd.Context(), g, args)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	x, err := openExplainer(cmd.Context(), g, f.sf.options(g, f.sf.tag), sets, f.lang)
+	if err != nil {
+		return err
+	}
+	var out explanationWriter = explain.NewTextWriter(g.stdout)
+	if f.output == "json" {
+		out = &jsonArrayWriter{w: g.stdout}
+	}
+	err = explain.Stream(in, func(r explain.Record) error { return out.Write(x.One(r)) })
+	// Closed whatever happened: a JSON array stays valid JSON.
+	if cerr := out.Close(); err == nil {
+		err = cerr
+	}
+	return err
 }
 
 // openInput opens FILE, or standard input for "-" or no argument, for
