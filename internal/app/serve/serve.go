@@ -39,8 +39,7 @@
 //	s, err := serve.New(serve.Options{Build: build, Watch: []string{"walkthroughs"}})
 //	defer s.Close()
 //	s.Rebuild(ctx)
-//	go s.Watch(ctx)
-//	http.Serve(ln, s)
+//	s.Serve(ctx, ln) // until Ctrl-C, rebuilding as the walkthroughs change
 package serve
 
 import (

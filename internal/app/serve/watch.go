@@ -19,22 +19,11 @@ func (s *Server) Watch(ctx context.Context) error {
 		<-ctx.Done()
 		return nil
 	}
-	w, err := fsnotify.NewWatcher()
+	w, err := s.newWatcher()
 	if err != nil {
 		return err
 	}
 	defer w.Close()
-	for _, d := range s.opts.Watch {
-		dirs, err := walkDirs(d)
-		if err != nil {
-			return err
-		}
-		for _, sub := range dirs {
-			if err := w.Add(sub); err != nil {
-				return err
-			}
-		}
-	}
 	var (
 		timer   *time.Timer
 		fire    <-chan time.Time
@@ -66,19 +55,9 @@ func (s *Server) Watch(ctx context.Context) error {
 			if !ok {
 				return errors.New("serve: watcher closed")
 			}
-			if ev.Op == fsnotify.Chmod || !watchable(ev.Name) {
+			if !s.changed(w, ev) {
 				continue
 			}
-			if ev.Has(fsnotify.Create) {
-				if st, err := os.Stat(ev.Name); err == nil && st.IsDir() {
-					if dirs, err := walkDirs(ev.Name); err == nil {
-						for _, d := range dirs {
-							w.Add(d)
-						}
-					}
-				}
-			}
-			s.opts.Log.Debug("changed", "file", ev.Name, "op", ev.Op.String())
 			if timer == nil {
 				timer = time.NewTimer(s.opts.Debounce)
 			} else {
@@ -98,4 +77,46 @@ func (s *Server) Watch(ctx context.Context) error {
 			}
 		}
 	}
+}
+
+// newWatcher watches every directory under Options.Watch.
+func (s *Server) newWatcher() (*fsnotify.Watcher, error) {
+	w, err := fsnotify.NewWatcher()
+	if err != nil {
+		return nil, err
+	}
+	for _, d := range s.opts.Watch {
+		dirs, err := walkDirs(d)
+		if err == nil {
+			for _, sub := range dirs {
+				if err = w.Add(sub); err != nil {
+					break
+				}
+			}
+		}
+		if err != nil {
+			w.Close()
+			return nil, err
+		}
+	}
+	return w, nil
+}
+
+// changed reports whether ev should trigger a rebuild, and watches a
+// directory it created.
+func (s *Server) changed(w *fsnotify.Watcher, ev fsnotify.Event) bool {
+	if ev.Op == fsnotify.Chmod || !watchable(ev.Name) {
+		return false
+	}
+	if ev.Has(fsnotify.Create) {
+		if st, err := os.Stat(ev.Name); err == nil && st.IsDir() {
+			if dirs, err := walkDirs(ev.Name); err == nil {
+				for _, d := range dirs {
+					w.Add(d)
+				}
+			}
+		}
+	}
+	s.opts.Log.Debug("changed", "file", ev.Name, "op", ev.Op.String())
+	return true
 }
