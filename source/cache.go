@@ -89,42 +89,16 @@ func fetchCached(ctx context.Context, opts Options, backend string) (*Tree, erro
 	if err := os.MkdirAll(parent, 0o755); err != nil {
 		return nil, unwritable(opts.CacheDir, err)
 	}
-	// The lock file is opened without following a link (safedir): one
-	// planted at its name must not make kubewalk create a file elsewhere.
-	// It stays for the next fetch.
-	lockPath := final + ".lock"
-	lock, err := safedir.TryLockFile(lockPath)
-	if errors.Is(err, safedir.ErrLocked) {
-		opts.Logger.Info("waiting for another kubewalk fetching the same tree", "lock", lockPath)
-		fmt.Fprintf(opts.Progress, "waiting for another kubewalk to finish fetching %s (%s)\n", opts.Tag, backend)
-		if lock, err = safedir.LockFile(ctx, lockPath); err != nil {
-			return nil, fmt.Errorf("wait for lock %s: %w", lockPath, err)
-		}
-	} else if err != nil {
-		if _, ok := errors.AsType[*fs.PathError](err); ok {
-			return nil, unwritable(opts.CacheDir, err)
-		}
+	lock, err := lockTree(ctx, opts, final, backend)
+	if err != nil {
 		return nil, err
 	}
 	defer lock.Unlock()
 	if t, err := loadTree(final, backend, opts.Tag); err == nil {
 		return t, nil
 	}
-	// Under the lock nobody else writes this tag, so anything left here
-	// is from a fetch that was killed: remove it.
-	leftovers, _ := filepath.Glob(filepath.Join(parent, opts.Tag+".tmp-*"))
-	if _, err := os.Stat(final); err == nil {
-		leftovers = append(leftovers, final) // no tree.json: an older or damaged layout
-	}
-	for _, p := range leftovers {
-		if p == final {
-			opts.Logger.Info("refetching a cached tree of an older kubewalk, or damaged", "dir", p)
-		} else {
-			opts.Logger.Info("removing an incomplete fetch", "dir", p)
-		}
-		if err := removeAll(p); err != nil {
-			return nil, unwritable(opts.CacheDir, err)
-		}
+	if err := removeLeftovers(opts, final); err != nil {
+		return nil, err
 	}
 	tmp, err := os.MkdirTemp(parent, opts.Tag+".tmp-")
 	if err != nil {
@@ -136,38 +110,8 @@ func fetchCached(ctx context.Context, opts Options, backend string) (*Tree, erro
 			removeAll(tmp)
 		}
 	}()
-	m := meta{Format: metaFormat, Tag: opts.Tag, Backend: backend}
-	dir := filepath.Join(tmp, treeSubdir)
-	switch backend {
-	case backendGit:
-		m.Commit, err = fetchGit(ctx, opts, dir)
-	case backendGoproxy:
-		m.Commit, err = fetchGoproxy(ctx, opts, dir)
-	}
-	if err != nil {
-		if werr := cacheWriteError(opts, tmp, err); werr != nil {
-			return nil, werr
-		}
+	if err := fetchInto(ctx, opts, backend, tmp); err != nil {
 		return nil, err
-	}
-	staging, err := stagingModules(dir)
-	if err != nil {
-		return nil, fmt.Errorf("%s tree of %s: %w: check --repo", backend, opts.Tag, err)
-	}
-	present, missing := presentStaging(dir, staging)
-	m.Missing = missing
-	if err := writeWorkspace(dir, filepath.Join(tmp, workFileName), treeSubdir, present, missing); err != nil {
-		return nil, err
-	}
-	b, err := json.MarshalIndent(m, "", "\t")
-	if err != nil {
-		return nil, err
-	}
-	if err := os.WriteFile(filepath.Join(tmp, metaFileName), append(b, '\n'), 0o644); err != nil {
-		return nil, unwritable(opts.CacheDir, err)
-	}
-	if err := writeManifest(dir, filepath.Join(tmp, manifestFileName)); err != nil {
-		return nil, unwritable(opts.CacheDir, err)
 	}
 	// On disk before it is in place: after a crash of the machine the
 	// rename may survive and the data not, leaving a complete-looking
@@ -183,6 +127,89 @@ func fetchCached(ctx context.Context, opts Options, backend string) (*Tree, erro
 		return nil, unwritable(opts.CacheDir, err)
 	}
 	return loadTree(final, backend, opts.Tag)
+}
+
+// lockTree takes the lock of the tree at final, waiting (and saying so)
+// while another kubewalk fetches it. The lock file is opened without
+// following a link (safedir): one planted at its name must not make
+// kubewalk create a file elsewhere. It stays for the next fetch.
+func lockTree(ctx context.Context, opts Options, final, backend string) (*safedir.Lock, error) {
+	lockPath := final + ".lock"
+	lock, err := safedir.TryLockFile(lockPath)
+	if errors.Is(err, safedir.ErrLocked) {
+		opts.Logger.Info("waiting for another kubewalk fetching the same tree", "lock", lockPath)
+		fmt.Fprintf(opts.Progress, "waiting for another kubewalk to finish fetching %s (%s)\n", opts.Tag, backend)
+		if lock, err = safedir.LockFile(ctx, lockPath); err != nil {
+			return nil, fmt.Errorf("wait for lock %s: %w", lockPath, err)
+		}
+	} else if err != nil {
+		if _, ok := errors.AsType[*fs.PathError](err); ok {
+			return nil, unwritable(opts.CacheDir, err)
+		}
+		return nil, err
+	}
+	return lock, nil
+}
+
+// removeLeftovers removes what is at final and beside it for the tag,
+// under the tree's lock: nobody else writes this tag, so anything left
+// there is from a fetch that was killed, or a tree that did not load.
+func removeLeftovers(opts Options, final string) error {
+	leftovers, _ := filepath.Glob(filepath.Join(filepath.Dir(final), opts.Tag+".tmp-*"))
+	if _, err := os.Stat(final); err == nil {
+		leftovers = append(leftovers, final) // no tree.json: an older or damaged layout
+	}
+	for _, p := range leftovers {
+		if p == final {
+			opts.Logger.Info("refetching a cached tree of an older kubewalk, or damaged", "dir", p)
+		} else {
+			opts.Logger.Info("removing an incomplete fetch", "dir", p)
+		}
+		if err := removeAll(p); err != nil {
+			return unwritable(opts.CacheDir, err)
+		}
+	}
+	return nil
+}
+
+// fetchInto fetches the tree into tmp/kubernetes and writes beside it
+// the Go workspace, the metadata and the manifest.
+func fetchInto(ctx context.Context, opts Options, backend, tmp string) error {
+	m := meta{Format: metaFormat, Tag: opts.Tag, Backend: backend}
+	dir := filepath.Join(tmp, treeSubdir)
+	var err error
+	switch backend {
+	case backendGit:
+		m.Commit, err = fetchGit(ctx, opts, dir)
+	case backendGoproxy:
+		m.Commit, err = fetchGoproxy(ctx, opts, dir)
+	}
+	if err != nil {
+		if werr := cacheWriteError(opts, tmp, err); werr != nil {
+			return werr
+		}
+		return err
+	}
+	staging, err := stagingModules(dir)
+	if err != nil {
+		return fmt.Errorf("%s tree of %s: %w: check --repo", backend, opts.Tag, err)
+	}
+	present, missing := presentStaging(dir, staging)
+	m.Missing = missing
+	if err := writeWorkspace(dir, filepath.Join(tmp, workFileName), treeSubdir, present, missing); err != nil {
+		return err
+	}
+	b, err := json.MarshalIndent(m, "", "\t")
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(tmp, metaFileName), append(b, '\n'), 0o644); err != nil {
+		return unwritable(opts.CacheDir, err)
+	}
+	if err := writeManifest(dir, filepath.Join(tmp, manifestFileName)); err != nil {
+		return unwritable(opts.CacheDir, err)
+	}
+	return nil
 }
 
 // cacheWriteError returns err as ErrCacheUnwritable when it is the failure

@@ -60,24 +60,43 @@ func fetchGoproxy(ctx context.Context, opts Options, dir string) (string, error)
 // downloadTree is fetchGoproxy's work, with opts.Env as the go command
 // is to run.
 func downloadTree(ctx context.Context, opts Options, dir string) (string, error) {
-	work := filepath.Dir(dir)
 	start := time.Now()
+	k, jobs, err := downloadModules(ctx, opts, dir)
+	if err != nil {
+		return "", err
+	}
+	opts.Logger.Debug("downloaded modules", "count", len(jobs), "elapsed", time.Since(start).Round(time.Millisecond))
+	if err := unpack(ctx, opts, jobs); err != nil {
+		return "", err
+	}
+	return infoCommit(k.Info), nil
+}
+
+// unzipJob is a module zip to unpack: its files under prefix go to dest.
+type unzipJob struct{ zip, prefix, dest string }
+
+// downloadModules downloads k8s.io/kubernetes at the tag and the staging
+// modules its go.mod names, and returns the first and where each zip
+// goes in dir. A staging module the proxy does not serve is left out,
+// with a warning.
+func downloadModules(ctx context.Context, opts Options, dir string) (downloaded, []unzipJob, error) {
+	work := filepath.Dir(dir)
 	fmt.Fprintf(opts.Progress, "downloading k8s.io/kubernetes@%s from the module proxy\n", opts.Tag)
 	mods, err := goModDownload(ctx, opts, work, kubernetesModule+"@"+opts.Tag)
 	if err != nil {
-		return "", err
+		return downloaded{}, nil, err
 	}
 	k := mods[0]
 	if k.Error != "" {
-		return "", proxyError(ctx, opts, work, k.Error)
+		return downloaded{}, nil, proxyError(ctx, opts, work, k.Error)
 	}
 	data, err := os.ReadFile(k.GoMod)
 	if err != nil {
-		return "", err
+		return downloaded{}, nil, err
 	}
 	f, err := modfile.Parse(k.GoMod, data, nil)
 	if err != nil {
-		return "", fmt.Errorf("k8s.io/kubernetes@%s go.mod: %w", opts.Tag, err)
+		return downloaded{}, nil, fmt.Errorf("k8s.io/kubernetes@%s go.mod: %w", opts.Tag, err)
 	}
 	names := stagingNames(f)
 	sv := stagingVersion(opts.Tag)
@@ -88,30 +107,34 @@ func downloadTree(ctx context.Context, opts Options, dir string) (string, error)
 	fmt.Fprintf(opts.Progress, "downloading %d staging modules at %s\n", len(args), sv)
 	staged, err := goModDownload(ctx, opts, work, args...)
 	if err != nil {
-		return "", err
+		return downloaded{}, nil, err
 	}
-	type job struct{ zip, prefix, dest string }
-	jobs := []job{{k.Zip, k.Path + "@" + k.Version + "/", dir}}
+	jobs := []unzipJob{{k.Zip, k.Path + "@" + k.Version + "/", dir}}
 	var missing []string
 	for i, m := range staged {
 		switch {
 		case m.Error == "":
-			jobs = append(jobs, job{m.Zip, m.Path + "@" + m.Version + "/", filepath.Join(dir, filepath.FromSlash(stagingDir(names[i])))})
+			jobs = append(jobs, unzipJob{m.Zip, m.Path + "@" + m.Version + "/", filepath.Join(dir, filepath.FromSlash(stagingDir(names[i])))})
 		case notServed(m.Error):
 			missing = append(missing, m.Path)
 		default:
-			return "", fmt.Errorf("module proxy: %w: %s: check GOPROXY and the network", ErrUnreachable, moduleLine(m.Path+"@"+m.Version, m.Error))
+			return downloaded{}, nil, fmt.Errorf("module proxy: %w: %s: check GOPROXY and the network", ErrUnreachable, moduleLine(m.Path+"@"+m.Version, m.Error))
 		}
 	}
 	if len(missing) > 0 {
 		opts.Logger.Warn("the module proxy does not serve some staging modules; the tree lacks their directories", "tag", opts.Tag, "missing", strings.Join(missing, " "))
 	}
+	return k, jobs, nil
+}
+
+// unpack writes the files of every zip of jobs, in parallel.
+func unpack(ctx context.Context, opts Options, jobs []unzipJob) error {
 	var files []*zip.File
 	var prefixes, dests []string
 	for _, j := range jobs {
 		zr, err := zip.OpenReader(j.zip)
 		if err != nil {
-			return "", err
+			return err
 		}
 		defer zr.Close()
 		for _, zf := range zr.File {
@@ -120,8 +143,7 @@ func downloadTree(ctx context.Context, opts Options, dir string) (string, error)
 			dests = append(dests, j.dest)
 		}
 	}
-	opts.Logger.Debug("downloaded modules", "count", len(jobs), "elapsed", time.Since(start).Round(time.Millisecond))
-	start = time.Now()
+	start := time.Now()
 	fmt.Fprintf(opts.Progress, "unpacking %d files from %d modules\n", len(files), len(jobs))
 	var n atomic.Int64
 	g, gctx := errgroup.WithContext(ctx)
@@ -141,10 +163,10 @@ func downloadTree(ctx context.Context, opts Options, dir string) (string, error)
 		})
 	}
 	if err := g.Wait(); err != nil {
-		return "", fmt.Errorf("unpack: %w", err)
+		return fmt.Errorf("unpack: %w", err)
 	}
 	opts.Logger.Debug("unpacked modules", "files", len(files), "elapsed", time.Since(start).Round(time.Millisecond))
-	return infoCommit(k.Info), nil
+	return nil
 }
 
 // unzipFile writes one module zip entry under dest, with its
