@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/types"
 	"path"
+	"regexp"
 	"sort"
 	"strings"
 
@@ -352,9 +353,11 @@ func (ix *index) unitBySymbol(r fact.FuncRef) *unit {
 }
 
 // isControllerConstructor reports whether fn is a New… function (not a
-// method) of a root package: the controllers live in the roots, and
-// helpers the start functions also call (client builders, informer
-// factories, quota configuration) do not.
+// method) of a root package, or of a tree package in a controllers
+// directory: the controllers live in the roots, but the cloud-provider
+// ones of releases before v1.32 live in k8s.io/cloud-provider/controllers,
+// which is not analysed; helpers the start functions also call (client
+// builders, informer factories, quota configuration) are neither.
 func (ix *index) isControllerConstructor(fn *types.Func) bool {
 	if fn.Pkg() == nil || !strings.HasPrefix(fn.Name(), "New") {
 		return false
@@ -364,8 +367,12 @@ func (ix *index) isControllerConstructor(fn *types.Func) bool {
 			return true
 		}
 	}
-	return false
+	return ix.inTree(fn) && controllerDir.MatchString(fn.Pkg().Path())
 }
+
+// controllerDir matches an import path with a controller or controllers
+// directory.
+var controllerDir = regexp.MustCompile(`/controllers?(/|$)`)
 
 func (ix *index) addConstructor(c *fact.Controller, fn *types.Func) {
 	ref := ix.funcRef(fn, nil)
