@@ -335,7 +335,9 @@ func bestWiring(ws []fact.Wiring) *fact.Wiring {
 		func(w fact.Wiring) bool { return w.Worker != nil },
 		func(w fact.Wiring) bool { return strings.Contains(strings.ToLower(w.Field), "sync") },
 		func(w fact.Wiring) bool {
-			if w.Queue == "" {
+			// A field given a function of another package is a hook
+			// (the node lifecycle controller's now = metav1.Now), not a sync.
+			if w.Queue == "" || fact.SymbolDir(w.Sync.Symbol) != fact.SymbolDir(w.Type) || !syncLike(w) {
 				return false
 			}
 			for _, e := range w.Enqueuers {
@@ -353,6 +355,22 @@ func bestWiring(ws []fact.Wiring) *fact.Wiring {
 		}
 	}
 	return nil
+}
+
+// syncLike reports whether a wiring's field or function is named as a
+// sync function is: sync…, handle…, process…, reconcile…, work… (the node
+// lifecycle controller's enterPartialDisruptionFunc = nc.ReducedQPSFunc
+// is a hook beside a queue, not what the queue's worker calls).
+func syncLike(w fact.Wiring) bool {
+	for _, n := range []string{w.Field, funcName(w.Sync.Symbol)} {
+		n = strings.ToLower(n)
+		for _, p := range []string{"sync", "handle", "process", "reconcile", "work"} {
+			if strings.Contains(n, p) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // queuePath finds the path from the handler to the wiring's enqueuers.

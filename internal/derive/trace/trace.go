@@ -187,17 +187,7 @@ func Kinds(f *fact.Facts) []fact.Resource {
 	for _, w := range f.Writes {
 		add(w.Resource)
 	}
-	out := make([]fact.Resource, 0, len(seen))
-	for _, r := range seen {
-		out = append(out, r)
-	}
-	sort.Slice(out, func(i, j int) bool {
-		if out[i].Resource != out[j].Resource {
-			return out[i].Resource < out[j].Resource
-		}
-		return out[i].Group < out[j].Group
-	})
-	return out
+	return sortedResources(seen)
 }
 
 // FindKind resolves a kind as the user types it — Kind or plural resource,
@@ -255,6 +245,13 @@ func sameResource(a, b fact.Resource) bool {
 
 // Derive derives the trace from root.
 func Derive(in Input, root fact.Resource, opts Options) *Trace {
+	return DeriveMany(in, []fact.Resource{root}, opts)[0]
+}
+
+// DeriveMany derives the trace of each root with one set of indexes over
+// the facts (building them is most of a single Derive's cost); each trace
+// is the one Derive gives for its root.
+func DeriveMany(in Input, roots []fact.Resource, opts Options) []*Trace {
 	if opts.Depth <= 0 {
 		opts.Depth = DefaultDepth
 	}
@@ -265,7 +262,27 @@ func Derive(in Input, root fact.Resource, opts Options) *Trace {
 		opts.PathsPerWrite = DefaultPathsPerWrite
 	}
 	t := newTracer(in, opts)
-	tr := &Trace{Tag: in.Facts.Tag, Depth: opts.Depth, APIServer: t.apiServer()}
-	tr.Root = t.node(root, "add", "", 0, nil)
-	return tr
+	out := make([]*Trace, len(roots))
+	for i, root := range roots {
+		t.expanded = map[string]bool{}
+		tr := &Trace{Tag: in.Facts.Tag, Depth: opts.Depth, APIServer: t.apiServer()}
+		tr.Root = t.node(root, "add", "", 0, nil)
+		out[i] = tr
+	}
+	return out
+}
+
+// sortedResources returns a set's resources sorted by resource then group.
+func sortedResources(seen map[string]fact.Resource) []fact.Resource {
+	out := make([]fact.Resource, 0, len(seen))
+	for _, r := range seen {
+		out = append(out, r)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Resource != out[j].Resource {
+			return out[i].Resource < out[j].Resource
+		}
+		return out[i].Group < out[j].Group
+	})
+	return out
 }
