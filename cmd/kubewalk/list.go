@@ -23,9 +23,9 @@ func newListCmd(g *globals) *cobra.Command {
 		lang      string
 	)
 	c := &cobra.Command{
-		Use:       "list handlers|events|writes|listwatches|gates|walkthroughs",
+		Use:       "list handlers|events|writes|listwatches|gates|controllers|plugins|walkthroughs",
 		Short:     "List discovered facts or the walkthroughs",
-		ValidArgs: []cobra.Completion{"handlers", "events", "writes", "listwatches", "gates", "walkthroughs"},
+		ValidArgs: []cobra.Completion{"handlers", "events", "writes", "listwatches", "gates", "controllers", "plugins", "walkthroughs"},
 		Args:      cobra.MatchAll(cobra.ExactArgs(1), cobra.OnlyValidArgs),
 		Long: `List prints what the analyzer discovered at a release — informer handler
 registrations, recorded events, API writes, raw list-watches (the
@@ -63,6 +63,8 @@ analysed before.`,
 				return emit(g.stdout, output, facts.ListWatches, listWatchRows)
 			case "gates":
 				return listGates(g.stdout, output, facts)
+			case "controllers", "plugins":
+				return listControllers(g.stdout, args[0], output, facts)
 			default:
 				return emit(g.stdout, output, facts.Writes, writeRows)
 			}
