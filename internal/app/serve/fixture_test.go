@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"context"
 	"fmt"
-	"github.com/kubewalk/kubewalk/analyzer/fact"
 	"io/fs"
 	"net/http"
 	"os"
@@ -13,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kubewalk/kubewalk/analyzer/fact"
+	"github.com/kubewalk/kubewalk/internal/testsupport/fakeresolver"
 	"github.com/kubewalk/kubewalk/site"
 	"github.com/kubewalk/kubewalk/source"
 	"github.com/kubewalk/kubewalk/walkthrough"
@@ -33,20 +34,6 @@ func (dc *DeploymentController) getNewReplicaSet() error {
 }
 `
 )
-
-// fakeResolver resolves the one fixture symbol.
-type fakeResolver struct{ facts *fact.Facts }
-
-func (f fakeResolver) Resolve(ref fact.Ref) (fact.Resolved, error) {
-	for i, a := range ref.Alternates {
-		if a == fixtureSym {
-			return fact.Resolved{Symbol: fixtureSymbol(), Alternate: i}, nil
-		}
-	}
-	return fact.Resolved{}, &fact.NotFoundError{Ref: ref.String()}
-}
-
-func (f fakeResolver) Facts() *fact.Facts { return f.facts }
 
 func fixtureSymbol() fact.Symbol {
 	return fact.Symbol{Name: fixtureSym, Kind: "method",
@@ -79,7 +66,8 @@ func fixtureBuild(dir string) func(ctx context.Context, out string) error {
 	perma := func(p string, from, to int) string { return source.Permalink(fixtureTag, p, from, to) }
 	return func(ctx context.Context, out string) error {
 		docs, err := walkthrough.Load(os.DirFS(dir), ".", "en", walkthrough.Options{
-			Resolver: fakeResolver{facts}, SymbolURL: site.SymbolURL, Permalink: perma,
+			Resolver:  fakeresolver.New(facts, func(string) string { return fixtureSrc }, fixtureSymbol()),
+			SymbolURL: site.SymbolURL, Permalink: perma,
 		})
 		if err != nil {
 			return err
