@@ -48,3 +48,26 @@ func TestConcurrentLoad(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+// TestLoadAll: LoadAll gives what Load gives in each language, each
+// walkthrough once per language it is written in.
+func TestLoadAll(t *testing.T) {
+	const file = "testdata/basic.txtar"
+	fsys, res := mapFS(t, file), resolverOf(t, file)
+	all, err := LoadAll(fsys, "walkthroughs", testOptions(res))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(all) != 2 || all[0].Lang != "en" || all[1].Lang != "ko" {
+		t.Fatalf("LoadAll: %d docs, want deploy in en and ko", len(all))
+	}
+	for _, lang := range []string{"en", "ko"} {
+		want, err := Load(fsys, "walkthroughs", lang, testOptions(res))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(want, Select(all, lang)); diff != "" {
+			t.Errorf("%s (-Load +LoadAll):\n%s", lang, diff)
+		}
+	}
+}

@@ -56,6 +56,24 @@ type Options struct {
 // error joins one *Error per problem, and the docs returned are the ones
 // without.
 func Load(fsys fs.FS, dir string, lang string, opts Options) ([]*Doc, error) {
+	return load(fsys, dir, opts, func(set *fileSet) []string {
+		return []string{fallback(lang, set.languages())}
+	})
+}
+
+// LoadAll is Load for every language at once: of each walkthrough, the
+// English original and every translation, each file parsed once, sorted
+// by Compare and then language. A site in several languages picks each
+// reader's among them with Select.
+func LoadAll(fsys fs.FS, dir string, opts Options) ([]*Doc, error) {
+	return load(fsys, dir, opts, func(set *fileSet) []string {
+		return append([]string{"en"}, slices.Sorted(maps.Keys(set.langs))...)
+	})
+}
+
+// load builds, of each walkthrough in dir, the languages langs picks
+// among its files, parsing its English original once.
+func load(fsys fs.FS, dir string, opts Options, langs func(*fileSet) []string) ([]*Doc, error) {
 	sets, errs := scan(fsys, dir)
 	ens, clean, errs := parseOriginals(fsys, sets, errs)
 	targets := opts.targets(ens)
@@ -65,22 +83,24 @@ func Load(fsys fs.FS, dir string, lang string, opts Options) ([]*Doc, error) {
 		if en == nil || !clean[i] {
 			continue
 		}
-		src := en
-		if l := fallback(lang, set.languages()); l != "en" {
-			tr, terrs := parseFile(fsys, set.langs[l], en)
-			errs = appendErrs(errs, terrs)
-			if tr == nil || len(terrs) > 0 {
-				continue
+		for _, l := range langs(set) {
+			src := en
+			if l != "en" {
+				tr, terrs := parseFile(fsys, set.langs[l], en)
+				errs = appendErrs(errs, terrs)
+				if tr == nil || len(terrs) > 0 {
+					continue
+				}
+				src = tr
 			}
-			src = tr
-		}
-		doc, berrs := build(src, &opts, targets)
-		errs = appendErrs(errs, berrs)
-		if len(berrs) == 0 {
-			docs = append(docs, doc)
+			doc, berrs := build(src, &opts, targets)
+			errs = appendErrs(errs, berrs)
+			if len(berrs) == 0 {
+				docs = append(docs, doc)
+			}
 		}
 	}
-	slices.SortFunc(docs, Compare)
+	slices.SortFunc(docs, func(a, b *Doc) int { return cmp.Or(Compare(a, b), cmp.Compare(a.Lang, b.Lang)) })
 	sortErrors(errs)
 	return docs, errors.Join(errs...)
 }
