@@ -1,51 +1,25 @@
 //go:build e2e
 
-package reldiff_test
-
-// The built-in walkthroughs compared between two real releases through the
-// Go module proxy (`make e2e`; KUBEWALK_E2E_CACHE shares fetched trees and
-// cached facts between e2e tests). An external test package: pipeline
-// imports site, which imports reldiff.
+package e2e
 
 import (
-	"bytes"
-	"context"
-	"os"
+	"encoding/json"
 	"strings"
 	"testing"
 
-	"github.com/kubewalk/kubewalk/internal/app/pipeline"
+	// The report's JSON schema: kubewalk diff -o json writes this type.
 	"github.com/kubewalk/kubewalk/internal/derive/reldiff"
-	"github.com/kubewalk/kubewalk/source"
-	"github.com/kubewalk/kubewalk/walkthrough"
 )
 
+// TestE2EDiffV135V136 compares the built-in walkthroughs' references
+// between two real releases with kubewalk diff, as JSON and as text.
 func TestE2EDiffV135V136(t *testing.T) {
-	cache := os.Getenv("KUBEWALK_E2E_CACHE")
-	if cache == "" {
-		cache = t.TempDir()
+	args := []string{"diff", "--source", "goproxy", "--from", "v1.35.4", "--to", "v1.36.3"}
+	var rep reldiff.Report
+	out, _ := run{}.ok(t, append(args, "-o", "json")...)
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatalf("diff -o json: %v", err)
 	}
-	sets, err := pipeline.Sets("", false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var refs []walkthrough.RefUse
-	for _, s := range sets {
-		uses, err := walkthrough.Refs(s.FS, s.Dir)
-		if err != nil {
-			t.Fatal(err)
-		}
-		refs = append(refs, uses...)
-	}
-	var rels [2]reldiff.Release
-	for i, tag := range []string{"v1.35.4", "v1.36.3"} {
-		rel, err := pipeline.Open(context.Background(), source.Options{Tag: tag, Source: "goproxy", CacheDir: cache}, sets, t.Logf)
-		if err != nil {
-			t.Fatal(err)
-		}
-		rels[i] = reldiff.Release{Result: rel.Result}
-	}
-	rep := reldiff.Compare(rels[0], rels[1], refs)
 
 	// v1.36 split the per-pod work of Scheduler.ScheduleOne out into
 	// scheduleOnePod; the deployment walkthrough follows it with an
@@ -81,13 +55,10 @@ func TestE2EDiffV135V136(t *testing.T) {
 		t.Errorf("implausible summary %v", rep.Summary.Refs)
 	}
 
-	var buf bytes.Buffer
-	if err := reldiff.WriteText(&buf, rep); err != nil {
-		t.Fatal(err)
-	}
+	text, _ := run{}.ok(t, args...)
 	// The summary lines, for the log.
-	t.Log(strings.Join(strings.SplitN(buf.String(), "\n", 4)[:3], "\n"))
-	if !strings.Contains(buf.String(), ": renamed: ") {
+	t.Log(strings.Join(strings.SplitN(text, "\n", 4)[:3], "\n"))
+	if !strings.Contains(text, ": renamed: ") {
 		t.Error("text report lists no renamed reference")
 	}
 }
