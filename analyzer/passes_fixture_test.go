@@ -145,8 +145,12 @@ func renderWrite(w fact.Write) string {
 	if w.Subresource != "" {
 		res += "/" + w.Subresource
 	}
-	return fmt.Sprintf("%s %s apiVerb=%s group=%s version=%s kind=%s via=%s caller=%s",
+	s := fmt.Sprintf("%s %s apiVerb=%s group=%s version=%s kind=%s via=%s caller=%s",
 		res, w.Verb, w.APIVerb, w.Resource.Group, w.Resource.Version, w.Resource.Kind, w.Via, fact.ShortSymbol(w.Caller.Symbol))
+	if w.ResourceDynamic {
+		s += " dynamic"
+	}
+	return s
 }
 
 func renderEvent(e fact.Event) string {

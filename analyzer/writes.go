@@ -48,9 +48,17 @@ import (
 // at its callers to RealPodControl.CreatePods (an "interface" edge) and on
 // to createPods, so a path handler → sync → helper → write can be followed.
 //
-// What it misses: writes through the REST client directly
-// (RESTClient().Post().Resource("pods")…), through controller-runtime
-// clients, or through clients held in values whose static type is not one
+// Writes that are not typed-client calls (restwrites.go): cli-runtime's
+// resource.Helper (Create, Replace, Patch, Delete…: kubectl's writes of
+// the objects in its files, whose resource is known only at run time and
+// marked ResourceDynamic), and REST request chains ending in Do or DoRaw
+// (`c.Post().Resource("pods").SubResource("binding").Body(b).Do(ctx)`),
+// the verb from Post, Put, Patch or Delete in the chain and the resource
+// and subresource from constant Resource and SubResource arguments
+// (ResourceDynamic when Resource is not constant).
+//
+// What it misses: a REST request whose verb is set away from the chain
+// that sends it, writes through controller-runtime clients, or through clients held in values whose static type is not one
 // of the above (a hand-written interface narrowing PodInterface is
 // followed only if its methods are declared by the typed client).
 var WritesPass = &Pass{
@@ -77,6 +85,10 @@ func runWrites(ix *index, facts *fact.Facts) error {
 			}
 			fn, sel := calleeOf(info, call)
 			if fn == nil || sel == nil || sel.Kind() != types.MethodVal {
+				return true
+			}
+			if w, ok := ix.otherWrite(u, call, fn, sel); ok {
+				out = append(out, w)
 				return true
 			}
 			apiVerb, sub, ok := writeVerb(fn.Name())

@@ -111,7 +111,8 @@ type Wiring struct {
 	Worker *FuncRef `json:"worker,omitempty"`
 }
 
-// Write is an API write made through a typed client.
+// Write is an API write made through a typed, dynamic or metadata client,
+// cli-runtime's resource.Helper or a REST request.
 type Write struct {
 	Caller   FuncRef  `json:"caller"`
 	At       Location `json:"at"`
@@ -127,6 +128,11 @@ type Write struct {
 	// Update, UpdateStatus, UpdateScale, …; "patch" for Patch, Apply,
 	// ApplyStatus; "delete", "deletecollection". (Schema 2.)
 	APIVerb string `json:"apiVerb"`
+	// ResourceDynamic is set when the resource is known only at run time:
+	// a cli-runtime resource.Helper write (kubectl's, of the objects in its
+	// files), a REST request whose Resource(…) is not a constant. Resource
+	// is then empty. (Schema 5.)
+	ResourceDynamic bool `json:"resourceDynamic,omitempty"`
 	// Via is the client method called, "CoreV1().Pods().Create", as the
 	// analyzer saw it; for writes found through a helper layer
 	// (PodControlInterface.CreatePods) it names the helper too.

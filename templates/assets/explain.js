@@ -698,17 +698,19 @@
     if (own(writeVerbs, a.verb)) {
       var cands = [];
       X.writes.forEach(function (w) {
-        if (w.verb !== a.verb || w.res !== a.resource || (w.sub || "") !== a.subresource) return;
+        var dyn = !!w.dyn && mine; // a resource known only at run time: the component's own request, after a named one
+        if (w.verb !== a.verb || (w.res !== a.resource && !dyn) || (w.sub || "") !== a.subresource) return;
         if (a.group && w.g && a.group !== w.g) return;
         var s = 0;
         if (mine && inDirs(w.f, comp.dirs)) s = 2;
         else if (mine && reachedFrom(w, comp.dirs)) s = 1;
         else if (mine) return; // another component's write
+        if (dyn) s--;
         cands.push({ v: w, score: s });
       });
       sites = best(cands);
       x.code = sites.map(function (w) { return code("wrote", w); });
-      if (!x.code.length) x.note = "no typed-client " + what + (mine ? " by " + comp.name : "") + " found at " + X.tag;
+      if (!x.code.length) x.note = "no client write of " + what + (mine ? " by " + comp.name : "") + " found at " + X.tag;
       else if (!mine && x.code.length > 1) x.note = x.code.length + " writers of " + what + "; the request does not say which";
       // Who reacts next: a binding or a status write updates the object.
       var which = a.verb === "create" && a.subresource === "" ? "add" : a.verb === "delete" || a.verb === "deletecollection" ? "del" : "upd";

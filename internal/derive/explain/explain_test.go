@@ -364,8 +364,24 @@ func TestExplainAudit(t *testing.T) {
 	if h := exs[0].Handlers; len(h) != 1 || !strings.HasSuffix(h[0].Symbol, "addDeployment") {
 		t.Errorf("kubectl create deployments reaches: %+v", h)
 	}
-	if !strings.Contains(exs[0].Note, "no typed-client create deployments by kubectl") {
+	if !strings.Contains(exs[0].Note, "no client write of create deployments by kubectl") {
 		t.Errorf("note %q", exs[0].Note)
+	}
+	// With kubectl's own writes among the facts (resource.Helper: any
+	// resource), kubectl's create maps to its Create, and the deployment
+	// controller's typed create still to its own line.
+	f := fixtureFacts()
+	f.Writes = append(f.Writes,
+		fact.Write{Caller: fact.FuncRef{Symbol: "k8s.io/kubectl/pkg/cmd/apply.ApplyOptions.applyOneObject"}, At: fact.Location{Path: "staging/src/k8s.io/kubectl/pkg/cmd/apply/apply.go", StartLine: 699, EndLine: 699},
+			Verb: "create", APIVerb: "create", ResourceDynamic: true, Via: "resource.Helper.Create"},
+		fact.Write{Caller: fact.FuncRef{Symbol: "k8s.io/kubectl/pkg/cmd/apply.ApplyOptions.applyOneObject"}, At: fact.Location{Path: "staging/src/k8s.io/kubectl/pkg/cmd/apply/apply.go", StartLine: 636, EndLine: 636},
+			Verb: "patch", APIVerb: "patch", ResourceDynamic: true, Via: "resource.Helper.Patch"})
+	exs = New(f, fixtureDocs(f), Options{}).Explain(Parse(read(t, "audit.jsonl")))
+	if c := exs[0].Code; len(c) != 1 || c[0].Where() != "staging/src/k8s.io/kubectl/pkg/cmd/apply/apply.go:699" || exs[0].Note != "" {
+		t.Errorf("kubectl create deployments with kubectl's writes: %+v, note %q", c, exs[0].Note)
+	}
+	if c := exs[1].Code; len(c) != 1 || c[0].Where() != "pkg/controller/deployment/sync.go:232" {
+		t.Errorf("the deployment controller's create with kubectl's writes: %+v", c)
 	}
 }
 

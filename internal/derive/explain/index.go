@@ -83,6 +83,8 @@ type IndexWrite struct {
 	Resource    string `json:"res"`
 	Subresource string `json:"sub,omitempty"`
 	Group       string `json:"g,omitempty"`
+	// Dynamic is the fact's ResourceDynamic.
+	Dynamic bool `json:"dyn,omitempty"`
 }
 
 // IndexHandler is a handler registration. Its IndexSite is the Code of a
@@ -146,7 +148,7 @@ func (x *Explainer) Index() *Index {
 	for _, w := range x.facts.Writes {
 		s := site(x.writeCode(w), w.At)
 		s.Reach = reach(w.Caller.Symbol)
-		idx.Writes = append(idx.Writes, IndexWrite{IndexSite: s, Verb: w.APIVerb, Resource: w.Resource.Resource, Subresource: w.Subresource, Group: w.Resource.Group})
+		idx.Writes = append(idx.Writes, IndexWrite{IndexSite: s, Verb: w.APIVerb, Resource: w.Resource.Resource, Subresource: w.Subresource, Group: w.Resource.Group, Dynamic: w.ResourceDynamic})
 	}
 	for _, h := range x.facts.Handlers {
 		sym := func(hd *fact.Handler) *string {

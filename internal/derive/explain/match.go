@@ -310,7 +310,11 @@ func (x *Explainer) auditWriters(ex *Explanation, a *AuditRecord, comp Component
 	}
 	var cands []scored[fact.Write]
 	for _, w := range x.facts.Writes {
-		if w.APIVerb != a.Verb || w.Resource.Resource != a.Resource || w.Subresource != a.Subresource {
+		// A write whose resource is known only at run time (kubectl's
+		// resource.Helper) explains the component's own request for any
+		// resource, after a write that names the resource.
+		dyn := w.ResourceDynamic && own
+		if w.APIVerb != a.Verb || (w.Resource.Resource != a.Resource && !dyn) || w.Subresource != a.Subresource {
 			continue
 		}
 		if a.Group != "" && w.Resource.Group != "" && a.Group != w.Resource.Group {
@@ -325,6 +329,9 @@ func (x *Explainer) auditWriters(ex *Explanation, a *AuditRecord, comp Component
 		case own:
 			continue // another component's write: not what this record shows
 		}
+		if dyn {
+			s--
+		}
 		cands = append(cands, scored[fact.Write]{w, s})
 	}
 	var locs []fact.Location
@@ -334,9 +341,9 @@ func (x *Explainer) auditWriters(ex *Explanation, a *AuditRecord, comp Component
 	}
 	switch {
 	case len(ex.Code) == 0 && own:
-		ex.Note = fmt.Sprintf("no typed-client %s by %s found at %s", what, comp.Name, x.facts.Tag)
+		ex.Note = fmt.Sprintf("no client write of %s by %s found at %s", what, comp.Name, x.facts.Tag)
 	case len(ex.Code) == 0:
-		ex.Note = fmt.Sprintf("no typed-client %s found at %s", what, x.facts.Tag)
+		ex.Note = fmt.Sprintf("no client write of %s found at %s", what, x.facts.Tag)
 	case !own && len(ex.Code) > 1:
 		ex.Note = fmt.Sprintf("%d writers of %s; the request does not say which", len(ex.Code), what)
 	}
