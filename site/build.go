@@ -38,7 +38,16 @@ type Input struct {
 	// Lang picks the UI language ("en" or "ko") and, among Docs, the
 	// translation of each walkthrough (a walkthrough missing in Lang falls
 	// back to English).
-	Lang    string
+	Lang string
+	// Langs, with two languages or more, makes the site bilingual (Lang
+	// is then ignored): a directory per language ("en/", "ko/"), each
+	// with every page but the source pages and facts, which the languages
+	// share at the release's root (code is code), a language switch on
+	// every page, and an index.html at the root that sends the reader to
+	// the browser's preferred language. The first language is the one a
+	// shared page shows without a choice. A bilingual site does not use
+	// Options.Cache.
+	Langs   []string
 	Facts   *fact.Facts
 	Symbols []fact.Symbol
 	// Xrefs are the identifier tables of the analysed (root) files. A
@@ -84,6 +93,9 @@ type Options struct {
 	// SourceURL returns the GitHub permalink of lines from..to of a file at
 	// the tag (source.Permalink curried); from 0 means the whole file.
 	SourceURL func(path string, from, to int) string
+	// CommitURL, when set, returns the page of a commit of the release
+	// (GitHub's permalink), which the home page links its commit to.
+	CommitURL func(commit string) string
 	// Logf, when set, receives progress lines.
 	Logf func(format string, args ...any)
 	// Workers bounds the pages rendered at once; 0 means GOMAXPROCS.
@@ -120,7 +132,7 @@ var ErrNotASite = errors.New("output directory exists and is not a kubewalk site
 // Build renders the site for in into opts.Out.
 func Build(ctx context.Context, in Input, opts Options) (Stats, error) {
 	c := opts.Cache
-	if c == nil {
+	if c == nil || len(in.Langs) > 1 { // the Cache keeps one language's pages
 		return atomically(opts.Out, func(dir string) (Stats, error) {
 			return render(ctx, in, opts, dir)
 		})
@@ -164,6 +176,14 @@ type builder struct {
 
 	mu    sync.Mutex
 	cache map[string]*cachedFile // highlighted for pages in walkthroughs/
+
+	// langDir is the builder's language directory in a bilingual site
+	// ("ko/"), "" otherwise; its site paths are from there, but for
+	// shared pages (sharedPage). langs are the site's language builders,
+	// in Input.Langs's order, the first rendering the shared pages; nil
+	// in a site of one language.
+	langDir string
+	langs   []*builder
 
 	// set is the multi-release site this release is part of, nil for a
 	// single-release build; self is this release's index in it.
@@ -221,7 +241,7 @@ type page struct {
 }
 
 func render(ctx context.Context, in Input, opts Options, dir string) (Stats, error) {
-	b, err := prepare(in, opts)
+	b, err := prepareLangs(in, opts)
 	if err != nil {
 		return Stats{}, err
 	}
@@ -230,7 +250,7 @@ func render(ctx context.Context, in Input, opts Options, dir string) (Stats, err
 
 // write renders every page into dir with bounded parallelism.
 func (b *builder) write(ctx context.Context, dir string) (Stats, error) {
-	pages, err := b.pages()
+	pages, err := b.allPages()
 	if err != nil {
 		return Stats{}, err
 	}
@@ -619,7 +639,7 @@ func (b *builder) linkFor(from string) func(fact.Location) string {
 		pre, ok := prefix[l.Path]
 		if !ok {
 			if SourcePage(l.Path) != from {
-				pre = relURL(from, SourcePage(l.Path), "")
+				pre = b.link(from, SourcePage(l.Path), "")
 			}
 			prefix[l.Path] = pre // "" for the page itself: just the fragment
 		}
@@ -631,7 +651,7 @@ func (b *builder) linkFor(from string) func(fact.Location) string {
 // file p: its source page when rendered, else GitHub.
 func (b *builder) srcLink(fromPage, p string, from, to int) string {
 	if b.rendered[p] {
-		return relURL(fromPage, SourcePage(p), lineFragment(from, to))
+		return b.link(fromPage, SourcePage(p), lineFragment(from, to))
 	}
 	return b.opts.SourceURL(p, from, to)
 }

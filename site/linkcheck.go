@@ -43,7 +43,7 @@ func CheckLinks(dir string) []error {
 	for _, p := range pages {
 		c.page(p)
 	}
-	c.searchIndex()
+	c.searchIndexes()
 	sort.Slice(c.errs, func(i, j int) bool { return c.errs[i].Error() < c.errs[j].Error() })
 	return c.errs
 }
@@ -184,24 +184,47 @@ func (c *linkChecker) link(p, raw string) {
 	}
 }
 
-// searchIndex checks the URLs of search-index.js, relative to the root.
-func (c *linkChecker) searchIndex() {
-	data, err := os.ReadFile(filepath.Join(c.root, searchIndexJS))
+// searchIndexes checks the URLs of every search-index.js (one per
+// language and release), each relative to the search.html beside it.
+func (c *linkChecker) searchIndexes() {
+	var idx []string
+	filepath.WalkDir(c.root, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && d.Name() == searchIndexJS {
+			rel, _ := filepath.Rel(c.root, p)
+			idx = append(idx, filepath.ToSlash(rel))
+		}
+		return nil
+	})
+	sort.Strings(idx)
+	for _, p := range idx {
+		c.searchIndex(p)
+	}
+}
+
+// searchIndex checks the URLs of the search index at site path p.
+func (c *linkChecker) searchIndex(p string) {
+	data, err := os.ReadFile(filepath.Join(c.root, filepath.FromSlash(p)))
 	if err != nil {
-		return // not every site has one
+		c.errorf(p, "%v", err)
+		return
 	}
 	jsn, ok := strings.CutPrefix(string(data), searchIndexHead)
 	jsn, ok2 := strings.CutSuffix(jsn, searchIndexTail)
 	if !ok || !ok2 {
-		c.errorf(searchIndexJS, "not a search index script")
+		c.errorf(p, "not a search index script")
 		return
 	}
-	var es []searchEntry
-	if err := json.Unmarshal([]byte(jsn), &es); err != nil {
-		c.errorf(searchIndexJS, "%v", err)
+	var d searchData
+	if err := json.Unmarshal([]byte(jsn), &d); err != nil {
+		c.errorf(p, "%v", err)
 		return
 	}
-	for _, e := range es {
-		c.link(searchPage, e.U) // search.html sits at the root
+	page := path.Join(path.Dir(p), searchPage)
+	for _, e := range d.Docs {
+		if len(e) != 4 {
+			c.errorf(p, "entry %q: want kind, title, URL, detail", e)
+			continue
+		}
+		c.link(page, e[2])
 	}
 }

@@ -30,7 +30,7 @@ func TestLinkCheckerFindsBrokenLinks(t *testing.T) {
 	write("b.html", `<span id="L1"></span><span id="L2"></span><span id="L3"></span>`)
 	write("sub/x.html", `<p id="x">`)
 	// The search index's URLs are links too, relative to search.html.
-	write("search-index.js", searchIndexHead+`[{"t":"ok","k":"file","u":"b.html#L2"},{"t":"gone","k":"file","u":"gone.html"}]`+searchIndexTail)
+	write("search-index.js", searchIndexHead+`{"docs":[["file","ok","b.html#L2",""],["file","gone","gone.html",""]],"terms":{}}`+searchIndexTail)
 	var got []string
 	for _, err := range CheckLinks(dir) {
 		got = append(got, err.Error())

@@ -129,13 +129,17 @@ type walkthroughView struct {
 	Intro      []segView
 	Steps      []stepView
 	Prev, Next *navView
+	// Lang is the walkthrough's language; Fallback says it is not the
+	// site's (not translated yet).
+	Lang     string
+	Fallback bool
 }
 
 func (b *builder) walkthroughPage(i int) ([]byte, error) {
 	d := b.docs[i]
 	p := WalkthroughPage(d.ID)
 	v := b.views(p)
-	w := walkthroughView{Title: d.Title, Summary: d.Summary, Topics: d.Topics}
+	w := walkthroughView{Title: d.Title, Summary: d.Summary, Topics: d.Topics, Lang: d.Lang, Fallback: d.Lang != b.in.Lang}
 	if len(b.docDiffs(d)) > 0 {
 		w.Diffs = relURL(p, DiffsScript(d.ID), "")
 	}
@@ -232,7 +236,7 @@ func (b *builder) excerpt(v views, e *walkthrough.Excerpt) (*excerptView, error)
 		Caption: e.Caption,
 		Symbol:  e.Resolved.Symbol.Name,
 		File:    label,
-		Href:    relURL(v.page, SourcePage(p), lineFragment(from, to)),
+		Href:    b.link(v.page, SourcePage(p), lineFragment(from, to)),
 		GitHub:  b.opts.SourceURL(p, e.From, e.To),
 		Lines:   excerpt(lines, e.From, e.To, e.Highlight, e.Context),
 		Change:  b.change(v.page, e.Ref.Ref),
@@ -262,6 +266,9 @@ func (b *builder) sourcePage(f string) ([]byte, error) {
 		return nil, err
 	}
 	code, n := sourceCode(path.Base(f), src, b.xrefs[f], b.linkFor(p))
+	if b.langs != nil {
+		return b.sourcePageLangs(f, code, n)
+	}
 	sv := sourceView{Path: f, Dir: path.Dir(f), Name: path.Base(f), Lines: n, GitHub: b.opts.SourceURL(f, 0, 0), Cites: b.citeViews(f)}
 	sv.Code = code
 	return b.exec("source", b.pageData(p, f, "", sv))
@@ -279,7 +286,7 @@ func (b *builder) citeViews(f string) []citeView {
 			cv.Step = strconv.Itoa(c.step+1) + ". " + c.doc.Steps[c.step].Title
 			frag = c.doc.Steps[c.step].ID
 		}
-		cv.Href = relURL(p, WalkthroughPage(c.doc.ID), frag)
+		cv.Href = b.link(p, WalkthroughPage(c.doc.ID), frag)
 		if n := len(out); n > 0 && out[n-1].Href == cv.Href {
 			if !slices.Contains(strings.Split(out[n-1].Lines, ", "), cv.Lines) {
 				out[n-1].Lines += ", " + cv.Lines

@@ -89,6 +89,12 @@ func SymbolURL(r fact.Resolved) string { return symbolURLWalkthrough(r) }
 
 var symbolURLWalkthrough = SymbolURLFor(WalkthroughPage("x"))
 
+// LangSymbolURL is SymbolURL for a bilingual site (Input.Langs): its
+// walkthrough pages sit one directory deeper, in their language's.
+func LangSymbolURL(r fact.Resolved) string { return symbolURLLang(r) }
+
+var symbolURLLang = SymbolURLFor("xx/" + WalkthroughPage("x"))
+
 // WalkthroughURL is walkthrough.Options.WalkthroughURL for the site: a
 // link from one walkthrough page to another's page and step.
 func WalkthroughURL(id, anchor string) string {

@@ -1,6 +1,7 @@
 package site
 
 import (
+	"context"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -104,34 +105,8 @@ func TestBrowserPhone(t *testing.T) {
 		}
 	})
 
-	// overflow lists what reaches past the right edge without a
-	// scrolling box of its own between it and the page.
-	const overflow = `(() => {
-		const w = document.documentElement.clientWidth, bad = [];
-		if (document.documentElement.scrollWidth > w) bad.push('page scrolls sideways: ' + document.documentElement.scrollWidth + ' > ' + w);
-		// An SVG is checked as a whole: its inside is drawn, not laid out.
-		for (const e of document.querySelectorAll('main *:not(svg *)')) {
-			if (e.getBoundingClientRect().right <= w + 1) continue;
-			let boxed = false;
-			for (let a = e.parentElement; a && a.tagName !== 'MAIN'; a = a.parentElement) {
-				const o = getComputedStyle(a).overflowX;
-				if (o === 'auto' || o === 'scroll' || o === 'hidden') { boxed = a.getBoundingClientRect().right <= w + 1; break; }
-			}
-			if (!boxed) bad.push(e.tagName.toLowerCase() + '.' + e.getAttribute('class') + ' right ' + Math.round(e.getBoundingClientRect().right));
-		}
-		return bad.slice(0, 5);
-	})()`
 	t.Run("no overflow", func(t *testing.T) {
-		for _, p := range []string{"walkthroughs/deployment.html", "events.html", "handlers.html", "resources.html", "src/pkg/controller/deployment/sync.go.html", "search.html?q=deploy"} {
-			open(t, p)
-			bad, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](overflow))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if len(bad) > 0 {
-				t.Errorf("%s at 390 px: %s", p, strings.Join(bad, "; "))
-			}
-		}
+		noOverflow(t, ctx, open, "walkthroughs/deployment.html", "events.html", "handlers.html", "resources.html", "src/pkg/controller/deployment/sync.go.html", "search.html?q=deploy")
 		// The step table is there, wider than the phone, and scrolls
 		// inside its own box.
 		open(t, "walkthroughs/deployment.html")
@@ -154,7 +129,7 @@ func TestBrowserPhone(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		bad, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](overflow))
+		bad, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](overflowJS))
 		if err != nil || len(bad) > 0 {
 			t.Errorf("explain results at 390 px: %s (%v)", strings.Join(bad, "; "), err)
 		}
@@ -247,3 +222,37 @@ func TestBrowserPhone(t *testing.T) {
 		}
 	})
 }
+
+// noOverflow opens each page and reports what reaches past its right
+// edge (overflowJS).
+func noOverflow(t *testing.T, ctx context.Context, open func(*testing.T, string), pages ...string) {
+	t.Helper()
+	for _, p := range pages {
+		open(t, p)
+		bad, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](overflowJS))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(bad) > 0 {
+			t.Errorf("%s at 390 px: %s", p, strings.Join(bad, "; "))
+		}
+	}
+}
+
+// overflowJS lists what reaches past the right edge without a
+// scrolling box of its own between it and the page.
+const overflowJS = `(() => {
+	const w = document.documentElement.clientWidth, bad = [];
+	if (document.documentElement.scrollWidth > w) bad.push('page scrolls sideways: ' + document.documentElement.scrollWidth + ' > ' + w);
+	// An SVG is checked as a whole: its inside is drawn, not laid out.
+	for (const e of document.querySelectorAll('main *:not(svg *)')) {
+		if (e.getBoundingClientRect().right <= w + 1) continue;
+		let boxed = false;
+		for (let a = e.parentElement; a && a.tagName !== 'MAIN'; a = a.parentElement) {
+			const o = getComputedStyle(a).overflowX;
+			if (o === 'auto' || o === 'scroll' || o === 'hidden') { boxed = a.getBoundingClientRect().right <= w + 1; break; }
+		}
+		if (!boxed) bad.push(e.tagName.toLowerCase() + '.' + e.getAttribute('class') + ' right ' + Math.round(e.getBoundingClientRect().right));
+	}
+	return bad.slice(0, 5);
+})()`

@@ -33,10 +33,10 @@ type releaseSet struct {
 // relIndex is one release's page inventory.
 type relIndex struct {
 	tag    string
-	prefix string                     // site path prefix: "v1.36.3/"
-	steps  map[string]map[string]bool // walkthrough ID → its step IDs
-	files  map[string]bool            // rendered source files
-	pages  map[string]bool            // other generated pages (traces/…)
+	prefix string              // site path prefix: "v1.36.3/"
+	steps  map[string][]string // walkthrough ID → its step IDs
+	files  map[string]bool     // rendered source files
+	pages  map[string]bool     // other generated pages (traces/…)
 	docs   int
 	since  string
 	nChg   int // references whose code changed since the previous release
@@ -124,11 +124,13 @@ func BuildReleases(ctx context.Context, rels []Release, opts Options) (Stats, er
 		if r.SourceURL != nil {
 			o.SourceURL = r.SourceURL
 		}
-		b, err := prepare(r.Input, o)
+		b, err := prepareLangs(r.Input, o)
 		if err != nil {
 			return Stats{}, fmt.Errorf("%s: %w", r.Tag, err)
 		}
-		b.set, b.self = set, i
+		for _, lb := range langsOf(b) {
+			lb.set, lb.self = set, i
+		}
 		bs = append(bs, b)
 		set.rels = append(set.rels, b.index())
 	}
@@ -164,15 +166,11 @@ func BuildReleases(ctx context.Context, rels []Release, opts Options) (Stats, er
 func (b *builder) index() *relIndex {
 	ri := &relIndex{
 		tag: b.in.Tag, prefix: ReleaseDir(b.in.Tag),
-		steps: map[string]map[string]bool{}, files: b.rendered, pages: map[string]bool{},
+		steps: map[string][]string{}, files: b.rendered, pages: map[string]bool{},
 		docs: len(b.docs), since: b.in.Since,
 	}
 	for _, d := range b.docs {
-		ids := map[string]bool{}
-		for _, s := range d.Steps {
-			ids[s.ID] = true
-		}
-		ri.steps[d.ID] = ids
+		ri.steps[d.ID] = docSteps(b.docs, d.ID)
 	}
 	for _, p := range b.extraPages() {
 		ri.pages[p] = true
@@ -192,38 +190,19 @@ func (b *builder) versions(p string) []versionView {
 		return nil
 	}
 	self := b.set.rels[b.self]
-	var steps []string // of the walkthrough on p, in order
-	var docID string
-	if strings.HasPrefix(p, "walkthroughs/") {
-		docID = strings.TrimSuffix(strings.TrimPrefix(p, "walkthroughs/"), ".html")
-		for _, d := range b.docs {
-			if d.ID == docID {
-				for _, s := range d.Steps {
-					steps = append(steps, s.ID)
-				}
-			}
-		}
-	}
-	from := self.prefix + p
+	docID, isDoc := walkthroughID(p)
+	steps := docSteps(b.docs, docID)
+	from := self.prefix + b.full(p)
 	var out []versionView
 	for i, r := range b.set.rels {
 		v := versionView{Tag: r.tag, Current: i == b.self}
 		target, ok := p, true
 		switch {
-		case docID != "":
+		case isDoc:
 			ids, has := r.steps[docID]
 			ok = has
 			if has {
-				var keep []string
-				for _, id := range steps {
-					if ids[id] {
-						keep = append(keep, id)
-					}
-				}
-				v.Keep = strings.Join(keep, " ")
-				if len(keep) == len(steps) {
-					v.Keep = "*"
-				}
+				v.Keep = keepList(steps, ids)
 			}
 		case strings.HasPrefix(p, "src/"):
 			ok = r.files[strings.TrimSuffix(strings.TrimPrefix(p, "src/"), ".html")]
@@ -233,7 +212,7 @@ func (b *builder) versions(p string) []versionView {
 		if !ok {
 			target, v.Home = homePage, true
 		}
-		v.Href = relURL(from, r.prefix+target, "")
+		v.Href = relURL(from, r.prefix+b.full(target), "")
 		out = append(out, v)
 	}
 	return out
@@ -245,7 +224,7 @@ func (b *builder) rootHref(p string) string {
 	if b.set == nil {
 		return ""
 	}
-	return relURL(b.set.rels[b.self].prefix+p, homePage, "")
+	return relURL(b.set.rels[b.self].prefix+b.full(p), homePage, "")
 }
 
 // releaseRow is one release on the multi-release index.

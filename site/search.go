@@ -1,22 +1,55 @@
 package site
 
 import (
+	"cmp"
 	"encoding/json"
 	"maps"
 	"slices"
 	"sort"
+	"strings"
+	"unicode"
+
+	"golang.org/x/net/html"
 
 	"github.com/kubewalk/kubewalk/analyzer/fact"
+	"github.com/kubewalk/kubewalk/walkthrough"
 )
 
 // ---- search ----
 
-// searchEntry is one search hit: title, kind, URL from the site root, detail.
+// Search is full text and static: at build time each entry's words
+// become terms of an inverted index, written into search-index.js with
+// the entries; assets/search.js splits the query the same way, looks up
+// each term (and, for the last word typed, every term it begins) and
+// ranks the entries by the terms they share with the query, weighted by
+// rarity. Korean has no spaces between a noun and its particle
+// ("디플로이먼트를"), so a Hangul run is indexed as its two-syllable
+// bigrams, the usual tokenisation of CJK search engines (Lucene's CJK
+// analyzer, Elasticsearch's cjk_bigram): a query's bigrams match whatever
+// particle follows. Pasted event text ("Successfully assigned
+// default/nginx to node1") matches the message format of its event
+// ("Successfully assigned %s to %s"), indexed on the event and on each
+// step that shows or names that event, though not every word is there:
+// an entry need only share most of the query's terms.
+
+// searchEntry is one search hit: title, kind, URL from the directory of
+// search.html, detail.
 type searchEntry struct {
 	T string `json:"t"`
 	K string `json:"k"`
 	U string `json:"u"`
 	D string `json:"d,omitempty"`
+	// body is the text the entry is found by besides its title (a step's
+	// prose, captions, diagram label and events); not written.
+	body string
+}
+
+// searchData is search-index.js's JSON: the entries as [kind, title,
+// URL, detail] and, per term, the entries that have it as a flat list of
+// entry, weight pairs (weight 3 for a term of the title, 1 of the body).
+type searchData struct {
+	Docs  [][]string       `json:"docs"`
+	Terms map[string][]int `json:"terms"`
 }
 
 func (b *builder) searchPage() ([]byte, error) {
@@ -33,40 +66,101 @@ const (
 // searchIndex is built at build time: walkthroughs, steps, referenced
 // symbols, event reasons, resources and rendered files. search.html loads
 // it as a script (search-index.js assigns a global) because fetch() of a
-// JSON file fails from file://. No JSON copy is written: nothing reads one.
+// JSON file fails from file://.
 func (b *builder) searchIndex() ([]byte, error) {
 	es := b.searchEntries()
+	d := searchData{Docs: make([][]string, len(es)), Terms: map[string][]int{}}
+	for i, e := range es {
+		d.Docs[i] = []string{e.K, e.T, e.U, e.D}
+		w := map[string]int{}
+		for _, t := range searchTerms(e.body) {
+			w[t] = 1
+		}
+		for _, t := range searchTerms(e.T) {
+			w[t] = 3
+		}
+		for _, t := range slices.Sorted(maps.Keys(w)) {
+			d.Terms[t] = append(d.Terms[t], i, w[t])
+		}
+	}
 	// encoding/json escapes <, > and & as \u003c…, so the data cannot end
-	// a script element or inject markup wherever it is embedded.
-	jsn, err := json.Marshal(es)
+	// a script element or inject markup wherever it is embedded; it writes
+	// map keys sorted, so the file is the same every build.
+	jsn, err := json.Marshal(d)
 	if err != nil {
 		return nil, err
 	}
 	return []byte(searchIndexHead + string(jsn) + searchIndexTail), nil
 }
 
+// searchTerms splits text into search terms as search.js splits a
+// query: lower-cased runs of letters and digits, a Hangul run as its
+// bigrams (a single syllable as itself); one-letter Latin words and
+// digits alone are left out, as too common to tell entries apart.
+func searchTerms(text string) []string {
+	var out []string
+	var run []rune
+	hangul := false
+	flush := func() {
+		switch {
+		case len(run) == 0:
+		case hangul && len(run) == 1:
+			out = append(out, string(run))
+		case hangul:
+			for i := 0; i+1 < len(run); i++ {
+				out = append(out, string(run[i:i+2]))
+			}
+		case len(run) > 1:
+			out = append(out, string(run))
+		}
+		run = run[:0]
+	}
+	for _, r := range strings.ToLower(text) {
+		h := isHangul(r)
+		if !h && !unicode.IsLetter(r) && !unicode.IsDigit(r) {
+			flush()
+			continue
+		}
+		if len(run) > 0 && h != hangul {
+			flush()
+		}
+		hangul = h
+		run = append(run, r)
+	}
+	flush()
+	return out
+}
+
+// isHangul reports whether r is a Hangul syllable or jamo (search.js
+// tests the same ranges).
+func isHangul(r rune) bool {
+	return r >= 0xAC00 && r <= 0xD7A3 || r >= 0x1100 && r <= 0x11FF || r >= 0x3130 && r <= 0x318F
+}
+
 // searchEntries lists the search index's entries, sorted by kind, title,
 // URL and detail, each once.
 func (b *builder) searchEntries() []searchEntry {
 	var es []searchEntry
-	const root = searchPage // URLs relative to the site root
+	const root = searchPage // URLs relative to search.html's directory
 	for _, d := range b.docs {
 		wp := WalkthroughPage(d.ID)
-		es = append(es, searchEntry{T: d.Title, K: "walkthrough", U: relURL(root, wp, ""), D: d.Summary})
+		es = append(es, searchEntry{T: d.Title, K: "walkthrough", U: relURL(root, wp, ""), D: d.Summary, body: d.Summary + " " + strings.Join(d.Topics, " ") + " " + segmentsText(d.Intro)})
 		for _, s := range d.Steps {
-			es = append(es, searchEntry{T: s.Title, K: "step", U: relURL(root, wp, s.ID), D: d.Title})
+			es = append(es, searchEntry{T: s.Title, K: "step", U: relURL(root, wp, s.ID), D: d.Title, body: b.stepText(s)})
 		}
 	}
 	for name, decl := range b.searchSymbols() {
-		es = append(es, searchEntry{T: fact.ShortSymbol(name), K: "symbol", U: relURL(root, SourcePage(decl.Path), lineFragment(decl.StartLine, decl.EndLine)), D: name})
+		es = append(es, searchEntry{T: fact.ShortSymbol(name), K: "symbol", U: b.link(root, SourcePage(decl.Path), lineFragment(decl.StartLine, decl.EndLine)), D: name, body: name})
 	}
-	seenEv := map[string]bool{}
+	seenEv := map[string]int{}
 	for _, e := range b.in.Facts.Events {
 		k := eventKey(e)
-		if !seenEv[k] {
-			seenEv[k] = true
-			es = append(es, searchEntry{T: k, K: "event", U: relURL(root, eventsPage, anchorID("e-", k)), D: e.Type})
+		if i, ok := seenEv[k]; ok {
+			es[i].body += " " + e.Message
+			continue
 		}
+		seenEv[k] = len(es)
+		es = append(es, searchEntry{T: k, K: "event", U: relURL(root, eventsPage, anchorID("e-", k)), D: e.Type, body: e.Message})
 	}
 	res := map[string]bool{}
 	for _, h := range b.in.Facts.Handlers {
@@ -79,20 +173,11 @@ func (b *builder) searchEntries() []searchEntry {
 		es = append(es, searchEntry{T: k, K: "resource", U: relURL(root, resourcesPage, anchorID("res-", k))})
 	}
 	for _, f := range b.files {
-		es = append(es, searchEntry{T: f, K: "file", U: relURL(root, SourcePage(f), "")})
+		es = append(es, searchEntry{T: f, K: "file", U: b.link(root, SourcePage(f), "")})
 	}
 	sort.Slice(es, func(i, j int) bool {
 		a, c := es[i], es[j]
-		if a.K != c.K {
-			return a.K < c.K
-		}
-		if a.T != c.T {
-			return a.T < c.T
-		}
-		if a.U != c.U {
-			return a.U < c.U
-		}
-		return a.D < c.D
+		return cmp.Or(cmp.Compare(a.K, c.K), cmp.Compare(a.T, c.T), cmp.Compare(a.U, c.U), cmp.Compare(a.D, c.D), cmp.Compare(a.body, c.body)) < 0
 	})
 	out := es[:0]
 	for i, e := range es {
@@ -104,6 +189,65 @@ func (b *builder) searchEntries() []searchEntry {
 		out = []searchEntry{}
 	}
 	return out
+}
+
+// stepText is what a step is found by besides its title: its prose, the
+// captions and symbols of its excerpts, its diagram message, and the
+// reasons and message formats of the events it shows or names, so that
+// text pasted from kubectl get events finds the step that explains it.
+func (b *builder) stepText(s walkthrough.Step) string {
+	var sb strings.Builder
+	add := func(parts ...string) {
+		for _, p := range parts {
+			sb.WriteString(p)
+			sb.WriteByte('\n')
+		}
+	}
+	add(s.Label, s.From, s.To, segmentsText(s.Segments))
+	for _, r := range s.Refs {
+		add(fact.ShortSymbol(r.Resolved.Symbol.Name))
+	}
+	var events []fact.Event
+	for _, seg := range s.Segments {
+		if e := seg.Excerpt; e != nil {
+			add(e.Caption, fact.ShortSymbol(e.Resolved.Symbol.Name))
+		}
+		if f := seg.Facts; f != nil {
+			events = append(events, f.Events...)
+		}
+	}
+	text := sb.String()
+	words := map[string]bool{}
+	for _, w := range strings.FieldsFunc(text, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
+		words[w] = true
+	}
+	for _, e := range b.in.Facts.Events {
+		if e.Reason != "" && words[e.Reason] {
+			events = append(events, e)
+		}
+	}
+	for _, e := range events {
+		add(eventKey(e), e.Message)
+	}
+	return sb.String()
+}
+
+// segmentsText is the text of segments' HTML, tags dropped.
+func segmentsText(segs []walkthrough.Segment) string {
+	var sb strings.Builder
+	for _, s := range segs {
+		z := html.NewTokenizer(strings.NewReader(string(s.HTML)))
+		for tt := z.Next(); tt != html.ErrorToken; tt = z.Next() {
+			switch tt {
+			case html.TextToken:
+				sb.Write(z.Text())
+			case html.StartTagToken, html.EndTagToken:
+				sb.WriteByte(' ') // words of two elements stay apart
+			}
+		}
+		sb.WriteByte('\n')
+	}
+	return sb.String()
 }
 
 // searchSymbols returns the symbols that get a search entry, at their

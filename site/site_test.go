@@ -135,7 +135,7 @@ func TestBuildFixture(t *testing.T) {
 	if !strings.Contains(files["events.html"], "ScalingReplicaSet") || !strings.Contains(files["handlers.html"], "addDeployment") || !strings.Contains(files["resources.html"], "replicasets.apps") {
 		t.Errorf("indexes lack their facts")
 	}
-	if !strings.Contains(files["search-index.js"], "window.KUBEWALK_SEARCH = [") {
+	if !strings.Contains(files["search-index.js"], "window.KUBEWALK_SEARCH = {") {
 		t.Errorf("search-index.js does not assign the index")
 	}
 	if !strings.Contains(files["assets/site.css"], ".code .k{") {

@@ -27,6 +27,8 @@ var parsedTemplates = sync.OnceValues(func() (*template.Template, error) {
 // release is the release line every page shows.
 type release struct {
 	Tag, Commit, CommitShort string
+	// CommitURL is the commit's page (Options.CommitURL), "" when unknown.
+	CommitURL string
 }
 
 // pageData is what the layout needs; Body is the page kind's own data.
@@ -45,32 +47,43 @@ type pageData struct {
 	// Recorded links the Recorded run page, "" when the release has no
 	// recording.
 	Recorded string
-	Body     any
+	// Langs is the language switch and hreflang alternates of a
+	// bilingual site; SrcRoot the link to its source pages' directory,
+	// where site.js carries a reader's language (see langs.go). Empty in
+	// a site of one language.
+	Langs   []langView
+	SrcRoot string
+	Body    any
 }
 
 func (b *builder) pageData(p, title, active string, body any) pageData {
 	r := release{Tag: b.in.Tag, Commit: b.in.Commit}
 	r.CommitShort = r.Commit
+	if r.Commit != "" && b.opts.CommitURL != nil {
+		r.CommitURL = b.opts.CommitURL(r.Commit)
+	}
 	if len(r.CommitShort) > 12 {
 		r.CommitShort = r.CommitShort[:12]
 	}
 	return pageData{
 		Lang: b.in.Lang, Title: title, Path: p, Active: active,
-		Home:          relURL(p, homePage, ""),
-		Handlers:      relURL(p, handlersPage, ""),
-		Events:        relURL(p, eventsPage, ""),
-		Resources:     relURL(p, resourcesPage, ""),
-		Search:        relURL(p, searchPage, ""),
-		Explain:       relURL(p, explainPage, ""),
-		SearchJS:      relURL(p, "assets/search.js", ""),
-		SearchIndexJS: relURL(p, searchIndexJS, ""),
-		CSS:           relURL(p, "assets/site.css", ""),
-		JS:            relURL(p, "assets/site.js", ""),
-		Facts:         relURL(p, factsFile, ""),
+		Home:          b.link(p, homePage, ""),
+		Handlers:      b.link(p, handlersPage, ""),
+		Events:        b.link(p, eventsPage, ""),
+		Resources:     b.link(p, resourcesPage, ""),
+		Search:        b.link(p, searchPage, ""),
+		Explain:       b.link(p, explainPage, ""),
+		SearchJS:      b.link(p, "assets/search.js", ""),
+		SearchIndexJS: b.link(p, searchIndexJS, ""),
+		CSS:           b.link(p, "assets/site.css", ""),
+		JS:            b.link(p, "assets/site.js", ""),
+		Facts:         b.link(p, factsFile, ""),
 		Release:       r,
 		Versions:      b.versions(p),
 		Root:          b.rootHref(p),
-		Recorded:      b.recordedHref(p),
+		Recorded:      b.recordedLink(p),
+		Langs:         b.langViews(p),
+		SrcRoot:       b.srcRoot(p),
 		Body:          body,
 	}
 }
@@ -107,4 +120,23 @@ func codeSpans(s string) []span {
 		out = append(out, span{Text: s})
 	}
 	return out
+}
+
+// srcRoot is the link from the page at site path p to the shared source
+// pages' directory of a bilingual site; "" otherwise.
+func (b *builder) srcRoot(p string) string {
+	if b.langs == nil {
+		return ""
+	}
+	return relURL(b.full(p), "src/", "")
+}
+
+// recordedLink is recordedHref for any page, shared ones included: the
+// Recorded run page is a page of each language.
+func (b *builder) recordedLink(p string) string {
+	target := b.recordedHref(homePage) // from the root: a site path
+	if target == "" {
+		return ""
+	}
+	return b.link(p, target, "")
 }

@@ -45,6 +45,12 @@ When a recorded run of a release is in the cache (kubewalk record, or
 --record here) or kept with the walkthroughs (the default release), each step
 shows what was observed of it and the site has a Recorded run page.
 
+Without --lang the site holds English and Korean: a directory per language
+(<out>/en/, <out>/ko/) sharing one set of source pages, a switch between them
+on every page, and an index.html that opens the browser's preferred language.
+A walkthrough not yet translated shows in English, marked as such. --lang
+builds one language.
+
 Open <out>/index.html in a browser, or serve the directory from anywhere.`,
 		Example: `  kubewalk build --source goproxy
   kubewalk build --tag v1.35.4 --lang ko --out public-ko
@@ -62,7 +68,7 @@ Open <out>/index.html in a browser, or serve the directory from anywhere.`,
 	f.StringVar(&bf.out, "out", "public", "output directory")
 	f.StringVar(&bf.userDir, "walkthroughs", "", "directory of walkthrough Markdown files to add to the built-in ones (same ID replaces a built-in)")
 	f.BoolVar(&bf.noBuiltin, "no-builtin", false, "leave the built-in walkthroughs out")
-	f.StringVar(&bf.lang, "lang", "en", "language of the walkthroughs and the site's interface: en or ko")
+	f.StringVar(&bf.lang, "lang", "", "build one language only, en or ko (default: both, one site)")
 	f.BoolVar(&bf.rec, "record", false, "record each release's deployment scenario first (kubewalk record), for the Observed panels and the Recorded run page")
 	return c
 }
@@ -70,8 +76,10 @@ Open <out>/index.html in a browser, or serve the directory from anywhere.`,
 // runBuild builds the site of every release bf names, recording each
 // first with --record.
 func runBuild(cmd *cobra.Command, g *globals, bf *buildFlags) error {
-	if bf.lang != "en" && bf.lang != "ko" {
-		return &usageError{cmd: cmd.CommandPath(), err: fmt.Errorf("--lang %q: want en or ko", bf.lang)}
+	if bf.lang != "" { // "": every language
+		if err := checkLang(cmd, bf.lang); err != nil {
+			return err
+		}
 	}
 	sets, err := pipeline.Sets(bf.userDir, bf.noBuiltin)
 	if err != nil {

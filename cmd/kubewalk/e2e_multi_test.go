@@ -39,7 +39,7 @@ func TestE2EMultiRelease(t *testing.T) {
 	// The budget: the walkthrough with the badges of two releases (192 KB
 	// at v1.37.2) and the Observed panels of its recorded run (19 KB,
 	// repeated requests folded), with some room.
-	page := read(newer + "/walkthroughs/deployment.html")
+	page := read(newer + "/en/walkthroughs/deployment.html") // bilingual: English under en/
 	if len(page) > 230_000 {
 		t.Errorf("%s deployment walkthrough is %d bytes, over the 230 KB budget", newer, len(page))
 	}
@@ -52,13 +52,13 @@ func TestE2EMultiRelease(t *testing.T) {
 	if m == nil {
 		t.Fatalf("no switcher link to %s on the deployment walkthrough", older)
 	}
-	if want := "../../" + older + "/walkthroughs/deployment.html"; m[1] != want {
+	if want := "../../../" + older + "/en/walkthroughs/deployment.html"; m[1] != want {
 		t.Errorf("switcher links to %s, want %s", m[1], want)
 	}
 	if keep := m[2]; keep != "*" && !strings.Contains(" "+keep+" ", " "+step7+" ") {
 		t.Errorf("switcher keeps %q, not step 7 (%s)", keep, step7)
 	}
-	if !strings.Contains(read(older+"/walkthroughs/deployment.html"), `id="`+step7+`"`) {
+	if !strings.Contains(read(older+"/en/walkthroughs/deployment.html"), `id="`+step7+`"`) {
 		t.Errorf("%s deployment walkthrough has no step %s", older, step7)
 	}
 	if !strings.Contains(page, `class="badge badge-`) {

@@ -101,7 +101,9 @@ func TestE2EListListWatches(t *testing.T) {
 func TestE2EBuildSite(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "public")
 	kubewalk(t, "build", "--source", "goproxy", "--out", out)
-	for _, f := range []string{"index.html", "facts.json.gz", "walkthroughs/deployment.html"} {
+	// Bilingual by default: each language under its directory, the source
+	// pages and facts shared.
+	for _, f := range []string{"index.html", "facts.json.gz", "en/walkthroughs/deployment.html", "ko/walkthroughs/deployment.html"} {
 		if _, err := os.Stat(filepath.Join(out, f)); err != nil {
 			t.Errorf("site lacks %s: %v", f, err)
 		}
@@ -111,10 +113,10 @@ func TestE2EBuildSite(t *testing.T) {
 	}
 	// The default release has a recorded run (kept with the walkthroughs,
 	// or made by TestE2ERecord): its page, and the panels under the steps.
-	if _, err := os.Stat(filepath.Join(out, "recorded.html")); err != nil {
+	if _, err := os.Stat(filepath.Join(out, "en", "recorded.html")); err != nil {
 		t.Errorf("the default site has no Recorded run page: %v", err)
 	}
-	wt, _ := os.ReadFile(filepath.Join(out, "walkthroughs", "deployment.html"))
+	wt, _ := os.ReadFile(filepath.Join(out, "en", "walkthroughs", "deployment.html"))
 	if n := bytes.Count(wt, []byte(`class="observed"`)); n < 5 {
 		t.Errorf("deployment.html has %d Observed panels, want one under most steps", n)
 	}
@@ -126,9 +128,9 @@ func TestE2EBuildSite(t *testing.T) {
 	}
 	if dir := os.Getenv("KUBEWALK_ARTIFACTS"); dir != "" {
 		// Keep the real site's home page size as a figure.
-		st, _ := os.Stat(filepath.Join(out, "walkthroughs", "deployment.html"))
+		st, _ := os.Stat(filepath.Join(out, "en", "walkthroughs", "deployment.html"))
 		if st != nil {
-			t.Logf("walkthroughs/deployment.html: %d bytes", st.Size())
+			t.Logf("en/walkthroughs/deployment.html: %d bytes", st.Size())
 		}
 	}
 }

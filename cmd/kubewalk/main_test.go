@@ -157,7 +157,7 @@ func TestBuildCheckListFromGitFixture(t *testing.T) {
 	if code, _, stderr := kw(t, args...); code != exitOK {
 		t.Fatalf("build: exit %d: %s", code, stderr)
 	}
-	page, err := os.ReadFile(filepath.Join(site1, "walkthroughs", "fixture.html"))
+	page, err := os.ReadFile(filepath.Join(site1, "en", "walkthroughs", "fixture.html")) // bilingual: English under en/
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -53,6 +53,43 @@
     e.preventDefault();
     location.href = a.getAttribute("href").split("#")[0] + "#" + id;
   });
+  // Language switch (bilingual sites): keep the reader on the step in
+  // view when the other language's walkthrough has it (data-steps), else
+  // on the URL's fragment (a line, an event reason).
+  document.addEventListener("click", function (e) {
+    var a = e.target.closest && e.target.closest("a[data-switch]");
+    if (!a) return;
+    var steps = a.getAttribute("data-steps"), frag = location.hash, id;
+    if (steps) {
+      id = stepInView();
+      frag = id && (steps === "*" || (" " + steps + " ").indexOf(" " + id + " ") >= 0) ? "#" + id : "";
+    }
+    if (!frag) return;
+    e.preventDefault();
+    location.href = a.getAttribute("href").split("#")[0] + frag;
+  });
+  // A bilingual site's source pages are shared: ?lang= picks which
+  // language's header and backlinks show, and links into the source pages
+  // from a page in a language other than the first carry it along.
+  var body = document.body, srcRoot = body && body.getAttribute("data-src");
+  var blocks = document.querySelectorAll(".langblock[data-lang]"), lang = document.documentElement.lang;
+  var q = /[?&]lang=([a-z]+)/.exec(location.search);
+  if (blocks.length && q) {
+    for (var b = 0; b < blocks.length; b++) if (blocks[b].getAttribute("data-lang") === q[1]) lang = q[1];
+    for (b = 0; b < blocks.length; b++) blocks[b].hidden = blocks[b].getAttribute("data-lang") !== lang;
+    document.documentElement.lang = lang;
+  }
+  var first = blocks.length ? blocks[0].getAttribute("data-lang") : "en";
+  document.addEventListener("click", function (e) {
+    var a = e.target.closest && e.target.closest("a[href]");
+    if (!a || !srcRoot || lang === first || a.hasAttribute("data-switch")) return;
+    var href = a.getAttribute("href"), root = new URL(srcRoot, location.href).href;
+    var to = new URL(href, location.href);
+    if (to.href.indexOf(root) !== 0 || to.search) return;
+    e.preventDefault();
+    to.search = "?lang=" + lang;
+    location.href = to.href;
+  });
   // The step in view: the one named by the fragment when it is on screen,
   // else the last step whose top is above a third of the window.
   function stepInView() {

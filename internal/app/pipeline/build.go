@@ -4,8 +4,10 @@ import (
 	"context"
 	"fmt"
 	"maps"
+	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 
 	"golang.org/x/mod/semver"
@@ -14,37 +16,43 @@ import (
 	"github.com/kubewalk/kubewalk/internal/derive/reldiff"
 	"github.com/kubewalk/kubewalk/internal/derive/trace"
 	"github.com/kubewalk/kubewalk/site"
+	"github.com/kubewalk/kubewalk/source"
 	"github.com/kubewalk/kubewalk/walkthrough"
 )
 
 // Docs loads and resolves the walkthroughs of every set in lang against
-// rel. A user walkthrough with the ID of a built-in one replaces it.
+// rel; lang "" loads every language (walkthrough.LoadAll). A user
+// walkthrough with the ID of a built-in one replaces it.
 func Docs(rel *Release, sets []WalkSet, lang string, symbolURL walkthrough.Options) ([]*walkthrough.Doc, error) {
-	return loadDocs(rel, sets, lang, symbolURL, nil)
+	return loadDocs(rel, sets, lang, symbolURL, LinkTargets(sets), nil)
 }
 
-// loadDocs is Docs, with the sets whose files did not change since memo
-// loaded them taken from it.
-func loadDocs(rel *Release, sets []WalkSet, lang string, symbolURL walkthrough.Options, memo *docsMemo) ([]*walkthrough.Doc, error) {
-	byID := map[string]int{}
+// loadDocs is Docs, with the link targets of the sets given (they are the
+// same for every release) and the sets whose files did not change since
+// memo loaded them taken from it.
+func loadDocs(rel *Release, sets []WalkSet, lang string, symbolURL walkthrough.Options, also walkthrough.LinkTargets, memo *docsMemo) ([]*walkthrough.Doc, error) {
 	var docs []*walkthrough.Doc
-	also := LinkTargets(sets)
 	for _, s := range sets {
 		opts := symbolURL
 		opts.Resolver = rel.Result
 		opts.Also = also
-		ds, err := memo.load(s, lang, also, func() ([]*walkthrough.Doc, error) { return walkthrough.Load(s.FS, s.Dir, lang, opts) })
+		ds, err := memo.load(s, lang, also, func() ([]*walkthrough.Doc, error) {
+			if lang == "" {
+				return walkthrough.LoadAll(s.FS, s.Dir, opts)
+			}
+			return walkthrough.Load(s.FS, s.Dir, lang, opts)
+		})
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", s.Name, err)
 		}
+		// A later set's walkthrough replaces an earlier one's of its ID,
+		// in every language.
+		ids := map[string]bool{}
 		for _, d := range ds {
-			if i, ok := byID[d.ID]; ok {
-				docs[i] = d
-				continue
-			}
-			byID[d.ID] = len(docs)
-			docs = append(docs, d)
+			ids[d.ID] = true
 		}
+		docs = slices.DeleteFunc(docs, func(d *walkthrough.Doc) bool { return ids[d.ID] })
+		docs = append(docs, ds...)
 	}
 	return docs, nil
 }
@@ -76,7 +84,7 @@ func Build(ctx context.Context, rel *Release, sets []WalkSet, lang, out string, 
 // Each release's facts come from its own cache entry (Open), so adding a
 // release to a site costs one analysis.
 func BuildReleases(ctx context.Context, rels []*Release, sets []WalkSet, lang, out string, logf func(string, ...any)) (site.Stats, error) {
-	return buildReleases(ctx, rels, sets, lang, site.Options{Out: out, Logf: logf}, nil)
+	return buildReleases(ctx, rels, sets, lang, site.Options{Out: out, Logf: logf, CommitURL: CommitURL}, nil)
 }
 
 // buildReleases is BuildReleases with the site's options given, and a
@@ -84,15 +92,22 @@ func BuildReleases(ctx context.Context, rels []*Release, sets []WalkSet, lang, o
 func buildReleases(ctx context.Context, rels []*Release, sets []WalkSet, lang string, opts site.Options, memo *docsMemo) (site.Stats, error) {
 	rels = append([]*Release(nil), rels...)
 	sort.SliceStable(rels, func(i, j int) bool { return olderFirst(rels[i].Tree.Tag, rels[j].Tree.Tag) })
+	// The walkthroughs' link targets depend on their files alone: read
+	// once for every release.
+	also := LinkTargets(sets)
+	symbolURL := site.SymbolURL
+	if lang == "" {
+		symbolURL = site.LangSymbolURL
+	}
 	var srels []site.Release
 	for i, rel := range rels {
 		wopts := walkthrough.Options{
-			SymbolURL:      site.SymbolURL,
+			SymbolURL:      symbolURL,
 			WalkthroughURL: site.WalkthroughURL,
 			HighlightCode:  site.HighlightCode,
 			Permalink:      rel.Tree.Permalink,
 		}
-		docs, err := loadDocs(rel, sets, lang, wopts, memo)
+		docs, err := loadDocs(rel, sets, lang, wopts, also, memo)
 		if err != nil {
 			return site.Stats{}, fmt.Errorf("%s: %w", rel.Tree.Tag, err)
 		}
@@ -107,6 +122,12 @@ func buildReleases(ctx context.Context, rels []*Release, sets []WalkSet, lang st
 		srels = append(srels, site.Release{Input: in, SourceURL: rel.Tree.Permalink})
 	}
 	return site.BuildReleases(ctx, srels, opts)
+}
+
+// CommitURL is the GitHub page of a commit of the Kubernetes repository
+// (source.Repository, which every permalink names too).
+func CommitURL(commit string) string {
+	return source.Repository + "/commit/" + url.PathEscape(commit)
 }
 
 // TraceKinds are the kinds the site has a trace page for — the workload
@@ -142,10 +163,16 @@ func deriveTraces(rel *Release) []site.TraceInput {
 	return out
 }
 
-// input is the site's view of one release.
+// input is the site's view of one release: in lang, or for lang "" in
+// every language the site has.
 func input(rel *Release, lang string, docs []*walkthrough.Doc) site.Input {
 	res := rel.Result
+	var langs []string
+	if lang == "" {
+		langs = site.Languages() // sorted: English first
+	}
 	return site.Input{
+		Langs:      langs,
 		Tag:        rel.Tree.Tag,
 		Commit:     rel.Tree.Commit,
 		Backend:    rel.Tree.Backend,

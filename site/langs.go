@@ -1,0 +1,258 @@
+package site
+
+import (
+	"fmt"
+	"html/template"
+	"maps"
+	"net/url"
+	"path"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/kubewalk/kubewalk/walkthrough"
+)
+
+// A bilingual site (Input.Langs) is laid out as Hugo lays out a
+// multilingual one, with one difference: code is code, so the source
+// pages and facts are written once, for every language.
+//
+//	index.html           sends the reader to the browser's language
+//	en/index.html, en/walkthroughs/…, en/search.html, en/assets/…
+//	ko/index.html, ko/walkthroughs/…, ko/search.html, ko/assets/…
+//	src/…                the source pages, shared
+//	facts.json.gz        shared
+//
+// Each language has a builder whose site paths are from its directory
+// (so every page registered in pages() comes out in each language, and
+// links between a language's pages need no change); full and link put
+// the directory in front where a link crosses into or out of the shared
+// pages. A shared source page carries every language's header and
+// backlinks, the first language's shown; ?lang=ko in its URL shows
+// another's (site.js), and site.js adds it to links into the source
+// pages from a page in another language.
+
+// sharedPage reports whether site path p is one page for every language
+// of a bilingual site rather than one per language.
+func sharedPage(p string) bool { return strings.HasPrefix(p, "src/") || p == factsFile }
+
+// full returns site path p of b's pages as a path from the release's
+// root: in a bilingual site, in b's language directory unless shared.
+func (b *builder) full(p string) string {
+	if b.langDir == "" || sharedPage(p) {
+		return p
+	}
+	return b.langDir + p
+}
+
+// link is relURL between two of b's site paths, whichever side of the
+// language directory each is on.
+func (b *builder) link(from, target, fragment string) string {
+	return relURL(b.full(from), b.full(target), fragment)
+}
+
+// prepareLangs prepares the builders of in: one, or with Input.Langs one
+// per language, all sharing one set of source files, and returns the
+// first (the one whose write writes them all).
+func prepareLangs(in Input, opts Options) (*builder, error) {
+	if len(in.Langs) < 2 {
+		return prepare(in, opts)
+	}
+	var bs []*builder
+	for i, l := range in.Langs {
+		if slices.Contains(in.Langs[:i], l) {
+			return nil, fmt.Errorf("site: language %q given twice", l)
+		}
+		li := in
+		li.Lang, li.Langs = l, nil
+		b, err := prepare(li, opts)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", l, err)
+		}
+		b.langDir = l + "/"
+		bs = append(bs, b)
+	}
+	// The shared source pages are the files any language cites: a
+	// translation may cite a file its original does not.
+	all := map[string]bool{}
+	for _, b := range bs {
+		maps.Copy(all, b.rendered)
+	}
+	files := slices.Sorted(maps.Keys(all))
+	for _, b := range bs {
+		b.rendered, b.files, b.langs = all, files, bs
+	}
+	return bs[0], nil
+}
+
+// langsOf returns the builders of b's release: its languages', or b.
+func langsOf(b *builder) []*builder {
+	if b.langs == nil {
+		return []*builder{b}
+	}
+	return b.langs
+}
+
+// allPages lists every file of b's release, sorted by path: b's pages, or
+// in a bilingual site each language's under its directory, the shared
+// pages once, and the language chooser at the root.
+func (b *builder) allPages() ([]page, error) {
+	if b.langs == nil {
+		return b.pages()
+	}
+	var all []page
+	for i, lb := range b.langs {
+		ps, err := lb.pages()
+		if err != nil {
+			return nil, err
+		}
+		for _, p := range ps {
+			switch {
+			case p.path == markerFile:
+				// One marker, at the site's root, listing the whole site
+				// (writeManifest).
+			case sharedPage(p.path):
+				if i == 0 {
+					all = append(all, p)
+				}
+			default:
+				p.path = lb.langDir + p.path
+				all = append(all, p)
+			}
+		}
+	}
+	all = append(all, page{path: homePage, html: true, render: b.chooserPage})
+	sort.Slice(all, func(i, j int) bool { return all[i].path < all[j].path })
+	for i := 1; i < len(all); i++ {
+		if all[i].path == all[i-1].path {
+			return nil, fmt.Errorf("site: two pages at %s", all[i].path)
+		}
+	}
+	return all, nil
+}
+
+// langView is one language of the language switch, and of the page's
+// hreflang alternates.
+type langView struct {
+	Lang, Name, Href string
+	Current          bool
+	// Steps, on a walkthrough page, lists the step IDs the other
+	// language's walkthrough has too ("*" for all): site.js keeps the
+	// reader on the step in view when it holds it. Elsewhere site.js
+	// keeps the URL's fragment (a line, an event reason).
+	Steps string
+}
+
+// langViews returns the language switch of the page at site path p; nil
+// in a site of one language.
+func (b *builder) langViews(p string) []langView {
+	if b.langs == nil {
+		return nil
+	}
+	var out []langView
+	for i, lb := range b.langs {
+		v := langView{Lang: lb.in.Lang, Name: lb.t("lang.name"), Current: lb == b}
+		if sharedPage(p) {
+			// The same page: the language rides in the query.
+			v.Href = url.PathEscape(path.Base(p))
+			if i > 0 {
+				v.Href += "?lang=" + lb.in.Lang
+			}
+		} else {
+			v.Href = relURL(b.full(p), lb.full(p), "")
+			if id, ok := walkthroughID(p); ok {
+				v.Steps = keepList(docSteps(b.docs, id), docSteps(lb.docs, id))
+			}
+		}
+		out = append(out, v)
+	}
+	return out
+}
+
+// walkthroughID returns the walkthrough ID of a walkthrough page's site
+// path.
+func walkthroughID(p string) (string, bool) {
+	if !strings.HasPrefix(p, "walkthroughs/") || !strings.HasSuffix(p, ".html") {
+		return "", false
+	}
+	return strings.TrimSuffix(strings.TrimPrefix(p, "walkthroughs/"), ".html"), true
+}
+
+// docSteps lists the step IDs of walkthrough id among docs, in order.
+func docSteps(docs []*walkthrough.Doc, id string) []string {
+	var out []string
+	for _, d := range docs {
+		if d.ID == id {
+			for _, s := range d.Steps {
+				out = append(out, s.ID)
+			}
+		}
+	}
+	return out
+}
+
+// keepList is the data-steps (and version switcher's data-keep) value:
+// the steps of have that other has too, space-separated, or "*" when it
+// has them all.
+func keepList(have, other []string) string {
+	var keep []string
+	for _, id := range have {
+		if slices.Contains(other, id) {
+			keep = append(keep, id)
+		}
+	}
+	if len(keep) == len(have) {
+		return "*"
+	}
+	return strings.Join(keep, " ")
+}
+
+// langBlock is one language's part of a shared page, hidden unless it is
+// the first language's (site.js shows the one ?lang= names).
+type langBlock struct {
+	pageData
+	Hide bool
+}
+
+// sourcePageLangs is the source page of file f in a bilingual site: the
+// page of the first language, with every language's header and backlinks
+// and the code once.
+func (b *builder) sourcePageLangs(f string, code template.HTML, lines int) ([]byte, error) {
+	p := SourcePage(f)
+	var chrome, heads []template.HTML
+	for _, lb := range b.langs {
+		sv := sourceView{Path: f, Dir: path.Dir(f), Name: path.Base(f), Lines: lines, GitHub: b.opts.SourceURL(f, 0, 0), Cites: lb.citeViews(f)}
+		d := langBlock{lb.pageData(p, f, "", sv), lb != b}
+		c, err := lb.exec("srcchrome", d)
+		if err != nil {
+			return nil, err
+		}
+		h, err := lb.exec("srchead", d)
+		if err != nil {
+			return nil, err
+		}
+		// Safe: whole fragments html/template wrote from our templates,
+		// each starting and ending in HTML text, where they are put.
+		chrome, heads = append(chrome, template.HTML(c)), append(heads, template.HTML(h))
+	}
+	return b.exec("sourcelangs", struct {
+		pageData
+		Chrome, Heads []template.HTML
+		Code          template.HTML
+	}{b.pageData(p, f, "", nil), chrome, heads, code})
+}
+
+// chooserPage is the root of a bilingual release: links to each
+// language's home, which assets/lang.js follows to the browser's
+// preferred language.
+func (b *builder) chooserPage() ([]byte, error) {
+	d := pageData{
+		Lang: b.in.Lang, Title: b.t("site.name"), Release: release{Tag: b.in.Tag},
+		CSS: relURL(homePage, b.full("assets/site.css"), ""),
+		JS:  relURL(homePage, b.full("assets/lang.js"), ""),
+	}
+	for _, lb := range b.langs {
+		d.Langs = append(d.Langs, langView{Lang: lb.in.Lang, Name: lb.t("lang.name"), Href: relURL(homePage, lb.full(homePage), "")})
+	}
+	return b.exec("langs", d)
+}

@@ -1,0 +1,158 @@
+package site
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+)
+
+// TestBrowserBilingual opens the bilingual site from file:// and switches
+// language on a walkthrough step, a source line and an event reason: each
+// lands on the same place in the other language. A Korean page's link
+// into the shared source pages shows them in Korean; the search finds a
+// Korean word and pasted event text; at 390 px no Korean page scrolls
+// sideways.
+func TestBrowserBilingual(t *testing.T) {
+	if testing.Short() {
+		t.Skip("browser test skipped in -short mode")
+	}
+	out, _ := buildFixture(t, bilingual)
+	abs, err := filepath.Abs(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	base := "file://" + filepath.ToSlash(abs) + "/"
+	ctx := browser(t, 1280, 700)
+	open := func(t *testing.T, p string) {
+		t.Helper()
+		if err := chromedp.Do(ctx, chromedp.Navigate("about:blank"), chromedp.Navigate(base+p), chromedp.WaitReady(chromedp.CSS("body"))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// where is the page open, from the site's root, and its language.
+	where := func(t *testing.T) (string, string) {
+		t.Helper()
+		var got []string
+		for range 50 { // the switch is a navigation: wait for it
+			var err error
+			got, err = chromedp.Run(ctx, chromedp.Evaluate[[]string](`[location.href, document.documentElement.lang, document.readyState]`))
+			if err == nil && got[2] == "complete" && !strings.HasPrefix(got[0], "about:") {
+				break
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+		return strings.TrimPrefix(got[0], base), got[1]
+	}
+	click := func(t *testing.T, sel string) {
+		t.Helper()
+		if err := chromedp.Do(ctx, voidEval(`document.querySelector(`+"`"+sel+"`"+`).click()`)); err != nil {
+			t.Fatalf("click %s: %v", sel, err)
+		}
+		time.Sleep(300 * time.Millisecond)
+	}
+	const switchTo = `.langblock:not([hidden]) a[data-switch][hreflang=ko], header.top a[data-switch][hreflang=ko]`
+
+	t.Run("root", func(t *testing.T) {
+		open(t, "index.html")
+		if p, lang := where(t); p != "en/index.html" || lang != "en" {
+			t.Errorf("the root sent an English browser to %s (%s)", p, lang)
+		}
+	})
+	t.Run("walkthrough step", func(t *testing.T) {
+		open(t, "en/walkthroughs/deployment.html#step-3-schedule")
+		click(t, switchTo)
+		if p, lang := where(t); p != "ko/walkthroughs/deployment.html#step-3-schedule" || lang != "ko" {
+			t.Errorf("switched to %s (%s), want the same step in Korean", p, lang)
+		}
+	})
+	t.Run("source line", func(t *testing.T) {
+		open(t, "src/pkg/controller/deployment/sync.go.html#L7")
+		click(t, switchTo)
+		p, lang := where(t)
+		if p != "src/pkg/controller/deployment/sync.go.html?lang=ko#L7" || lang != "ko" {
+			t.Errorf("switched to %s (%s), want the same line in Korean", p, lang)
+		}
+		got, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`[
+			document.querySelector('.langblock:not([hidden]) a.brand').getAttribute('href'),
+			String(document.getElementById('L7').classList.contains('hl')),
+			document.querySelector('.langblock:not([hidden]) .cites summary').textContent]`))
+		if err != nil || !strings.HasSuffix(got[0], "/ko/index.html") || got[1] != "true" || !strings.Contains(got[2], "인용") {
+			t.Errorf("Korean source page: header home %q, line 7 highlighted %s, backlinks %q (%v)", got[0], got[1], got[2], err)
+		}
+		// And back.
+		click(t, `.langblock:not([hidden]) a[data-switch][hreflang=en]`)
+		if p, lang := where(t); p != "src/pkg/controller/deployment/sync.go.html#L7" || lang != "en" {
+			t.Errorf("switched back to %s (%s)", p, lang)
+		}
+	})
+	t.Run("index", func(t *testing.T) {
+		id := anchorID("e-", "ScalingReplicaSet")
+		open(t, "en/events.html#"+id)
+		click(t, switchTo)
+		if p, lang := where(t); p != "ko/events.html#"+id || lang != "ko" {
+			t.Errorf("switched to %s (%s), want the same event in Korean", p, lang)
+		}
+	})
+	t.Run("into the source from Korean", func(t *testing.T) {
+		open(t, "ko/walkthroughs/deployment.html#step-2-rollout")
+		click(t, `#step-2-rollout .exhead a.file`)
+		p, lang := where(t)
+		if !strings.HasPrefix(p, "src/pkg/controller/deployment/sync.go.html?lang=ko#L") || lang != "ko" {
+			t.Errorf("a Korean step's code link opened %s (%s)", p, lang)
+		}
+	})
+	t.Run("search", func(t *testing.T) {
+		for _, c := range []struct{ page, q, want string }{
+			{"ko/search.html", "디플로이먼트", "walkthroughs/deployment.html"},
+			{"ko/search.html", "스케줄", "walkthroughs/deployment.html#step-3-schedule"},
+			// Pasted from kubectl get events: the names are not in the
+			// message format, the rest is.
+			{"en/search.html", "Scaled up replica set nginx-deployment-cbdccf466 to 3", "walkthroughs/deployment.html#step-3-schedule"},
+			{"en/search.html", "getNewReplica", "src/pkg/controller/deployment/sync.go.html#L"},
+		} {
+			open(t, c.page+"?q="+c.q)
+			got, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`Array.from(document.querySelectorAll('#results a')).slice(0, 3).map(a => a.getAttribute('href'))`))
+			if err != nil || !strings.Contains(strings.Join(got, " "), c.want) {
+				t.Errorf("%s %q: top results %q (%v), want %s among them", c.page, c.q, got, err, c.want)
+			}
+		}
+		// Keyboard: down from the box to the first result, Enter follows it.
+		open(t, "ko/search.html?q=디플로이먼트")
+		err := chromedp.Do(ctx, chromedp.Focus(chromedp.CSS("#q")), chromedp.KeyEvent(kb.ArrowDown))
+		if err != nil {
+			t.Fatal(err)
+		}
+		focused, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.activeElement === document.querySelector('#results a') ? 'first' : document.activeElement.tagName`))
+		if err != nil || focused != "first" {
+			t.Errorf("ArrowDown in the box focused %q (%v), want the first result", focused, err)
+		}
+		if err := chromedp.Do(ctx, chromedp.KeyEvent(kb.Enter)); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(300 * time.Millisecond)
+		if p, _ := where(t); !strings.HasPrefix(p, "ko/walkthroughs/deployment.html") {
+			t.Errorf("Enter on the first result opened %s", p)
+		}
+	})
+	t.Run("phone", func(t *testing.T) {
+		if err := chromedp.Do(ctx, chromedp.EmulateViewport(390, 844, chromedp.EmulateMobile)); err != nil {
+			t.Fatal(err)
+		}
+		noOverflow(t, ctx, open, "index.html", "ko/index.html", "ko/walkthroughs/deployment.html", "ko/events.html", "ko/handlers.html", "src/pkg/controller/deployment/sync.go.html?lang=ko", "ko/search.html?q=디플로이먼트")
+		for _, p := range []string{"ko/walkthroughs/deployment.html#step-3-schedule", "src/pkg/controller/deployment/sync.go.html?lang=ko#L7"} {
+			open(t, p)
+			id := p[strings.Index(p, "#")+1:]
+			d, err := chromedp.Run(ctx, chromedp.Evaluate[[]float64](`(() => {
+				const h = [...document.querySelectorAll('header.top')].find(h => h.offsetParent !== null);
+				return [document.getElementById(`+"`"+id+"`"+`).getBoundingClientRect().top, h.getBoundingClientRect().bottom, window.innerHeight];
+			})()`))
+			if err != nil || len(d) != 3 || d[0] < d[1] || d[0] >= d[2] {
+				t.Errorf("%s at 390 px: target's top, header's bottom, window = %v (%v): hidden", p, d, err)
+			}
+		}
+	})
+}

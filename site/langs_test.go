@@ -1,0 +1,137 @@
+package site
+
+import (
+	"context"
+	"html/template"
+	"maps"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// bilingual makes the fixture a site of English and Korean. The
+// fixture's walkthrough HTML was rendered for walkthroughs/x.html, as
+// walkthrough.Load does with SymbolURL; a bilingual site's pipeline gives
+// LangSymbolURL, one directory deeper.
+func bilingual(in *Input) {
+	in.Langs = []string{"en", "ko"}
+	for _, d := range in.Docs {
+		for i := range d.Steps {
+			for j, s := range d.Steps[i].Segments {
+				d.Steps[i].Segments[j].HTML = template.HTML(strings.ReplaceAll(string(s.HTML), `href="../src/`, `href="../../src/`))
+			}
+		}
+	}
+}
+
+func TestBilingual(t *testing.T) {
+	out, st := buildFixture(t, bilingual)
+	files := readTree(t, out)
+	for _, p := range []string{"index.html", "en/index.html", "ko/index.html", "en/walkthroughs/deployment.html", "ko/walkthroughs/watch.html",
+		"en/search.html", "ko/search-index.js", "en/assets/site.css", "ko/assets/site.js", "en/assets/lang.js", factsFile, ".kubewalk-site"} {
+		if _, ok := files[p]; !ok {
+			t.Errorf("no %s", p)
+		}
+	}
+	// Code is code: one set of source pages, and facts, at the root.
+	var src int
+	for p := range files {
+		if strings.HasPrefix(p, "en/src/") || strings.HasPrefix(p, "ko/src/") || strings.HasSuffix(p, "/"+factsFile) {
+			t.Errorf("%s: a shared page written per language", p)
+		}
+		if strings.HasPrefix(p, "src/") {
+			src++
+		}
+	}
+	if src == 0 || src != st.SourcePages {
+		t.Errorf("%d source pages at src/, stats say %d", src, st.SourcePages)
+	}
+
+	root := files["index.html"]
+	for _, want := range []string{`href="en/index.html" hreflang="en"`, `href="ko/index.html" hreflang="ko"`, `>한국어<`, `<script src="en/assets/lang.js">`} {
+		if !strings.Contains(root, want) {
+			t.Errorf("root lacks %s", want)
+		}
+	}
+	en, ko := files["en/walkthroughs/deployment.html"], files["ko/walkthroughs/deployment.html"]
+	for _, want := range []string{
+		`<link rel="alternate" hreflang="ko" href="../../ko/walkthroughs/deployment.html">`,
+		`href="../../ko/walkthroughs/deployment.html" hreflang="ko" lang="ko" data-switch data-steps="*">한국어</a>`,
+		`href="../../src/pkg/controller/deployment/deployment_controller.go.html#L`,
+		`data-src="../../src/"`, `href="../../en/assets/site.css"`,
+	} {
+		if !strings.Contains(en, want) {
+			t.Errorf("English walkthrough lacks %s", want)
+		}
+	}
+	for _, want := range []string{`<html lang="ko">`, `<b lang="ko" aria-current="true">한국어</b>`, "디플로이먼트를 만들면 일어나는 일", `href="../../en/walkthroughs/deployment.html" hreflang="en"`} {
+		if !strings.Contains(ko, want) {
+			t.Errorf("Korean walkthrough lacks %s", want)
+		}
+	}
+	// watch has no Korean translation: English, and said so in Korean.
+	if w := files["ko/walkthroughs/watch.html"]; !strings.Contains(w, "Watches and informers") || !strings.Contains(w, "아직 한국어로 번역되지 않아") || !strings.Contains(w, `<article class="wt" lang="en">`) {
+		t.Errorf("the Korean site's untranslated walkthrough is not English, marked")
+	}
+
+	// A source page: both languages' header and backlinks, Korean hidden,
+	// each linking into its own language; the code once.
+	sp := files["src/pkg/controller/deployment/sync.go.html"]
+	for _, want := range []string{
+		`<div class="langblock" data-lang="en">`, `<div class="langblock" data-lang="ko" hidden>`,
+		`href="../../../../en/walkthroughs/deployment.html#step-2-rollout"`, `href="../../../../ko/walkthroughs/deployment.html#step-2-rollout"`,
+		`href="../../../../ko/index.html"`, `href="sync.go.html?lang=ko" hreflang="ko"`, `<link rel="alternate" hreflang="ko" href="sync.go.html?lang=ko">`,
+	} {
+		if !strings.Contains(sp, want) {
+			t.Errorf("source page lacks %s", want)
+		}
+	}
+	if n := strings.Count(sp, `<pre class="code src">`); n != 1 {
+		t.Errorf("source page has its code %d times", n)
+	}
+	for _, err := range CheckLinks(out) {
+		t.Error(err)
+	}
+}
+
+// TestBilingualDeterministic: two builds of the bilingual site are the
+// same bytes.
+func TestBilingualDeterministic(t *testing.T) {
+	a, _ := buildFixture(t, bilingual)
+	b, _ := buildFixture(t, bilingual)
+	fa, fb := readTree(t, a), readTree(t, b)
+	if !slices.Equal(slices.Sorted(maps.Keys(fa)), slices.Sorted(maps.Keys(fb))) {
+		t.Fatalf("the two builds wrote different files")
+	}
+	for p := range fa {
+		if fa[p] != fb[p] {
+			t.Errorf("%s differs between two builds", p)
+		}
+	}
+}
+
+// TestBilingualReleases: a site of two releases in two languages has a
+// subtree per release and language, the version switcher staying in the
+// reader's language.
+func TestBilingualReleases(t *testing.T) {
+	in, opts := fixture(t)
+	bilingual(&in)
+	old := in
+	old.Tag = "v1.35.0"
+	opts.Out = filepath.Join(t.TempDir(), "public")
+	if _, err := BuildReleases(context.Background(), []Release{{Input: in}, {Input: old}}, opts); err != nil {
+		t.Fatal(err)
+	}
+	files := readTree(t, opts.Out)
+	wt := files[fixtureTag+"/ko/walkthroughs/deployment.html"]
+	if !strings.Contains(wt, `href="../../../v1.35.0/ko/walkthroughs/deployment.html"`) {
+		t.Errorf("the Korean page's version switcher leaves Korean")
+	}
+	if _, ok := files["v1.35.0/src/pkg/controller/deployment/sync.go.html"]; !ok {
+		t.Errorf("no shared source pages in the older release")
+	}
+	for _, err := range CheckLinks(opts.Out) {
+		t.Error(err)
+	}
+}

@@ -1,0 +1,78 @@
+package site
+
+import (
+	"encoding/json"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestSearchTerms(t *testing.T) {
+	for _, c := range []struct {
+		text string
+		want []string
+	}{
+		{"Successfully assigned default/nginx to node1", []string{"successfully", "assigned", "default", "nginx", "to", "node1"}},
+		{"Back-off restarting failed container %s", []string{"back", "off", "restarting", "failed", "container"}},
+		{"pkg/controller/deployment/sync.go:120", []string{"pkg", "controller", "deployment", "sync", "go", "120"}},
+		// Hangul as bigrams, so a particle glued on ("를") still leaves
+		// the noun's bigrams; a lone syllable is itself.
+		{"디플로이먼트를 봅니다", []string{"디플", "플로", "로이", "이먼", "먼트", "트를", "봅니", "니다"}},
+		{"파드 a 및 RunPodSandbox를", []string{"파드", "및", "runpodsandbox", "를"}},
+	} {
+		if diff := cmp.Diff(c.want, searchTerms(c.text)); diff != "" {
+			t.Errorf("searchTerms(%q) (-want +got):\n%s", c.text, diff)
+		}
+	}
+}
+
+// TestSearchIndexFullText: a step is indexed by its prose, its excerpts'
+// captions and symbols, its diagram message and the message formats of
+// the events it shows; the Korean site's index has the Korean steps.
+func TestSearchIndexFullText(t *testing.T) {
+	out, _ := buildFixture(t, bilingual)
+	files := readTree(t, out)
+	index := func(p string) searchData {
+		t.Helper()
+		js, ok := strings.CutPrefix(files[p], searchIndexHead)
+		js, ok2 := strings.CutSuffix(js, searchIndexTail)
+		var d searchData
+		if !ok || !ok2 || json.Unmarshal([]byte(js), &d) != nil {
+			t.Fatalf("%s is not a search index", p)
+		}
+		return d
+	}
+	has := func(d searchData, term, title string) bool {
+		post := d.Terms[term]
+		for i := 0; i+1 < len(post); i += 2 {
+			if d.Docs[post[i]][1] == title {
+				return true
+			}
+		}
+		return false
+	}
+	en, ko := index("en/search-index.js"), index("ko/search-index.js")
+	for _, c := range []struct {
+		d           searchData
+		term, title string
+	}{
+		{en, "scaled", "Scheduling"}, // an event's message format, from the step's facts block
+		{en, "scalingreplicaset", "Scheduling"},
+		{en, "bind", "Scheduling"},                              // the diagram's label, "bind <pod>"
+		{en, "binds", "Scheduling"},                             // prose
+		{en, "newdeploymentcontroller", "The informer handler"}, // a reference's symbol
+		{en, "scaled", "ScalingReplicaSet"},                     // the event itself
+		{ko, "스케", "스케줄링"},
+		{ko, "디플", "디플로이먼트를 만들면 일어나는 일"},
+		{ko, "scaled", "스케줄링"},
+	} {
+		if !has(c.d, c.term, c.title) {
+			t.Errorf("%q does not find %q", c.term, c.title)
+		}
+	}
+	if slices.ContainsFunc(en.Docs, func(e []string) bool { return e[1] == "스케줄링" }) {
+		t.Errorf("the English index holds the Korean steps")
+	}
+}
