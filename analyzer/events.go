@@ -357,22 +357,29 @@ func helperOf(u *unit, rec, method string, vals [4]argVal) *eventHelper {
 }
 
 // isRecorderWrapper reports whether u is a method that is itself a
-// recorder method (Event, Eventf, AnnotatedEventf of a type implementing
-// an EventRecorder): its recorder calls pass their own arguments on.
+// recorder method (Event, Eventf or AnnotatedEventf of a type implementing
+// either EventRecorder, as client-go's EventRecorderAdapter implements the
+// events one over the record one): its recorder calls pass their own
+// arguments on.
 func isRecorderWrapper(u *unit, recIface, evIface *types.Interface) bool {
 	fn := u.top.obj
 	if fn == nil {
 		return false
 	}
 	sig := fn.Type().(*types.Signature)
-	lay, ok := eventLayoutOf(fn.Name(), sig)
-	if !ok || sig.Recv() == nil {
+	switch fn.Name() {
+	case "Event", "Eventf", "AnnotatedEventf":
+	default:
 		return false
 	}
-	iface := recIface
-	if lay.recorder == "events" {
-		iface = evIface
+	if sig.Recv() == nil {
+		return false
 	}
 	recv := sig.Recv().Type()
-	return iface != nil && (types.Implements(recv, iface) || types.Implements(types.NewPointer(recv), iface))
+	for _, iface := range []*types.Interface{recIface, evIface} {
+		if iface != nil && (types.Implements(recv, iface) || types.Implements(types.NewPointer(recv), iface)) {
+			return true
+		}
+	}
+	return false
 }

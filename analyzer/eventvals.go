@@ -174,6 +174,16 @@ func (ev *strEval) returned(u *unit, i int, v argVal, depth int) (argVal, bool) 
 	var got []argVal
 	shallow(u.body, func(n ast.Node) bool {
 		ret, ok := n.(*ast.ReturnStmt)
+		if ok && len(ret.Results) == 0 && u.top == u && u.obj != nil {
+			// A bare return: the named result's values.
+			if res := u.obj.Type().(*types.Signature).Results(); i < res.Len() && res.At(i).Name() != "" {
+				if rv, ok := inner.evalVar(res.At(i).Origin(), argVal{param: -1}, depth+1); ok {
+					rv.param = -1
+					got = append(got, rv)
+				}
+			}
+			return true
+		}
 		if !ok || i >= len(ret.Results) || len(ret.Results) == 1 && i > 0 {
 			return true
 		}
@@ -236,7 +246,9 @@ func (ev *strEval) evalVar(obj *types.Var, v argVal, depth int) (argVal, bool) {
 	ev.seen[obj] = true
 	defer delete(ev.seen, obj)
 	var got []argVal
-	for _, o := range ev.ix.origins[obj] {
+	// A parameter of another root function takes the arguments of its
+	// static calls (a condition's Message set by newCondition's callers).
+	for _, o := range ev.ix.originsOf(obj) {
 		if o.index != 0 {
 			// One of several results (x, err := f()): f's return statements.
 			call, ok := ast.Unparen(o.expr).(*ast.CallExpr)

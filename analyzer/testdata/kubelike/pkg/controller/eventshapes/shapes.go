@@ -48,6 +48,18 @@ func (c *Controller) shapes(obj runtime.Object, name string, err error, failed b
 	c.events.Eventf(obj, nil, v1.EventTypeNormal, "Scheduled", "Binding", "Assigned %s", name) // want event "events.Eventf Normal \"Scheduled\" reasonExpr=\"Scheduled\" message=\"Assigned %s\" action=Binding caller"
 }
 
+// A root function's result: what its return statements give, here a
+// named result returned bare.
+func (c *Controller) met(obj runtime.Object) {
+	m, _ := conditionMessage()
+	c.recorder.Event(obj, v1.EventTypeNormal, "Met", m) // want event "record.Event Normal \"Met\" reasonExpr=\"Met\" message=\"Condition %s met\" caller=eventshapes.Controller.met"
+}
+
+func conditionMessage() (msg string, ok bool) {
+	msg = fmt.Sprintf("Condition %s met", "x")
+	return
+}
+
 func (c *Controller) fail(deadline bool) {
 	c.cond = condition{Reason: "Backoff"}
 	if deadline {
