@@ -562,6 +562,8 @@ func (b *builder) pages() ([]page, error) {
 	keyed(b.eventsKey)
 	htmlPage(resourcesPage, false, b.resourcesPage)
 	keyed(b.filesKey)
+	htmlPage(gatesPage, false, b.gatesPage)
+	keyed(b.filesKey)
 	htmlPage(searchPage, false, b.searchPage)
 	htmlPage(explainPage, false, b.explainPage)
 	for _, r := range b.in.Recordings {

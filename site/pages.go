@@ -101,6 +101,8 @@ type excerptView struct {
 	// Change is the badge of the excerpt's reference since the previous
 	// release, with the declaration's diff; nil for none.
 	Change *changeView
+	// Gates are the feature gates guarding the lines it marks (gates.go).
+	Gates []gateBadge
 }
 
 type stepView struct {
@@ -108,8 +110,10 @@ type stepView struct {
 	Num       int
 	Text      []segView
 	Code      []segView
-	// Changes are the badges of the step's other references.
+	// Changes are the badges of the step's other references, Gates the
+	// feature gates guarding what they cite (gates.go).
 	Changes             []changeView
+	Gates               []gateBadge
 	PrevHref, PrevTitle string
 	NextHref, NextTitle string
 	// Observed are the recorded run's items attributed to the step
@@ -156,6 +160,7 @@ func (b *builder) walkthroughPage(i int) ([]byte, error) {
 			return nil, fmt.Errorf("%s:%d: %w", d.File, s.Line, err)
 		}
 		sv.Changes = b.stepChanges(p, s)
+		sv.Gates = b.stepGates(p, s)
 		sv.Observed = b.stepObserved(p, d.ID, s.ID)
 		if j > 0 {
 			sv.PrevHref, sv.PrevTitle = "#"+d.Steps[j-1].ID, d.Steps[j-1].Title
@@ -240,6 +245,7 @@ func (b *builder) excerpt(v views, e *walkthrough.Excerpt) (*excerptView, error)
 		GitHub:  b.opts.SourceURL(p, e.From, e.To),
 		Lines:   excerpt(lines, e.From, e.To, e.Highlight, e.Context),
 		Change:  b.change(v.page, e.Ref.Ref),
+		Gates:   b.excerptGates(v.page, e),
 	}, nil
 }
 

@@ -26,7 +26,7 @@ func TestBuildFixture(t *testing.T) {
 		"src/pkg/controller/deployment/sync.go.html",
 		"src/pkg/scheduler/schedule_one.go.html",
 		"src/pkg/odd/x<script>&'\"#?.go.html",
-		"handlers.html", "events.html", "resources.html", "search.html",
+		"handlers.html", "events.html", "resources.html", "gates.html", "search.html",
 		"search-index.js", "facts.json.gz",
 		"assets/site.css", "assets/site.js", "assets/search.js",
 	} {
@@ -43,8 +43,8 @@ func TestBuildFixture(t *testing.T) {
 	if _, ok := files["src/staging/src/k8s.io/client-go/tools/cache/shared_informer.go.html"]; ok {
 		t.Errorf("rendered a file only an identifier points into")
 	}
-	if st.Pages != 12 || st.SourcePages != 4 {
-		t.Errorf("Stats = %+v, want 12 pages, 4 source pages", st)
+	if st.Pages != 13 || st.SourcePages != 4 {
+		t.Errorf("Stats = %+v, want 13 pages, 4 source pages", st)
 	}
 
 	wt := files["walkthroughs/deployment.html"]

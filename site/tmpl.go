@@ -38,8 +38,8 @@ type pageData struct {
 	Path   string
 	Active string // nav key of the current section
 	// Links from this page to the site's fixed pages and assets.
-	Home, Handlers, Events, Resources, Search, Explain, SearchJS, SearchIndexJS, CSS, JS, Facts string
-	Release                                                                                     release
+	Home, Handlers, Events, Resources, Gates, Search, Explain, SearchJS, SearchIndexJS, CSS, JS, Facts string
+	Release                                                                                            release
 	// Versions is the version switcher (multi-release sites only) and
 	// Root the link to the list of releases.
 	Versions []versionView
@@ -71,6 +71,7 @@ func (b *builder) pageData(p, title, active string, body any) pageData {
 		Handlers:      b.link(p, handlersPage, ""),
 		Events:        b.link(p, eventsPage, ""),
 		Resources:     b.link(p, resourcesPage, ""),
+		Gates:         b.link(p, gatesPage, ""),
 		Search:        b.link(p, searchPage, ""),
 		Explain:       b.link(p, explainPage, ""),
 		SearchJS:      b.link(p, "assets/search.js", ""),

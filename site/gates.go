@@ -1,0 +1,216 @@
+package site
+
+import (
+	"path"
+	"strconv"
+	"strings"
+
+	"github.com/kubewalk/kubewalk/analyzer/fact"
+	"github.com/kubewalk/kubewalk/walkthrough"
+)
+
+// The feature gates page and the gate badges of walkthrough steps: the
+// release's gate table (fact.Gate) and the code each gate guards
+// (fact.GateCheck).
+
+const gatesPage = "gates.html"
+
+// gateRow is a gate on the feature gates page.
+type gateRow struct {
+	ID, Name string
+	// Stage is the stage as the gate table says it ("beta"); Class the
+	// badge's CSS class.
+	Stage, Class string
+	Default      bool
+	Locked       bool
+	Since        string
+	// History is the stages the release records, oldest first, when more
+	// than one.
+	History string
+	// Decl links the gate's constant; DeclFile names it by file and line
+	// ("kube_features.go:521"), Decl.Text in full in its title.
+	Decl     locView
+	DeclFile string
+	// Callers are the functions with code the gate guards, in the order
+	// of the checks (by file and line).
+	Callers []gateCallerRow
+}
+
+// gateCallerRow is a function and the spans of it a gate guards.
+type gateCallerRow struct {
+	Caller funcView
+	Spans  []gateSpanRow
+}
+
+// gateSpanRow is one guarded span of code.
+type gateSpanRow struct {
+	// Guarded links the lines; File names them by file base and lines
+	// ("config.go:409-431"), as the caller's name already says the
+	// package, and Guarded.Text in full in its title.
+	Guarded locView
+	File    string
+	// Kind is the guard's shape (fact.GateCheck.Kind); Off says the code
+	// runs only when the gate is off.
+	Kind string
+	Off  bool
+}
+
+// gateBadge is a gate on a walkthrough excerpt or step: the lines it
+// shows or cites run only when the gate is on (or off, Off).
+type gateBadge struct {
+	Name, Stage, Class string
+	Default, Locked    bool
+	Off                bool
+	Href               string
+}
+
+func (b *builder) gatesPage() ([]byte, error) {
+	v := b.views(gatesPage)
+	checks := map[string][]fact.GateCheck{}
+	for _, c := range b.in.Facts.GateChecks {
+		checks[c.Gate] = append(checks[c.Gate], c)
+	}
+	var rows []gateRow
+	for _, g := range b.in.Facts.Gates {
+		r := gateRow{
+			ID: anchorID("g-", g.Name), Name: g.Name, Stage: g.Stage, Class: stageClass(g.Stage),
+			Default: g.Default, Locked: g.LockToDefault, Since: g.Since,
+			Decl: v.loc(g.Decl),
+		}
+		if len(g.Stages) > 1 {
+			r.History = stageHistory(g.Stages, b.t)
+		}
+		if !g.Decl.IsZero() {
+			r.DeclFile = path.Base(g.Decl.Path) + ":" + strconv.Itoa(g.Decl.StartLine)
+		}
+		for _, c := range checks[g.Name] {
+			// The guarded span's link is its source page, or GitHub when
+			// the file has none: the page lists hundreds of spans, so
+			// without the second link each row carries.
+			span := gateSpanRow{Guarded: v.loc(c.Guarded), Kind: c.Kind, Off: !c.WhenEnabled}
+			span.File = strings.TrimPrefix(span.Guarded.Text, path.Dir(c.Guarded.Path)+"/")
+			if n := len(r.Callers); n > 0 && r.Callers[n-1].Caller.Full == c.Caller.Symbol {
+				r.Callers[n-1].Spans = append(r.Callers[n-1].Spans, span)
+				continue
+			}
+			r.Callers = append(r.Callers, gateCallerRow{Caller: v.fn(c.Caller, ""), Spans: []gateSpanRow{span}})
+		}
+		rows = append(rows, r)
+	}
+	return b.exec("gates", b.pageData(gatesPage, b.t("gates.title"), "gates", rows))
+}
+
+// stageClass is the CSS class of a stage's badge.
+func stageClass(stage string) string {
+	if stage == "" {
+		return "gate"
+	}
+	return "gate gate-" + strings.ToLower(stage)
+}
+
+// stageHistory is "alpha 1.22 → beta 1.23 → GA 1.33"; where the
+// default changed within a stage, the entries say it: "beta 1.33 (off)
+// → beta 1.35 (on)".
+func stageHistory(stages []fact.GateStage, t func(string) string) string {
+	var parts []string
+	for i, s := range stages {
+		p := s.Stage + " " + s.Version
+		same := func(j int) bool { return j >= 0 && j < len(stages) && stages[j].Stage == s.Stage }
+		if s.Default != nil && (same(i-1) || same(i+1)) {
+			p += " (" + t(map[bool]string{true: "gates.on", false: "gates.off"}[*s.Default]) + ")"
+		}
+		parts = append(parts, p)
+	}
+	return strings.Join(parts, " → ")
+}
+
+// lineSpan is a run of lines of one file, inclusive.
+type lineSpan struct{ from, to int }
+
+// gateBadges returns the badges of code shown or cited on page: the gates
+// whose guarded lines of file p overlap one of spans, once per gate and
+// side (on, off), in gate order.
+func (b *builder) gateBadges(page, p string, spans []lineSpan) []gateBadge {
+	type key struct {
+		gate string
+		off  bool
+	}
+	seen := map[key]bool{}
+	for _, c := range b.in.Facts.GateChecks {
+		if c.Guarded.Path != p || seen[key{c.Gate, !c.WhenEnabled}] {
+			continue
+		}
+		for _, s := range spans {
+			if s.from <= c.Guarded.EndLine && c.Guarded.StartLine <= s.to {
+				seen[key{c.Gate, !c.WhenEnabled}] = true
+				break
+			}
+		}
+	}
+	if len(seen) == 0 {
+		return nil
+	}
+	var out []gateBadge
+	for _, g := range b.in.Facts.Gates {
+		for _, off := range []bool{false, true} {
+			if seen[key{g.Name, off}] {
+				out = append(out, gateBadge{
+					Name: g.Name, Stage: g.Stage, Class: stageClass(g.Stage),
+					Default: g.Default, Locked: g.LockToDefault, Off: off,
+					Href: b.link(page, gatesPage, anchorID("g-", g.Name)),
+				})
+			}
+		}
+	}
+	return out
+}
+
+// excerptGates are the badges of an excerpt: of the lines it marks, or
+// of all it shows when it marks none.
+func (b *builder) excerptGates(page string, e *walkthrough.Excerpt) []gateBadge {
+	spans := []lineSpan{{e.From, e.To}}
+	if len(e.Highlight) > 0 {
+		spans = spans[:0]
+		for _, l := range e.Highlight {
+			spans = append(spans, lineSpan{l, l})
+		}
+	}
+	return b.gateBadges(page, e.Resolved.Symbol.Decl.Path, spans)
+}
+
+// stepGates are the badges of a step's references that are not
+// excerpts (an excerpt carries its own): of the lines each reference's
+// regular expression matched, else of its whole declaration.
+func (b *builder) stepGates(page string, s walkthrough.Step) []gateBadge {
+	if len(b.in.Facts.GateChecks) == 0 {
+		return nil
+	}
+	excerpts := map[string]bool{}
+	for _, seg := range s.Segments {
+		if seg.Excerpt != nil {
+			excerpts[seg.Excerpt.Ref.Ref.String()] = true
+		}
+	}
+	var out []gateBadge
+	have := map[gateBadge]bool{}
+	for _, r := range s.Refs {
+		if excerpts[r.Ref.String()] {
+			continue
+		}
+		d := r.Resolved.Symbol.Decl
+		spans := []lineSpan{{d.StartLine, d.EndLine}}
+		if len(r.Resolved.Matched) > 0 {
+			spans = spans[:0]
+			for _, l := range r.Resolved.Matched {
+				spans = append(spans, lineSpan{l, l})
+			}
+		}
+		for _, g := range b.gateBadges(page, d.Path, spans) {
+			if !have[g] {
+				have[g] = true
+				out = append(out, g)
+			}
+		}
+	}
+	return out
+}
