@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -19,9 +21,10 @@ type listedGate struct {
 	LockToDefault bool   `json:"lockToDefault"`
 	Since         string `json:"since"`
 	Checks        []struct {
-		Gate    string `json:"gate"`
-		Kind    string `json:"kind"`
-		Guarded struct {
+		Gate        string `json:"gate"`
+		Kind        string `json:"kind"`
+		WhenEnabled bool   `json:"whenEnabled"`
+		Guarded     struct {
 			Path  string `json:"path"`
 			Start int    `json:"start"`
 			End   int    `json:"end"`
@@ -137,4 +140,92 @@ func withChecks(gs []listedGate) int {
 		}
 	}
 	return n
+}
+
+var (
+	stepIDRE    = regexp.MustCompile(`^[^>]*id="([^"]+)"`)
+	gateBadgeRE = regexp.MustCompile(`<a class="badge gate[^"]*" href="[^"]*#g-(\w+)"[^>]*>(when off: )?`)
+	// The spans a step cites: inline references (title "path:L-L") and
+	// excerpts' file links ("path:L-L").
+	citedRE = regexp.MustCompile(`(?:class="symref"[^>]* title="|<a class="file"[^>]*>)([^":<]+):(\d+)(?:-(\d+))?`)
+)
+
+// TestGateBadgesDeployment: in the default site, the deployment
+// walkthrough's steps carry the badges of the gates guarding the code they
+// cite, and every badge is of a gate guarding lines the step cites.
+func TestGateBadgesDeployment(t *testing.T) {
+	const tag = "v1.37.2"
+	var gates []listedGate
+	kubewalkJSON(t, &gates, "list", "gates", "--source", "goproxy", "--tag", tag, "-o", "json")
+	out := filepath.Join(t.TempDir(), "site")
+	kubewalk(t, "build", "--source", "goproxy", "--tag", tag, "--out", out)
+	var page []byte
+	var err error
+	for _, p := range []string{"walkthroughs/deployment.html", "en/walkthroughs/deployment.html"} {
+		if page, err = os.ReadFile(filepath.Join(out, p)); err == nil {
+			break
+		}
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	type guarded struct {
+		path     string
+		from, to int
+		on       bool
+	}
+	checks := map[string][]guarded{}
+	for _, g := range gates {
+		for _, c := range g.Checks {
+			checks[g.Name] = append(checks[g.Name], guarded{c.Guarded.Path, c.Guarded.Start, c.Guarded.End, c.WhenEnabled})
+		}
+	}
+	badged := map[string][]string{} // step → "gate" or "gate off"
+	steps := strings.Split(string(page), `<section class="step`)[1:]
+	for _, sec := range steps {
+		id := stepIDRE.FindStringSubmatch(sec)[1]
+		cited := citedRE.FindAllStringSubmatch(sec, -1)
+		for _, m := range gateBadgeRE.FindAllStringSubmatch(sec, -1) {
+			gate, on := m[1], m[2] == ""
+			badge := gate
+			if !on {
+				badge += " off"
+			}
+			badged[id] = append(badged[id], badge)
+			justified := false
+			for _, c := range checks[gate] {
+				for _, s := range cited {
+					from, _ := strconv.Atoi(s[2])
+					to := from
+					if s[3] != "" {
+						to, _ = strconv.Atoi(s[3])
+					}
+					justified = justified || c.on == on && c.path == s[1] && c.from <= to && from <= c.to
+				}
+			}
+			if !justified {
+				t.Errorf("step %s: badge %s, but no check of it guards lines the step cites", id, badge)
+			}
+		}
+	}
+	// By hand, at v1.37.2: imageManager.EnsureImageExists
+	// (pkg/kubelet/images/image_manager.go:250) returns "already present
+	// on machine", the Pulled event, only when KubeletEnsureSecretPulledImages
+	// is off, and goes on to MustAttemptImagePull when it is on;
+	// ReplicaSetController.syncReplicaSet (replica_set.go:811) counts
+	// terminating pods only under DeploymentReplicaSetTerminatingReplicas.
+	for step, want := range map[string][]string{
+		"step-16-the-kubelet-pulls-the-image-pulling-pulled":   {"KubeletEnsureSecretPulledImages", "KubeletEnsureSecretPulledImages off"},
+		"step-8-the-replicaset-controller-sees-the-replicaset": {"DeploymentReplicaSetTerminatingReplicas"},
+	} {
+		for _, w := range want {
+			if !slices.Contains(badged[step], w) {
+				t.Errorf("step %s: no badge %s; has %v", step, w, badged[step])
+			}
+		}
+	}
+	t.Logf("%s: %d of %d steps of the deployment walkthrough carry a gate badge", tag, len(badged), len(steps))
+	if len(badged) == 0 || len(badged) == len(steps) {
+		t.Errorf("%d of %d steps badged: want some, not all", len(badged), len(steps))
+	}
 }
