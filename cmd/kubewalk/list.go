@@ -124,6 +124,9 @@ func handlerRows(hs []fact.HandlerRegistration) [][]string {
 		if res == "" {
 			res = "?"
 		}
+		if h.InformerDynamic {
+			res = "(any: dynamic informer)"
+		}
 		rows = append(rows, []string{res, h.Component, handlerName(h.Add), handlerName(h.Update), handlerName(h.Delete), at(h.At)})
 	}
 	return rows
@@ -136,7 +139,11 @@ func eventRows(es []fact.Event) [][]string {
 		if r == "" {
 			r = "(" + e.ReasonExpr + ")"
 		}
-		rows = append(rows, []string{r, e.Type, fact.ShortSymbol(e.Caller.Symbol), at(e.At)})
+		typ := e.Type
+		if e.IsDynamic("type") {
+			typ = "(" + e.TypeExpr + ")" // set at run time, as a computed reason is
+		}
+		rows = append(rows, []string{r, typ, fact.ShortSymbol(e.Caller.Symbol), at(e.At)})
 	}
 	return rows
 }
@@ -148,7 +155,11 @@ func writeRows(ws []fact.Write) [][]string {
 		if sub == "" {
 			sub = "-"
 		}
-		rows = append(rows, []string{w.Resource.Resource, w.Verb, sub, fact.ShortSymbol(w.Caller.Symbol), at(w.At)})
+		res := w.Resource.Resource
+		if w.ResourceDynamic {
+			res = "(any: set at run time)"
+		}
+		rows = append(rows, []string{res, w.Verb, sub, fact.ShortSymbol(w.Caller.Symbol), at(w.At)})
 	}
 	return rows
 }
