@@ -1,23 +1,19 @@
 //go:build e2e
 
-package main
-
-// End-to-end tests on real Kubernetes through the Go module proxy. They run
-// with `make e2e` (build tag e2e), sharing one cache directory
-// (KUBEWALK_E2E_CACHE) so a release is fetched and analysed once.
+package e2e
 
 import (
 	"bytes"
-	"context"
-	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/kubewalk/kubewalk/analyzer/fact"
-	"github.com/kubewalk/kubewalk/site"
+	"github.com/kubewalk/kubewalk/internal/testsupport/testfs"
+	"github.com/kubewalk/kubewalk/site" // its link checker, over the built site
 	"github.com/kubewalk/kubewalk/source"
 )
 
@@ -26,25 +22,6 @@ import (
 // latest patch the module proxy serves. The default must not be among them
 // (check refuses a release given twice).
 var olderTags = []string{"v1.29.6", "v1.30.14", "v1.31.14", "v1.32.13", "v1.33.13", "v1.34.4", "v1.35.4", "v1.36.3"}
-
-func e2eCache(t *testing.T) string {
-	t.Helper()
-	if d := os.Getenv("KUBEWALK_E2E_CACHE"); d != "" {
-		return d
-	}
-	return t.TempDir()
-}
-
-func kubewalk(t *testing.T, args ...string) (stdout, stderr string) {
-	t.Helper()
-	var out, errb bytes.Buffer
-	args = append([]string{"--cache-dir", e2eCache(t)}, args...)
-	code := run(context.Background(), args, strings.NewReader(""), &out, &errb)
-	if code != 0 {
-		t.Fatalf("kubewalk %s: exit %d\nstdout:\n%s\nstderr:\n%s", strings.Join(args, " "), code, out.String(), errb.String())
-	}
-	return out.String(), errb.String()
-}
 
 func TestE2ECheckBuiltinWalkthroughs(t *testing.T) {
 	args := []string{"check", "--source", "goproxy", "--tag", source.DefaultTag}
@@ -55,11 +32,8 @@ func TestE2ECheckBuiltinWalkthroughs(t *testing.T) {
 }
 
 func TestE2EListDeploymentController(t *testing.T) {
-	out, _ := kubewalk(t, "list", "handlers", "--source", "goproxy", "-o", "json")
 	var hs []fact.HandlerRegistration
-	if err := json.Unmarshal([]byte(out), &hs); err != nil {
-		t.Fatal(err)
-	}
+	kubewalkJSON(t, &hs, "list", "handlers", "--source", "goproxy", "-o", "json")
 	// At v1.36.3 the handlers are func literals forwarding to the methods
 	// with a logger (func(obj interface{}) { dc.addDeployment(logger, obj) });
 	// at older releases, method values. Either way the add handler reaches
@@ -120,53 +94,96 @@ func TestE2EBuildSite(t *testing.T) {
 	if n := bytes.Count(wt, []byte(`class="observed"`)); n < 5 {
 		t.Errorf("deployment.html has %d Observed panels, want one under most steps", n)
 	}
+	if st, err := os.Stat(filepath.Join(out, "en", "walkthroughs", "deployment.html")); err == nil {
+		t.Logf("en/walkthroughs/deployment.html: %d bytes", st.Size())
+	}
 	// A second build of the same inputs (facts now cached) is byte-identical.
 	out2 := filepath.Join(t.TempDir(), "public")
 	kubewalk(t, "build", "--source", "goproxy", "--out", out2)
-	if diff := diffTrees(t, out, out2); diff != "" {
+	if diff := firstDifference(testfs.Tree(t, out), testfs.Tree(t, out2)); diff != "" {
 		t.Errorf("two builds differ: %s", diff)
-	}
-	if dir := os.Getenv("KUBEWALK_ARTIFACTS"); dir != "" {
-		// Keep the real site's home page size as a figure.
-		st, _ := os.Stat(filepath.Join(out, "en", "walkthroughs", "deployment.html"))
-		if st != nil {
-			t.Logf("en/walkthroughs/deployment.html: %d bytes", st.Size())
-		}
 	}
 }
 
-// diffTrees returns "" when the two directories hold the same files with
-// the same bytes, else the first difference.
-func diffTrees(t *testing.T, a, b string) string {
-	t.Helper()
-	files := map[string][]byte{}
-	filepath.WalkDir(a, func(p string, d os.DirEntry, err error) error {
-		if err == nil && !d.IsDir() {
-			rel, _ := filepath.Rel(a, p)
-			files[rel], _ = os.ReadFile(p)
-		}
-		return nil
-	})
-	n := 0
-	var diff string
-	filepath.WalkDir(b, func(p string, d os.DirEntry, err error) error {
-		if err != nil || d.IsDir() || diff != "" {
-			return nil
-		}
-		n++
-		rel, _ := filepath.Rel(b, p)
-		got, _ := os.ReadFile(p)
-		want, ok := files[rel]
-		switch {
-		case !ok:
-			diff = "only in second: " + rel
-		case !bytes.Equal(got, want):
-			diff = "differs: " + rel
-		}
-		return nil
-	})
-	if diff == "" && n != len(files) {
-		diff = "files missing from the second build"
+// firstDifference returns "" when two trees of testfs.Tree are the same,
+// else the first path, in order, where they differ: a whole site's
+// diff would be megabytes.
+func firstDifference(a, b map[string]string) string {
+	var paths []string
+	for p := range a {
+		paths = append(paths, p)
 	}
-	return diff
+	for p := range b {
+		if _, ok := a[p]; !ok {
+			paths = append(paths, p)
+		}
+	}
+	slices.Sort(paths)
+	for _, p := range paths {
+		x, inA := a[p]
+		y, inB := b[p]
+		switch {
+		case !inA:
+			return "only in the second: " + p
+		case !inB:
+			return "only in the first: " + p
+		case x != y:
+			return "differs: " + p
+		}
+	}
+	return ""
+}
+
+// TestE2EMultiRelease builds the default release and the one before it
+// into one site and checks its links, the version switcher on the deployment
+// walkthrough's step 7, and the page budget with badges.
+func TestE2EMultiRelease(t *testing.T) {
+	const older, newer = "v1.36.3", "v1.37.2"
+	out := filepath.Join(t.TempDir(), "public")
+	kubewalk(t, "build", "--source", "goproxy", "--tag", older, "--tag", newer, "--out", out)
+
+	for _, err := range site.CheckLinks(out) {
+		t.Error(err)
+	}
+	read := func(p string) string {
+		t.Helper()
+		b, err := os.ReadFile(filepath.Join(out, filepath.FromSlash(p)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	idx := read("index.html")
+	if a, b := strings.Index(idx, newer+"/index.html"), strings.Index(idx, older+"/index.html"); a < 0 || b < 0 || a > b {
+		t.Errorf("index.html does not list %s before %s", newer, older)
+	}
+
+	// The budget: the walkthrough with the badges of two releases (192 KB
+	// at v1.37.2) and the Observed panels of its recorded run (19 KB,
+	// repeated requests folded), with some room.
+	page := read(newer + "/en/walkthroughs/deployment.html") // bilingual: English under en/
+	if len(page) > 230_000 {
+		t.Errorf("%s deployment walkthrough is %d bytes, over the 230 KB budget", newer, len(page))
+	}
+	steps := regexp.MustCompile(`<section class="step[^"]*" id="([^"]+)"`).FindAllStringSubmatch(page, -1)
+	if len(steps) < 7 {
+		t.Fatalf("deployment walkthrough has %d steps, want at least 7", len(steps))
+	}
+	step7 := steps[6][1]
+	m := regexp.MustCompile(`<a href="([^"]*)" data-keep="([^"]*)">` + regexp.QuoteMeta(older) + `</a>`).FindStringSubmatch(page)
+	if m == nil {
+		t.Fatalf("no switcher link to %s on the deployment walkthrough", older)
+	}
+	if want := "../../../" + older + "/en/walkthroughs/deployment.html"; m[1] != want {
+		t.Errorf("switcher links to %s, want %s", m[1], want)
+	}
+	if keep := m[2]; keep != "*" && !strings.Contains(" "+keep+" ", " "+step7+" ") {
+		t.Errorf("switcher keeps %q, not step 7 (%s)", keep, step7)
+	}
+	if !strings.Contains(read(older+"/en/walkthroughs/deployment.html"), `id="`+step7+`"`) {
+		t.Errorf("%s deployment walkthrough has no step %s", older, step7)
+	}
+	if !strings.Contains(page, `class="badge badge-`) {
+		t.Errorf("no change badges on the %s deployment walkthrough", newer)
+	}
 }

@@ -1,6 +1,6 @@
 //go:build e2e
 
-package main
+package e2e
 
 import (
 	"bytes"
@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/kubewalk/kubewalk/analyzer/fact"
+	// The types kubewalk record -o json writes.
 	"github.com/kubewalk/kubewalk/internal/derive/explain"
 	"github.com/kubewalk/kubewalk/record"
 	"github.com/kubewalk/kubewalk/source"
@@ -37,7 +38,7 @@ type recorded struct {
 // and what they wrote.
 type hop struct{ user, verb, resource string }
 
-func hops(rec *record.Recording) map[hop]int {
+func auditHops(rec *record.Recording) map[hop]int {
 	out := map[hop]int{}
 	for _, a := range rec.Audit {
 		if !a.IsWrite() || a.At < 0 || a.Namespace != "default" {
@@ -105,7 +106,7 @@ func TestE2ERecord(t *testing.T) {
 				}
 			}
 			// The audit log's hops, as the blog post followed them.
-			h := hops(rec)
+			h := auditHops(rec)
 			for _, want := range []hop{
 				{"kubectl", "create", "deployments"},
 				{"system:serviceaccount:kube-system:deployment-controller", "create", "replicasets"},
@@ -208,7 +209,9 @@ func checkAttribution(t *testing.T, tag string, r recorded) {
 }
 
 // compareWithKept compares a fresh recording of the default release with
-// the one kept with the walkthroughs, which sites show without recording:
+// the one kept with the walkthroughs, which sites show without recording
+// (read with record.Find, as a build finds it: the binary prints only
+// recordings it made):
 // the same hops and the same reasons, each Pod's events in equal number.
 // Repeats of status writes and image pulls depend on timing and are
 // compared as present or absent.
@@ -226,7 +229,7 @@ func compareWithKept(t *testing.T, rec *record.Recording) {
 		slices.Sort(out)
 		return out
 	}
-	if a, b := keys(hops(kept)), keys(hops(rec)); !slices.Equal(a, b) {
+	if a, b := keys(auditHops(kept)), keys(auditHops(rec)); !slices.Equal(a, b) {
 		t.Errorf("the hops differ from the kept recording's:\nkept: %v\nnow:  %v", a, b)
 	}
 	kr, nr := reasons(kept), reasons(rec)
@@ -262,19 +265,11 @@ func leftovers(t *testing.T, cache string) []string {
 	return out
 }
 
-func kubewalkBin(t *testing.T) string {
-	bin := os.Getenv("KUBEWALK_BIN")
-	if bin == "" {
-		t.Skip("KUBEWALK_BIN not set (make e2e sets it)")
-	}
-	return bin
-}
-
 // Ctrl-C in the middle of a run: kubewalk exits, and nothing it started
 // runs on, nothing it wrote in the temporary directory stays.
 func TestE2ERecordInterrupted(t *testing.T) {
-	bin, cache := kubewalkBin(t), e2eCache(t)
-	cmd := exec.Command(bin, "--cache-dir", cache, "record", "--source", "goproxy")
+	kw, cache := bin(t), cacheDir(t)
+	cmd := exec.Command(kw, "--cache-dir", cache, "record", "--source", "goproxy")
 	var stderr bytes.Buffer
 	pr, pw, _ := os.Pipe()
 	cmd.Stderr = pw
@@ -326,11 +321,11 @@ func TestE2ERecordInterrupted(t *testing.T) {
 // Two records of one release at once both succeed, each on its own ports
 // and directory, and the cache keeps one whole recording.
 func TestE2ERecordRacing(t *testing.T) {
-	bin, cache := kubewalkBin(t), e2eCache(t)
+	kw, cache := bin(t), cacheDir(t)
 	var cmds []*exec.Cmd
 	var outs []*bytes.Buffer
 	for range 2 {
-		c := exec.Command(bin, "--cache-dir", cache, "record", "--source", "goproxy", "-o", "json")
+		c := exec.Command(kw, "--cache-dir", cache, "record", "--source", "goproxy", "-o", "json")
 		var b bytes.Buffer
 		c.Stdout, c.Stderr = &b, &b
 		if err := c.Start(); err != nil {
@@ -343,9 +338,10 @@ func TestE2ERecordRacing(t *testing.T) {
 			t.Errorf("record %d: %v\n%s", i, err, outs[i])
 		}
 	}
-	rec, err := record.Cached(cache, source.DefaultTag, "deployment")
-	if err != nil || rec == nil {
-		t.Errorf("the cached recording after the race: %v, %v", rec, err)
+	out, errs, code := run{cache: cache}.do(t, "record", "--source", "goproxy", "--cached", "-o", "json")
+	var r recorded
+	if code != 0 || json.Unmarshal([]byte(out), &r) != nil || r.Recording == nil || r.Tag != source.DefaultTag {
+		t.Errorf("the cached recording after the race: exit %d\n%s", code, errs)
 	}
 	if l := leftovers(t, cache); len(l) > 0 {
 		t.Errorf("left behind:\n%s", strings.Join(l, "\n"))
