@@ -214,6 +214,9 @@ type builder struct {
 	// recs are the attributed Recordings, made once (recorded.go).
 	recOnce sync.Once
 	recs    []*recordedRun
+
+	// controllers is the controller pages' data, set by controllerPages.
+	controllers func() *controllerData
 }
 
 type cachedFile struct {
@@ -592,6 +595,11 @@ func (b *builder) pages() ([]page, error) {
 	for _, a := range as {
 		static(a.path, a.data)
 	}
+	cps, err := b.controllerPages()
+	if err != nil {
+		return nil, err
+	}
+	ps = append(ps, cps...)
 	sort.Slice(ps, func(i, j int) bool { return ps[i].path < ps[j].path })
 	for i := 1; i < len(ps); i++ {
 		if ps[i].path == ps[i-1].path {

@@ -159,6 +159,7 @@ func (b *builder) citingSteps(page string) func(at fact.Location) []stepLink {
 
 type resourceView struct {
 	ID, Title string
+	Trace     string // its trace page, "" when it has none
 	Watchers  *factsView
 	Writers   *factsView
 }
@@ -170,12 +171,13 @@ func (b *builder) resourcesPage() ([]byte, error) {
 		Graph     any
 		Resources []resourceView
 	}{}
+	traces := b.resourceTraces(resourcesPage)
 	for _, k := range rf.keys {
 		watchers := v.facts(rf.watch[k], nil, nil)
 		for _, lw := range rf.raw[k] {
 			watchers.ListWatches = append(watchers.ListWatches, v.listWatchRow(lw))
 		}
-		body.Resources = append(body.Resources, resourceView{ID: anchorID("res-", k), Title: k, Watchers: watchers, Writers: v.facts(nil, nil, rf.write[k])})
+		body.Resources = append(body.Resources, resourceView{ID: anchorID("res-", k), Title: k, Trace: traces[k], Watchers: watchers, Writers: v.facts(nil, nil, rf.write[k])})
 	}
 	if nodes, edges := b.resourceGraph(rf); len(nodes) > 0 {
 		svg, err := graphSVG(nodes, edges)

@@ -47,6 +47,8 @@ type pageData struct {
 	// Recorded links the Recorded run page, "" when the release has no
 	// recording.
 	Recorded string
+	// Controllers links the controllers index, "" when the facts list none.
+	Controllers string
 	// Langs is the language switch and hreflang alternates of a
 	// bilingual site; SrcRoot the link to its source pages' directory,
 	// where site.js carries a reader's language (see langs.go). Empty in
@@ -83,6 +85,7 @@ func (b *builder) pageData(p, title, active string, body any) pageData {
 		Versions:      b.versions(p),
 		Root:          b.rootHref(p),
 		Recorded:      b.recordedLink(p),
+		Controllers:   b.controllersLink(p),
 		Langs:         b.langViews(p),
 		SrcRoot:       b.srcRoot(p),
 		Body:          body,

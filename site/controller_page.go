@@ -1,0 +1,225 @@
+package site
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/kubewalk/kubewalk/analyzer/fact"
+	"github.com/kubewalk/kubewalk/internal/derive/trace"
+)
+
+// One controller's page: its entry in the controller list, what it
+// watches, its sync functions and their writes, who watches what it
+// creates, its events, and the walkthrough steps that cite any of it.
+
+type controllerPageView struct {
+	Name, State, GitHub   string
+	Aliases, Gates, When  []string
+	Packages              []string
+	Start, Descriptor     *traceStepView
+	Constructors          []traceStepView
+	WatchIntro, SyncIntro string
+	EventIntro, StepIntro string
+	Watches               []ctlWatchView
+	Syncs                 []ctlSyncView
+	Events                *factsView
+	Steps                 []stepLink
+	Notes                 []string
+	Index                 string
+}
+
+type ctlWatchView struct {
+	Resource, Trace     string
+	Add, Update, Delete *traceStepView
+	Registered          traceStepView
+	Queue               []traceStepView
+	Sync                *traceStepView
+	Secondary           string
+	Unconnected         []string
+}
+
+type ctlSyncView struct {
+	Sync        traceStepView
+	QueueField  string
+	Writes      []ctlWriteView
+	Unconnected []string
+}
+
+type ctlWriteView struct {
+	Label     string
+	Path      []traceStepView
+	Via       string
+	More      int
+	WatchedBy []linkView
+}
+
+func (b *builder) controllerPage(d *controllerData, i int) ([]byte, error) {
+	cv := d.views[i]
+	c := cv.Controller
+	p := ControllerPage(c.Name)
+	v := b.views(p)
+	pv := controllerPageView{
+		Name: c.Name, State: b.controllerState(c), Aliases: c.Aliases, Gates: c.FeatureGates,
+		When: c.DisabledWhen, Packages: c.Packages, Notes: cv.Notes, Index: relURL(p, controllersPage, ""),
+	}
+	if !c.At.IsZero() {
+		pv.GitHub = b.opts.SourceURL(c.At.Path, c.At.StartLine, c.At.EndLine)
+	}
+	step := func(r fact.FuncRef) *traceStepView {
+		s := b.traceStep(v, trace.Step{Symbol: r.Symbol, Decl: r.Decl, At: r.Decl})
+		return &s
+	}
+	pv.Start = step(c.Start)
+	if c.Descriptor != nil {
+		pv.Descriptor = step(*c.Descriptor)
+	}
+	for _, x := range c.Constructors {
+		pv.Constructors = append(pv.Constructors, *step(x))
+	}
+	traces := b.kindTraces(d, p)
+	var cited []fact.Location
+	for _, w := range cv.Watches {
+		pv.Watches = append(pv.Watches, b.ctlWatch(v, w, traces))
+		cited = append(cited, w.Registration.At)
+		for _, h := range []*fact.Handler{w.Registration.Add, w.Registration.Update, w.Registration.Delete} {
+			if h != nil {
+				cited = append(cited, h.Decl)
+			}
+		}
+	}
+	for _, s := range cv.Syncs {
+		sv, locs := b.ctlSync(v, d, s)
+		pv.Syncs = append(pv.Syncs, sv)
+		cited = append(cited, locs...)
+	}
+	pv.Events = v.facts(nil, cv.Events, nil)
+	for _, e := range cv.Events {
+		cited = append(cited, e.At)
+	}
+	pv.Steps = b.stepsCiting(p, cited)
+	pv.WatchIntro = b.count("controller.watches", len(cv.Watches))
+	pv.SyncIntro = b.count("controller.syncs", len(cv.Syncs))
+	pv.EventIntro = b.count("controller.events", len(cv.Events))
+	pv.StepIntro = b.count("controller.steps", len(pv.Steps))
+	title := strings.ReplaceAll(b.t("controller.title"), "{name}", c.Name)
+	return b.exec("controller", b.pageData(p, title, "controllers", pv))
+}
+
+// count formats the sentence of key for n items: key.none when n is 0.
+func (b *builder) count(key string, n int) string {
+	if n == 0 {
+		return b.t(key + ".none")
+	}
+	return fmt.Sprintf(b.t(key), n)
+}
+
+func (b *builder) ctlWatch(v views, w trace.Watch, traces map[string]string) ctlWatchView {
+	r := w.Registration
+	wv := ctlWatchView{
+		Resource:    resourceLabel(r.Informer),
+		Trace:       traces[resourceLabel(r.Informer)],
+		Registered:  b.traceStep(v, trace.Step{Symbol: r.Caller.Symbol, Decl: r.Caller.Decl, At: r.At}),
+		Queue:       b.traceSteps(v, w.Queue),
+		Unconnected: w.Unconnected,
+	}
+	if wv.Resource == "" {
+		wv.Resource = r.InformerExpr
+	}
+	hs := []**traceStepView{&wv.Add, &wv.Update, &wv.Delete}
+	for i, h := range []*fact.Handler{r.Add, r.Update, r.Delete} {
+		if h != nil && h.Symbol != "" {
+			s := b.traceStep(v, trace.Step{Symbol: h.Symbol, Decl: h.Decl})
+			*hs[i] = &s
+		}
+	}
+	if w.Sync != nil {
+		s := b.traceStep(v, *w.Sync)
+		wv.Sync = &s
+	}
+	if w.Status == "secondary" {
+		wv.Secondary = w.Reason
+	}
+	return wv
+}
+
+// ctlSync lays out one sync function's writes: the followed ones with
+// their first call path and who watches what they create, then the
+// others. It returns the locations it shows, for the citing steps.
+func (b *builder) ctlSync(v views, d *controllerData, s *trace.Watcher) (ctlSyncView, []fact.Location) {
+	sv := ctlSyncView{Sync: b.traceStep(v, *s.Sync), QueueField: s.QueueField, Unconnected: s.Unconnected}
+	locs := []fact.Location{s.Sync.Decl}
+	for _, wh := range s.Writes {
+		wv := ctlWriteView{Label: writeLabel(wh.Verb, wh.APIVerb, wh.Resource, wh.Subresource), More: wh.More + len(wh.Sites) - 1}
+		if len(wh.Sites) > 0 {
+			wv.Path = b.traceSteps(v, wh.Sites[0].Path)
+			wv.Via = wh.Sites[0].Write.Via
+			locs = append(locs, wh.Sites[0].Write.At)
+		}
+		if wh.Next != nil {
+			for _, w := range wh.Next.Watchers {
+				wv.WatchedBy = appendLink(wv.WatchedBy, b.watcherLink(v.page, d, w))
+			}
+		}
+		sv.Writes = append(sv.Writes, wv)
+	}
+	for _, o := range s.Other {
+		wv := ctlWriteView{Label: writeLabel(strings.Join(o.Verbs, "/"), o.APIVerb, o.Resource, o.Subresource), More: o.Count - 1}
+		wv.Path = b.traceSteps(v, o.First.Path)
+		wv.Via = o.First.Write.Via
+		locs = append(locs, o.First.Write.At)
+		sv.Writes = append(sv.Writes, wv)
+	}
+	return sv, locs
+}
+
+// watcherLink names a watcher of what a controller writes, linked to the
+// page describing its component: a controller's page, or the scheduler's
+// plugins.
+func (b *builder) watcherLink(page string, d *controllerData, w *trace.Watcher) linkView {
+	l := linkView{Text: w.Name}
+	for dir := w.Component; dir != ""; dir = parentDir(dir) {
+		if name, ok := d.owner[dir]; ok {
+			return linkView{Text: name, Href: relURL(page, ControllerPage(name), "")}
+		}
+	}
+	if w.Name == trace.ComponentName("pkg/scheduler") && len(b.in.Facts.SchedulerPlugins) > 0 {
+		l.Href = relURL(page, pluginsPage, "")
+	}
+	return l
+}
+
+func parentDir(d string) string {
+	if i := strings.LastIndexByte(d, '/'); i >= 0 {
+		return d[:i]
+	}
+	return ""
+}
+
+func appendLink(ls []linkView, l linkView) []linkView {
+	for _, x := range ls {
+		if x == l {
+			return ls
+		}
+	}
+	return append(ls, l)
+}
+
+// stepsCiting returns the walkthrough steps citing any of locs, each once,
+// in the order citingSteps gives them for the first location citing it.
+func (b *builder) stepsCiting(page string, locs []fact.Location) []stepLink {
+	steps := b.citingSteps(page)
+	var out []stepLink
+	seen := map[string]bool{}
+	for _, l := range locs {
+		if l.IsZero() {
+			continue
+		}
+		for _, s := range steps(l) {
+			if !seen[s.Href] {
+				seen[s.Href] = true
+				out = append(out, s)
+			}
+		}
+	}
+	return out
+}
