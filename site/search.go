@@ -48,7 +48,11 @@ type searchEntry struct {
 // URL, detail] and, per term, the entries that have it as a flat list of
 // entry, weight pairs (weight 3 for a term of the title, 1 of the body).
 type searchData struct {
-	Docs  [][]string       `json:"docs"`
+	Docs [][]string `json:"docs"`
+	// Lens are the entries' lengths in terms: a term found in a short
+	// entry (an event's message format) says more than one found in a
+	// long one (a step's prose), as BM25 weighs it.
+	Lens  []int            `json:"lens"`
 	Terms map[string][]int `json:"terms"`
 }
 
@@ -69,7 +73,7 @@ const (
 // JSON file fails from file://.
 func (b *builder) searchIndex() ([]byte, error) {
 	es := b.searchEntries()
-	d := searchData{Docs: make([][]string, len(es)), Terms: map[string][]int{}}
+	d := searchData{Docs: make([][]string, len(es)), Lens: make([]int, len(es)), Terms: map[string][]int{}}
 	for i, e := range es {
 		d.Docs[i] = []string{e.K, e.T, e.U, e.D}
 		w := map[string]int{}
@@ -82,6 +86,7 @@ func (b *builder) searchIndex() ([]byte, error) {
 		for _, t := range slices.Sorted(maps.Keys(w)) {
 			d.Terms[t] = append(d.Terms[t], i, w[t])
 		}
+		d.Lens[i] = len(w)
 	}
 	// encoding/json escapes <, > and & as \u003c…, so the data cannot end
 	// a script element or inject markup wherever it is embedded; it writes

@@ -54,6 +54,9 @@ func TestSearchIndexFullText(t *testing.T) {
 		return false
 	}
 	en, ko := index("en/search-index.js"), index("ko/search-index.js")
+	if len(en.Lens) != len(en.Docs) {
+		t.Errorf("%d entry lengths for %d entries", len(en.Lens), len(en.Docs))
+	}
 	for _, c := range []struct {
 		d           searchData
 		term, title string

@@ -10,7 +10,8 @@
 (function () {
   "use strict";
   var index = window.KUBEWALK_SEARCH || { docs: [], terms: {} };
-  var docs = index.docs, terms = index.terms, vocab = null;
+  var docs = index.docs, terms = index.terms, lens = index.lens || [], vocab = null;
+  var avg = lens.reduce(function (a, b) { return a + b; }, 0) / (lens.length || 1) || 1;
   var input = document.getElementById("q");
   var list = document.getElementById("results");
   var count = document.getElementById("count");
@@ -59,7 +60,9 @@
     if (!post) return false;
     var idf = Math.log(1 + docs.length / (post.length / 2));
     for (var i = 0; i < post.length; i += 2) {
-      var d = post[i], s = post[i + 1] * idf * factor;
+      // BM25's length normalisation (k1 1.2, b 0.75) for a term found once.
+      var d = post[i], norm = 2.2 / (1 + 1.2 * (0.25 + 0.75 * (lens[d] || avg) / avg));
+      var s = post[i + 1] * idf * factor * norm;
       if (!scores[d]) { scores[d] = 0; hits[d] = {}; }
       // A query term counts once per entry, by its best match.
       var prev = hits[d][q] || 0;
@@ -73,14 +76,15 @@
     if (!qs.length) { count.textContent = ""; return; }
     var scores = {}, hits = {}, uniq = [];
     qs.forEach(function (t) { if (uniq.indexOf(t) < 0) uniq.push(t); });
-    var typing = !/\s$/.test(q);
+    var typing = !/\s$/.test(q), known = 0;
     uniq.forEach(function (t, i) {
-      score(scores, hits, t, 1, t);
-      if (typing && i === uniq.length - 1) withPrefix(t).forEach(function (p) { score(scores, hits, p, 0.7, t); });
+      var found = score(scores, hits, t, 1, t);
+      if (typing && i === uniq.length - 1) withPrefix(t).forEach(function (p) { found = score(scores, hits, p, 0.7, t) || found; });
+      if (found) known++;
     });
-    // An entry must have most of the query's terms: pasted event text
-    // carries names (default/nginx, node1) no entry has.
-    var need = uniq.length <= 2 ? uniq.length : Math.ceil(uniq.length * 0.5);
+    // An entry must have most of the query's terms that the index knows:
+    // pasted event text carries names (default/nginx, node1) none has.
+    var need = known <= 2 ? known : Math.ceil(known * 0.4);
     var lq = q.trim().toLowerCase(), found = [];
     for (var d in scores) {
       if (Object.keys(hits[d]).length < need) continue;
