@@ -91,11 +91,31 @@ func TestListGates(t *testing.T) {
 		t.Errorf("gate ImageVolume: no check guarding pkg/kubelet/kubelet_pods.go:267-274; got %+v", byName["ImageVolume"].Checks)
 	}
 
-	// Every entry of pkg/features' table, read from the source.
-	var dir string
+	kube := checkTable(t, tag, gates)
+	t.Logf("%s: %d gates (%d of pkg/features), %d with checks", tag, len(gates), kube, withChecks(gates))
+}
+
+// TestListGatesOlder: at v1.29.6, whose staging modules the module proxy
+// does not all serve, the table is still read whole.
+func TestListGatesOlder(t *testing.T) {
+	const tag = "v1.29.6"
+	var gates []listedGate
+	kubewalkJSON(t, &gates, "list", "gates", "--source", "goproxy", "--tag", tag, "-o", "json")
+	kube := checkTable(t, tag, gates)
+	t.Logf("%s: %d gates (%d of pkg/features), %d with checks", tag, len(gates), kube, withChecks(gates))
+}
+
+// checkTable checks the gates listed at tag against every entry of
+// pkg/features' unversioned table, read from the source, and returns how
+// many of them pkg/features declares.
+func checkTable(t *testing.T, tag string, gates []listedGate) int {
+	t.Helper()
+	byName := map[string]listedGate{}
+	for _, g := range gates {
+		byName[g.Name] = g
+	}
 	out, _ := kubewalk(t, "fetch", "--source", "goproxy", "--tag", tag, "-o", "dir")
-	dir = strings.TrimSpace(out)
-	src, err := os.ReadFile(filepath.Join(dir, "pkg/features/kube_features.go"))
+	src, err := os.ReadFile(filepath.Join(strings.TrimSpace(out), "pkg/features/kube_features.go"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -129,7 +149,7 @@ func TestListGates(t *testing.T) {
 			t.Errorf("gate %s: listed %s default=%v locked=%v, the source says %s default=%s locked=%v", name, got.Stage, got.Default, got.LockToDefault, m[3], m[2], locked)
 		}
 	}
-	t.Logf("%s: %d gates (%d of pkg/features), %d with checks", tag, len(gates), kube, withChecks(gates))
+	return kube
 }
 
 func withChecks(gs []listedGate) int {
@@ -228,4 +248,97 @@ func TestGateBadgesDeployment(t *testing.T) {
 	if len(badged) == 0 || len(badged) == len(steps) {
 		t.Errorf("%d of %d steps badged: want some, not all", len(badged), len(steps))
 	}
+}
+
+// From v1.31 pkg/features declares versioned specs, one per line:
+//
+//	AllowDNSOnlyNodeCSR: {
+//		{Version: version.MustParse("1.0"), Default: true, PreRelease: featuregate.GA},
+//		{Version: version.MustParse("1.31"), Default: false, PreRelease: featuregate.Deprecated},
+//	},
+var (
+	versionedTableRE = regexp.MustCompile(`(?ms)^var defaultVersionedKubernetesFeatureGates = .*?^}`)
+	versionedKeyRE   = regexp.MustCompile(`^\t([\w.]+): \{`)
+	specVersionRE    = regexp.MustCompile(`^\t\t\{Version: version\.MustParse\("1\.(\d+)"\)`)
+	specDefaultRE    = regexp.MustCompile(`Default: (true|false)`)
+	specStageRE      = regexp.MustCompile(`PreRelease: featuregate\.(\w+)`)
+	specMinCompatRE  = regexp.MustCompile(`MinCompatibilityVersion: version\.MustParse\("1\.(\d+)"\)`)
+)
+
+// TestListGatesVersioned: at v1.37.2 every gate of pkg/features'
+// versioned table is listed with the stage, default and lock of the spec
+// a 1.37 binary runs with: the last not newer than 1.37, passing over one
+// that needs a minimum compatibility version above 1.36.
+func TestListGatesVersioned(t *testing.T) {
+	const tag, minor = "v1.37.2", 37
+	var gates []listedGate
+	kubewalkJSON(t, &gates, "list", "gates", "--source", "goproxy", "--tag", tag, "-o", "json")
+	byConst := map[string]listedGate{}
+	for _, g := range gates {
+		byConst[g.Const] = g
+	}
+	out, _ := kubewalk(t, "fetch", "--source", "goproxy", "--tag", tag, "-o", "dir")
+	src, err := os.ReadFile(filepath.Join(strings.TrimSpace(out), "pkg/features/kube_features.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	type spec struct {
+		stage       string
+		def, locked bool
+		ok          bool
+	}
+	stage := map[string]string{"Alpha": "alpha", "Beta": "beta", "GA": "GA", "Deprecated": "deprecated"}
+	want := map[string]spec{}
+	var key string
+	for _, l := range strings.Split(versionedTableRE.FindString(string(src)), "\n") {
+		if m := versionedKeyRE.FindStringSubmatch(l); m != nil {
+			// A staging module's gate relisted (genericfeatures.X) is
+			// checked by its own table's tests; kube's own are here.
+			key = m[1]
+			if !strings.Contains(key, ".") {
+				want[key] = spec{stage: "pre-alpha"}
+			}
+			continue
+		}
+		m := specVersionRE.FindStringSubmatch(l)
+		if m == nil || strings.Contains(key, ".") {
+			continue
+		}
+		// The spec, without a comment after it ("// LockToDefault: true in 1.38").
+		l, _, _ = strings.Cut(l, "},")
+		v, _ := strconv.Atoi(m[1])
+		mc := 0
+		if c := specMinCompatRE.FindStringSubmatch(l); c != nil {
+			mc, _ = strconv.Atoi(c[1])
+		}
+		if v > minor || mc > minor-1 {
+			continue
+		}
+		// Specs are listed oldest first, so the last that applies wins.
+		want[key] = spec{stage: stage[specStageRE.FindStringSubmatch(l)[1]], def: specDefaultRE.FindStringSubmatch(l)[1] == "true",
+			locked: strings.Contains(l, "LockToDefault: true"), ok: true}
+	}
+	if len(want) < 150 {
+		t.Fatalf("read %d gates of the versioned table; the patterns no longer fit the source", len(want))
+	}
+	for name, w := range want {
+		got, ok := byConst["k8s.io/kubernetes/pkg/features."+name]
+		if !ok {
+			t.Errorf("gate constant %s not listed", name)
+			continue
+		}
+		if got.Stage != w.stage || got.Default != w.def || got.LockToDefault != w.locked {
+			t.Errorf("gate %s: listed %s default=%v locked=%v, the source's spec at 1.%d is %s default=%v locked=%v", got.Name, got.Stage, got.Default, got.LockToDefault, minor, w.stage, w.def, w.locked)
+		}
+	}
+	kube := 0
+	for c := range byConst {
+		if strings.HasPrefix(c, "k8s.io/kubernetes/pkg/features.") {
+			kube++
+		}
+	}
+	if kube != len(want) {
+		t.Errorf("%d gates declared in pkg/features listed, the source's versioned table has %d", kube, len(want))
+	}
+	t.Logf("%s: %d gates, %d of pkg/features' versioned table checked against the source", tag, len(gates), len(want))
 }
