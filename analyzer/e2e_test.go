@@ -24,7 +24,13 @@ import (
 //     e2eOlderTag, fetched through the module proxy into that cache.
 //
 // Without either they skip. Each release is analyzed once per test binary
-// (e2eResults); accuracy tests of the passes can share it.
+// (e2eResults).
+//
+// This test stays here, not in the e2e package with the passes' accuracy
+// tests, because it holds the load itself to account: its counters (type
+// errors, missing roots, packages, files) and the symbol and
+// cross-reference indexes are the Result's own, which no kubewalk command
+// prints.
 
 // e2eOlderTag is the older release checked beside the default one.
 const e2eOlderTag = "v1.31.0"

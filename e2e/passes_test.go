@@ -1,22 +1,91 @@
 //go:build e2e
 
-package analyzer
+package e2e
 
-// Accuracy of the discovery passes on real Kubernetes releases (see
-// e2e_test.go for how trees are chosen: KUBEWALK_E2E_TREE and
-// KUBEWALK_E2E_ENV, or `make e2e`'s cache with the default and an older
-// tag).
+// Accuracy of the analyzer's discovery passes on real Kubernetes
+// releases, read from the facts.json.gz of the site kubewalk builds (it
+// holds every fact: handlers, wirings, writes, events, list-watches,
+// calls), against the tree kubewalk fetch puts on disk.
 
 import (
 	"bufio"
+	"compress/gzip"
+	"encoding/json"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
+
+	"github.com/kubewalk/kubewalk/analyzer/fact"
+	"github.com/kubewalk/kubewalk/source"
 )
+
+// passTags are the releases the passes are checked at: the default and an
+// older one.
+var passTags = []string{source.DefaultTag, "v1.31.0"}
+
+// analysed is a release as the passes found it.
+type analysed struct {
+	Tag   string
+	Facts *fact.Facts
+	Dir   string // the tree
+}
+
+var analyses struct {
+	sync.Mutex
+	m map[string]*analysed
+}
+
+// analysedReleases builds the site of each of passTags (once per test
+// binary) and returns its facts and tree.
+func analysedReleases(t *testing.T) []*analysed {
+	t.Helper()
+	analyses.Lock()
+	defer analyses.Unlock()
+	if analyses.m == nil {
+		analyses.m = map[string]*analysed{}
+	}
+	var out []*analysed
+	for _, tag := range passTags {
+		a := analyses.m[tag]
+		if a == nil {
+			a = analyse(t, tag)
+			analyses.m[tag] = a
+		}
+		out = append(out, a)
+	}
+	return out
+}
+
+func analyse(t *testing.T, tag string) *analysed {
+	t.Helper()
+	dir, _ := kubewalk(t, "fetch", "--source", "goproxy", "--tag", tag, "-o", "dir")
+	site, err := os.MkdirTemp("", "kubewalk-e2e-site-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.RemoveAll(site) // the facts are read before: the pages are not needed
+	out := filepath.Join(site, "public")
+	kubewalk(t, "build", "--source", "goproxy", "--tag", tag, "--out", out, "--quiet")
+	f, err := os.Open(filepath.Join(out, "facts.json.gz"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var facts fact.Facts
+	if err := json.NewDecoder(zr).Decode(&facts); err != nil {
+		t.Fatalf("%s facts.json.gz: %v", tag, err)
+	}
+	return &analysed{Tag: tag, Facts: &facts, Dir: strings.TrimSpace(dir)}
+}
 
 // registrationLine matches a line that calls or declares a handler
 // registration method, as a plain `grep -rn` would.
@@ -30,16 +99,16 @@ var declarationLine = regexp.MustCompile(`^\s*(func |AddEventHandler\w*\(handler
 // pkg/controller and pkg/scheduler is a registration, and every
 // registration there is one of grep's lines.
 func TestE2EHandlersMatchGrep(t *testing.T) {
-	for _, rel := range e2eResults(t) {
+	for _, rel := range analysedReleases(t) {
 		t.Run(rel.Tag, func(t *testing.T) {
-			facts := rel.Res.Facts()
+			facts := rel.Facts
 			type line struct {
 				path string
 				n    int
 			}
 			grep := map[line]string{}
 			for _, dir := range []string{"pkg/controller", "pkg/scheduler"} {
-				err := filepath.WalkDir(filepath.Join(rel.Res.Dir(), dir), func(p string, d fs.DirEntry, err error) error {
+				err := filepath.WalkDir(filepath.Join(rel.Dir, dir), func(p string, d fs.DirEntry, err error) error {
 					if err != nil || d.IsDir() || !strings.HasSuffix(p, ".go") || strings.HasSuffix(p, "_test.go") {
 						return err
 					}
@@ -48,7 +117,7 @@ func TestE2EHandlersMatchGrep(t *testing.T) {
 						return err
 					}
 					defer f.Close()
-					r, _ := filepath.Rel(rel.Res.Dir(), p)
+					r, _ := filepath.Rel(rel.Dir, p)
 					sc := bufio.NewScanner(f)
 					sc.Buffer(nil, 1<<20)
 					for n := 1; sc.Scan(); n++ {
@@ -102,11 +171,11 @@ func TestE2EHappyPathEvents(t *testing.T) {
 		{"Created", "pkg/kubelet/kuberuntime/kuberuntime_container.go", "kuberuntime.kubeGenericRuntimeManager.startContainer"},
 		{"Started", "pkg/kubelet/kuberuntime/kuberuntime_container.go", "kuberuntime.kubeGenericRuntimeManager.startContainer"},
 	}
-	for _, rel := range e2eResults(t) {
+	for _, rel := range analysedReleases(t) {
 		t.Run(rel.Tag, func(t *testing.T) {
-			facts := rel.Res.Facts()
+			facts := rel.Facts
 			for _, w := range want {
-				var hit *Event
+				var hit *fact.Event
 				for i, e := range facts.Events {
 					if e.Reason == w.reason && e.At.Path == w.path && strings.Contains(e.Caller.Symbol, w.caller) {
 						hit = &facts.Events[i]
@@ -118,7 +187,7 @@ func TestE2EHappyPathEvents(t *testing.T) {
 					continue
 				}
 				// The reason expression is written on the reported lines.
-				text := linesOf(t, filepath.Join(rel.Res.Dir(), hit.At.Path), hit.At.StartLine, hit.At.EndLine)
+				text := linesOf(t, filepath.Join(rel.Dir, hit.At.Path), hit.At.StartLine, hit.At.EndLine)
 				if !strings.Contains(text, hit.ReasonExpr) {
 					t.Errorf("%s:%d: event %s: reason expression %q not on lines %d-%d:\n%s", hit.At.Path, hit.At.StartLine, w.reason, hit.ReasonExpr, hit.At.StartLine, hit.At.EndLine, text)
 				}
@@ -153,11 +222,11 @@ func TestE2EWrites(t *testing.T) {
 		{[]string{"defaultbinder.DefaultBinder.Bind", "scheduler/util.BindPod$1"}, "pods", "binding", "bind", "create", ""},
 		{[]string{"controller.RealPodControl.createPods"}, "pods", "", "create", "create", ""},
 	}
-	for _, rel := range e2eResults(t) {
+	for _, rel := range analysedReleases(t) {
 		t.Run(rel.Tag, func(t *testing.T) {
 			for _, w := range want {
 				found := false
-				for _, got := range rel.Res.Facts().Writes {
+				for _, got := range rel.Facts.Writes {
 					byCaller := slices.ContainsFunc(w.callers, func(c string) bool { return strings.HasSuffix(got.Caller.Symbol, c) })
 					if byCaller && got.Resource.Resource == w.resource &&
 						got.Subresource == w.sub && got.Verb == w.verb && got.APIVerb == w.apiVerb &&
@@ -186,9 +255,9 @@ func TestE2EDeploymentController(t *testing.T) {
 		"ReplicaSet": {"addReplicaSet", "updateReplicaSet", "deleteReplicaSet"},
 		"Pod":        {"", "", "deletePod"},
 	}
-	for _, rel := range e2eResults(t) {
+	for _, rel := range analysedReleases(t) {
 		t.Run(rel.Tag, func(t *testing.T) {
-			facts := rel.Res.Facts()
+			facts := rel.Facts
 			seen := map[string]bool{}
 			for _, h := range facts.Handlers {
 				if h.Caller.Symbol != pkg+"NewDeploymentController" {
@@ -200,7 +269,7 @@ func TestE2EDeploymentController(t *testing.T) {
 					continue
 				}
 				seen[h.Informer.Kind] = true
-				for i, got := range []*Handler{h.Add, h.Update, h.Delete} {
+				for i, got := range []*fact.Handler{h.Add, h.Update, h.Delete} {
 					if w[i] == "" {
 						if got != nil {
 							t.Errorf("%s:%d: %s informer: unexpected handler %+v", h.At.Path, h.At.StartLine, h.Informer.Kind, got)
@@ -208,7 +277,7 @@ func TestE2EDeploymentController(t *testing.T) {
 						continue
 					}
 					method := pkg + "DeploymentController." + w[i]
-					if got == nil || (got.Symbol != method && !contains(got.Calls, method)) {
+					if got == nil || (got.Symbol != method && !slices.Contains(got.Calls, method)) {
 						t.Errorf("%s:%d: %s informer: handler %d = %+v, want %s (directly or called from a literal)", h.At.Path, h.At.StartLine, h.Informer.Kind, i, got, method)
 					}
 				}
@@ -264,7 +333,7 @@ func TestE2EDeploymentController(t *testing.T) {
 					continue
 				}
 				kubelet = true
-				if lw.Resource.Resource != "pods" || lw.Resource.Kind != "Pod" || !contains(lw.Fields, "spec.nodeName") ||
+				if lw.Resource.Resource != "pods" || lw.Resource.Kind != "Pod" || !slices.Contains(lw.Fields, "spec.nodeName") ||
 					len(lw.Consumers) != 1 || lw.Consumers[0].Kind != "reflector" || lw.Consumers[0].Push == nil {
 					t.Errorf("kubelet list-watch = %+v", lw)
 				}
@@ -274,13 +343,4 @@ func TestE2EDeploymentController(t *testing.T) {
 			}
 		})
 	}
-}
-
-func contains(ss []string, s string) bool {
-	for _, x := range ss {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
