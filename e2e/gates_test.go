@@ -114,17 +114,12 @@ func checkTable(t *testing.T, tag string, gates []listedGate) int {
 	for _, g := range gates {
 		byName[g.Name] = g
 	}
-	out, _ := kubewalk(t, "fetch", "--source", "goproxy", "--tag", tag, "-o", "dir")
-	src, err := os.ReadFile(filepath.Join(strings.TrimSpace(out), "pkg/features/kube_features.go"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	src := featuresSource(t, tag)
 	names := map[string]string{}
-	for _, m := range gateConstRE.FindAllStringSubmatch(string(src), -1) {
+	for _, m := range gateConstRE.FindAllStringSubmatch(src, -1) {
 		names[m[1]] = m[2]
 	}
-	stage := map[string]string{"Alpha": "alpha", "Beta": "beta", "GA": "GA", "Deprecated": "deprecated"}
-	entries := gateEntryRE.FindAllStringSubmatch(string(src), -1)
+	entries := gateEntryRE.FindAllStringSubmatch(src, -1)
 	if len(entries) < 100 {
 		t.Fatalf("read %d entries of pkg/features' table; the pattern no longer fits the source", len(entries))
 	}
@@ -145,7 +140,7 @@ func checkTable(t *testing.T, tag string, gates []listedGate) int {
 			continue
 		}
 		locked := m[5] == "true"
-		if got.Stage != stage[m[3]] || got.Default != (m[2] == "true") || got.LockToDefault != locked {
+		if got.Stage != stageWord[m[3]] || got.Default != (m[2] == "true") || got.LockToDefault != locked {
 			t.Errorf("gate %s: listed %s default=%v locked=%v, the source says %s default=%s locked=%v", name, got.Stage, got.Default, got.LockToDefault, m[3], m[2], locked)
 		}
 	}
@@ -277,20 +272,14 @@ func TestListGatesVersioned(t *testing.T) {
 	for _, g := range gates {
 		byConst[g.Const] = g
 	}
-	out, _ := kubewalk(t, "fetch", "--source", "goproxy", "--tag", tag, "-o", "dir")
-	src, err := os.ReadFile(filepath.Join(strings.TrimSpace(out), "pkg/features/kube_features.go"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	src := featuresSource(t, tag)
 	type spec struct {
 		stage       string
 		def, locked bool
-		ok          bool
 	}
-	stage := map[string]string{"Alpha": "alpha", "Beta": "beta", "GA": "GA", "Deprecated": "deprecated"}
 	want := map[string]spec{}
 	var key string
-	for _, l := range strings.Split(versionedTableRE.FindString(string(src)), "\n") {
+	for _, l := range strings.Split(versionedTableRE.FindString(src), "\n") {
 		if m := versionedKeyRE.FindStringSubmatch(l); m != nil {
 			// A staging module's gate relisted (genericfeatures.X) is
 			// checked by its own table's tests; kube's own are here.
@@ -315,8 +304,8 @@ func TestListGatesVersioned(t *testing.T) {
 			continue
 		}
 		// Specs are listed oldest first, so the last that applies wins.
-		want[key] = spec{stage: stage[specStageRE.FindStringSubmatch(l)[1]], def: specDefaultRE.FindStringSubmatch(l)[1] == "true",
-			locked: strings.Contains(l, "LockToDefault: true"), ok: true}
+		want[key] = spec{stage: stageWord[specStageRE.FindStringSubmatch(l)[1]], def: specDefaultRE.FindStringSubmatch(l)[1] == "true",
+			locked: strings.Contains(l, "LockToDefault: true")}
 	}
 	if len(want) < 150 {
 		t.Fatalf("read %d gates of the versioned table; the patterns no longer fit the source", len(want))
@@ -341,4 +330,18 @@ func TestListGatesVersioned(t *testing.T) {
 		t.Errorf("%d gates declared in pkg/features listed, the source's versioned table has %d", kube, len(want))
 	}
 	t.Logf("%s: %d gates, %d of pkg/features' versioned table checked against the source", tag, len(gates), len(want))
+}
+
+// stageWord is the stage list gates prints for featuregate's constant.
+var stageWord = map[string]string{"Alpha": "alpha", "Beta": "beta", "GA": "GA", "Deprecated": "deprecated"}
+
+// featuresSource is pkg/features/kube_features.go at tag.
+func featuresSource(t *testing.T, tag string) string {
+	t.Helper()
+	out, _ := kubewalk(t, "fetch", "--source", "goproxy", "--tag", tag, "-o", "dir")
+	src, err := os.ReadFile(filepath.Join(strings.TrimSpace(out), "pkg/features/kube_features.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(src)
 }
