@@ -385,3 +385,17 @@ func TestE2ERecordScenarios(t *testing.T) {
 		})
 	}
 }
+
+// A scenario whose pods never run within --timeout is an error that says
+// so, and leaves nothing running or on disk.
+func TestE2ERecordTimeout(t *testing.T) {
+	start := time.Now()
+	_, stderr, code := run{}.do(t, "record", "--source", "goproxy", "--timeout", "1ms")
+	if code != 1 || !strings.Contains(stderr, "Running pods") {
+		t.Errorf("exit %d, want 1 with a timeout waiting for the pods:\n%s", code, stderr)
+	}
+	t.Logf("the timeout error came after %s", time.Since(start))
+	if l := leftovers(t, cacheDir(t)); len(l) > 0 {
+		t.Errorf("left behind:\n%s", strings.Join(l, "\n"))
+	}
+}

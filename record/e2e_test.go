@@ -11,7 +11,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/kubewalk/kubewalk/source"
 )
@@ -44,7 +43,12 @@ func runLeftovers(t *testing.T) []string {
 
 // The faults a study group meets on a laptop, with the release's real
 // programs: each is an error that says what happened, and leaves nothing
-// running or on disk.
+// running or on disk. These stay in this package, not in the e2e package
+// that drives the binary, because they reach where no flag does: the
+// ports a run listens on (one taken), and the cancellation at a chosen
+// component's start, with Run's error. The e2e package checks the rest
+// through kubewalk record: a timeout (TestE2ERecordTimeout) and Ctrl-C
+// (TestE2ERecordInterrupted).
 func TestE2ERunFaults(t *testing.T) {
 	bins := e2eBinaries(t)
 	t.Run("port in use", func(t *testing.T) {
@@ -63,14 +67,6 @@ func TestE2ERunFaults(t *testing.T) {
 		if !errors.Is(err, ErrComponent) || !strings.Contains(err.Error(), "kube-apiserver") || !strings.Contains(err.Error(), "address already in use") {
 			t.Errorf("err = %v, want the API server's failure with its log saying the address is in use", err)
 		}
-	})
-	t.Run("pods never running", func(t *testing.T) {
-		start := time.Now()
-		_, err := Run(context.Background(), bins, RunOptions{Timeout: time.Millisecond, Logf: t.Logf})
-		if !errors.Is(err, ErrTimeout) || !strings.Contains(err.Error(), "Running pods") {
-			t.Errorf("err = %v, want a timeout waiting for the pods", err)
-		}
-		t.Logf("the timeout error came after %s", time.Since(start))
 	})
 	t.Run("cancelled", func(t *testing.T) {
 		ctx, cancel := context.WithCancel(context.Background())
