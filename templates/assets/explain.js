@@ -660,7 +660,7 @@
   }
   function explainEvent(x, e) {
     if (e.reason === "") { x.note = "the event has no reason"; return; }
-    var comp = eventComponent(e), cands = [];
+    var comp = eventComponent(e), cands = [], worded = false, formats = false;
     X.events.forEach(function (f) {
       var s = 0;
       if (f.reason !== e.reason) {
@@ -672,7 +672,9 @@
         if (inDirs(f.f, comp.dirs)) s += 4;
         else if (reachedFrom(f, comp.dirs)) s += 3;
       }
-      s += messageScore(f, e.message);
+      var m = messageScore(f, e.message);
+      worded = worded || m > 0; formats = formats || m !== 0;
+      s += m;
       if (e.type && f.t === e.type) s++;
       if (e.action && f.a === e.action) s++;
       cands.push({ v: f, score: s });
@@ -685,7 +687,11 @@
     }
     var top = best(cands);
     x.code = top.map(function (f) { return code("emitted", f); });
-    if (cands.length > 1) x.note = cands.length + " call sites record reason " + e.reason + "; " + top.length + " shown";
+    var notes = [];
+    if (cands.length > 1) notes.push(cands.length + " call sites record reason " + e.reason + "; " + top.length + " shown");
+    // messages are reworded between releases, reasons seldom
+    if (formats && !worded) notes.push("no call site at " + X.tag + " words the message so: it may come from another release");
+    x.note = notes.join("; ");
     x.component = comp || codeComponent(top[0].f);
     x.steps = stepsFor(top, e.reason);
   }

@@ -598,5 +598,13 @@ func TestExplainDynamicEvents(t *testing.T) {
 		if got := lines(ex); !slices.Equal(got, tc.want) {
 			t.Errorf("%s %q: lines %v, want %v", tc.reason, tc.msg, got, tc.want)
 		}
+		if strings.Contains(ex.Note, "another release") {
+			t.Errorf("%s %q: note %q", tc.reason, tc.msg, ex.Note)
+		}
+	}
+	// Worded as no call site of the release words it: said so.
+	ex := x.One(Record{Kind: KindEvent, Event: &EventRecord{Type: "Warning", Reason: "BackoffLimitExceeded", Kind: "thing", Message: "Job hit its backoff limit"}})
+	if !slices.Equal(lines(ex), []int{10}) || ex.Note != "no call site at v1.37.2 words the message so: it may come from another release" {
+		t.Errorf("a message worded otherwise: lines %v, note %q", lines(ex), ex.Note)
 	}
 }

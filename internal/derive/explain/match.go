@@ -215,33 +215,15 @@ func (x *Explainer) event(ex *Explanation, e *EventRecord) {
 	}
 	comp, hasComp := eventComponent(e)
 	var cands []scored[fact.Event]
+	worded, formats := false, false
 	for _, f := range x.facts.Events {
-		s := 0
-		if f.Reason != e.Reason {
-			// A call whose reason is set at run time (a field, a helper's
-			// parameter) explains the record when the reason reaches it,
-			// less surely than a call that names it.
-			if f.Reason != "" || !slices.Contains(f.ReasonValues, e.Reason) {
-				continue
-			}
-			s--
+		s, ok := x.eventScore(f, e, comp, hasComp)
+		if !ok {
+			continue
 		}
-		if hasComp && len(comp.Dirs) > 0 {
-			switch {
-			case inDirs(f.At.Path, comp.Dirs):
-				s += 4
-			case x.reachedFrom(f.Caller.Symbol, comp.Dirs):
-				s += 3
-			}
-		}
-		s += x.messageScore(f, e.Message)
-		if e.Type != "" && f.Type == e.Type {
-			s++
-		}
-		if e.Action != "" && f.Action == e.Action {
-			s++
-		}
-		cands = append(cands, scored[fact.Event]{f, s})
+		m := x.messageScore(f, e.Message)
+		worded, formats = worded || m > 0, formats || m != 0
+		cands = append(cands, scored[fact.Event]{f, s + m})
 	}
 	if len(cands) == 0 {
 		if hasComp {
@@ -258,15 +240,51 @@ func (x *Explainer) event(ex *Explanation, e *EventRecord) {
 		ex.Code = append(ex.Code, x.eventCode(f))
 		locs = append(locs, f.At)
 	}
+	var notes []string
 	if len(cands) > 1 {
-		ex.Note = fmt.Sprintf("%d call sites record reason %s; %d shown", len(cands), e.Reason, len(top))
+		notes = append(notes, fmt.Sprintf("%d call sites record reason %s; %d shown", len(cands), e.Reason, len(top)))
 	}
+	if formats && !worded {
+		// Messages are reworded between releases ("Created container
+		// nginx", from v1.35 "Container created"), reasons seldom.
+		notes = append(notes, fmt.Sprintf("no call site at %s words the message so: it may come from another release", x.facts.Tag))
+	}
+	ex.Note = strings.Join(notes, "; ")
 	if hasComp {
 		ex.Component = &comp
 	} else {
 		ex.Component = codeComponent(top[0].At.Path)
 	}
 	ex.Steps = x.stepsFor(locs, e.Reason)
+}
+
+// eventScore scores an event fact against a record by all but its
+// message; ok is false when the fact cannot have recorded it.
+func (x *Explainer) eventScore(f fact.Event, e *EventRecord, comp Component, hasComp bool) (s int, ok bool) {
+	if f.Reason != e.Reason {
+		// A call whose reason is set at run time (a field, a helper's
+		// parameter) explains the record when the reason reaches it,
+		// less surely than a call that names it.
+		if f.Reason != "" || !slices.Contains(f.ReasonValues, e.Reason) {
+			return 0, false
+		}
+		s--
+	}
+	if hasComp && len(comp.Dirs) > 0 {
+		switch {
+		case inDirs(f.At.Path, comp.Dirs):
+			s += 4
+		case x.reachedFrom(f.Caller.Symbol, comp.Dirs):
+			s += 3
+		}
+	}
+	if e.Type != "" && f.Type == e.Type {
+		s++
+	}
+	if e.Action != "" && f.Action == e.Action {
+		s++
+	}
+	return s, true
 }
 
 var writeVerbs = map[string]bool{"create": true, "update": true, "patch": true, "delete": true, "deletecollection": true}
