@@ -3,7 +3,7 @@
 // prints, with or without --watch, -o wide or -A), each event of
 // `kubectl get events -o json`, and each API server audit record is matched
 // against the analyzer's facts — the recorder call that emitted an event's
-// reason, the typed-client call that made an audited write — and against
+// reason, the client call that made an audited write — and against
 // the walkthroughs, for the step that explains it.
 //
 // It is two pure stages over plain data, with no I/O:
@@ -19,7 +19,8 @@
 // # Matching
 //
 // An event is matched by its reason against fact.Event facts whose
-// reason is that constant. Several call sites often share a reason
+// reason is that constant, or whose reason is set at run time and reaches
+// it (Event.ReasonValues; one point less). Several call sites often share a reason
 // (SuccessfulCreate is recorded by RealPodControl.createPods for the
 // replicaset, job and daemonset controllers, and by the cronjob controller
 // for Jobs), so candidates are ranked, never silently discarded:
@@ -31,8 +32,14 @@
 //     ("replicaset-controller" → pkg/controller/replicaset); a call site in
 //     that package ranks first, one reached from it through the call graph
 //     (a shared helper like RealPodControl) next;
-//   - the message, when the call site's format string is constant: "Created
+//   - the message, against the call site's format or, for a message set at
+//     run time, the formats that reach it (Event.MessageValues): "Created
 //     pod: %v" matches "Created pod: nginx-…", "Created job %v" does not;
+//     verbs are read by kind (%d prints digits, %q a quoted string), and a
+//     format of verbs alone, which prints anything, counts half. When no
+//     candidate's format could have printed the message, the note says the
+//     line may come from another release (messages are reworded between
+//     releases, reasons seldom);
 //   - the event type (Normal or Warning).
 //
 // The best-ranked candidates are reported (ties all of them). An audit
@@ -40,7 +47,10 @@
 // fact.Write facts (by the API verb, so a Bind is a create of
 // pods/binding), narrowed by the component its user name or user agent
 // names (system:serviceaccount:kube-system:deployment-controller →
-// pkg/controller/deployment, kube-scheduler/… → pkg/scheduler). Reads
+// pkg/controller/deployment, kube-scheduler/… → pkg/scheduler). A write
+// whose resource is set at run time (kubectl's resource.Helper,
+// Write.ResourceDynamic) matches its own component's request for any
+// resource, one point below a write naming the resource. Reads
 // (get, list, watch) are matched against informer handler registrations
 // of the resource instead.
 //
