@@ -30,11 +30,13 @@ func newListCmd(g *globals) *cobra.Command {
 		Long: `List prints what the analyzer discovered at a release — informer handler
 registrations, recorded events, API writes, raw list-watches (the
 kubelet's pod source: a reflector over pods with a spec.nodeName field
-selector) — or the walkthroughs, as a table, JSON or YAML. The facts come from the cache when the release was
+selector), feature gates with their stage, default and the code each
+guards — or the walkthroughs, as a table, JSON or YAML. The facts come from the cache when the release was
 analysed before.`,
 		Example: `  kubewalk list handlers --source goproxy
   kubewalk list events -o json | jq '.[] | select(.reason == "Pulling")'
   kubewalk list listwatches
+  kubewalk list gates --tag v1.31.0 -o json | jq '.[] | select(.stage == "alpha") | .name'
   kubewalk list walkthroughs -o json`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			switch output {
