@@ -1,6 +1,7 @@
 package site
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/kubewalk/kubewalk/analyzer/fact"
@@ -38,6 +39,30 @@ func TestLiteralNames(t *testing.T) {
 		gc := fact.HandlerRegistration{InformerDynamic: true}
 		if got := b.resourceName(gc); got != messages[lang]["handlers.anyresource"] {
 			t.Errorf("%s: resourceName of a dynamic informer = %q", lang, got)
+		}
+	}
+}
+
+// The events page shows what is set at run time with the values that
+// reach it, and links each call site to the steps citing it.
+func TestEventsPageDynamic(t *testing.T) {
+	out, _ := buildFixture(t, func(in *Input) {
+		e := in.Facts.Events[1] // cited by the deployment walkthrough's facts block
+		e.Type, e.TypeExpr, e.Reason, e.ReasonExpr, e.Message, e.MessageExpr = "", "eventType", "", "reason", "", "msg"
+		e.Dynamic = []string{"type", "reason", "message"}
+		e.TypeValues, e.ReasonValues, e.MessageValues = []string{"Normal", "Warning"}, []string{"ScalingReplicaSet"}, []string{"Scaled <b>up</b> %s"}
+		in.Facts.Events = append(in.Facts.Events, e)
+	})
+	page := readTree(t, out)["events.html"]
+	for _, want := range []string{
+		`title="eventType">set at run time</span>`,
+		`values passed:</span> <code class="msg">Normal</code> <code class="msg">Warning</code>`,
+		`<code class="msg">Scaled &lt;b&gt;up&lt;/b&gt; %s</code>`,
+		`set at run time:</span> <code class="expr">msg</code>`,
+		`Explained in:</span><br><a class="step" href="walkthroughs/deployment.html#`,
+	} {
+		if !strings.Contains(page, want) {
+			t.Errorf("events.html lacks %s", want)
 		}
 	}
 }
