@@ -101,8 +101,8 @@ func TestGateBadges(t *testing.T) {
 			t.Errorf("gates.html lacks %s", want)
 		}
 	}
-	if !strings.Contains(files["index.html"], `href="gates.html"`) {
-		t.Error("the home page's navigation has no link to gates.html")
+	if n := strings.Count(files["index.html"], `href="gates.html"`); n != 2 {
+		t.Errorf("the home page links gates.html %d times, want 2 (navigation and indexes)", n)
 	}
 }
 
