@@ -143,6 +143,15 @@ func TestBrowserBilingual(t *testing.T) {
 			t.Fatal(err)
 		}
 		noOverflow(t, ctx, open, "index.html", "ko/index.html", "ko/walkthroughs/deployment.html", "ko/events.html", "ko/handlers.html", "src/pkg/controller/deployment/sync.go.html?lang=ko", "ko/search.html?q=디플로이먼트")
+		// Identifiers and file:line in fact tables stay whole: the table
+		// scrolls in its box rather than break them.
+		for _, p := range []string{"ko/handlers.html", "ko/events.html", "ko/walkthroughs/deployment.html"} {
+			open(t, p)
+			bad, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`Array.from(document.querySelectorAll('table.facts .sym, table.facts .loc')).filter(e => e.getClientRects().length > 1).map(e => e.textContent)`))
+			if err != nil || len(bad) > 0 {
+				t.Errorf("%s at 390 px: identifiers broken across lines: %q (%v)", p, bad, err)
+			}
+		}
 		for _, p := range []string{"ko/walkthroughs/deployment.html#step-3-schedule", "src/pkg/controller/deployment/sync.go.html?lang=ko#L7"} {
 			open(t, p)
 			id := p[strings.Index(p, "#")+1:]
