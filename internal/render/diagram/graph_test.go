@@ -147,15 +147,7 @@ func bounds(s string) rect {
 func read(t *testing.T, svg []byte) drawing {
 	t.Helper()
 	checkSVG(t, svg)
-	d := drawing{boxes: map[string]*box{}, frames: map[string]rect{}}
-	type group struct {
-		title, href, text string
-		filled            []string
-		outline           []string // d of unfilled paths
-		dashed            bool
-	}
-	var stack []*group
-	var inText, inTitle bool
+	r := svgReader{d: drawing{boxes: map[string]*box{}, frames: map[string]rect{}}}
 	dec := xml.NewDecoder(bytes.NewReader(svg))
 	for {
 		tok, err := dec.Token()
@@ -165,84 +157,117 @@ func read(t *testing.T, svg []byte) drawing {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var g *group
-		if len(stack) > 0 {
-			g = stack[len(stack)-1]
-		}
 		switch tok := tok.(type) {
 		case xml.StartElement:
-			get := func(name string) string {
-				for _, a := range tok.Attr {
-					if a.Name.Local == name {
-						return a.Value
-					}
-				}
-				return ""
-			}
-			switch tok.Name.Local {
-			case "svg":
-				d.width, _ = strconv.ParseFloat(get("width"), 64)
-				d.height, _ = strconv.ParseFloat(get("height"), 64)
-			case "g":
-				stack = append(stack, &group{})
-			case "a":
-				g.href = get("href")
-			case "title":
-				inTitle = true
-			case "text":
-				inText = true
-			case "path", "polygon":
-				if get("fill") == "none" {
-					g.outline = append(g.outline, get("d"))
-					g.dashed = get("stroke-dasharray") != ""
-				} else {
-					g.filled = append(g.filled, get("d")+get("points"))
-				}
-			}
+			r.start(tok)
 		case xml.CharData:
-			if inText {
+			if g := r.top(); g != nil && r.inText {
 				g.text += string(tok)
 			}
-			if inTitle {
+			if g := r.top(); g != nil && r.inTitle {
 				g.title += string(tok)
 			}
 		case xml.EndElement:
-			switch tok.Name.Local {
-			case "text":
-				inText = false
-			case "title":
-				inTitle = false
-			case "g":
-				stack = stack[:len(stack)-1]
-				switch {
-				case g.title != "":
-					l := drawnLine{title: g.title, dashed: g.dashed}
-					if len(g.outline) == 1 {
-						ps := points(g.outline[0])
-						l.ends = [2][2][2]float64{{ps[1], ps[0]}, {ps[len(ps)-2], ps[len(ps)-1]}}
-					}
-					for _, f := range g.filled {
-						l.arrowheads = append(l.arrowheads, bounds(f))
-					}
-					d.lines = append(d.lines, l)
-				case g.text != "" && len(g.filled) == 0 && len(g.outline) == 1:
-					d.frames[g.text] = bounds(g.outline[0])
-				case g.text != "" && len(g.filled) == 1:
-					k := g.text + "\x00" + g.href
-					b := d.boxes[k]
-					if b == nil {
-						b = &box{}
-						d.boxes[k] = b
-					}
-					b.n++
-					b.href, b.rect = g.href, bounds(g.filled[0])
-				case g.text != "":
-					t.Errorf("group with text %q and %d shapes", g.text, len(g.filled)+len(g.outline))
-				}
-			}
+			r.end(t, tok.Name.Local)
 		}
 	}
-	return d
+	return r.d
+}
+
+// svgGroup is what read gathers of one <g>.
+type svgGroup struct {
+	title, href, text string
+	filled            []string
+	outline           []string // d of unfilled paths
+	dashed            bool
+}
+
+// svgReader is read's state: the drawing so far, the groups open.
+type svgReader struct {
+	d               drawing
+	stack           []*svgGroup
+	inText, inTitle bool
+}
+
+func (r *svgReader) top() *svgGroup {
+	if len(r.stack) == 0 {
+		return nil
+	}
+	return r.stack[len(r.stack)-1]
+}
+
+func (r *svgReader) start(tok xml.StartElement) {
+	get := func(name string) string {
+		for _, a := range tok.Attr {
+			if a.Name.Local == name {
+				return a.Value
+			}
+		}
+		return ""
+	}
+	g := r.top()
+	switch tok.Name.Local {
+	case "svg":
+		r.d.width, _ = strconv.ParseFloat(get("width"), 64)
+		r.d.height, _ = strconv.ParseFloat(get("height"), 64)
+	case "g":
+		r.stack = append(r.stack, &svgGroup{})
+	case "a":
+		g.href = get("href")
+	case "title":
+		r.inTitle = true
+	case "text":
+		r.inText = true
+	case "path", "polygon":
+		if get("fill") == "none" {
+			g.outline = append(g.outline, get("d"))
+			g.dashed = get("stroke-dasharray") != ""
+		} else {
+			g.filled = append(g.filled, get("d")+get("points"))
+		}
+	}
+}
+
+func (r *svgReader) end(t *testing.T, name string) {
+	switch name {
+	case "text":
+		r.inText = false
+	case "title":
+		r.inTitle = false
+	case "g":
+		g := r.top()
+		r.stack = r.stack[:len(r.stack)-1]
+		r.d.add(t, g)
+	}
+}
+
+// add puts what a group drew into d: a line, a frame or a box.
+func (d *drawing) add(t *testing.T, g *svgGroup) {
+	switch {
+	case g.title != "":
+		l := drawnLine{title: g.title, dashed: g.dashed}
+		if len(g.outline) == 1 {
+			ps := points(g.outline[0])
+			l.ends = [2][2][2]float64{{ps[1], ps[0]}, {ps[len(ps)-2], ps[len(ps)-1]}}
+		}
+		for _, f := range g.filled {
+			l.arrowheads = append(l.arrowheads, bounds(f))
+		}
+		d.lines = append(d.lines, l)
+	case g.text != "" && len(g.filled) == 0 && len(g.outline) == 1:
+		d.frames[g.text] = bounds(g.outline[0])
+	case g.text != "" && len(g.filled) == 1:
+		k := g.text + "\x00" + g.href
+		b := d.boxes[k]
+		if b == nil {
+			b = &box{}
+			d.boxes[k] = b
+		}
+		b.n++
+		b.href, b.rect = g.href, bounds(g.filled[0])
+	case g.text != "":
+		t.Errorf("group with text %q and %d shapes", g.text, len(g.filled)+len(g.outline))
+	}
 }
 
 // boxOf is n's box: the one with n's text and, if n's href is safe, its
@@ -315,10 +340,20 @@ func TestGraphReal(t *testing.T) {
 func checkDrawing(t *testing.T, nodes []Node, edges []Edge, svg []byte) drawing {
 	t.Helper()
 	d := read(t, svg)
-	byID := map[string]Node{}
-	var resX []float64
+	resX := checkBoxes(t, d, nodes)
+	if t.Failed() {
+		return d
+	}
+	checkClusters(t, d, nodes, resX)
+	checkLines(t, d, nodes, edges)
+	return d
+}
+
+// checkBoxes checks each node's box, and returns the left and right edges
+// of the resources' boxes.
+func checkBoxes(t *testing.T, d drawing, nodes []Node) (resX []float64) {
+	t.Helper()
 	for _, n := range nodes {
-		byID[n.ID] = n
 		b := d.boxOf(n)
 		if b == nil || b.n != 1 {
 			t.Errorf("node %q: want one box saying %q and linking to %q, got %v", n.ID, n.Label, n.Href, b)
@@ -334,12 +369,13 @@ func checkDrawing(t *testing.T, nodes []Node, edges []Edge, svg []byte) drawing 
 	if len(d.boxes) != len(nodes) {
 		t.Errorf("%d boxes for %d nodes", len(d.boxes), len(nodes))
 	}
-	if t.Failed() {
-		return d
-	}
+	return resX
+}
 
-	// Resources form the middle column; each cluster sits wholly on one
-	// side of it, inside its frame, and no other box is inside.
+// checkClusters: resources form the middle column; each cluster sits
+// wholly on one side of it, inside its frame, and no other box is inside.
+func checkClusters(t *testing.T, d drawing, nodes []Node, resX []float64) {
+	t.Helper()
 	lo, hi := slices.Min(resX), slices.Max(resX)
 	side := func(n Node) int {
 		r := d.boxOf(n).rect
@@ -380,8 +416,17 @@ func checkDrawing(t *testing.T, nodes []Node, edges []Edge, svg []byte) drawing 
 	if len(d.frames) != len(clusters) {
 		t.Errorf("%d frames for %d clusters", len(d.frames), len(clusters))
 	}
+}
 
-	// Lines: what each component does to each resource.
+// checkLines: one line for what each component does to each resource,
+// dashed for a watch only, with an arrowhead at the resource for a write
+// and one at the component for a watch.
+func checkLines(t *testing.T, d drawing, nodes []Node, edges []Edge) {
+	t.Helper()
+	byID := map[string]Node{}
+	for _, n := range nodes {
+		byID[n.ID] = n
+	}
 	type pair struct{ comp, res string }
 	does := map[pair]map[string]bool{}
 	for _, e := range edges {
@@ -439,7 +484,6 @@ func checkDrawing(t *testing.T, nodes []Node, edges []Edge, svg []byte) drawing 
 	for p := range does {
 		t.Errorf("no line between %q and %q", p.comp, p.res)
 	}
-	return d
 }
 
 func TestGraphDeterministic(t *testing.T) {

@@ -89,129 +89,137 @@ func TestWasmCache(t *testing.T) {
 	if os.Getenv(childEnv) != "" {
 		t.Skip("in the child")
 	}
+	t.Run("fresh", wasmCacheFresh)
+	t.Run("TMPDIR unset", wasmCacheTMPDIRUnset)
+	t.Run("refused", wasmCacheRefused)
+	t.Run("kubewalk", wasmCacheKubewalk)
+}
+
+// child runs this test binary's TestWasmCacheChild with TMPDIR tmp and
+// XDG_CACHE_HOME cacheHome, and returns its report and init trace.
+func child(t *testing.T, tmp, cacheHome string) (childReport, initTrace) {
+	t.Helper()
 	self, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
 	}
-	child := func(t *testing.T, tmp, cacheHome string) (childReport, initTrace) {
-		t.Helper()
-		out := filepath.Join(t.TempDir(), "report.json")
-		trace := run(t, exec.Command(self, "-test.run=^TestWasmCacheChild$"), tmp, cacheHome, childEnv+"="+out)
-		var r childReport
-		b, err := os.ReadFile(out)
-		if err != nil {
-			t.Fatalf("the child wrote no report: %v", err)
-		}
-		if err := json.Unmarshal(b, &r); err != nil {
-			t.Fatal(err)
-		}
-		if r.SVG == 0 {
-			t.Error("the child drew nothing")
-		}
-		return r, trace
+	out := filepath.Join(t.TempDir(), "report.json")
+	trace := run(t, exec.Command(self, "-test.run=^TestWasmCacheChild$"), tmp, cacheHome, childEnv+"="+out)
+	var r childReport
+	b, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatalf("the child wrote no report: %v", err)
 	}
-	// The cache is where wasmcache says, under XDG_CACHE_HOME.
-	cacheDir := func(t *testing.T, cacheHome string) string {
-		d, err := filepath.EvalSymlinks(cacheHome)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return filepath.Join(d, "kubewalk", "graphviz")
+	if err := json.Unmarshal(b, &r); err != nil {
+		t.Fatal(err)
 	}
+	if r.SVG == 0 {
+		t.Error("the child drew nothing")
+	}
+	return r, trace
+}
 
-	t.Run("fresh", func(t *testing.T) {
-		tmp, cacheHome := dirs(t)
-		var first []cacheFile
-		var clock [2]float64
-		for i := range 2 {
-			r, trace := child(t, tmp, cacheHome)
-			trace.checkOrder(t)
-			if !r.TMPDIRSet || r.TMPDIR != tmp || r.TempDir != tmp {
-				t.Errorf("start %d: TMPDIR %q (set %v), os.TempDir() %q; want the caller's, %s", i+1, r.TMPDIR, r.TMPDIRSet, r.TempDir, tmp)
-			}
-			if filepath.Dir(r.TempFile) != tmp {
-				t.Errorf("start %d: os.CreateTemp made %s, not in the caller's TMPDIR %s", i+1, r.TempFile, tmp)
-			}
-			if want := cacheDir(t, cacheHome); r.Cache != want || r.CacheErr != "" {
-				t.Fatalf("start %d: wasmcache.Dir() = %q, %q; want %s", i+1, r.Cache, r.CacheErr, want)
-			}
-			onlyTempFiles(t, tmp, r.TempFile)
-			os.Remove(r.TempFile)
-			files := cacheFiles(t, r.Cache)
-			if len(files) == 0 {
-				t.Fatalf("start %d: nothing in the cache %s", i+1, r.Cache)
-			}
-			if i == 0 {
-				first = files
-			} else if !slices.Equal(files, first) {
-				t.Errorf("the second start changed the cache:\nfirst  %v\nsecond %v", first, files)
-			}
-			clock[i] = trace.clock[graphvizPkg]
-		}
-		// Compiling takes 0.5-2 s here, loading from the cache 10-100 ms.
-		if clock[1] > clock[0]/2 {
-			t.Errorf("go-graphviz's init took %.0f ms, then %.0f ms: the second start did not use the cache", clock[0], clock[1])
-		}
-		t.Logf("go-graphviz's init: %.0f ms, then %.0f ms from the cache", clock[0], clock[1])
-	})
+// graphvizCache is where wasmcache keeps the cache, under XDG_CACHE_HOME.
+func graphvizCache(t *testing.T, cacheHome string) string {
+	d, err := filepath.EvalSymlinks(cacheHome)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return filepath.Join(d, "kubewalk", "graphviz")
+}
 
-	t.Run("TMPDIR unset", func(t *testing.T) {
-		_, cacheHome := dirs(t)
-		r, trace := child(t, "", cacheHome)
-		trace.checkOrder(t)
-		if r.TMPDIRSet {
-			t.Errorf("TMPDIR is %q in the child, want it unset as it was", r.TMPDIR)
-		}
-		if r.TempDir != "/tmp" {
-			t.Errorf("os.TempDir() = %q, want /tmp", r.TempDir)
-		}
-		if r.Cache != cacheDir(t, cacheHome) {
-			t.Errorf("wasmcache.Dir() = %q, %q", r.Cache, r.CacheErr)
-		}
-		os.Remove(r.TempFile)
-	})
-
-	t.Run("refused", func(t *testing.T) {
-		// Someone made the cache directory for everyone to fill, and
-		// filled it: the child must compile in memory and leave it be.
-		tmp, cacheHome := dirs(t)
-		planted := filepath.Join(cacheHome, "kubewalk", "graphviz")
-		if err := os.MkdirAll(filepath.Join(planted, "go-graphviz"), 0o700); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(planted, "go-graphviz", "planted"), []byte("code"), 0o666); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.Chmod(planted, 0o777); err != nil {
-			t.Fatal(err)
-		}
+func wasmCacheFresh(t *testing.T) {
+	tmp, cacheHome := dirs(t)
+	var first []cacheFile
+	var clock [2]float64
+	for i := range 2 {
 		r, trace := child(t, tmp, cacheHome)
 		trace.checkOrder(t)
-		if r.Cache != "" || !strings.Contains(r.CacheErr, "has mode 0777") {
-			t.Errorf("wasmcache.Dir() = %q, %q; want the mode refused", r.Cache, r.CacheErr)
+		if !r.TMPDIRSet || r.TMPDIR != tmp || r.TempDir != tmp {
+			t.Errorf("start %d: TMPDIR %q (set %v), os.TempDir() %q; want the caller's, %s", i+1, r.TMPDIR, r.TMPDIRSet, r.TempDir, tmp)
 		}
-		if r.TempDir != tmp {
-			t.Errorf("os.TempDir() = %q, want %s", r.TempDir, tmp)
+		if filepath.Dir(r.TempFile) != tmp {
+			t.Errorf("start %d: os.CreateTemp made %s, not in the caller's TMPDIR %s", i+1, r.TempFile, tmp)
+		}
+		if want := graphvizCache(t, cacheHome); r.Cache != want || r.CacheErr != "" {
+			t.Fatalf("start %d: wasmcache.Dir() = %q, %q; want %s", i+1, r.Cache, r.CacheErr, want)
 		}
 		onlyTempFiles(t, tmp, r.TempFile)
-		if got, want := cacheFiles(t, planted), []cacheFile{{Name: "go-graphviz/planted", Size: 4}}; !equalNames(got, want) {
-			t.Errorf("the planted directory changed: %v, want %v", got, want)
+		os.Remove(r.TempFile)
+		files := cacheFiles(t, r.Cache)
+		if len(files) == 0 {
+			t.Fatalf("start %d: nothing in the cache %s", i+1, r.Cache)
 		}
-	})
+		if i == 0 {
+			first = files
+		} else if !slices.Equal(files, first) {
+			t.Errorf("the second start changed the cache:\nfirst  %v\nsecond %v", first, files)
+		}
+		clock[i] = trace.clock[graphvizPkg]
+	}
+	// Compiling takes 0.5-2 s here, loading from the cache 10-100 ms.
+	if clock[1] > clock[0]/2 {
+		t.Errorf("go-graphviz's init took %.0f ms, then %.0f ms: the second start did not use the cache", clock[0], clock[1])
+	}
+	t.Logf("go-graphviz's init: %.0f ms, then %.0f ms from the cache", clock[0], clock[1])
+}
 
-	t.Run("kubewalk", func(t *testing.T) {
-		bin := os.Getenv("KUBEWALK_BIN")
-		if bin == "" {
-			t.Skip("KUBEWALK_BIN is not set (make e2e sets it)")
-		}
-		tmp, cacheHome := dirs(t)
-		trace := run(t, exec.Command(bin, "version"), tmp, cacheHome)
-		trace.checkOrder(t)
-		onlyTempFiles(t, tmp)
-		if len(cacheFiles(t, cacheDir(t, cacheHome))) == 0 {
-			t.Errorf("kubewalk version put nothing in %s", cacheDir(t, cacheHome))
-		}
-	})
+func wasmCacheTMPDIRUnset(t *testing.T) {
+	_, cacheHome := dirs(t)
+	r, trace := child(t, "", cacheHome)
+	trace.checkOrder(t)
+	if r.TMPDIRSet {
+		t.Errorf("TMPDIR is %q in the child, want it unset as it was", r.TMPDIR)
+	}
+	if r.TempDir != "/tmp" {
+		t.Errorf("os.TempDir() = %q, want /tmp", r.TempDir)
+	}
+	if r.Cache != graphvizCache(t, cacheHome) {
+		t.Errorf("wasmcache.Dir() = %q, %q", r.Cache, r.CacheErr)
+	}
+	os.Remove(r.TempFile)
+}
+
+func wasmCacheRefused(t *testing.T) {
+	// Someone made the cache directory for everyone to fill, and
+	// filled it: the child must compile in memory and leave it be.
+	tmp, cacheHome := dirs(t)
+	planted := filepath.Join(cacheHome, "kubewalk", "graphviz")
+	if err := os.MkdirAll(filepath.Join(planted, "go-graphviz"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(planted, "go-graphviz", "planted"), []byte("code"), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(planted, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	r, trace := child(t, tmp, cacheHome)
+	trace.checkOrder(t)
+	if r.Cache != "" || !strings.Contains(r.CacheErr, "has mode 0777") {
+		t.Errorf("wasmcache.Dir() = %q, %q; want the mode refused", r.Cache, r.CacheErr)
+	}
+	if r.TempDir != tmp {
+		t.Errorf("os.TempDir() = %q, want %s", r.TempDir, tmp)
+	}
+	onlyTempFiles(t, tmp, r.TempFile)
+	if got, want := cacheFiles(t, planted), []cacheFile{{Name: "go-graphviz/planted", Size: 4}}; !equalNames(got, want) {
+		t.Errorf("the planted directory changed: %v, want %v", got, want)
+	}
+}
+
+func wasmCacheKubewalk(t *testing.T) {
+	bin := os.Getenv("KUBEWALK_BIN")
+	if bin == "" {
+		t.Skip("KUBEWALK_BIN is not set (make e2e sets it)")
+	}
+	tmp, cacheHome := dirs(t)
+	trace := run(t, exec.Command(bin, "version"), tmp, cacheHome)
+	trace.checkOrder(t)
+	onlyTempFiles(t, tmp)
+	if len(cacheFiles(t, graphvizCache(t, cacheHome))) == 0 {
+		t.Errorf("kubewalk version put nothing in %s", graphvizCache(t, cacheHome))
+	}
 }
 
 // dirs returns a fresh TMPDIR and XDG_CACHE_HOME.
