@@ -290,29 +290,35 @@ func TestHalfWrittenCache(t *testing.T) {
 			write(t, final+".lock", "12345\n")
 		}},
 	} {
-		t.Run(tc.name, func(t *testing.T) {
-			for _, source := range []string{"git", "auto"} {
-				cache := t.TempDir()
-				final := filepath.Join(cache, "trees", "git", tag)
-				tc.setup(t, final)
-				opts := gitOptions(t, cache, tag)
-				opts.Source = source
-				tree, err := Fetch(context.Background(), opts)
-				if err != nil {
-					t.Fatalf("--source %s: %v", source, err)
-				}
-				if tree.Backend != "git" || tree.Commit != fx.commits[tag] {
-					t.Errorf("--source %s: got %+v", source, tree)
-				}
-				if diff := cmp.Diff(fixtureFiles(tag), readTree(t, tree.Dir)); diff != "" {
-					t.Errorf("--source %s: tree (-want +got):\n%s", source, diff)
-				}
-				if _, err := os.Stat(filepath.Join(final, workFileName)); err != nil {
-					t.Errorf("--source %s: %v", source, err)
-				}
-				assertNoLeftovers(t, cache)
-			}
-		})
+		t.Run(tc.name, func(t *testing.T) { fetchRecovers(t, tag, tc.setup) })
+	}
+}
+
+// fetchRecovers fetches tag with --source git and auto, each into a new
+// cache that setup has damaged, and checks the tree is whole and nothing
+// else is left.
+func fetchRecovers(t *testing.T, tag string, setup func(t *testing.T, final string)) {
+	t.Helper()
+	for _, source := range []string{"git", "auto"} {
+		cache := t.TempDir()
+		final := filepath.Join(cache, "trees", "git", tag)
+		setup(t, final)
+		opts := gitOptions(t, cache, tag)
+		opts.Source = source
+		tree, err := Fetch(context.Background(), opts)
+		if err != nil {
+			t.Fatalf("--source %s: %v", source, err)
+		}
+		if tree.Backend != "git" || tree.Commit != fx.commits[tag] {
+			t.Errorf("--source %s: got %+v", source, tree)
+		}
+		if diff := cmp.Diff(fixtureFiles(tag), readTree(t, tree.Dir)); diff != "" {
+			t.Errorf("--source %s: tree (-want +got):\n%s", source, diff)
+		}
+		if _, err := os.Stat(filepath.Join(final, workFileName)); err != nil {
+			t.Errorf("--source %s: %v", source, err)
+		}
+		assertNoLeftovers(t, cache)
 	}
 }
 
