@@ -60,7 +60,7 @@ func (b *builder) controllerPage(d *controllerData, i int) ([]byte, error) {
 	v := b.views(p)
 	pv := controllerPageView{
 		Name: c.Name, State: b.controllerState(c), Aliases: c.Aliases, Gates: c.FeatureGates,
-		When: c.DisabledWhen, Packages: c.Packages, Notes: cv.Notes, Index: relURL(p, controllersPage, ""),
+		When: c.DisabledWhen, Packages: c.Packages, Notes: cv.Notes, Index: b.link(p, controllersPage, ""),
 	}
 	if !c.At.IsZero() {
 		pv.GitHub = b.opts.SourceURL(c.At.Path, c.At.StartLine, c.At.EndLine)
@@ -179,11 +179,11 @@ func (b *builder) watcherLink(page string, d *controllerData, w *trace.Watcher) 
 	l := linkView{Text: w.Name}
 	for dir := w.Component; dir != ""; dir = parentDir(dir) {
 		if name, ok := d.owner[dir]; ok {
-			return linkView{Text: name, Href: relURL(page, ControllerPage(name), "")}
+			return linkView{Text: name, Href: b.link(page, ControllerPage(name), "")}
 		}
 	}
 	if w.Name == trace.ComponentName("pkg/scheduler") && len(b.in.Facts.SchedulerPlugins) > 0 {
-		l.Href = relURL(page, pluginsPage, "")
+		l.Href = b.link(page, pluginsPage, "")
 	}
 	return l
 }

@@ -31,7 +31,7 @@ func (b *builder) controllersLink(page string) string {
 	if len(b.in.Facts.Controllers) == 0 && len(b.in.Facts.SchedulerPlugins) == 0 {
 		return ""
 	}
-	return relURL(page, controllersPage, "")
+	return b.link(page, controllersPage, "")
 }
 
 // controllerData is what the controller pages share, derived once per
@@ -118,7 +118,7 @@ func (b *builder) kindTraces(d *controllerData, page string) map[string]string {
 	out := map[string]string{}
 	for _, ti := range tis {
 		if !traceEmpty(ti.Trace) && checkID(ti.Kind) == nil {
-			out[resourceLabel(ti.Trace.Root.Resource)] = relURL(page, TracePage(ti.Kind), "")
+			out[resourceLabel(ti.Trace.Root.Resource)] = b.link(page, TracePage(ti.Kind), "")
 		}
 	}
 	return out
@@ -153,10 +153,10 @@ func (b *builder) controllersIndex(d *controllerData) ([]byte, error) {
 		Rows    []controllerRow
 		Plugins string
 		Traces  []linkView
-	}{Plugins: relURL(p, pluginsPage, "")}
+	}{Plugins: b.link(p, pluginsPage, "")}
 	for _, cv := range d.views {
 		c := cv.Controller
-		row := controllerRow{Name: c.Name, Href: relURL(p, ControllerPage(c.Name), ""), State: b.controllerState(c), Gates: c.FeatureGates, Events: len(cv.Events)}
+		row := controllerRow{Name: c.Name, Href: b.link(p, ControllerPage(c.Name), ""), State: b.controllerState(c), Gates: c.FeatureGates, Events: len(cv.Events)}
 		for _, w := range cv.Watches {
 			row.Watches = appendOnce(row.Watches, resourceLabel(w.Registration.Informer))
 		}

@@ -111,3 +111,22 @@ func TestControllerPageKorean(t *testing.T) {
 		t.Error("the Korean page does not say what it watches in Korean")
 	}
 }
+
+// TestControllerPagesBilingual: in a site of two languages every page,
+// the shared source pages included, links the controllers index of its
+// language, and the links of and to the controller pages hold. (Links
+// elsewhere are the other pages' tests' business: the fixture's
+// walkthrough links its code one directory short in this layout.)
+func TestControllerPagesBilingual(t *testing.T) {
+	out, _ := buildFixture(t, func(in *Input) { withControllers(in); in.Langs = []string{"en", "ko"} })
+	for _, l := range []string{"en", "ko"} {
+		if _, err := os.Stat(filepath.Join(out, l, ControllerPage("deployment-controller"))); err != nil {
+			t.Error(err)
+		}
+	}
+	for _, err := range CheckLinks(out) {
+		if strings.Contains(err.Error(), "controllers/") || strings.Contains(err.Error(), "traces/") {
+			t.Error(err)
+		}
+	}
+}

@@ -38,7 +38,7 @@ func (b *builder) pluginsPage() ([]byte, error) {
 		Intro   string
 		Plugins []pluginView
 		Index   string
-	}{Intro: fmt.Sprintf(b.t("plugins.intro"), len(b.in.Facts.SchedulerPlugins)), Index: relURL(p, controllersPage, "")}
+	}{Intro: fmt.Sprintf(b.t("plugins.intro"), len(b.in.Facts.SchedulerPlugins)), Index: b.link(p, controllersPage, "")}
 	ref := func(r fact.FuncRef) traceStepView {
 		return b.traceStep(v, trace.Step{Symbol: r.Symbol, Decl: r.Decl, At: r.Decl})
 	}
