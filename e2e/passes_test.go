@@ -245,102 +245,118 @@ func TestE2EWrites(t *testing.T) {
 
 // TestE2EDeploymentController: the deployment controller's three
 // registrations with their handler methods, its sync wiring, and the
-// replicaset controller's interface call into RealPodControl. It stays one
-// function, one check after another of the facts of one release, so it
-// reads as the walkthrough it protects.
+// replicaset controller's interface call into RealPodControl, one check
+// after another of the facts of one release, so it reads as the
+// walkthrough it protects.
 func TestE2EDeploymentController(t *testing.T) {
-	const pkg = "k8s.io/kubernetes/pkg/controller/deployment."
+	for _, rel := range analysedReleases(t) {
+		t.Run(rel.Tag, func(t *testing.T) {
+			checkDeploymentRegistrations(t, rel.Facts)
+			checkDeploymentWiring(t, rel.Facts)
+		})
+	}
+}
+
+// deploymentPkg is the deployment controller's package, as symbols start.
+const deploymentPkg = "k8s.io/kubernetes/pkg/controller/deployment."
+
+// checkDeploymentRegistrations: NewDeploymentController registers a
+// Deployment, a ReplicaSet and a Pod informer, each with its methods.
+func checkDeploymentRegistrations(t *testing.T, facts *fact.Facts) {
+	t.Helper()
+	const pkg = deploymentPkg
 	want := map[string][3]string{ // informer kind → add, update, delete methods ("" = none)
 		"Deployment": {"addDeployment", "updateDeployment", "deleteDeployment"},
 		"ReplicaSet": {"addReplicaSet", "updateReplicaSet", "deleteReplicaSet"},
 		"Pod":        {"", "", "deletePod"},
 	}
-	for _, rel := range analysedReleases(t) {
-		t.Run(rel.Tag, func(t *testing.T) {
-			facts := rel.Facts
-			seen := map[string]bool{}
-			for _, h := range facts.Handlers {
-				if h.Caller.Symbol != pkg+"NewDeploymentController" {
-					continue
+	seen := map[string]bool{}
+	for _, h := range facts.Handlers {
+		if h.Caller.Symbol != pkg+"NewDeploymentController" {
+			continue
+		}
+		w, ok := want[h.Informer.Kind]
+		if !ok {
+			t.Errorf("%s:%d: unexpected informer %+v", h.At.Path, h.At.StartLine, h.Informer)
+			continue
+		}
+		seen[h.Informer.Kind] = true
+		for i, got := range []*fact.Handler{h.Add, h.Update, h.Delete} {
+			if w[i] == "" {
+				if got != nil {
+					t.Errorf("%s:%d: %s informer: unexpected handler %+v", h.At.Path, h.At.StartLine, h.Informer.Kind, got)
 				}
-				w, ok := want[h.Informer.Kind]
-				if !ok {
-					t.Errorf("%s:%d: unexpected informer %+v", h.At.Path, h.At.StartLine, h.Informer)
-					continue
-				}
-				seen[h.Informer.Kind] = true
-				for i, got := range []*fact.Handler{h.Add, h.Update, h.Delete} {
-					if w[i] == "" {
-						if got != nil {
-							t.Errorf("%s:%d: %s informer: unexpected handler %+v", h.At.Path, h.At.StartLine, h.Informer.Kind, got)
-						}
-						continue
-					}
-					method := pkg + "DeploymentController." + w[i]
-					if got == nil || (got.Symbol != method && !slices.Contains(got.Calls, method)) {
-						t.Errorf("%s:%d: %s informer: handler %d = %+v, want %s (directly or called from a literal)", h.At.Path, h.At.StartLine, h.Informer.Kind, i, got, method)
-					}
-				}
+				continue
 			}
-			for k := range want {
-				if !seen[k] {
-					t.Errorf("no %s registration in NewDeploymentController", k)
-				}
+			method := pkg + "DeploymentController." + w[i]
+			if got == nil || (got.Symbol != method && !slices.Contains(got.Calls, method)) {
+				t.Errorf("%s:%d: %s informer: handler %d = %+v, want %s (directly or called from a literal)", h.At.Path, h.At.StartLine, h.Informer.Kind, i, got, method)
 			}
+		}
+	}
+	for k := range want {
+		if !seen[k] {
+			t.Errorf("no %s registration in NewDeploymentController", k)
+		}
+	}
+}
 
-			wired := false
-			for _, w := range facts.Wirings {
-				if w.Type == pkg+"DeploymentController" && w.Field == "syncHandler" {
-					wired = true
-					if w.Sync.Symbol != pkg+"DeploymentController.syncDeployment" || w.Queue != "queue" ||
-						w.Worker == nil || w.Worker.Symbol != pkg+"DeploymentController.processNextWorkItem" || len(w.Enqueuers) == 0 {
-						t.Errorf("deployment wiring = %+v", w)
-					}
-				}
+// checkDeploymentWiring: the sync handler's wiring and the call edges the
+// walkthrough follows, and the kubelet's pod source.
+func checkDeploymentWiring(t *testing.T, facts *fact.Facts) {
+	t.Helper()
+	const pkg = deploymentPkg
+	wired := false
+	for _, w := range facts.Wirings {
+		if w.Type == pkg+"DeploymentController" && w.Field == "syncHandler" {
+			wired = true
+			if w.Sync.Symbol != pkg+"DeploymentController.syncDeployment" || w.Queue != "queue" ||
+				w.Worker == nil || w.Worker.Symbol != pkg+"DeploymentController.processNextWorkItem" || len(w.Enqueuers) == 0 {
+				t.Errorf("deployment wiring = %+v", w)
 			}
-			if !wired {
-				t.Error("no DeploymentController.syncHandler wiring")
-			}
+		}
+	}
+	if !wired {
+		t.Error("no DeploymentController.syncHandler wiring")
+	}
 
-			edge := false
-			for _, c := range facts.Calls {
-				if strings.HasPrefix(c.From, "k8s.io/kubernetes/pkg/controller/replicaset.ReplicaSetController.manageReplicas") &&
-					c.To == "k8s.io/kubernetes/pkg/controller.RealPodControl.CreatePods" && c.Kind == "interface" {
-					edge = true
-				}
-			}
-			if !edge {
-				t.Error("no interface call edge manageReplicas → controller.RealPodControl.CreatePods")
-			}
+	edge := false
+	for _, c := range facts.Calls {
+		if strings.HasPrefix(c.From, "k8s.io/kubernetes/pkg/controller/replicaset.ReplicaSetController.manageReplicas") &&
+			c.To == "k8s.io/kubernetes/pkg/controller.RealPodControl.CreatePods" && c.Kind == "interface" {
+			edge = true
+		}
+	}
+	if !edge {
+		t.Error("no interface call edge manageReplicas → controller.RealPodControl.CreatePods")
+	}
 
-			// The sync handler is reached through its func field.
-			fieldEdge := false
-			for _, c := range facts.Calls {
-				if c.From == pkg+"DeploymentController.processNextWorkItem" && c.To == pkg+"DeploymentController.syncDeployment" && c.Kind == "func field" {
-					fieldEdge = true
-				}
-			}
-			if !fieldEdge {
-				t.Error("no func field call edge processNextWorkItem → syncDeployment (dc.syncHandler)")
-			}
+	// The sync handler is reached through its func field.
+	fieldEdge := false
+	for _, c := range facts.Calls {
+		if c.From == pkg+"DeploymentController.processNextWorkItem" && c.To == pkg+"DeploymentController.syncDeployment" && c.Kind == "func field" {
+			fieldEdge = true
+		}
+	}
+	if !fieldEdge {
+		t.Error("no func field call edge processNextWorkItem → syncDeployment (dc.syncHandler)")
+	}
 
-			// The kubelet's pod source: a list-watch of pods selected by
-			// spec.nodeName, fed to a reflector whose store pushes to the
-			// kubelet's channel.
-			kubelet := false
-			for _, lw := range facts.ListWatches {
-				if lw.Caller.Symbol != "k8s.io/kubernetes/pkg/kubelet/config.NewSourceApiserver" {
-					continue
-				}
-				kubelet = true
-				if lw.Resource.Resource != "pods" || lw.Resource.Kind != "Pod" || !slices.Contains(lw.Fields, "spec.nodeName") ||
-					len(lw.Consumers) != 1 || lw.Consumers[0].Kind != "reflector" || lw.Consumers[0].Push == nil {
-					t.Errorf("kubelet list-watch = %+v", lw)
-				}
-			}
-			if !kubelet {
-				t.Error("no list-watch in pkg/kubelet/config.NewSourceApiserver")
-			}
-		})
+	// The kubelet's pod source: a list-watch of pods selected by
+	// spec.nodeName, fed to a reflector whose store pushes to the
+	// kubelet's channel.
+	kubelet := false
+	for _, lw := range facts.ListWatches {
+		if lw.Caller.Symbol != "k8s.io/kubernetes/pkg/kubelet/config.NewSourceApiserver" {
+			continue
+		}
+		kubelet = true
+		if lw.Resource.Resource != "pods" || lw.Resource.Kind != "Pod" || !slices.Contains(lw.Fields, "spec.nodeName") ||
+			len(lw.Consumers) != 1 || lw.Consumers[0].Kind != "reflector" || lw.Consumers[0].Push == nil {
+			t.Errorf("kubelet list-watch = %+v", lw)
+		}
+	}
+	if !kubelet {
+		t.Error("no list-watch in pkg/kubelet/config.NewSourceApiserver")
 	}
 }
