@@ -4,6 +4,11 @@ package fact
 // and the places where code asks a gate whether it is on (GateCheck).
 // (Schema 5.)
 
+import (
+	"bytes"
+	"encoding/gob"
+)
+
 // Stages of a feature gate, as Gate.Stage and GateStage.Stage spell them.
 // component-base's featuregate spells them "ALPHA", "BETA", "" (GA),
 // "DEPRECATED" and "PRE-ALPHA"; these are the words its documentation and
@@ -52,6 +57,42 @@ type GateStage struct {
 	// Default is the gate's default from that version, when the release
 	// records it (versioned specs); nil when it does not (doc comments).
 	Default *bool `json:"default,omitempty"`
+}
+
+// gateStageGob is GateStage as the analyzer's cache stores it: gob
+// flattens pointers and leaves zero values out, so a Default pointing to
+// false would come back nil.
+type gateStageGob struct {
+	Stage, Version string
+	Default        int8 // 0 not recorded, 1 off, 2 on
+}
+
+// GobEncode keeps a Default of false through the cache.
+func (s GateStage) GobEncode() ([]byte, error) {
+	g := gateStageGob{Stage: s.Stage, Version: s.Version}
+	if s.Default != nil {
+		g.Default = 1
+		if *s.Default {
+			g.Default = 2
+		}
+	}
+	var b bytes.Buffer
+	err := gob.NewEncoder(&b).Encode(g)
+	return b.Bytes(), err
+}
+
+// GobDecode reads what GobEncode wrote.
+func (s *GateStage) GobDecode(data []byte) error {
+	var g gateStageGob
+	if err := gob.NewDecoder(bytes.NewReader(data)).Decode(&g); err != nil {
+		return err
+	}
+	*s = GateStage{Stage: g.Stage, Version: g.Version}
+	if g.Default != 0 {
+		on := g.Default == 2
+		s.Default = &on
+	}
+	return nil
 }
 
 // GateCheck is code that runs only when a feature gate is on (or off):
