@@ -24,7 +24,7 @@ import (
 // rel; lang "" loads every language (walkthrough.LoadAll). A user
 // walkthrough with the ID of a built-in one replaces it.
 func Docs(rel *Release, sets []WalkSet, lang string, symbolURL walkthrough.Options) ([]*walkthrough.Doc, error) {
-	return loadDocs(rel, sets, lang, symbolURL, LinkTargets(sets), nil)
+	return loadDocs(rel, sets, lang, symbolURL, alsoTargets(sets), nil)
 }
 
 // loadDocs is Docs, with the link targets of the sets given (they are the
@@ -55,6 +55,17 @@ func loadDocs(rel *Release, sets []WalkSet, lang string, symbolURL walkthrough.O
 		docs = append(docs, ds...)
 	}
 	return docs, nil
+}
+
+// alsoTargets is walkthrough.Options.Also for sets: LinkTargets when
+// there are several, nil for one, whose walkthroughs Load finds in its
+// own parse (a set's own walkthroughs win over Also's), so the default
+// build parses its walkthroughs once for the links instead of twice.
+func alsoTargets(sets []WalkSet) walkthrough.LinkTargets {
+	if len(sets) < 2 {
+		return nil
+	}
+	return LinkTargets(sets)
 }
 
 // LinkTargets returns the walkthroughs of every set with their step
@@ -94,7 +105,7 @@ func buildReleases(ctx context.Context, rels []*Release, sets []WalkSet, lang st
 	sort.SliceStable(rels, func(i, j int) bool { return olderFirst(rels[i].Tree.Tag, rels[j].Tree.Tag) })
 	// The walkthroughs' link targets depend on their files alone: read
 	// once for every release.
-	also := LinkTargets(sets)
+	also := alsoTargets(sets)
 	symbolURL := site.SymbolURL
 	if lang == "" {
 		symbolURL = site.LangSymbolURL
