@@ -1,11 +1,14 @@
 package site
 
 import (
+	"context"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 )
@@ -60,6 +63,18 @@ func TestBrowserBilingual(t *testing.T) {
 		open(t, "index.html")
 		if p, lang := where(t); p != "en/index.html" || lang != "en" {
 			t.Errorf("the root sent an English browser to %s (%s)", p, lang)
+		}
+		// A browser preferring Korean (navigator.languages ko-KR, ko).
+		err := chromedp.Do(ctx, chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+			_, err := cdp.Call(ctx, tg, emulation.SetUserAgentOverride, emulation.SetUserAgentOverrideParams{UserAgent: "kubewalk-test", AcceptLanguage: "ko-KR,ko"})
+			return err
+		}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		open(t, "index.html")
+		if p, lang := where(t); p != "ko/index.html" || lang != "ko" {
+			t.Errorf("the root sent a Korean browser to %s (%s)", p, lang)
 		}
 	})
 	t.Run("walkthrough step", func(t *testing.T) {
