@@ -122,8 +122,9 @@ func (b *builder) ctlWatch(v views, w trace.Watch, traces map[string]string) ctl
 		Queue:       b.traceSteps(v, w.Queue),
 		Unconnected: w.Unconnected,
 	}
-	if wv.Resource == "" {
-		wv.Resource = r.InformerExpr
+	if r.Informer.Resource == "" && r.Informer.Kind == "" {
+		// A dynamic or metadata informer: any resource, told at run time.
+		wv.Resource = b.t("handlers.anyresource")
 	}
 	hs := []**traceStepView{&wv.Add, &wv.Update, &wv.Delete}
 	for i, h := range []*fact.Handler{r.Add, r.Update, r.Delete} {

@@ -52,7 +52,7 @@ func TestControllerPages(t *testing.T) {
 	for _, want := range []string{
 		"<h1>deployment-controller</h1>",
 		"<code>deployment</code>", "<code>SomeGate</code>",
-		"1 informer handler registrations are reached from the start function.",
+		"1 informer handler registrations are reached from the start function or the Run method of what it builds.",
 		"deployments.apps",
 		"DeploymentController.syncDeployment",
 		`<span class="verb">create replicasets.apps</span>`,
@@ -107,7 +107,7 @@ func TestControllerPageKorean(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(string(b), "시작 함수에서 인포머 핸들러 등록 1개에 이릅니다.") {
+	if !strings.Contains(string(b), "시작 함수나 그것이 만든 것의 Run 메서드에서 인포머 핸들러 등록 1개에 이릅니다.") {
 		t.Error("the Korean page does not say what it watches in Korean")
 	}
 }

@@ -16,8 +16,9 @@ import (
 // instead of from a resource.
 type ControllerView struct {
 	Controller fact.Controller `json:"controller"`
-	// Watches are the handler registrations the start function reaches
-	// within controllerReach calls, in the facts' order, each with its queue path and sync function.
+	// Watches are the handler registrations the start function, or the
+	// Run method of a type it constructs, reaches within controllerReach
+	// calls, in the facts' order, each with its queue path and sync function.
 	Watches []Watch `json:"watches"`
 	// Syncs are the sync functions of the watches (or, with no watch, of
 	// the constructed types), each searched for writes once. A followed
@@ -79,7 +80,21 @@ func (t *tracer) controller(c fact.Controller) *ControllerView {
 		}
 		return false
 	}
-	reached := t.staticReach(c.Start.Symbol, controllerReach)
+	// Registrations made when the controller runs rather than when it is
+	// built (the garbage collector's monitors, the quota monitor) are
+	// reached from the constructed types' Run methods.
+	// So are those of the func literals inside the start function (the
+	// loop it hands the manager runs the garbage collector's Sync).
+	entries := []string{c.Start.Symbol}
+	for fn := range t.out {
+		if strings.HasPrefix(fn, c.Start.Symbol+"$") {
+			entries = append(entries, fn)
+		}
+	}
+	for _, ty := range c.Types {
+		entries = append(entries, ty+".Run")
+	}
+	reached := t.staticReach(entries, controllerReach)
 	var ws []*Watcher
 	for i := range t.in.Facts.Handlers {
 		h := &t.in.Facts.Handlers[i]
@@ -118,7 +133,7 @@ func (t *tracer) controller(c fact.Controller) *ControllerView {
 	} else if !t.anyComponentIn(c.Packages) {
 		v.Notes = append(v.Notes, fmt.Sprintf("the facts hold no handler registration or sync wiring in %s: its code lies outside the analysed packages", strings.Join(c.Packages, ", ")))
 	} else if len(v.Watches) == 0 {
-		v.Notes = append(v.Notes, fmt.Sprintf("no informer handler registration reached from %s within %d calls in %s (dynamic and metadata informers, and informers read only through listers, are not registrations)", fact.ShortSymbol(c.Start.Symbol), controllerReach, strings.Join(c.Packages, ", ")))
+		v.Notes = append(v.Notes, fmt.Sprintf("no informer handler registration reached from %s or the Run method of what it builds within %d calls, in %s (informers read only through listers are not registrations)", fact.ShortSymbol(c.Start.Symbol), controllerReach, strings.Join(c.Packages, ", ")))
 	}
 	return v
 }
@@ -190,13 +205,16 @@ func SyncedKinds(views []*ControllerView) []fact.Resource {
 	return sortedResources(seen)
 }
 
-// staticReach returns the functions reached from entry within max call
+// staticReach returns the functions reached from entries within max call
 // edges, not through interface edges: a constructor reaches its
 // registrations through static calls, and an interface edge out of an
 // informer's AddEventHandler reaches every wrapper implementing it.
-func (t *tracer) staticReach(entry string, max int) map[string]bool {
-	seen := map[string]bool{entry: true}
-	frontier := []string{entry}
+func (t *tracer) staticReach(entries []string, max int) map[string]bool {
+	seen := map[string]bool{}
+	for _, e := range entries {
+		seen[e] = true
+	}
+	frontier := entries
 	for d := 0; d < max && len(frontier) > 0; d++ {
 		var next []string
 		for _, fn := range frontier {
