@@ -39,10 +39,17 @@
 //	explain.html explain-index.js   paste events or audit lines, explained in the browser
 //	changes.html                    what changed since Input.Since (multi-release sites)
 //	walkthroughs/<id>.diffs.js      the diffs behind a walkthrough's badges, loaded on demand
-//	search-index.js                 the search index as a script (file:// cannot fetch JSON)
+//	search-index.js                 the full-text search index as a script (file:// cannot fetch JSON; search.go)
 //	facts.json.gz                   every fact, gzipped, for tools (linked from the home page)
 //	assets/site.css site.js search.js
 //	.kubewalk-site                  marker: Build only ever replaces its own output
+//
+// With Input.Langs (the command line's default: en and ko) the site is
+// bilingual (langs.go): <out>/en/… and <out>/ko/… each laid out as above
+// but for src/ and facts.json.gz, which sit once at <out>/ for every
+// language; <out>/index.html sends the reader to the browser's language
+// (assets/lang.js); every page has a language switch and hreflang
+// alternates.
 //
 // BuildReleases makes one site of several releases: <out>/<tag>/… per
 // release, laid out as above; <out>/index.html lists them newest first

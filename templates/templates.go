@@ -10,6 +10,7 @@
 //	                   internal/render/codehtml and are appended at build time)
 //	assets/site.js     line-range highlighting on source pages
 //	assets/search.js   the search page (reads search-index.js)
+//	assets/lang.js     the root of a bilingual site: the browser's language
 package templates
 
 import "embed"
