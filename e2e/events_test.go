@@ -108,17 +108,11 @@ func TestE2ESiteReadableNames(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	handlers, err := os.ReadFile(filepath.Join(out, "handlers.html"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	handlers := readPage(t, out, "handlers.html")
 	if !strings.Contains(string(handlers), "any resource (dynamic informer)") || !strings.Contains(string(handlers), "AddFunc in deployment.NewDeploymentController (deployment_controller.go:") {
 		t.Errorf("handlers page lacks the dynamic informers' label or a literal handler's name")
 	}
-	page, err := os.ReadFile(filepath.Join(out, "walkthroughs", "deployment.html"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	page := readPage(t, out, "walkthroughs/deployment.html")
 	var reasons []string
 	for _, m := range regexp.MustCompile(`<td><b>([A-Za-z]+)</b>`).FindAllSubmatch(page, -1) {
 		if r := string(m[1]); !slices.Contains(reasons, r) {
@@ -130,6 +124,20 @@ func TestE2ESiteReadableNames(t *testing.T) {
 			t.Errorf("the deployment walkthrough's event tables list %v, not %s", reasons, r)
 		}
 	}
+}
+
+// readPage reads a page of the English site: at the root of a site of one
+// language, under en/ of a site of several.
+func readPage(t *testing.T, out, rel string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(out, filepath.FromSlash(rel)))
+	if os.IsNotExist(err) {
+		b, err = os.ReadFile(filepath.Join(out, "en", filepath.FromSlash(rel)))
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }
 
 // TestE2EExplainKubectlWrite explains the audit record of kubectl's create

@@ -49,6 +49,19 @@ func ShortSymbol(sym string) string {
 	return sym[strings.LastIndexByte(sym, '/')+1:]
 }
 
+// ReadableSymbol is ShortSymbol for readers' text: a func literal's
+// symbol counts literals go/ssa style ("deployment.NewDeploymentController$1"),
+// a number that names nothing a reader can find, so it reads "func literal
+// in deployment.NewDeploymentController" instead. (The site's pages say
+// the same in their language; explain.js's readableSymbol is this rule.)
+func ReadableSymbol(sym string) string {
+	s := ShortSymbol(sym)
+	if i := strings.IndexByte(s, '$'); i >= 0 {
+		return "func literal in " + s[:i]
+	}
+	return s
+}
+
 // kubernetesModule is the module at the root of the Kubernetes repository;
 // its staging modules are k8s.io/<name>, at staging/src/k8s.io/<name>.
 const kubernetesModule = "k8s.io/kubernetes/"

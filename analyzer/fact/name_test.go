@@ -38,3 +38,15 @@ func TestSymbolNames(t *testing.T) {
 		t.Errorf("Component of a staging package = %q", got)
 	}
 }
+
+func TestReadableSymbol(t *testing.T) {
+	for sym, want := range map[string]string{
+		"k8s.io/kubernetes/pkg/controller/deployment.NewDeploymentController$1": "func literal in deployment.NewDeploymentController",
+		"k8s.io/kubernetes/pkg/scheduler/util.BindPod$1$2":                      "func literal in util.BindPod",
+		"k8s.io/kubernetes/pkg/controller.RealPodControl.createPods":            "controller.RealPodControl.createPods",
+	} {
+		if got := ReadableSymbol(sym); got != want {
+			t.Errorf("ReadableSymbol(%q) = %q, want %q", sym, got, want)
+		}
+	}
+}

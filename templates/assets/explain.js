@@ -60,7 +60,7 @@
   function inDirs(p, dirs) { return dirs.some(function (d) { return starts(p, d + "/"); }); }
   function pkgDir(p) { var i = p.lastIndexOf("/"); return i >= 0 ? p.slice(0, i) : ""; }
   function shortSymbol(s) { return s.slice(s.lastIndexOf("/") + 1); }
-  // explain.ReadableSymbol: a func literal ("f$1") is named by the
+  // fact.ReadableSymbol: a func literal ("f$1") is named by the
   // declaration it is written in.
   function readableSymbol(s) {
     s = shortSymbol(s);

@@ -100,12 +100,12 @@ func (t *TextWriter) Close() error {
 }
 
 func writeCode(b *strings.Builder, c Code) {
-	fmt.Fprintf(b, "   %-10s %s  %s\n", termSafe(c.Role), termSafe(c.Where()), termSafe(ReadableSymbol(c.Symbol)))
+	fmt.Fprintf(b, "   %-10s %s  %s\n", termSafe(c.Role), termSafe(c.Where()), termSafe(fact.ReadableSymbol(c.Symbol)))
 	if c.Detail != "" {
 		fmt.Fprintf(b, "   %-10s %s\n", "", termSafe(c.Detail))
 	}
 	if c.Via != "" {
-		fmt.Fprintf(b, "   %-10s via %s\n", "", termSafe(ReadableSymbol(c.Via)))
+		fmt.Fprintf(b, "   %-10s via %s\n", "", termSafe(fact.ReadableSymbol(c.Via)))
 	}
 	if c.Permalink != "" {
 		fmt.Fprintf(b, "   %-10s %s\n", "", termSafe(c.Permalink))
@@ -147,17 +147,4 @@ func unsafeRune(r rune) bool {
 		return true
 	}
 	return false
-}
-
-// ReadableSymbol is fact.ShortSymbol for readers: a func literal's symbol
-// counts literals go/ssa style ("deployment.NewDeploymentController$1"), a
-// number that names nothing a reader can find, so it reads "func literal
-// in deployment.NewDeploymentController" instead. explain.js's
-// readableSymbol is the same rule.
-func ReadableSymbol(sym string) string {
-	s := fact.ShortSymbol(sym)
-	if i := strings.IndexByte(s, '$'); i >= 0 {
-		return "func literal in " + s[:i]
-	}
-	return s
 }

@@ -63,15 +63,3 @@ func TestTextWriterIsWriteText(t *testing.T) {
 		t.Errorf("no explanations: %q %v", none.String(), err)
 	}
 }
-
-func TestReadableSymbol(t *testing.T) {
-	for sym, want := range map[string]string{
-		"k8s.io/kubernetes/pkg/controller/deployment.NewDeploymentController$1": "func literal in deployment.NewDeploymentController",
-		"k8s.io/kubernetes/pkg/scheduler/util.BindPod$1$2":                      "func literal in util.BindPod",
-		"k8s.io/kubernetes/pkg/controller.RealPodControl.createPods":            "controller.RealPodControl.createPods",
-	} {
-		if got := ReadableSymbol(sym); got != want {
-			t.Errorf("ReadableSymbol(%q) = %q, want %q", sym, got, want)
-		}
-	}
-}

@@ -538,7 +538,7 @@ func (t *tracer) expand(w *Watcher, watched fact.Resource, level int, ancestors 
 	// (status updates, finalizer patches), each nearest first.
 	sort.SliceStable(w.Other, func(i, j int) bool { return !w.Other[i].Same && w.Other[j].Same })
 	if len(w.Writes) == 0 && len(w.Other) == 0 {
-		w.Unconnected = append(w.Unconnected, fmt.Sprintf("sync → write: no API write within %d calls of %s", t.opts.MaxCallDepth, fact.ShortSymbol(w.entry)))
+		w.Unconnected = append(w.Unconnected, fmt.Sprintf("sync → write: no API write within %d calls of %s", t.opts.MaxCallDepth, fact.ReadableSymbol(w.entry)))
 	}
 }
 
