@@ -10,19 +10,21 @@ import (
 	"time"
 )
 
-// connWait bounds how long Serve waits, after Close, for the requests in
-// progress to finish before it closes their connections. With
-// Options.StopWait it keeps the whole shutdown under a second: the
-// server's files are local and a request takes milliseconds, so one still
-// running after this is stuck on a client that stopped reading.
+// connWait bounds how long Serve waits, after Ctrl-C, for the requests in
+// progress to finish before it closes their connections. The server's
+// files are local and a request takes milliseconds, so one still running
+// after this is stuck on a client that stopped reading. With
+// Options.StopWait, which runs beside it, it keeps the whole shutdown
+// under a second.
 const connWait = 200 * time.Millisecond
 
 // Serve serves s over HTTP on ln and rebuilds on every change in
-// Options.Watch until ctx is done or the watcher fails; then it closes s
-// (ending the event streams and the build in progress) and the
-// connections, within StopWait plus connWait. A build that
-// did not stop is logged, not returned: it is left for the next server to
-// clean up. Serve returns nil when ctx ended it.
+// Options.Watch until ctx is done or the watcher fails. Then it closes s
+// (the event streams, the build in progress, the build directories) and,
+// meanwhile, the connections: it returns within the longer of StopWait
+// and connWait, plus the removal of the directories. A build that did not
+// stop is logged, not returned: it is left for the next server to clean
+// up. Serve returns nil when ctx ended it.
 func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	hs := &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second}
 	wctx, stop := context.WithCancel(ctx)
@@ -41,15 +43,20 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	case err = <-serr:
 	}
 	stop()
-	// Event streams never go idle: Close ends them before the shutdown
-	// waits for idle connections.
-	if cerr := s.Close(); cerr != nil {
-		s.opts.Log.Warn("stopping", "err", cerr)
-	}
+	// Close and the shutdown side by side: removing the build
+	// directories takes a third of a second for a whole release's site,
+	// and the connections need not wait for it. Event streams never go
+	// idle: Close ends them first thing, and the shutdown waits for
+	// idle connections.
+	closed := make(chan error, 1)
+	go func() { closed <- s.Close() }()
 	sctx, cancel := context.WithTimeout(context.Background(), connWait)
 	defer cancel()
 	if serr := hs.Shutdown(sctx); errors.Is(serr, context.DeadlineExceeded) {
 		hs.Close()
+	}
+	if cerr := <-closed; cerr != nil {
+		s.opts.Log.Warn("stopping", "err", cerr)
 	}
 	return err
 }
