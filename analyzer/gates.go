@@ -36,12 +36,22 @@ import (
 // rest of the enclosing block after `if !Enabled(X) { return }` (or
 // `|| …`, or a break, continue or panic), and otherwise the call's line.
 //
+// Answers kept for later: a bool variable or field every value of which,
+// in the roots, is one gate's answer — the call itself, or another such
+// variable — holds that gate (the scheduler builds a feature.Features
+// struct of them once, `EnableDRAExtendedResource: feature.
+// DefaultFeatureGate.Enabled(features.DRAExtendedResource)`, and its
+// plugins copy them into fields of their own, `if pl.
+// enableDRAExtendedResource {`). An if deciding on one is a check of the
+// gate like a call; other reads of it are not reported (they are the
+// copying).
+//
 // What it misses: a gate name passed in a variable (a helper taking the
 // Feature as a parameter, a loop over a list of gates) — no single gate
-// guards that code; answers kept in a variable or struct field and tested
-// later (the scheduler's plugin Features struct) are reported at the call
-// only; code a gate guards in its callers (only the lines around the call
-// are known to depend on it).
+// guards that code; an answer kept in a variable that is also given other
+// values (a default, a negation, a flag), which then no longer stands for
+// the gate alone; code a gate guards in its callers (only the lines around
+// the check are known to depend on it).
 var GatesPass = &Pass{
 	Name:     "gates",
 	Doc:      "the release's feature-gate table and the code each gate guards",
@@ -63,9 +73,10 @@ func runGates(ix *index, facts *fact.Facts) error {
 		return err
 	}
 	facts.Gates = append(facts.Gates, gates...)
+	held := gateVars(ix)
 	var checks []fact.GateCheck
 	for _, u := range ix.bodies() {
-		checks = append(checks, gateChecks(ix, u)...)
+		checks = append(checks, gateChecks(ix, u, held)...)
 	}
 	sort.SliceStable(checks, func(i, j int) bool {
 		a, b := checks[i], checks[j]
@@ -85,8 +96,9 @@ func runGates(ix *index, facts *fact.Facts) error {
 }
 
 // gateChecks returns the gate checks in u's body (not in the func
-// literals inside it, which are units of their own).
-func gateChecks(ix *index, u *unit) []fact.GateCheck {
+// literals inside it, which are units of their own): calls of Enabled,
+// and ifs deciding on a variable in held.
+func gateChecks(ix *index, u *unit, held map[*types.Var]string) []fact.GateCheck {
 	info := u.pkg.TypesInfo
 	var out []fact.GateCheck
 	var stack []ast.Node
@@ -99,13 +111,25 @@ func gateChecks(ix *index, u *unit) []fact.GateCheck {
 			return false // no f(nil) follows a false
 		}
 		stack = append(stack, n)
-		call, ok := n.(*ast.CallExpr)
-		if !ok {
-			return true
-		}
-		if gate, via, ok := gateQuery(info, call); ok {
-			base := fact.GateCheck{Gate: gate, Caller: u.ref, At: ix.prog.Loc(call.Pos(), call.End()), Via: via}
-			out = append(out, guards(ix.prog, info, stack, call, base)...)
+		switch e := n.(type) {
+		case *ast.CallExpr:
+			if gate, via, ok := gateQuery(info, e); ok {
+				base := fact.GateCheck{Gate: gate, Caller: u.ref, At: ix.prog.Loc(e.Pos(), e.End()), Via: via}
+				out = append(out, guards(ix.prog, info, stack, e, base)...)
+			}
+		case *ast.Ident, *ast.SelectorExpr:
+			if sel, ok := stack[len(stack)-2].(*ast.SelectorExpr); ok && sel.Sel == n {
+				return true // the field of pl.enableX, seen as pl.enableX
+			}
+			v := varOf(info, e.(ast.Expr))
+			if gate := held[v]; v != nil && gate != "" {
+				base := fact.GateCheck{Gate: gate, Caller: u.ref, At: ix.prog.Loc(e.Pos(), e.End()), Via: exprString(e.(ast.Expr))}
+				for _, g := range guards(ix.prog, info, stack, e.(ast.Expr), base) {
+					if g.Kind != "use" {
+						out = append(out, g)
+					}
+				}
+			}
 		}
 		return true
 	})
@@ -134,9 +158,10 @@ func gateQuery(info *types.Info, call *ast.CallExpr) (gate, via string, ok bool)
 	return constant.StringVal(tv.Value), exprString(call.Fun.(*ast.SelectorExpr).X), true
 }
 
-// guards returns what call guards: stack holds the nodes from the
-// function body down to call.
-func guards(prog *Program, info *types.Info, stack []ast.Node, call *ast.CallExpr, base fact.GateCheck) []fact.GateCheck {
+// guards returns what the gate's answer call (an Enabled call, or a
+// variable holding one) guards: stack holds the nodes from the function
+// body down to call.
+func guards(prog *Program, info *types.Info, stack []ast.Node, call ast.Expr, base fact.GateCheck) []fact.GateCheck {
 	var out []fact.GateCheck
 	add := func(kind string, from, to token.Pos, on bool) {
 		g := base
@@ -181,12 +206,11 @@ func guards(prog *Program, info *types.Info, stack []ast.Node, call *ast.CallExp
 // forces reports whether cond having the value v tells the value of call
 // (a gate query inside it), and that value: `Enabled(X) && ok` true
 // means X is on, `!Enabled(X) || ok` false means X is on.
-func forces(cond ast.Expr, call *ast.CallExpr, v bool) (on, ok bool) {
+func forces(cond ast.Expr, call ast.Expr, v bool) (on, ok bool) {
+	if cond == call {
+		return v, true
+	}
 	switch e := cond.(type) {
-	case *ast.CallExpr:
-		if e == call {
-			return v, true
-		}
 	case *ast.ParenExpr:
 		return forces(e.X, call, v)
 	case *ast.UnaryExpr:
@@ -252,4 +276,46 @@ func terminates(info *types.Info, b *ast.BlockStmt) bool {
 		}
 	}
 	return false
+}
+
+// gateVars returns the bool variables and fields that hold one gate's
+// answer and nothing else, with the gate: every value the roots give them
+// is a constant Enabled call of that gate or another such variable (the
+// least fixed point, so a cycle of copies holds no gate).
+func gateVars(ix *index) map[*types.Var]string {
+	held := map[*types.Var]string{}
+	gateOf := func(o origin) string {
+		if o.index != 0 {
+			return ""
+		}
+		switch e := ast.Unparen(o.expr).(type) {
+		case *ast.CallExpr:
+			gate, _, _ := gateQuery(o.pkg.TypesInfo, e)
+			return gate
+		case *ast.Ident, *ast.SelectorExpr:
+			return held[varOf(o.pkg.TypesInfo, e)]
+		}
+		return ""
+	}
+	for changed := true; changed; {
+		changed = false
+		for v := range ix.origins {
+			if held[v] != "" || !types.Identical(v.Type(), types.Typ[types.Bool]) {
+				continue
+			}
+			gate := ""
+			for _, o := range ix.originsOf(v) {
+				g := gateOf(o)
+				if g == "" || gate != "" && g != gate {
+					gate = ""
+					break
+				}
+				gate = g
+			}
+			if gate != "" {
+				held[v], changed = gate, true
+			}
+		}
+	}
+	return held
 }

@@ -96,8 +96,9 @@ func (s *GateStage) GobDecode(data []byte) error {
 }
 
 // GateCheck is code that runs only when a feature gate is on (or off):
-// a call of Enabled on a feature gate, with a constant gate name, and the
-// lines whose running depends on it.
+// a call of Enabled on a feature gate, with a constant gate name, or an if
+// on a variable that holds such a call's answer, and the lines whose
+// running depends on it.
 type GateCheck struct {
 	// Gate is the gate's name ("ImageVolume").
 	Gate string `json:"gate"`
@@ -116,6 +117,9 @@ type GateCheck struct {
 	Guarded     Location `json:"guarded"`
 	Kind        string   `json:"kind"`
 	WhenEnabled bool     `json:"whenEnabled"`
-	// Via is the feature gate as written: "utilfeature.DefaultFeatureGate".
+	// Via is the feature gate as written: "utilfeature.DefaultFeatureGate";
+	// for an if deciding on a variable or field that holds the gate's
+	// answer, that variable as written, and At is where it is read:
+	// "pl.enableDRAExtendedResource".
 	Via string `json:"via"`
 }

@@ -105,3 +105,43 @@ func notGates(f featuregate.Feature, v verbosity) bool {
 type verbosity bool
 
 func (v verbosity) Enabled() bool { return bool(v) }
+
+// Features is an answer kept for later, as the scheduler keeps its
+// plugins' gates.
+type Features struct {
+	EnableImageVolume bool
+	// EnableMixed is given a gate's answer and a constant: it is no gate's.
+	EnableMixed bool
+}
+
+func newFeatures() Features {
+	return Features{
+		EnableImageVolume: utilfeature.DefaultFeatureGate.Enabled(features.ImageVolume), // want gatecheck "use ImageVolume on 119-119"
+		EnableMixed:       utilfeature.DefaultFeatureGate.Enabled(features.AppArmor),    // want gatecheck "use AppArmor on 120-120"
+	}
+}
+
+func mixedDefault() Features { return Features{EnableMixed: true} }
+
+type plugin struct{ enableImageVolume bool }
+
+// newPlugin copies the answer into a field of its own; the copy is not a
+// check.
+func newPlugin(fts Features) *plugin {
+	return &plugin{enableImageVolume: fts.EnableImageVolume}
+}
+
+// filter decides on the copy: the body runs only with the gate on; on the
+// mixed field, nothing is known.
+func (pl *plugin) filter(fts Features) {
+	if !pl.enableImageVolume { // want gatecheck "if ImageVolume off 138-138 caller=gated.plugin.filter via=pl.enableImageVolume" // want gatecheck "rest ImageVolume on 140-146"
+		return
+	}
+	if fts.EnableMixed {
+		pl.enableImageVolume = fts.EnableImageVolume
+	}
+	local := utilfeature.DefaultFeatureGate.Enabled(features.SidecarContainers) // want gatecheck "use SidecarContainers on 143-143"
+	if local && pl.enableImageVolume {                                          // want gatecheck "if SidecarContainers on 145-145 caller=gated.plugin.filter via=local" // want gatecheck "if ImageVolume on 145-145 caller=gated.plugin.filter via=pl.enableImageVolume"
+		panic("both")
+	}
+}
