@@ -113,7 +113,17 @@ func handlerName(h *fact.Handler) string {
 	if h.Symbol == "" {
 		return h.Form
 	}
-	return fact.ShortSymbol(h.Symbol)
+	name := fact.ReadableSymbol(h.Symbol)
+	if h.Form == "func literal" && len(h.Calls) > 0 {
+		// What the literal calls tells it from its neighbours; -o json
+		// keeps the symbol.
+		var cs []string
+		for _, c := range h.Calls {
+			cs = append(cs, fact.ReadableSymbol(c))
+		}
+		name += " → " + strings.Join(cs, ", ")
+	}
+	return name
 }
 
 func handlerRows(hs []fact.HandlerRegistration) [][]string {
