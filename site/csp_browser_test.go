@@ -83,7 +83,16 @@ func TestBrowserCSP(t *testing.T) {
 	if len(single) < 5 {
 		t.Fatalf("%d pages", len(single))
 	}
-	all := append(single, "file://"+filepath.ToSlash(multi)+"/index.html", base+"/search.html?q=rollout")
+	all := append(single, "file://"+filepath.ToSlash(multi)+"/index.html")
+	// A bilingual site: the language chooser at its root (lang.js), each
+	// language's pages, a shared source page shown in Korean (site.js).
+	bi, err := filepath.Abs(buildBilingual(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	all = append(all, pages(bi)...)
+	all = append(all, "file://"+filepath.ToSlash(bi)+"/src/pkg/controller/deployment/sync.go.html?lang=ko")
+	all = append(all, base+"/search.html?q=rollout") // last: its results are counted below
 	for _, p := range all {
 		if v := visit(t, p); len(v) > 0 {
 			t.Errorf("%s: %s", p, strings.Join(v, "; "))

@@ -25,6 +25,12 @@ func bilingual(in *Input) {
 	}
 }
 
+// buildBilingual builds the bilingual fixture site.
+func buildBilingual(t *testing.T) string {
+	out, _ := buildFixture(t, bilingual)
+	return out
+}
+
 func TestBilingual(t *testing.T) {
 	out, st := buildFixture(t, bilingual)
 	files := readTree(t, out)
