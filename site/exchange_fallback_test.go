@@ -4,14 +4,11 @@ import (
 	"context"
 	"errors"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-
-	"github.com/kubewalk/kubewalk/internal/disk/safedir/safedirtest"
 )
 
 // Where the file system cannot exchange two directories in one step
@@ -19,6 +16,21 @@ import (
 // and macOS), the swap is two renames: the old site aside, then the new
 // one in. This kernel always has RENAME_EXCHANGE, so these tests replace
 // exchange with one that reports no support.
+
+// noExchangeEnv, set in the environment of a helper build (output_test.go's
+// TestHelperBuild), makes it swap by renames.
+const noExchangeEnv = "KUBEWALK_SITE_NO_EXCHANGE"
+
+func init() {
+	if os.Getenv(noExchangeEnv) != "" {
+		exchange = unsupported
+	}
+}
+
+// unsupported is an exchange where the file system has none.
+func unsupported(a, b string) error {
+	return &os.LinkError{Op: "exchange", Old: a, New: b, Err: errors.ErrUnsupported}
+}
 
 // noExchange makes the swap fall back to renames until the test ends, and
 // returns how many times the exchange was tried.
@@ -28,7 +40,7 @@ func noExchange(t testing.TB) *int {
 	real := exchange
 	exchange = func(a, b string) error {
 		*calls++
-		return &os.LinkError{Op: "exchange", Old: a, New: b, Err: errors.ErrUnsupported}
+		return unsupported(a, b)
 	}
 	t.Cleanup(func() { exchange = real })
 	return calls
@@ -60,22 +72,6 @@ func TestFallbackSwap(t *testing.T) {
 	}
 }
 
-// TestHelperBuildNoExchange is not a test: TestFallbackSurvivesKill runs
-// it in a process of its own (KUBEWALK_SITE_FALLBACK_OUT set), under
-// strace, to kill it at one of the fallback's renames.
-func TestHelperBuildNoExchange(t *testing.T) {
-	out := os.Getenv("KUBEWALK_SITE_FALLBACK_OUT")
-	if out == "" {
-		t.Skip("a helper process of TestFallbackSurvivesKill")
-	}
-	noExchange(t)
-	in, opts := fixture(t)
-	opts.Logf, opts.Out = nil, out
-	if _, err := Build(context.Background(), in, opts); err != nil {
-		t.Fatal(err)
-	}
-}
-
 // TestFallbackSurvivesKill kills a build that swaps by renames at each of
 // them. Before the first and after the second, --out is a whole site.
 // Between them --out is missing, which no other build can see (the swap
@@ -103,25 +99,27 @@ func TestFallbackSurvivesKill(t *testing.T) {
 		{"rename,renameat,renameat2:delay_exit=60s:when=2", false},
 	} {
 		t.Run(tc.inject, func(t *testing.T) {
-			cmd := exec.Command(os.Args[0], "-test.run=^TestHelperBuildNoExchange$", "-test.count=1")
-			cmd.Env = append(os.Environ(), "KUBEWALK_SITE_FALLBACK_OUT="+opts.Out)
-			cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
-			cmd = safedirtest.Wrap(t, cmd, "-o", "/dev/null", "-e", "inject="+tc.inject)
-			if err := cmd.Start(); err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(func() { cmd.Process.Kill() })
-			killInRename(t, cmd)
-
-			asides, _ := filepath.Glob(filepath.Join(parent, ".public.tmp-*.old"))
-			if _, err := os.Lstat(opts.Out); err == nil {
-				if tc.between {
-					t.Fatalf("--out is there after a kill between the renames: not killed where meant")
+			t.Setenv(noExchangeEnv, "1") // for the helper build only: init ran here already
+			for attempt := 1; ; attempt++ {
+				killInRename(t, underStrace(t, opts.Out, "-o", "/dev/null", "-e", "inject="+tc.inject))
+				_, err := os.Lstat(opts.Out)
+				if err != nil {
+					break
 				}
 				if diff := cmp.Diff(site, readTree(t, opts.Out)); diff != "" {
-					t.Errorf("--out is not a whole site (-want +got):\n%s", diff)
+					t.Fatalf("--out is not a whole site (-want +got):\n%s", diff)
 				}
-			} else {
+				if !tc.between {
+					break
+				}
+				// Killed at strace's stop on entering the first rename,
+				// which it traces but does not delay: again.
+				if attempt == 5 {
+					t.Fatalf("--out is there after %d kills meant between the renames", attempt)
+				}
+			}
+			if _, err := os.Lstat(opts.Out); err != nil {
+				asides, _ := filepath.Glob(filepath.Join(parent, ".public.tmp-*.old"))
 				if !tc.between || len(asides) != 1 {
 					t.Fatalf("--out is gone (%v), old sites aside: %v", err, asides)
 				}
