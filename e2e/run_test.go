@@ -48,3 +48,11 @@ func (r run) ok(t *testing.T, args ...string) (stdout, stderr string) {
 	}
 	return stdout, stderr
 }
+
+// tagName names a subtest of release tag, "" being the default release.
+func tagName(tag string) string {
+	if tag == "" {
+		return "default"
+	}
+	return tag
+}

@@ -26,11 +26,7 @@ type fetched struct {
 // turned off.
 func TestE2EGoproxy(t *testing.T) {
 	for _, tag := range []string{"", "v1.31.0"} { // "": the default release
-		name := tag
-		if name == "" {
-			name = "default"
-		}
-		t.Run(name, func(t *testing.T) {
+		t.Run(tagName(tag), func(t *testing.T) {
 			args := []string{"fetch", "--source", "goproxy", "-o", "json", "-v"}
 			if tag != "" {
 				args = append(args, "--tag", tag)

@@ -76,11 +76,7 @@ func hops(tr *trace.Trace) []string {
 // the checks read in the chain's order.
 func TestE2EDeploymentChain(t *testing.T) {
 	for _, tag := range []string{"", "v1.35.4"} { // "": the default release
-		name := tag
-		if name == "" {
-			name = "default"
-		}
-		t.Run(name, func(t *testing.T) {
+		t.Run(tagName(tag), func(t *testing.T) {
 			rel := []string{"--source", "goproxy"}
 			if tag != "" {
 				rel = append(rel, "--tag", tag)

@@ -46,18 +46,25 @@ func noExchange(t testing.TB) *int {
 	return calls
 }
 
+// builtOnce builds the fixture into a new directory's "public" and
+// returns the inputs and what was built.
+func builtOnce(t *testing.T) (Input, Options, map[string]string) {
+	t.Helper()
+	in, opts := fixture(t)
+	opts.Logf = nil
+	opts.Out = filepath.Join(t.TempDir(), "public")
+	if _, err := Build(context.Background(), in, opts); err != nil {
+		t.Fatal(err)
+	}
+	return in, opts, readTree(t, opts.Out)
+}
+
 // TestFallbackSwap: a build over a site, by two renames, publishes the
 // whole new site and leaves nothing beside it.
 func TestFallbackSwap(t *testing.T) {
 	calls := noExchange(t)
-	in, opts := fixture(t)
-	opts.Logf = nil
-	parent := t.TempDir()
-	opts.Out = filepath.Join(parent, "public")
-	if _, err := Build(context.Background(), in, opts); err != nil {
-		t.Fatal(err)
-	}
-	first := readTree(t, opts.Out)
+	in, opts, first := builtOnce(t)
+	parent := filepath.Dir(opts.Out)
 	if _, err := Build(context.Background(), in, opts); err != nil {
 		t.Fatal(err)
 	}
@@ -81,14 +88,8 @@ func TestFallbackSurvivesKill(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds in helper processes")
 	}
-	in, opts := fixture(t)
-	opts.Logf = nil
-	parent := t.TempDir()
-	opts.Out = filepath.Join(parent, "public")
-	if _, err := Build(context.Background(), in, opts); err != nil {
-		t.Fatal(err)
-	}
-	site := readTree(t, opts.Out)
+	in, opts, site := builtOnce(t)
+	parent := filepath.Dir(opts.Out)
 	for _, tc := range []struct {
 		inject  string
 		between bool // killed with the old site aside and no --out
