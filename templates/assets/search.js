@@ -70,6 +70,25 @@
     }
     return true;
   }
+  // Text pasted from kubectl get events matches its event's message
+  // format best; the steps that show or name that event (their text has
+  // its reason) are what explains it, so they follow it, scored half the
+  // event's. It returns the steps promoted.
+  function promoteSteps(scores, hits, need, known) {
+    var best = -1, boost = {};
+    if (known < 3) return boost;
+    for (var d in scores) {
+      if (docs[d][0] === "event" && Object.keys(hits[d]).length >= need && (best < 0 || scores[d] > scores[best])) best = d;
+    }
+    var post = best < 0 ? [] : terms[docs[best][1].toLowerCase()] || [];
+    for (var i = 0; i < post.length; i += 2) {
+      var s = post[i];
+      if (docs[s][0] !== "step") continue;
+      scores[s] = (scores[s] || 0) + scores[best] / 2;
+      boost[s] = true;
+    }
+    return boost;
+  }
   function run(q) {
     list.textContent = "";
     var qs = split(q);
@@ -85,9 +104,10 @@
     // An entry must have most of the query's terms that the index knows:
     // pasted event text carries names (default/nginx, node1) none has.
     var need = known <= 2 ? known : Math.ceil(known * 0.4);
+    var boost = promoteSteps(scores, hits, need, known);
     var lq = q.trim().toLowerCase(), found = [];
     for (var d in scores) {
-      if (Object.keys(hits[d]).length < need) continue;
+      if (!boost[d] && Object.keys(hits[d]).length < need) continue;
       var e = docs[d], s = scores[d];
       if (e[1].toLowerCase() === lq) s *= 2; else if (e[1].toLowerCase().indexOf(lq) >= 0) s *= 1.5;
       found.push({ e: e, s: s });
