@@ -11,6 +11,8 @@ import (
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
+
+	"github.com/kubewalk/kubewalk/walkthrough"
 )
 
 // TestBrowserBilingual opens the bilingual site from file:// and switches
@@ -23,7 +25,17 @@ func TestBrowserBilingual(t *testing.T) {
 	if testing.Short() {
 		t.Skip("browser test skipped in -short mode")
 	}
-	out, _ := buildFixture(t, bilingual)
+	out, _ := buildFixture(t, func(in *Input) {
+		bilingual(in)
+		// A step that names an event without showing its message: the
+		// index gives it the event's message format, so text pasted from
+		// kubectl get events finds it.
+		for _, d := range in.Docs {
+			if d.ID == "deployment" && d.Lang == "en" {
+				d.Steps[0].Segments = append(d.Steps[0].Segments, walkthrough.Segment{HTML: "<p>Then ScalingReplicaSet.</p>"})
+			}
+		}
+	})
 	abs, err := filepath.Abs(out)
 	if err != nil {
 		t.Fatal(err)
@@ -127,6 +139,7 @@ func TestBrowserBilingual(t *testing.T) {
 			// Pasted from kubectl get events: the names are not in the
 			// message format, the rest is.
 			{"en/search.html", "Scaled up replica set nginx-deployment-cbdccf466 to 3", "walkthroughs/deployment.html#step-3-schedule"},
+			{"en/search.html", "Scaled up replica set nginx-deployment-cbdccf466 to 3", "walkthroughs/deployment.html#step-1-informer"},
 			{"en/search.html", "getNewReplica", "src/pkg/controller/deployment/sync.go.html#L"},
 		} {
 			open(t, c.page+"?q="+c.q)
