@@ -308,6 +308,7 @@ func (ix *index) connectController(c *fact.Controller) {
 		return
 	}
 	c.DisabledWhen = disabledConds(su)
+	c.Run = ix.returnedRun(su)
 	seen := map[*unit]bool{}
 	var visit func(u *unit, depth int)
 	visit = func(u *unit, depth int) {
@@ -340,6 +341,40 @@ func (ix *index) connectController(c *fact.Controller) {
 		})
 	}
 	visit(su, 0)
+}
+
+// returnedRun returns the Run method of the value a start function
+// returns, when its return statements build a type of the function's own
+// package (&garbageCollectorController{…}) that has one.
+func (ix *index) returnedRun(su *unit) *fact.FuncRef {
+	var run *fact.FuncRef
+	info := su.pkg.TypesInfo
+	shallow(su.body, func(n ast.Node) bool {
+		ret, ok := n.(*ast.ReturnStmt)
+		if !ok || len(ret.Results) == 0 || run != nil {
+			return run == nil
+		}
+		e := ast.Unparen(ret.Results[0])
+		if u, ok := e.(*ast.UnaryExpr); ok {
+			e = u.X
+		}
+		cl, ok := e.(*ast.CompositeLit)
+		if !ok {
+			return true
+		}
+		t := namedOf(info.TypeOf(cl))
+		if t == nil || t.Obj().Pkg() != su.pkg.Types {
+			return true
+		}
+		if obj, _, _ := types.LookupFieldOrMethod(types.NewPointer(t), true, t.Obj().Pkg(), "Run"); obj != nil {
+			if fn, ok := obj.(*types.Func); ok && fn.Pkg() == su.pkg.Types {
+				r := ix.funcRef(fn, types.NewPointer(t))
+				run = &r
+			}
+		}
+		return true
+	})
+	return run
 }
 
 // unitBySymbol finds the unit of a root function or literal by its ref.

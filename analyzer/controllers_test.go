@@ -52,9 +52,13 @@ func renderController(c fact.Controller) string {
 	if c.Descriptor != nil {
 		desc = fact.ShortSymbol(c.Descriptor.Symbol)
 	}
-	return fmt.Sprintf("%s %s aliases=%v desc=%s start=%s flags=%v gates=%v when=%v ctors=%v types=%v pkgs=%v",
+	run := "-"
+	if c.Run != nil {
+		run = fact.ShortSymbol(c.Run.Symbol)
+	}
+	return fmt.Sprintf("%s %s aliases=%v desc=%s start=%s flags=%v gates=%v when=%v ctors=%v types=%v pkgs=%v run=%s",
 		c.Manager, c.Name, c.Aliases, desc, fact.ShortSymbol(c.Start.Symbol), flags, c.FeatureGates,
-		c.DisabledWhen, ctors, shortSyms(c.Types), c.Packages)
+		c.DisabledWhen, ctors, shortSyms(c.Types), c.Packages, run)
 }
 
 func shortSyms(s []string) []string {
@@ -73,14 +77,14 @@ func TestControllersPass(t *testing.T) {
 	}
 	m, l := "cmd/kube-controller-manager/app", "cmd/legacy-manager/app"
 	want := []string{
-		m + " bar-controller aliases=[] desc=app.newBarDescriptor start=app.newBarController flags=[off] gates=[FooGate BarGate] when=[] ctors=[bar.NewBarAlpha bar.NewBarBeta bar.NewTyped] types=[bar.Bar] pkgs=[pkg/controller/bar]",
-		m + " cloud-controller aliases=[] desc=app.newCloudDescriptor start=app.newBarController flags=[cloud] gates=[] when=[] ctors=[bar.NewBarAlpha bar.NewBarBeta bar.NewTyped] types=[bar.Bar] pkgs=[pkg/controller/bar]",
-		m + " foo-controller aliases=[foo legacy-foo] desc=app.newFooDescriptor start=app.newFooController flags=[] gates=[] when=[!ctx.Enabled] ctors=[foo.NewController] types=[foo.Controller] pkgs=[pkg/controller/foo]",
-		m + " special-controller aliases=[] desc=app.newSpecialDescriptor start=app.newSpecialDescriptor$1 flags=[special] gates=[] when=[] ctors=[foo.NewController] types=[foo.Controller] pkgs=[pkg/controller/foo]",
-		l + " foo aliases=[] desc=- start=app.startFoo flags=[] gates=[] when=[] ctors=[foo.NewController] types=[foo.Controller] pkgs=[pkg/controller/foo]",
-		l + " gated aliases=[] desc=- start=app.startFoo flags=[] gates=[BarGate] when=[] ctors=[foo.NewController] types=[foo.Controller] pkgs=[pkg/controller/foo]",
-		l + " service aliases=[] desc=- start=app.startFoo flags=[cloud] gates=[] when=[] ctors=[foo.NewController] types=[foo.Controller] pkgs=[pkg/controller/foo]",
-		l + " tokencleaner aliases=[] desc=- start=app.startFoo flags=[off] gates=[] when=[] ctors=[foo.NewController] types=[foo.Controller] pkgs=[pkg/controller/foo]",
+		m + " bar-controller aliases=[] desc=app.newBarDescriptor start=app.newBarController flags=[off] gates=[FooGate BarGate] when=[] ctors=[bar.NewBarAlpha bar.NewBarBeta bar.NewTyped] types=[bar.Bar] pkgs=[pkg/controller/bar] run=-",
+		m + " cloud-controller aliases=[] desc=app.newCloudDescriptor start=app.newCloudController flags=[cloud] gates=[] when=[] ctors=[bar.NewBarAlpha] types=[bar.Bar] pkgs=[pkg/controller/bar] run=app.cloudLoop.Run",
+		m + " foo-controller aliases=[foo legacy-foo] desc=app.newFooDescriptor start=app.newFooController flags=[] gates=[] when=[!ctx.Enabled] ctors=[foo.NewController] types=[foo.Controller] pkgs=[pkg/controller/foo] run=-",
+		m + " special-controller aliases=[] desc=app.newSpecialDescriptor start=app.newSpecialDescriptor$1 flags=[special] gates=[] when=[] ctors=[foo.NewController] types=[foo.Controller] pkgs=[pkg/controller/foo] run=-",
+		l + " foo aliases=[] desc=- start=app.startFoo flags=[] gates=[] when=[] ctors=[foo.NewController] types=[foo.Controller] pkgs=[pkg/controller/foo] run=-",
+		l + " gated aliases=[] desc=- start=app.startFoo flags=[] gates=[BarGate] when=[] ctors=[foo.NewController] types=[foo.Controller] pkgs=[pkg/controller/foo] run=-",
+		l + " service aliases=[] desc=- start=app.startFoo flags=[cloud] gates=[] when=[] ctors=[foo.NewController] types=[foo.Controller] pkgs=[pkg/controller/foo] run=-",
+		l + " tokencleaner aliases=[] desc=- start=app.startFoo flags=[off] gates=[] when=[] ctors=[foo.NewController] types=[foo.Controller] pkgs=[pkg/controller/foo] run=-",
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("controllers (-want +got):\n%s", diff)

@@ -53,6 +53,11 @@ type Controller struct {
 	Types        []string  `json:"types,omitempty"`
 	// Packages are the constructors' directories, "pkg/controller/deployment".
 	Packages []string `json:"packages,omitempty"`
+	// Run is the Run method of the value Start returns when that is a
+	// type of the manager's own package (the garbage collector's
+	// garbageCollectorController, whose Run starts its Sync loop); nil
+	// otherwise.
+	Run *FuncRef `json:"run,omitempty"`
 }
 
 // SchedulerPlugin is one plugin of the scheduler's in-tree registry.

@@ -94,6 +94,9 @@ func (t *tracer) controller(c fact.Controller) *ControllerView {
 	for _, ty := range c.Types {
 		entries = append(entries, ty+".Run")
 	}
+	if c.Run != nil {
+		entries = append(entries, c.Run.Symbol)
+	}
 	reached := t.staticReach(entries, controllerReach)
 	var ws []*Watcher
 	for i := range t.in.Facts.Handlers {
@@ -113,9 +116,7 @@ func (t *tracer) controller(c fact.Controller) *ControllerView {
 		seen[w.entry] = true
 		v.Syncs = append(v.Syncs, t.expandSync(w.Component, w.entry, w.Sync, v.Watches[i].Registration.Informer))
 	}
-	if len(v.Syncs) == 0 {
-		t.syncFromTypes(v)
-	}
+	t.syncFromTypes(v)
 	// Events of the controller's packages and of those whose handlers it
 	// registers (the replication manager runs the replicaset code).
 	for _, w := range v.Watches {
@@ -151,32 +152,42 @@ func (t *tracer) expandSync(component, entry string, sync *Step, res fact.Resour
 	return sw
 }
 
-// syncFromTypes finds the sync entry of a controller without a connected
-// watch from the types its constructors return: their sync wiring, else
-// the sync method their Run loop reaches, else Run.
+// syncFromTypes adds the sync entry of each type the constructors return
+// that no watch led to (the garbage collector's watches lead to its graph
+// builder, its writes are the collector's): the type's sync wiring, else
+// the sync method its Run loop reaches, else Run.
 func (t *tracer) syncFromTypes(v *ControllerView) {
-	c := v.Controller
-	types := append([]string(nil), c.Types...)
+	types := append([]string(nil), v.Controller.Types...)
 	sort.Strings(types)
+	have := map[string]bool{} // types and entries already searched
+	for _, s := range v.Syncs {
+		have[recvType(s.entry)] = true
+		have[s.entry] = true
+	}
 	for _, ty := range types {
+		if have[ty] {
+			continue
+		}
 		comp := fact.SymbolDir(ty)
 		if wiring := bestWiring(t.wirings[ty]); wiring != nil {
+			if have[wiring.Sync.Symbol] {
+				continue
+			}
 			s := t.step(wiring.Sync.Symbol, wiring.Sync.Decl, "")
 			s.At = wiring.At
 			sw := t.expandSync(comp, wiring.Sync.Symbol, &s, fact.Resource{})
 			sw.QueueField = wiring.Queue
 			v.Syncs = append(v.Syncs, sw)
-			return
+			continue
 		}
 		w := &Watcher{Component: comp}
-		if entry := t.syncByName(w, []string{ty}); entry != "" {
+		if entry := t.syncByName(w, []string{ty}); entry != "" && !have[entry] {
 			sw := t.expandSync(comp, entry, w.Sync, fact.Resource{})
 			sw.Unconnected = append(w.Unconnected, sw.Unconnected...)
 			v.Syncs = append(v.Syncs, sw)
-			return
 		}
 	}
-	if len(types) > 0 {
+	if len(v.Syncs) == 0 && len(types) > 0 {
 		v.Notes = append(v.Notes, fmt.Sprintf("no sync wiring or Run method found for %s", strings.Join(shortAll(types), ", ")))
 	}
 }
