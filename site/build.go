@@ -566,7 +566,7 @@ func (b *builder) pages() ([]page, error) {
 	htmlPage(resourcesPage, false, b.resourcesPage)
 	keyed(b.filesKey)
 	htmlPage(gatesPage, false, b.gatesPage)
-	keyed(b.filesKey)
+	keyed(b.gatesKey)
 	htmlPage(searchPage, false, b.searchPage)
 	htmlPage(explainPage, false, b.explainPage)
 	for _, r := range b.in.Recordings {

@@ -1,7 +1,9 @@
 package site
 
 import (
+	"maps"
 	"path"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -34,6 +36,8 @@ type gateRow struct {
 	// Callers are the functions with code the gate guards, in the order
 	// of the checks (by file and line).
 	Callers []gateCallerRow
+	// Steps are the walkthrough steps badged with the gate.
+	Steps []navView
 }
 
 // gateCallerRow is a function and the spans of it a gate guards.
@@ -70,12 +74,13 @@ func (b *builder) gatesPage() ([]byte, error) {
 	for _, c := range b.in.Facts.GateChecks {
 		checks[c.Gate] = append(checks[c.Gate], c)
 	}
+	steps := b.gateSteps(gatesPage)
 	var rows []gateRow
 	for _, g := range b.in.Facts.Gates {
 		r := gateRow{
 			ID: anchorID("g-", g.Name), Name: g.Name, Stage: g.Stage, Class: stageClass(g.Stage),
 			Default: g.Default, Locked: g.LockToDefault, Since: g.Since,
-			Decl: v.loc(g.Decl),
+			Decl: v.loc(g.Decl), Steps: steps[g.Name],
 		}
 		if len(g.Stages) > 1 {
 			r.History = stageHistory(g.Stages, b.t)
@@ -213,4 +218,47 @@ func (b *builder) stepGates(page string, s walkthrough.Step) []gateBadge {
 		}
 	}
 	return out
+}
+
+// gateSteps maps each gate to the walkthrough steps badged with it (on
+// the step or on one of its excerpts), in walkthrough and step order,
+// linked from page.
+func (b *builder) gateSteps(page string) map[string][]navView {
+	out := map[string][]navView{}
+	for _, d := range b.docs {
+		for _, s := range d.Steps {
+			badges := b.stepGates(page, s)
+			for _, seg := range s.Segments {
+				if seg.Excerpt != nil {
+					badges = append(badges, b.excerptGates(page, seg.Excerpt)...)
+				}
+			}
+			seen := map[string]bool{}
+			for _, g := range badges {
+				if !seen[g.Name] {
+					seen[g.Name] = true
+					out[g.Name] = append(out[g.Name], navView{b.link(page, WalkthroughPage(d.ID), s.ID), d.Title + " › " + s.Title})
+				}
+			}
+		}
+	}
+	return out
+}
+
+// gatesKey is the gates page's key (Cache): its source links depend on
+// the files with a source page, its step links on the steps badged with
+// each gate.
+func (b *builder) gatesKey() pageKey {
+	k := newKey("gates")
+	fk := b.filesKey()
+	k.h.Write(fk[:])
+	steps := b.gateSteps(gatesPage)
+	for _, g := range slices.Sorted(maps.Keys(steps)) {
+		k.str(g)
+		for _, s := range steps[g] {
+			k.str(s.Href)
+			k.str(s.Title)
+		}
+	}
+	return k.sum()
 }

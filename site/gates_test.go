@@ -1,6 +1,9 @@
 package site
 
 import (
+	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -96,6 +99,9 @@ func TestGateBadges(t *testing.T) {
 		`on <span class="meta">(locked)</span>`,
 		`href="src/pkg/controller/deployment/sync.go.html#L7" title="pkg/controller/deployment/sync.go:7">sync.go:7</a>`,
 		`after an early return`,
+		// The steps badged with the gate, linked.
+		`<tr id="g-ImageVolume">
+<td><b>ImageVolume</b><br><a class="loc" href="https://github.com/kubernetes/kubernetes/blob/v1.31.0/pkg/features/kube_features.go#L10-L12" title="pkg/features/kube_features.go:10-12">kube_features.go:10</a><br><span class="meta">Badged in:</span><br><a class="step" href="walkthroughs/deployment.html#step-2-rollout">`,
 	} {
 		if !strings.Contains(gates, want) {
 			t.Errorf("gates.html lacks %s", want)
@@ -118,5 +124,33 @@ func TestNoGateBadges(t *testing.T) {
 	}
 	if !strings.Contains(files["gates.html"], "No feature gates found.") {
 		t.Error("gates.html does not say there are no gates")
+	}
+}
+
+// TestGatesPageCache: a rebuild through a Cache renders the gates page
+// again when the title of a step badged with a gate changes, since the
+// page links the step by its title.
+func TestGatesPageCache(t *testing.T) {
+	in, opts := fixture(t)
+	withGates(&in)
+	opts.Out = filepath.Join(t.TempDir(), "public")
+	opts.Cache = NewCache()
+	if _, err := Build(context.Background(), in, opts); err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range in.Docs {
+		if d.ID == "deployment" && d.Lang == "en" {
+			d.Steps[1].Title = "The rollout, retitled"
+		}
+	}
+	if _, err := Build(context.Background(), in, opts); err != nil {
+		t.Fatal(err)
+	}
+	page, err := os.ReadFile(filepath.Join(opts.Out, "gates.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(page), "The rollout, retitled") {
+		t.Error("gates.html still names the step by its old title")
 	}
 }
