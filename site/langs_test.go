@@ -66,6 +66,7 @@ func TestBilingual(t *testing.T) {
 		`href="../../ko/walkthroughs/deployment.html" hreflang="ko" lang="ko" data-switch data-steps="*">한국어</a>`,
 		`href="../../src/pkg/controller/deployment/deployment_controller.go.html#L`,
 		`data-src="../../src/"`, `href="../../en/assets/site.css"`,
+		`<link rel="alternate" hreflang="x-default" href="../../index.html">`, `<span class="langs" role="group" aria-label="Language">`,
 	} {
 		if !strings.Contains(en, want) {
 			t.Errorf("English walkthrough lacks %s", want)

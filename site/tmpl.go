@@ -55,7 +55,10 @@ type pageData struct {
 	// a site of one language.
 	Langs   []langView
 	SrcRoot string
-	Body    any
+	// LangRoot links the bilingual release's root, which picks the
+	// reader's language: the hreflang x-default. "" otherwise.
+	LangRoot string
+	Body     any
 }
 
 func (b *builder) pageData(p, title, active string, body any) pageData {
@@ -88,6 +91,7 @@ func (b *builder) pageData(p, title, active string, body any) pageData {
 		Controllers:   b.controllersLink(p),
 		Langs:         b.langViews(p),
 		SrcRoot:       b.srcRoot(p),
+		LangRoot:      b.langRoot(p),
 		Body:          body,
 	}
 }
@@ -124,6 +128,15 @@ func codeSpans(s string) []span {
 		out = append(out, span{Text: s})
 	}
 	return out
+}
+
+// langRoot is the link from the page at site path p to the root of a
+// bilingual release (the language chooser); "" otherwise.
+func (b *builder) langRoot(p string) string {
+	if b.langs == nil {
+		return ""
+	}
+	return relURL(b.full(p), homePage, "")
 }
 
 // srcRoot is the link from the page at site path p to the shared source
