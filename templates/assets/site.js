@@ -58,7 +58,7 @@
   // on the URL's fragment (a line, an event reason).
   document.addEventListener("click", function (e) {
     var a = e.target.closest && e.target.closest("a[data-switch]");
-    if (!a) return;
+    if (!a || modified(e)) return;
     var steps = a.getAttribute("data-steps"), frag = location.hash, id;
     if (steps) {
       id = stepInView();
@@ -82,7 +82,7 @@
   var first = blocks.length ? blocks[0].getAttribute("data-lang") : "en";
   document.addEventListener("click", function (e) {
     var a = e.target.closest && e.target.closest("a[href]");
-    if (!a || !srcRoot || lang === first || a.hasAttribute("data-switch")) return;
+    if (!a || !srcRoot || lang === first || a.hasAttribute("data-switch") || modified(e)) return;
     var href = a.getAttribute("href"), root = new URL(srcRoot, location.href).href;
     var to = new URL(href, location.href);
     if (to.href.indexOf(root) !== 0 || to.search) return;
@@ -90,6 +90,11 @@
     to.search = "?lang=" + lang;
     location.href = to.href;
   });
+  // modified reports a click that opens a tab or window, or does
+  // something else than follow the link here: left alone.
+  function modified(e) {
+    return e.defaultPrevented || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey;
+  }
   // The step in view: the one named by the fragment when it is on screen,
   // else the last step whose top is above a third of the window.
   function stepInView() {
