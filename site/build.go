@@ -215,7 +215,8 @@ type builder struct {
 	recOnce sync.Once
 	recs    []*recordedRun
 
-	// controllers is the controller pages' data, set by controllerPages.
+	// controllers is the controller pages' data, made on first use; nil
+	// when the facts have no controllers or plugins.
 	controllers func() *controllerData
 }
 
@@ -434,13 +435,17 @@ func newBuilder(in Input, opts Options) (*builder, error) {
 		return nil, err
 	}
 	tmpl.Funcs(template.FuncMap{"t": t})
-	return &builder{
+	b := &builder{
 		in: in, opts: opts, t: t, tmpl: tmpl,
 		rendered: map[string]bool{},
 		xrefs:    map[string][]fact.Ident{},
 		cites:    map[string][]cite{},
 		cache:    map[string]*cachedFile{},
-	}, nil
+	}
+	if len(in.Facts.Controllers) > 0 || len(in.Facts.SchedulerPlugins) > 0 {
+		b.controllers = sync.OnceValue(b.controllerData)
+	}
+	return b, nil
 }
 
 // markRendered marks the file l is in for a source page.

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"sort"
 	"strings"
-	"sync"
 
 	"github.com/kubewalk/kubewalk/analyzer/fact"
 	"github.com/kubewalk/kubewalk/internal/derive/trace"
@@ -48,11 +47,10 @@ type controllerData struct {
 
 // controllerPages lists the controller, plugin and extra trace pages.
 func (b *builder) controllerPages() ([]page, error) {
-	if len(b.in.Facts.Controllers) == 0 && len(b.in.Facts.SchedulerPlugins) == 0 {
+	if b.controllers == nil {
 		return nil, nil
 	}
-	data := sync.OnceValue(b.controllerData)
-	b.controllers = data
+	data := b.controllers
 	var ps []page
 	add := func(p string, f func() ([]byte, error)) {
 		ps = append(ps, page{path: p, html: true, render: f})

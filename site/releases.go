@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -276,7 +277,9 @@ func writeRoot(dir string, bs []*builder) (int64, error) {
 }
 
 // extraPages are the generated pages besides the fixed ones, walkthroughs
-// and source pages, that may or may not exist in a release (traces).
+// and source pages, that may or may not exist in a release: traces,
+// changes, recorded runs, controllers. A switcher on one of them links to
+// the other release's home page when that release lacks it.
 func (b *builder) extraPages() []string {
 	var ps []string
 	for _, k := range b.traceKinds() {
@@ -285,6 +288,17 @@ func (b *builder) extraPages() []string {
 	if b.in.Since != "" {
 		ps = append(ps, changesPage)
 	}
+	for _, r := range b.in.Recordings {
+		ps = append(ps, RecordedPage(r.Scenario))
+	}
+	for _, c := range b.in.Facts.Controllers {
+		ps = append(ps, ControllerPage(c.Name))
+	}
+	if b.controllers != nil {
+		for _, ti := range b.controllers().traces {
+			ps = append(ps, TracePage(ti.Kind))
+		}
+	}
 	sort.Strings(ps)
-	return ps
+	return slices.Compact(ps)
 }

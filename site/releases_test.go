@@ -2,6 +2,7 @@ package site
 
 import (
 	"context"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -10,6 +11,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/kubewalk/kubewalk/internal/derive/reldiff"
+	"github.com/kubewalk/kubewalk/record"
 	"github.com/kubewalk/kubewalk/source"
 	"github.com/kubewalk/kubewalk/walkthrough"
 )
@@ -253,5 +255,29 @@ func TestSummaryCodeSpans(t *testing.T) {
 		if !strings.Contains(files[p], want) {
 			t.Errorf("%s: summary not rendered as %s", p, want)
 		}
+	}
+}
+
+// TestMultiReleasePageOnlyInOne: a page one release has and the other
+// lacks (a recorded run kept for the older release only) switches to the
+// other release's home page, and every link of the site resolves.
+func TestMultiReleasePageOnlyInOne(t *testing.T) {
+	rels, opts := multiFixture(t)
+	rec := fixtureRecording()
+	rec.Tag, rec.Scenario = oldTag, "scale"
+	rels[0].Input.Recordings = []*record.Recording{rec} // the older release
+	opts.Out = filepath.Join(t.TempDir(), "public")
+	if _, err := BuildReleases(context.Background(), rels, opts); err != nil {
+		t.Fatal(err)
+	}
+	for _, err := range CheckLinks(opts.Out) {
+		t.Error(err)
+	}
+	page, err := os.ReadFile(filepath.Join(opts.Out, oldTag, filepath.FromSlash(RecordedPage("scale"))))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := switcher(t, string(page))[newTag][0], "../"+newTag+"/index.html"; got != want {
+		t.Errorf("the %s recorded page switches to %q, want the home page %q", oldTag, got, want)
 	}
 }
