@@ -155,7 +155,11 @@ func (b *builder) searchEntries() []searchEntry {
 		}
 	}
 	for name, decl := range b.searchSymbols() {
-		es = append(es, searchEntry{T: fact.ShortSymbol(name), K: "symbol", U: b.link(root, SourcePage(decl.Path), lineFragment(decl.StartLine, decl.EndLine)), D: name, body: name})
+		// A func literal's symbol ("…Controller$1") is for machines: the
+		// entry shows where the literal is written, and its description
+		// the declaration that holds it.
+		full, _, _ := strings.Cut(name, "$")
+		es = append(es, searchEntry{T: b.shortName(name, decl), K: "symbol", U: b.link(root, SourcePage(decl.Path), lineFragment(decl.StartLine, decl.EndLine)), D: full, body: full})
 	}
 	seenEv := map[string]int{}
 	for _, e := range b.in.Facts.Events {

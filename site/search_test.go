@@ -32,7 +32,14 @@ func TestSearchTerms(t *testing.T) {
 // captions and symbols, its diagram message and the message formats of
 // the events it shows; the Korean site's index has the Korean steps.
 func TestSearchIndexFullText(t *testing.T) {
-	out, _ := buildFixture(t, bilingual)
+	out, _ := buildFixture(t, func(in *Input) {
+		bilingual(in)
+		// A write made inside a func literal: its caller's symbol ends
+		// in "$1".
+		w := in.Facts.Writes[0]
+		w.Caller.Symbol += "$1"
+		in.Facts.Writes = append(in.Facts.Writes, w)
+	})
 	files := readTree(t, out)
 	index := func(p string) searchData {
 		t.Helper()
@@ -73,6 +80,15 @@ func TestSearchIndexFullText(t *testing.T) {
 	} {
 		if !has(c.d, c.term, c.title) {
 			t.Errorf("%q does not find %q", c.term, c.title)
+		}
+	}
+	// A func literal's symbol ("…$1") is for machines, never a result's
+	// title or description.
+	for _, d := range [][][]string{en.Docs, ko.Docs} {
+		for _, e := range d {
+			if strings.Contains(strings.Join(e, " "), "$") {
+				t.Errorf("search entry shows a func literal's symbol: %q", e)
+			}
 		}
 	}
 	if slices.ContainsFunc(en.Docs, func(e []string) bool { return e[1] == "스케줄링" }) {
