@@ -317,7 +317,7 @@ func (x *Explainer) audit(ex *Explanation, a *AuditRecord) {
 	}
 }
 
-// auditWriters puts into ex.Code the typed-client writes that may have
+// auditWriters puts into ex.Code the client writes that may have
 // made a write request — the component's own (own: the record names a
 // component with directories) or reached from its code, else any — and
 // returns their call sites.
@@ -471,7 +471,7 @@ func (x *Explainer) eventCode(f fact.Event) Code {
 	return x.code("emitted", f.Caller.Symbol, f.At, detail+")", f.Via)
 }
 
-// writeCode is the typed-client call of a write fact.
+// writeCode is the client call of a write fact.
 func (x *Explainer) writeCode(w fact.Write) Code {
 	return x.code("wrote", w.Caller.Symbol, w.At, w.Via, "")
 }
