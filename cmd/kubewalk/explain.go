@@ -51,8 +51,8 @@ An event is matched by its reason to the recorder calls that record it,
 ranked by the reporting component (or the controller its object's kind
 implies) and by the message format. An audit record is matched by verb,
 resource and subresource to the client writes (typed clients, the REST
-client, resource.Helper), narrowed by the user name
-or user agent (system:serviceaccount:kube-system:deployment-controller is
+client, resource.Helper), narrowed by the user name or user agent
+(system:serviceaccount:kube-system:deployment-controller is
 pkg/controller/deployment), and lists the informer handlers the write
 reaches.`,
 		Example: `  # The events of a rollout, as they happen
