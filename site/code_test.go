@@ -62,9 +62,9 @@ func (x *PortMapping%[1]d) GetContainerPort() int32 {
 }
 
 // heavyIdents is the worst identifier table for src: every type and
-// function name is a declaration, every other identifier a use linked to
-// a declaration in another file (a GitHub permalink when that file has no
-// page: the longest href there is).
+// function name is a declaration, every other identifier a use of a type
+// declared in another file (linked to GitHub when that file has no page:
+// the longest href there is).
 func heavyIdents(src []byte) []fact.Ident {
 	fset := token.NewFileSet()
 	f := fset.AddFile("x.go", -1, len(src))
@@ -78,7 +78,7 @@ func heavyIdents(src []byte) []fact.Ident {
 			break
 		}
 		if tok == token.IDENT {
-			id := fact.Ident{Off: f.Offset(pos), Len: len(lit), Kind: "field"}
+			id := fact.Ident{Off: f.Offset(pos), Len: len(lit), Kind: "type"}
 			switch {
 			case prev == token.TYPE:
 				id.Kind, id.Def = "type", true

@@ -5,7 +5,8 @@
 // table (fact.Ident): keywords, strings, comments and numbers by token,
 // identifiers by the kind of object they denote, and every identifier
 // whose declaration is known becomes a link chosen by the site
-// (Options.Link). Everything else — YAML, shell, JSON, Markdown,
+// (Options.Link) — but for a variable or field declared outside the site,
+// whose GitHub link would weigh 25 times its name (linker.use). Everything else — YAML, shell, JSON, Markdown,
 // Dockerfiles — goes through chroma with the same class names (Text).
 //
 // Output is a []Line, one balanced HTML fragment per source line, so the

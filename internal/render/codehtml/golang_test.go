@@ -202,3 +202,25 @@ func TestGenerated(t *testing.T) {
 		}
 	}
 }
+
+// TestGoLinksOutOfSite: a use of a field or variable links to its
+// declaration in the site, not to one on GitHub; a type or function links
+// either way.
+func TestGoLinksOutOfSite(t *testing.T) {
+	src := "package p\n\nvar a = b.F + c.G(d)\n"
+	in, out := fact.Location{Path: "in.go", StartLine: 1}, fact.Location{Path: "out.go", StartLine: 1}
+	at := func(name, kind string, target fact.Location) fact.Ident {
+		return fact.Ident{Off: strings.Index(src, "= ") + strings.Index(src[strings.Index(src, "= "):], name), Len: len(name), Kind: kind, Target: target}
+	}
+	idents := []fact.Ident{at("b", "var", in), at("F", "field", out), at("c", "pkg", out), at("G", "func", out), at("d", "var", out)}
+	got := lineStrings(Go([]byte(src), idents, Options{Link: func(l fact.Location) string {
+		if l == in {
+			return "in.go.html#L1"
+		}
+		return "https://github.com/o/r/blob/v1/out.go#L1"
+	}}))[2]
+	want := `<span class=k>var</span> a = <a href="in.go.html#L1">b</a>.F + <a class=p href="https://github.com/o/r/blob/v1/out.go#L1">c</a>.<a class=f href="https://github.com/o/r/blob/v1/out.go#L1">G</a>(d)`
+	if got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+}
