@@ -1,10 +1,13 @@
 package site
 
 import (
+	"bytes"
+	"compress/gzip"
 	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
+	"io"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -429,13 +432,22 @@ func goResults(x *explain.Explainer, input []byte) []lineResult {
 		if c := ex.Component; c != nil {
 			r.Component = c.Name + " (" + c.From + ")"
 		}
+		// The page names a func literal by where it is written, never by
+		// its "$N" (readableSymbol in explain.js is fact.ReadableSymbol);
+		// other symbols in full.
+		name := func(sym string) string {
+			if strings.Contains(sym, "$") {
+				return fact.ReadableSymbol(sym)
+			}
+			return sym
+		}
 		site := func(c explain.Code) string {
-			s := c.Role + " " + c.Where() + " " + c.Symbol
+			s := c.Role + " " + c.Where() + " " + name(c.Symbol)
 			if c.Detail != "" {
 				s += " | " + c.Detail
 			}
 			if c.Via != "" {
-				s += " | via " + c.Via
+				s += " | via " + name(c.Via)
 			}
 			r.Links = append(r.Links, c.Permalink)
 			return s
@@ -614,8 +626,8 @@ func unescapePath(t *testing.T, p string) string {
 }
 
 // TestBrowserExplainParityFacts runs the parity test over a release's real
-// facts (KUBEWALK_EXPLAIN_FACTS=path/to/facts.json, as `kubewalk build`
-// writes it) and, besides the corpus, files of events and audit lines
+// facts (KUBEWALK_EXPLAIN_FACTS=path/to/facts.json.gz as `kubewalk build`
+// writes it, or a facts.json from `kubewalk list` or gunzip) and, besides the corpus, files of events and audit lines
 // such as the blog posts quote (KUBEWALK_EXPLAIN_POSTS=dir, optional):
 // hundreds of call sites, reach
 // sets through the whole call graph. The site is built without
@@ -623,11 +635,20 @@ func unescapePath(t *testing.T, p string) string {
 func TestBrowserExplainParityFacts(t *testing.T) {
 	path := os.Getenv("KUBEWALK_EXPLAIN_FACTS")
 	if path == "" {
-		t.Skip("set KUBEWALK_EXPLAIN_FACTS to a facts.json")
+		t.Skip("set KUBEWALK_EXPLAIN_FACTS to a facts.json or facts.json.gz")
 	}
 	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if strings.HasSuffix(path, ".gz") {
+		zr, err := gzip.NewReader(bytes.NewReader(data))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if data, err = io.ReadAll(zr); err != nil {
+			t.Fatal(err)
+		}
 	}
 	var facts fact.Facts
 	if err := json.Unmarshal(data, &facts); err != nil {
