@@ -60,7 +60,7 @@ func (b *builder) controllerPage(d *controllerData, i int) ([]byte, error) {
 	v := b.views(p)
 	pv := controllerPageView{
 		Name: c.Name, State: b.controllerState(c), Aliases: c.Aliases, Gates: c.FeatureGates,
-		When: c.DisabledWhen, Packages: c.Packages, Notes: cv.Notes, Index: b.link(p, controllersPage, ""),
+		When: c.DisabledWhen, Packages: c.Packages, Notes: b.notes(cv.Notes), Index: b.link(p, controllersPage, ""),
 	}
 	if !c.At.IsZero() {
 		pv.GitHub = b.opts.SourceURL(c.At.Path, c.At.StartLine, c.At.EndLine)
@@ -120,7 +120,7 @@ func (b *builder) ctlWatch(v views, w trace.Watch, traces map[string]string) ctl
 		Trace:       traces[resourceLabel(r.Informer)],
 		Registered:  b.traceStep(v, trace.Step{Symbol: r.Caller.Symbol, Decl: r.Caller.Decl, At: r.At}),
 		Queue:       b.traceSteps(v, w.Queue),
-		Unconnected: w.Unconnected,
+		Unconnected: b.notes(w.Unconnected),
 	}
 	if r.Informer.Resource == "" && r.Informer.Kind == "" {
 		// A dynamic or metadata informer: any resource, told at run time.
@@ -138,7 +138,7 @@ func (b *builder) ctlWatch(v views, w trace.Watch, traces map[string]string) ctl
 		wv.Sync = &s
 	}
 	if w.Status == "secondary" {
-		wv.Secondary = w.Reason
+		wv.Secondary = b.note(w.Reason)
 	}
 	return wv
 }
@@ -147,7 +147,7 @@ func (b *builder) ctlWatch(v views, w trace.Watch, traces map[string]string) ctl
 // their first call path and who watches what they create, then the
 // others. It returns the locations it shows, for the citing steps.
 func (b *builder) ctlSync(v views, d *controllerData, s *trace.Watcher) (ctlSyncView, []fact.Location) {
-	sv := ctlSyncView{Sync: b.traceStep(v, *s.Sync), QueueField: s.QueueField, Unconnected: s.Unconnected}
+	sv := ctlSyncView{Sync: b.traceStep(v, *s.Sync), QueueField: s.QueueField, Unconnected: b.notes(s.Unconnected)}
 	locs := []fact.Location{s.Sync.Decl}
 	for _, wh := range s.Writes {
 		wv := ctlWriteView{Label: writeLabel(wh.Verb, wh.APIVerb, wh.Resource, wh.Subresource), More: wh.More + len(wh.Sites) - 1}

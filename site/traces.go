@@ -145,13 +145,13 @@ func (b *builder) traceNode(v views, n *trace.Node) (*traceNodeView, error) {
 	if n == nil {
 		return nil, nil
 	}
-	nv := &traceNodeView{Resource: resourceLabel(n.Resource), Event: n.Event, Sub: n.Subresource, Notes: n.Notes}
+	nv := &traceNodeView{Resource: resourceLabel(n.Resource), Event: n.Event, Sub: n.Subresource, Notes: b.notes(n.Notes)}
 	for _, w := range n.Watchers {
 		wv := traceWatcherView{
-			Name: w.Name, Component: w.Component, Via: w.Via, Status: w.Status, Reason: w.Reason,
+			Name: w.Name, Component: w.Component, Via: w.Via, Status: w.Status, Reason: b.note(w.Reason),
 			FieldSelector: w.FieldSelector, Expanded: w.Status == "expanded",
 			Registration: b.traceStep(v, w.Registration), Queue: b.traceSteps(v, w.Queue),
-			Unconnected: w.Unconnected,
+			Unconnected: b.notes(w.Unconnected),
 		}
 		if w.Handler != nil {
 			s := b.traceStep(v, *w.Handler)

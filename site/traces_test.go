@@ -8,28 +8,32 @@ import (
 	"github.com/kubewalk/kubewalk/internal/derive/trace"
 )
 
-func TestTracePages(t *testing.T) {
-	out, _ := buildFixture(t, func(in *Input) {
-		h := in.Facts.Handlers[0]
-		w := in.Facts.Writes[0]
-		step := func(f fact.FuncRef, at fact.Location) trace.Step {
-			return trace.Step{Symbol: f.Symbol, Decl: f.Decl, At: at}
-		}
-		tr := &trace.Trace{Tag: in.Tag, Depth: 2, Root: &trace.Node{
-			Resource: h.Informer, Event: "add",
-			Watchers: []*trace.Watcher{{
-				Component: h.Component, Name: "deployment <controller>", Via: "informer", Status: "expanded",
-				Registration: step(h.Caller, h.At),
-				Handler:      &trace.Step{Symbol: h.Add.Symbol, Decl: h.Add.Decl},
-				Writes: []*trace.WriteHop{{
-					Resource: w.Resource, Verb: w.Verb, APIVerb: w.APIVerb,
-					Sites: []trace.WriteSite{{Write: w, Path: []trace.Step{step(w.Caller, w.At)}}},
-					Next:  &trace.Node{Resource: w.Resource, Event: "add", Notes: []string{"nobody <watches>"}},
-				}},
+// traceFixture gives the fixture a deployment trace, with a note whose
+// argument is hostile, and an empty service trace.
+func traceFixture(in *Input) {
+	h := in.Facts.Handlers[0]
+	w := in.Facts.Writes[0]
+	step := func(f fact.FuncRef, at fact.Location) trace.Step {
+		return trace.Step{Symbol: f.Symbol, Decl: f.Decl, At: at}
+	}
+	tr := &trace.Trace{Tag: in.Tag, Depth: 2, Root: &trace.Node{
+		Resource: h.Informer, Event: "add",
+		Watchers: []*trace.Watcher{{
+			Component: h.Component, Name: "deployment <controller>", Via: "informer", Status: "expanded",
+			Registration: step(h.Caller, h.At),
+			Handler:      &trace.Step{Symbol: h.Add.Symbol, Decl: h.Add.Decl},
+			Writes: []*trace.WriteHop{{
+				Resource: w.Resource, Verb: w.Verb, APIVerb: w.APIVerb,
+				Sites: []trace.WriteSite{{Write: w, Path: []trace.Step{step(w.Caller, w.At)}}},
+				Next:  &trace.Node{Resource: w.Resource, Event: "add", Notes: []trace.Note{{ID: "no-watcher", Args: []string{"<watches>"}}}},
 			}},
-		}}
-		in.Traces = []TraceInput{{Kind: "deployment", Title: "Deployment", Trace: tr}, {Kind: "service", Title: "Service"}}
-	})
+		}},
+	}}
+	in.Traces = []TraceInput{{Kind: "deployment", Title: "Deployment", Trace: tr}, {Kind: "service", Title: "Service"}}
+}
+
+func TestTracePages(t *testing.T) {
+	out, _ := buildFixture(t, traceFixture)
 	files := readTree(t, out)
 	page, ok := files["traces/deployment.html"]
 	if !ok {
@@ -37,7 +41,7 @@ func TestTracePages(t *testing.T) {
 	}
 	for _, want := range []string{
 		"deployment &lt;controller&gt;",
-		"nobody &lt;watches&gt;",
+		"no watcher of &lt;watches&gt; found",
 		`<figure class="excerpt">`,
 		`class="ln mark"`,
 		`href="../src/pkg/controller/deployment/sync.go.html#L`,
@@ -55,5 +59,31 @@ func TestTracePages(t *testing.T) {
 	}
 	for _, err := range CheckLinks(out) {
 		t.Error(err)
+	}
+}
+
+// TestTraceNotesTranslated: a trace's generated sentences come out in the
+// page's language, and every translation fills the same arguments.
+func TestTraceNotesTranslated(t *testing.T) {
+	for id, en := range trace.NoteText {
+		ko, ok := messages["ko"]["trace.note."+id]
+		if !ok {
+			t.Errorf("no Korean for the trace note %q", id)
+			continue
+		}
+		if a, b := strings.Count(en, "%s"), strings.Count(ko, "%s"); a != b || strings.Count(ko, "%") != b {
+			t.Errorf("trace note %q: English fills %d arguments, Korean %d (%q)", id, a, b, ko)
+		}
+	}
+	out, _ := buildFixture(t, func(in *Input) {
+		bilingual(in)
+		traceFixture(in)
+	})
+	files := readTree(t, out)
+	if p := files["ko/traces/deployment.html"]; !strings.Contains(p, "분석한 루트에서 &lt;watches&gt;의 감시자를 찾지 못했습니다") {
+		t.Errorf("the Korean trace page does not carry the note in Korean")
+	}
+	if p := files["en/traces/deployment.html"]; !strings.Contains(p, "no watcher of &lt;watches&gt; found") {
+		t.Errorf("the English trace page does not carry the note in English")
 	}
 }

@@ -1,7 +1,6 @@
 package trace
 
 import (
-	"fmt"
 	"sort"
 	"strings"
 
@@ -27,7 +26,7 @@ type ControllerView struct {
 	// Events are the events recorded in the controller's packages.
 	Events []fact.Event `json:"events"`
 	// Notes say what could not be connected, for the page to show.
-	Notes []string `json:"notes,omitempty"`
+	Notes []Note `json:"notes,omitempty"`
 }
 
 // Watch is one informer handler registration of a controller.
@@ -35,15 +34,15 @@ type Watch struct {
 	Registration fact.HandlerRegistration `json:"registration"`
 	// Queue is the path from the handler to the enqueuer; QueueField the
 	// work queue field; Sync the function the worker calls.
-	Queue       []Step   `json:"queue,omitempty"`
-	QueueField  string   `json:"queueField,omitempty"`
-	Sync        *Step    `json:"sync,omitempty"`
-	Unconnected []string `json:"unconnected,omitempty"`
+	Queue       []Step `json:"queue,omitempty"`
+	QueueField  string `json:"queueField,omitempty"`
+	Sync        *Step  `json:"sync,omitempty"`
+	Unconnected []Note `json:"unconnected,omitempty"`
 	// Status is "secondary" when the sync works on another resource than
 	// this watch's (the watch only enqueues owners or dependents), with
 	// Reason; "" otherwise.
 	Status string `json:"status,omitempty"`
-	Reason string `json:"reason,omitempty"`
+	Reason Note   `json:"reason,omitzero"`
 }
 
 // controllerReach bounds the call search from a start function to the
@@ -130,11 +129,11 @@ func (t *tracer) controller(c fact.Controller) *ControllerView {
 		}
 	}
 	if len(c.Packages) == 0 {
-		v.Notes = append(v.Notes, fmt.Sprintf("no constructor of a controller package found in %s", fact.ShortSymbol(c.Start.Symbol)))
+		v.Notes = append(v.Notes, note("no-constructor", fact.ShortSymbol(c.Start.Symbol)))
 	} else if !t.anyComponentIn(c.Packages) {
-		v.Notes = append(v.Notes, fmt.Sprintf("the facts hold no handler registration or sync wiring in %s: its code lies outside the analysed packages", strings.Join(c.Packages, ", ")))
+		v.Notes = append(v.Notes, note("outside", strings.Join(c.Packages, ", ")))
 	} else if len(v.Watches) == 0 {
-		v.Notes = append(v.Notes, fmt.Sprintf("no informer handler registration reached from %s or the Run method of what it builds within %d calls, in %s (informers read only through listers are not registrations)", fact.ShortSymbol(c.Start.Symbol), controllerReach, strings.Join(c.Packages, ", ")))
+		v.Notes = append(v.Notes, note("no-registration", fact.ShortSymbol(c.Start.Symbol), controllerReach, strings.Join(c.Packages, ", ")))
 	}
 	return v
 }
@@ -188,7 +187,7 @@ func (t *tracer) syncFromTypes(v *ControllerView) {
 		}
 	}
 	if len(v.Syncs) == 0 && len(types) > 0 {
-		v.Notes = append(v.Notes, fmt.Sprintf("no sync wiring or Run method found for %s", strings.Join(shortAll(types), ", ")))
+		v.Notes = append(v.Notes, note("no-sync-wiring", strings.Join(shortAll(types), ", ")))
 	}
 }
 

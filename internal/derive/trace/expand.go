@@ -79,15 +79,14 @@ func (t *tracer) node(res fact.Resource, event, sub string, level int, ancestors
 		return len(a.Writes) > 0 && len(b.Writes) == 0
 	})
 	if len(ws) == 0 {
-		n.Notes = append(n.Notes, fmt.Sprintf("no watcher of %s found in the analysed roots (informers with an untold resource, dynamic informers and controllers outside the roots are not seen)", res.Resource))
+		n.Notes = append(n.Notes, note("no-watcher", res.Resource))
 	}
 	if level == 0 && len(t.unknownLW) > 0 {
 		var names []string
 		for _, s := range t.unknownLW {
 			names = append(names, fmt.Sprintf("%s (%s:%d)", fact.ShortSymbol(s.Symbol), s.At.Path, s.At.StartLine))
 		}
-		why := "the analyzer could not tell the list-watch's resource"
-		n.Notes = append(n.Notes, fmt.Sprintf("%d raw list-watches could not be matched to a resource (%s): %s", len(names), why, strings.Join(names, ", ")))
+		n.Notes = append(n.Notes, note("unknown-lw", len(names), strings.Join(names, ", ")))
 	}
 	return n
 }
@@ -100,16 +99,16 @@ var statusRank = map[string]int{
 func (t *tracer) decide(w *Watcher, res fact.Resource, event, sub string, level int, ancestors []string) {
 	switch {
 	case contains(ancestors, w.Component):
-		w.Status, w.Reason = "ancestor", "already on the path above (a feedback loop: it watches what it or its owner wrote)"
+		w.Status, w.Reason = "ancestor", note("ancestor")
 	case w.Via == "reflector" && w.FieldSelector == "spec.nodeName" && sub != "binding":
-		w.Status, w.Reason = "after-binding", "its field selector spec.nodeName matches the object only once it is bound to this node"
+		w.Status, w.Reason = "after-binding", note("after-binding")
 	case w.Status == "secondary" || w.Status == "unconnected":
 	case w.Via == "reflector":
 		// Status "unconnected" set by reflectorWatcher; nothing to expand.
 	case level >= t.opts.Depth:
-		w.Status, w.Reason = "depth", fmt.Sprintf("not followed: --depth %d reached", t.opts.Depth)
+		w.Status, w.Reason = "depth", note("depth", t.opts.Depth)
 	case t.expanded[w.Component]:
-		w.Status, w.Reason = "seen", "expanded above"
+		w.Status, w.Reason = "seen", note("seen")
 	default:
 		t.expanded[w.Component] = true
 		w.Status = "expanded"
@@ -165,13 +164,13 @@ func (t *tracer) informerWatcher(h *fact.HandlerRegistration, event string) *Wat
 		if what == "" {
 			what = "no handler"
 		}
-		w.Unconnected = append(w.Unconnected, fmt.Sprintf("handler: not resolved statically (%s)", what))
+		w.Unconnected = append(w.Unconnected, note("handler-dynamic", what))
 	} else {
 		s := t.step(hd.Symbol, hd.Decl, "")
 		s.Decl = hd.Decl
 		w.Handler = &s
 		if which != event {
-			w.Reason = fmt.Sprintf("no %s handler; showing the %s handler", event, which)
+			w.Reason = note("other-handler", event, which)
 		}
 	}
 	// Handler functions: the chosen one first, then the others, with the
@@ -209,11 +208,11 @@ func (t *tracer) connect(w *Watcher, h *fact.HandlerRegistration, hfs []string) 
 	}
 	if entry == "" && len(hfs) > 0 {
 		entry = hfs[0]
-		w.Unconnected = append(w.Unconnected, "queue → sync: no sync-handler wiring or Run method found for the handler's type; its writes are searched from the handler itself")
+		w.Unconnected = append(w.Unconnected, note("no-sync"))
 	}
 	if entry == "" {
 		w.Status = "unconnected"
-		w.Reason = "nothing to follow: neither a handler nor a sync function is known"
+		w.Reason = note("nothing")
 		return
 	}
 	t.classify(w, h, entry, types)
@@ -285,9 +284,9 @@ func (t *tracer) syncByName(w *Watcher, types []string) string {
 			for _, st := range path {
 				names = append(names, funcName(st.Symbol))
 			}
-			w.Unconnected = append(w.Unconnected, fmt.Sprintf("queue → sync: %s has no sync-handler field; the sync function was found by name on the worker loop's path %s", fact.ShortSymbol(ty), strings.Join(names, " → ")))
+			w.Unconnected = append(w.Unconnected, note("sync-by-name", fact.ShortSymbol(ty), strings.Join(names, " → ")))
 		} else {
-			w.Unconnected = append(w.Unconnected, fmt.Sprintf("queue → sync: %s has no sync-handler field and its worker loop calls no sync… method; its writes are searched from %s", fact.ShortSymbol(ty), fact.ShortSymbol(run)))
+			w.Unconnected = append(w.Unconnected, note("sync-from-run", fact.ShortSymbol(ty), fact.ShortSymbol(run)))
 		}
 		st := t.step(entry, t.decl(entry), "")
 		st.At = st.Decl
@@ -317,10 +316,10 @@ func (t *tracer) classify(w *Watcher, h *fact.HandlerRegistration, entry string,
 	switch {
 	case len(primary) > 0 && !contains(primary, h.Informer.Kind):
 		w.Status = "secondary"
-		w.Reason = fmt.Sprintf("its sync works on %s (%s names it); this watch only enqueues related objects", strings.Join(primary, ", "), by)
+		w.Reason = note("secondary", strings.Join(primary, ", "), by)
 	case len(primary) == 0 && len(watched) > 1:
 		w.Status = "secondary"
-		w.Reason = fmt.Sprintf("which of the resources it watches (%s) its sync works on is not told by %s", strings.Join(watched, ", "), funcName(entry))
+		w.Reason = note("secondary-unknown", strings.Join(watched, ", "), funcName(entry))
 	}
 }
 
@@ -377,7 +376,7 @@ func syncLike(w fact.Wiring) bool {
 func (t *tracer) queuePath(w *Watcher, wiring *fact.Wiring, hfs []string) {
 	if wiring.Queue == "" || len(hfs) == 0 {
 		if wiring.Queue == "" {
-			w.Unconnected = append(w.Unconnected, fmt.Sprintf("handler → queue: no work queue field found on %s", fact.ShortSymbol(wiring.Type)))
+			w.Unconnected = append(w.Unconnected, note("no-queue", fact.ShortSymbol(wiring.Type)))
 		}
 		return
 	}
@@ -402,11 +401,11 @@ func (t *tracer) queuePath(w *Watcher, wiring *fact.Wiring, hfs []string) {
 			s := t.step(x.Sync.Symbol, x.Sync.Decl, "func field")
 			s.At = t.enqueueSite(x.Sync.Symbol, wiring)
 			w.Queue = []Step{s}
-			w.Unconnected = append(w.Unconnected, fmt.Sprintf("handler → queue: assumed through the func field %s (wired at %s:%d); calls through func fields are not call edges", x.Field, x.At.Path, x.At.StartLine))
+			w.Unconnected = append(w.Unconnected, note("queue-by-field", x.Field, fmt.Sprintf("%s:%d", x.At.Path, x.At.StartLine)))
 			return
 		}
 	}
-	w.Unconnected = append(w.Unconnected, fmt.Sprintf("handler → queue: no call path from the handler to an enqueuer of %s.%s within %d calls", fact.ShortSymbol(wiring.Type), wiring.Queue, queueSearchDepth))
+	w.Unconnected = append(w.Unconnected, note("no-queue-path", fact.ShortSymbol(wiring.Type)+"."+wiring.Queue, queueSearchDepth))
 }
 
 // enqueueSite is where an enqueuer adds to the queue: its declaration
@@ -467,15 +466,15 @@ func (t *tracer) reflectorWatcher(r reflector) *Watcher {
 		FieldSelector: r.selector,
 		Handler:       r.refl,
 		Status:        "unconnected",
-		Reason:        "a raw reflector: its store hands objects on through a channel or callback, which call edges do not follow",
+		Reason:        note("raw-reflector"),
 	}
 	if r.push != nil {
 		w.Queue = []Step{*r.push}
 	}
 	if r.refl == nil {
-		w.Unconnected = append(w.Unconnected, "reflector: no cache.NewReflector call found in the list-watch's function or the functions it calls")
+		w.Unconnected = append(w.Unconnected, note("no-reflector"))
 	}
-	w.Unconnected = append(w.Unconnected, "reflector → consumer: the store's push function hands objects on (the kubelet's sends them to a channel); what reads them is not connected by call edges")
+	w.Unconnected = append(w.Unconnected, note("reflector-push"))
 	return w
 }
 
@@ -538,7 +537,7 @@ func (t *tracer) expand(w *Watcher, watched fact.Resource, level int, ancestors 
 	// (status updates, finalizer patches), each nearest first.
 	sort.SliceStable(w.Other, func(i, j int) bool { return !w.Other[i].Same && w.Other[j].Same })
 	if len(w.Writes) == 0 && len(w.Other) == 0 {
-		w.Unconnected = append(w.Unconnected, fmt.Sprintf("sync → write: no API write within %d calls of %s", t.opts.MaxCallDepth, fact.ReadableSymbol(w.entry)))
+		w.Unconnected = append(w.Unconnected, note("no-write", t.opts.MaxCallDepth, fact.ReadableSymbol(w.entry)))
 	}
 }
 

@@ -112,7 +112,7 @@ func (m *mdWriter) node(n *Node, writer string) {
 		}
 		fmt.Fprintf(m.b, "The watch is %s.\n", strings.Join(parts, ", "))
 		for _, u := range w.Unconnected {
-			fmt.Fprintf(m.b, "\n> Not connected by the trace: %s.\n", strings.TrimSuffix(u, "."))
+			fmt.Fprintf(m.b, "\n> Not connected by the trace: %s.\n", strings.TrimSuffix(u.String(), "."))
 		}
 		m.excerpt(w.Registration.Symbol, w.Registration.At, fmt.Sprintf("The %s registers its watch of %s.", w.Name, n.Resource.Resource))
 		for _, h := range w.Writes {

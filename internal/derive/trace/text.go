@@ -142,7 +142,7 @@ func (p *printer) watcher(w *Watcher, head, prefix string) {
 	if w.Sync != nil {
 		p.linef(prefix, "   %-11s %s  %s", "sync", fact.ShortSymbol(w.Sync.Symbol), loc(w.Sync.Decl))
 	}
-	if w.Reason != "" && w.Status == "unconnected" {
+	if !w.Reason.IsZero() && w.Status == "unconnected" {
 		p.linef(prefix, "   %s", w.Reason)
 	}
 	for _, u := range w.Unconnected {

@@ -74,7 +74,7 @@ type Node struct {
 	Subresource string     `json:"subresource,omitempty"`
 	Watchers    []*Watcher `json:"watchers,omitempty"`
 	// Notes explain what could not be connected at this node.
-	Notes []string `json:"notes,omitempty"`
+	Notes []Note `json:"notes,omitempty"`
 }
 
 // Watcher is one component watching a Node's resource.
@@ -111,9 +111,9 @@ type Watcher struct {
 	// that sees the object only once it is bound) or "unconnected".
 	Status string `json:"status"`
 	// Reason explains any Status but "expanded", and the fallbacks taken.
-	Reason string `json:"reason,omitempty"`
+	Reason Note `json:"reason,omitzero"`
 	// Unconnected lists the hops that could not be connected, and why.
-	Unconnected []string `json:"unconnected,omitempty"`
+	Unconnected []Note `json:"unconnected,omitempty"`
 	// Writes are the followed writes (creations and bindings), each with
 	// the watchers of what it writes.
 	Writes []*WriteHop `json:"writes,omitempty"`

@@ -248,7 +248,7 @@ func TestDeriveChain(t *testing.T) {
 		t.Errorf("deployment controller sync = %+v", dc.Sync)
 	}
 	// The handler calls dc.enqueueDeployment, a func field: assumed, and said so.
-	if len(dc.Queue) != 1 || dc.Queue[0].Symbol != depPkg+"DeploymentController.enqueue" || !strings.Contains(strings.Join(dc.Unconnected, "\n"), "func field enqueueDeployment") {
+	if len(dc.Queue) != 1 || dc.Queue[0].Symbol != depPkg+"DeploymentController.enqueue" || !strings.Contains(fmt.Sprint(dc.Unconnected), "func field enqueueDeployment") {
 		t.Errorf("deployment controller queue = %+v, unconnected %q", dc.Queue, dc.Unconnected)
 	}
 	// Writes not followed: the ReplicaSet update (another resource) before
@@ -340,7 +340,7 @@ func TestUnknownListWatch(t *testing.T) {
 			t.Errorf("kubelet matched without a resource: %s", h)
 		}
 	}
-	if !strings.Contains(strings.Join(tr.Root.Notes, "\n"), "could not tell the list-watch's resource") {
+	if !strings.Contains(fmt.Sprint(tr.Root.Notes), "could not tell the list-watch's resource") {
 		t.Errorf("root notes = %q", tr.Root.Notes)
 	}
 }
