@@ -3,63 +3,21 @@ package site
 import (
 	"context"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"testing"
 	"testing/fstest"
 
-	"github.com/kubewalk/kubewalk/analyzer/fact"
+	"github.com/kubewalk/kubewalk/internal/testsupport/fakeresolver"
 	"github.com/kubewalk/kubewalk/walkthrough"
 )
-
-// treeResolver resolves references against the fixture's symbols and
-// sources, matching Lines against the declaration's lines as the analyzer
-// does.
-type treeResolver struct {
-	syms  map[string]fact.Symbol
-	tree  fixtureTree
-	facts *fact.Facts
-}
-
-func (r *treeResolver) Facts() *fact.Facts { return r.facts }
-
-func (r *treeResolver) Resolve(ref fact.Ref) (fact.Resolved, error) {
-	for i, alt := range ref.Alternates {
-		s, ok := r.syms[alt]
-		if !ok {
-			continue
-		}
-		res := fact.Resolved{Symbol: s, Alternate: i}
-		if ref.Lines != "" {
-			re, err := regexp.Compile(ref.Lines)
-			if err != nil {
-				return fact.Resolved{}, err
-			}
-			lines := strings.Split(string(r.tree[s.Decl.Path]), "\n")
-			for n := s.Decl.StartLine; n <= s.Decl.EndLine; n++ {
-				if re.MatchString(lines[n-1]) {
-					res.Matched = append(res.Matched, n)
-				}
-			}
-			if len(res.Matched) == 0 {
-				return fact.Resolved{}, fact.ErrNoMatch
-			}
-		}
-		return res, nil
-	}
-	return fact.Resolved{}, &fact.NotFoundError{Ref: ref.String()}
-}
 
 // TestWalkthroughMarkdown renders hostile Markdown through the walkthrough
 // package with site.SymbolURL, builds the site and checks that nothing
 // executable survives and that every symbol link resolves.
 func TestWalkthroughMarkdown(t *testing.T) {
 	in, opts := fixture(t)
-	syms := map[string]fact.Symbol{}
-	for _, s := range in.Symbols {
-		syms[s.Name] = s
-	}
-	res := &treeResolver{syms: syms, tree: loadTree(t), facts: in.Facts}
+	tree := loadTree(t)
+	res := fakeresolver.New(in.Facts, func(p string) string { return string(tree[p]) }, in.Symbols...)
 	md := "---\n" +
 		"title: Hostile <script>alert('t')</script>\n" +
 		"summary: 'x\" onmouseover=\"alert(1)'\n" +

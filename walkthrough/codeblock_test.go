@@ -9,6 +9,7 @@ import (
 	"testing/fstest"
 
 	"github.com/kubewalk/kubewalk/analyzer/fact"
+	"github.com/kubewalk/kubewalk/internal/testsupport/fakeresolver"
 )
 
 // TestHighlightCode: fenced code reaches Options.HighlightCode as its
@@ -31,7 +32,7 @@ func TestHighlightCode(t *testing.T) {
 		return b.String()
 	}
 
-	opts := testOptions(&fakeResolver{facts: &fact.Facts{}})
+	opts := testOptions(&fakeresolver.Resolver{Found: &fact.Facts{}})
 	got := html1(opts)
 	for _, want := range []string{
 		`<pre class="code block"><code>kind: &lt;/code&gt;&lt;script&gt;</code></pre>`,

@@ -8,6 +8,7 @@ import (
 	"testing/fstest"
 
 	"github.com/kubewalk/kubewalk/analyzer/fact"
+	"github.com/kubewalk/kubewalk/internal/testsupport/fakeresolver"
 )
 
 const fm = "---\ntitle: T\nparticipants: [a, b]\n---\n" // 4 lines
@@ -17,11 +18,11 @@ const fm = "---\ntitle: T\nparticipants: [a, b]\n---\n" // 4 lines
 // w.md, a translation w.ko.md. It is long because it is a table, one case
 // a line, read as a list of the messages a writer can meet.
 func TestErrors(t *testing.T) {
-	syms := map[string]fakeSym{
-		"k8s.io/x/p.F": {sym: fact.Symbol{Name: "k8s.io/x/p.F", Kind: "func", Decl: fact.Location{Path: "p/f.go", StartLine: 10, EndLine: 13}},
-			lines: []string{"func F() {", "\ta()", "\tb()", "}"}},
-		"k8s.io/x/p.G": {sym: fact.Symbol{Name: "k8s.io/x/p.G", Kind: "func", Decl: fact.Location{Path: "p/f.go", StartLine: 20, EndLine: 20}},
-			lines: []string{"func G() {}"}},
+	syms := map[string]fakeresolver.Symbol{
+		"k8s.io/x/p.F": {Symbol: fact.Symbol{Name: "k8s.io/x/p.F", Kind: "func", Decl: fact.Location{Path: "p/f.go", StartLine: 10, EndLine: 13}},
+			Lines: []string{"func F() {", "\ta()", "\tb()", "}"}},
+		"k8s.io/x/p.G": {Symbol: fact.Symbol{Name: "k8s.io/x/p.G", Kind: "func", Decl: fact.Location{Path: "p/f.go", StartLine: 20, EndLine: 20}},
+			Lines: []string{"func G() {}"}},
 	}
 	facts := &fact.Facts{Tag: "v1.31.0", Events: []fact.Event{{Caller: fact.FuncRef{Symbol: "k8s.io/x/p.F"}, Reason: "Started"}}}
 	ok := fm + "\n## S\n\n```excerpt\nname: n\nref: k8s.io/x/p.F\n```\n"
@@ -79,7 +80,7 @@ func TestErrors(t *testing.T) {
 			if tt.ko != "" {
 				fsys["w.ko.md"] = &fstest.MapFile{Data: []byte(tt.ko)}
 			}
-			errs := Check(fsys, ".", testOptions(&fakeResolver{syms: syms, facts: facts}))
+			errs := Check(fsys, ".", testOptions(&fakeresolver.Resolver{Symbols: syms, Found: facts}))
 			if len(errs) == 0 {
 				t.Fatalf("no error, want %s", tt.want)
 			}
@@ -119,7 +120,7 @@ func TestErrorString(t *testing.T) {
 // TestCheckAll checks that Check reports every problem, not the first.
 func TestCheckAll(t *testing.T) {
 	src := fm + "\n## S {from=a to=z}\n\n```excerpt\nref: k8s.io/x/p.Nope\n```\n\n```facts\nevents: reason=Nope\n```\n"
-	errs := Check(fstest.MapFS{"w.md": {Data: []byte(src)}}, ".", testOptions(&fakeResolver{facts: &fact.Facts{}}))
+	errs := Check(fstest.MapFS{"w.md": {Data: []byte(src)}}, ".", testOptions(&fakeresolver.Resolver{Found: &fact.Facts{}}))
 	if len(errs) != 3 {
 		t.Errorf("got %d errors, want 3: %v", len(errs), errs)
 	}

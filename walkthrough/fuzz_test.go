@@ -8,6 +8,7 @@ import (
 	"golang.org/x/tools/txtar"
 
 	"github.com/kubewalk/kubewalk/analyzer/fact"
+	"github.com/kubewalk/kubewalk/internal/testsupport/fakeresolver"
 )
 
 // FuzzParse parses, resolves and renders arbitrary Markdown with a
@@ -31,7 +32,7 @@ func FuzzParse(f *testing.F) {
 		Events:   []fact.Event{{Reason: "Started"}},
 		Writes:   []fact.Write{{Resource: fact.Resource{Resource: "pods"}, Verb: "create"}},
 	}
-	opts := testOptions(&fakeResolver{all: true, facts: facts})
+	opts := testOptions(&fakeresolver.Resolver{Any: true, Found: facts})
 	f.Fuzz(func(t *testing.T, src []byte) {
 		s, errs := parse("f.md", src, nil)
 		// Lines as the parser counts them: LF, CRLF and a lone CR each end one.

@@ -7,6 +7,7 @@ import (
 	"golang.org/x/net/html"
 
 	"github.com/kubewalk/kubewalk/analyzer/fact"
+	"github.com/kubewalk/kubewalk/internal/testsupport/fakeresolver"
 )
 
 // safeHTML checks that s holds only the tags and attributes goldmark and
@@ -72,7 +73,7 @@ participants: [a, b]
 			t.Errorf("missing error %s in\n%s", want, strings.Join(msgs, "\n"))
 		}
 	}
-	res := &fakeResolver{syms: map[string]fakeSym{"k8s.io/x/p.F": {sym: fact.Symbol{Name: "k8s.io/x/p.F", Decl: fact.Location{Path: "p/f.go", StartLine: 1, EndLine: 2}}}}}
+	res := &fakeresolver.Resolver{Symbols: map[string]fakeresolver.Symbol{"k8s.io/x/p.F": {Symbol: fact.Symbol{Name: "k8s.io/x/p.F", Decl: fact.Location{Path: "p/f.go", StartLine: 1, EndLine: 2}}}}}
 	opts := testOptions(res)
 	// Rendered despite the errors, to see what would come out.
 	doc, berrs := build(s, &opts, nil)

@@ -7,6 +7,7 @@ import (
 	"testing/fstest"
 
 	"github.com/kubewalk/kubewalk/analyzer/fact"
+	"github.com/kubewalk/kubewalk/internal/testsupport/fakeresolver"
 )
 
 // Links between walkthroughs: written as links to the sibling .md file
@@ -17,7 +18,7 @@ func TestWalkthroughLinks(t *testing.T) {
 	b := fm + "\n## Watching\n\nBack to [a](a.md#step-1-first-step).\n"
 	bko := fm + "\n## 감시\n\n[a로](a.ko.md#step-1-first-step).\n"
 	fsys := fstest.MapFS{"a.md": {Data: []byte(a)}, "b.md": {Data: []byte(b)}, "b.ko.md": {Data: []byte(bko)}}
-	opts := testOptions(&fakeResolver{facts: &fact.Facts{}})
+	opts := testOptions(&fakeresolver.Resolver{Found: &fact.Facts{}})
 
 	// Without WalkthroughURL the links stay as written.
 	docs, err := Load(fsys, ".", "en", opts)
@@ -87,7 +88,7 @@ func TestWalkthroughLinksAlso(t *testing.T) {
 		t.Fatalf("Targets = %v", also)
 	}
 	user := fstest.MapFS{"mine.md": {Data: []byte(fm + "\n## Mine\n\n[d](deployment.md#step-1-create) [bad](deployment.md#step-9)\n")}}
-	opts := testOptions(&fakeResolver{facts: &fact.Facts{}})
+	opts := testOptions(&fakeresolver.Resolver{Found: &fact.Facts{}})
 	opts.Also = also
 	errs := Check(user, ".", opts)
 	if len(errs) != 1 || !strings.Contains(errs[0].Error(), "walkthrough deployment has no step #step-9") {

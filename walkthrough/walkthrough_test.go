@@ -9,7 +9,6 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -20,79 +19,23 @@ import (
 	"golang.org/x/tools/txtar"
 
 	"github.com/kubewalk/kubewalk/analyzer/fact"
+	"github.com/kubewalk/kubewalk/internal/testsupport/fakeresolver"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden sections of testdata/*.txtar")
-
-// fakeResolver resolves names from a table, matching Lines against the
-// declaration's text as the analyzer does.
-type fakeResolver struct {
-	syms  map[string]fakeSym
-	facts *fact.Facts
-	// all, when set, resolves every name to a ten-line declaration.
-	all bool
-}
-
-type fakeSym struct {
-	sym   fact.Symbol
-	lines []string
-}
-
-func (f *fakeResolver) Resolve(ref fact.Ref) (res fact.Resolved, err error) {
-	for i, alt := range ref.Alternates {
-		s, ok := f.syms[alt]
-		if !ok && f.all {
-			s, ok = fakeSym{sym: fact.Symbol{Name: alt, Kind: "func", Decl: fact.Location{Path: "x.go", StartLine: 1, EndLine: 10}}, lines: make([]string, 10)}, true
-			for j := range s.lines {
-				s.lines[j] = ref.Lines // every line matches its own regexp... roughly
-			}
-		}
-		if !ok {
-			continue
-		}
-		res = fact.Resolved{Symbol: s.sym, Alternate: i}
-		if ref.Lines != "" {
-			defer func() {
-				if len(res.Matched) == 0 {
-					// As analyzer.Result.Resolve does.
-					res, err = fact.Resolved{}, fmt.Errorf("resolve %s: %w", ref, fact.ErrNoMatch)
-				}
-			}()
-			re, err := regexp.Compile(ref.Lines)
-			if err != nil {
-				return fact.Resolved{}, err
-			}
-			for j, l := range s.lines {
-				if re.MatchString(l) || f.all {
-					res.Matched = append(res.Matched, s.sym.Decl.StartLine+j)
-				}
-			}
-		}
-		return res, nil
-	}
-	var sugg []string
-	for name := range f.syms {
-		if strings.EqualFold(name, ref.Alternates[0]) {
-			sugg = append(sugg, name)
-		}
-	}
-	return fact.Resolved{}, &fact.NotFoundError{Ref: ref.String(), Suggestions: sugg}
-}
-
-func (f *fakeResolver) Facts() *fact.Facts { return f.facts }
 
 // parseSymbols reads a symbols section:
 //
 //	== k8s.io/x/pkg.Foo pkg/foo.go:10 func
 //	func Foo() {
 //	}
-func parseSymbols(t testing.TB, data []byte) map[string]fakeSym {
-	syms := map[string]fakeSym{}
-	var cur *fakeSym
+func parseSymbols(t testing.TB, data []byte) map[string]fakeresolver.Symbol {
+	syms := map[string]fakeresolver.Symbol{}
+	var cur *fakeresolver.Symbol
 	var name string
 	flush := func() {
 		if cur != nil {
-			cur.sym.Decl.EndLine = cur.sym.Decl.StartLine + len(cur.lines) - 1
+			cur.Symbol.Decl.EndLine = cur.Symbol.Decl.StartLine + len(cur.Lines) - 1
 			syms[name] = *cur
 		}
 	}
@@ -106,11 +49,11 @@ func parseSymbols(t testing.TB, data []byte) map[string]fakeSym {
 			p, ln, _ := strings.Cut(f[1], ":")
 			start, _ := strconv.Atoi(ln)
 			name = f[0]
-			cur = &fakeSym{sym: fact.Symbol{Name: f[0], Kind: f[2], Decl: fact.Location{Path: p, StartLine: start}}}
+			cur = &fakeresolver.Symbol{Symbol: fact.Symbol{Name: f[0], Kind: f[2], Decl: fact.Location{Path: p, StartLine: start}}}
 			continue
 		}
 		if cur != nil {
-			cur.lines = append(cur.lines, l)
+			cur.Lines = append(cur.Lines, l)
 		}
 	}
 	flush()
@@ -134,19 +77,19 @@ func mapFS(t testing.TB, file string) fstest.MapFS {
 
 // resolverOf returns a fake resolver from a txtar archive's symbols.txt
 // and facts.json.
-func resolverOf(t testing.TB, file string) *fakeResolver {
+func resolverOf(t testing.TB, file string) *fakeresolver.Resolver {
 	ar, err := txtar.ParseFile(file)
 	if err != nil {
 		t.Fatal(err)
 	}
-	res := &fakeResolver{syms: map[string]fakeSym{}}
+	res := &fakeresolver.Resolver{Symbols: map[string]fakeresolver.Symbol{}}
 	for _, f := range ar.Files {
 		switch f.Name {
 		case "symbols.txt":
-			res.syms = parseSymbols(t, f.Data)
+			res.Symbols = parseSymbols(t, f.Data)
 		case "facts.json":
-			res.facts = new(fact.Facts)
-			if err := json.Unmarshal(f.Data, res.facts); err != nil {
+			res.Found = new(fact.Facts)
+			if err := json.Unmarshal(f.Data, res.Found); err != nil {
 				t.Fatal(err)
 			}
 		}

@@ -67,7 +67,7 @@ func (r *Resolver) Resolve(ref fact.Ref) (fact.Resolved, error) {
 		}
 		re, err := regexp.Compile(ref.Lines)
 		if err != nil {
-			return fact.Resolved{}, err
+			return fact.Resolved{}, fmt.Errorf("resolve %s: %w", ref, err)
 		}
 		for j, l := range s.Lines {
 			if r.Any || re.MatchString(l) {
@@ -76,7 +76,8 @@ func (r *Resolver) Resolve(ref fact.Ref) (fact.Resolved, error) {
 		}
 		if len(res.Matched) == 0 {
 			// As analyzer.Result.Resolve says it.
-			return fact.Resolved{}, fmt.Errorf("resolve %s: %w", ref, fact.ErrNoMatch)
+			d := s.Symbol.Decl
+			return fact.Resolved{}, fmt.Errorf("resolve %s: /%s/ in %s (%s:%d-%d): %w", ref, ref.Lines, s.Symbol.Name, d.Path, d.StartLine, d.EndLine, fact.ErrNoMatch)
 		}
 		return res, nil
 	}
