@@ -4,14 +4,12 @@ package e2e
 
 import (
 	"encoding/json"
-	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
-	"github.com/kubewalk/kubewalk/analyzer/fact"
 	// The trace's JSON schema: kubewalk trace -o json writes this type.
 	"github.com/kubewalk/kubewalk/internal/derive/trace"
 )
@@ -43,33 +41,6 @@ func traceJSON(t *testing.T, args ...string) *trace.Trace {
 	return &tr
 }
 
-// hops flattens a trace depth first into one line per hop: watchers as
-// "watch <resource> <component> <status>", write sites as
-// "write <resource>[/<sub>] <caller>".
-func hops(tr *trace.Trace) []string {
-	var out []string
-	var node func(n *trace.Node)
-	node = func(n *trace.Node) {
-		for _, w := range n.Watchers {
-			out = append(out, fmt.Sprintf("watch %s %s %s", n.Resource.Resource, w.Name, w.Status))
-			for _, h := range w.Writes {
-				res := h.Resource.Resource
-				if h.Subresource != "" {
-					res += "/" + h.Subresource
-				}
-				for _, s := range h.Sites {
-					out = append(out, fmt.Sprintf("write %s %s", res, fact.ShortSymbol(s.Write.Caller.Symbol)))
-				}
-				if h.Next != nil {
-					node(h.Next)
-				}
-			}
-		}
-	}
-	node(tr.Root)
-	return out
-}
-
 // TestE2EDeploymentChain traces Deployment with kubewalk trace at two
 // releases and checks the chain hop by hop, the text and the draft
 // walkthrough, which kubewalk check must pass; it stays one function so
@@ -82,7 +53,7 @@ func TestE2EDeploymentChain(t *testing.T) {
 				rel = append(rel, "--tag", tag)
 			}
 			tr := traceJSON(t, append([]string{"Deployment"}, rel...)...)
-			got, i := hops(tr), 0
+			got, i := tr.Hops(), 0
 			for _, g := range got {
 				if i < len(deploymentChain) && slices.Contains(strings.Split(deploymentChain[i], " | "), g) {
 					i++
@@ -136,7 +107,7 @@ func TestE2EDeploymentChain(t *testing.T) {
 					expanded = expanded || w.Status == "expanded"
 				}
 				if !expanded {
-					t.Errorf("%s: no watcher followed: %s", k, strings.Join(hops(tr), "\n"))
+					t.Errorf("%s: no watcher followed: %s", k, strings.Join(tr.Hops(), "\n"))
 				}
 			}
 		})

@@ -77,7 +77,7 @@ func TestKubelike(t *testing.T) {
 		t.Fatal(err)
 	}
 	tr := Derive(in, root, Options{})
-	got := hops(tr)
+	got := tr.Hops()
 	inOrder(t, got, []string{
 		"watch deployments deployment controller expanded",
 		"write replicasets deployment.DeploymentController.getNewReplicaSet",

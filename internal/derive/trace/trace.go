@@ -169,6 +169,35 @@ type WriteSummary struct {
 	Count int       `json:"count"`
 }
 
+// Hops flattens the trace depth first into one line per hop: watchers as
+// "watch <resource> <component> <status>", write sites as
+// "write <resource>[/<sub>] <caller>" with the caller's short name. It is
+// the chain without its call paths and locations, to compare two traces
+// or look for a hop by name.
+func (tr *Trace) Hops() []string {
+	var out []string
+	var node func(n *Node)
+	node = func(n *Node) {
+		for _, w := range n.Watchers {
+			out = append(out, fmt.Sprintf("watch %s %s %s", n.Resource.Resource, w.Name, w.Status))
+			for _, h := range w.Writes {
+				res := h.Resource.Resource
+				if h.Subresource != "" {
+					res += "/" + h.Subresource
+				}
+				for _, s := range h.Sites {
+					out = append(out, fmt.Sprintf("write %s %s", res, fact.ShortSymbol(s.Write.Caller.Symbol)))
+				}
+				if h.Next != nil {
+					node(h.Next)
+				}
+			}
+		}
+	}
+	node(tr.Root)
+	return out
+}
+
 // ErrUnknownKind is returned (wrapped) when no fact names the kind asked for.
 var ErrUnknownKind = fmt.Errorf("unknown resource kind")
 

@@ -158,33 +158,6 @@ var chainSymbols = []fact.Symbol{
 	{Name: "k8s.io/apiserver/pkg/registry/generic/registry.Store.Create", Kind: "method", Decl: at("staging/src/k8s.io/apiserver/pkg/registry/generic/registry/store.go", 450)},
 }
 
-// hops flattens a trace depth first into one line per hop: watchers as
-// "watch <resource> <component> <status>", write sites as
-// "write <resource>[/<sub>] <caller>".
-func hops(tr *Trace) []string {
-	var out []string
-	var node func(n *Node)
-	node = func(n *Node) {
-		for _, w := range n.Watchers {
-			out = append(out, fmt.Sprintf("watch %s %s %s", n.Resource.Resource, w.Name, w.Status))
-			for _, h := range w.Writes {
-				res := h.Resource.Resource
-				if h.Subresource != "" {
-					res += "/" + h.Subresource
-				}
-				for _, s := range h.Sites {
-					out = append(out, fmt.Sprintf("write %s %s", res, fact.ShortSymbol(s.Write.Caller.Symbol)))
-				}
-				if h.Next != nil {
-					node(h.Next)
-				}
-			}
-		}
-	}
-	node(tr.Root)
-	return out
-}
-
 // inOrder checks that each of want occurs in got, in order. A want of
 // alternatives "a | b" is met by either.
 func inOrder(t *testing.T, got, want []string) {
@@ -223,7 +196,7 @@ func TestDeriveChain(t *testing.T) {
 		t.Fatal(err)
 	}
 	tr := Derive(in, root, Options{})
-	got := hops(tr)
+	got := tr.Hops()
 	inOrder(t, got, deploymentChain)
 	for _, h := range got {
 		if strings.Contains(h, "job.Controller.createPod") {
@@ -307,7 +280,7 @@ func TestDeriveChain(t *testing.T) {
 func TestDeriveDepth(t *testing.T) {
 	in := Input{Facts: chainFacts(), Symbols: chainSymbols, Source: chainSource}
 	tr := Derive(in, deployments, Options{Depth: 1})
-	got := hops(tr)
+	got := tr.Hops()
 	inOrder(t, got, []string{
 		"write replicasets deployment.DeploymentController.getNewReplicaSet",
 		"watch replicasets replicaset controller depth",
@@ -324,8 +297,8 @@ func TestNoSource(t *testing.T) {
 	// needed to match the kubelet.
 	in := Input{Facts: chainFacts()}
 	tr := Derive(in, deployments, Options{})
-	if !contains(hops(tr), "watch pods kubelet unconnected") {
-		t.Errorf("kubelet not matched without source:\n%s", strings.Join(hops(tr), "\n"))
+	if !contains(tr.Hops(), "watch pods kubelet unconnected") {
+		t.Errorf("kubelet not matched without source:\n%s", strings.Join(tr.Hops(), "\n"))
 	}
 }
 
@@ -335,7 +308,7 @@ func TestUnknownListWatch(t *testing.T) {
 	f := chainFacts()
 	f.ListWatches[0].Resource = fact.Resource{}
 	tr := Derive(Input{Facts: f}, deployments, Options{})
-	for _, h := range hops(tr) {
+	for _, h := range tr.Hops() {
 		if strings.Contains(h, "kubelet") {
 			t.Errorf("kubelet matched without a resource: %s", h)
 		}
