@@ -212,7 +212,43 @@ var wantRE = regexp.MustCompile(`// want (\w+) "((?:[^"\\]|\\.)*)"`)
 // TestPasses checks every "// want" comment of the fixture against the facts.
 func TestPasses(t *testing.T) {
 	facts, prog := kubelikeFacts(t)
-	got := map[string][]*gotFact{} // "path:line" → facts starting there
+	got := factsByLine(facts)
+	nwant := 0
+	err := filepath.WalkDir(filepath.Join(prog.Dir, "pkg"), func(path string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") {
+			return err
+		}
+		src, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		rel, _ := prog.RelPath(path)
+		nwant += checkWants(t, rel, string(src), got)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if nwant == 0 {
+		t.Fatal("no // want comments found in the fixture")
+	}
+	var keys []string
+	for k := range got {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		for _, g := range got[k] {
+			if !g.matched && g.kind != "call" && strings.HasPrefix(k, "pkg/") {
+				t.Errorf("%s: unexpected %s: %s", k, g.kind, g.text)
+			}
+		}
+	}
+}
+
+// factsByLine renders every fact, keyed by "path:line" of where it starts.
+func factsByLine(facts *fact.Facts) map[string][]*gotFact {
+	got := map[string][]*gotFact{}
 	add := func(kind string, at fact.Location, text string) {
 		k := at.Path + ":" + strconv.Itoa(at.StartLine)
 		got[k] = append(got[k], &gotFact{kind: kind, text: text})
@@ -241,60 +277,39 @@ func TestPasses(t *testing.T) {
 	for _, c := range facts.GateChecks {
 		add("gatecheck", c.At, renderGateCheck(c))
 	}
+	return got
+}
 
+// checkWants matches each "// want" comment of the file rel, whose text
+// is src, to an unmatched fact of its line in got, marking it matched,
+// and returns how many comments it read.
+func checkWants(t *testing.T, rel, src string, got map[string][]*gotFact) int {
+	t.Helper()
 	nwant := 0
-	err := filepath.WalkDir(filepath.Join(prog.Dir, "pkg"), func(path string, d os.DirEntry, err error) error {
-		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") {
-			return err
-		}
-		src, err := os.ReadFile(path)
-		if err != nil {
-			return err
-		}
-		rel, _ := prog.RelPath(path)
-		for i, line := range strings.Split(string(src), "\n") {
-			for _, m := range wantRE.FindAllStringSubmatch(line, -1) {
-				nwant++
-				kind, text := m[1], strings.ReplaceAll(m[2], `\"`, `"`)
-				k := rel + ":" + strconv.Itoa(i+1)
-				found := false
+	for i, line := range strings.Split(src, "\n") {
+		for _, m := range wantRE.FindAllStringSubmatch(line, -1) {
+			nwant++
+			kind, text := m[1], strings.ReplaceAll(m[2], `\"`, `"`)
+			k := rel + ":" + strconv.Itoa(i+1)
+			found := false
+			for _, g := range got[k] {
+				if g.kind == kind && !g.matched && strings.Contains(g.text, text) {
+					g.matched, found = true, true
+					break
+				}
+			}
+			if !found {
+				var here []string
 				for _, g := range got[k] {
-					if g.kind == kind && !g.matched && strings.Contains(g.text, text) {
-						g.matched, found = true, true
-						break
+					if g.kind == kind {
+						here = append(here, "\n\t\t"+g.text)
 					}
 				}
-				if !found {
-					var here []string
-					for _, g := range got[k] {
-						if g.kind == kind {
-							here = append(here, "\n\t\t"+g.text)
-						}
-					}
-					t.Errorf("%s: no %s matching %q; got:%s", k, kind, text, strings.Join(here, ""))
-				}
-			}
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if nwant == 0 {
-		t.Fatal("no // want comments found in the fixture")
-	}
-	var keys []string
-	for k := range got {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		for _, g := range got[k] {
-			if !g.matched && g.kind != "call" && strings.HasPrefix(k, "pkg/") {
-				t.Errorf("%s: unexpected %s: %s", k, g.kind, g.text)
+				t.Errorf("%s: no %s matching %q; got:%s", k, kind, text, strings.Join(here, ""))
 			}
 		}
 	}
+	return nwant
 }
 
 // TestPassesGolden compares all facts with the golden file.
