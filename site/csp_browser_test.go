@@ -39,47 +39,8 @@ func TestBrowserCSP(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx := browser(t, 1280, 800)
-	// Runs before the page's own scripts, and is not subject to its policy.
-	err = chromedp.Do(ctx, chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
-		_, err := cdp.Call(ctx, tg, cdppage.AddScriptToEvaluateOnNewDocument, cdppage.AddScriptToEvaluateOnNewDocumentParams{
-			Source: `window.__csp = []; document.addEventListener('securitypolicyviolation', function (e) {
-  window.__csp.push(e.violatedDirective + ' ' + e.blockedURI + ' at ' + e.sourceFile + ':' + e.lineNumber);
-});`,
-		})
-		return err
-	}))
-	if err != nil {
-		t.Fatal(err)
-	}
-	visit := func(t *testing.T, url string) []string {
-		t.Helper()
-		if err := chromedp.Do(ctx, chromedp.Navigate(url), chromedp.WaitReady(chromedp.CSS("body"))); err != nil {
-			t.Fatal(err)
-		}
-		time.Sleep(50 * time.Millisecond) // reports are dispatched after the load
-		v, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`window.__csp`))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return v
-	}
-	// pages are the site's pages as file:// URLs.
-	pages := func(root string) []string {
-		var us []string
-		filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-			if err == nil && strings.HasSuffix(p, ".html") {
-				rel, _ := filepath.Rel(root, p)
-				segs := strings.Split(filepath.ToSlash(rel), "/")
-				for i := range segs {
-					segs[i] = url.PathEscape(segs[i])
-				}
-				us = append(us, "file://"+filepath.ToSlash(root)+"/"+strings.Join(segs, "/"))
-			}
-			return err
-		})
-		return us
-	}
-	single := pages(abs)
+	recordViolations(t, ctx)
+	single := fileURLs(abs)
 	if len(single) < 5 {
 		t.Fatalf("%d pages", len(single))
 	}
@@ -90,11 +51,11 @@ func TestBrowserCSP(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	all = append(all, pages(bi)...)
+	all = append(all, fileURLs(bi)...)
 	all = append(all, "file://"+filepath.ToSlash(bi)+"/src/pkg/controller/deployment/sync.go.html?lang=ko")
 	all = append(all, base+"/search.html?q=rollout") // last: its results are counted below
 	for _, p := range all {
-		if v := visit(t, p); len(v) > 0 {
+		if v := violationsAt(t, ctx, p); len(v) > 0 {
 			t.Errorf("%s: %s", p, strings.Join(v, "; "))
 		}
 		has, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`!!document.querySelector('meta[http-equiv="Content-Security-Policy"]')`))
@@ -116,9 +77,59 @@ func TestBrowserCSP(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(abs, "injected.html"), []byte(injected), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	v := visit(t, base+"/injected.html")
+	v := violationsAt(t, ctx, base+"/injected.html")
 	ran, _ := chromedp.Run(ctx, chromedp.Evaluate[bool](`window.__ran === 1`))
 	if ran || !strings.Contains(strings.Join(v, " "), "script-src") || !strings.Contains(strings.Join(v, " "), "img-src") {
 		t.Errorf("an inline script ran (%v) or was not reported: %v", ran, v)
 	}
+}
+
+// recordViolations makes every page ctx opens collect the
+// Content-Security-Policy violations it reports in window.__csp. The
+// script runs before the page's own, and is not subject to its policy.
+func recordViolations(t *testing.T, ctx context.Context) {
+	t.Helper()
+	err := chromedp.Do(ctx, chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+		_, err := cdp.Call(ctx, tg, cdppage.AddScriptToEvaluateOnNewDocument, cdppage.AddScriptToEvaluateOnNewDocumentParams{
+			Source: `window.__csp = []; document.addEventListener('securitypolicyviolation', function (e) {
+  window.__csp.push(e.violatedDirective + ' ' + e.blockedURI + ' at ' + e.sourceFile + ':' + e.lineNumber);
+});`,
+		})
+		return err
+	}))
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// violationsAt opens url and returns the violations recordViolations
+// collected there.
+func violationsAt(t *testing.T, ctx context.Context, url string) []string {
+	t.Helper()
+	if err := chromedp.Do(ctx, chromedp.Navigate(url), chromedp.WaitReady(chromedp.CSS("body"))); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(50 * time.Millisecond) // reports are dispatched after the load
+	v, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`window.__csp`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+// fileURLs returns the pages of the site at root as file:// URLs.
+func fileURLs(root string) []string {
+	var us []string
+	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && strings.HasSuffix(p, ".html") {
+			rel, _ := filepath.Rel(root, p)
+			segs := strings.Split(filepath.ToSlash(rel), "/")
+			for i := range segs {
+				segs[i] = url.PathEscape(segs[i])
+			}
+			us = append(us, "file://"+filepath.ToSlash(root)+"/"+strings.Join(segs, "/"))
+		}
+		return err
+	})
+	return us
 }
