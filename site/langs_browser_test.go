@@ -20,7 +20,9 @@ import (
 // lands on the same place in the other language. A Korean page's link
 // into the shared source pages shows them in Korean; the search finds a
 // Korean word and pasted event text; at 390 px no Korean page scrolls
-// sideways.
+// sideways. It stays one function: its subtests are steps on one tab of
+// one built site (the Korean browser set at the root stays for the rest),
+// sharing open, where and click.
 func TestBrowserBilingual(t *testing.T) {
 	if testing.Short() {
 		t.Skip("browser test skipped in -short mode")

@@ -24,7 +24,9 @@ const wideTable = `<table><thead><tr><th>Event</th><th>Reason</th><th>Object</th
 // the sequence diagram keeps its labels at a readable size (its frame
 // scrolls instead); line numbers reach WCAG AA contrast (4.5:1) in both
 // colour schemes; search and explain results are announced (a live
-// region holds their count).
+// region holds their count). It stays one function: its subtests are
+// steps on one tab of one built site, each leaving the viewport and colour
+// scheme as the next expects.
 func TestBrowserPhone(t *testing.T) {
 	if testing.Short() {
 		t.Skip("browser test skipped in -short mode")
@@ -171,57 +173,63 @@ func TestBrowserPhone(t *testing.T) {
 		}
 	})
 
-	t.Run("line number contrast", func(t *testing.T) {
-		// contrast is the WCAG ratio of each kind of line number's colour
-		// (with its opacities) against the background painted under it.
-		const contrast = `(() => {
-			const rgba = s => { const m = s.match(/[\d.]+/g).map(Number); return [m[0], m[1], m[2], m.length > 3 ? m[3] : 1]; };
-			const lum = c => { const f = v => { v /= 255; return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); }; return 0.2126 * f(c[0]) + 0.7152 * f(c[1]) + 0.0722 * f(c[2]); };
-			const out = {};
-			// A source page's line number is its line's ::before (a CSS counter).
-			for (const [name, sel, pseudo] of [['source', 'pre.src > span:not(.hl)', '::before'], ['target', 'pre.src > span.hl', '::before'], ['excerpt', '.excerpt .ln:not(.mark):not(.gap) .nr'], ['marked', '.excerpt .ln.mark .nr']]) {
-				const e = document.querySelector(sel);
-				if (!e) continue;
-				const color = getComputedStyle(e, pseudo || null).color;
-				let bg = null, alpha = rgba(color)[3];
-				for (let a = e; a; a = a.parentElement) {
-					alpha *= Number(getComputedStyle(a).opacity);
-					const b = rgba(getComputedStyle(a).backgroundColor);
-					if (!bg && b[3] > 0) bg = b;
-				}
-				const fg = rgba(color);
-				const mix = fg.slice(0, 3).map((v, i) => v * alpha + bg[i] * (1 - alpha));
-				const [l1, l2] = [lum(mix), lum(bg)].sort((x, y) => y - x);
-				out[name] = (l1 + 0.05) / (l2 + 0.05);
-			}
-			return out;
-		})()`
-		for _, scheme := range []string{"light", "dark"} {
-			got := map[string]float64{}
-			for _, p := range []string{"src/pkg/controller/deployment/sync.go.html#L7", "walkthroughs/deployment.html"} {
-				if err := chromedp.Do(ctx, colorScheme(scheme)); err != nil {
-					t.Fatal(err)
-				}
-				open(t, p)
-				r, err := chromedp.Run(ctx, chromedp.Evaluate[map[string]float64](contrast))
-				if err != nil {
-					t.Fatal(err)
-				}
-				for k, v := range r {
-					got[k] = v
-				}
-			}
-			for _, k := range []string{"source", "target", "excerpt", "marked"} {
-				if v, ok := got[k]; !ok || v < 4.5 {
-					t.Errorf("%s scheme: %s line numbers at %.2f:1 (found: %v), want >= 4.5:1", scheme, k, v, ok)
-				}
-			}
-		}
-		if err := chromedp.Do(ctx, colorScheme("light")); err != nil {
-			t.Fatal(err)
-		}
-	})
+	t.Run("line number contrast", func(t *testing.T) { lineNumberContrast(t, ctx, open) })
 }
+
+// lineNumberContrast checks that every kind of line number, on a source
+// page and in an excerpt, reaches WCAG AA contrast (4.5:1) in both colour
+// schemes; it leaves the light scheme on.
+func lineNumberContrast(t *testing.T, ctx context.Context, open func(*testing.T, string)) {
+	for _, scheme := range []string{"light", "dark"} {
+		got := map[string]float64{}
+		for _, p := range []string{"src/pkg/controller/deployment/sync.go.html#L7", "walkthroughs/deployment.html"} {
+			if err := chromedp.Do(ctx, colorScheme(scheme)); err != nil {
+				t.Fatal(err)
+			}
+			open(t, p)
+			r, err := chromedp.Run(ctx, chromedp.Evaluate[map[string]float64](lineNumberContrastJS))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for k, v := range r {
+				got[k] = v
+			}
+		}
+		for _, k := range []string{"source", "target", "excerpt", "marked"} {
+			if v, ok := got[k]; !ok || v < 4.5 {
+				t.Errorf("%s scheme: %s line numbers at %.2f:1 (found: %v), want >= 4.5:1", scheme, k, v, ok)
+			}
+		}
+	}
+	if err := chromedp.Do(ctx, colorScheme("light")); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// lineNumberContrastJS is the WCAG ratio of each kind of line number's colour
+// (with its opacities) against the background painted under it.
+const lineNumberContrastJS = `(() => {
+	const rgba = s => { const m = s.match(/[\d.]+/g).map(Number); return [m[0], m[1], m[2], m.length > 3 ? m[3] : 1]; };
+	const lum = c => { const f = v => { v /= 255; return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); }; return 0.2126 * f(c[0]) + 0.7152 * f(c[1]) + 0.0722 * f(c[2]); };
+	const out = {};
+	// A source page's line number is its line's ::before (a CSS counter).
+	for (const [name, sel, pseudo] of [['source', 'pre.src > span:not(.hl)', '::before'], ['target', 'pre.src > span.hl', '::before'], ['excerpt', '.excerpt .ln:not(.mark):not(.gap) .nr'], ['marked', '.excerpt .ln.mark .nr']]) {
+		const e = document.querySelector(sel);
+		if (!e) continue;
+		const color = getComputedStyle(e, pseudo || null).color;
+		let bg = null, alpha = rgba(color)[3];
+		for (let a = e; a; a = a.parentElement) {
+			alpha *= Number(getComputedStyle(a).opacity);
+			const b = rgba(getComputedStyle(a).backgroundColor);
+			if (!bg && b[3] > 0) bg = b;
+		}
+		const fg = rgba(color);
+		const mix = fg.slice(0, 3).map((v, i) => v * alpha + bg[i] * (1 - alpha));
+		const [l1, l2] = [lum(mix), lum(bg)].sort((x, y) => y - x);
+		out[name] = (l1 + 0.05) / (l2 + 0.05);
+	}
+	return out;
+})()`
 
 // noOverflow opens each page and reports what reaches past its right
 // edge (overflowJS).
