@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -20,7 +21,13 @@ import (
 // that its peak RSS can be reported (rusage maxrss of the child), and so
 // that "cold" can mean what it says: an empty GOCACHE for the go command.
 //
-//	BenchmarkAnalyzeCold       Analyze, empty GOCACHE
+//	BenchmarkAnalyzeCold       Analyze, empty GOCACHE; each iteration also
+//	                           times `go list -deps -json` of the same roots
+//	                           with an empty GOCACHE (untimed), reported as
+//	                           golist-s/op and the ratios analysis/golist
+//	                           (wall) and analysis-cpu/golist-cpu (user+sys,
+//	                           go list's children included), figures the
+//	                           machine's load disturbs less
 //	BenchmarkAnalyzeWarm       Analyze, the usual GOCACHE
 //	BenchmarkAnalyzeCached     AnalyzeCached, a hit
 //	BenchmarkGoListExportCold  `go list -deps -export` of the same roots,
@@ -28,6 +35,13 @@ import (
 //	BenchmarkGoListExportWarm  the same, warm GOCACHE
 
 const benchChildEnv = "KUBEWALK_ANALYZER_BENCH_CHILD"
+
+// KUBEWALK_BENCH_PROFILE, when set to a directory, has each child write
+// its CPU and allocation profiles there (cpu-<mode>-<n>.out,
+// mem-<mode>-<n>.out), for `go tool pprof <test binary> <file>`.
+const benchProfileEnv = "KUBEWALK_BENCH_PROFILE"
+
+var benchChildN int
 
 func benchTree(b *testing.B) Config {
 	dir := os.Getenv("KUBEWALK_BENCH_TREE")
@@ -81,7 +95,24 @@ func TestBenchChild(t *testing.T) {
 
 // runChild runs one child and returns its report and peak RSS in MB.
 func runChild(b *testing.B, cfg Config, mode string, extraEnv ...string) (childReport, float64) {
-	cmd := exec.Command(os.Args[0], "-test.run=^TestBenchChild$", "-test.count=1", "-test.v")
+	rep, mb, _ := runChildCPU(b, cfg, mode, extraEnv...)
+	return rep, mb
+}
+
+// cpuOf is the user+sys CPU time of a finished command, its waited-for
+// children (go list) included.
+func cpuOf(ps *os.ProcessState) time.Duration { return ps.UserTime() + ps.SystemTime() }
+
+// runChildCPU is runChild that also returns the child's CPU time.
+func runChildCPU(b *testing.B, cfg Config, mode string, extraEnv ...string) (childReport, float64, time.Duration) {
+	args := []string{"-test.run=^TestBenchChild$", "-test.count=1", "-test.v"}
+	if dir := os.Getenv(benchProfileEnv); dir != "" {
+		benchChildN++
+		args = append(args,
+			"-test.cpuprofile="+filepath.Join(dir, fmt.Sprintf("cpu-%s-%d.out", mode, benchChildN)),
+			"-test.memprofile="+filepath.Join(dir, fmt.Sprintf("mem-%s-%d.out", mode, benchChildN)))
+	}
+	cmd := exec.Command(os.Args[0], args...)
 	cmd.Env = append(os.Environ(), benchChildEnv+"="+mode,
 		"KUBEWALK_BENCH_CHILD_ENV="+strings.Join(cfg.Env, " "))
 	cmd.Env = append(cmd.Env, extraEnv...)
@@ -98,23 +129,36 @@ func runChild(b *testing.B, cfg Config, mode string, extraEnv ...string) (childR
 	if err := json.Unmarshal([]byte(line), &rep); err != nil {
 		b.Fatal(err)
 	}
-	return rep, float64(cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss) / 1024
+	return rep, float64(cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss) / 1024, cpuOf(cmd.ProcessState)
 }
 
 func benchAnalyze(b *testing.B, cold bool) {
 	cfg := benchTree(b)
 	var peak float64
 	var rep childReport
+	var analysis, list, analysisCPU, listCPU time.Duration
 	for i := 0; i < b.N; i++ {
 		var env []string
 		if cold {
 			b.StopTimer()
+			wall, cpu := goListDeps(b, cfg)
+			list, listCPU = list+wall, listCPU+cpu
 			env = []string{"GOCACHE=" + b.TempDir()}
 			b.StartTimer()
 		}
 		var mb float64
-		rep, mb = runChild(b, cfg, "analyze", env...)
+		var cpu time.Duration
+		t0 := time.Now()
+		rep, mb, cpu = runChildCPU(b, cfg, "analyze", env...)
+		analysis += time.Since(t0)
+		analysisCPU += cpu
 		peak = max(peak, mb)
+	}
+	b.ReportMetric(analysisCPU.Seconds()/float64(b.N), "cpu-s/op")
+	if cold {
+		b.ReportMetric(list.Seconds()/float64(b.N), "golist-s/op")
+		b.ReportMetric(analysis.Seconds()/list.Seconds(), "analysis/golist")
+		b.ReportMetric(analysisCPU.Seconds()/listCPU.Seconds(), "analysis-cpu/golist-cpu")
 	}
 	b.ReportMetric(peak, "peak-RSS-MB")
 	b.ReportMetric(float64(rep.Packages), "packages")
@@ -122,6 +166,24 @@ func benchAnalyze(b *testing.B, cold bool) {
 	b.ReportMetric(float64(rep.Errors), "errors")
 	b.ReportMetric(float64(rep.Symbols), "symbols")
 	b.ReportMetric(float64(rep.Idents), "idents")
+}
+
+// goListDeps times `go list -deps -json` of the roots as the go command
+// runs it by default (every field, the module index on) with an empty
+// GOCACHE, CGO_ENABLED=0 as the loader lists: the reference a cold
+// analysis is reported against, run in the same iteration so that the
+// machine's load weighs on both alike.
+func goListDeps(b *testing.B, cfg Config) (wall, cpu time.Duration) {
+	cmd := exec.Command("go", append([]string{"list", "-deps", "-json", "--"}, cfg.roots()...)...)
+	cmd.Dir = cfg.Dir
+	cmd.Env = append(append(os.Environ(), cfg.Env...), "CGO_ENABLED=0", "GOCACHE="+b.TempDir())
+	var stderr strings.Builder
+	cmd.Stdout, cmd.Stderr = io.Discard, &stderr
+	t0 := time.Now()
+	if err := cmd.Run(); err != nil {
+		b.Fatalf("go list -deps -json: %v\n%.2000s", err, stderr.String())
+	}
+	return time.Since(t0), cpuOf(cmd.ProcessState)
 }
 
 func BenchmarkAnalyzeCold(b *testing.B) { benchAnalyze(b, true) }
