@@ -258,15 +258,8 @@ func (b *builder) write(ctx context.Context, dir string) (Stats, error) {
 	if err != nil {
 		return Stats{}, err
 	}
-	// Directories first, once, so page writers need no MkdirAll.
-	dirs := map[string]bool{}
-	for _, p := range pages {
-		dirs[path.Dir(p.path)] = true
-	}
-	for _, d := range slices.Sorted(maps.Keys(dirs)) {
-		if err := os.MkdirAll(filepath.Join(dir, filepath.FromSlash(d)), 0o755); err != nil {
-			return Stats{}, err
-		}
+	if err := makeDirs(dir, pages); err != nil {
+		return Stats{}, err
 	}
 	sizes, err := b.renderPages(ctx, dir, pages)
 	if err != nil {
@@ -290,6 +283,21 @@ func (b *builder) write(ctx context.Context, dir string) (Stats, error) {
 		b.opts.Logf("site: %d pages (%d source), %d bytes; largest %s (%d bytes)", st.Pages, st.SourcePages, st.Bytes, st.Largest, st.LargestBytes)
 	}
 	return st, nil
+}
+
+// makeDirs makes the directories of pages in dir, first and once, so
+// page writers need no MkdirAll.
+func makeDirs(dir string, pages []page) error {
+	dirs := map[string]bool{}
+	for _, p := range pages {
+		dirs[path.Dir(p.path)] = true
+	}
+	for _, d := range slices.Sorted(maps.Keys(dirs)) {
+		if err := os.MkdirAll(filepath.Join(dir, filepath.FromSlash(d)), 0o755); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // renderPages renders pages into dir, whose directories exist, and
@@ -561,6 +569,9 @@ func (b *builder) pages() ([]page, error) {
 		}
 	}
 	for _, f := range b.files {
+		if b.set != nil {
+			break // shared by the releases, written once (shared.go)
+		}
 		htmlPage(SourcePage(f), true, func() ([]byte, error) { return b.sourcePage(f) })
 		keyed(func() pageKey { return b.sourceKey(f) })
 	}

@@ -47,8 +47,18 @@ func (b *builder) full(p string) string {
 
 // link is relURL between two of b's site paths, whichever side of the
 // language directory each is on.
+// In a multi-release site, a link from a release's page into the shared
+// source pages names the release in its query (shared.go); one between
+// source pages does not, site.js adding the release being read.
 func (b *builder) link(from, target, fragment string) string {
-	return relURL(b.full(from), b.full(target), fragment)
+	if !b.sharedSource(target) || b.sharedSource(from) {
+		return relURL(b.site(from), b.site(target), fragment)
+	}
+	u := relURL(b.site(from), b.site(target), "") + b.relQuery(target)
+	if fragment != "" {
+		u += "#" + fragment
+	}
+	return u
 }
 
 // prepareLangs prepares the builders of in: one, or with Input.Langs one
@@ -152,7 +162,9 @@ func (b *builder) langViews(p string) []langView {
 	var out []langView
 	for i, lb := range b.langs {
 		v := langView{Lang: lb.in.Lang, Name: lb.t("lang.name"), Current: lb == b}
-		if sharedPage(p) {
+		if b.sharedSource(p) {
+			v.Href = lb.sharedSelf(p)
+		} else if sharedPage(p) {
 			// The same page: the language rides in the query.
 			v.Href = url.PathEscape(path.Base(p))
 			if i > 0 {
@@ -212,6 +224,10 @@ func keepList(have, other []string) string {
 type langBlock struct {
 	pageData
 	Hide bool
+	// Rel is the release of the part in a multi-release site's shared
+	// source page (shared.go), "" otherwise; GH is where its permalinks
+	// start and Relinks its links that differ from the page's (relinks).
+	Rel, GH, Relinks string
 }
 
 // sourcePageLangs is the source page of file f in a bilingual site: the
@@ -219,27 +235,44 @@ type langBlock struct {
 // and the code once.
 func (b *builder) sourcePageLangs(f string, code template.HTML, lines int) ([]byte, error) {
 	p := SourcePage(f)
-	var chrome, heads []template.HTML
+	var parts srcParts
 	for _, lb := range b.langs {
 		sv := sourceView{Path: f, Dir: path.Dir(f), Name: path.Base(f), Lines: lines, GitHub: b.opts.SourceURL(f, 0, 0), Cites: lb.citeViews(f)}
-		d := langBlock{lb.pageData(p, f, "", sv), lb != b}
-		c, err := lb.exec("srcchrome", d)
-		if err != nil {
+		if err := parts.add(lb, langBlock{pageData: lb.pageData(p, f, "", sv), Hide: lb != b}); err != nil {
 			return nil, err
 		}
-		h, err := lb.exec("srchead", d)
-		if err != nil {
-			return nil, err
-		}
-		// Safe: whole fragments html/template wrote from our templates,
-		// each starting and ending in HTML text, where they are put.
-		chrome, heads = append(chrome, template.HTML(c)), append(heads, template.HTML(h))
 	}
+	return parts.page(b, b.pageData(p, f, "", nil), code)
+}
+
+// srcParts are the parts of a shared source page, one per language (and
+// release): the page's header, and the source header with backlinks.
+type srcParts struct{ chrome, heads []template.HTML }
+
+// add renders one part with lb's templates.
+func (s *srcParts) add(lb *builder, d langBlock) error {
+	c, err := lb.exec("srcchrome", d)
+	if err != nil {
+		return err
+	}
+	h, err := lb.exec("srchead", d)
+	if err != nil {
+		return err
+	}
+	// Safe: whole fragments html/template wrote from our templates,
+	// each starting and ending in HTML text, where they are put.
+	s.chrome, s.heads = append(s.chrome, template.HTML(c)), append(s.heads, template.HTML(h))
+	return nil
+}
+
+// page lays out the shared source page: doc's head, every part, the code
+// once.
+func (s *srcParts) page(b *builder, doc pageData, code template.HTML) ([]byte, error) {
 	return b.exec("sourcelangs", struct {
 		pageData
 		Chrome, Heads []template.HTML
 		Code          template.HTML
-	}{b.pageData(p, f, "", nil), chrome, heads, code})
+	}{doc, s.chrome, s.heads, code})
 }
 
 // chooserPage is the root of a bilingual release: links to each

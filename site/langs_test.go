@@ -135,8 +135,20 @@ func TestBilingualReleases(t *testing.T) {
 	if !strings.Contains(wt, `href="../../../v1.35.0/ko/walkthroughs/deployment.html"`) {
 		t.Errorf("the Korean page's version switcher leaves Korean")
 	}
-	if _, ok := files["v1.35.0/src/pkg/controller/deployment/sync.go.html"]; !ok {
-		t.Errorf("no shared source pages in the older release")
+	// The releases' bytes are the same: one source page serves both
+	// releases in both languages.
+	sp := files["src/pkg/controller/deployment/sync.go.html"]
+	for _, want := range []string{
+		`data-lang="en" data-rel="v1.35.0">`, `data-lang="ko" data-rel="` + fixtureTag + `" hidden>`,
+		`href="sync.go.html?rel=` + fixtureTag + `&amp;lang=ko" hreflang="ko"`,
+		`href="../../../../v1.35.0/ko/walkthroughs/deployment.html#step-2-rollout"`,
+	} {
+		if !strings.Contains(sp, want) {
+			t.Errorf("shared source page lacks %s", want)
+		}
+	}
+	if !strings.Contains(wt, `href="../../../src/pkg/controller/deployment/sync.go.html?rel=`+fixtureTag+`&amp;lang=ko#L`) {
+		t.Errorf("the Korean walkthrough's links into the source pages name neither its release nor its language")
 	}
 	for _, err := range CheckLinks(opts.Out) {
 		t.Error(err)

@@ -20,7 +20,9 @@ import (
 // action of every HTML page (inline SVG included) and every URL of
 // search-index.js names a file inside the site, and every #fragment names
 // an id on the target page — a line range #L10-L20 needs both L10 and L20.
-// Links with a scheme other than https: are errors (the site links nowhere
+// A query's rel and lang (a shared source page's release and language,
+// site/shared.go) must name a part the target page carries (data-rel,
+// data-lang). Links with a scheme other than https: are errors (the site links nowhere
 // else: GitHub permalinks are https); https links are not fetched.
 // Errors are "page: message", sorted.
 func CheckLinks(dir string) []error {
@@ -56,6 +58,10 @@ type linkChecker struct {
 
 var lineRange = regexp.MustCompile(`^L(\d+)-L(\d+)$`)
 
+// partKey is how a page's ids record the releases and languages its
+// parts carry: "\x00rel=v1.31.0", which no id can be.
+func partKey(attr, v string) string { return "\x00" + attr + "=" + v }
+
 func (c *linkChecker) errorf(page, format string, args ...any) {
 	c.errs = append(c.errs, fmt.Errorf("%s: %s", page, fmt.Sprintf(format, args...)))
 }
@@ -82,12 +88,19 @@ func parsePage(data []byte) (ids map[string]bool, links []string, dupIDs []strin
 					dupIDs = append(dupIDs, string(v))
 				}
 				ids[string(v)] = true
+			case "data-rel", "data-lang":
+				ids[partKey(strings.TrimPrefix(string(k), "data-"), string(v))] = true
 			case "name": // <a name> is an anchor too; form fields are not
 				if string(tag) == "a" {
 					ids[string(v)] = true
 				}
 			case "href", "src", "action", "xlink:href":
 				links = append(links, string(v))
+			case "data-relinks": // "from to" pairs: where site.js sends a release's reader
+				f := strings.Fields(string(v))
+				for i := 1; i < len(f); i += 2 {
+					links = append(links, f[i])
+				}
 			}
 		}
 	}
@@ -161,6 +174,7 @@ func (c *linkChecker) link(p, raw string) {
 			return
 		}
 	}
+	c.query(p, raw, target, u.Query())
 	if u.Fragment == "" {
 		return
 	}
@@ -180,6 +194,25 @@ func (c *linkChecker) link(p, raw string) {
 	for _, id := range want {
 		if !ids[id] {
 			c.errorf(p, "link %q: no id %q in %s", raw, id, target)
+		}
+	}
+}
+
+// query checks that the release and language a link's query names are
+// parts of its target page.
+func (c *linkChecker) query(p, raw, target string, q url.Values) {
+	for _, attr := range []string{"rel", "lang"} {
+		v, ok := q[attr]
+		if !ok {
+			continue
+		}
+		ids, readable := c.pageIDs(target)
+		if !strings.HasSuffix(target, ".html") || !readable {
+			c.errorf(p, "link %q: a query on %s, which has no parts", raw, target)
+			return
+		}
+		if len(v) != 1 || !ids[partKey(attr, v[0])] {
+			c.errorf(p, "link %q: %s has no part for %s=%v", raw, target, attr, v)
 		}
 	}
 }

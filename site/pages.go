@@ -211,7 +211,7 @@ func (b *builder) segments(v views, segs []walkthrough.Segment, split bool) (tex
 			text = append(text, segView{Facts: v.facts(s.Facts.Handlers, s.Facts.Events, s.Facts.Writes)})
 		default:
 			// s.HTML is goldmark output with raw HTML off (walkthrough.Segment).
-			text = append(text, segView{HTML: s.HTML})
+			text = append(text, segView{HTML: b.retarget(v.page, s.HTML)})
 		}
 	}
 	return text, code, nil

@@ -12,8 +12,9 @@ import (
 
 // Every URL the site emits is relative to the page it appears on, so the
 // site works from file:// and under any URL prefix — including a
-// release's subtree of a multi-release site (<out>/<tag>/…), which needs
-// no change here because no link ever leaves the release's own root.
+// multi-release site, whose releases' pages (<out>/<tag>/…) and shared
+// source pages (<out>/src/…) link each other through builder.site and
+// builder.link (shared.go, langs.go).
 //
 // Site paths (the paths below) are slash-separated paths from the site root,
 // unescaped: "src/pkg/controller/deployment/sync.go.html".

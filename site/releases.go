@@ -29,14 +29,22 @@ type Release struct {
 // switcher sends the reader.
 type releaseSet struct {
 	rels []*relIndex // newest first
+	// variant is, per rendered file, the shared source page serving each
+	// release ("" where the release has none); pages lists those pages
+	// (shared.go).
+	variant map[string][]string
+	pages   []sharedSrc
+	// newest is the newest release each shared page serves (by site
+	// path), the one it shows without ?rel=.
+	newest map[string]int
 }
 
 // relIndex is one release's page inventory.
 type relIndex struct {
+	b      *builder // the release's (first language's) builder
 	tag    string
 	prefix string              // site path prefix: "v1.36.3/"
 	steps  map[string][]string // walkthrough ID → its step IDs
-	files  map[string]bool     // rendered source files
 	pages  map[string]bool     // other generated pages (traces/…)
 	docs   int
 	since  string
@@ -56,6 +64,8 @@ type versionView struct {
 	// Home is true when the page has no counterpart in that release and
 	// the link goes to the release's home page.
 	Home bool
+	// Line, on a source page, has site.js keep the line in view.
+	Line bool
 }
 
 // checkTag rejects a tag that cannot be a directory name of the site.
@@ -88,9 +98,12 @@ func ReleaseDir(tag string) string { return tag + "/" }
 
 // BuildReleases renders a site of several releases into opts.Out: one
 // subtree per release (<out>/<tag>/…, each laid out as Build lays out a
-// single release), an index.html at the top listing the releases newest
-// first, and on every page a version switcher that keeps the reader on the
-// same walkthrough step or source file where the other release has it.
+// single release but for the source pages), the source pages at the top
+// (<out>/src/…), each written once for the releases that would show the
+// same code (shared.go), an index.html at the top listing the releases
+// newest first, and on every page a version switcher that keeps the
+// reader on the same walkthrough step or source line where the other
+// release has it.
 // The whole tree is written to one temporary directory and renamed into
 // place, as Build does. A single release is built flat, as Build.
 func BuildReleases(ctx context.Context, rels []Release, opts Options) (Stats, error) {
@@ -133,10 +146,18 @@ func BuildReleases(ctx context.Context, rels []Release, opts Options) (Stats, er
 			lb.set, lb.self = set, i
 		}
 		bs = append(bs, b)
-		set.rels = append(set.rels, b.index())
+		ri := b.index()
+		ri.b = b
+		set.rels = append(set.rels, ri)
+	}
+	if err := set.share(bs); err != nil {
+		return Stats{}, err
 	}
 	return atomically(opts.Out, func(dir string) (Stats, error) {
-		var st Stats
+		st, err := writeShared(ctx, dir, bs)
+		if err != nil {
+			return Stats{}, err
+		}
 		for _, b := range bs {
 			sub := filepath.Join(dir, b.in.Tag)
 			if err := os.Mkdir(sub, 0o755); err != nil {
@@ -167,7 +188,7 @@ func BuildReleases(ctx context.Context, rels []Release, opts Options) (Stats, er
 func (b *builder) index() *relIndex {
 	ri := &relIndex{
 		tag: b.in.Tag, prefix: ReleaseDir(b.in.Tag),
-		steps: map[string][]string{}, files: b.rendered, pages: map[string]bool{},
+		steps: map[string][]string{}, pages: map[string]bool{},
 		docs: len(b.docs), since: b.in.Since,
 	}
 	for _, d := range b.docs {
@@ -190,6 +211,9 @@ func (b *builder) versions(p string) []versionView {
 	if b.set == nil {
 		return nil
 	}
+	if b.sharedSource(p) {
+		return b.srcVersions(p)
+	}
 	self := b.set.rels[b.self]
 	docID, isDoc := walkthroughID(p)
 	steps := docSteps(b.docs, docID)
@@ -205,8 +229,6 @@ func (b *builder) versions(p string) []versionView {
 			if has {
 				v.Keep = keepList(steps, ids)
 			}
-		case strings.HasPrefix(p, "src/"):
-			ok = r.files[strings.TrimSuffix(strings.TrimPrefix(p, "src/"), ".html")]
 		case self.pages[p]:
 			ok = r.pages[p]
 		}
@@ -225,7 +247,7 @@ func (b *builder) rootHref(p string) string {
 	if b.set == nil {
 		return ""
 	}
-	return relURL(b.set.rels[b.self].prefix+b.full(p), homePage, "")
+	return relURL(b.site(p), homePage, "")
 }
 
 // releaseRow is one release on the multi-release index.

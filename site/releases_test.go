@@ -86,7 +86,7 @@ func buildMulti(t testing.TB) string {
 	return opts.Out
 }
 
-var versionLinkRE = regexp.MustCompile(`<a href="([^"]*)"(?: data-keep="([^"]*)")?>(v[0-9.]+)</a>`)
+var versionLinkRE = regexp.MustCompile(`<a href="([^"]*)"(?: data-keep="([^"]*)")?(?: data-switch)?>(v[0-9.]+)</a>`)
 
 // switcher returns the version switcher's links of a page: tag → href and
 // data-keep.
@@ -116,7 +116,7 @@ func TestMultiRelease(t *testing.T) {
 		"index.html", ".kubewalk-site", "assets/site.css",
 		newTag + "/index.html", newTag + "/walkthroughs/deployment.html", newTag + "/walkthroughs/watch.html",
 		newTag + "/changes.html", newTag + "/walkthroughs/deployment.diffs.js",
-		newTag + "/src/pkg/scheduler/schedule_one.go.html",
+		"src/pkg/scheduler/schedule_one.go.html",
 		oldTag + "/index.html", oldTag + "/walkthroughs/deployment.html",
 	} {
 		if _, ok := files[want]; !ok {
@@ -125,7 +125,8 @@ func TestMultiRelease(t *testing.T) {
 	}
 	for _, unwanted := range []string{
 		newTag + "/.kubewalk-site", oldTag + "/changes.html", oldTag + "/walkthroughs/watch.html",
-		oldTag + "/src/pkg/scheduler/schedule_one.go.html", "walkthroughs/deployment.html",
+		oldTag + "/src/pkg/controller/deployment/sync.go.html", newTag + "/src/pkg/scheduler/schedule_one.go.html",
+		"walkthroughs/deployment.html",
 	} {
 		if _, ok := files[unwanted]; ok {
 			t.Errorf("unexpected %s", unwanted)
@@ -159,12 +160,13 @@ func TestMultiRelease(t *testing.T) {
 		{newTag + "/walkthroughs/watch.html", map[string][2]string{
 			oldTag: {"../../" + oldTag + "/index.html", ""},
 		}},
-		// The same source file where it is rendered, else home.
-		{newTag + "/src/pkg/controller/deployment/sync.go.html", map[string][2]string{
-			oldTag: {"../../../../../" + oldTag + "/src/pkg/controller/deployment/sync.go.html", ""},
+		// The same source file where it is rendered — here the same
+		// page, shared — else home.
+		{"src/pkg/controller/deployment/sync.go.html", map[string][2]string{
+			oldTag: {"sync.go.html?rel=" + oldTag, ""},
 		}},
-		{newTag + "/src/pkg/scheduler/schedule_one.go.html", map[string][2]string{
-			oldTag: {"../../../../" + oldTag + "/index.html", ""},
+		{"src/pkg/scheduler/schedule_one.go.html", map[string][2]string{
+			oldTag: {"../../../" + oldTag + "/index.html", ""},
 		}},
 		{newTag + "/handlers.html", map[string][2]string{oldTag: {"../" + oldTag + "/handlers.html", ""}}},
 		{newTag + "/changes.html", map[string][2]string{oldTag: {"../" + oldTag + "/index.html", ""}}},

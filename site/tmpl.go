@@ -145,7 +145,7 @@ func (b *builder) srcRoot(p string) string {
 	if b.langs == nil {
 		return ""
 	}
-	return relURL(b.full(p), "src/", "")
+	return relURL(b.site(p), "src/", "")
 }
 
 // recordedLink is recordedHref for any page, shared ones included: the

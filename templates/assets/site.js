@@ -68,26 +68,64 @@
     e.preventDefault();
     location.href = a.getAttribute("href").split("#")[0] + frag;
   });
-  // A bilingual site's source pages are shared: ?lang= picks which
-  // language's header and backlinks show, and links into the source pages
-  // from a page in a language other than the first carry it along.
+  // Source pages are shared by a bilingual site's languages and a
+  // multi-release site's releases (site/shared.go): each carries every
+  // language's and release's header and backlinks, and ?lang= and ?rel=
+  // pick which show. Links into the source pages carry both along.
   var body = document.body, srcRoot = body && body.getAttribute("data-src");
   var blocks = document.querySelectorAll(".langblock[data-lang]"), lang = document.documentElement.lang;
-  var q = /[?&]lang=([a-z]+)/.exec(location.search);
-  if (blocks.length && q) {
-    for (var b = 0; b < blocks.length; b++) if (blocks[b].getAttribute("data-lang") === q[1]) lang = q[1];
-    for (b = 0; b < blocks.length; b++) blocks[b].hidden = blocks[b].getAttribute("data-lang") !== lang;
+  var first = blocks.length ? blocks[0].getAttribute("data-lang") : "en";
+  var rel = blocks.length ? blocks[0].getAttribute("data-rel") || "" : "", newest = rel;
+  if (blocks.length) pick(new URLSearchParams(location.search));
+  function pick(q) {
+    var l = q.get("lang") || first, r = q.get("rel") || rel, hasL = false, hasR = false;
+    for (var b = 0; b < blocks.length; b++) {
+      hasL = hasL || blocks[b].getAttribute("data-lang") === l;
+      hasR = hasR || (blocks[b].getAttribute("data-rel") || "") === r;
+    }
+    if (hasL) lang = l;
+    // A release this page does not serve (a link followed from a page
+    // rendered for another release): that release's own page of the
+    // file, through this page's version switcher, at the same line.
+    if (!hasR && rel) {
+      var vs = shown(lang, rel).querySelectorAll("details.versions a[href]");
+      for (var i = 0; i < vs.length; i++) {
+        if (vs[i].textContent === r) { location.replace(vs[i].href.split("#")[0] + location.hash); return; }
+      }
+    }
+    if (hasR) rel = r;
+    for (b = 0; b < blocks.length; b++) blocks[b].hidden = !matches(blocks[b], lang, rel);
     document.documentElement.lang = lang;
   }
-  var first = blocks.length ? blocks[0].getAttribute("data-lang") : "en";
+  function matches(el, l, r) {
+    return el.getAttribute("data-lang") === l && (el.getAttribute("data-rel") || "") === r;
+  }
+  function shown(l, r) {
+    for (var b = 0; b < blocks.length; b++) if (matches(blocks[b], l, r)) return blocks[b];
+    return blocks[0];
+  }
+  // The code's links are the page's newest release's: for another, its
+  // part lists those that go elsewhere (data-relinks: pairs) and where
+  // its permalinks start (data-gh), for the tag in GitHub links.
+  function relink(a) {
+    var href = a.getAttribute("href");
+    if (rel === newest || !a.closest("pre.src")) return href;
+    var cur = shown(lang, rel), m = (cur.getAttribute("data-relinks") || "").split(" ");
+    for (var i = 0; i + 1 < m.length; i += 2) if (m[i] === href) return m[i + 1];
+    var g0 = blocks[0].getAttribute("data-gh"), g = cur.getAttribute("data-gh");
+    return g0 && g && href.indexOf(g0) === 0 ? g + href.slice(g0.length) : href;
+  }
   document.addEventListener("click", function (e) {
     var a = e.target.closest && e.target.closest("a[href]");
-    if (!a || !srcRoot || lang === first || a.hasAttribute("data-switch") || modified(e)) return;
-    var href = a.getAttribute("href"), root = new URL(srcRoot, location.href).href;
-    var to = new URL(href, location.href);
-    if (to.href.indexOf(root) !== 0 || to.search) return;
+    if (!a || a.hasAttribute("data-switch") || modified(e)) return;
+    var to = new URL(relink(a), location.href), root = srcRoot && new URL(srcRoot, location.href).href;
+    if (root && to.href.indexOf(root) === 0 && to.pathname !== location.pathname) {
+      var q = to.searchParams;
+      if (rel && !q.has("rel")) q.set("rel", rel);
+      if (lang !== first && !q.has("lang")) q.set("lang", lang);
+    }
+    if (to.href === a.href) return;
     e.preventDefault();
-    to.search = "?lang=" + lang;
     location.href = to.href;
   });
   // modified reports a click that opens a tab or window, or does

@@ -1,0 +1,96 @@
+package site
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+// TestBrowserSharedSource opens, from file://, a source page two releases
+// share and switches release on a line: it lands on the same line of the
+// same page, showing the other release's header and permalink. A link in
+// the shared code to a file the older release has differently takes an
+// older-release reader to that release's page, at the line; so does the
+// older walkthrough's link into the code.
+func TestBrowserSharedSource(t *testing.T) {
+	if testing.Short() {
+		t.Skip("browser test skipped in -short mode")
+	}
+	out, _ := buildShared(t)
+	abs, err := filepath.Abs(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	base := "file://" + filepath.ToSlash(abs) + "/"
+	ctx := browser(t, 1280, 700)
+	open := func(t *testing.T, p string) {
+		t.Helper()
+		if err := chromedp.Do(ctx, chromedp.Navigate("about:blank"), chromedp.Navigate(base+p), chromedp.WaitReady(chromedp.CSS("body"))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	click := func(t *testing.T, sel string) {
+		t.Helper()
+		if err := chromedp.Do(ctx, voidEval(`document.querySelector(`+"`"+sel+"`"+`).click()`)); err != nil {
+			t.Fatalf("click %s: %v", sel, err)
+		}
+	}
+	// state is where the page is, from the site's root, the release of
+	// the header shown, its permalink, and whether the line is marked.
+	type state struct{ Where, Rel, GitHub, Marked string }
+	at := func(t *testing.T, prefix, line string) state {
+		t.Helper()
+		var got []string
+		for range 50 { // a switch is a navigation, and may redirect: wait
+			got, err = chromedp.Run(ctx, chromedp.Evaluate[[]string](`(() => {
+				const h = document.querySelector('.langblock:not([hidden]) header.srchead');
+				const l = document.getElementById('`+line+`');
+				return [location.href, document.readyState,
+					h ? h.parentElement.getAttribute('data-rel') : '',
+					h ? h.querySelector('a.gh').getAttribute('href') : '',
+					String(!!l && l.classList.contains('hl'))];
+			})()`))
+			if err == nil && got[1] == "complete" && strings.HasPrefix(got[0], base+prefix) {
+				break
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+		if len(got) < 5 {
+			t.Fatalf("page state: %v", err)
+		}
+		return state{strings.TrimPrefix(got[0], base), got[2], got[3], got[4]}
+	}
+	const sync = "src/pkg/controller/deployment/sync.go.html"
+	const switchTo = `.langblock:not([hidden]) details.versions a[data-switch]`
+
+	open(t, sync+"?rel="+newTag+"#L7")
+	if got := at(t, sync, "L7"); got.Rel != newTag || !strings.Contains(got.GitHub, "/blob/"+newTag+"/") || got.Marked != "true" {
+		t.Errorf("opened at %s: %+v", newTag, got)
+	}
+	click(t, switchTo)
+	want := state{sync + "?rel=" + oldTag + "#L7", oldTag, "https://github.com/kubernetes/kubernetes/blob/" + oldTag + "/pkg/controller/deployment/sync.go", "true"}
+	if got := at(t, sync+"?rel="+oldTag, "L7"); got != want {
+		t.Errorf("switched to %s:\n got %+v\nwant %+v", oldTag, got, want)
+	}
+	click(t, switchTo)
+	if got := at(t, sync+"#", "L7"); got.Where != sync+"#L7" || got.Rel != newTag || !strings.Contains(got.GitHub, "/blob/"+newTag+"/") {
+		t.Errorf("switched back to %s: %+v", newTag, got)
+	}
+
+	// The shared code links deployment_controller.go as the newer release
+	// has it; a reader of the older one goes on to that release's page.
+	open(t, sync+"?rel="+oldTag)
+	click(t, `pre.src a[href*="deployment_controller.go.html#L10"]`)
+	older := "src/" + changedFile + "." + oldTag + ".html"
+	if got := at(t, older, "L10"); got.Where != older+"?rel="+oldTag+"#L10" && got.Where != older+"#L10" || got.Rel != oldTag || got.Marked != "true" {
+		t.Errorf("an older reader following the shared code's link: %+v", got)
+	}
+	open(t, oldTag+"/walkthroughs/deployment.html#step-2-rollout")
+	click(t, `#step-2-rollout .exhead a.file`)
+	if got := at(t, sync, "L7"); !strings.HasPrefix(got.Where, sync+"?rel="+oldTag+"#L") || got.Rel != oldTag {
+		t.Errorf("the older walkthrough's code link: %+v", got)
+	}
+}

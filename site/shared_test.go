@@ -1,0 +1,159 @@
+package site
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+const changedFile = "pkg/controller/deployment/deployment_controller.go"
+
+// multiFixtureChanged is multiFixture with changedFile different in the
+// older release (a comment after its last line); every other file is the
+// same bytes in both.
+func multiFixtureChanged(t testing.TB) ([]Release, Options) {
+	t.Helper()
+	rels, opts := multiFixture(t)
+	old := &rels[0].Input // given oldest first
+	read := old.ReadFile
+	old.ReadFile = func(p string) ([]byte, error) {
+		data, err := read(p)
+		if err == nil && p == changedFile {
+			data = append(bytes.Clone(data), "// only in the older release\n"...)
+		}
+		return data, err
+	}
+	return rels, opts
+}
+
+func buildShared(t testing.TB) (string, Stats) {
+	t.Helper()
+	rels, opts := multiFixtureChanged(t)
+	opts.Out = filepath.Join(t.TempDir(), "public")
+	st, err := BuildReleases(context.Background(), rels, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return opts.Out, st
+}
+
+// TestMultiReleaseSharesSource: a file whose bytes are the same in two
+// releases has one source page serving both; one that differs has a page
+// per release. No release has a src/ of its own, every release's links
+// lead to the page serving it with the release in the query, and the
+// link checker, which reads the query, finds nothing broken.
+func TestMultiReleaseSharesSource(t *testing.T) {
+	out, st := buildShared(t)
+	files := readTree(t, out)
+	var pages []string
+	for p := range files {
+		if strings.HasPrefix(p, "src/") {
+			pages = append(pages, p)
+		}
+		if strings.HasPrefix(p, oldTag+"/src/") || strings.HasPrefix(p, newTag+"/src/") {
+			t.Errorf("%s: a source page written per release", p)
+		}
+	}
+	sort.Strings(pages)
+	want := []string{
+		"src/" + changedFile + ".html",
+		"src/" + changedFile + "." + oldTag + ".html",
+		"src/pkg/controller/deployment/sync.go.html",
+		"src/pkg/odd/x<script>&'\"#?.go.html",
+		"src/pkg/scheduler/schedule_one.go.html",
+	}
+	if diff := cmp.Diff(want, pages); diff != "" {
+		t.Errorf("shared source pages (-want +got):\n%s", diff)
+	}
+	if st.SourcePages != len(want) {
+		t.Errorf("stats count %d source pages, want %d", st.SourcePages, len(want))
+	}
+
+	// The shared page: each release's header, the older hidden, each
+	// with its permalink at its tag; the code once.
+	sp := files["src/pkg/controller/deployment/sync.go.html"]
+	for _, w := range []string{
+		`<div class="langblock" data-lang="en" data-rel="` + newTag + `"><header class="srchead">`,
+		`<div class="langblock" data-lang="en" data-rel="` + oldTag + `" hidden><header class="srchead">`,
+		`/blob/` + newTag + `/pkg/controller/deployment/sync.go"`, `/blob/` + oldTag + `/pkg/controller/deployment/sync.go"`,
+		`href="../../../../` + oldTag + `/walkthroughs/deployment.html#step-2-rollout"`,
+		`<a href="sync.go.html?rel=` + oldTag + `" data-switch>` + oldTag + `</a>`,
+		`· ` + newTag + `, ` + oldTag + `</title>`,
+		`data-src="../../../../src/"`,
+		// For the older release's reader, site.js takes the code's link
+		// to deployment_controller.go to that release's page, and GitHub
+		// links to its tag.
+		`data-gh="https://github.com/kubernetes/kubernetes/blob/` + oldTag + `/" data-relinks="../../../../src/` + changedFile + `.html#L10 ../../../../src/` + changedFile + `.` + oldTag + `.html#L10" hidden>`,
+	} {
+		if !strings.Contains(sp, w) {
+			t.Errorf("shared sync.go page lacks %s", w)
+		}
+	}
+	if n := strings.Count(sp, `<pre class="code src">`); n != 1 {
+		t.Errorf("shared page has its code %d times", n)
+	}
+	// The file that differs: each page serves one release, and its
+	// switcher goes to the other's page.
+	cur, old := files["src/"+changedFile+".html"], files["src/"+changedFile+"."+oldTag+".html"]
+	if strings.Contains(cur, `data-rel="`+oldTag+`"`) || strings.Contains(old, `data-rel="`+newTag+`"`) {
+		t.Errorf("a page of %s serves the release whose bytes differ", changedFile)
+	}
+	if !strings.Contains(cur, `<a href="deployment_controller.go.`+oldTag+`.html" data-switch>`) {
+		t.Errorf("%s's switcher does not go to the older release's page", changedFile)
+	}
+	// Each release's walkthrough links the page serving it, naming the
+	// release where the page shows another without a query.
+	for tag, pages := range map[string][]string{
+		newTag: {"deployment_controller.go.html#L", "sync.go.html#L"},
+		oldTag: {"deployment_controller.go." + oldTag + ".html#L", "sync.go.html?rel=" + oldTag + "#L"},
+	} {
+		w := files[tag+"/walkthroughs/deployment.html"]
+		for _, page := range pages {
+			if !strings.Contains(w, `href="../../src/pkg/controller/deployment/`+page) {
+				t.Errorf("%s's walkthrough does not link %s", tag, page)
+			}
+		}
+		if strings.Contains(w, `href="../src/`) {
+			t.Errorf("%s's walkthrough links a src/ of its own", tag)
+		}
+	}
+	for _, err := range CheckLinks(out) {
+		t.Error(err)
+	}
+}
+
+// TestMultiReleaseSharedDeterministic: two builds of a site with shared
+// and unshared source pages are the same bytes.
+func TestMultiReleaseSharedDeterministic(t *testing.T) {
+	a, _ := buildShared(t)
+	b, _ := buildShared(t)
+	if diff := cmp.Diff(readTree(t, a), readTree(t, b)); diff != "" {
+		t.Errorf("two builds differ (-first +second):\n%.2000s", diff)
+	}
+}
+
+// TestCheckLinksQuery: a link whose ?rel= or ?lang= names a part the
+// target page does not carry is reported.
+func TestCheckLinksQuery(t *testing.T) {
+	out, _ := buildShared(t)
+	extra := filepath.Join(out, newTag, "extra.html")
+	err := os.WriteFile(extra, []byte(`<a href="../src/pkg/controller/deployment/sync.go.html?rel=v9.9.9">x</a>`+
+		`<a href="../src/pkg/controller/deployment/sync.go.html?rel=`+oldTag+`&lang=ko">y</a>`+
+		`<a href="index.html?rel=`+newTag+`">z</a>`), 0o644)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, err := range CheckLinks(out) {
+		got = append(got, err.Error())
+	}
+	if len(got) != 3 || !strings.Contains(strings.Join(got, "\n"), "rel=[v9.9.9]") || !strings.Contains(strings.Join(got, "\n"), "lang=[ko]") {
+		t.Errorf("link check of bad queries:\n%s", strings.Join(got, "\n"))
+	}
+}
