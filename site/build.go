@@ -539,83 +539,19 @@ func checkID(id string) error {
 
 // pages lists every output file, sorted by path.
 func (b *builder) pages() ([]page, error) {
-	var ps []page
-	htmlPage := func(p string, src bool, f func() ([]byte, error)) {
-		ps = append(ps, page{path: p, source: src, html: true, render: f})
-	}
-	// keyed marks the page added last as reusable under key (Cache).
-	keyed := func(key func() pageKey) { ps[len(ps)-1].key = key }
-	static := func(p string, data []byte) {
-		ps = append(ps, page{path: p, render: func() ([]byte, error) { return data, nil }})
-		keyed(func() pageKey { return dataKey(data) })
-	}
-	htmlPage(homePage, false, b.homePage)
-	for i, d := range b.docs {
-		htmlPage(WalkthroughPage(d.ID), false, func() ([]byte, error) { return b.walkthroughPage(i) })
-		if diffs := b.docDiffs(d); len(diffs) > 0 {
-			ps = append(ps, page{path: DiffsScript(d.ID), render: func() ([]byte, error) { return diffsScript(diffs) }})
-		}
-	}
-	if b.in.Since != "" {
-		htmlPage(changesPage, false, b.changesPage)
-	}
-	for _, ti := range b.in.Traces {
-		if err := checkID(ti.Kind); err != nil {
-			return nil, fmt.Errorf("trace: %w", err)
-		}
-		if !traceEmpty(ti.Trace) {
-			htmlPage(TracePage(ti.Kind), false, func() ([]byte, error) { return b.tracePage(ti) })
-			keyed(b.filesKey)
-		}
-	}
-	for _, f := range b.files {
-		if b.set != nil {
-			break // shared by the releases, written once (shared.go)
-		}
-		htmlPage(SourcePage(f), true, func() ([]byte, error) { return b.sourcePage(f) })
-		keyed(func() pageKey { return b.sourceKey(f) })
-	}
-	htmlPage(handlersPage, false, b.handlersPage)
-	keyed(b.filesKey)
-	htmlPage(eventsPage, false, b.eventsPage)
-	keyed(b.eventsKey)
-	htmlPage(resourcesPage, false, b.resourcesPage)
-	keyed(b.filesKey)
-	htmlPage(gatesPage, false, b.gatesPage)
-	keyed(b.gatesKey)
-	htmlPage(searchPage, false, b.searchPage)
-	htmlPage(explainPage, false, b.explainPage)
-	for _, r := range b.in.Recordings {
-		if err := checkID(r.Scenario); err != nil {
-			return nil, fmt.Errorf("recording: %w", err)
-		}
-		htmlPage(RecordedPage(r.Scenario), false, func() ([]byte, error) { return b.recordedPage(r.Scenario) })
-	}
-	ps = append(ps, page{path: explainIndexJS, render: b.explainIndexScript})
-	js, err := b.searchIndex()
-	if err != nil {
+	var l pageList
+	if err := b.contentPages(&l); err != nil {
 		return nil, err
 	}
-	static(searchIndexJS, js)
-	// Rendered by a worker like a page, so a build that reuses it does
-	// not marshal the facts (9 MB at v1.36.3).
-	ps = append(ps, page{path: factsFile, render: b.factsFileData})
-	keyed(releaseKey)
-	if b.set == nil { // a multi-release site has one marker, at its root
-		static(markerFile, []byte("kubewalk site\n"))
-	}
-	as, err := assets()
-	if err != nil {
+	b.indexPages(&l)
+	if err := b.dataPages(&l); err != nil {
 		return nil, err
-	}
-	for _, a := range as {
-		static(a.path, a.data)
 	}
 	cps, err := b.controllerPages()
 	if err != nil {
 		return nil, err
 	}
-	ps = append(ps, cps...)
+	ps := append(l.ps, cps...)
 	sort.Slice(ps, func(i, j int) bool { return ps[i].path < ps[j].path })
 	for i := 1; i < len(ps); i++ {
 		if ps[i].path == ps[i-1].path {
@@ -624,6 +560,100 @@ func (b *builder) pages() ([]page, error) {
 	}
 	listPages(ps)
 	return ps, nil
+}
+
+// pageList collects the pages of a build.
+type pageList struct{ ps []page }
+
+func (l *pageList) html(p string, src bool, f func() ([]byte, error)) {
+	l.ps = append(l.ps, page{path: p, source: src, html: true, render: f})
+}
+
+// keyed marks the page added last as reusable under key (Cache).
+func (l *pageList) keyed(key func() pageKey) { l.ps[len(l.ps)-1].key = key }
+
+// static adds a file whose bytes are known now.
+func (l *pageList) static(p string, data []byte) {
+	l.ps = append(l.ps, page{path: p, render: func() ([]byte, error) { return data, nil }})
+	l.keyed(func() pageKey { return dataKey(data) })
+}
+
+// contentPages adds the home page, the walkthroughs, the changes, the
+// traces, the source pages and the recorded runs.
+func (b *builder) contentPages(l *pageList) error {
+	l.html(homePage, false, b.homePage)
+	for i, d := range b.docs {
+		l.html(WalkthroughPage(d.ID), false, func() ([]byte, error) { return b.walkthroughPage(i) })
+		if diffs := b.docDiffs(d); len(diffs) > 0 {
+			l.ps = append(l.ps, page{path: DiffsScript(d.ID), render: func() ([]byte, error) { return diffsScript(diffs) }})
+		}
+	}
+	if b.in.Since != "" {
+		l.html(changesPage, false, b.changesPage)
+	}
+	for _, ti := range b.in.Traces {
+		if err := checkID(ti.Kind); err != nil {
+			return fmt.Errorf("trace: %w", err)
+		}
+		if !traceEmpty(ti.Trace) {
+			l.html(TracePage(ti.Kind), false, func() ([]byte, error) { return b.tracePage(ti) })
+			l.keyed(b.filesKey)
+		}
+	}
+	for _, f := range b.files {
+		if b.set != nil {
+			break // shared by the releases, written once (shared.go)
+		}
+		l.html(SourcePage(f), true, func() ([]byte, error) { return b.sourcePage(f) })
+		l.keyed(func() pageKey { return b.sourceKey(f) })
+	}
+	for _, r := range b.in.Recordings {
+		if err := checkID(r.Scenario); err != nil {
+			return fmt.Errorf("recording: %w", err)
+		}
+		l.html(RecordedPage(r.Scenario), false, func() ([]byte, error) { return b.recordedPage(r.Scenario) })
+	}
+	return nil
+}
+
+// indexPages adds the indexes, search and explain.
+func (b *builder) indexPages(l *pageList) {
+	l.html(handlersPage, false, b.handlersPage)
+	l.keyed(b.filesKey)
+	l.html(eventsPage, false, b.eventsPage)
+	l.keyed(b.eventsKey)
+	l.html(resourcesPage, false, b.resourcesPage)
+	l.keyed(b.filesKey)
+	l.html(gatesPage, false, b.gatesPage)
+	l.keyed(b.gatesKey)
+	l.html(searchPage, false, b.searchPage)
+	l.html(explainPage, false, b.explainPage)
+}
+
+// dataPages adds the scripts of data (explain's and search's indexes),
+// the facts, the site marker and the assets.
+func (b *builder) dataPages(l *pageList) error {
+	l.ps = append(l.ps, page{path: explainIndexJS, render: b.explainIndexScript})
+	js, err := b.searchIndex()
+	if err != nil {
+		return err
+	}
+	l.static(searchIndexJS, js)
+	// Rendered by a worker like a page, so a build that reuses it does
+	// not marshal the facts (9 MB at v1.36.3).
+	l.ps = append(l.ps, page{path: factsFile, render: b.factsFileData})
+	l.keyed(releaseKey)
+	if b.set == nil { // a multi-release site has one marker, at its root
+		l.static(markerFile, []byte("kubewalk site\n"))
+	}
+	as, err := assets()
+	if err != nil {
+		return err
+	}
+	for _, a := range as {
+		l.static(a.path, a.data)
+	}
+	return nil
 }
 
 // asset is a file of templates' assets/ as the site has it.
