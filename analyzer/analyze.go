@@ -2,7 +2,9 @@ package analyzer
 
 import (
 	"context"
+	"fmt"
 	"github.com/kubewalk/kubewalk/analyzer/fact"
+	"runtime"
 	"runtime/debug"
 	"sort"
 	"sync"
@@ -107,7 +109,7 @@ func (r *Result) Facts() *fact.Facts { return &r.facts }
 // Dir returns the tree root the result was computed from.
 func (r *Result) Dir() string { return r.dir }
 
-// Analyze loads the tree, runs Passes in order, and builds the symbol
+// Analyze loads the tree, runs Passes (side by side), and builds the symbol
 // index and the cross-references of the root files.
 func Analyze(ctx context.Context, cfg Config) (*Result, error) {
 	logf := cfg.logf()
@@ -140,10 +142,10 @@ func Analyze(ctx context.Context, cfg Config) (*Result, error) {
 	sort.Strings(facts.Incomplete)
 	t1 := time.Now()
 	// The cross-references only read the program: build them beside the
-	// passes, which run one after another.
+	// passes.
 	xrefc := make(chan []fact.FileXref, 1)
 	go func() { xrefc <- buildXrefs(prog) }()
-	if err := RunPasses(ctx, prog, &facts, Passes, logf); err != nil {
+	if err := runSideBySide(ctx, prog, &facts, Passes, logf); err != nil {
 		return nil, err
 	}
 	t2 := time.Now()
@@ -173,4 +175,59 @@ func sortedCopy(s []string) []string {
 	c := append([]string(nil), s...)
 	sort.Strings(c)
 	return c
+}
+
+// runSideBySide runs passes as RunPasses does, but, when every pass
+// requires the index at most, builds the index once and then runs the
+// passes on GOMAXPROCS goroutines, the longest (the calls pass, listed
+// last) first: they run one after another otherwise, on one core of two
+// for over a second. Each discovery pass adds to facts of its own kinds
+// only and reads the index and the program, neither of which changes
+// once built, so the facts are the same as in order. A pass that
+// requires another falls back to RunPasses.
+func runSideBySide(ctx context.Context, prog *Program, facts *fact.Facts, passes []*Pass, logf func(string, ...any)) error {
+	for _, p := range passes {
+		for _, r := range p.Requires {
+			if r != indexPass {
+				return RunPasses(ctx, prog, facts, passes, logf)
+			}
+		}
+	}
+	t := time.Now()
+	ix := buildIndex(prog)
+	logf("analyzer: pass %s: %v", indexPass.Name, time.Since(t).Round(time.Millisecond))
+	errs := make([]error, len(passes))
+	took := make([]time.Duration, len(passes))
+	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
+	var wg sync.WaitGroup
+	for i := len(passes) - 1; i >= 0; i-- {
+		p := passes[i]
+		sem <- struct{}{}
+		wg.Add(1)
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			if errs[i] = ctx.Err(); errs[i] != nil {
+				return
+			}
+			pr := &PassRun{Prog: prog, Facts: facts, ResultOf: map[*Pass]any{}}
+			if len(p.Requires) > 0 {
+				pr.ResultOf[indexPass] = ix
+			}
+			t := time.Now()
+			if _, err := p.Run(pr); err != nil {
+				errs[i] = fmt.Errorf("analyzer pass %s: %w", p.Name, err)
+				return
+			}
+			took[i] = time.Since(t)
+		}()
+	}
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			return err
+		}
+		// Logged here, in order, from this goroutine alone.
+		logf("analyzer: pass %s: %v", passes[i].Name, took[i].Round(time.Millisecond))
+	}
+	return nil
 }

@@ -83,13 +83,15 @@
 //
 // # Passes
 //
-// Analyze runs Passes with RunPasses. A Pass has the shape of x/tools'
-// analysis.Analyzer: a name, a doc, the passes it Requires and a Run that
-// receives their results (PassRun.ResultOf) and adds what it finds to the
-// facts. Every discovery pass requires the unexported index pass (the
-// functions of the roots, their func literals named as go/ssa names them,
-// and the values assigned to variables and fields), so the index is built
-// once per RunPasses and shared as a value; nothing outlives the call.
+// Analyze runs Passes as RunPasses does, but side by side on GOMAXPROCS
+// goroutines once the index is built, as each adds facts of its own kinds
+// only. A Pass has the shape of x/tools' analysis.Analyzer: a name, a
+// doc, the passes it Requires and a Run that receives their results
+// (PassRun.ResultOf) and adds what it finds to the facts. Every discovery
+// pass requires the unexported index pass (the functions of the roots,
+// their func literals named as go/ssa names them, and the values assigned
+// to variables and fields), so the index is built once per run and shared
+// as a value; nothing outlives the call.
 // Each pass's doc says what it finds and what it misses on purpose.
 //
 // # Symbols

@@ -23,7 +23,10 @@ import (
 )
 
 // Passes are the discovery passes in run order. Calls runs last: it is the
-// most voluminous and no other pass reads its output.
+// most voluminous and no other pass reads its output. Analyze runs them
+// side by side once the index is built (runSideBySide), so a pass adds
+// facts of its own kinds only, reads no other pass's facts, and leaves
+// the index and the program as it found them.
 var Passes = []*Pass{HandlersPass, WiringPass, WritesPass, EventsPass, ListWatchesPass, GatesPass, ControllersPass, PluginsPass, CallsPass}
 
 // Import paths the passes recognise by type. client-go is vendored into
@@ -144,6 +147,10 @@ func buildIndex(prog *Program) *index {
 	sort.Strings(paths)
 	for _, p := range paths {
 		pkg := prog.Packages[p]
+		if pkg.Types != nil && len(pkg.GoFiles) > 0 {
+			// A package's files share a directory.
+			_, ix.treePkgs[pkg.Types] = prog.RelPath(pkg.GoFiles[0])
+		}
 		if pkg.TypesInfo != nil {
 			for _, f := range pkg.Syntax {
 				for _, d := range f.Decls {
@@ -449,8 +456,9 @@ func (ix *index) symbol(name string) (fact.Symbol, bool) {
 }
 
 // inTree reports whether obj is declared in a file of the tree. A
-// package's files share a directory, so the answer is cached per package:
-// the calls pass asks this for every callee and candidate.
+// package's files share a directory, so the answer is computed per
+// package when the index is built: the calls pass asks this for every
+// callee and candidate.
 func (ix *index) inTree(obj types.Object) bool {
 	if obj == nil || !obj.Pos().IsValid() || obj.Pkg() == nil {
 		return false
@@ -458,8 +466,10 @@ func (ix *index) inTree(obj types.Object) bool {
 	if in, ok := ix.treePkgs[obj.Pkg()]; ok {
 		return in
 	}
+	// A package the loader did not make (the gates pass's second check
+	// of a table): not cached, as passes may run side by side and the
+	// index is read-only once built.
 	_, in := ix.prog.RelPath(ix.prog.Fset.Position(obj.Pos()).Filename)
-	ix.treePkgs[obj.Pkg()] = in
 	return in
 }
 
