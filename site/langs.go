@@ -91,6 +91,9 @@ func prepareLangs(in Input, opts Options) (*builder, error) {
 	files := slices.Sorted(maps.Keys(all))
 	for _, b := range bs {
 		b.rendered, b.files, b.langs = all, files, bs
+		// The controller pages' data comes from the facts alone: made
+		// once for every language.
+		b.controllers = bs[0].controllers
 	}
 	return bs[0], nil
 }

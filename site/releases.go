@@ -7,7 +7,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"slices"
 	"sort"
 	"strings"
 
@@ -146,7 +145,10 @@ func BuildReleases(ctx context.Context, rels []Release, opts Options) (Stats, er
 			lb.set, lb.self = set, i
 		}
 		bs = append(bs, b)
-		ri := b.index()
+		ri, err := b.index()
+		if err != nil {
+			return Stats{}, fmt.Errorf("%s: %w", r.Tag, err)
+		}
 		ri.b = b
 		set.rels = append(set.rels, ri)
 	}
@@ -185,7 +187,7 @@ func BuildReleases(ctx context.Context, rels []Release, opts Options) (Stats, er
 }
 
 // index lists the pages of b's release for the other releases' switchers.
-func (b *builder) index() *relIndex {
+func (b *builder) index() (*relIndex, error) {
 	ri := &relIndex{
 		tag: b.in.Tag, prefix: ReleaseDir(b.in.Tag),
 		steps: map[string][]string{}, pages: map[string]bool{},
@@ -194,7 +196,11 @@ func (b *builder) index() *relIndex {
 	for _, d := range b.docs {
 		ri.steps[d.ID] = docSteps(b.docs, d.ID)
 	}
-	for _, p := range b.extraPages() {
+	ps, err := b.releasePages()
+	if err != nil {
+		return nil, err
+	}
+	for _, p := range ps {
 		ri.pages[p] = true
 	}
 	for _, c := range b.in.Changes {
@@ -202,7 +208,7 @@ func (b *builder) index() *relIndex {
 			ri.nChg++
 		}
 	}
-	return ri
+	return ri, nil
 }
 
 // versions returns the version switcher of the page at site path p (in
@@ -298,29 +304,27 @@ func writeRoot(dir string, bs []*builder) (int64, error) {
 	return n, nil
 }
 
-// extraPages are the generated pages besides the fixed ones, walkthroughs
-// and source pages, that may or may not exist in a release: traces,
-// changes, recorded runs, controllers. A switcher on one of them links to
-// the other release's home page when that release lacks it.
-func (b *builder) extraPages() []string {
+// releasePages lists the pages of b's release a version switcher looks
+// for in the other releases (going to that release's home page when it
+// lacks one): every HTML page but the walkthroughs, whose steps the
+// switcher maps on its own, and the source pages, which it finds by
+// file. The list is taken from the pages b renders, so that a new kind of
+// page cannot be missed.
+func (b *builder) releasePages() ([]string, error) {
+	var l pageList
+	if err := b.contentPages(&l); err != nil {
+		return nil, err
+	}
+	b.indexPages(&l)
+	cps, err := b.controllerPages()
+	if err != nil {
+		return nil, err
+	}
 	var ps []string
-	for _, k := range b.traceKinds() {
-		ps = append(ps, TracePage(k))
-	}
-	if b.in.Since != "" {
-		ps = append(ps, changesPage)
-	}
-	for _, r := range b.in.Recordings {
-		ps = append(ps, RecordedPage(r.Scenario))
-	}
-	for _, c := range b.in.Facts.Controllers {
-		ps = append(ps, ControllerPage(c.Name))
-	}
-	if b.controllers != nil {
-		for _, ti := range b.controllers().traces {
-			ps = append(ps, TracePage(ti.Kind))
+	for _, p := range append(l.ps, cps...) {
+		if _, isDoc := walkthroughID(p.path); p.html && !p.source && !isDoc {
+			ps = append(ps, p.path)
 		}
 	}
-	sort.Strings(ps)
-	return slices.Compact(ps)
+	return ps, nil
 }
