@@ -686,6 +686,14 @@ func assets() ([]asset, error) {
 // linkFor returns the identifier link rule for the page at site path from:
 // in-site when the target file is rendered, else GitHub at the tag.
 func (b *builder) linkFor(from string) func(fact.Location) string {
+	if b.set != nil { // each line has its own page and anchor: link
+		return func(l fact.Location) string {
+			if !b.rendered[l.Path] {
+				return b.opts.SourceURL(l.Path, l.StartLine, 0)
+			}
+			return b.link(from, SourcePage(l.Path), lineFragment(l.StartLine, 0))
+		}
+	}
 	prefix := map[string]string{}
 	return func(l fact.Location) string {
 		if !b.rendered[l.Path] {

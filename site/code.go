@@ -103,12 +103,17 @@ func codeSize(lines []codehtml.Line) int {
 // excerpts' .ln, and numbers them with a counter styled as excerpts' .nr,
 // so the number is not text (nor copied with the code) and costs no bytes
 // in the page. A line is highlighted when it is the fragment's target or
-// site.js marks it (hl: a range #L10-L20).
+// site.js marks it (hl: a range #L10-L20). A line of a multi-release
+// page that the release shown lacks is hidden (merge.go), and so not
+// counted.
 const sourceCSS = `pre.src{counter-reset:ln}
 pre.src>span{display:block;padding-right:1rem;min-height:1.5em;counter-increment:ln}
 pre.src>span::before{content:counter(ln);display:inline-block;box-sizing:border-box;width:4.2em;padding-right:.9em;margin-right:.6em;text-align:right;color:var(--muted);border-right:1px solid var(--line);cursor:pointer}
 pre.src>span:hover::before{color:var(--accent)}
 pre.src>span.hl,pre.src>span:target{background:var(--target);box-shadow:inset 3px 0 var(--mark-edge)}
+pre.src>span[hidden]{display:none}
+nav.parts{margin:.5rem 0;font-variant-numeric:tabular-nums}
+nav.parts a,nav.parts strong{padding:0 .4em}
 `
 
 // HighlightCode is walkthrough.Options.HighlightCode for the site: a

@@ -53,10 +53,11 @@
 //
 // BuildReleases makes one site of several releases: <out>/<tag>/… per
 // release, laid out as above but for the source pages, which sit once at
-// <out>/src/ for every release whose copy of the file is the same
-// (shared.go: each carries every such release's permalink, backlinks and
-// switcher, chosen by ?rel=<tag>; an older release whose copy differs gets
-// src/<path>.<tag>.html); <out>/index.html lists the releases newest first
+// <out>/src/ for every release that renders the file: each line once,
+// marked with the releases that have it, and each release's permalink,
+// backlinks and switcher, chosen by ?rel=<tag> (shared.go, merge.go); a
+// page over a megabyte is cut into parts, src/<path>.2.html …;
+// <out>/index.html lists the releases newest first
 // (semver). Every page has a version switcher whose targets are computed
 // at build time from each release's page inventory: the same walkthrough
 // (site.js carries the step in view over when the other release has that

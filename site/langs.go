@@ -50,11 +50,26 @@ func (b *builder) full(p string) string {
 // In a multi-release site, a link from a release's page into the shared
 // source pages names the release in its query (shared.go); one between
 // source pages does not, site.js adding the release being read.
+//
+// A line fragment ("L12", "L12-L20", in b's release's numbering) into a
+// multi-release site's source page becomes the part of the page and the
+// anchors holding those lines (merge.go).
 func (b *builder) link(from, target, fragment string) string {
-	if !b.sharedSource(target) || b.sharedSource(from) {
-		return relURL(b.site(from), b.site(target), fragment)
+	to := b.site(target)
+	if b.set != nil {
+		if f, ok := strings.CutPrefix(target, "src/"); ok {
+			f = strings.TrimSuffix(f, ".html")
+			if l1, l2, ok := parseLines(fragment); ok {
+				if pg, frag, ok := b.set.target(f, b.self, l1, l2); ok {
+					to, fragment = pg, frag
+				}
+			}
+		}
 	}
-	u := relURL(b.site(from), b.site(target), "") + b.relQuery(target)
+	if !b.sharedSource(target) || b.sharedSource(from) {
+		return relURL(b.site(from), to, fragment)
+	}
+	u := relURL(b.site(from), to, "") + b.relQuery(target)
 	if fragment != "" {
 		u += "#" + fragment
 	}
@@ -229,8 +244,9 @@ type langBlock struct {
 	Hide bool
 	// Rel is the release of the part in a multi-release site's shared
 	// source page (shared.go), "" otherwise; GH is where its permalinks
-	// start and Relinks its links that differ from the page's (relinks).
-	Rel, GH, Relinks string
+	// start (site.js swaps the code's GitHub links to it), GHL the lines
+	// they go to when they are not the page's (mergedSrc.ghLines).
+	Rel, GH, GHL string
 }
 
 // sourcePageLangs is the source page of file f in a bilingual site: the

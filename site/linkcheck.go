@@ -56,7 +56,7 @@ type linkChecker struct {
 	errs []error
 }
 
-var lineRange = regexp.MustCompile(`^L(\d+)-L(\d+)$`)
+var lineRange = regexp.MustCompile(`^(L[0-9.]+)-(L[0-9.]+)$`)
 
 // partKey is how a page's ids record the releases and languages its
 // parts carry: "\x00rel=v1.31.0", which no id can be.
@@ -96,11 +96,6 @@ func parsePage(data []byte) (ids map[string]bool, links []string, dupIDs []strin
 				}
 			case "href", "src", "action", "xlink:href":
 				links = append(links, string(v))
-			case "data-relinks": // "from to" pairs: where site.js sends a release's reader
-				f := strings.Fields(string(v))
-				for i := 1; i < len(f); i += 2 {
-					links = append(links, f[i])
-				}
 			}
 		}
 	}
@@ -189,7 +184,7 @@ func (c *linkChecker) link(p, raw string) {
 	}
 	want := []string{u.Fragment}
 	if m := lineRange.FindStringSubmatch(u.Fragment); m != nil {
-		want = []string{"L" + m[1], "L" + m[2]}
+		want = []string{m[1], m[2]}
 	}
 	for _, id := range want {
 		if !ids[id] {

@@ -70,6 +70,30 @@ func lineFragment(from, to int) string {
 	return "L" + strconv.Itoa(from) + "-L" + strconv.Itoa(to)
 }
 
+// parseLines reads lineFragment's output back: lines from..to, to 0 for
+// one line.
+func parseLines(frag string) (from, to int, ok bool) {
+	a, b, rng := strings.Cut(frag, "-")
+	n, ok := lineNumber(a)
+	if !ok {
+		return 0, 0, false
+	}
+	if !rng {
+		return n, 0, true
+	}
+	m, ok := lineNumber(b)
+	return n, m, ok
+}
+
+func lineNumber(s string) (int, bool) {
+	d, ok := strings.CutPrefix(s, "L")
+	if !ok || d == "" || d[0] == '0' {
+		return 0, false
+	}
+	n, err := strconv.Atoi(d)
+	return n, err == nil && n > 0
+}
+
 // SymbolURLFor returns the function walkthrough.Options.SymbolURL wants for
 // Markdown rendered onto the page at site path pagePath (for a walkthrough,
 // WalkthroughPage(id)): the rendered source page of the symbol's file at

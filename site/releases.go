@@ -33,6 +33,7 @@ type releaseSet struct {
 	// (shared.go).
 	variant map[string][]string
 	pages   []sharedSrc
+	merged  map[string]*mergedSrc // per file: its shared page's code
 	// newest is the newest release each shared page serves (by site
 	// path), the one it shows without ?rel=.
 	newest map[string]int

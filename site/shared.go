@@ -2,8 +2,7 @@ package site
 
 import (
 	"context"
-	"crypto/sha256"
-	"fmt"
+
 	"html"
 	"html/template"
 	"maps"
@@ -11,184 +10,61 @@ import (
 	"path"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 )
 
-// A multi-release site writes each source page once for every release
-// whose page would show the same code, at the site's root:
+// A multi-release site writes one source page per file, at the site's
+// root, for every release that renders it (merge.go): src/pkg/x.go.html,
+// and src/pkg/x.go.2.html … for the parts of a page too heavy for one.
+// Each release's other pages are in its directory (v1.31.0/…).
 //
-//	src/pkg/x.go.html           the newest release's x.go, serving every
-//	                            other release whose x.go is the same
-//	src/pkg/x.go.v1.30.0.html   x.go as v1.30.0 (and older releases with
-//	                            the same) have it
-//	v1.31.0/…, v1.30.0/…        each release's other pages
-//
-// Two releases share a page when the file's bytes are the same and its
-// identifiers are too (compatible). Where their links go may differ: a
-// declaration in another file moved, that file's page is another, the
-// GitHub permalink names another tag. Keying the page by its links would
-// unshare every file linking to a changed one, and those linking to them,
-// through the whole cross-referenced site: keyed so, 22 pages served both
-// v1.36.3 and v1.37.2; keyed as here, 95 of the 257. So the code is
-// rendered once, with the links of the page's newest release, and each
-// other release's part carries the links that differ for it
-// (data-relinks) and where its permalinks start (data-gh); site.js
-// follows those for a reader of that release. Without script, the links
-// are the newest release's.
-//
-// What differs per release — the header (its version switcher and links
-// into the release), the GitHub permalink at the tag, the "Cited by"
-// backlinks — is carried once per release and language, all hidden but
-// the newest release's first language's; site.js shows the one ?rel= and
-// ?lang= name. Without script the reader sees the newest release's parts,
-// and the footer lists every release the page serves. Links from a
-// release's pages into the source pages carry ?rel=<tag> (but to a page
-// whose newest release it is); links between source pages carry none,
-// site.js adding the release being read. A page opened with a ?rel= it
-// does not serve sends the reader on through its version switcher to
-// that release's page of the file, at the same line.
+// What differs per release besides the code — the header (its version
+// switcher and links into the release), the GitHub permalink at the tag,
+// the "Cited by" backlinks — is carried once per release and language,
+// all hidden but the newest release's first language's; site.js shows
+// the one ?rel= and ?lang= name, and the lines of that release. Without
+// script the reader sees the newest release's, and the footer lists every
+// release the page serves. Links from a release's pages into the source
+// pages carry ?rel=<tag> (but to a page whose newest release it is);
+// links between source pages carry none, site.js adding the release being
+// read. A page opened with a ?rel= it does not serve sends the reader on
+// through its version switcher to that release's home.
 
-// sharedSrc is one shared source page.
+// sharedSrc is one shared source page: part part (from 0) of file's.
 type sharedSrc struct {
 	path string // site path from the site's root
-	file string // repository path
-	rels []int  // indexes into releaseSet.rels, newest first
-	// relinks are relinks' pairs, per release of rels.
-	relinks []string
+	file string
+	part int
 }
 
-// share groups the rendered files of every release into shared pages and
-// records, per file and release, which page serves it. bs are the
-// releases' builders (first language), newest first.
+// share aligns and renders every rendered file of every release into
+// shared pages (merge), and records, per file and release, the page
+// serving it. bs are the releases' builders (first language), newest
+// first.
 func (set *releaseSet) share(bs []*builder) error {
 	set.variant, set.newest = map[string][]string{}, map[string]int{}
-	byHash := map[string]map[[32]byte][]int{} // file → bytes → releases
+	files := map[string][]int{}
 	for i, b := range bs {
 		for _, f := range b.files {
-			src, err := b.in.ReadFile(f)
-			if err != nil {
-				return fmt.Errorf("%s: %s: %w", b.in.Tag, f, err)
-			}
-			if byHash[f] == nil {
-				byHash[f] = map[[32]byte][]int{}
-			}
-			k := sha256.Sum256(src)
-			byHash[f][k] = append(byHash[f][k], i)
+			files[f] = append(files[f], i)
 		}
 	}
-	for _, f := range slices.Sorted(maps.Keys(byHash)) {
-		var gs [][]int
-		for _, rs := range byHash[f] {
-			gs = append(gs, splitShared(bs, f, rs)...)
-		}
-		// Releases are in order, so each group's first is its newest.
-		slices.SortFunc(gs, func(a, b []int) int { return a[0] - b[0] })
+	if err := set.merge(bs, files); err != nil {
+		return err
+	}
+	for _, f := range slices.Sorted(maps.Keys(files)) {
+		m := set.merged[f]
 		set.variant[f] = make([]string, len(bs))
-		for j, rs := range gs {
-			p := SourcePage(f)
-			if j > 0 {
-				p = "src/" + f + "." + bs[rs[0]].in.Tag + ".html"
-			}
-			set.pages = append(set.pages, sharedSrc{path: p, file: f, rels: rs})
-			set.newest[p] = rs[0]
-			for _, r := range rs {
-				set.variant[f][r] = p
-			}
+		for _, r := range m.rels {
+			set.variant[f][r] = m.paths[0]
 		}
-	}
-	for i := range set.pages {
-		set.pages[i].relinks = relinks(bs, set.pages[i])
+		for k, p := range m.paths {
+			set.pages = append(set.pages, sharedSrc{path: p, file: f, part: k})
+			set.newest[p] = m.rels[0]
+		}
 	}
 	return nil
-}
-
-// splitShared splits releases rs, whose file f has the same bytes, into
-// groups one page can serve: each joins the first group whose newest
-// release's page it can share (compatible), else starts one.
-func splitShared(bs []*builder, f string, rs []int) [][]int {
-	var gs [][]int
-next:
-	for _, r := range rs {
-		for i, g := range gs {
-			if compatible(bs[g[0]], bs[r], f) {
-				gs[i] = append(g, r)
-				continue next
-			}
-		}
-		gs = append(gs, []int{r})
-	}
-	return gs
-}
-
-// linkTarget is what an identifier's link depends on (linkFor).
-type linkTarget struct {
-	path string
-	line int
-	page bool
-}
-
-// compatible reports whether file f's page, rendered for release a, can
-// serve release r too, given the same bytes: the same identifiers,
-// linked where a links them, and no two of a's links that r would send
-// to two places (site.js maps each of a's links to r's: relinks).
-func compatible(a, r *builder, f string) bool {
-	ia, ir := a.xrefs[f], r.xrefs[f]
-	if len(ia) != len(ir) {
-		return false
-	}
-	seen := map[linkTarget]linkTarget{}
-	for i := range ia {
-		x, y := ia[i], ir[i]
-		if x.Off != y.Off || x.Len != y.Len || x.Kind != y.Kind || x.Def != y.Def || x.Target.IsZero() != y.Target.IsZero() {
-			return false
-		}
-		tx := linkTarget{x.Target.Path, x.Target.StartLine, a.rendered[x.Target.Path]}
-		ty := linkTarget{y.Target.Path, y.Target.StartLine, r.rendered[y.Target.Path]}
-		if tx.page != ty.page { // codehtml links some kinds only within the site
-			return false
-		}
-		if prev, ok := seen[tx]; ok && prev != ty {
-			return false
-		}
-		seen[tx] = ty
-	}
-	return true
-}
-
-// relinks are, per release of shared page sp but its newest, the links of
-// the page's code that go elsewhere for that release, as "from to" pairs
-// (data-relinks, which site.js follows): a target whose line moved, or
-// whose page is another. A GitHub link that differs only by the tag is
-// left out: site.js swaps the tag (data-gh).
-func relinks(bs []*builder, sp sharedSrc) []string {
-	out := make([]string, len(sp.rels))
-	p := SourcePage(sp.file)
-	a := bs[sp.rels[0]]
-	la, gha := a.linkFor(p), ghBase(a, sp.file)
-	for k, ri := range sp.rels[1:] {
-		r := bs[ri]
-		lr, ghr := r.linkFor(p), ghBase(r, sp.file)
-		pairs := map[string]string{}
-		for i, x := range a.xrefs[sp.file] {
-			if x.Target.IsZero() {
-				continue
-			}
-			from, to := la(x.Target), lr(r.xrefs[sp.file][i].Target)
-			if to == from || gha != "" && ghr != "" && strings.HasPrefix(from, gha) && to == ghr+from[len(gha):] {
-				continue
-			}
-			pairs[from] = to
-		}
-		var sb strings.Builder
-		for _, from := range slices.Sorted(maps.Keys(pairs)) {
-			if sb.Len() > 0 {
-				sb.WriteByte(' ')
-			}
-			sb.WriteString(from + " " + pairs[from])
-		}
-		out[k+1] = sb.String()
-	}
-	return out
 }
 
 // ghBase is the part of b's permalinks before the path of file f
@@ -319,25 +195,26 @@ func writeShared(ctx context.Context, dir string, bs []*builder) (Stats, error) 
 	return st, nil
 }
 
-// renderShared renders one shared source page: the code as its newest
-// release has it, and every release's and language's header and
-// backlinks, all but the newest release's first language hidden.
+// renderShared renders one part of a shared source page: the code of
+// every release it serves (merge.go), and every release's and language's
+// header and backlinks, all but the newest release's first language
+// hidden.
 func renderShared(bs []*builder, sp sharedSrc) ([]byte, error) {
 	f, p := sp.file, SourcePage(sp.file)
-	b := bs[sp.rels[0]]
-	src, err := b.in.ReadFile(f)
-	if err != nil {
-		return nil, err
-	}
-	code, n := sourceCode(path.Base(f), src, b.xrefs[f], b.linkFor(p))
+	set := bs[0].set
+	m := set.merged[f]
+	b := bs[m.rels[0]]
 	var parts srcParts
 	var tags []string
-	for k, r := range sp.rels {
+	for k, r := range m.rels {
 		tags = append(tags, bs[r].in.Tag)
 		gh := ghBase(bs[r], f)
 		for _, lb := range langsOf(bs[r]) {
-			sv := sourceView{Path: f, Dir: path.Dir(f), Name: path.Base(f), Lines: n, GitHub: lb.opts.SourceURL(f, 0, 0), Cites: lb.citeViews(f)}
-			d := langBlock{pageData: lb.pageData(p, f, "", sv), Hide: len(parts.chrome) > 0, Rel: lb.in.Tag, GH: gh, Relinks: sp.relinks[k]}
+			sv := sourceView{Path: f, Dir: path.Dir(f), Name: path.Base(f), Lines: m.lines[k], GitHub: lb.opts.SourceURL(f, 0, 0), Cites: lb.citeViews(f)}
+			d := langBlock{pageData: lb.pageData(p, f, "", sv), Hide: len(parts.chrome) > 0, Rel: lb.in.Tag, GH: gh}
+			if lb == bs[r] { // once per release
+				d.GHL = m.ghLines(k, ghBase(b, f))
+			}
 			if err := parts.add(lb, d); err != nil {
 				return nil, err
 			}
@@ -347,8 +224,31 @@ func renderShared(bs []*builder, sp sharedSrc) ([]byte, error) {
 	// The page's own line: every release it serves, which is what a
 	// reader without script learns of the others.
 	doc.Release = release{Tag: strings.Join(tags, ", ")}
-	doc.SrcRoot = relURL(b.site(p), "src/", "")
+	doc.SrcRoot = relURL(sp.path, "src/", "")
+	// Safe: codeLines writes integers, anchors and codehtml's escaped
+	// lines, their links resolved to relURL's escaped output.
+	code := template.HTML(partsNav(m, sp.part) + m.code(set, sp.part))
 	return parts.page(b, doc, code)
+}
+
+// partsNav links the parts of a page split in parts, "" for one part.
+// The links are numbers, the same in every language.
+func partsNav(m *mergedSrc, cur int) string {
+	if len(m.parts) < 2 {
+		return ""
+	}
+	var sb strings.Builder
+	sb.WriteString(`<nav class="parts">`)
+	for k, p := range m.paths {
+		n := strconv.Itoa(k + 1)
+		if k == cur {
+			sb.WriteString(` <strong aria-current="page">` + n + `</strong>`)
+			continue
+		}
+		sb.WriteString(` <a href="` + html.EscapeString(url.PathEscape(path.Base(p))) + `">` + n + `</a>`)
+	}
+	sb.WriteString(`</nav>`)
+	return sb.String()
 }
 
 // symrefHref matches the href of a link into the source pages in a

@@ -13,8 +13,9 @@ import (
 // share and switches release on a line: it lands on the same line of the
 // same page, showing the other release's header and permalink. A link in
 // the shared code to a file the older release has differently takes an
-// older-release reader to that release's page, at the line; so does the
-// older walkthrough's link into the code.
+// older-release reader to that file's page at the same line, with that
+// release's lines shown; the older walkthrough's link into the code names
+// that release.
 func TestBrowserSharedSource(t *testing.T) {
 	if testing.Short() {
 		t.Skip("browser test skipped in -short mode")
@@ -80,13 +81,28 @@ func TestBrowserSharedSource(t *testing.T) {
 		t.Errorf("switched back to %s: %+v", newTag, got)
 	}
 
-	// The shared code links deployment_controller.go as the newer release
-	// has it; a reader of the older one goes on to that release's page.
+	// The shared code links a line of deployment_controller.go by its
+	// anchor, the same line in both releases: an older reader lands on
+	// it, in the older release's part of the page, which shows the line
+	// only that release has and numbers the lines as it does.
 	open(t, sync+"?rel="+oldTag)
 	click(t, `pre.src a[href*="deployment_controller.go.html#L10"]`)
-	older := "src/" + changedFile + "." + oldTag + ".html"
-	if got := at(t, older, "L10"); got.Where != older+"?rel="+oldTag+"#L10" && got.Where != older+"#L10" || got.Rel != oldTag || got.Marked != "true" {
+	page := "src/" + changedFile + ".html"
+	if got := at(t, page, "L10"); got.Where != page+"?rel="+oldTag+"#L10" || got.Rel != oldTag || got.Marked != "true" {
 		t.Errorf("an older reader following the shared code's link: %+v", got)
+	}
+	own := `(() => { const l = document.querySelector('pre.src > span[data-r]'); return [String(!!l && !l.hidden), String(document.querySelectorAll('pre.src > span:not([hidden])').length)]; })()`
+	older, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](own))
+	if err != nil {
+		t.Fatal(err)
+	}
+	open(t, page)
+	newer, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](own))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if older[0] != "true" || newer[0] != "false" || older[1] == newer[1] {
+		t.Errorf("the older release's own line (shown, lines): at %s %v, at %s %v", oldTag, older, newTag, newer)
 	}
 	open(t, oldTag+"/walkthroughs/deployment.html#step-2-rollout")
 	click(t, `#step-2-rollout .exhead a.file`)

@@ -5,6 +5,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 	"testing"
@@ -43,11 +44,12 @@ func buildShared(t testing.TB) (string, Stats) {
 	return opts.Out, st
 }
 
-// TestMultiReleaseSharesSource: a file whose bytes are the same in two
-// releases has one source page serving both; one that differs has a page
-// per release. No release has a src/ of its own, every release's links
-// lead to the page serving it with the release in the query, and the
-// link checker, which reads the query, finds nothing broken.
+// TestMultiReleaseSharesSource: every file has one source page serving
+// every release that renders it; a line only some releases have is marked
+// with them (and hidden when the newest lacks it). No release has a src/
+// of its own, every release's links lead to the page with the release in
+// the query, and the link checker, which reads the query, finds nothing
+// broken.
 func TestMultiReleaseSharesSource(t *testing.T) {
 	out, st := buildShared(t)
 	files := readTree(t, out)
@@ -63,7 +65,6 @@ func TestMultiReleaseSharesSource(t *testing.T) {
 	sort.Strings(pages)
 	want := []string{
 		"src/" + changedFile + ".html",
-		"src/" + changedFile + "." + oldTag + ".html",
 		"src/pkg/controller/deployment/sync.go.html",
 		"src/pkg/odd/x<script>&'\"#?.go.html",
 		"src/pkg/scheduler/schedule_one.go.html",
@@ -80,16 +81,15 @@ func TestMultiReleaseSharesSource(t *testing.T) {
 	sp := files["src/pkg/controller/deployment/sync.go.html"]
 	for _, w := range []string{
 		`<div class="langblock" data-lang="en" data-rel="` + newTag + `"><header class="srchead">`,
-		`<div class="langblock" data-lang="en" data-rel="` + oldTag + `" hidden><header class="srchead">`,
+		`<div class="langblock" data-lang="en" data-rel="` + oldTag + `" data-gh="https://github.com/kubernetes/kubernetes/blob/` + oldTag + `/" hidden>`,
 		`/blob/` + newTag + `/pkg/controller/deployment/sync.go"`, `/blob/` + oldTag + `/pkg/controller/deployment/sync.go"`,
 		`href="../../../../` + oldTag + `/walkthroughs/deployment.html#step-2-rollout"`,
 		`<a href="sync.go.html?rel=` + oldTag + `" data-switch>` + oldTag + `</a>`,
 		`· ` + newTag + `, ` + oldTag + `</title>`,
 		`data-src="../../../../src/"`,
-		// For the older release's reader, site.js takes the code's link
-		// to deployment_controller.go to that release's page, and GitHub
-		// links to its tag.
-		`data-gh="https://github.com/kubernetes/kubernetes/blob/` + oldTag + `/" data-relinks="../../../../src/` + changedFile + `.html#L10 ../../../../src/` + changedFile + `.` + oldTag + `.html#L10" hidden>`,
+		// Its link to a line of deployment_controller.go names the
+		// line's anchor, the same in both releases.
+		`href="../../../../src/` + changedFile + `.html#L10"`,
 	} {
 		if !strings.Contains(sp, w) {
 			t.Errorf("shared sync.go page lacks %s", w)
@@ -98,20 +98,29 @@ func TestMultiReleaseSharesSource(t *testing.T) {
 	if n := strings.Count(sp, `<pre class="code src">`); n != 1 {
 		t.Errorf("shared page has its code %d times", n)
 	}
-	// The file that differs: each page serves one release, and its
-	// switcher goes to the other's page.
-	cur, old := files["src/"+changedFile+".html"], files["src/"+changedFile+"."+oldTag+".html"]
-	if strings.Contains(cur, `data-rel="`+oldTag+`"`) || strings.Contains(old, `data-rel="`+newTag+`"`) {
-		t.Errorf("a page of %s serves the release whose bytes differ", changedFile)
+	if strings.Contains(sp, "data-r=") {
+		t.Errorf("sync.go is the same in both releases, yet a line of its page is marked with releases")
 	}
-	if !strings.Contains(cur, `<a href="deployment_controller.go.`+oldTag+`.html" data-switch>`) {
-		t.Errorf("%s's switcher does not go to the older release's page", changedFile)
+	// The file that differs: one page serves both; the line only the
+	// older release has is there once, for it only (bit 1), hidden.
+	cur := files["src/"+changedFile+".html"]
+	if !strings.Contains(cur, `data-rel="`+oldTag+`"`) || !strings.Contains(cur, `data-rel="`+newTag+`"`) {
+		t.Errorf("the page of %s does not serve both releases", changedFile)
 	}
-	// Each release's walkthrough links the page serving it, naming the
-	// release where the page shows another without a query.
+	if n := strings.Count(cur, "only in the older release"); n != 1 {
+		t.Errorf("the older release's own line is on the page %d times", n)
+	}
+	if !regexp.MustCompile(`<span id=L\d+\.1 data-r=2 hidden><span class=c>// only in the older release</span>`).MatchString(cur) {
+		t.Errorf("the older release's own line is not marked as its only")
+	}
+	if !strings.Contains(cur, `<a href="deployment_controller.go.html?rel=`+oldTag+`" data-switch>`) {
+		t.Errorf("%s's switcher does not go to the older release's part of its page", changedFile)
+	}
+	// Each release's walkthrough links the page, naming the release
+	// where the page shows another without a query.
 	for tag, pages := range map[string][]string{
 		newTag: {"deployment_controller.go.html#L", "sync.go.html#L"},
-		oldTag: {"deployment_controller.go." + oldTag + ".html#L", "sync.go.html?rel=" + oldTag + "#L"},
+		oldTag: {"deployment_controller.go.html?rel=" + oldTag + "#L", "sync.go.html?rel=" + oldTag + "#L"},
 	} {
 		w := files[tag+"/walkthroughs/deployment.html"]
 		for _, page := range pages {

@@ -5,22 +5,47 @@
 (function () {
   "use strict";
   var marked = [];
+  // A line's anchor is "L12" (line 12), or on a multi-release site's
+  // source page "L12.1" for a line the newest release lacks after its
+  // line 12 (site/merge.go). "#N12" is the 12th line shown, as excerpts
+  // number them: it becomes that line's anchor.
   function apply() {
     for (var i = 0; i < marked.length; i++) marked[i].classList.remove("hl");
     marked = [];
-    var m = /^#L(\d+)(?:-L(\d+))?$/.exec(location.hash);
+    var n = /^#N(\d+)$/.exec(location.hash);
+    if (n) {
+      var nth = shownLines()[parseInt(n[1], 10) - 1], id = nth && lineID(nth);
+      if (id) history.replaceState(null, "", "#" + id);
+    }
+    var m = /^#(L[\d.]+)(?:-(L[\d.]+))?$/.exec(location.hash);
     if (!m) return;
-    var from = parseInt(m[1], 10), to = m[2] ? parseInt(m[2], 10) : from;
-    if (to < from) { var t = from; from = to; to = t; }
-    for (var n = from; n <= to && n - from < 5000; n++) {
-      var el = document.getElementById("L" + n);
-      if (el) { el.classList.add("hl"); marked.push(el); }
+    var from = shownAt(document.getElementById(m[1])), to = m[2] ? shownAt(document.getElementById(m[2])) : from;
+    if (!from || !to) return;
+    if (from.compareDocumentPosition(to) & Node.DOCUMENT_POSITION_PRECEDING) { var t = from; from = to; to = t; }
+    for (var el = from, k = 0; el && k < 5000; el = el.nextElementSibling, k++) {
+      if (!el.hidden) { el.classList.add("hl"); marked.push(el); }
+      if (el === to) break;
     }
     if (marked.length) {
-      var first = marked[0];
       // Centre short ranges; put long ones at the top so their start shows.
-      first.scrollIntoView({ block: (to - from) < 20 ? "center" : "start" });
+      marked[0].scrollIntoView({ block: marked.length < 20 ? "center" : "start" });
     }
+  }
+  // shownAt is line el as the release being read shows it: el, or the
+  // rendering for that release that follows it (one without an id), or,
+  // when that release lacks the line, the next line it has.
+  function shownAt(el) {
+    for (; el; el = el.nextElementSibling) if (!el.hidden) return el;
+    return null;
+  }
+  function lineID(el) {
+    while (el && !el.id) el = el.previousElementSibling;
+    return el ? el.id : "";
+  }
+  function shownLines() {
+    var out = [], ls = document.querySelectorAll("pre.src > span");
+    for (var i = 0; i < ls.length; i++) if (!ls[i].hidden) out.push(ls[i]);
+    return out;
   }
   // A click on a source line's number (drawn by CSS before the line, see
   // site/code.go) goes to that line; Shift-click extends the highlighted
@@ -30,16 +55,17 @@
     var ln = e.target;
     if (!ln.matches || !ln.matches("pre.src > span")) return;
     if (e.clientX > ln.getBoundingClientRect().left + parseFloat(getComputedStyle(ln, "::before").width)) return;
-    var y = parseInt(ln.id.slice(1), 10), m = /^#L(\d+)/.exec(location.hash);
-    var x = e.shiftKey && m ? parseInt(m[1], 10) : y;
-    location.hash = x === y ? "#L" + y : "#L" + Math.min(x, y) + "-L" + Math.max(x, y);
+    var y = lineID(ln), m = /^#(L[\d.]+)/.exec(location.hash), x = e.shiftKey && m && document.getElementById(m[1]);
+    if (!x || x.id === y) { location.hash = "#" + y; return; }
+    var before = x.compareDocumentPosition(ln) & Node.DOCUMENT_POSITION_FOLLOWING;
+    location.hash = before ? "#" + x.id + "-" + y : "#" + y + "-" + x.id;
   });
   // An excerpt's line number goes to the whole file at that line.
   document.addEventListener("click", function (e) {
     var nr = e.target.closest && e.target.closest(".excerpt .ln:not(.gap) > .nr");
     var file = nr && nr.closest(".excerpt").querySelector(".exhead a.file");
     if (!file) return;
-    location.href = file.getAttribute("href").split("#")[0] + "#L" + nr.textContent;
+    location.href = file.getAttribute("href").split("#")[0] + "#N" + nr.textContent;
   });
   // Version switcher (multi-release sites): on a walkthrough, keep the
   // reader on the step in view when the other release has it (data-keep
@@ -96,6 +122,27 @@
     if (hasR) rel = r;
     for (b = 0; b < blocks.length; b++) blocks[b].hidden = !matches(blocks[b], lang, rel);
     document.documentElement.lang = lang;
+    showLines();
+  }
+  // showLines shows the lines of the release being read: each line the
+  // page's releases do not all have names those that do (data-r: a bit
+  // per release, in the order of the page's parts, newest first). A part
+  // of a page split in parts starts its numbering where the release's
+  // previous part ended (data-start).
+  function showLines() {
+    var k = 0, rels = [];
+    for (var b = 0; b < blocks.length; b++) {
+      var r = blocks[b].getAttribute("data-rel") || "";
+      if (rels.indexOf(r) < 0) rels.push(r);
+    }
+    k = Math.max(0, rels.indexOf(rel));
+    var pre = document.querySelector("pre.src");
+    if (!pre) return;
+    var st = (pre.getAttribute("data-start") || "").split(" ");
+    if (st[k]) pre.style.counterReset = "ln " + st[k];
+    if (k === 0) return;
+    var ls = pre.querySelectorAll("span[data-r]");
+    for (var i = 0; i < ls.length; i++) ls[i].hidden = !(parseInt(ls[i].getAttribute("data-r"), 16) & (1 << k));
   }
   function matches(el, l, r) {
     return el.getAttribute("data-lang") === l && (el.getAttribute("data-rel") || "") === r;
@@ -104,16 +151,29 @@
     for (var b = 0; b < blocks.length; b++) if (matches(blocks[b], l, r)) return blocks[b];
     return blocks[0];
   }
-  // The code's links are the page's newest release's: for another, its
-  // part lists those that go elsewhere (data-relinks: pairs) and where
-  // its permalinks start (data-gh), for the tag in GitHub links.
+  // The code's GitHub links are the page's newest release's: for
+  // another, its part says where its permalinks start (data-gh)
+  // and, where a declaration moved, the line it is on (data-ghl, on the
+  // release's first part: "<link>#L<line>=<its line>").
   function relink(a) {
     var href = a.getAttribute("href");
     if (rel === newest || !a.closest("pre.src")) return href;
-    var cur = shown(lang, rel), m = (cur.getAttribute("data-relinks") || "").split(" ");
-    for (var i = 0; i + 1 < m.length; i += 2) if (m[i] === href) return m[i + 1];
-    var g0 = blocks[0].getAttribute("data-gh"), g = cur.getAttribute("data-gh");
-    return g0 && g && href.indexOf(g0) === 0 ? g + href.slice(g0.length) : href;
+    var cur = shown(lang, rel), g0 = blocks[0].getAttribute("data-gh"), g = cur.getAttribute("data-gh");
+    if (!g0 || !g || href.indexOf(g0) !== 0) return href;
+    var rest = href.slice(g0.length), moved = ghLines()[rest];
+    if (moved) rest = rest.replace(/#L\d+$/, "#L" + moved);
+    return g + rest;
+  }
+  function ghLines() {
+    var out = {};
+    for (var b = 0; b < blocks.length; b++) {
+      if ((blocks[b].getAttribute("data-rel") || "") !== rel || !blocks[b].hasAttribute("data-ghl")) continue;
+      blocks[b].getAttribute("data-ghl").split(" ").forEach(function (e) {
+        var i = e.lastIndexOf("=");
+        if (i > 0) out[e.slice(0, i)] = e.slice(i + 1);
+      });
+    }
+    return out;
   }
   document.addEventListener("click", function (e) {
     var a = e.target.closest && e.target.closest("a[href]");

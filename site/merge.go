@@ -1,0 +1,567 @@
+package site
+
+import (
+	"fmt"
+	"maps"
+	"path"
+	"regexp"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/sergi/go-diff/diffmatchpatch"
+	"golang.org/x/sync/errgroup"
+
+	"github.com/kubewalk/kubewalk/analyzer/fact"
+	"github.com/kubewalk/kubewalk/internal/render/codehtml"
+)
+
+// A multi-release site has one source page per file (split into parts
+// when it would weigh over a megabyte), serving every release that renders
+// the file. Most lines of a file are the same from one minor release to
+// the next — the cited files of v1.29 to v1.37 have 1.47 million lines
+// between them and 254,000 different ones — so the page holds each line
+// once, aligned across releases (a line diff, newest to oldest, each
+// release against what is merged so far), and marks the lines not every
+// release has with the releases that have them (data-r, a bit per release
+// of the page, newest first). A line shown differently by two releases
+// (an identifier that resolves elsewhere, a link to a target that moved)
+// is written once per way it is shown, one after the other.
+//
+// A line's anchor is stable across releases: "L12" is line 12 of the
+// page's newest release, and a line it lacks is "L12.1", "L12.2" … after
+// it. Links to a line, from any release, name its anchor, so a link
+// inside shared code is right for every release that has the line, and
+// the version switcher keeps the reader on the same line. The newest
+// release's lines are what a reader without script sees (the others are
+// hidden); site.js shows the lines of the release ?rel= names. Line
+// numbers are a CSS counter over the lines shown, so they are that
+// release's own.
+
+// mergedSrc is the code of one shared source page.
+type mergedSrc struct {
+	file string
+	rels []int // releases that render the file, newest first
+	// ids is each merged line's anchor; at, per release of rels, the
+	// merged line of each of its lines.
+	ids []string
+	at  [][]int32
+	// views are each merged line's renderings, the first its newest
+	// release's.
+	views [][]lineView
+	// ghl is, per release of rels, where the GitHub permalinks of the
+	// renderings it shares go for it (file1).
+	ghl []map[string]string
+	all   uint64 // the mask of every release of rels
+	// parts are where each part of the page starts (merged lines), and
+	// paths their site paths.
+	parts []int
+	paths []string
+	lines []int // per release of rels: its number of lines
+}
+
+// lineView is one rendering of a merged line: HTML whose in-site links
+// are placeholders (hrefPlaceholder) until the page's part is written, and
+// the releases showing it (a bit per release of the page's rels).
+type lineView struct {
+	html string
+	mask uint64
+}
+
+// maxMergeRels is the most releases one page can tell apart: a bit each,
+// in a number site.js reads as a 32-bit integer.
+const maxMergeRels = 31
+
+// textLines splits src as codehtml does: a final line without a newline
+// counts, an empty file has none.
+func textLines(src []byte) []string {
+	s := string(src)
+	if s == "" {
+		return nil
+	}
+	ls := strings.SplitAfter(s, "\n")
+	if ls[len(ls)-1] == "" {
+		ls = ls[:len(ls)-1]
+	}
+	return ls
+}
+
+// align merges the lines of several copies of a file, newest first: the
+// merged lines, which copies have each (a bit per copy), and per copy the
+// merged line of each of its lines. Each copy is diffed against the lines
+// merged so far, so a line an older copy shares with any newer one is
+// matched, not only with the newest.
+func align(copies [][]string) (masks []uint64, at [][]int32) {
+	var merged []string
+	for k, ls := range copies {
+		if k == 0 {
+			merged = append(merged, ls...)
+			masks = make([]uint64, len(ls))
+			at = append(at, make([]int32, len(ls)))
+			for i := range ls {
+				masks[i] = 1
+				at[0][i] = int32(i)
+			}
+			continue
+		}
+		var nm []string
+		var nmask []uint64
+		remap := make([]int32, len(merged))
+		mine := make([]int32, len(ls))
+		i, j := 0, 0 // next merged line, next line of this copy
+		keep := func(to int) { // merged lines before to: not this copy's
+			for ; i < to; i++ {
+				remap[i] = int32(len(nm))
+				nm, nmask = append(nm, merged[i]), append(nmask, masks[i])
+			}
+		}
+		same := func(n int) { // n lines both have
+			for ; n > 0; n-- {
+				remap[i], mine[j] = int32(len(nm)), int32(len(nm))
+				nm, nmask = append(nm, merged[i]), append(nmask, masks[i]|1<<k)
+				i, j = i+1, j+1
+			}
+		}
+		for _, d := range lineDiff(merged, ls) {
+			switch d.op {
+			case diffmatchpatch.DiffEqual:
+				same(d.n)
+			case diffmatchpatch.DiffDelete:
+				keep(i + d.n)
+			case diffmatchpatch.DiffInsert: // lines only this copy has (so far)
+				for end := j + d.n; j < end; j++ {
+					mine[j] = int32(len(nm))
+					nm, nmask = append(nm, ls[j]), append(nmask, 1<<k)
+				}
+			}
+		}
+		same(len(merged) - i)
+		for _, a := range at {
+			for x, m := range a {
+				a[x] = remap[m]
+			}
+		}
+		merged, masks, at = nm, nmask, append(at, mine)
+	}
+	return masks, at
+}
+
+// lineOp is a run of n lines of a line diff.
+type lineOp struct {
+	op diffmatchpatch.Operation
+	n  int
+}
+
+// lineDiff is a minimal line diff of a and b (Myers', through
+// diffmatchpatch with each line as one rune). It has no time limit, which
+// keeps it deterministic: the slowest real pair, the CRI's gogo-generated
+// api.pb.go against its successor (47,530 and 13,482 lines), takes 3.4 s;
+// go-udiff's bounded LCS, tried first, gave up on kubelet.go's 3,702
+// lines against 3,056 and matched 144 of the 2,202 they share.
+func lineDiff(a, b []string) []lineOp {
+	dmp := diffmatchpatch.New()
+	dmp.DiffTimeout = 0
+	ra, rb, _ := dmp.DiffLinesToRunes(diffText(a), diffText(b))
+	var out []lineOp
+	for _, d := range dmp.DiffMainRunes(ra, rb, false) {
+		out = append(out, lineOp{d.Type, utf8.RuneCountInString(d.Text)})
+	}
+	return out
+}
+
+// diffText joins lines for DiffLinesToRunes, which splits at newlines: a
+// final line without one gets one, so it matches the same line elsewhere.
+func diffText(ls []string) string {
+	var sb strings.Builder
+	for _, l := range ls {
+		sb.WriteString(l)
+		if !strings.HasSuffix(l, "\n") {
+			sb.WriteByte('\n')
+		}
+	}
+	return sb.String()
+}
+
+// anchors names merged lines by the newest copy's line numbers (bit 0):
+// "L12", and "L12.1", "L12.2" for lines after its line 12 that it lacks.
+func anchors(masks []uint64) []string {
+	ids := make([]string, len(masks))
+	n, k := 0, 0
+	for i, m := range masks {
+		if m&1 != 0 {
+			n, k = n+1, 0
+			ids[i] = "L" + strconv.Itoa(n)
+			continue
+		}
+		k++
+		ids[i] = "L" + strconv.Itoa(n) + "." + strconv.Itoa(k)
+	}
+	return ids
+}
+
+// merge aligns every shared file's copies (merging), then renders each
+// copy and splits the pages into parts (renderMerged).
+func (set *releaseSet) merge(bs []*builder, files map[string][]int) error {
+	if len(bs) > maxMergeRels {
+		return fmt.Errorf("site: %d releases in one site; at most %d", len(bs), maxMergeRels)
+	}
+	set.merged = map[string]*mergedSrc{}
+	var ms []*mergedSrc
+	for _, f := range slices.Sorted(maps.Keys(files)) {
+		rs := files[f]
+		m := &mergedSrc{file: f, rels: rs, all: 1<<len(rs) - 1}
+		set.merged[f] = m
+		ms = append(ms, m)
+	}
+	g := new(errgroup.Group)
+	g.SetLimit(runtime.GOMAXPROCS(0))
+	for _, m := range ms {
+		g.Go(func() error {
+			copies := make([][]string, len(m.rels))
+			for k, r := range m.rels {
+				src, err := bs[r].in.ReadFile(m.file)
+				if err != nil {
+					return fmt.Errorf("%s: %s: %w", bs[r].in.Tag, m.file, err)
+				}
+				copies[k] = textLines(src)
+				m.lines = append(m.lines, len(copies[k]))
+			}
+			masks, at := align(copies)
+			m.ids, m.at = anchors(masks), at
+			m.views = make([][]lineView, len(masks))
+			return nil
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return err
+	}
+	for _, m := range ms {
+		g.Go(func() error { return set.renderMerged(bs, m) })
+	}
+	if err := g.Wait(); err != nil {
+		return err
+	}
+	for _, m := range ms { // one part each, while the parts are found
+		m.parts, m.paths = []int{0}, []string{SourcePage(m.file)}
+	}
+	for _, m := range ms {
+		m.split(set, partBudget(len(m.rels)))
+	}
+	return nil
+}
+
+// renderMerged renders each release's copy of m's file and files each
+// line's rendering under its merged line. Links are rendered as if the
+// file were the newest's everywhere: in-site ones as placeholders for a
+// merged line of a file (resolved per part when written: hrefPlaceholder),
+// GitHub permalinks with the page's newest tag (site.js swaps the tag,
+// data-gh), so a line renders the same in releases that agree on it.
+func (set *releaseSet) renderMerged(bs []*builder, m *mergedSrc) error {
+	newest := bs[m.rels[0]]
+	var decls bool
+	for k, r := range m.rels {
+		b := bs[r]
+		src, err := b.in.ReadFile(m.file)
+		if err != nil {
+			return err
+		}
+		if k == 0 && path.Ext(m.file) == ".go" {
+			// As on a release's own page (sourceCode): generated code and
+			// a file too heavy in full show their declarations only, in
+			// every release of the page, so its lines compare equal.
+			decls = codehtml.Generated(src) || codeSize(highlight(path.Base(m.file), src, b.xrefs[m.file], nil)) > maxCode
+		}
+		link := func(l fact.Location) string {
+			if !b.rendered[l.Path] {
+				u := b.opts.SourceURL(l.Path, l.StartLine, 0)
+				if g, gn := ghBase(b, l.Path), ghBase(newest, l.Path); g != "" && gn != "" && strings.HasPrefix(u, g) {
+					u = gn + u[len(g):]
+				}
+				return u
+			}
+			return set.placeholder(l.Path, r, l.StartLine)
+		}
+		var lines []codehtml.Line
+		switch {
+		case decls:
+			lines = codehtml.Go(src, b.xrefs[m.file], codehtml.Options{DeclsOnly: true})
+		default:
+			lines = highlight(path.Base(m.file), src, b.xrefs[m.file], link)
+		}
+		if len(lines) != len(m.at[k]) {
+			return fmt.Errorf("site: %s at %s: %d lines rendered, %d read", m.file, b.in.Tag, len(lines), len(m.at[k]))
+		}
+		base, own := ghBase(newest, m.file), ghBase(b, m.file)
+		for j, l := range lines {
+			m.file1(k, int(m.at[k][j]), string(l), base, own)
+		}
+	}
+	return nil
+}
+
+// ghLineHref matches a permalink to a line on GitHub in a line's HTML:
+// what it links, and the line.
+var ghLineHref = regexp.MustCompile(`href="(https://[^"#]*)#L([0-9]+)"`)
+
+// file1 files release k's rendering h of merged line ml: under the
+// rendering it shares with newer releases, or as a new one. Two
+// renderings whose only difference is the lines of their GitHub
+// permalinks (a declaration outside the site that moved) are one, and
+// release k's lines for them go in its part of the page (data-ghl: site.js
+// follows them), unless the page already sends one of those links
+// elsewhere for k. Permalinks start with base, the page's newest
+// release's, and own is k's.
+func (m *mergedSrc) file1(k, ml int, h, base, own string) {
+	if m.ghl == nil {
+		m.ghl = make([]map[string]string, len(m.rels))
+	}
+	if m.ghl[k] == nil {
+		m.ghl[k] = map[string]string{}
+	}
+	vs := m.views[ml]
+	for v := range vs {
+		if vs[v].html == h {
+			vs[v].mask |= 1 << k
+			return
+		}
+	}
+	canon := ghLineHref.ReplaceAllString(h, `href="$1"`)
+	mine := ghLineHref.FindAllStringSubmatch(h, -1)
+next:
+	for v := range vs {
+		if ghLineHref.ReplaceAllString(vs[v].html, `href="$1"`) != canon {
+			continue
+		}
+		theirs := ghLineHref.FindAllStringSubmatch(vs[v].html, -1)
+		for i, t := range theirs {
+			key := t[1] + "#L" + t[2]
+			if to, ok := m.ghl[k][key]; ok && to != mine[i][2] {
+				continue next
+			}
+		}
+		for i, t := range theirs {
+			m.ghl[k][t[1]+"#L"+t[2]] = mine[i][2]
+		}
+		vs[v].mask |= 1 << k
+		return
+	}
+	for _, t := range mine {
+		if to, ok := m.ghl[k][t[1]+"#L"+t[2]]; ok && to != t[2] {
+			// site.js would send this rendering's link elsewhere for
+			// k: its permalinks keep k's own tag, which it leaves be.
+			if base != own {
+				h = strings.ReplaceAll(h, `href="`+base, `href="`+own)
+			}
+			m.views[ml] = append(vs, lineView{html: h, mask: 1 << k})
+			return
+		}
+	}
+	for _, t := range mine {
+		m.ghl[k][t[1]+"#L"+t[2]] = t[2]
+	}
+	m.views[ml] = append(vs, lineView{html: h, mask: 1 << k})
+}
+
+// ghLines is release k's part of the page's data-ghl: each permalink in
+// the code that goes to another line for k, as "<link>#L<line>=<k's line>"
+// with the link from base on, space-separated, sorted.
+func (m *mergedSrc) ghLines(k int, base string) string {
+	if k == 0 || m.ghl == nil {
+		return ""
+	}
+	var out []string
+	for key, to := range m.ghl[k] {
+		_, n, _ := strings.Cut(key, "#L")
+		if n == to {
+			continue
+		}
+		out = append(out, strings.TrimPrefix(key, base)+"="+to)
+	}
+	slices.Sort(out)
+	return strings.Join(out, " ")
+}
+
+// placeholder is the href, in a merged line's rendering, of line n of file
+// f in release r: "@<merged line>/<file>", resolved when the part holding
+// the link is written (resolve). "" when the line is not in the file.
+func (set *releaseSet) placeholder(f string, r, n int) string {
+	t := set.merged[f]
+	if t == nil {
+		return ""
+	}
+	ml, ok := t.line(r, n)
+	if !ok {
+		return ""
+	}
+	return "@" + strconv.Itoa(ml) + "/" + f
+}
+
+// line returns the merged line of release r's line n.
+func (m *mergedSrc) line(r, n int) (int, bool) {
+	for k, x := range m.rels {
+		if x == r {
+			if n < 1 || n > len(m.at[k]) {
+				return 0, false
+			}
+			return int(m.at[k][n-1]), true
+		}
+	}
+	return 0, false
+}
+
+// part returns the index of the part holding merged line ml.
+func (m *mergedSrc) part(ml int) int {
+	p := 0
+	for p+1 < len(m.parts) && m.parts[p+1] <= ml {
+		p++
+	}
+	return p
+}
+
+// mergedLineMarkup is the most bytes codeLines adds to a rendering
+// besides its HTML: `<span id=L12345.12 data-r=1ff hidden>` and "\n</span>".
+const mergedLineMarkup = 48
+
+// mergedLinkCost is the most a link adds when it goes to another part of
+// its file's page than the first: the part's file name (".12.html").
+const mergedLinkCost = 16
+
+// split cuts m's page into parts of at most budget bytes of code.
+func (m *mergedSrc) split(set *releaseSet, budget int) {
+	size := 0
+	for i, vs := range m.views {
+		n := 0
+		for _, v := range vs {
+			// Links as resolved from the first part; one into a later
+			// part of a file adds its part's number (mergedLinkCost).
+			n += len(set.resolveIn(m.paths[0], v.html, false)) + mergedLineMarkup + strings.Count(v.html, `href="@`)*mergedLinkCost
+		}
+		if size > 0 && size+n > budget {
+			m.parts = append(m.parts, i)
+			m.paths = append(m.paths, partPage(m.file, len(m.parts)))
+			size = 0
+		}
+		size += n
+	}
+}
+
+// partBudget is the most code one part of a merged page may carry: a
+// megabyte (maxCode) less the parts every release and language add to
+// the page (a header and backlinks each, a few KB).
+func partBudget(rels int) int { return maxCode - rels*16<<10 }
+
+// partPage is the site path of part k (from 1) of file f's page.
+func partPage(f string, k int) string {
+	if k <= 1 {
+		return SourcePage(f)
+	}
+	return "src/" + f + "." + strconv.Itoa(k) + ".html"
+}
+
+// placeholderHref matches a placeholder link in a merged line's HTML.
+var placeholderHref = regexp.MustCompile(`href="@([0-9]+)/([^"]*)"`)
+
+// target returns the page and anchor of lines from..to of file f in
+// release r: the part holding from, and the anchors of from and of to (or
+// of that part's last line when to is past it).
+func (set *releaseSet) target(f string, r, from, to int) (page, frag string, ok bool) {
+	m := set.merged[f]
+	if m == nil || from <= 0 {
+		return "", "", false
+	}
+	a, ok := m.line(r, from)
+	if !ok {
+		return "", "", false
+	}
+	p := m.part(a)
+	frag = m.ids[a]
+	if to > from {
+		if z, ok := m.line(r, to); ok && z > a {
+			if p+1 < len(m.parts) && z >= m.parts[p+1] {
+				z = m.parts[p+1] - 1
+			}
+			frag += "-" + m.ids[z]
+		}
+	}
+	return m.paths[p], frag, true
+}
+
+// code writes part p of m's page: each merged line's renderings, the
+// placeholders resolved from the part's path, each marked with the
+// releases showing it unless all do, hidden unless the newest does.
+func (m *mergedSrc) code(set *releaseSet, p int) string {
+	from := m.paths[p]
+	end := len(m.views)
+	if p+1 < len(m.parts) {
+		end = m.parts[p+1]
+	}
+	var sb strings.Builder
+	sb.WriteString(`<pre class="code src"`)
+	if len(m.parts) > 1 {
+		// Where each release's numbering of this part starts (site.js).
+		sb.WriteString(` data-start="`)
+		for k := range m.rels {
+			if k > 0 {
+				sb.WriteByte(' ')
+			}
+			n := 0
+			for _, ml := range m.at[k] {
+				if int(ml) < m.parts[p] {
+					n++
+				}
+			}
+			sb.WriteString(strconv.Itoa(n))
+		}
+		sb.WriteByte('"')
+	}
+	sb.WriteByte('>')
+	for i := m.parts[p]; i < end; i++ {
+		for v, lv := range m.views[i] {
+			sb.WriteString(`<span`)
+			if v == 0 {
+				sb.WriteString(` id=` + m.ids[i])
+			}
+			if lv.mask != m.all {
+				sb.WriteString(` data-r=` + strconv.FormatUint(lv.mask, 16))
+			}
+			if lv.mask&1 == 0 {
+				sb.WriteString(` hidden`)
+			}
+			sb.WriteByte('>')
+			sb.WriteString(set.resolve(from, lv.html))
+			sb.WriteString("\n</span>")
+		}
+	}
+	sb.WriteString(`</pre>`)
+	return sb.String()
+}
+
+// resolve replaces the placeholders in h, on the page at site path from,
+// by links to the part and anchor of their merged line.
+func (set *releaseSet) resolve(from, h string) string { return set.resolveIn(from, h, true) }
+
+// resolveIn is resolve, with links into any file's first part unless
+// parts: what split measures, the same whichever files are split first.
+func (set *releaseSet) resolveIn(from, h string, parts bool) string {
+	if !strings.Contains(h, `href="@`) {
+		return h
+	}
+	return placeholderHref.ReplaceAllStringFunc(h, func(s string) string {
+		sm := placeholderHref.FindStringSubmatch(s)
+		ml, _ := strconv.Atoi(sm[1])
+		t := set.merged[sm[2]]
+		if t == nil || ml >= len(t.ids) {
+			return s
+		}
+		// The file name went through codehtml's attribute escaping; a
+		// repository path with a quote or ampersand is not in the map
+		// and keeps its placeholder, which the link checker reports.
+		p := SourcePage(t.file)
+		if parts {
+			p = t.paths[t.part(ml)]
+		}
+		return `href="` + relURL(from, p, t.ids[ml]) + `"`
+	})
+}

@@ -1,0 +1,145 @@
+package site
+
+import (
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// TestAlign: copies of a file, newest first, merge into one sequence in
+// which each copy's lines keep their order, a line shared by any two
+// copies is there once, and the anchors are the newest copy's line
+// numbers, with ".k" for the lines after one that it lacks.
+func TestAlign(t *testing.T) {
+	copies := [][]string{
+		lines("a", "b", "new", "c", "d"),  // newest
+		lines("a", "b", "c", "old1", "d"), // middle
+		lines("x", "a", "b", "c", "old1", "old2", "d"),
+	}
+	masks, at := align(copies)
+	ids := anchors(masks)
+	var got []string
+	merged := make([]string, len(masks))
+	for k, c := range copies {
+		for j, ml := range at[k] {
+			if merged[ml] != "" && merged[ml] != c[j] {
+				t.Fatalf("merged line %d is both %q and %q", ml, merged[ml], c[j])
+			}
+			merged[ml] = c[j]
+		}
+		for j := 1; j < len(at[k]); j++ {
+			if at[k][j] <= at[k][j-1] {
+				t.Errorf("copy %d's lines out of order in the merge: %v", k, at[k])
+			}
+		}
+	}
+	for i, l := range merged {
+		got = append(got, ids[i]+" "+strings.TrimSpace(l)+" "+strings.Repeat("1", int(masks[i]&1))+strings.Repeat("2", int(masks[i]>>1&1))+strings.Repeat("3", int(masks[i]>>2&1)))
+	}
+	want := []string{"L0.1 x 3", "L1 a 123", "L2 b 123", "L3 new 1", "L4 c 123", "L4.1 old1 23", "L4.2 old2 3", "L5 d 123"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("merged (-want +got):\n%s", diff)
+	}
+}
+
+// TestAlignLongFile: lines moved far apart in a long file still match (a
+// bounded diff gave up on such pairs and merged almost nothing).
+func TestAlignLongFile(t *testing.T) {
+	var a, b []string
+	for i := range 3000 {
+		l := "line " + strings.Repeat("x", i%7) + string(rune('a'+i%26)) + " " + strconv.Itoa(i)
+		a = append(a, l+"\n")
+		if i%3 == 0 {
+			b = append(b, "changed "+strconv.Itoa(i)+"\n")
+		} else {
+			b = append(b, l+"\n")
+		}
+	}
+	masks, _ := align([][]string{a, b})
+	if len(masks) != 3000+1000 {
+		t.Errorf("%d merged lines, want 4000 (2000 shared)", len(masks))
+	}
+}
+
+func lines(ls ...string) []string {
+	for i := range ls {
+		ls[i] += "\n"
+	}
+	return ls
+}
+
+// TestFileRenderingsByPermalinkLine: two releases' renderings of a line
+// that differ only in the line of a GitHub permalink are one, the older
+// release's line recorded for site.js; a third release whose same link
+// would go to yet another line for a rendering already mapped keeps its
+// own rendering, with its own tag.
+func TestFileRenderingsByPermalinkLine(t *testing.T) {
+	const base, own = "https://github.com/k/k/blob/v2/", "https://github.com/k/k/blob/v1/"
+	m := &mergedSrc{rels: []int{0, 1}, views: make([][]lineView, 3)}
+	link := func(n string) string { return `<a href="` + base + `x.go#L` + n + `">X</a>` }
+	m.file1(0, 0, link("10"), base, base)
+	m.file1(1, 0, link("8"), base, own)
+	m.file1(0, 1, link("20"), base, base)
+	m.file1(1, 1, link("20"), base, own)
+	m.file1(0, 2, link("10")+" "+link("30"), base, base)
+	m.file1(1, 2, link("10")+" "+link("31"), base, own) // x.go#L10 is 8 for v1 already
+	if n := len(m.views[0]); n != 1 {
+		t.Errorf("line 0: %d renderings, want 1", n)
+	}
+	if n := len(m.views[2]); n != 2 || !strings.Contains(m.views[2][1].html, own+"x.go#L10") {
+		t.Errorf("line 2: renderings %+v, want the older one apart with its own tag", m.views[2])
+	}
+	if got := m.ghLines(1, base); got != "x.go#L10=8" {
+		t.Errorf("data-ghl = %q", got)
+	}
+}
+
+// TestSplitParts: a page too heavy for one part is cut into parts within
+// the budget; a link to a line names the part holding it, a range ends in
+// that part, and each part says where each release's numbering starts.
+func TestSplitParts(t *testing.T) {
+	const n = 300
+	m := &mergedSrc{file: "pkg/a.go", rels: []int{0, 1}, all: 3, ids: make([]string, n), at: [][]int32{nil, nil}, views: make([][]lineView, n)}
+	for i := range n {
+		m.ids[i] = "L" + strconv.Itoa(i+1)
+		m.at[0] = append(m.at[0], int32(i))
+		if i != 5 {
+			m.at[1] = append(m.at[1], int32(i))
+		}
+		m.views[i] = []lineView{{html: strings.Repeat("x", 100), mask: 3}}
+	}
+	m.views[5][0].mask = 1
+	m.views[0][0].html = `<a href="@299/pkg/a.go">last</a>`
+	set := &releaseSet{merged: map[string]*mergedSrc{m.file: m}}
+	m.parts, m.paths = []int{0}, []string{SourcePage(m.file)}
+	m.split(set, 100*(100+mergedLineMarkup))
+	if len(m.parts) < 3 {
+		t.Fatalf("parts %v", m.parts)
+	}
+	for p := range m.parts {
+		if c := m.code(set, p); len(c) > 100*(100+mergedLineMarkup)+200 {
+			t.Errorf("part %d: %d bytes", p+1, len(c))
+		}
+	}
+	last := len(m.parts) - 1
+	if page, frag, _ := set.target(m.file, 0, 300, 0); page != partPage(m.file, last+1) || frag != "L300" {
+		t.Errorf("line 300 at %s#%s", page, frag)
+	}
+	// Release 1 lacks merged line 5: its line 6 is merged line 6 ("L7").
+	if page, frag, _ := set.target(m.file, 1, 6, 0); page != SourcePage(m.file) || frag != "L7" {
+		t.Errorf("release 1's line 6 at %s#%s", page, frag)
+	}
+	if _, frag, _ := set.target(m.file, 0, 1, 299); frag != "L1-L"+strconv.Itoa(m.parts[1]) {
+		t.Errorf("range 1-299 in the first part: #%s", frag)
+	}
+	first := m.code(set, 0)
+	if want := `href="../../src/pkg/a.go.` + strconv.Itoa(last+1) + `.html#L300"`; !strings.Contains(first, want) {
+		t.Errorf("first part lacks %s", want)
+	}
+	second := m.code(set, 1)
+	if want := `data-start="` + strconv.Itoa(m.parts[1]) + " " + strconv.Itoa(m.parts[1]-1) + `"`; !strings.Contains(second, want) {
+		t.Errorf("second part lacks %s: %.80s", want, second)
+	}
+}
