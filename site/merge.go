@@ -54,7 +54,7 @@ type mergedSrc struct {
 	// ghl is, per release of rels, where the GitHub permalinks of the
 	// renderings it shares go for it (file1).
 	ghl []map[string]string
-	all   uint64 // the mask of every release of rels
+	all uint64 // the mask of every release of rels
 	// parts are where each part of the page starts (merged lines), and
 	// paths their site paths.
 	parts []int
@@ -110,7 +110,7 @@ func align(copies [][]string) (masks []uint64, at [][]int32) {
 		var nmask []uint64
 		remap := make([]int32, len(merged))
 		mine := make([]int32, len(ls))
-		i, j := 0, 0 // next merged line, next line of this copy
+		i, j := 0, 0           // next merged line, next line of this copy
 		keep := func(to int) { // merged lines before to: not this copy's
 			for ; i < to; i++ {
 				remap[i] = int32(len(nm))
