@@ -84,6 +84,11 @@ type Input struct {
 
 // Options are the build's output and link rules.
 type Options struct {
+	// explicitHeaders writes every release's header on a shared source
+	// page, none made by site.js (likeNewest): for the test that the
+	// two agree.
+	explicitHeaders bool
+
 	// Out is the output directory. The site is written to a temporary
 	// directory beside it and renamed into place, so a failed build leaves
 	// the previous site untouched. An existing Out must be empty or a site

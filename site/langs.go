@@ -247,6 +247,12 @@ type langBlock struct {
 	// start (site.js swaps the code's GitHub links to it), GHL the lines
 	// they go to when they are not the page's (mergedSrc.ghLines).
 	Rel, GH, GHL string
+	// Like is, in a multi-release site's shared source page, the newest
+	// release when this part's header is the newest's made over for
+	// this part's release (likeNewest): site.js makes it, the page does
+	// not carry it, but for the links in its bar to the pages Drop names
+	// (paths from the release's directory, space-separated).
+	Like, Drop string
 }
 
 // sourcePageLangs is the source page of file f in a bilingual site: the

@@ -206,6 +206,7 @@ func renderShared(bs []*builder, sp sharedSrc) ([]byte, error) {
 	b := bs[m.rels[0]]
 	var parts srcParts
 	var tags []string
+	newestHeader := map[string]string{} // per language
 	for k, r := range m.rels {
 		tags = append(tags, bs[r].in.Tag)
 		gh := ghBase(bs[r], f)
@@ -214,6 +215,17 @@ func renderShared(bs []*builder, sp sharedSrc) ([]byte, error) {
 			d := langBlock{pageData: lb.pageData(p, f, "", sv), Hide: len(parts.chrome) > 0, Rel: lb.in.Tag, GH: gh}
 			if lb == bs[r] { // once per release
 				d.GHL = m.ghLines(k, ghBase(b, f))
+			}
+			h, err := lb.exec("header", d.pageData)
+			if err != nil {
+				return nil, err
+			}
+			if k == 0 {
+				newestHeader[lb.in.Lang] = string(h)
+			} else if !lb.opts.explicitHeaders {
+				if drop, ok := likeNewestBut(newestHeader[lb.in.Lang], b.in.Tag, lb.in.Tag, string(h)); ok {
+					d.Like, d.Drop = b.in.Tag, drop
+				}
 			}
 			if err := parts.add(lb, d); err != nil {
 				return nil, err
@@ -230,6 +242,73 @@ func renderShared(bs []*builder, sp sharedSrc) ([]byte, error) {
 	code := template.HTML(partsNav(m, sp.part) + m.code(set, sp.part))
 	return parts.page(b, doc, code)
 }
+
+// likeNewest is the header of a shared source page for release rel, made
+// from its newest release's, h, as site.js makes it for a part that says
+// it is like the newest's (data-like): links into the newest release's
+// directory go to rel's, the version switcher marks rel, and the links to
+// the page in other languages (and the switcher's to the newest) name
+// rel (and not). A part whose header is not this is written whole.
+func likeNewest(h, newest, rel string) string {
+	h = strings.ReplaceAll(h, "/"+newest+"/", "/"+rel+"/")
+	h = strings.Replace(h, `">`+newest+`</summary>`, `">`+rel+`</summary>`, 1)
+	q := "rel=" + url.QueryEscape(rel)
+	// The switcher's entry for rel: "x.go.html?rel=…" or "…?rel=…&amp;lang=ko".
+	i := strings.Index(h, "?"+q+`" data-switch>`+rel+"</a></li>")
+	if i < 0 {
+		i = strings.Index(h, "?"+q+`&amp;`)
+	}
+	start := strings.LastIndex(h[:max(i, 0)], `<li><a href="`)
+	end := strings.Index(h[max(i, 0):], "</a></li>")
+	if i < 0 || start < 0 || end < 0 {
+		return ""
+	}
+	entry := h[start : i+end+len("</a></li>")]
+	href := strings.TrimPrefix(entry[:strings.Index(entry, `"`+` data-switch>`)], `<li><a href="`)
+	self := strings.Replace(strings.Replace(href, "?"+q+"&amp;", "?", 1), "?"+q, "", 1)
+	h = strings.Replace(h, entry, `<li><b aria-current="true">`+rel+`</b></li>`, 1)
+	h = strings.Replace(h, `<li><b aria-current="true">`+newest+`</b></li>`, `<li><a href="`+self+`" data-switch>`+newest+`</a></li>`, 1)
+	// The language switch's links: the page, in another language.
+	return langLinkHref.ReplaceAllStringFunc(h, func(a string) string {
+		m := langLinkHref.FindStringSubmatch(a)
+		page, query, _ := strings.Cut(m[1], "?")
+		if query == "" {
+			return `<a href="` + page + "?" + q + `" hreflang=`
+		}
+		return `<a href="` + page + "?" + q + "&amp;" + query + `" hreflang=`
+	})
+}
+
+// likeNewestBut reports whether header h of release rel is likeNewest of
+// the newest release's, newest, but for links in its bar to pages rel
+// does not have, and which: their paths from rel's directory on
+// (data-drop, which site.js takes out of the bar).
+func likeNewestBut(newestHeader, newest, rel, h string) (drop string, ok bool) {
+	made := likeNewest(newestHeader, newest, rel)
+	if made == h {
+		return "", true
+	}
+	var gone []string
+	made = barLink.ReplaceAllStringFunc(made, func(a string) string {
+		if strings.Contains(h, a) {
+			return a
+		}
+		href := barLink.FindStringSubmatch(a)[1]
+		_, p, found := strings.Cut(href, "/"+rel+"/")
+		if !found || strings.ContainsAny(p, " ") {
+			return a
+		}
+		gone = append(gone, p)
+		return ""
+	})
+	return strings.Join(gone, " "), made == h && len(gone) > 0
+}
+
+// barLink matches a link of the header's bar.
+var barLink = regexp.MustCompile(`<a href="([^"]*)"(?: aria-current="page")?>[^<]*</a>`)
+
+// langLinkHref matches a link of the language switch.
+var langLinkHref = regexp.MustCompile(`<a href="([^"]*)" hreflang=`)
 
 // partsNav links the parts of a page split in parts, "" for one part.
 // The links are numbers, the same in every language.

@@ -1,12 +1,16 @@
 package site
 
 import (
+	"context"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/chromedp/chromedp"
+
+	"github.com/kubewalk/kubewalk/record"
 )
 
 // TestBrowserSharedSource opens, from file://, a source page two releases
@@ -108,5 +112,65 @@ func TestBrowserSharedSource(t *testing.T) {
 	click(t, `#step-2-rollout .exhead a.file`)
 	if got := at(t, sync, "L7"); !strings.HasPrefix(got.Where, sync+"?rel="+oldTag+"#L") || got.Rel != oldTag {
 		t.Errorf("the older walkthrough's code link: %+v", got)
+	}
+}
+
+// TestBrowserHeaderLikeNewest: an older release's header that a shared
+// source page leaves to site.js (data-like) comes out as the page written
+// with every header shows it, in each language: links into the release,
+// switcher, language links, and no link to a page only the newest has.
+func TestBrowserHeaderLikeNewest(t *testing.T) {
+	if testing.Short() {
+		t.Skip("browser test skipped in -short mode")
+	}
+	build := func(explicit bool) string {
+		rels, opts := multiFixtureChanged(t)
+		for i := range rels {
+			rels[i].Langs = []string{"en", "ko"}
+		}
+		// A recorded run the newer release has and the older lacks:
+		// the older header has one link fewer in its bar.
+		rec := fixtureRecording()
+		rec.Tag = newTag
+		rels[1].Input.Recordings = []*record.Recording{rec}
+		opts.Out, opts.explicitHeaders = filepath.Join(t.TempDir(), "public"), explicit
+		if _, err := BuildReleases(context.Background(), rels, opts); err != nil {
+			t.Fatal(err)
+		}
+		return opts.Out
+	}
+	made, whole := build(false), build(true)
+	const sync = "src/pkg/controller/deployment/sync.go.html"
+	page, err := os.ReadFile(filepath.Join(made, sync))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(string(page), `data-like="`+newTag+`" data-drop="`); n != 2 {
+		t.Fatalf("%d of the older release's headers are left to site.js without the newer's recorded run, want both languages'", n)
+	}
+	ctx := browser(t, 1280, 700)
+	header := func(root, query string) string {
+		t.Helper()
+		abs, err := filepath.Abs(root)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := chromedp.Do(ctx, chromedp.Navigate("about:blank"), chromedp.Navigate("file://"+filepath.ToSlash(abs)+"/"+sync+query), chromedp.WaitReady(chromedp.CSS("body"))); err != nil {
+			t.Fatal(err)
+		}
+		got, err := chromedp.Run(ctx, chromedp.Evaluate[string](`(() => { const h = document.querySelector('.langblock:not([hidden]) header.top'); return h ? h.outerHTML : ''; })()`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return got
+	}
+	for _, q := range []string{"?rel=" + oldTag, "?rel=" + oldTag + "&lang=ko"} {
+		got, want := header(made, q), header(whole, q)
+		if got == "" || got != want {
+			t.Errorf("header at %s made by site.js:\n%s\nwritten:\n%s", q, got, want)
+		}
+		if !strings.Contains(got, `<b aria-current="true">`+oldTag+`</b>`) || !strings.Contains(got, "/"+oldTag+"/") || strings.Contains(got, "recorded") {
+			t.Errorf("header at %s is not the older release's: %s", q, got)
+		}
 	}
 }

@@ -120,7 +120,10 @@
       }
     }
     if (hasR) rel = r;
-    for (b = 0; b < blocks.length; b++) blocks[b].hidden = !matches(blocks[b], lang, rel);
+    for (b = 0; b < blocks.length; b++) {
+      blocks[b].hidden = !matches(blocks[b], lang, rel);
+      if (!blocks[b].hidden) like(blocks[b]);
+    }
     document.documentElement.lang = lang;
     showLines();
   }
@@ -143,6 +146,54 @@
     if (k === 0) return;
     var ls = pre.querySelectorAll("span[data-r]");
     for (var i = 0; i < ls.length; i++) ls[i].hidden = !(parseInt(ls[i].getAttribute("data-r"), 16) & (1 << k));
+  }
+  // A release's header that is the newest's made over for it is not in
+  // the page (data-like names the newest; site/shared.go, likeNewest):
+  // it is made here, the same way, leaving out of its bar the links to
+  // pages that release does not have (data-drop).
+  function like(el) {
+    var n = el.getAttribute("data-like"), r = el.getAttribute("data-rel"), l = el.getAttribute("data-lang"), src = null;
+    if (!n || el.firstChild) return;
+    for (var b = 0; b < blocks.length && !src; b++) {
+      if (matches(blocks[b], l, n) && blocks[b].querySelector("header.top")) src = blocks[b];
+    }
+    if (!src) return;
+    for (var c = src.firstChild; c; c = c.nextSibling) el.appendChild(c.cloneNode(true));
+    var q = "rel=" + encodeURIComponent(r), self = "", cur = null;
+    el.querySelectorAll("[href], [action]").forEach(function (a) {
+      var at = a.hasAttribute("href") ? "href" : "action";
+      a.setAttribute(at, a.getAttribute(at).split("/" + n + "/").join("/" + r + "/"));
+    });
+    (el.getAttribute("data-drop") || "").split(" ").forEach(function (p) {
+      el.querySelectorAll("nav.bar > a[href]").forEach(function (a) {
+        if (p && a.getAttribute("href").slice(-(r.length + p.length + 2)) === "/" + r + "/" + p) a.remove();
+      });
+    });
+    var sum = el.querySelector("details.versions summary");
+    if (sum && sum.textContent === n) sum.textContent = r;
+    el.querySelectorAll("details.versions li").forEach(function (li) {
+      var a = li.querySelector("a[data-switch]"), c = li.querySelector("b[aria-current]");
+      if (c && c.textContent === n) cur = li;
+      if (!a || a.textContent !== r || li.children.length !== 1) return;
+      self = a.getAttribute("href").replace("?" + q + "&", "?").replace("?" + q, "");
+      li.replaceChildren(mark("b", r));
+      li.firstChild.setAttribute("aria-current", "true");
+    });
+    if (cur) {
+      var to = mark("a", n);
+      to.setAttribute("href", self);
+      to.setAttribute("data-switch", "");
+      cur.replaceChildren(to);
+    }
+    el.querySelectorAll("span.langs a[hreflang]").forEach(function (a) {
+      var h = a.getAttribute("href"), i = h.indexOf("?");
+      a.setAttribute("href", i < 0 ? h + "?" + q : h.slice(0, i + 1) + q + "&" + h.slice(i + 1));
+    });
+  }
+  function mark(tag, text) {
+    var e = document.createElement(tag);
+    e.textContent = text;
+    return e;
   }
   function matches(el, l, r) {
     return el.getAttribute("data-lang") === l && (el.getAttribute("data-rel") || "") === r;
