@@ -23,6 +23,7 @@ BENCHTIME=${BENCHTIME:-3x}
 BENCH_SKIP=${BENCH_SKIP:-}
 OLD_TAG=v1.31.0 # issue 4's Hugo reference
 NEW_TAG=v1.37.2 # the default release
+ALL_RANGE=v1.29..v1.37 # make site-all
 BIN=$ROOT/bin/kubewalk
 mkdir -p "$BENCH"
 LOG=$BENCH/last.txt
@@ -176,6 +177,20 @@ WT_LARGEST=$(find "$BENCH/kw-$NEW_TAG/walkthroughs" -name '*.html' -printf '%s %
 PAGE_LARGEST=$(find "$BENCH/kw-$NEW_TAG" -name '*.html' -printf '%s %P\n' | sort -n | tail -1)
 echo "largest walkthrough page: $WT_LARGEST; largest page: $PAGE_LARGEST"
 
+step "kubewalk build --tags $ALL_RANGE (every minor release, latest patch)"
+# The first build fetches and analyses what the cache lacks; the second,
+# measured, builds from cached trees and facts, as make site-all does
+# from a warm module cache.
+timed "$BENCH/build-all1.time" "$BIN" --cache-dir "$E2E_CACHE" build --source goproxy --tags "$ALL_RANGE" --out "$BENCH/kw-all" 2>&1 | tail -1
+BUILT_ALL=$(timed "$BENCH/build-all.time" "$BIN" --cache-dir "$E2E_CACHE" build --source goproxy --tags "$ALL_RANGE" --out "$BENCH/kw-all" 2>&1 | tail -1)
+echo "$BUILT_ALL"
+ALL_WALL=$(wall "$BENCH/build-all.time") ALL_RSS=$(rssmb "$BENCH/build-all.time")
+ALL_BYTES=$(du -sb "$BENCH/kw-all" | cut -f1)
+ALL_SRC_BYTES=$(du -sb "$BENCH/kw-all/src" | cut -f1)
+ALL_PAGES=$(find "$BENCH/kw-all" -name '*.html' | wc -l)
+ALL_LARGEST=$(find "$BENCH/kw-all" -name '*.html' -printf '%s %P\n' | sort -n | tail -1)
+echo "largest page of the $ALL_RANGE site: $ALL_LARGEST"
+
 gobench ./internal/render/codehtml "$TREE_OLD" -benchtime "$BENCHTIME"
 gobench ./analyzer "$TREE_NEW"
 gobench ./source "$TREE_NEW"
@@ -225,6 +240,10 @@ step "summary"
   row "default site $NEW_TAG build, cached facts: wall" "${NEW_WALL} s" "$NEW_PAGES pages, $(mb "$NEW_BYTES") MB (≤ 30 MB)"
   row "largest walkthrough page ($NEW_TAG)" "$(awk '{printf "%.1f kB %s", $1/1000, $2}' <<<"$WT_LARGEST")" "< 200 kB"
   row "largest page of the site ($NEW_TAG)" "$(awk '{printf "%.1f kB %s", $1/1000, $2}' <<<"$PAGE_LARGEST")" "≤ 1 MB"
+  row "site of $ALL_RANGE (make site-all), cached: wall, peak RSS" "${ALL_WALL} s, ${ALL_RSS} MB" "$ALL_PAGES pages"
+  row "  its size; of it, the shared source pages" "$(mb "$ALL_BYTES") MB; $(mb "$ALL_SRC_BYTES") MB"
+  row "  RATIO its size / the default site's" "$(div "$ALL_BYTES" "$NEW_BYTES" 2)×" "≤ 2×"
+  row "  its largest page" "$(awk '{printf "%.1f kB %s", $1/1000, $2}' <<<"$ALL_LARGEST")" "≤ 1 MB"
   row "codehtml BenchmarkGo / GoParallel" "$(msecs "$(metric $CH BenchmarkGo ns/op)") / $(msecs "$(metric $CH BenchmarkGoParallel ns/op)")"
   row "analysis cold (empty GOCACHE), $NEW_TAG: time, peak RSS" "$(secs "$(metric $A BenchmarkAnalyzeCold ns/op)"), $(metric $A BenchmarkAnalyzeCold peak-RSS-MB) MB" "≤ 8 s quiet, ≤ 1.5 GB"
   row "  go list -deps -json, same roots, empty GOCACHE (same runs)" "$(metric $A BenchmarkAnalyzeCold golist-s/op) s"

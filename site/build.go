@@ -88,6 +88,9 @@ type Options struct {
 	// page, none made by site.js (likeNewest): for the test that the
 	// two agree.
 	explicitHeaders bool
+	// partBudget, when set, is the most code a part of a shared source
+	// page carries (partBudget), for tests of pages in parts.
+	partBudget int
 
 	// Out is the output directory. The site is written to a temporary
 	// directory beside it and renamed into place, so a failed build leaves

@@ -247,7 +247,11 @@ func (set *releaseSet) merge(bs []*builder, files map[string][]int) error {
 		m.parts, m.paths = []int{0}, []string{SourcePage(m.file)}
 	}
 	for _, m := range ms {
-		m.split(set, partBudget(len(m.rels)))
+		budget := partBudget(len(m.rels))
+		if b := bs[0].opts.partBudget; b > 0 {
+			budget = b
+		}
+		m.split(set, budget)
 	}
 	return nil
 }

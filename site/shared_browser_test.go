@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -172,5 +173,70 @@ func TestBrowserHeaderLikeNewest(t *testing.T) {
 		if !strings.Contains(got, `<b aria-current="true">`+oldTag+`</b>`) || !strings.Contains(got, "/"+oldTag+"/") || strings.Contains(got, "recorded") {
 			t.Errorf("header at %s is not the older release's: %s", q, got)
 		}
+	}
+}
+
+// TestBrowserSourceParts: a shared source page cut into parts numbers the
+// lines of a later part on from the earlier parts, as the release read
+// has them, and a walkthrough's link to a line there lands on it.
+func TestBrowserSourceParts(t *testing.T) {
+	if testing.Short() {
+		t.Skip("browser test skipped in -short mode")
+	}
+	rels, opts := multiFixtureChanged(t)
+	opts.Out, opts.partBudget = filepath.Join(t.TempDir(), "public"), 400
+	if _, err := BuildReleases(context.Background(), rels, opts); err != nil {
+		t.Fatal(err)
+	}
+	for _, err := range CheckLinks(opts.Out) {
+		t.Error(err)
+	}
+	const part = "src/pkg/controller/deployment/sync.go.3.html"
+	if _, err := os.Stat(filepath.Join(opts.Out, part)); err != nil {
+		t.Fatalf("sync.go's page in parts: %v", err)
+	}
+	abs, err := filepath.Abs(opts.Out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := browser(t, 1280, 700)
+	// The number CSS draws before the first line of the part, its id,
+	// and the highlighted line's number.
+	numbers := func(t *testing.T, p string) []string {
+		t.Helper()
+		if err := chromedp.Do(ctx, chromedp.Navigate("about:blank"), chromedp.Navigate("file://"+filepath.ToSlash(abs)+"/"+p), chromedp.WaitReady(chromedp.CSS("body"))); err != nil {
+			t.Fatal(err)
+		}
+		// The counter's start (counter-reset, which site.js sets) plus
+		// the line's place among the lines shown: what CSS draws.
+		got, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`(() => {
+			const pre = document.querySelector('pre.src');
+			const start = parseInt((getComputedStyle(pre).counterReset.split(' ')[1]) || '0', 10);
+			const ls = [...document.querySelectorAll('pre.src > span')].filter(l => !l.hidden);
+			const nr = el => el ? String(start + ls.indexOf(el) + 1) : '';
+			return [nr(ls[0]), ls[0] ? ls[0].id : '', nr(document.querySelector('pre.src > span.hl'))];
+		})()`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return got
+	}
+	got := numbers(t, part)
+	first := strings.TrimPrefix(got[1], "L")
+	if first == "1" || got[0] != first {
+		t.Errorf("the part's first line, %s, is numbered %s", got[1], got[0])
+	}
+	// A walkthrough links the lines of a step; follow one into a later
+	// part of a page.
+	page, err := os.ReadFile(filepath.Join(opts.Out, newTag, "walkthroughs", "deployment.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`href="\.\./\.\./(src/pkg/controller/deployment/sync\.go\.[0-9]+\.html)#(L[0-9]+)`).FindStringSubmatch(string(page))
+	if m == nil {
+		t.Fatal("the walkthrough links no later part of sync.go's page")
+	}
+	if got := numbers(t, m[1]+"#"+m[2]); got[2] != strings.TrimPrefix(m[2], "L") {
+		t.Errorf("%s#%s: the highlighted line is numbered %s", m[1], m[2], got[2])
 	}
 }
