@@ -239,4 +239,33 @@ func TestBrowserSourceParts(t *testing.T) {
 	if got := numbers(t, m[1]+"#"+m[2]); got[2] != strings.TrimPrefix(m[2], "L") {
 		t.Errorf("%s#%s: the highlighted line is numbered %s", m[1], m[2], got[2])
 	}
+	// An excerpt's line number, clicked, goes to that line of the file,
+	// in whichever part it is (#N<number>).
+	if err := chromedp.Do(ctx, chromedp.Navigate("about:blank"), chromedp.Navigate("file://"+filepath.ToSlash(abs)+"/"+newTag+"/walkthroughs/deployment.html"), chromedp.WaitReady(chromedp.CSS("body"))); err != nil {
+		t.Fatal(err)
+	}
+	clicked, err := chromedp.Run(ctx, chromedp.Evaluate[string](`(() => {
+		const ex = [...document.querySelectorAll('.excerpt')].find(e => /sync\.go\.[0-9]+\.html/.test(e.querySelector('.exhead a.file').getAttribute('href')));
+		const nr = ex && ex.querySelector('.ln:not(.gap) > .nr');
+		if (!nr) return '';
+		nr.click();
+		return nr.textContent;
+	})()`))
+	if err != nil || clicked == "" {
+		t.Fatalf("no excerpt of a later part of sync.go to click: %v", err)
+	}
+	var loc []string
+	for range 50 { // the click navigates
+		loc, err = chromedp.Run(ctx, chromedp.Evaluate[[]string](`[location.pathname, location.hash]`))
+		if err == nil && strings.Contains(loc[0], "/src/") && strings.HasPrefix(loc[1], "#L") {
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if len(loc) < 2 {
+		t.Fatalf("after the click: %v", err)
+	}
+	if at := numbers(t, strings.TrimPrefix(loc[0], "/"+strings.TrimPrefix(filepath.ToSlash(abs), "/")+"/")+loc[1]); at[2] != clicked {
+		t.Errorf("excerpt line %s clicked: at %v, the highlighted line is numbered %s", clicked, loc, at[2])
+	}
 }

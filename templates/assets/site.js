@@ -7,15 +7,22 @@
   var marked = [];
   // A line's anchor is "L12" (line 12), or on a multi-release site's
   // source page "L12.1" for a line the newest release lacks after its
-  // line 12 (site/merge.go). "#N12" is the 12th line shown, as excerpts
-  // number them: it becomes that line's anchor.
+  // line 12 (site/merge.go). "#N12" is line 12 as the release read
+  // numbers it, as excerpts do (on a later part of a page, counting on from
+  // where the part starts): it becomes that line's anchor.
   function apply() {
     for (var i = 0; i < marked.length; i++) marked[i].classList.remove("hl");
     marked = [];
     var n = /^#N(\d+)$/.exec(location.hash);
     if (n) {
-      var nth = shownLines()[parseInt(n[1], 10) - 1], id = nth && lineID(nth);
+      var pre = document.querySelector("pre.src"), start = 0;
+      if (pre) start = parseInt((getComputedStyle(pre).counterReset.split(" ")[1]) || "0", 10) || 0;
+      var at = parseInt(n[1], 10) - start - 1, ls = shownLines(), id = ls[at] && lineID(ls[at]);
       if (id) history.replaceState(null, "", "#" + id);
+      // In another part of the page: on to the one before or after.
+      var cur = !id && document.querySelector("nav.parts [aria-current]");
+      var to = cur && (at < 0 ? cur.previousElementSibling : cur.nextElementSibling);
+      if (to && to.href) { location.replace(to.href.split("#")[0].split("?")[0] + location.search + location.hash); return; }
     }
     var m = /^#(L[\d.]+)(?:-(L[\d.]+))?$/.exec(location.hash);
     if (!m) return;
@@ -65,7 +72,8 @@
     var nr = e.target.closest && e.target.closest(".excerpt .ln:not(.gap) > .nr");
     var file = nr && nr.closest(".excerpt").querySelector(".exhead a.file");
     if (!file) return;
-    location.href = file.getAttribute("href").split("#")[0] + "#N" + nr.textContent;
+    var href = file.getAttribute("href").split("#")[0];
+    location.href = href + (/^https:/.test(href) ? "#L" : "#N") + nr.textContent;
   });
   // Version switcher (multi-release sites): on a walkthrough, keep the
   // reader on the step in view when the other release has it (data-keep
