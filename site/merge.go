@@ -1,6 +1,7 @@
 package site
 
 import (
+	"context"
 	"fmt"
 	"maps"
 	"path"
@@ -201,9 +202,10 @@ func anchors(masks []uint64) []string {
 	return ids
 }
 
-// merge aligns every shared file's copies (merging), then renders each
-// copy and splits the pages into parts (renderMerged).
-func (set *releaseSet) merge(bs []*builder, files map[string][]int) error {
+// merge aligns every shared file's copies (align), renders each copy
+// (renderMerged) and splits the pages into parts (split), files side by
+// side; files are the releases (indexes into bs) rendering each file.
+func (set *releaseSet) merge(ctx context.Context, bs []*builder, files map[string][]int) error {
 	if len(bs) > maxMergeRels {
 		return fmt.Errorf("site: %d releases in one site; at most %d", len(bs), maxMergeRels)
 	}
@@ -215,10 +217,13 @@ func (set *releaseSet) merge(bs []*builder, files map[string][]int) error {
 		set.merged[f] = m
 		ms = append(ms, m)
 	}
-	g := new(errgroup.Group)
+	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(runtime.GOMAXPROCS(0))
 	for _, m := range ms {
 		g.Go(func() error {
+			if err := gctx.Err(); err != nil {
+				return err
+			}
 			copies := make([][]string, len(m.rels))
 			for k, r := range m.rels {
 				src, err := bs[r].in.ReadFile(m.file)
@@ -237,8 +242,15 @@ func (set *releaseSet) merge(bs []*builder, files map[string][]int) error {
 	if err := g.Wait(); err != nil {
 		return err
 	}
+	g, gctx = errgroup.WithContext(ctx)
+	g.SetLimit(runtime.GOMAXPROCS(0))
 	for _, m := range ms {
-		g.Go(func() error { return set.renderMerged(bs, m) })
+		g.Go(func() error {
+			if err := gctx.Err(); err != nil {
+				return err
+			}
+			return set.renderMerged(bs, m)
+		})
 	}
 	if err := g.Wait(); err != nil {
 		return err

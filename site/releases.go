@@ -153,7 +153,7 @@ func BuildReleases(ctx context.Context, rels []Release, opts Options) (Stats, er
 		ri.b = b
 		set.rels = append(set.rels, ri)
 	}
-	if err := set.share(bs); err != nil {
+	if err := set.share(ctx, bs); err != nil {
 		return Stats{}, err
 	}
 	return atomically(opts.Out, func(dir string) (Stats, error) {

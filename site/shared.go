@@ -42,7 +42,7 @@ type sharedSrc struct {
 // shared pages (merge), and records, per file and release, the page
 // serving it. bs are the releases' builders (first language), newest
 // first.
-func (set *releaseSet) share(bs []*builder) error {
+func (set *releaseSet) share(ctx context.Context, bs []*builder) error {
 	set.variant, set.newest = map[string][]string{}, map[string]int{}
 	files := map[string][]int{}
 	for i, b := range bs {
@@ -50,7 +50,7 @@ func (set *releaseSet) share(bs []*builder) error {
 			files[f] = append(files[f], i)
 		}
 	}
-	if err := set.merge(bs, files); err != nil {
+	if err := set.merge(ctx, bs, files); err != nil {
 		return err
 	}
 	for _, f := range slices.Sorted(maps.Keys(files)) {
