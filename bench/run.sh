@@ -173,7 +173,7 @@ echo "$BUILT_NEW"
 NEW_WALL=$(wall "$BENCH/build-new.time")
 NEW_BYTES=$(du -sb "$BENCH/kw-$NEW_TAG" | cut -f1)
 NEW_PAGES=$(find "$BENCH/kw-$NEW_TAG" -name '*.html' | wc -l)
-WT_LARGEST=$(find "$BENCH/kw-$NEW_TAG/walkthroughs" -name '*.html' -printf '%s %P\n' | sort -n | tail -1)
+WT_LARGEST=$(find "$BENCH/kw-$NEW_TAG" -path '*/walkthroughs/*.html' -printf '%s %P\n' | sort -n | tail -1)
 PAGE_LARGEST=$(find "$BENCH/kw-$NEW_TAG" -name '*.html' -printf '%s %P\n' | sort -n | tail -1)
 echo "largest walkthrough page: $WT_LARGEST; largest page: $PAGE_LARGEST"
 
