@@ -2,7 +2,6 @@ package site
 
 import (
 	"context"
-
 	"html"
 	"html/template"
 	"maps"
@@ -22,8 +21,10 @@ import (
 // What differs per release besides the code — the header (its version
 // switcher and links into the release), the GitHub permalink at the tag,
 // the "Cited by" backlinks — is carried once per release and language,
-// all hidden but the newest release's first language's; site.js shows
-// the one ?rel= and ?lang= name, and the lines of that release. Without
+// all hidden but the newest release's first language's (a header that is
+// the newest's made over for the release is made by site.js instead:
+// likeNewest); site.js shows the one ?rel= and ?lang= name, and the lines
+// of that release. Without
 // script the reader sees the newest release's, and the footer lists every
 // release the page serves. Links from a release's pages into the source
 // pages carry ?rel=<tag> (but to a page whose newest release it is);

@@ -5,12 +5,17 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/cdp"
+	cdppage "github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 
+	"github.com/kubewalk/kubewalk/analyzer/fact"
 	"github.com/kubewalk/kubewalk/record"
 )
 
@@ -267,5 +272,80 @@ func TestBrowserSourceParts(t *testing.T) {
 	}
 	if at := numbers(t, strings.TrimPrefix(loc[0], "/"+strings.TrimPrefix(filepath.ToSlash(abs), "/")+"/")+loc[1]); at[2] != clicked {
 		t.Errorf("excerpt line %s clicked: at %v, the highlighted line is numbered %s", clicked, loc, at[2])
+	}
+}
+
+// TestBrowserPermalinkMoved: a line of shared code whose link leaves the
+// site (to GitHub: its file has no page) is written once although the
+// declaration it links is on another line in the older release; the older
+// release's reader who follows it goes to that release's tag and line.
+func TestBrowserPermalinkMoved(t *testing.T) {
+	if testing.Short() {
+		t.Skip("browser test skipped in -short mode")
+	}
+	rels, opts := multiFixtureChanged(t)
+	// The type sync.go uses is declared, in each release, in a file the
+	// site does not render: at line 10 in the newer, 12 in the older.
+	moved := fact.Location{Path: "pkg/apis/elsewhere/types.go", StartLine: 10, EndLine: 10}
+	for i, line := range []int{12, 10} { // given oldest first
+		in := &rels[i].Input
+		xrefs := slices.Clone(in.Xrefs)
+		for k, x := range xrefs {
+			if x.Path != "pkg/controller/deployment/sync.go" {
+				continue
+			}
+			ids := slices.Clone(x.Idents)
+			for j := range ids {
+				if ids[j].Kind == "type" {
+					ids[j].Target = fact.Location{Path: moved.Path, StartLine: line, EndLine: line}
+				}
+			}
+			xrefs[k].Idents = ids
+		}
+		in.Xrefs = xrefs
+	}
+	opts.Out = filepath.Join(t.TempDir(), "public")
+	if _, err := BuildReleases(context.Background(), rels, opts); err != nil {
+		t.Fatal(err)
+	}
+	const sync = "src/pkg/controller/deployment/sync.go.html"
+	page, err := os.ReadFile(filepath.Join(opts.Out, sync))
+	if err != nil {
+		t.Fatal(err)
+	}
+	from := "https://github.com/kubernetes/kubernetes/blob/" + newTag + "/" + moved.Path + "#L" + strconv.Itoa(moved.StartLine)
+	want := "https://github.com/kubernetes/kubernetes/blob/" + oldTag + "/" + moved.Path + "#L" + strconv.Itoa(moved.StartLine+2)
+	if strings.Contains(string(page), want) || !strings.Contains(string(page), `href="`+from+`"`) {
+		t.Fatalf("the moved declaration's link is not written once, as the newer release has it")
+	}
+	abs, err := filepath.Abs(opts.Out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := browser(t, 1280, 700)
+	if err := chromedp.Do(ctx, chromedp.Navigate("about:blank"), chromedp.Navigate("file://"+filepath.ToSlash(abs)+"/"+sync+"?rel="+oldTag), chromedp.WaitReady(chromedp.CSS("body"))); err != nil {
+		t.Fatal(err)
+	}
+	// The click goes to GitHub, which this machine cannot reach: the
+	// navigation's URL is what counts.
+	if err := chromedp.Do(ctx, voidEval(`document.querySelector('pre.src a[href="`+from+`"]').click()`)); err != nil {
+		t.Fatal(err)
+	}
+	var got string
+	for range 50 {
+		err = chromedp.Do(ctx, chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+			h, err := cdp.Call(ctx, tg, cdppage.GetNavigationHistory, cdp.Empty{})
+			if err == nil && len(h.Entries) > 0 {
+				got = h.Entries[len(h.Entries)-1].URL
+			}
+			return err
+		}))
+		if err == nil && strings.HasPrefix(got, "https:") {
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if got != want {
+		t.Errorf("the older reader's link went to %s, want %s", got, want)
 	}
 }
