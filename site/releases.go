@@ -34,6 +34,7 @@ type releaseSet struct {
 	variant map[string][]string
 	pages   []sharedSrc
 	merged  map[string]*mergedSrc // per file: its shared page's code
+	partOf  map[string]string     // site path of a page's later part → its file
 	// newest is the newest release each shared page serves (by site
 	// path), the one it shows without ?rel=.
 	newest map[string]int

@@ -44,7 +44,7 @@ type sharedSrc struct {
 // serving it. bs are the releases' builders (first language), newest
 // first.
 func (set *releaseSet) share(ctx context.Context, bs []*builder) error {
-	set.variant, set.newest = map[string][]string{}, map[string]int{}
+	set.variant, set.newest, set.partOf = map[string][]string{}, map[string]int{}, map[string]string{}
 	files := map[string][]int{}
 	for i, b := range bs {
 		for _, f := range b.files {
@@ -63,6 +63,9 @@ func (set *releaseSet) share(ctx context.Context, bs []*builder) error {
 		for k, p := range m.paths {
 			set.pages = append(set.pages, sharedSrc{path: p, file: f, part: k})
 			set.newest[p] = m.rels[0]
+			if k > 0 {
+				set.partOf[p] = f
+			}
 		}
 	}
 	return nil
@@ -80,9 +83,15 @@ func ghBase(b *builder, f string) string {
 }
 
 // srcVariant returns the site path, from the site's root, of the page
-// serving site path p (a source page) in release rel; "" when the release
-// has no page of that file.
+// serving site path p (a source page, or a later part of one) in release
+// rel; "" when the release has no page of that file.
 func (set *releaseSet) srcVariant(p string, rel int) string {
+	if f, ok := set.partOf[p]; ok { // every release of the page has its parts
+		if set.variant[f][rel] == "" {
+			return ""
+		}
+		return p
+	}
 	f, ok := strings.CutPrefix(p, "src/")
 	if !ok {
 		return ""
@@ -201,7 +210,7 @@ func writeShared(ctx context.Context, dir string, bs []*builder) (Stats, error) 
 // header and backlinks, all but the newest release's first language
 // hidden.
 func renderShared(bs []*builder, sp sharedSrc) ([]byte, error) {
-	f, p := sp.file, SourcePage(sp.file)
+	f, p := sp.file, sp.path // the part's own path: its switcher stays on it
 	set := bs[0].set
 	m := set.merged[f]
 	b := bs[m.rels[0]]

@@ -197,8 +197,13 @@ func TestBrowserSourceParts(t *testing.T) {
 		t.Error(err)
 	}
 	const part = "src/pkg/controller/deployment/sync.go.3.html"
-	if _, err := os.Stat(filepath.Join(opts.Out, part)); err != nil {
+	third, err := os.ReadFile(filepath.Join(opts.Out, part))
+	if err != nil {
 		t.Fatalf("sync.go's page in parts: %v", err)
+	}
+	// Its version switcher stays on the part, which every release has.
+	if want := `<a href="sync.go.3.html?rel=` + oldTag + `" data-switch>`; !strings.Contains(string(third), want) {
+		t.Errorf("%s's switcher lacks %s", part, want)
 	}
 	abs, err := filepath.Abs(opts.Out)
 	if err != nil {
