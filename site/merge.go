@@ -283,11 +283,8 @@ func (set *releaseSet) renderMerged(bs []*builder, m *mergedSrc) error {
 		if err != nil {
 			return err
 		}
-		if k == 0 && path.Ext(m.file) == ".go" {
-			// As on a release's own page (sourceCode): generated code and
-			// a file too heavy in full show their declarations only, in
-			// every release of the page, so its lines compare equal.
-			decls = codehtml.Generated(src) || codeSize(highlight(path.Base(m.file), src, b.xrefs[m.file], nil)) > maxCode
+		if k == 0 { // the newest decides for every release of the page
+			decls = path.Ext(m.file) == ".go" && codehtml.Generated(src)
 		}
 		link := func(l fact.Location) string {
 			if !b.rendered[l.Path] {
@@ -300,11 +297,17 @@ func (set *releaseSet) renderMerged(bs []*builder, m *mergedSrc) error {
 			return set.placeholder(l.Path, r, l.StartLine)
 		}
 		var lines []codehtml.Line
-		switch {
-		case decls:
-			lines = codehtml.Go(src, b.xrefs[m.file], codehtml.Options{DeclsOnly: true})
-		default:
+		if !decls {
 			lines = highlight(path.Base(m.file), src, b.xrefs[m.file], link)
+		}
+		// As on a release's own page (sourceCode), generated code and a
+		// file too heavy in full show their declarations only, here in
+		// every release of the page, so that its lines compare equal.
+		if k == 0 && codeSize(lines) > maxCode {
+			decls = true
+		}
+		if decls {
+			lines = codehtml.Go(src, b.xrefs[m.file], codehtml.Options{DeclsOnly: true})
 		}
 		if len(lines) != len(m.at[k]) {
 			return fmt.Errorf("site: %s at %s: %d lines rendered, %d read", m.file, b.in.Tag, len(lines), len(m.at[k]))

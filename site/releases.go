@@ -28,16 +28,12 @@ type Release struct {
 // switcher sends the reader.
 type releaseSet struct {
 	rels []*relIndex // newest first
-	// variant is, per rendered file, the shared source page serving each
-	// release ("" where the release has none); pages lists those pages
-	// (shared.go).
-	variant map[string][]string
-	pages   []sharedSrc
-	merged  map[string]*mergedSrc // per file: its shared page's code
-	partOf  map[string]string     // site path of a page's later part → its file
-	// newest is the newest release each shared page serves (by site
-	// path), the one it shows without ?rel=.
-	newest map[string]int
+	// pages are the shared source pages and their parts (shared.go);
+	// merged is each file's code, byPath the same by the site path of
+	// each part of its page.
+	pages  []sharedSrc
+	merged map[string]*mergedSrc
+	byPath map[string]*mergedSrc
 }
 
 // relIndex is one release's page inventory.

@@ -40,11 +40,10 @@ type sharedSrc struct {
 }
 
 // share aligns and renders every rendered file of every release into
-// shared pages (merge), and records, per file and release, the page
-// serving it. bs are the releases' builders (first language), newest
-// first.
+// shared pages (merge), and lists their parts. bs are the releases'
+// builders (first language), newest first.
 func (set *releaseSet) share(ctx context.Context, bs []*builder) error {
-	set.variant, set.newest, set.partOf = map[string][]string{}, map[string]int{}, map[string]string{}
+	set.byPath = map[string]*mergedSrc{}
 	files := map[string][]int{}
 	for i, b := range bs {
 		for _, f := range b.files {
@@ -56,16 +55,9 @@ func (set *releaseSet) share(ctx context.Context, bs []*builder) error {
 	}
 	for _, f := range slices.Sorted(maps.Keys(files)) {
 		m := set.merged[f]
-		set.variant[f] = make([]string, len(bs))
-		for _, r := range m.rels {
-			set.variant[f][r] = m.paths[0]
-		}
 		for k, p := range m.paths {
 			set.pages = append(set.pages, sharedSrc{path: p, file: f, part: k})
-			set.newest[p] = m.rels[0]
-			if k > 0 {
-				set.partOf[p] = f
-			}
+			set.byPath[p] = m
 		}
 	}
 	return nil
@@ -83,27 +75,15 @@ func ghBase(b *builder, f string) string {
 }
 
 // srcVariant returns the site path, from the site's root, of the page
-// serving site path p (a source page, or a later part of one) in release
-// rel; "" when the release has no page of that file.
+// serving site path p in release rel: p itself when p is a shared source
+// page (or a part of one) of a file rel renders, its first part when p is
+// that file's SourcePage; "" when the release has no page of the file.
 func (set *releaseSet) srcVariant(p string, rel int) string {
-	if f, ok := set.partOf[p]; ok { // every release of the page has its parts
-		if set.variant[f][rel] == "" {
-			return ""
-		}
-		return p
-	}
-	f, ok := strings.CutPrefix(p, "src/")
-	if !ok {
+	m := set.byPath[p]
+	if m == nil || !slices.Contains(m.rels, rel) {
 		return ""
 	}
-	f, ok = strings.CutSuffix(f, ".html")
-	if !ok {
-		return ""
-	}
-	if vs := set.variant[f]; vs != nil {
-		return vs[rel]
-	}
-	return ""
+	return p
 }
 
 // site returns site path p of b's pages as a path from the site's root:
@@ -135,7 +115,7 @@ func (b *builder) sharedSource(p string) bool {
 // v1.37.2's deployment walkthrough, 8 KB).
 func (b *builder) relQuery(p string) string {
 	var q []string
-	if b.set.newest[b.site(p)] != b.self {
+	if m := b.set.byPath[b.site(p)]; m != nil && m.rels[0] != b.self {
 		q = append(q, "rel="+url.QueryEscape(b.in.Tag))
 	}
 	if b.langs != nil && b != b.langs[0] {
