@@ -1,35 +1,20 @@
 package codehtml
 
 import (
-	"bytes"
-	"regexp"
+	"go/ast"
+	"go/parser"
+	"go/token"
 )
 
-// generatedRE is Go's marker of a generated file, as "go help generate"
-// defines it.
-var generatedRE = regexp.MustCompile(`^// Code generated .* DO NOT EDIT\.$`)
-
 // Generated reports whether a Go file says it is generated: a line
-// "// Code generated … DO NOT EDIT." before the first line that is neither
-// blank nor a line comment (the convention go/ast.IsGenerated reads). Such
-// files (protobuf, deepcopy, clientsets) are large and rarely read line by
-// line, so the site renders them with Options.DeclsOnly.
+// "// Code generated … DO NOT EDIT." in a comment before the package
+// clause, after any line or block comment (a licence, build constraints),
+// as go/ast.IsGenerated reads https://go.dev/s/generatedcode. Such files
+// (protobuf, deepcopy, clientsets, informers) are large and rarely read
+// line by line, so the site renders them with Options.DeclsOnly. Only the
+// package clause is parsed; a file that does not parse that far is not
+// taken as generated.
 func Generated(src []byte) bool {
-	for len(src) > 0 {
-		line := src
-		if i := bytes.IndexByte(src, '\n'); i >= 0 {
-			line, src = src[:i], src[i+1:]
-		} else {
-			src = nil
-		}
-		line = bytes.TrimSuffix(line, []byte("\r"))
-		switch {
-		case len(bytes.TrimSpace(line)) == 0:
-		case generatedRE.Match(line):
-			return true
-		case !bytes.HasPrefix(line, []byte("//")):
-			return false
-		}
-	}
-	return false
+	f, err := parser.ParseFile(token.NewFileSet(), "", src, parser.PackageClauseOnly|parser.ParseComments)
+	return err == nil && ast.IsGenerated(f)
 }
