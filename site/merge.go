@@ -64,7 +64,7 @@ type mergedSrc struct {
 }
 
 // lineView is one rendering of a merged line: HTML whose in-site links
-// are placeholders (hrefPlaceholder) until the page's part is written, and
+// are placeholders (placeholder) until the page's part is written, and
 // the releases showing it (a bit per release of the page's rels).
 type lineView struct {
 	html string
@@ -271,7 +271,7 @@ func (set *releaseSet) merge(ctx context.Context, bs []*builder, files map[strin
 // renderMerged renders each release's copy of m's file and files each
 // line's rendering under its merged line. Links are rendered as if the
 // file were the newest's everywhere: in-site ones as placeholders for a
-// merged line of a file (resolved per part when written: hrefPlaceholder),
+// merged line of a file (placeholder; resolved per part when written),
 // GitHub permalinks with the page's newest tag (site.js swaps the tag,
 // data-gh), so a line renders the same in releases that agree on it.
 func (set *releaseSet) renderMerged(bs []*builder, m *mergedSrc) error {
@@ -439,7 +439,7 @@ func (m *mergedSrc) part(ml int) int {
 	return p
 }
 
-// mergedLineMarkup is the most bytes codeLines adds to a rendering
+// mergedLineMarkup is the most bytes code adds to a rendering
 // besides its HTML: `<span id=L12345.12 data-r=1ff hidden>` and "\n</span>".
 const mergedLineMarkup = 48
 

@@ -227,7 +227,7 @@ func renderShared(bs []*builder, sp sharedSrc) ([]byte, error) {
 	// reader without script learns of the others.
 	doc.Release = release{Tag: strings.Join(tags, ", ")}
 	doc.SrcRoot = relURL(sp.path, "src/", "")
-	// Safe: codeLines writes integers, anchors and codehtml's escaped
+	// Safe: mergedSrc.code writes integers, anchors and codehtml's escaped
 	// lines, their links resolved to relURL's escaped output.
 	code := template.HTML(partsNav(m, sp.part) + m.code(set, sp.part))
 	return parts.page(b, doc, code)
