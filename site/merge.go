@@ -276,8 +276,10 @@ func (set *releaseSet) merge(ctx context.Context, bs []*builder, files map[strin
 // data-gh), so a line renders the same in releases that agree on it.
 func (set *releaseSet) renderMerged(bs []*builder, m *mergedSrc) error {
 	newest := bs[m.rels[0]]
+	m.ghl = make([]map[string]string, len(m.rels))
 	var decls bool
 	for k, r := range m.rels {
+		m.ghl[k] = map[string]string{}
 		b := bs[r]
 		src, err := b.in.ReadFile(m.file)
 		if err != nil {
@@ -333,12 +335,6 @@ var ghLineHref = regexp.MustCompile(`href="(https://[^"#]*)#L([0-9]+)"`)
 // elsewhere for k. Permalinks start with base, the page's newest
 // release's, and own is k's.
 func (m *mergedSrc) file1(k, ml int, h, base, own string) {
-	if m.ghl == nil {
-		m.ghl = make([]map[string]string, len(m.rels))
-	}
-	if m.ghl[k] == nil {
-		m.ghl[k] = map[string]string{}
-	}
 	vs := m.views[ml]
 	for v := range vs {
 		if vs[v].html == h {
@@ -346,14 +342,18 @@ func (m *mergedSrc) file1(k, ml int, h, base, own string) {
 			return
 		}
 	}
-	canon := ghLineHref.ReplaceAllString(h, `href="$1"`)
 	mine := ghLineHref.FindAllStringSubmatch(h, -1)
+	if len(mine) == 0 { // no permalink to a line: nothing to tell apart by
+		m.views[ml] = append(vs, lineView{html: h, mask: 1 << k})
+		return
+	}
+	canon := ghLineHref.ReplaceAllString(h, `href="$1"`)
 next:
 	for v := range vs {
-		if ghLineHref.ReplaceAllString(vs[v].html, `href="$1"`) != canon {
+		theirs := ghLineHref.FindAllStringSubmatch(vs[v].html, -1)
+		if len(theirs) != len(mine) || ghLineHref.ReplaceAllString(vs[v].html, `href="$1"`) != canon {
 			continue
 		}
-		theirs := ghLineHref.FindAllStringSubmatch(vs[v].html, -1)
 		for i, t := range theirs {
 			key := t[1] + "#L" + t[2]
 			if to, ok := m.ghl[k][key]; ok && to != mine[i][2] {

@@ -77,7 +77,7 @@ func lines(ls ...string) []string {
 // own rendering, with its own tag.
 func TestFileRenderingsByPermalinkLine(t *testing.T) {
 	const base, own = "https://github.com/k/k/blob/v2/", "https://github.com/k/k/blob/v1/"
-	m := &mergedSrc{rels: []int{0, 1}, views: make([][]lineView, 3)}
+	m := &mergedSrc{rels: []int{0, 1}, views: make([][]lineView, 4), ghl: []map[string]string{{}, {}}}
 	link := func(n string) string { return `<a href="` + base + `x.go#L` + n + `">X</a>` }
 	m.file1(0, 0, link("10"), base, base)
 	m.file1(1, 0, link("8"), base, own)
@@ -85,6 +85,13 @@ func TestFileRenderingsByPermalinkLine(t *testing.T) {
 	m.file1(1, 1, link("20"), base, own)
 	m.file1(0, 2, link("10")+" "+link("30"), base, base)
 	m.file1(1, 2, link("10")+" "+link("31"), base, own) // x.go#L10 is 8 for v1 already
+	// A permalink to the file, not a line, in one release and to a line
+	// in the other: two renderings.
+	m.file1(0, 3, `<a href="`+base+`x.go">X</a>`, base, base)
+	m.file1(1, 3, link("5"), base, own)
+	if n := len(m.views[3]); n != 2 {
+		t.Errorf("line 3: %d renderings, want 2", n)
+	}
 	if n := len(m.views[0]); n != 1 {
 		t.Errorf("line 0: %d renderings, want 1", n)
 	}
