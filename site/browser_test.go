@@ -278,3 +278,23 @@ func voidEval(expr string) chromedp.Action[chromedp.Void] {
 		return err
 	})
 }
+
+// openPage opens url in ctx's tab and waits for its body. It goes by
+// about:blank, so a fragment on the page already open is a fresh load,
+// not a same-document jump.
+func openPage(t *testing.T, ctx context.Context, url string) {
+	t.Helper()
+	if err := chromedp.Do(ctx, chromedp.Navigate("about:blank"), chromedp.Navigate(url), chromedp.WaitReady(chromedp.CSS("body"))); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// fileURL is the file:// URL of directory dir, with a trailing slash.
+func fileURL(t *testing.T, dir string) string {
+	t.Helper()
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return "file://" + filepath.ToSlash(abs) + "/"
+}

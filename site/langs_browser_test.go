@@ -2,7 +2,6 @@ package site
 
 import (
 	"context"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -38,18 +37,9 @@ func TestBrowserBilingual(t *testing.T) {
 			}
 		}
 	})
-	abs, err := filepath.Abs(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	base := "file://" + filepath.ToSlash(abs) + "/"
+	base := fileURL(t, out)
 	ctx := browser(t, 1280, 700)
-	open := func(t *testing.T, p string) {
-		t.Helper()
-		if err := chromedp.Do(ctx, chromedp.Navigate("about:blank"), chromedp.Navigate(base+p), chromedp.WaitReady(chromedp.CSS("body"))); err != nil {
-			t.Fatal(err)
-		}
-	}
+	open := func(t *testing.T, p string) { t.Helper(); openPage(t, ctx, base+p) }
 	// where is the page open, from the site's root, and its language.
 	where := func(t *testing.T) (string, string) {
 		t.Helper()

@@ -45,14 +45,7 @@ func TestBrowserPhone(t *testing.T) {
 	if err := chromedp.Do(ctx, colorScheme("light"), chromedp.EmulateViewport(390, 844, chromedp.EmulateMobile)); err != nil {
 		t.Fatal(err)
 	}
-	open := func(t *testing.T, p string) {
-		t.Helper()
-		// about:blank first, so a fragment on the page already open is a
-		// fresh load, not a same-document jump.
-		if err := chromedp.Do(ctx, chromedp.Navigate("about:blank"), chromedp.Navigate(srv.URL+"/"+p), chromedp.WaitReady(chromedp.CSS("body"))); err != nil {
-			t.Fatal(err)
-		}
-	}
+	open := func(t *testing.T, p string) { t.Helper(); openPage(t, ctx, srv.URL+"/"+p) }
 
 	t.Run("anchors", func(t *testing.T) {
 		type place struct{ Top, Bottom, HeaderBottom, Height, ScrollY float64 }

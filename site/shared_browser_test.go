@@ -31,18 +31,9 @@ func TestBrowserSharedSource(t *testing.T) {
 		t.Skip("browser test skipped in -short mode")
 	}
 	out, _ := buildShared(t)
-	abs, err := filepath.Abs(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	base := "file://" + filepath.ToSlash(abs) + "/"
+	base := fileURL(t, out)
 	ctx := browser(t, 1280, 700)
-	open := func(t *testing.T, p string) {
-		t.Helper()
-		if err := chromedp.Do(ctx, chromedp.Navigate("about:blank"), chromedp.Navigate(base+p), chromedp.WaitReady(chromedp.CSS("body"))); err != nil {
-			t.Fatal(err)
-		}
-	}
+	open := func(t *testing.T, p string) { t.Helper(); openPage(t, ctx, base+p) }
 	click := func(t *testing.T, sel string) {
 		t.Helper()
 		if err := chromedp.Do(ctx, voidEval(`document.querySelector(`+"`"+sel+"`"+`).click()`)); err != nil {
@@ -55,6 +46,7 @@ func TestBrowserSharedSource(t *testing.T) {
 	at := func(t *testing.T, prefix, line string) state {
 		t.Helper()
 		var got []string
+		var err error
 		for range 50 { // a switch is a navigation, and may redirect: wait
 			got, err = chromedp.Run(ctx, chromedp.Evaluate[[]string](`(() => {
 				const h = document.querySelector('.langblock:not([hidden]) header.srchead');
@@ -157,13 +149,7 @@ func TestBrowserHeaderLikeNewest(t *testing.T) {
 	ctx := browser(t, 1280, 700)
 	header := func(root, query string) string {
 		t.Helper()
-		abs, err := filepath.Abs(root)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := chromedp.Do(ctx, chromedp.Navigate("about:blank"), chromedp.Navigate("file://"+filepath.ToSlash(abs)+"/"+sync+query), chromedp.WaitReady(chromedp.CSS("body"))); err != nil {
-			t.Fatal(err)
-		}
+		openPage(t, ctx, fileURL(t, root)+sync+query)
 		got, err := chromedp.Run(ctx, chromedp.Evaluate[string](`(() => { const h = document.querySelector('.langblock:not([hidden]) header.top'); return h ? h.outerHTML : ''; })()`))
 		if err != nil {
 			t.Fatal(err)
@@ -205,18 +191,13 @@ func TestBrowserSourceParts(t *testing.T) {
 	if want := `<a href="sync.go.3.html?rel=` + oldTag + `" data-switch>`; !strings.Contains(string(third), want) {
 		t.Errorf("%s's switcher lacks %s", part, want)
 	}
-	abs, err := filepath.Abs(opts.Out)
-	if err != nil {
-		t.Fatal(err)
-	}
+	base := fileURL(t, opts.Out)
 	ctx := browser(t, 1280, 700)
 	// The number CSS draws before the first line of the part, its id,
 	// and the highlighted line's number.
 	numbers := func(t *testing.T, p string) []string {
 		t.Helper()
-		if err := chromedp.Do(ctx, chromedp.Navigate("about:blank"), chromedp.Navigate("file://"+filepath.ToSlash(abs)+"/"+p), chromedp.WaitReady(chromedp.CSS("body"))); err != nil {
-			t.Fatal(err)
-		}
+		openPage(t, ctx, base+p)
 		// The counter's start (counter-reset, which site.js sets) plus
 		// the line's place among the lines shown: what CSS draws.
 		got, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`(() => {
@@ -251,9 +232,7 @@ func TestBrowserSourceParts(t *testing.T) {
 	}
 	// An excerpt's line number, clicked, goes to that line of the file,
 	// in whichever part it is (#N<number>).
-	if err := chromedp.Do(ctx, chromedp.Navigate("about:blank"), chromedp.Navigate("file://"+filepath.ToSlash(abs)+"/"+newTag+"/walkthroughs/deployment.html"), chromedp.WaitReady(chromedp.CSS("body"))); err != nil {
-		t.Fatal(err)
-	}
+	openPage(t, ctx, base+newTag+"/walkthroughs/deployment.html")
 	clicked, err := chromedp.Run(ctx, chromedp.Evaluate[string](`(() => {
 		const ex = [...document.querySelectorAll('.excerpt')].find(e => /sync\.go\.[0-9]+\.html/.test(e.querySelector('.exhead a.file').getAttribute('href')));
 		const nr = ex && ex.querySelector('.ln:not(.gap) > .nr');
@@ -275,7 +254,7 @@ func TestBrowserSourceParts(t *testing.T) {
 	if len(loc) < 2 {
 		t.Fatalf("after the click: %v", err)
 	}
-	if at := numbers(t, strings.TrimPrefix(loc[0], "/"+strings.TrimPrefix(filepath.ToSlash(abs), "/")+"/")+loc[1]); at[2] != clicked {
+	if at := numbers(t, strings.TrimPrefix("file://"+loc[0], base)+loc[1]); at[2] != clicked {
 		t.Errorf("excerpt line %s clicked: at %v, the highlighted line is numbered %s", clicked, loc, at[2])
 	}
 }
@@ -323,14 +302,8 @@ func TestBrowserPermalinkMoved(t *testing.T) {
 	if strings.Contains(string(page), want) || !strings.Contains(string(page), `href="`+from+`"`) {
 		t.Fatalf("the moved declaration's link is not written once, as the newer release has it")
 	}
-	abs, err := filepath.Abs(opts.Out)
-	if err != nil {
-		t.Fatal(err)
-	}
 	ctx := browser(t, 1280, 700)
-	if err := chromedp.Do(ctx, chromedp.Navigate("about:blank"), chromedp.Navigate("file://"+filepath.ToSlash(abs)+"/"+sync+"?rel="+oldTag), chromedp.WaitReady(chromedp.CSS("body"))); err != nil {
-		t.Fatal(err)
-	}
+	openPage(t, ctx, fileURL(t, opts.Out)+sync+"?rel="+oldTag)
 	// The click goes to GitHub, which this machine cannot reach: the
 	// navigation's URL is what counts.
 	if err := chromedp.Do(ctx, voidEval(`document.querySelector('pre.src a[href="`+from+`"]').click()`)); err != nil {
