@@ -27,10 +27,10 @@ func TestBrowserVersionSwitch(t *testing.T) {
 	switchFrom := func(step string) string {
 		t.Helper()
 		err := chromedp.Do(ctx,
-			chromedp.Navigate(srv.URL+"/"+newTag+"/walkthroughs/deployment.html#"+step),
+			chromedp.Navigate(srv.URL+"/walkthroughs/deployment.html#"+step),
 			chromedp.WaitVisible(chromedp.CSS("#"+step)),
 			chromedp.Click(chromedp.CSS(`details.versions summary`)),
-			chromedp.WaitVisible(chromedp.CSS(`details.versions a[data-keep]`)),
+			chromedp.WaitVisible(chromedp.CSS(`details.versions a[data-keep]:not([hidden])`)),
 		)
 		if err != nil {
 			t.Fatalf("open switcher on %s: %v", step, err)
@@ -39,7 +39,7 @@ func TestBrowserVersionSwitch(t *testing.T) {
 			screenshot(t, ctx, art, "multi-switcher.png", false)
 		}
 		err = chromedp.Do(ctx,
-			chromedp.Click(chromedp.CSS(`details.versions a[data-keep]`)),
+			chromedp.Click(chromedp.CSS(`details.versions a[data-keep]:not([hidden])`)),
 			chromedp.WaitReady(chromedp.CSS(`body`)),
 		)
 		if err != nil {
@@ -48,23 +48,23 @@ func TestBrowserVersionSwitch(t *testing.T) {
 		var url string
 		for range 50 { // the click navigates; wait for the other release
 			url, err = chromedp.Run(ctx, chromedp.Location())
-			if err == nil && strings.Contains(url, "/"+oldTag+"/") {
+			if err == nil && strings.Contains(url, "rel="+oldTag) {
 				break
 			}
 			chromedp.Do(ctx, chromedp.Sleep(100*time.Millisecond))
 		}
 		return strings.TrimPrefix(url, srv.URL)
 	}
-	if got, want := switchFrom("step-2-rollout"), "/"+oldTag+"/walkthroughs/deployment.html#step-2-rollout"; got != want {
+	if got, want := switchFrom("step-2-rollout"), "/walkthroughs/deployment.html?rel="+oldTag+"#step-2-rollout"; got != want {
 		t.Errorf("switch from step 2: landed on %s, want %s", got, want)
 	}
-	if got, want := switchFrom("step-3-schedule"), "/"+oldTag+"/walkthroughs/deployment.html"; got != want {
+	if got, want := switchFrom("step-3-schedule"), "/walkthroughs/deployment.html?rel="+oldTag; got != want {
 		t.Errorf("switch from step 3 (not in %s): landed on %s, want %s", oldTag, got, want)
 	}
 
 	// A diff, loaded on demand and written as text.
 	err := chromedp.Do(ctx,
-		chromedp.Navigate(srv.URL+"/"+newTag+"/walkthroughs/deployment.html#step-2-rollout"),
+		chromedp.Navigate(srv.URL+"/walkthroughs/deployment.html#step-2-rollout"),
 		chromedp.WaitVisible(chromedp.CSS(`#step-2-rollout details.diff summary`)),
 		chromedp.Click(chromedp.CSS(`#step-2-rollout details.diff summary`)),
 		chromedp.WaitVisible(chromedp.CSS(`#step-2-rollout details.diff pre span.xd`)),

@@ -91,6 +91,13 @@ type Options struct {
 	// partBudget, when set, is the most code a part of a shared source
 	// page carries (partBudget), for tests of pages in parts.
 	partBudget int
+	// ownReleasePages leaves every release's pages in its subtree (no
+	// shareReleasePages), for tests that compare a shared page with the
+	// release's own.
+	ownReleasePages bool
+	// relPageBudget, when set, is the most a page shared by releases may
+	// weigh (relPageBudget), for tests.
+	relPageBudget int
 
 	// Out is the output directory. The site is written to a temporary
 	// directory beside it and renamed into place, so a failed build leaves

@@ -56,9 +56,14 @@
 // <out>/src/ for every release that renders the file: each line once,
 // marked with the releases that have it, and each release's permalink,
 // backlinks and switcher, chosen by ?rel=<tag> (shared.go, merge.go); a
-// page over a megabyte is cut into parts, src/<path>.2.html …;
-// <out>/index.html lists the releases newest first
-// (semver). Every page has a version switcher whose targets are computed
+// page over a megabyte is cut into parts, src/<path>.2.html …. The
+// walkthroughs, indexes, traces and controller pages two releases or more
+// have are written once as well, at <out>/<lang>/… (pagemerge.go): the
+// releases' renderings merged as trees, what differs written per release
+// and chosen by ?rel=<tag> in site.js, every link of the site to one of
+// them naming its release; search, explain, the recorded run and each
+// release's changes stay in <out>/<tag>/. <out>/index.html lists the
+// releases newest first (semver). Every page has a version switcher whose targets are computed
 // at build time from each release's page inventory: the same walkthrough
 // (site.js carries the step in view over when the other release has that
 // step ID), the same source file when it is rendered there, else that
@@ -69,8 +74,7 @@
 // flat, exactly as Build.
 //
 // Every link is relative to the page it is on, so the site works from
-// file:// and under any URL prefix, and each release's pages need no
-// change to live in a subdirectory. Nothing is
+// file:// and under any URL prefix. Nothing is
 // loaded from elsewhere: no CDN, no web fonts; GitHub permalinks at the tag
 // are the only external links.
 //

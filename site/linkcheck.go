@@ -10,7 +10,9 @@ import (
 	"path"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"golang.org/x/net/html"
@@ -26,7 +28,10 @@ import (
 // else: GitHub permalinks are https); https links are not fetched.
 // Errors are "page: message", sorted.
 func CheckLinks(dir string) []error {
-	c := &linkChecker{root: dir, ids: map[string]map[string]bool{}}
+	c := &linkChecker{root: dir, ids: map[string]map[string]bool{}, stats: map[string]struct {
+		fi  fs.FileInfo
+		err error
+	}{}}
 	var pages []string
 	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -47,12 +52,18 @@ func CheckLinks(dir string) []error {
 	}
 	c.searchIndexes()
 	sort.Slice(c.errs, func(i, j int) bool { return c.errs[i].Error() < c.errs[j].Error() })
+	// A link shown for several releases of a shared page fails once.
+	c.errs = slices.CompactFunc(c.errs, func(a, b error) bool { return a.Error() == b.Error() })
 	return c.errs
 }
 
 type linkChecker struct {
-	root string
-	ids  map[string]map[string]bool // page → ids, parsed once
+	root  string
+	ids   map[string]map[string]bool // page → ids, parsed once
+	stats map[string]struct {
+		fi  fs.FileInfo
+		err error
+	}
 	errs []error
 }
 
@@ -66,19 +77,51 @@ func (c *linkChecker) errorf(page, format string, args ...any) {
 	c.errs = append(c.errs, fmt.Errorf("%s: %s", page, fmt.Sprintf(format, args...)))
 }
 
-// parse returns the ids and links of an HTML page.
-func parsePage(data []byte) (ids map[string]bool, links []string, dupIDs []string) {
+// pageLink is a URL found on a page. On a page the releases of a
+// multi-release site share (pagemerge.go), mask is the releases it is
+// shown for (a bit per release, as data-r).
+type pageLink struct {
+	raw, tag string
+	mask     uint64
+}
+
+// parsePage returns the ids and links of an HTML page, and, on a page
+// releases share, those releases (data-rels) and all the site's.
+func parsePage(data []byte) (ids map[string]bool, links []pageLink, dupIDs, rels, all []string) {
 	ids = map[string]bool{}
+	var moved []string
+	// The releases each open element is shown for: the pages shared by
+	// releases are written by x/net/html, which closes every element.
+	type open struct {
+		tag  string
+		mask uint64
+	}
+	stack := []open{{"", ^uint64(0)}}
 	z := html.NewTokenizer(bytes.NewReader(data))
 	for {
 		tt := z.Next()
 		if tt == html.ErrorToken {
+			for _, id := range moved {
+				ids[id] = true
+			}
 			return
+		}
+		if tt == html.EndTagToken {
+			tag, _ := z.TagName()
+			for i := len(stack) - 1; i > 0; i-- {
+				if stack[i].tag == string(tag) {
+					stack = stack[:i]
+					break
+				}
+			}
+			continue
 		}
 		if tt != html.StartTagToken && tt != html.SelfClosingTagToken {
 			continue
 		}
 		tag, hasAttr := z.TagName()
+		mask := stack[len(stack)-1].mask
+		var found []string
 		for hasAttr {
 			var k, v []byte
 			k, v, hasAttr = z.TagAttr()
@@ -88,6 +131,19 @@ func parsePage(data []byte) (ids map[string]bool, links []string, dupIDs []strin
 					dupIDs = append(dupIDs, string(v))
 				}
 				ids[string(v)] = true
+			case "data-id": // an id a page shared by releases moves to the release's rendering
+				moved = append(moved, string(v))
+			case "data-rels":
+				rels = strings.Fields(string(v))
+				for _, r := range rels {
+					ids[partKey("rel", r)] = true
+				}
+			case "data-releases":
+				all = strings.Fields(string(v))
+			case "data-r":
+				if m, err := strconv.ParseUint(string(v), 16, 64); err == nil {
+					mask &= m
+				}
 			case "data-rel", "data-lang":
 				ids[partKey(strings.TrimPrefix(string(k), "data-"), string(v))] = true
 			case "name": // <a name> is an anchor too; form fields are not
@@ -95,10 +151,73 @@ func parsePage(data []byte) (ids map[string]bool, links []string, dupIDs []strin
 					ids[string(v)] = true
 				}
 			case "href", "src", "action", "xlink:href":
-				links = append(links, string(v))
+				found = append(found, string(v))
 			}
 		}
+		for _, l := range found {
+			links = append(links, pageLink{l, string(tag), mask})
+		}
+		if tt == html.StartTagToken && !voidElement[string(tag)] {
+			stack = append(stack, open{string(tag), mask})
+		}
 	}
+}
+
+// voidElement are the HTML elements without an end tag.
+var voidElement = map[string]bool{
+	"area": true, "base": true, "br": true, "col": true, "embed": true, "hr": true, "img": true,
+	"input": true, "link": true, "meta": true, "source": true, "track": true, "wbr": true,
+}
+
+// releaseView is link raw of a page shared by releases rels (newest
+// first; all are the site's) as site.js makes it for release k: the
+// newest's directory and GitHub tag turned into the release's, and ?rel=
+// on a link to a page no release's directory holds but the site's top
+// index.html (top).
+func releaseView(raw string, rels, all []string, k int, page, top string) string {
+	n, r := rels[0], rels[k]
+	if rest, ok := strings.CutPrefix(raw, ghBlob+n+"/"); ok {
+		return ghBlob + r + "/" + rest
+	}
+	if raw == "" || raw[0] == '#' || strings.Contains(strings.SplitN(raw, "/", 2)[0], ":") {
+		return raw
+	}
+	seg := strings.Split(raw, "/")
+	i := 0
+	for i < len(seg) && seg[i] == ".." {
+		i++
+	}
+	if i < len(seg)-1 && seg[i] == n {
+		seg[i] = r
+		raw = strings.Join(seg, "/")
+	}
+	u, err := url.Parse(raw)
+	if err != nil {
+		return raw
+	}
+	for _, s := range strings.Split(u.Path, "/") {
+		if slices.Contains(all, s) {
+			return raw
+		}
+	}
+	if path.Join(path.Dir(page), u.Path) == top || u.Query().Has("rel") {
+		return raw
+	}
+	q := u.Query()
+	q.Set("rel", r)
+	head, _, _ := strings.Cut(raw, "#")
+	head, _, _ = strings.Cut(head, "?")
+	return withQuery(head, q.Encode()) + strings.TrimPrefix(raw, strings.SplitN(raw, "#", 2)[0])
+}
+
+// stat is os.Stat of site path p, once per path.
+func (c *linkChecker) stat(p string) (fs.FileInfo, error) {
+	st, ok := c.stats[p]
+	if !ok {
+		st.fi, st.err = os.Stat(filepath.Join(c.root, filepath.FromSlash(p)))
+		c.stats[p] = st
+	}
+	return st.fi, st.err
 }
 
 func (c *linkChecker) pageIDs(p string) (map[string]bool, bool) {
@@ -110,7 +229,7 @@ func (c *linkChecker) pageIDs(p string) (map[string]bool, bool) {
 		c.ids[p] = nil
 		return nil, false
 	}
-	ids, _, _ := parsePage(data)
+	ids, _, _, _, _ := parsePage(data)
 	c.ids[p] = ids
 	return ids, true
 }
@@ -121,13 +240,23 @@ func (c *linkChecker) page(p string) {
 		c.errorf(p, "%v", err)
 		return
 	}
-	ids, links, dups := parsePage(data)
+	ids, links, dups, rels, all := parsePage(data)
 	c.ids[p] = ids
 	for _, d := range dups {
 		c.errorf(p, "duplicate id %q", d)
 	}
 	for _, l := range links {
-		c.link(p, l)
+		if len(rels) < 2 {
+			c.link(p, l.raw)
+			continue
+		}
+		// A page shared by releases: each link as each release it is
+		// shown for sees it.
+		for k := range rels {
+			if l.mask&(1<<k) != 0 {
+				c.link(p, releaseView(l.raw, rels, all, k, p, homePage))
+			}
+		}
 	}
 }
 
@@ -159,7 +288,7 @@ func (c *linkChecker) link(p, raw string) {
 			c.errorf(p, "link %q leaves the site", raw)
 			return
 		}
-		fi, err := os.Stat(filepath.Join(c.root, filepath.FromSlash(target)))
+		fi, err := c.stat(target)
 		if err != nil {
 			c.errorf(p, "link %q: %s does not exist", raw, target)
 			return

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
 
@@ -180,7 +181,29 @@ func BuildReleases(ctx context.Context, rels []Release, opts Options) (Stats, er
 		}
 		st.Pages++
 		st.Bytes += n
-		return st, nil
+		tags := make([]string, len(bs))
+		for i, b := range bs {
+			tags[i] = b.in.Tag
+		}
+		var db int64
+		var dp int
+		if !opts.ownReleasePages {
+			workers := opts.Workers
+			if workers <= 0 {
+				workers = runtime.GOMAXPROCS(0)
+			}
+			budget := relPageBudget
+			if opts.relPageBudget > 0 {
+				budget = opts.relPageBudget
+			}
+			if db, dp, err = shareReleasePages(ctx, dir, tags, workers, budget); err != nil {
+				return Stats{}, err
+			}
+		}
+		st.Bytes += db
+		st.Pages += dp
+		st.Largest, st.LargestBytes, err = largestPage(dir)
+		return st, err
 	})
 }
 
@@ -325,4 +348,24 @@ func (b *builder) releasePages() ([]string, error) {
 		}
 	}
 	return ps, nil
+}
+
+// largestPage names the largest HTML page of the site in dir.
+func largestPage(dir string) (string, int64, error) {
+	var name string
+	var size int64
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".html") {
+			return err
+		}
+		fi, err := d.Info()
+		if err != nil {
+			return err
+		}
+		if r, _ := filepath.Rel(dir, p); fi.Size() > size || fi.Size() == size && filepath.ToSlash(r) < name {
+			name, size = filepath.ToSlash(r), fi.Size()
+		}
+		return nil
+	})
+	return name, size, err
 }

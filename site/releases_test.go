@@ -86,7 +86,11 @@ func buildMulti(t testing.TB) string {
 	return opts.Out
 }
 
-var versionLinkRE = regexp.MustCompile(`<a href="([^"]*)"(?: data-keep="([^"]*)")?(?: data-switch)?>(v[0-9.]+)</a>`)
+var (
+	versionLinkRE = regexp.MustCompile(`<a ([^>]*)>(v[0-9.]+)</a>`)
+	hrefRE        = regexp.MustCompile(`\bhref="([^"]*)"`)
+	keepRE        = regexp.MustCompile(`\bdata-keep="([^"]*)"`)
+)
 
 // switcher returns the version switcher's links of a page: tag → href and
 // data-keep.
@@ -99,7 +103,14 @@ func switcher(t *testing.T, page string) map[string][2]string {
 	}
 	out := map[string][2]string{}
 	for _, m := range versionLinkRE.FindAllStringSubmatch(page[i:j], -1) {
-		out[m[3]] = [2]string{m[1], m[2]}
+		var v [2]string
+		if h := hrefRE.FindStringSubmatch(m[1]); h != nil {
+			v[0] = h[1]
+		}
+		if k := keepRE.FindStringSubmatch(m[1]); k != nil {
+			v[1] = k[1]
+		}
+		out[m[2]] = v
 	}
 	return out
 }
@@ -114,10 +125,12 @@ func TestMultiRelease(t *testing.T) {
 
 	for _, want := range []string{
 		"index.html", ".kubewalk-site", "assets/site.css",
-		newTag + "/index.html", newTag + "/walkthroughs/deployment.html", newTag + "/walkthroughs/watch.html",
+		newTag + "/index.html", newTag + "/walkthroughs/watch.html",
 		newTag + "/changes.html", newTag + "/walkthroughs/deployment.diffs.js",
 		"src/pkg/scheduler/schedule_one.go.html",
-		oldTag + "/index.html", oldTag + "/walkthroughs/deployment.html",
+		oldTag + "/index.html",
+		// Written once for both releases (pagemerge.go).
+		"handlers.html", "events.html", "resources.html", "walkthroughs/deployment.html",
 	} {
 		if _, ok := files[want]; !ok {
 			t.Errorf("missing %s", want)
@@ -126,7 +139,8 @@ func TestMultiRelease(t *testing.T) {
 	for _, unwanted := range []string{
 		newTag + "/.kubewalk-site", oldTag + "/changes.html", oldTag + "/walkthroughs/watch.html",
 		oldTag + "/src/pkg/controller/deployment/sync.go.html", newTag + "/src/pkg/scheduler/schedule_one.go.html",
-		"walkthroughs/deployment.html",
+		newTag + "/walkthroughs/deployment.html", oldTag + "/walkthroughs/deployment.html",
+		newTag + "/handlers.html", oldTag + "/events.html",
 	} {
 		if _, ok := files[unwanted]; ok {
 			t.Errorf("unexpected %s", unwanted)
@@ -148,13 +162,12 @@ func TestMultiRelease(t *testing.T) {
 		page string
 		want map[string][2]string
 	}{
-		// Same walkthrough; the older one lacks step 3, so only steps 1
-		// and 2 carry over.
-		{newTag + "/walkthroughs/deployment.html", map[string][2]string{
-			oldTag: {"../../" + oldTag + "/walkthroughs/deployment.html", "step-1-informer step-2-rollout"},
-		}},
-		{oldTag + "/walkthroughs/deployment.html", map[string][2]string{
-			newTag: {"../../" + newTag + "/walkthroughs/deployment.html", "*"},
+		// Same walkthrough, one page for both releases: from the newer,
+		// the older lacks step 3, so only steps 1 and 2 carry over; from
+		// the older, all do.
+		{"walkthroughs/deployment.html", map[string][2]string{
+			oldTag: {"../walkthroughs/deployment.html?rel=" + oldTag, "step-1-informer step-2-rollout"},
+			newTag: {"../walkthroughs/deployment.html?rel=" + newTag, "*"},
 		}},
 		// No such walkthrough there: that release's home.
 		{newTag + "/walkthroughs/watch.html", map[string][2]string{
@@ -168,7 +181,9 @@ func TestMultiRelease(t *testing.T) {
 		{"src/pkg/scheduler/schedule_one.go.html", map[string][2]string{
 			oldTag: {"../../../" + oldTag + "/index.html", ""},
 		}},
-		{newTag + "/handlers.html", map[string][2]string{oldTag: {"../" + oldTag + "/handlers.html", ""}}},
+		// A page both releases share: the same page, each release named
+		// (the current one's entry is a link for the other release).
+		{"handlers.html", map[string][2]string{newTag: {"handlers.html?rel=" + newTag, ""}, oldTag: {"handlers.html?rel=" + oldTag, ""}}},
 		{newTag + "/changes.html", map[string][2]string{oldTag: {"../" + oldTag + "/index.html", ""}}},
 	} {
 		if diff := cmp.Diff(c.want, switcher(t, files[c.page])); diff != "" {
@@ -176,25 +191,23 @@ func TestMultiRelease(t *testing.T) {
 		}
 	}
 
-	// Badges on the newer release only, linking to changes.html.
-	wt := files[newTag+"/walkthroughs/deployment.html"]
+	// Badges on the newer release, linking to its changes.html (the
+	// older release is shown without them: TestBrowserSharedReleasePages).
+	wt := files["walkthroughs/deployment.html"]
 	for _, want := range []string{
-		`class="badge badge-changed" href="../changes.html#d`,
+		`class="badge badge-changed" href="../` + newTag + `/changes.html#d`,
 		`class="badge badge-moved"`,
 		`class="badge badge-new"`,
 		`changed since ` + oldTag,
-		`data-diffs="../walkthroughs/deployment.diffs.js"`,
+		`data-diffs="../` + newTag + `/walkthroughs/deployment.diffs.js"`,
 		`<details class="diff" data-diff="`,
 	} {
 		if !strings.Contains(wt, want) {
-			t.Errorf("%s/walkthroughs/deployment.html lacks %s", newTag, want)
+			t.Errorf("walkthroughs/deployment.html lacks %s", want)
 		}
 	}
 	if strings.Contains(wt, "alert(1)</script>") || strings.Contains(wt, "old :=") {
 		t.Errorf("the diff text is in the walkthrough page; it belongs in its script")
-	}
-	if strings.Contains(files[oldTag+"/walkthroughs/deployment.html"], `class="badge`) {
-		t.Errorf("the oldest release has badges")
 	}
 	js := files[newTag+"/walkthroughs/deployment.diffs.js"]
 	if !strings.HasPrefix(js, "window.kubewalkDiffs = {") || !strings.Contains(js, `\u003cscript\u003e`) || strings.Contains(js, "<script>") {
@@ -204,7 +217,7 @@ func TestMultiRelease(t *testing.T) {
 	for _, want := range []string{
 		`<span class=xd>-	old := "&lt;script&gt;alert(1)&lt;/script&gt;"</span>`,
 		`<span class=xi>+	new := 2</span>`,
-		`href="walkthroughs/deployment.html#step-2-rollout"`,
+		`href="../walkthroughs/deployment.html?rel=` + newTag + `#step-2-rollout"`,
 		`create pods/binding &lt;b&gt;`,
 	} {
 		if !strings.Contains(ch, want) {
@@ -214,11 +227,53 @@ func TestMultiRelease(t *testing.T) {
 	if !strings.Contains(files[newTag+"/index.html"], `href="changes.html"`) {
 		t.Errorf("the newer release's home does not link its changes")
 	}
+	// Every page links the shared pages with its own release.
+	for page, want := range map[string]string{
+		newTag + "/index.html":              `href="../handlers.html?rel=` + newTag + `"`,
+		newTag + "/walkthroughs/watch.html": `href="../../events.html?rel=` + newTag + `"`,
+		oldTag + "/index.html":              `href="../walkthroughs/deployment.html?rel=` + oldTag + `"`,
+	} {
+		if !strings.Contains(files[page], want) {
+			t.Errorf("%s lacks %s", page, want)
+		}
+	}
 
 	if errs := CheckLinks(out); len(errs) > 0 {
 		for _, err := range errs {
 			t.Error(err)
 		}
+	}
+}
+
+// TestMultiReleasePageBudget: a page that would weigh more than the budget
+// shared by the releases stays a page per release, and the site's links
+// still hold.
+func TestMultiReleasePageBudget(t *testing.T) {
+	rels, opts := multiFixture(t)
+	opts.Out, opts.relPageBudget = filepath.Join(t.TempDir(), "public"), 9000
+	if _, err := BuildReleases(context.Background(), rels, opts); err != nil {
+		t.Fatal(err)
+	}
+	files := readTree(t, opts.Out)
+	var shared, own []string
+	for p, data := range files {
+		if !strings.HasSuffix(p, ".html") {
+			continue
+		}
+		if _, rest, _ := strings.Cut(p, "/"); strings.HasPrefix(p, "v") && sharedRelPage(rest) {
+			own = append(own, p)
+		} else if sharedRelPage(p) {
+			shared = append(shared, p)
+			if len(data) > 9000 {
+				t.Errorf("%s: %d bytes shared, over the budget", p, len(data))
+			}
+		}
+	}
+	if len(shared) == 0 || len(own) == 0 {
+		t.Errorf("with a budget of 9000 bytes: shared %v, per release %v; want some of each", shared, own)
+	}
+	for _, err := range CheckLinks(opts.Out) {
+		t.Error(err)
 	}
 }
 

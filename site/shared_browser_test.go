@@ -106,7 +106,7 @@ func TestBrowserSharedSource(t *testing.T) {
 	if older[0] != "true" || newer[0] != "false" || older[1] == newer[1] {
 		t.Errorf("the older release's own line (shown, lines): at %s %v, at %s %v", oldTag, older, newTag, newer)
 	}
-	open(t, oldTag+"/walkthroughs/deployment.html#step-2-rollout")
+	open(t, "walkthroughs/deployment.html?rel="+oldTag+"#step-2-rollout")
 	click(t, `#step-2-rollout .exhead a.file`)
 	if got := at(t, sync, "L7"); !strings.HasPrefix(got.Where, sync+"?rel="+oldTag+"#L") || got.Rel != oldTag {
 		t.Errorf("the older walkthrough's code link: %+v", got)
@@ -219,11 +219,11 @@ func TestBrowserSourceParts(t *testing.T) {
 	}
 	// A walkthrough links the lines of a step; follow one into a later
 	// part of a page.
-	page, err := os.ReadFile(filepath.Join(opts.Out, newTag, "walkthroughs", "deployment.html"))
+	page, err := os.ReadFile(filepath.Join(opts.Out, "walkthroughs", "deployment.html"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := regexp.MustCompile(`href="\.\./\.\./(src/pkg/controller/deployment/sync\.go\.[0-9]+\.html)#(L[0-9]+)`).FindStringSubmatch(string(page))
+	m := regexp.MustCompile(`href="\.\./(src/pkg/controller/deployment/sync\.go\.[0-9]+\.html)#(L[0-9]+)`).FindStringSubmatch(string(page))
 	if m == nil {
 		t.Fatal("the walkthrough links no later part of sync.go's page")
 	}
@@ -232,7 +232,7 @@ func TestBrowserSourceParts(t *testing.T) {
 	}
 	// An excerpt's line number, clicked, goes to that line of the file,
 	// in whichever part it is (#N<number>).
-	openPage(t, ctx, base+newTag+"/walkthroughs/deployment.html")
+	openPage(t, ctx, base+"walkthroughs/deployment.html")
 	clicked, err := chromedp.Run(ctx, chromedp.Evaluate[string](`(() => {
 		const ex = [...document.querySelectorAll('.excerpt')].find(e => /sync\.go\.[0-9]+\.html/.test(e.querySelector('.exhead a.file').getAttribute('href')));
 		const nr = ex && ex.querySelector('.ln:not(.gap) > .nr');

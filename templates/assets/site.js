@@ -102,6 +102,76 @@
     e.preventDefault();
     location.href = a.getAttribute("href").split("#")[0] + frag;
   });
+  // A page a multi-release site writes once for its releases
+  // (site/pagemerge.go): data-rels lists them, newest first (and
+  // data-releases the site's), and ?rel= names the one to show (the
+  // newest without it). For an older release,
+  // its renderings are shown (data-r: a bit per release, in hex), its ids
+  // given back (data-id), and the newest's directory and GitHub tag in
+  // links, and in the diffs' script, turned into the release's. Links to
+  // the source pages and the shared pages carry ?rel=.
+  (function () {
+    var root = document.documentElement, rels = (root.getAttribute("data-rels") || "").split(" ");
+    var all = (root.getAttribute("data-releases") || "").split(" ");
+    var r = new URLSearchParams(location.search).get("rel") || rels[0], k = rels.indexOf(r), n = rels[0];
+    if (rels.length < 2 || k < 0) return;
+    var top = new URL((root.getAttribute("data-root") || "") + "index.html", location.href).pathname;
+    var gh = "https://github.com/kubernetes/kubernetes/blob/";
+    if (k > 0) {
+      document.querySelectorAll("[data-r]").forEach(function (el) {
+        var h = el.getAttribute("data-r"), d = h.length - 1 - (k >> 2);
+        // toggleAttribute, not .hidden: an <svg> has no hidden property.
+        el.toggleAttribute("hidden", d < 0 || !((parseInt(h.charAt(d), 16) >> (k & 3)) & 1));
+      });
+      document.querySelectorAll("[data-id]").forEach(function (el) {
+        if (el.closest("[hidden]")) return;
+        var id = el.getAttribute("data-id"), o = document.getElementById(id);
+        if (o) { o.removeAttribute("id"); o.setAttribute("data-id", id); }
+        el.id = id;
+        el.removeAttribute("data-id");
+      });
+      document.querySelectorAll("[data-diffs]").forEach(function (el) {
+        el.setAttribute("data-diffs", releaseDir(el.getAttribute("data-diffs")));
+      });
+      // Its own title, where its differs from the newest's but for the
+      // release.
+      var title = document.title;
+      document.querySelectorAll("head > title[data-r]").forEach(function (t) {
+        if (!t.hidden) title = t.textContent;
+      });
+      document.title = title.split(n).join(r);
+    }
+    document.querySelectorAll("a[href], form[action]").forEach(function (a) {
+      var at = a.hasAttribute("href") ? "href" : "action", v = a.getAttribute(at);
+      if (v.indexOf(gh + n + "/") === 0) {
+        v = gh + r + "/" + v.slice(gh.length + n.length + 1);
+      } else if (!/^[a-z][a-z0-9+.-]*:/i.test(v) && v.charAt(0) !== "#") {
+        v = releaseDir(v);
+        // A page in a release's directory, or the list of releases, is no
+        // one release's.
+        var p = v.split("#")[0].split("?")[0];
+        var none = p.split("/").some(function (s) { return all.indexOf(s) >= 0; }) || new URL(p, location.href).pathname === top;
+        if (!none && !/[?&]rel=/.test(v)) {
+          var h = v.indexOf("#"), head = h < 0 ? v : v.slice(0, h), tail = h < 0 ? "" : v.slice(h);
+          v = head + (head.indexOf("?") < 0 ? "?" : "&") + "rel=" + encodeURIComponent(r) + tail;
+        }
+      } else return;
+      a.setAttribute(at, v);
+    });
+    if (k > 0 && location.hash) {
+      var t = document.getElementById(decodeURIComponent(location.hash.slice(1)));
+      if (t) t.scrollIntoView();
+    }
+    // releaseDir turns the newest's directory at the start of a relative
+    // link (after any "../") into the release's.
+    function releaseDir(v) {
+      var seg = v.split("/"), i = 0;
+      while (seg[i] === "..") i++;
+      if (r === n || seg[i] !== n) return v;
+      seg[i] = r;
+      return seg.join("/");
+    }
+  })();
   // Source pages are shared by a bilingual site's languages and a
   // multi-release site's releases (site/shared.go): each carries every
   // language's and release's header and backlinks, and ?lang= and ?rel=
@@ -168,13 +238,17 @@
     if (!src) return;
     for (var c = src.firstChild; c; c = c.nextSibling) el.appendChild(c.cloneNode(true));
     var q = "rel=" + encodeURIComponent(r), self = "", cur = null;
+    // The release's directory, and the release named by a link to a page
+    // the releases share (site/pagemerge.go).
+    var relOf = new RegExp("([?&]rel=)" + n.replace(/[.+]/g, "\\$&") + "(?=[&#]|$)");
     el.querySelectorAll("[href], [action]").forEach(function (a) {
       var at = a.hasAttribute("href") ? "href" : "action";
-      a.setAttribute(at, a.getAttribute(at).split("/" + n + "/").join("/" + r + "/"));
+      a.setAttribute(at, a.getAttribute(at).split("/" + n + "/").join("/" + r + "/").replace(relOf, "$1" + r));
     });
     (el.getAttribute("data-drop") || "").split(" ").forEach(function (p) {
       el.querySelectorAll("nav.bar > a[href]").forEach(function (a) {
-        if (p && a.getAttribute("href").slice(-(r.length + p.length + 2)) === "/" + r + "/" + p) a.remove();
+        var h = a.getAttribute("href").split("#")[0];
+        if (p && (h.slice(-(r.length + p.length + 2)) === "/" + r + "/" + p || h.slice(-(p.length + r.length + 6)) === "/" + p + "?rel=" + r)) a.remove();
       });
     });
     var sum = el.querySelector("details.versions summary");
@@ -262,6 +336,7 @@
     }
     var steps = document.querySelectorAll("section.step[id]"), cur = "";
     for (var i = 0; i < steps.length; i++) {
+      if (steps[i].closest("[hidden]")) continue; // another release's rendering
       if (steps[i].getBoundingClientRect().top <= window.innerHeight / 3) cur = steps[i].id;
     }
     return cur;

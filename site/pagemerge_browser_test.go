@@ -1,0 +1,176 @@
+package site
+
+import (
+	"context"
+	"net/url"
+	"os"
+	"path"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+	"github.com/google/go-cmp/cmp"
+)
+
+// TestBrowserSharedReleasePages builds the two-release site twice, with
+// the pages its releases share (pagemerge.go) and with each release's own
+// copies, and reads every shared page as each release in Chromium: the
+// text shown, the title and every link shown must be the release's own
+// page's, a link to a shared page naming it with the release.
+func TestBrowserSharedReleasePages(t *testing.T) {
+	if testing.Short() {
+		t.Skip("browser test skipped in -short mode")
+	}
+	rels, opts := multiFixture(t)
+	opts.Out = filepath.Join(t.TempDir(), "shared")
+	if _, err := BuildReleases(context.Background(), rels, opts); err != nil {
+		t.Fatal(err)
+	}
+	shared := opts.Out
+	opts.Out, opts.ownReleasePages = filepath.Join(t.TempDir(), "own"), true
+	if _, err := BuildReleases(context.Background(), rels, opts); err != nil {
+		t.Fatal(err)
+	}
+	own := opts.Out
+	var pages []string
+	for p := range readTree(t, shared) {
+		if _, rest, _ := strings.Cut(p, "/"); sharedRelPage(p) || sharedRelPage(rest) && !strings.HasPrefix(p, "v") {
+			pages = append(pages, p)
+		}
+	}
+	sort.Strings(pages)
+	if len(pages) < 4 {
+		t.Fatalf("shared pages: %v, want the indexes and traces at least", pages)
+	}
+	ctx := browser(t, 1280, 800)
+	n := compareSharedPages(t, ctx, shared, own, []string{newTag, oldTag}, pages, pages)
+	if n == 0 {
+		t.Fatal("no link compared")
+	}
+
+	// The link checker reads each release's links as site.js writes them
+	// (releaseView).
+	for _, p := range pages {
+		data, err := os.ReadFile(filepath.Join(shared, filepath.FromSlash(p)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, links, _, rels, all := parsePage(data)
+		for k, r := range rels {
+			var want []string
+			for _, l := range links {
+				if (l.tag == "a" || l.tag == "form") && l.mask&(1<<k) != 0 {
+					want = append(want, releaseView(l.raw, rels, all, k, p, homePage))
+				}
+			}
+			openPage(t, ctx, fileURL(t, shared)+p+"?rel="+r)
+			got, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`[...document.querySelectorAll("a[href], form[action]")].filter(a => !a.closest("[hidden]")).map(a => a.getAttribute(a.hasAttribute("href") ? "href" : "action"))`))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("%s?rel=%s: links as the link checker reads them (-) and as site.js writes them (+):\n%s", p, r, diff)
+			}
+		}
+	}
+}
+
+// compareSharedPages compares each shared page of the site in shared,
+// read as each release of tags (newest first), with that release's own
+// page in own; all are every shared page of the site. It returns the
+// number of links compared.
+func compareSharedPages(t *testing.T, ctx context.Context, shared, own string, tags, all, pages []string) int {
+	t.Helper()
+	sharedURL, ownURL := fileURL(t, shared), fileURL(t, own)
+	isShared := map[string]bool{}
+	for _, p := range all {
+		isShared[p] = true
+	}
+	// A link to a source page for the release the page shows without
+	// ?rel= (site.js adds it) is the same link.
+	firstRel := map[string]string{}
+	relOf := func(root, p string) string {
+		if r, ok := firstRel[p]; ok {
+			return r
+		}
+		data, _ := os.ReadFile(filepath.Join(root, filepath.FromSlash(p)))
+		r := ""
+		if m := regexp.MustCompile(`data-rel="([^"]+)"`).FindSubmatch(data); m != nil {
+			r = string(m[1])
+		}
+		firstRel[p] = r
+		return r
+	}
+	// site names a link's target by its site path, a shared page with the
+	// release it is read as.
+	site := func(dir, href, tag string) string {
+		rest, ok := strings.CutPrefix(href, fileURL(t, dir))
+		if !ok {
+			return href
+		}
+		u, err := url.Parse(rest)
+		if err != nil {
+			t.Fatal(err)
+		}
+		q := u.Query()
+		if t, p, ok := strings.Cut(u.Path, "/"); ok && isShared[p] {
+			u.Path = p
+			q.Set("rel", t)
+		} else if isShared[u.Path] && q.Get("rel") == "" {
+			q.Set("rel", tags[0])
+		} else if strings.HasPrefix(u.Path, "src/") && q.Get("rel") == "" {
+			if r := relOf(dir, u.Path); r == "" || r == tag {
+				q.Set("rel", tag)
+			}
+		}
+		u.RawQuery = q.Encode()
+		return u.String()
+	}
+	type view struct {
+		Title, Text string
+		Links       []string
+	}
+	read := func(u string) view {
+		t.Helper()
+		openPage(t, ctx, u)
+		v, err := chromedp.Run(ctx, chromedp.Evaluate[view](`({
+			Title: document.title,
+			Text: document.body.innerText,
+			Links: [...document.querySelectorAll("a[href], form[action]")].filter(a => !a.closest("[hidden]")).map(a => new URL(a.getAttribute(a.hasAttribute("href") ? "href" : "action"), location.href).href),
+		})`))
+		if err != nil {
+			t.Fatalf("%s: %v", u, err)
+		}
+		return v
+	}
+	links := 0
+	for _, p := range pages {
+		for i, tag := range tags {
+			queries := []string{"?rel=" + tag}
+			if i == 0 {
+				queries = append(queries, "")
+			}
+			if _, err := os.Stat(filepath.Join(own, tag, filepath.FromSlash(p))); err != nil {
+				continue // a page some releases lack
+			}
+			want := read(ownURL + tag + "/" + p)
+			for k, l := range want.Links {
+				want.Links[k] = site(own, l, tag)
+			}
+			for _, q := range queries {
+				got := read(sharedURL + p + q)
+				for k, l := range got.Links {
+					got.Links[k] = site(shared, l, tag)
+				}
+				if diff := cmp.Diff(want, got); diff != "" {
+					t.Errorf("%s%s against %s: (-own +shared):\n%s", p, q, path.Join(tag, p), diff)
+				}
+				links += len(got.Links)
+			}
+		}
+	}
+	return links
+}

@@ -1,0 +1,116 @@
+package site
+
+import (
+	"strings"
+	"testing"
+
+	"golang.org/x/net/html"
+)
+
+func parseDocs(t *testing.T, pages ...string) []*html.Node {
+	t.Helper()
+	var docs []*html.Node
+	for _, p := range pages {
+		d, err := html.Parse(strings.NewReader(p))
+		if err != nil {
+			t.Fatal(err)
+		}
+		docs = append(docs, d)
+	}
+	return docs
+}
+
+func htmlPage(title, body string) string {
+	return "<!DOCTYPE html><html lang=\"en\"><head><title>" + title + "</title></head><body>" + body + "</body></html>"
+}
+
+// TestMergePages merges three releases' renderings of a page: what all
+// have once; what differs inside an element merged inside it; text wrapped
+// to carry its releases, except in a table row, whose row is written per
+// rendering; a repeated id kept on the newest's; a title of its own.
+func TestMergePages(t *testing.T) {
+	tags := []string{"v3", "v2", "v1"}
+	docs := parseDocs(t,
+		htmlPage("Events · v3", `<p>same</p><ul><li id="a">A <b>new</b></li><li>only v3</li></ul><ul class="t"><li>x</li>row 3</ul>`),
+		htmlPage("Events · v3", `<p>same</p><ul><li id="a">A <b>old</b></li></ul><ul class="t"><li>x</li>row 2</ul>`),
+		htmlPage("Since v0 · v3", `<p>same</p><ul><li id="a">A <b>old</b></li></ul><ul class="t"><li>x</li>row 2</ul>`),
+	)
+	out, err := mergePages("events.html", docs, tags, tags)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := string(out)
+	for _, want := range []string{
+		`<html lang="en" data-rels="v3 v2 v1" data-releases="v3 v2 v1" data-root="">`,
+		// The newest's title first, the oldest's own after it.
+		`<title data-r="3">Events · v3</title><title data-r="4" hidden="">Since v0 · v3</title>`,
+		`<p>same</p>`,
+		// Merged inside the item: its text differs inside <b>.
+		`<li id="a">A <b><span data-r="6" hidden="">old</span><span data-r="1">new</span></b></li>`,
+		`<li data-r="1">only v3</li>`,
+		// A list's own text cannot be wrapped: the list per rendering.
+		`<ul class="t" data-r="1"><li>x</li>row 3</ul>`, `<ul class="t" data-r="6" hidden=""><li>x</li>row 2</ul>`,
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("merged page lacks %s\n%s", want, got)
+		}
+	}
+	if n := strings.Count(got, "same"); n != 1 {
+		t.Errorf("what every release has is written %d times", n)
+	}
+
+	// An id two renderings of an element carry stays on the one the
+	// newest shows; the other has it as data-id.
+	docs = parseDocs(t,
+		htmlPage("E", `<section id="e-X"><h2>X</h2><p>3</p></section>`),
+		htmlPage("E", `<section id="e-X" class="old"><h2>X</h2></section>`),
+	)
+	out, err = mergePages("events.html", docs, tags[:2], tags)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got = string(out)
+	if !strings.Contains(got, `<section id="e-X" data-r="1">`) || !strings.Contains(got, `<section data-id="e-X" class="old" data-r="2" hidden="">`) {
+		t.Errorf("ids of the two renderings:\n%s", got)
+	}
+	if n := strings.Count(got, ` id="e-X"`); n != 1 {
+		t.Errorf("the id is on the page %d times", n)
+	}
+
+	// A head that differs but for the title cannot be merged.
+	docs = parseDocs(t,
+		`<html><head><title>T</title><link rel="stylesheet" href="a.css"></head><body></body></html>`,
+		`<html><head><title>T</title><link rel="stylesheet" href="b.css"></head><body></body></html>`,
+	)
+	if _, err := mergePages("x.html", docs, tags[:2], tags); err == nil {
+		t.Error("two heads that differ merged")
+	}
+}
+
+// TestReleaseView: a link of a shared page as site.js shows it for a
+// release: its directory and GitHub tag, and ?rel= on links to the
+// shared pages and the source pages, but not to the list of releases or
+// a page in a release's directory.
+func TestReleaseView(t *testing.T) {
+	rels := []string{"v1.37.2", "v1.36.3"}
+	all := []string{"v1.37.2", "v1.36.3", "v1.29.6"}
+	for _, c := range []struct {
+		raw  string
+		k    int
+		want string
+	}{
+		{"../src/a.go.html#L3", 1, "../src/a.go.html?rel=v1.36.3#L3"},
+		{"../src/a.go.html?lang=ko#L3", 1, "../src/a.go.html?lang=ko&rel=v1.36.3#L3"},
+		{"../src/a.go.html#L3", 0, "../src/a.go.html?rel=v1.37.2#L3"},
+		{"../v1.37.2/en/search.html", 1, "../v1.36.3/en/search.html"},
+		{"../v1.29.6/en/index.html", 1, "../v1.29.6/en/index.html"},
+		{"handlers.html?rel=v1.29.6", 1, "handlers.html?rel=v1.29.6"},
+		{"../index.html", 1, "../index.html"},
+		{"#main", 1, "#main"},
+		{ghBlob + "v1.37.2/pkg/a.go#L3", 1, ghBlob + "v1.36.3/pkg/a.go#L3"},
+	} {
+		if got := releaseView(c.raw, rels, all, c.k, "en/handlers.html", "index.html"); got != c.want {
+			t.Errorf("releaseView(%q, %s) = %q, want %q", c.raw, rels[c.k], got, c.want)
+		}
+	}
+}
