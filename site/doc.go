@@ -61,7 +61,8 @@
 // have are written once as well, at <out>/<lang>/… (pagemerge.go): the
 // releases' renderings merged as trees, what differs written per release
 // and chosen by ?rel=<tag> in site.js, every link of the site to one of
-// them naming its release; search, explain, the recorded run and each
+// them naming its release; a page that would pass a megabyte is written
+// once per group of releases (<name>.<tag>.html beside it); search, explain, the recorded run and each
 // release's changes stay in <out>/<tag>/. <out>/index.html lists the
 // releases newest first (semver). Every page has a version switcher whose targets are computed
 // at build time from each release's page inventory: the same walkthrough

@@ -28,7 +28,7 @@ import (
 // else: GitHub permalinks are https); https links are not fetched.
 // Errors are "page: message", sorted.
 func CheckLinks(dir string) []error {
-	c := &linkChecker{root: dir, ids: map[string]map[string]bool{}, stats: map[string]struct {
+	c := &linkChecker{root: dir, ids: map[string]map[string]bool{}, groups: map[string]map[string]string{}, stats: map[string]struct {
 		fi  fs.FileInfo
 		err error
 	}{}}
@@ -58,9 +58,10 @@ func CheckLinks(dir string) []error {
 }
 
 type linkChecker struct {
-	root  string
-	ids   map[string]map[string]bool // page → ids, parsed once
-	stats map[string]struct {
+	root   string
+	ids    map[string]map[string]bool   // page → ids, parsed once
+	groups map[string]map[string]string // page → release → its page (parsedPage)
+	stats  map[string]struct {
 		fi  fs.FileInfo
 		err error
 	}
@@ -85,10 +86,24 @@ type pageLink struct {
 	mask     uint64
 }
 
-// parsePage returns the ids and links of an HTML page, and, on a page
-// releases share, those releases (data-rels) and all the site's.
-func parsePage(data []byte) (ids map[string]bool, links []pageLink, dupIDs, rels, all []string) {
-	ids = map[string]bool{}
+// parsedPage is what the link checker reads of an HTML page.
+type parsedPage struct {
+	ids    map[string]bool
+	links  []pageLink
+	dupIDs []string
+	// On a page releases share: those releases (data-rels), all the
+	// site's, and the page of each other release of the same page (its
+	// URL from this one, data-groups), where site.js sends it.
+	rels, all []string
+	groups    map[string]string
+}
+
+// parsePage reads the ids and links of an HTML page.
+func parsePage(data []byte) parsedPage {
+	ids := map[string]bool{}
+	var links []pageLink
+	var dupIDs, rels, all []string
+	groups := map[string]string{}
 	var moved []string
 	// The releases each open element is shown for: the pages shared by
 	// releases are written by x/net/html, which closes every element.
@@ -104,7 +119,7 @@ func parsePage(data []byte) (ids map[string]bool, links []pageLink, dupIDs, rels
 			for _, id := range moved {
 				ids[id] = true
 			}
-			return
+			return parsedPage{ids, links, dupIDs, rels, all, groups}
 		}
 		if tt == html.EndTagToken {
 			tag, _ := z.TagName()
@@ -140,6 +155,15 @@ func parsePage(data []byte) (ids map[string]bool, links []pageLink, dupIDs, rels
 				}
 			case "data-releases":
 				all = strings.Fields(string(v))
+			case "data-groups": // the page of other releases, where site.js sends them
+				for _, g := range strings.Fields(string(v)) {
+					tags, u, _ := strings.Cut(g, "=")
+					for _, r := range strings.Split(tags, ",") {
+						ids[partKey("rel", r)] = true
+						groups[r] = u
+						found = append(found, u+"?rel="+url.QueryEscape(r))
+					}
+				}
 			case "data-r":
 				if m, err := strconv.ParseUint(string(v), 16, 64); err == nil {
 					mask &= m
@@ -229,9 +253,9 @@ func (c *linkChecker) pageIDs(p string) (map[string]bool, bool) {
 		c.ids[p] = nil
 		return nil, false
 	}
-	ids, _, _, _, _ := parsePage(data)
-	c.ids[p] = ids
-	return ids, true
+	pp := parsePage(data)
+	c.ids[p], c.groups[p] = pp.ids, pp.groups
+	return pp.ids, true
 }
 
 func (c *linkChecker) page(p string) {
@@ -240,21 +264,21 @@ func (c *linkChecker) page(p string) {
 		c.errorf(p, "%v", err)
 		return
 	}
-	ids, links, dups, rels, all := parsePage(data)
-	c.ids[p] = ids
-	for _, d := range dups {
+	pp := parsePage(data)
+	c.ids[p], c.groups[p] = pp.ids, pp.groups
+	for _, d := range pp.dupIDs {
 		c.errorf(p, "duplicate id %q", d)
 	}
-	for _, l := range links {
-		if len(rels) < 2 {
+	for _, l := range pp.links {
+		if len(pp.rels) == 0 {
 			c.link(p, l.raw)
 			continue
 		}
 		// A page shared by releases: each link as each release it is
 		// shown for sees it.
-		for k := range rels {
+		for k := range pp.rels {
 			if l.mask&(1<<k) != 0 {
-				c.link(p, releaseView(l.raw, rels, all, k, p, homePage))
+				c.link(p, releaseView(l.raw, pp.rels, pp.all, k, p, homePage))
 			}
 		}
 	}
@@ -301,6 +325,12 @@ func (c *linkChecker) link(p, raw string) {
 	c.query(p, raw, target, u.Query())
 	if u.Fragment == "" {
 		return
+	}
+	// A release another page serves: site.js goes there, fragment kept.
+	if _, ok := c.pageIDs(target); ok {
+		if at, ok := c.groups[target][u.Query().Get("rel")]; ok {
+			target = path.Join(path.Dir(target), at)
+		}
 	}
 	if !strings.HasSuffix(target, ".html") {
 		c.errorf(p, "link %q: fragment on a non-HTML file", raw)

@@ -8,14 +8,20 @@ package site
 // releases' renderings of a page are mostly the same but for what names
 // the release: its directory in links, ?rel= on links into the shared
 // source pages, the tag of GitHub permalinks, the page title.
-// shareReleasePages writes each page two releases or more have once, at
-// <lang>/<page> beside the shared source pages:
+// shareReleasePages writes each page two releases or more have once for
+// a group of releases, at <lang>/<page> beside the shared source pages
+// (the group of the newest release that has it) and <lang>/<name>.<tag>.html
+// (the others', named by their newest release):
 //
 //   - Each release's rendering is parsed (golang.org/x/net/html), its
 //     links moved to the shared page's place, and what names the release
-//     set to the page's newest release's: its directory and GitHub tag in
-//     links (when the newest has that file too), ?rel= of itself dropped,
-//     and the tag in the title.
+//     set to its group's newest release's: its directory and GitHub tag in
+//     links, ?rel= of itself dropped, and the tag in the title.
+//   - Releases join the group of the newer ones, newest first, while that
+//     takes fewer bytes than their own page and the group's page stays
+//     within a megabyte (relPageBudget: a reader on a phone downloads it
+//     whole); an index whose rows name each release's lines is shared by
+//     two or three releases, a walkthrough by all nine of v1.29..v1.37.
 //   - The renderings are merged as trees, newest first: an element's
 //     children are aligned by content (a Myers diff of subtree hashes, as
 //     the source pages' lines are aligned); a child every release has is
@@ -32,15 +38,15 @@ package site
 //   - site.js, for ?rel= of an older release, shows its renderings, turns
 //     the newest's directory and tag in links back into the release's,
 //     and, for any release, carries ?rel= on links to the source pages
-//     and the shared pages. Without script a reader sees the newest.
+//     and the shared pages. Without script a reader sees the newest. A
+//     release of another group is sent to its group's page (data-groups).
 //
-// Every other file's links to a release's copy name the shared page and
-// the release. A page whose renderings cannot be merged, whose merge is no
-// smaller than the copies (a release's changes have little in common with
-// another's) or would weigh more than a megabyte (relPageBudget: an index
-// whose rows name each release's lines), stays in each release's subtree;
-// so do the pages that load their release's data (search, explain) and
-// the recorded run.
+// Links within the shared pages name a page's first group's page and the
+// release (site.js sends it on); every other file's links to a release's
+// copy name its group's page. A page no two releases' renderings of
+// which merge smaller (a release's changes have little in common with
+// another's) stays in each release's subtree; so do the pages that load
+// their release's data (search, explain) and the recorded run.
 //
 // The link checker reads a shared page as each release it shows a link
 // for sees it (linkcheck.go, releaseView).
@@ -84,18 +90,22 @@ func sharedRelPage(p string) bool {
 // relPages maps the site path of each shared page's per-release copy
 // ("v1.36.3/en/handlers.html") to its shared page ("en/handlers.html").
 type relPages struct {
-	to     map[string][]string // shared page → the releases that have it, newest first
-	site   map[string]bool     // every file of the site
-	rel    map[string]bool     // the release directories
-	all    []string            // the releases, newest first
-	budget int                 // the most a shared page may weigh
+	to   map[string][]string // shared page → the releases that have it, newest first
+	site map[string]bool     // every file of the site
+	rel  map[string]bool     // the release directories
+	// at is, once the pages are merged, each shared page's page of each
+	// release: p, or its group's (groupPath).
+	at     map[string]map[string]string
+	all    []string // the releases, newest first
+	budget int      // the most a shared page may weigh
 }
 
-// shareReleasePages writes the pages every release of the multi-release
-// site in dir has and sharedRelPage names once (workers at a time), at their place under the
-// site's root, removes the releases' copies and points every link of the
-// site at the shared page. tags are newest first. It returns the change
-// in bytes and in pages.
+// shareReleasePages writes the pages sharedRelPage names that two
+// releases or more of the multi-release site in dir have once per group
+// of releases (workers at a time), as the package comment says, removes
+// the releases' copies and points every link of the site at the shared
+// pages. tags are newest first. It returns the change in bytes and in
+// pages.
 func shareReleasePages(ctx context.Context, dir string, tags []string, workers, budget int) (dBytes int64, dPages int, err error) {
 	rp := &relPages{to: map[string][]string{}, site: map[string]bool{}, rel: map[string]bool{}, all: tags, budget: budget}
 	for _, t := range tags {
@@ -134,13 +144,13 @@ func shareReleasePages(ctx context.Context, dir string, tags []string, workers, 
 		pages = append(pages, p)
 	}
 	sort.Strings(pages)
-	// A page whose renderings cannot be merged, or whose merge is no
-	// smaller than its copies, stays in each release's subtree; the
-	// others are merged again, for their links to it.
-	var merged map[string][]byte
+	// A page whose renderings cannot be merged, or are no smaller merged,
+	// stays in each release's subtree; the others are merged again, for
+	// their links to it.
+	var merged map[string][]groupPage
 	for again := true; again; {
-		again, merged = false, map[string][]byte{}
-		outs := make([][]byte, len(pages))
+		again, merged = false, map[string][]groupPage{}
+		outs := make([][]groupPage, len(pages))
 		errs := make([]error, len(pages))
 		g, gctx := errgroup.WithContext(ctx)
 		g.SetLimit(workers)
@@ -152,17 +162,11 @@ func shareReleasePages(ctx context.Context, dir string, tags []string, workers, 
 				if err := gctx.Err(); err != nil {
 					return err
 				}
-				out, err := rp.merge(dir, p)
-				if err == nil && (int64(len(out)) >= rp.size(dir, p) || len(out) > rp.budget) {
-					// The releases' pages have little in common, or one
-					// page for all would be too much for a reader.
-					err = errUnmergeable
-				}
-				outs[i], errs[i] = out, err
-				if errors.Is(err, errUnmergeable) {
+				outs[i], errs[i] = rp.merge(dir, p)
+				if errors.Is(errs[i], errUnmergeable) {
 					return nil
 				}
-				return err
+				return errs[i]
 			})
 		}
 		if err := g.Wait(); err != nil {
@@ -177,11 +181,13 @@ func shareReleasePages(ctx context.Context, dir string, tags []string, workers, 
 			}
 		}
 	}
+	rp.at = map[string]map[string]string{}
 	for _, p := range pages {
-		out, ok := merged[p]
+		gs, ok := merged[p]
 		if !ok {
 			continue
 		}
+		rp.at[p] = map[string]string{}
 		for _, t := range rp.to[p] {
 			f := filepath.Join(dir, filepath.FromSlash(t+"/"+p))
 			fi, err := os.Stat(f)
@@ -194,64 +200,75 @@ func shareReleasePages(ctx context.Context, dir string, tags []string, workers, 
 				return 0, 0, err
 			}
 		}
-		f := filepath.Join(dir, filepath.FromSlash(p))
-		if err := os.MkdirAll(filepath.Dir(f), 0o755); err != nil {
-			return 0, 0, err
+		for _, g := range gs {
+			for _, t := range g.tags {
+				rp.at[p][t] = g.path
+			}
+			f := filepath.Join(dir, filepath.FromSlash(g.path))
+			if err := os.MkdirAll(filepath.Dir(f), 0o755); err != nil {
+				return 0, 0, err
+			}
+			if err := os.WriteFile(f, g.data, 0o644); err != nil {
+				return 0, 0, err
+			}
+			dBytes += int64(len(g.data))
+			dPages++
 		}
-		if err := os.WriteFile(f, out, 0o644); err != nil {
-			return 0, 0, err
-		}
-		dBytes += int64(len(out))
-		dPages++
 	}
 	if len(merged) == 0 {
 		return dBytes, dPages, nil
 	}
 	// Every other page's links to a release's copy go to the shared page.
+	var files []string
 	for f := range rp.site {
-		isIndex := path.Base(f) == searchIndexJS
-		if !strings.HasSuffix(f, ".html") && !isIndex {
-			continue
-		}
 		if i := strings.IndexByte(f, '/'); i > 0 && merged[f[i+1:]] != nil {
 			continue // a copy, removed above
 		}
-		full := filepath.Join(dir, filepath.FromSlash(f))
-		data, err := os.ReadFile(full)
-		if err != nil {
-			return 0, 0, err
+		if strings.HasSuffix(f, ".html") || path.Base(f) == searchIndexJS {
+			files = append(files, f)
 		}
-		out := rp.relink(f, data)
-		if isIndex {
-			if out, err = rp.relinkSearch(f, data); err != nil {
-				return 0, 0, fmt.Errorf("%s: %w", f, err)
+	}
+	grown := make([]int64, len(files))
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(workers)
+	for i, f := range files {
+		g.Go(func() error {
+			if err := gctx.Err(); err != nil {
+				return err
 			}
-		}
-		if bytes.Equal(out, data) {
-			continue
-		}
-		if err := os.WriteFile(full, out, 0o644); err != nil {
-			return 0, 0, err
-		}
-		dBytes += int64(len(out) - len(data))
+			full := filepath.Join(dir, filepath.FromSlash(f))
+			data, err := os.ReadFile(full)
+			if err != nil {
+				return err
+			}
+			out := rp.relink(f, data)
+			if path.Base(f) == searchIndexJS {
+				if out, err = rp.relinkSearch(f, data); err != nil {
+					return fmt.Errorf("%s: %w", f, err)
+				}
+			}
+			if bytes.Equal(out, data) {
+				return nil
+			}
+			grown[i] = int64(len(out) - len(data))
+			return os.WriteFile(full, out, 0o644)
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return 0, 0, err
+	}
+	for _, n := range grown {
+		dBytes += n
 	}
 	return dBytes, dPages, nil
 }
 
-// size is the bytes of the releases' copies of the shared page p.
-func (rp *relPages) size(dir, p string) int64 {
-	var n int64
-	for _, t := range rp.to[p] {
-		if fi, err := os.Stat(filepath.Join(dir, filepath.FromSlash(t+"/"+p))); err == nil {
-			n += fi.Size()
-		}
-	}
-	return n
-}
-
-// merge merges the releases' renderings of the shared page p.
-func (rp *relPages) merge(dir, p string) ([]byte, error) {
+// merge merges the releases' renderings of the shared page p into
+// groups (mergeGroups) and writes their pages: the first group's at p,
+// the others' beside it (groupPath). All alone is errUnmergeable.
+func (rp *relPages) merge(dir, p string) ([]groupPage, error) {
 	var docs []*html.Node
+	var sizes []int64
 	for _, t := range rp.to[p] {
 		data, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(t+"/"+p)))
 		if err != nil {
@@ -262,20 +279,56 @@ func (rp *relPages) merge(dir, p string) ([]byte, error) {
 			return nil, fmt.Errorf("%s/%s: %w", t, p, err)
 		}
 		rp.relocate(doc, t, p)
-		docs = append(docs, doc)
+		docs, sizes = append(docs, doc), append(sizes, int64(len(data)))
 	}
-	out, err := mergePages(p, docs, rp.to[p], rp.all)
+	gs, err := mergeGroups(docs, rp.to[p], sizes, rp.budget)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", p, err)
 	}
+	if len(gs) == len(docs) {
+		return nil, fmt.Errorf("%s: %w", p, errUnmergeable)
+	}
+	out := make([]groupPage, len(gs))
+	for i, g := range gs {
+		out[i] = groupPage{tags: g.tags, path: p}
+		if i > 0 {
+			out[i].path = groupPath(p, g.tags[0])
+		}
+	}
+	for i, g := range gs {
+		var others []string
+		for j, o := range out {
+			if j != i {
+				others = append(others, strings.Join(o.tags, ",")+"="+relURL(out[i].path, o.path, ""))
+			}
+		}
+		if out[i].data, err = g.render(out[i].path, rp.all, others); err != nil {
+			return nil, fmt.Errorf("%s: %w", p, err)
+		}
+	}
 	return out, nil
+}
+
+// groupPage is a page of a group of releases: their tags, its site path
+// and its bytes.
+type groupPage struct {
+	tags []string
+	path string
+	data []byte
+}
+
+// groupPath is the site path of the page of the group of releases the
+// newest of which is tag, other than the first: handlers.v1.33.13.html.
+func groupPath(p, tag string) string {
+	return strings.TrimSuffix(p, ".html") + "." + tag + ".html"
 }
 
 // relPageBudget is the most a page shared by releases may weigh: what a
 // reader on a phone downloads for one page, as a source page's parts.
 const relPageBudget = 1 << 20
 
-// errUnmergeable is mergePages's error for renderings it cannot merge.
+// errUnmergeable is the error of a page no two releases' renderings of
+// which merge smaller.
 var errUnmergeable = errors.New("the renderings cannot be merged")
 
 // urlAttr are the attributes that hold a URL on the pages shared.
@@ -347,6 +400,9 @@ func (rp *relPages) move(from, to, raw, self string) (string, bool) {
 	if t, rest, ok := strings.Cut(target, "/"); ok && rp.to[rest] != nil {
 		if rp.rel[t] {
 			target = rest
+			if at := rp.at[rest][t]; at != "" {
+				target = at // straight to the release's group's page
+			}
 			if t != self {
 				q.Set("rel", t)
 			}
@@ -367,7 +423,6 @@ func (rp *relPages) move(from, to, raw, self string) (string, bool) {
 // path under the release directory) a rendering from the shared page's
 // place, with what names the release set to the newest's.
 func (rp *relPages) relocate(doc *html.Node, tag, p string) {
-	newest := rp.to[p][0]
 	from, to := tag+"/"+p, p
 	var walk func(n *html.Node)
 	walk = func(n *html.Node) {
@@ -380,13 +435,10 @@ func (rp *relPages) relocate(doc *html.Node, tag, p string) {
 				if m, ok := rp.move(from, to, v, tag); ok {
 					v = m
 				}
-				if tag != newest {
-					v = rp.asNewest(to, v, tag, newest)
-				}
-				n.Attr[i].Val = v
+				n.Attr[i].Val = asGroup(to, v, tag)
 			}
-			if n.DataAtom == atom.Title && n.FirstChild != nil && n.FirstChild.Type == html.TextNode && tag != newest {
-				n.FirstChild.Data = strings.ReplaceAll(n.FirstChild.Data, tag, newest)
+			if n.DataAtom == atom.Title && n.FirstChild != nil && n.FirstChild.Type == html.TextNode {
+				n.FirstChild.Data = strings.ReplaceAll(n.FirstChild.Data, tag, relToken)
 			}
 		}
 		for c := n.FirstChild; c != nil; c = c.NextSibling {
@@ -396,24 +448,28 @@ func (rp *relPages) relocate(doc *html.Node, tag, p string) {
 	walk(doc)
 }
 
-// asNewest turns a link of release tag's rendering into the newest
-// release's: its release directory (when the newest has the same file)
-// and its GitHub tag. site.js turns them back for the release.
-func (rp *relPages) asNewest(page, v, tag, newest string) string {
+// asGroup turns what names release tag in a link of its rendering, its
+// directory and GitHub tag, into relToken, which the page of the
+// releases merged with it names their newest by (groupPage.render);
+// site.js turns them back for the release read.
+func asGroup(page, v, tag string) string {
 	if rest, ok := strings.CutPrefix(v, ghBlob+tag+"/"); ok {
-		return ghBlob + newest + "/" + rest
+		return ghBlob + relToken + "/" + rest
 	}
 	u, err := url.Parse(v)
 	if err != nil || u.Scheme != "" || u.Host != "" || u.Path == "" {
 		return v
 	}
-	target := path.Join(path.Dir(page), u.Path)
-	rest, ok := strings.CutPrefix(target, tag+"/")
-	if !ok || !rp.site[newest+"/"+rest] {
+	rest, ok := strings.CutPrefix(path.Join(path.Dir(page), u.Path), tag+"/")
+	if !ok {
 		return v
 	}
-	return withQuery(relURL(page, newest+"/"+rest, u.Fragment), u.RawQuery)
+	return withQuery(relURL(page, relToken+"/"+rest, u.Fragment), u.RawQuery)
 }
+
+// relToken stands for the newest release of a page's merged renderings
+// until their group is known: no release tag or path has it.
+const relToken = "@kubewalk-release@"
 
 // withQuery puts query q into the relative URL s, before its fragment.
 func withQuery(s, q string) string {
@@ -436,36 +492,113 @@ type mergeTree struct {
 	undo []func()
 }
 
-// mergePages merges the renderings docs (newest first) of one page into
-// one page, as the package comment says; p is its site path, all the
-// site's releases.
-func mergePages(p string, docs []*html.Node, tags, all []string) ([]byte, error) {
+// pageGroup is releases (newest first) whose renderings of a page are
+// merged into one page, and the merge.
+type pageGroup struct {
+	tags []string
+	doc  *html.Node
+	mt   *mergeTree
+}
+
+// mergeGroups merges the renderings docs of a page (newest first; sizes
+// are the bytes of each release's own page) into groups of consecutive
+// releases, as the package comment says: a release joins the newer ones'
+// group while that takes fewer bytes than its own page and the group's
+// page stays within budget.
+func mergeGroups(docs []*html.Node, tags []string, sizes []int64, budget int) ([]pageGroup, error) {
 	if len(docs) > 64 {
 		return nil, fmt.Errorf("%d releases: a page is shared by at most 64", len(docs))
 	}
-	mt := &mergeTree{mask: map[*html.Node]uint64{}, last: map[*html.Node]string{}}
-	base := docs[0]
-	mt.adopt(base, 1)
-	for k := 1; k < len(docs); k++ {
-		hashes(docs[k], mt.last)
-		if !mt.pair(base, docs[k], 1<<k) {
-			return nil, fmt.Errorf("%w: release %s's with the newer ones'", errUnmergeable, tags[k])
+	var gs []pageGroup
+	for i := 0; i < len(docs); {
+		mt := &mergeTree{mask: map[*html.Node]uint64{}, last: map[*html.Node]string{}}
+		base, n := docs[i], 1
+		mt.adopt(base, 1)
+		est := mt.estimate(base)
+		for j := i + 1; j < len(docs); j++ {
+			mark := len(mt.undo)
+			hashes(docs[j], mt.last)
+			if !mt.pair(base, docs[j], 1<<n) {
+				break
+			}
+			e := mt.estimate(base)
+			if e > int64(budget) || e-est >= sizes[j] {
+				mt.rollback(mark)
+				break
+			}
+			est, n = e, n+1
+		}
+		gs = append(gs, pageGroup{tags[i : i+n], base, mt})
+		i += n
+	}
+	return gs, nil
+}
+
+// estimate is about the bytes of the page merged so far: its rendering
+// and the data-r each rendering of a node will carry.
+func (mt *mergeTree) estimate(doc *html.Node) int64 {
+	var w countWriter
+	html.Render(&w, doc) // a countWriter does not fail
+	var marks int64
+	var walk func(n *html.Node, parent uint64)
+	walk = func(n *html.Node, parent uint64) {
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			if mt.mask[c] != parent {
+				marks++
+			}
+			walk(c, mt.mask[c])
 		}
 	}
-	mt.emit(base, uint64(1)<<len(docs)-1)
-	fixIDs(base)
-	root := htmlElement(base)
+	walk(doc, mt.mask[doc])
+	return int64(w) + marks*int64(len(` data-r="ff" hidden=""`))
+}
+
+type countWriter int64
+
+func (w *countWriter) Write(p []byte) (int, error) {
+	*w += countWriter(len(p))
+	return len(p), nil
+}
+
+// render writes the group's page, at site path p; all are the site's
+// releases and others the other groups' pages ("<tag>,<tag>=<url>").
+func (g pageGroup) render(p string, all, others []string) ([]byte, error) {
+	g.mt.emit(g.doc, uint64(1)<<len(g.tags)-1)
+	fixIDs(g.doc)
+	setRelease(g.doc, g.tags[0])
+	root := htmlElement(g.doc)
 	if root == nil {
 		return nil, fmt.Errorf("no <html> element")
 	}
-	root.Attr = append(root.Attr, html.Attribute{Key: "data-rels", Val: strings.Join(tags, " ")},
+	root.Attr = append(root.Attr, html.Attribute{Key: "data-rels", Val: strings.Join(g.tags, " ")},
 		html.Attribute{Key: "data-releases", Val: strings.Join(all, " ")},
 		html.Attribute{Key: "data-root", Val: strings.Repeat("../", strings.Count(p, "/"))})
+	if len(others) > 0 {
+		root.Attr = append(root.Attr, html.Attribute{Key: "data-groups", Val: strings.Join(others, " ")})
+	}
 	var buf bytes.Buffer
-	if err := html.Render(&buf, base); err != nil {
+	if err := html.Render(&buf, g.doc); err != nil {
 		return nil, err
 	}
 	return buf.Bytes(), nil
+}
+
+// setRelease names the group's newest release where relocate put
+// relToken.
+func setRelease(n *html.Node, tag string) {
+	if n.Type == html.ElementNode {
+		for i, a := range n.Attr {
+			if a.Namespace == "" && urlAttr[a.Key] {
+				n.Attr[i].Val = strings.ReplaceAll(a.Val, relToken, tag)
+			}
+		}
+	}
+	if n.Type == html.TextNode && n.Parent != nil && n.Parent.DataAtom == atom.Title {
+		n.Data = strings.ReplaceAll(n.Data, relToken, tag)
+	}
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		setRelease(c, tag)
+	}
 }
 
 func htmlElement(doc *html.Node) *html.Node {
@@ -574,10 +707,7 @@ func blank(n *html.Node) bool {
 func (mt *mergeTree) pair(m, c *html.Node, bit uint64) bool {
 	mark := len(mt.undo)
 	if !mt.children(m, c, bit) {
-		for i := len(mt.undo) - 1; i >= mark; i-- {
-			mt.undo[i]()
-		}
-		mt.undo = mt.undo[:mark]
+		mt.rollback(mark)
 		return false
 	}
 	mt.setMask(m, mt.mask[m]|bit)
@@ -585,6 +715,14 @@ func (mt *mergeTree) pair(m, c *html.Node, bit uint64) bool {
 	mt.last[m] = mt.last[c]
 	mt.undo = append(mt.undo, func() { mt.last[m] = old })
 	return true
+}
+
+// rollback undoes what was merged since the undo log's length was mark.
+func (mt *mergeTree) rollback(mark int) {
+	for i := len(mt.undo) - 1; i >= mark; i-- {
+		mt.undo[i]()
+	}
+	mt.undo = mt.undo[:mark]
 }
 
 func (mt *mergeTree) setMask(n *html.Node, v uint64) {

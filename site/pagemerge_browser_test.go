@@ -2,6 +2,7 @@ package site
 
 import (
 	"context"
+	"io/fs"
 	"net/url"
 	"os"
 	"path"
@@ -10,9 +11,12 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/chromedp/chromedp"
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/kubewalk/kubewalk/templates"
 )
 
 // TestBrowserSharedReleasePages builds the two-release site twice, with
@@ -58,12 +62,12 @@ func TestBrowserSharedReleasePages(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		_, links, _, rels, all := parsePage(data)
-		for k, r := range rels {
+		pp := parsePage(data)
+		for k, r := range pp.rels {
 			var want []string
-			for _, l := range links {
+			for _, l := range pp.links {
 				if (l.tag == "a" || l.tag == "form") && l.mask&(1<<k) != 0 {
-					want = append(want, releaseView(l.raw, rels, all, k, p, homePage))
+					want = append(want, releaseView(l.raw, pp.rels, pp.all, k, p, homePage))
 				}
 			}
 			openPage(t, ctx, fileURL(t, shared)+p+"?rel="+r)
@@ -116,6 +120,10 @@ func compareSharedPages(t *testing.T, ctx context.Context, shared, own string, t
 			t.Fatal(err)
 		}
 		q := u.Query()
+		// A group's page is the shared page (pagemerge.go, groupPath).
+		if m := groupPageRE.FindStringSubmatch(u.Path); m != nil && isShared[m[1]+".html"] {
+			u.Path = m[1] + ".html"
+		}
 		if t, p, ok := strings.Cut(u.Path, "/"); ok && isShared[p] {
 			u.Path = p
 			q.Set("rel", t)
@@ -160,17 +168,75 @@ func compareSharedPages(t *testing.T, ctx context.Context, shared, own string, t
 			for k, l := range want.Links {
 				want.Links[k] = site(own, l, tag)
 			}
+			// The page of the release's group (the entry page sends the
+			// reader there: TestBrowserReleaseGroups).
+			at := p
+			if data, err := os.ReadFile(filepath.Join(shared, filepath.FromSlash(p))); err == nil {
+				if g, ok := parsePage(data).groups[tag]; ok {
+					at = path.Join(path.Dir(p), g)
+				}
+			}
 			for _, q := range queries {
-				got := read(sharedURL + p + q)
+				got := read(sharedURL + at + q)
 				for k, l := range got.Links {
 					got.Links[k] = site(shared, l, tag)
 				}
 				if diff := cmp.Diff(want, got); diff != "" {
-					t.Errorf("%s%s against %s: (-own +shared):\n%s", p, q, path.Join(tag, p), diff)
+					t.Errorf("%s%s against %s: (-own +shared):\n%s", at, q, path.Join(tag, p), diff)
 				}
 				links += len(got.Links)
 			}
 		}
 	}
 	return links
+}
+
+var groupPageRE = regexp.MustCompile(`^(.*)\.v[0-9][^/]*\.html$`)
+
+// TestBrowserReleaseGroups: a release another page of the same page's
+// releases serves (data-groups) is sent there, at the same place, and
+// shows its own rendering.
+func TestBrowserReleaseGroups(t *testing.T) {
+	if testing.Short() {
+		t.Skip("browser test skipped in -short mode")
+	}
+	dir := t.TempDir()
+	js, err := fs.ReadFile(templates.FS, "assets/site.js")
+	if err != nil {
+		t.Fatal(err)
+	}
+	page := func(rels, groups, body string) string {
+		return `<!DOCTYPE html><html data-rels="` + rels + `" data-releases="v3 v2 v1" data-root="" data-groups="` + groups +
+			`"><head><title>T</title></head><body>` + body + `<script src="site.js"></script></body></html>`
+	}
+	for name, data := range map[string]string{
+		"site.js":   string(js),
+		"x.html":    page("v3 v2", "v1=x.v1.html", `<p id="far" data-r="2" hidden>two</p><p data-r="1">three</p>`),
+		"x.v1.html": page("v1", "v3,v2=x.html", `<p style="margin-top:3000px" id="far">one</p>`),
+	} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ctx := browser(t, 800, 600)
+	base := fileURL(t, dir)
+	for _, c := range []struct{ from, want, text string }{
+		{"x.html?rel=v1#far", "x.v1.html?rel=v1#far", "one"},
+		{"x.v1.html?rel=v2", "x.html?rel=v2", "two"},
+		{"x.html", "x.html", "three"},
+	} {
+		openPage(t, ctx, base+c.from)
+		var at, text string
+		for range 50 { // the page sends the reader on
+			got, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`[location.href, document.body ? document.body.innerText.trim() : ""]`))
+			if err == nil && strings.HasPrefix(got[0], base+c.want) {
+				at, text = got[0], got[1]
+				break
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+		if at != base+c.want || text != c.text {
+			t.Errorf("%s: at %q showing %q, want %s showing %q", c.from, at, text, c.want, c.text)
+		}
+	}
 }

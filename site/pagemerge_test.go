@@ -1,6 +1,8 @@
 package site
 
 import (
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -20,6 +22,22 @@ func parseDocs(t *testing.T, pages ...string) []*html.Node {
 	return docs
 }
 
+// mergeOne merges docs into one page, without a budget.
+func mergeOne(p string, docs []*html.Node, tags, all []string) ([]byte, error) {
+	sizes := make([]int64, len(docs))
+	for i := range sizes {
+		sizes[i] = 1 << 40
+	}
+	gs, err := mergeGroups(docs, tags, sizes, 1<<40)
+	if err != nil {
+		return nil, err
+	}
+	if len(gs) != 1 {
+		return nil, fmt.Errorf("%d groups", len(gs))
+	}
+	return gs[0].render(p, all, nil)
+}
+
 func htmlPage(title, body string) string {
 	return "<!DOCTYPE html><html lang=\"en\"><head><title>" + title + "</title></head><body>" + body + "</body></html>"
 }
@@ -35,7 +53,7 @@ func TestMergePages(t *testing.T) {
 		htmlPage("Events · v3", `<p>same</p><ul><li id="a">A <b>old</b></li></ul><ul class="t"><li>x</li>row 2</ul>`),
 		htmlPage("Since v0 · v3", `<p>same</p><ul><li id="a">A <b>old</b></li></ul><ul class="t"><li>x</li>row 2</ul>`),
 	)
-	out, err := mergePages("events.html", docs, tags, tags)
+	out, err := mergeOne("events.html", docs, tags, tags)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,7 +83,7 @@ func TestMergePages(t *testing.T) {
 		htmlPage("E", `<section id="e-X"><h2>X</h2><p>3</p></section>`),
 		htmlPage("E", `<section id="e-X" class="old"><h2>X</h2></section>`),
 	)
-	out, err = mergePages("events.html", docs, tags[:2], tags)
+	out, err = mergeOne("events.html", docs, tags[:2], tags)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -82,8 +100,46 @@ func TestMergePages(t *testing.T) {
 		`<html><head><title>T</title><link rel="stylesheet" href="a.css"></head><body></body></html>`,
 		`<html><head><title>T</title><link rel="stylesheet" href="b.css"></head><body></body></html>`,
 	)
-	if _, err := mergePages("x.html", docs, tags[:2], tags); err == nil {
+	if _, err := mergeOne("x.html", docs, tags[:2], tags); err == nil {
 		t.Error("two heads that differ merged")
+	}
+}
+
+// TestMergeGroups: a release joins the newer releases' page while that
+// stays within the budget and takes fewer bytes than its own page.
+func TestMergeGroups(t *testing.T) {
+	tags := []string{"v4", "v3", "v2", "v1"}
+	row := strings.Repeat("<p>the same long paragraph of every release</p>", 40)
+	docs := parseDocs(t,
+		htmlPage("T", row+"<p>4</p>"),
+		htmlPage("T", row+"<p>3</p>"),
+		htmlPage("T", row+"<p>2</p>"),
+		htmlPage("T", "<p>nothing in common</p>"),
+	)
+	sizes := []int64{2100, 2100, 2100, 100}
+	// Room for three renderings of a paragraph, not four.
+	one, err := mergeGroups(parseDocs(t, htmlPage("T", row+"<p>4</p>")), tags[:1], sizes[:1], 1<<20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	budget := int(one[0].mt.estimate(one[0].doc)) + 60
+	gs, err := mergeGroups(docs, tags, sizes, budget)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, g := range gs {
+		got = append(got, strings.Join(g.tags, ","))
+	}
+	if want := []string{"v4,v3", "v2", "v1"}; !slices.Equal(got, want) {
+		t.Errorf("groups %v, want %v", got, want)
+	}
+	out, err := gs[0].render("x.html", tags, []string{"v2=x.v2.html", "v1=x.v1.html"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(out), `data-rels="v4 v3" data-releases="v4 v3 v2 v1" data-root="" data-groups="v2=x.v2.html v1=x.v1.html"`) {
+		t.Errorf("the first group's page does not name the others:\n%.300s", out)
 	}
 }
 
