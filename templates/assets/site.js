@@ -105,16 +105,28 @@
   // A page a multi-release site writes once for its releases
   // (site/pagemerge.go): data-rels lists them, newest first (and
   // data-releases the site's), and ?rel= names the one to show (the
-  // newest without it). For an older release,
+  // newest without it); a release another page of the same page's
+  // releases serves goes there. For an older release,
   // its renderings are shown (data-r: a bit per release, in hex), its ids
   // given back (data-id), and the newest's directory and GitHub tag in
   // links, and in the diffs' script, turned into the release's. Links to
   // the source pages and the shared pages carry ?rel=.
   (function () {
-    var root = document.documentElement, rels = (root.getAttribute("data-rels") || "").split(" ");
+    var root = document.documentElement;
+    if (!root.hasAttribute("data-rels")) return;
+    var rels = root.getAttribute("data-rels").split(" ");
     var all = (root.getAttribute("data-releases") || "").split(" ");
     var r = new URLSearchParams(location.search).get("rel") || rels[0], k = rels.indexOf(r), n = rels[0];
-    if (rels.length < 2 || k < 0) return;
+    if (k < 0) {
+      // Another group of releases' page (data-groups: "<tag>,<tag>=<url>").
+      (root.getAttribute("data-groups") || "").split(" ").forEach(function (g) {
+        var i = g.indexOf("=");
+        if (i > 0 && g.slice(0, i).split(",").indexOf(r) >= 0) {
+          location.replace(g.slice(i + 1) + "?rel=" + encodeURIComponent(r) + location.hash);
+        }
+      });
+      return;
+    }
     var top = new URL((root.getAttribute("data-root") || "") + "index.html", location.href).pathname;
     var gh = "https://github.com/kubernetes/kubernetes/blob/";
     if (k > 0) {
