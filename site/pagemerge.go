@@ -66,6 +66,7 @@ import (
 	"path"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -145,24 +146,24 @@ func shareReleasePages(ctx context.Context, dir string, tags []string, workers, 
 	}
 	sort.Strings(pages)
 	// A page whose renderings cannot be merged, or are no smaller merged,
-	// stays in each release's subtree; the others are merged again, for
-	// their links to it.
-	var merged map[string][]groupPage
-	for again := true; again; {
-		again, merged = false, map[string][]groupPage{}
-		outs := make([][]groupPage, len(pages))
-		errs := make([]error, len(pages))
+	// stays in each release's subtree; the pages that link it are merged
+	// again, their links to it left as they are.
+	merged := map[string][]groupPage{}
+	linked := make([]map[string]bool, len(pages))
+	todo := pages
+	for len(todo) > 0 {
+		outs := make([][]groupPage, len(todo))
+		errs := make([]error, len(todo))
 		g, gctx := errgroup.WithContext(ctx)
 		g.SetLimit(workers)
-		for i, p := range pages {
-			if rp.to[p] == nil {
-				continue
-			}
+		for i, p := range todo {
 			g.Go(func() error {
 				if err := gctx.Err(); err != nil {
 					return err
 				}
-				outs[i], errs[i] = rp.merge(dir, p)
+				var links map[string]bool
+				outs[i], links, errs[i] = rp.merge(dir, p)
+				linked[slices.Index(pages, p)] = links
 				if errors.Is(errs[i], errUnmergeable) {
 					return nil
 				}
@@ -172,12 +173,25 @@ func shareReleasePages(ctx context.Context, dir string, tags []string, workers, 
 		if err := g.Wait(); err != nil {
 			return 0, 0, err
 		}
-		for i, p := range pages {
+		dropped := map[string]bool{}
+		for i, p := range todo {
+			merged[p] = outs[i]
 			if errors.Is(errs[i], errUnmergeable) {
 				delete(rp.to, p)
-				again = true
-			} else if outs[i] != nil {
-				merged[p] = outs[i]
+				delete(merged, p)
+				dropped[p] = true
+			}
+		}
+		todo = nil
+		for i, p := range pages {
+			if rp.to[p] == nil {
+				continue
+			}
+			for d := range dropped {
+				if linked[i][d] {
+					todo = append(todo, p)
+					break
+				}
 			}
 		}
 	}
@@ -266,27 +280,28 @@ func shareReleasePages(ctx context.Context, dir string, tags []string, workers, 
 // merge merges the releases' renderings of the shared page p into
 // groups (mergeGroups) and writes their pages: the first group's at p,
 // the others' beside it (groupPath). All alone is errUnmergeable.
-func (rp *relPages) merge(dir, p string) ([]groupPage, error) {
+func (rp *relPages) merge(dir, p string) (gps []groupPage, links map[string]bool, err error) {
+	links = map[string]bool{}
 	var docs []*html.Node
 	var sizes []int64
 	for _, t := range rp.to[p] {
 		data, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(t+"/"+p)))
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		doc, err := html.Parse(bytes.NewReader(data))
 		if err != nil {
-			return nil, fmt.Errorf("%s/%s: %w", t, p, err)
+			return nil, nil, fmt.Errorf("%s/%s: %w", t, p, err)
 		}
-		rp.relocate(doc, t, p)
+		rp.relocate(doc, t, p, links)
 		docs, sizes = append(docs, doc), append(sizes, int64(len(data)))
 	}
 	gs, err := mergeGroups(docs, rp.to[p], sizes, rp.budget)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", p, err)
+		return nil, nil, fmt.Errorf("%s: %w", p, err)
 	}
 	if len(gs) == len(docs) {
-		return nil, fmt.Errorf("%s: %w", p, errUnmergeable)
+		return nil, links, fmt.Errorf("%s: %w", p, errUnmergeable)
 	}
 	out := make([]groupPage, len(gs))
 	for i, g := range gs {
@@ -303,10 +318,10 @@ func (rp *relPages) merge(dir, p string) ([]groupPage, error) {
 			}
 		}
 		if out[i].data, err = g.render(out[i].path, rp.all, others); err != nil {
-			return nil, fmt.Errorf("%s: %w", p, err)
+			return nil, nil, fmt.Errorf("%s: %w", p, err)
 		}
 	}
-	return out, nil
+	return out, links, nil
 }
 
 // groupPage is a page of a group of releases: their tags, its site path
@@ -344,7 +359,7 @@ func (rp *relPages) relink(f string, data []byte) []byte {
 	return quotedURL.ReplaceAllFunc(data, func(m []byte) []byte {
 		sm := quotedURL.FindSubmatch(m)
 		raw := html.UnescapeString(string(sm[2]))
-		v, ok := rp.move(f, f, raw, "")
+		v, _, ok := rp.move(f, f, raw, "")
 		if !ok {
 			return m
 		}
@@ -367,7 +382,7 @@ func (rp *relPages) relinkSearch(f string, data []byte) ([]byte, error) {
 	page, changed := path.Join(path.Dir(f), searchPage), false
 	for _, e := range d.Docs {
 		if len(e) > 2 {
-			if v, ok := rp.move(page, page, e[2], ""); ok {
+			if v, _, ok := rp.move(page, page, e[2], ""); ok {
 				e[2], changed = v, true
 			}
 		}
@@ -384,13 +399,13 @@ func (rp *relPages) relinkSearch(f string, data []byte) ([]byte, error) {
 
 // move returns the link raw, written on the page at site path from, as a
 // link from the page at site path to: a link to a shared page's copy
-// names the shared page and the copy's release (none when the release is
-// self's, which site.js supplies). ok is false for a link move leaves as
-// it is (from == to and nothing to change).
-func (rp *relPages) move(from, to, raw, self string) (string, bool) {
+// names the shared page (returned as shared too) and the copy's release
+// (none when the release is self's, which site.js supplies). ok is false
+// for a link move leaves as it is (from == to and nothing to change).
+func (rp *relPages) move(from, to, raw, self string) (v, shared string, ok bool) {
 	u, err := url.Parse(raw)
 	if err != nil || u.Scheme != "" || u.Host != "" || u.Path == "" || strings.HasPrefix(u.Path, "/") {
-		return raw, false
+		return raw, "", false
 	}
 	target := path.Join(path.Dir(from), u.Path)
 	q := u.Query()
@@ -399,7 +414,7 @@ func (rp *relPages) move(from, to, raw, self string) (string, bool) {
 	}
 	if t, rest, ok := strings.Cut(target, "/"); ok && rp.to[rest] != nil {
 		if rp.rel[t] {
-			target = rest
+			target, shared = rest, rest
 			if at := rp.at[rest][t]; at != "" {
 				target = at // straight to the release's group's page
 			}
@@ -409,20 +424,21 @@ func (rp *relPages) move(from, to, raw, self string) (string, bool) {
 		}
 	}
 	if target == path.Join(path.Dir(from), u.Path) && from == to {
-		return raw, false
+		return raw, "", false
 	}
 	out := relURL(to, target, u.Fragment)
 	if target == to && u.Fragment != "" {
 		out = relURL(to, target, "")
 		out += "#" + u.Fragment
 	}
-	return withQuery(out, q.Encode()), true
+	return withQuery(out, q.Encode()), shared, true
 }
 
 // relocate makes release tag's rendering of the shared page p (its
 // path under the release directory) a rendering from the shared page's
-// place, with what names the release set to the newest's.
-func (rp *relPages) relocate(doc *html.Node, tag, p string) {
+// place, with what names the release set to relToken (asGroup), and
+// records the shared pages it links in links.
+func (rp *relPages) relocate(doc *html.Node, tag, p string, links map[string]bool) {
 	from, to := tag+"/"+p, p
 	var walk func(n *html.Node)
 	walk = func(n *html.Node) {
@@ -432,8 +448,11 @@ func (rp *relPages) relocate(doc *html.Node, tag, p string) {
 					continue
 				}
 				v := a.Val
-				if m, ok := rp.move(from, to, v, tag); ok {
+				if m, shared, ok := rp.move(from, to, v, tag); ok {
 					v = m
+					if shared != "" {
+						links[shared] = true
+					}
 				}
 				n.Attr[i].Val = asGroup(to, v, tag)
 			}
@@ -771,20 +790,13 @@ func (mt *mergeTree) children(m, c *html.Node, bit uint64) bool {
 	i, j := 0, 0
 	var dels, ins []*html.Node
 	flush := func() bool {
-		// Pair renderings of an element with the same start tag, in order.
+		// Pair renderings of an element with the same start tag, in order:
+		// those most alike (partners).
 		used := 0
-		for _, n := range ins {
-			paired := false
-			if n.Type == html.ElementNode {
-				for x := used; x < len(dels); x++ {
-					d := dels[x]
-					if d.Type == html.ElementNode && startTag(d) == startTag(n) && mt.pair(d, n, bit) {
-						used, paired = x+1, true
-						break
-					}
-				}
-			}
-			if paired {
+		match := mt.partners(dels, ins)
+		for k, n := range ins {
+			if x := match[k]; x >= used && mt.pair(dels[x], n, bit) {
+				used = x + 1
 				continue
 			}
 			if blank(n) && !textOK {
@@ -848,6 +860,102 @@ func (mt *mergeTree) children(m, c *html.Node, bit uint64) bool {
 	}
 	return flush()
 }
+
+// partners matches the renderings ins of a release with the merged
+// children dels they may be merged into (same start tag), keeping their
+// order and, of the ways to, the one that pairs the most alike: the most
+// children in common, plus one a pair (a longest common subsequence
+// weighted so). match[k] is ins[k]'s partner in dels, or -1. Runs longer
+// than maxPartners on both sides are paired greedily, in order.
+func (mt *mergeTree) partners(dels, ins []*html.Node) []int {
+	match := make([]int, len(ins))
+	for k := range match {
+		match[k] = -1
+	}
+	tag := func(n *html.Node) string {
+		if n.Type != html.ElementNode {
+			return ""
+		}
+		return startTag(n)
+	}
+	dt, it := make([]string, len(dels)), make([]string, len(ins))
+	for x, d := range dels {
+		dt[x] = tag(d)
+	}
+	for k, n := range ins {
+		it[k] = tag(n)
+	}
+	if len(dels)*len(ins) > maxPartners*maxPartners {
+		used := 0
+		for k := range ins {
+			for x := used; x < len(dels) && it[k] != ""; x++ {
+				if dt[x] == it[k] {
+					match[k], used = x, x+1
+					break
+				}
+			}
+		}
+		return match
+	}
+	kids := func(n *html.Node) map[string]bool {
+		set := map[string]bool{}
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			if !blank(c) {
+				set[mt.last[c]] = true
+			}
+		}
+		return set
+	}
+	dk := make([]map[string]bool, len(dels))
+	weight := func(k, x int) int {
+		if it[k] == "" || it[k] != dt[x] {
+			return 0
+		}
+		if dk[x] == nil {
+			dk[x] = kids(dels[x])
+		}
+		w := 1
+		for c := ins[k].FirstChild; c != nil; c = c.NextSibling {
+			if !blank(c) && dk[x][mt.last[c]] {
+				w++
+			}
+		}
+		return w
+	}
+	// best[k][x]: the most weight pairing ins[k:] with dels[x:].
+	best := make([][]int, len(ins)+1)
+	for k := range best {
+		best[k] = make([]int, len(dels)+1)
+	}
+	ws := make([][]int, len(ins))
+	for k := len(ins) - 1; k >= 0; k-- {
+		ws[k] = make([]int, len(dels))
+		for x := len(dels) - 1; x >= 0; x-- {
+			ws[k][x] = weight(k, x)
+			b := max(best[k+1][x], best[k][x+1])
+			if ws[k][x] > 0 {
+				b = max(b, ws[k][x]+best[k+1][x+1])
+			}
+			best[k][x] = b
+		}
+	}
+	for k, x := 0, 0; k < len(ins) && x < len(dels); {
+		switch {
+		case ws[k][x] > 0 && best[k][x] == ws[k][x]+best[k+1][x+1]:
+			match[k] = x
+			k, x = k+1, x+1
+		case best[k][x] == best[k+1][x]:
+			k++
+		default:
+			x++
+		}
+	}
+	return match
+}
+
+// maxPartners bounds the runs partners weighs: past it, pairing is in
+// order.
+const maxPartners = 300
 
 // same records that release bit renders merged node n as the newest
 // release merged into it did: every node of that rendering gets bit.

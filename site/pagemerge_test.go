@@ -105,6 +105,23 @@ func TestMergePages(t *testing.T) {
 	}
 }
 
+// TestMergePartners: an older rendering of an element is merged into the
+// newer rendering most like it, not the first with the same start tag.
+func TestMergePartners(t *testing.T) {
+	docs := parseDocs(t,
+		htmlPage("T", `<div class="w"><h4>create pods</h4><p>1</p></div><div class="w"><h4>bind pods</h4><p>1</p></div>`),
+		htmlPage("T", `<div class="w"><h4>bind pods</h4><p>2</p></div>`),
+	)
+	out, err := mergeOne("x.html", docs, []string{"v2", "v1"}, []string{"v2", "v1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `<div class="w" data-r="1"><h4>create pods</h4><p>1</p></div><div class="w"><h4>bind pods</h4><p><span data-r="2" hidden="">2</span><span data-r="1">1</span></p></div>`
+	if !strings.Contains(string(out), want) {
+		t.Errorf("merged:\n%s\nwant %s", out, want)
+	}
+}
+
 // TestMergeGroups: a release joins the newer releases' page while that
 // stays within the budget and takes fewer bytes than its own page.
 func TestMergeGroups(t *testing.T) {
