@@ -213,6 +213,9 @@ func shareReleasePages(ctx context.Context, dir string, tags []string, workers, 
 			if err := os.Remove(f); err != nil {
 				return 0, 0, err
 			}
+			// A directory left empty goes too: the site is its files.
+			for d := filepath.Dir(f); d != dir && os.Remove(d) == nil; d = filepath.Dir(d) {
+			}
 		}
 		for _, g := range gs {
 			for _, t := range g.tags {

@@ -2,6 +2,7 @@ package site
 
 import (
 	"context"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -274,6 +275,30 @@ func TestMultiReleasePageBudget(t *testing.T) {
 	}
 	for _, err := range CheckLinks(opts.Out) {
 		t.Error(err)
+	}
+}
+
+// TestMultiReleaseRebuild: a multi-release site is built again over
+// itself, and leaves no directory its shared pages emptied.
+func TestMultiReleaseRebuild(t *testing.T) {
+	rels, opts := multiFixture(t)
+	opts.Out = filepath.Join(t.TempDir(), "public")
+	for range 2 {
+		if _, err := BuildReleases(context.Background(), rels, opts); err != nil {
+			t.Fatal(err)
+		}
+	}
+	err := filepath.WalkDir(opts.Out, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || !d.IsDir() {
+			return err
+		}
+		if es, err := os.ReadDir(p); err == nil && len(es) == 0 {
+			t.Errorf("empty directory %s", p)
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 }
 
