@@ -342,8 +342,9 @@ func groupPath(p, tag string) string {
 }
 
 // relPageBudget is the most a page shared by releases may weigh: what a
-// reader on a phone downloads for one page, as a source page's parts.
-const relPageBudget = 1 << 20
+// reader on a phone downloads for one page; a megabyte, as make bench
+// counts it.
+const relPageBudget = 1_000_000
 
 // errUnmergeable is the error of a page no two releases' renderings of
 // which merge smaller.
@@ -556,23 +557,35 @@ func mergeGroups(docs []*html.Node, tags []string, sizes []int64, budget int) ([
 	return gs, nil
 }
 
-// estimate is about the bytes of the page merged so far: its rendering
-// and the data-r each rendering of a node will carry.
+// estimate is at least the bytes of the page merged so far: its
+// rendering, what emit adds to mark each rendering of a node (a span
+// around text), an id fixIDs makes a data-id on any node, and room for
+// the attributes render puts on <html>.
 func (mt *mergeTree) estimate(doc *html.Node) int64 {
 	var w countWriter
 	html.Render(&w, doc) // a countWriter does not fail
-	var marks int64
-	var walk func(n *html.Node, parent uint64)
-	walk = func(n *html.Node, parent uint64) {
-		for c := n.FirstChild; c != nil; c = c.NextSibling {
-			if mt.mask[c] != parent {
-				marks++
+	n := int64(w) + 2048
+	var walk func(p *html.Node, parent uint64)
+	walk = func(p *html.Node, parent uint64) {
+		for c := p.FirstChild; c != nil; c = c.NextSibling {
+			m := mt.mask[c]
+			if m != parent && !(blank(c) && !textHost(p)) {
+				n += int64(len(` data-r=""`) + len(strconv.FormatUint(m, 16)))
+				if m&1 == 0 {
+					n += int64(len(` hidden=""`))
+				}
+				if c.Type != html.ElementNode || hasAttr(c, "hidden") {
+					n += int64(len(`<span></span>`))
+				}
 			}
-			walk(c, mt.mask[c])
+			if hasAttr(c, "id") {
+				n += int64(len("data-"))
+			}
+			walk(c, m)
 		}
 	}
 	walk(doc, mt.mask[doc])
-	return int64(w) + marks*int64(len(` data-r="ff" hidden=""`))
+	return n
 }
 
 type countWriter int64
