@@ -189,6 +189,9 @@ echo "$BUILT_ALL"
 ALL_WALL=$(wall "$BENCH/build-all.time") ALL_RSS=$(rssmb "$BENCH/build-all.time")
 ALL_BYTES=$(du -sb "$BENCH/kw-all" | cut -f1)
 ALL_SRC_BYTES=$(du -sb "$BENCH/kw-all/src" | cut -f1)
+# The releases' own subtrees; the rest but the source pages is the pages
+# the releases share (site/pagemerge.go) and the list of releases.
+ALL_REL_BYTES=$(du -scb "$BENCH"/kw-all/v*/ | tail -1 | cut -f1)
 ALL_PAGES=$(find "$BENCH/kw-all" -name '*.html' | wc -l)
 ALL_LARGEST=$(find "$BENCH/kw-all" -name '*.html' -printf '%s %P\n' | sort -n | tail -1)
 echo "largest page of the $ALL_RANGE site: $ALL_LARGEST"
@@ -244,6 +247,7 @@ step "summary"
   row "largest page of the site ($NEW_TAG)" "$(awk '{printf "%.1f kB %s", $1/1000, $2}' <<<"$PAGE_LARGEST")" "≤ 1 MB"
   row "site of $ALL_RANGE (make site-all), cached: wall, peak RSS" "${ALL_WALL} s, ${ALL_RSS} MB" "$ALL_PAGES pages"
   row "  its size; of it, the shared source pages" "$(mb "$ALL_BYTES") MB; $(mb "$ALL_SRC_BYTES") MB"
+  row "  of it, the other pages shared by releases; each release's own" "$(mb "$((ALL_BYTES - ALL_SRC_BYTES - ALL_REL_BYTES))") MB; $(mb "$ALL_REL_BYTES") MB"
   row "  RATIO its size / the default site's" "$(div "$ALL_BYTES" "$NEW_BYTES" 2)×" "≤ 2×"
   row "  its largest page" "$(awk '{printf "%.1f kB %s", $1/1000, $2}' <<<"$ALL_LARGEST")" "≤ 1 MB"
   row "codehtml BenchmarkGo / GoParallel" "$(msecs "$(metric $CH BenchmarkGo ns/op)") / $(msecs "$(metric $CH BenchmarkGoParallel ns/op)")"
