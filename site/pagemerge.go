@@ -3,7 +3,7 @@ package site
 // A multi-release site's own pages, shared by its releases.
 //
 // Each release renders its walkthroughs, indexes (handlers, events,
-// resources, gates, changes), traces and controller pages as a
+// resources, gates), traces and controller pages as a
 // single-release site would, in its own subtree (<tag>/<lang>/…). Two
 // releases' renderings of a page are mostly the same but for what names
 // the release: its directory in links, ?rel= on links into the shared
@@ -44,9 +44,10 @@ package site
 // Links within the shared pages name a page's first group's page and the
 // release (site.js sends it on); every other file's links to a release's
 // copy name its group's page. A page no two releases' renderings of
-// which merge smaller (a release's changes have little in common with
-// another's) stays in each release's subtree; so do the pages that load
-// their release's data (search, explain) and the recorded run.
+// which merge smaller stays in each release's subtree; so do the pages
+// that load their release's data (search, explain), the recorded run and
+// each release's changes (its diffs have little in common with
+// another's: merged, the changes pages of v1.30..v1.37 were no smaller).
 //
 // The link checker reads a shared page as each release it shows a link
 // for sees it (linkcheck.go, releaseView).
@@ -81,7 +82,7 @@ import (
 // language directory) is one shareReleasePages may share.
 func sharedRelPage(p string) bool {
 	switch p {
-	case "handlers.html", "events.html", "resources.html", "gates.html", "changes.html":
+	case "handlers.html", "events.html", "resources.html", "gates.html":
 		return true
 	}
 	dir, f := path.Split(p)

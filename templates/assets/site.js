@@ -102,15 +102,15 @@
     e.preventDefault();
     location.href = a.getAttribute("href").split("#")[0] + frag;
   });
-  // A page a multi-release site writes once for its releases
-  // (site/pagemerge.go): data-rels lists them, newest first (and
-  // data-releases the site's), and ?rel= names the one to show (the
-  // newest without it); a release another page of the same page's
-  // releases serves goes there. For an older release,
-  // its renderings are shown (data-r: a bit per release, in hex), its ids
-  // given back (data-id), and the newest's directory and GitHub tag in
-  // links, and in the diffs' script, turned into the release's. Links to
-  // the source pages and the shared pages carry ?rel=.
+  // A page a multi-release site writes once for several releases
+  // (site/pagemerge.go): data-rels lists them, newest first, and
+  // data-releases the site's; ?rel= names the one to show (the newest
+  // without it). A release another page of the same page serves is sent
+  // there (data-groups). For an older release, its renderings are shown
+  // (data-r: a bit per release, in hex), its ids given back (data-id),
+  // and the newest's directory and GitHub tag in links, and in the
+  // diffs' script, turned into the release's. Links to the source pages
+  // and the shared pages carry ?rel=.
   (function () {
     var root = document.documentElement;
     if (!root.hasAttribute("data-rels")) return;
@@ -259,8 +259,7 @@
     });
     (el.getAttribute("data-drop") || "").split(" ").forEach(function (p) {
       el.querySelectorAll("nav.bar > a[href]").forEach(function (a) {
-        var h = a.getAttribute("href").split("#")[0];
-        if (p && (h.slice(-(r.length + p.length + 2)) === "/" + r + "/" + p || h.slice(-(p.length + r.length + 6)) === "/" + p + "?rel=" + r)) a.remove();
+        if (p && a.getAttribute("href").slice(-(r.length + p.length + 2)) === "/" + r + "/" + p) a.remove();
       });
     });
     var sum = el.querySelector("details.versions summary");
