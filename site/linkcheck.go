@@ -2,7 +2,6 @@ package site
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"io/fs"
 	"net/url"
@@ -395,14 +394,8 @@ func (c *linkChecker) searchIndex(p string) {
 		c.errorf(p, "%v", err)
 		return
 	}
-	jsn, ok := strings.CutPrefix(string(data), searchIndexHead)
-	jsn, ok2 := strings.CutSuffix(jsn, searchIndexTail)
-	if !ok || !ok2 {
-		c.errorf(p, "not a search index script")
-		return
-	}
-	var d searchData
-	if err := json.Unmarshal([]byte(jsn), &d); err != nil {
+	d, err := parseSearchIndex(data)
+	if err != nil {
 		c.errorf(p, "%v", err)
 		return
 	}

@@ -56,7 +56,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"hash/fnv"
@@ -89,16 +88,17 @@ func sharedRelPage(p string) bool {
 	return (dir == "traces/" || dir == "controllers/" || dir == "walkthroughs/") && strings.HasSuffix(f, ".html")
 }
 
-// relPages maps the site path of each shared page's per-release copy
-// ("v1.36.3/en/handlers.html") to its shared page ("en/handlers.html").
+// relPages is what shareReleasePages knows of a multi-release site.
 type relPages struct {
-	to   map[string][]string // shared page → the releases that have it, newest first
-	site map[string]bool     // every file of the site
-	rel  map[string]bool     // the release directories
+	// to maps each page shared ("en/handlers.html", the path of its
+	// copies under each release's directory) to the releases that have
+	// it, newest first.
+	to   map[string][]string
+	site map[string]bool // every file of the site
 	// at is, once the pages are merged, each shared page's page of each
 	// release: p, or its group's (groupPath).
 	at     map[string]map[string]string
-	all    []string // the releases, newest first
+	all    []string // the releases, newest first: their directories
 	budget int      // the most a shared page may weigh
 }
 
@@ -109,10 +109,7 @@ type relPages struct {
 // pages. tags are newest first. It returns the change in bytes and in
 // pages.
 func shareReleasePages(ctx context.Context, dir string, tags []string, workers, budget int) (dBytes int64, dPages int, err error) {
-	rp := &relPages{to: map[string][]string{}, site: map[string]bool{}, rel: map[string]bool{}, all: tags, budget: budget}
-	for _, t := range tags {
-		rp.rel[t] = true
-	}
+	rp := &relPages{to: map[string][]string{}, site: map[string]bool{}, all: tags, budget: budget}
 	err = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err
@@ -150,10 +147,11 @@ func shareReleasePages(ctx context.Context, dir string, tags []string, workers, 
 	// stays in each release's subtree; the pages that link it are merged
 	// again, their links to it left as they are.
 	merged := map[string][]groupPage{}
-	linked := make([]map[string]bool, len(pages))
+	linked := map[string]map[string]bool{} // page → the shared pages it links
 	todo := pages
 	for len(todo) > 0 {
 		outs := make([][]groupPage, len(todo))
+		links := make([]map[string]bool, len(todo))
 		errs := make([]error, len(todo))
 		g, gctx := errgroup.WithContext(ctx)
 		g.SetLimit(workers)
@@ -162,9 +160,7 @@ func shareReleasePages(ctx context.Context, dir string, tags []string, workers, 
 				if err := gctx.Err(); err != nil {
 					return err
 				}
-				var links map[string]bool
-				outs[i], links, errs[i] = rp.merge(dir, p)
-				linked[slices.Index(pages, p)] = links
+				outs[i], links[i], errs[i] = rp.merge(dir, p)
 				if errors.Is(errs[i], errUnmergeable) {
 					return nil
 				}
@@ -176,7 +172,7 @@ func shareReleasePages(ctx context.Context, dir string, tags []string, workers, 
 		}
 		dropped := map[string]bool{}
 		for i, p := range todo {
-			merged[p] = outs[i]
+			merged[p], linked[p] = outs[i], links[i]
 			if errors.Is(errs[i], errUnmergeable) {
 				delete(rp.to, p)
 				delete(merged, p)
@@ -184,12 +180,12 @@ func shareReleasePages(ctx context.Context, dir string, tags []string, workers, 
 			}
 		}
 		todo = nil
-		for i, p := range pages {
+		for _, p := range pages {
 			if rp.to[p] == nil {
 				continue
 			}
 			for d := range dropped {
-				if linked[i][d] {
+				if linked[p][d] {
 					todo = append(todo, p)
 					break
 				}
@@ -259,11 +255,13 @@ func shareReleasePages(ctx context.Context, dir string, tags []string, workers, 
 			if err != nil {
 				return err
 			}
-			out := rp.relink(f, data)
+			out := data
 			if path.Base(f) == searchIndexJS {
 				if out, err = rp.relinkSearch(f, data); err != nil {
 					return fmt.Errorf("%s: %w", f, err)
 				}
+			} else {
+				out = rp.relink(f, data)
 			}
 			if bytes.Equal(out, data) {
 				return nil
@@ -282,8 +280,9 @@ func shareReleasePages(ctx context.Context, dir string, tags []string, workers, 
 }
 
 // merge merges the releases' renderings of the shared page p into
-// groups (mergeGroups) and writes their pages: the first group's at p,
-// the others' beside it (groupPath). All alone is errUnmergeable.
+// groups (mergeGroups) and renders their pages: the first group's at p,
+// the others' beside it (groupPath); links are the shared pages the
+// renderings link. Every release alone is errUnmergeable.
 func (rp *relPages) merge(dir, p string) (gps []groupPage, links map[string]bool, err error) {
 	links = map[string]bool{}
 	var docs []*html.Node
@@ -375,13 +374,8 @@ func (rp *relPages) relink(f string, data []byte) []byte {
 // relinkSearch points the URLs of the search index at site path f
 // (relative to the search page beside it) at the shared pages.
 func (rp *relPages) relinkSearch(f string, data []byte) ([]byte, error) {
-	jsn, ok := strings.CutPrefix(string(data), searchIndexHead)
-	jsn, ok2 := strings.CutSuffix(jsn, searchIndexTail)
-	if !ok || !ok2 {
-		return nil, fmt.Errorf("not a search index script")
-	}
-	var d searchData
-	if err := json.Unmarshal([]byte(jsn), &d); err != nil {
+	d, err := parseSearchIndex(data)
+	if err != nil {
 		return nil, err
 	}
 	page, changed := path.Join(path.Dir(f), searchPage), false
@@ -395,11 +389,7 @@ func (rp *relPages) relinkSearch(f string, data []byte) ([]byte, error) {
 	if !changed {
 		return data, nil
 	}
-	out, err := json.Marshal(d)
-	if err != nil {
-		return nil, err
-	}
-	return []byte(searchIndexHead + string(out) + searchIndexTail), nil
+	return searchScript(d)
 }
 
 // move returns the link raw, written on the page at site path from, as a
@@ -418,7 +408,7 @@ func (rp *relPages) move(from, to, raw, self string) (v, shared string, ok bool)
 		q.Del("rel")
 	}
 	if t, rest, ok := strings.Cut(target, "/"); ok && rp.to[rest] != nil {
-		if rp.rel[t] {
+		if slices.Contains(rp.all, t) {
 			target, shared = rest, rest
 			if at := rp.at[rest][t]; at != "" {
 				target = at // straight to the release's group's page

@@ -28,17 +28,8 @@ func TestBrowserSharedReleasePages(t *testing.T) {
 	if testing.Short() {
 		t.Skip("browser test skipped in -short mode")
 	}
-	rels, opts := multiFixture(t)
-	opts.Out = filepath.Join(t.TempDir(), "shared")
-	if _, err := BuildReleases(context.Background(), rels, opts); err != nil {
-		t.Fatal(err)
-	}
-	shared := opts.Out
-	opts.Out, opts.ownReleasePages = filepath.Join(t.TempDir(), "own"), true
-	if _, err := BuildReleases(context.Background(), rels, opts); err != nil {
-		t.Fatal(err)
-	}
-	own := opts.Out
+	shared := buildMulti(t)
+	own := buildMulti(t, func(o *Options) { o.ownReleasePages = true })
 	var pages []string
 	for p := range readTree(t, shared) {
 		if _, rest, _ := strings.Cut(p, "/"); sharedRelPage(p) || sharedRelPage(rest) && !strings.HasPrefix(p, "v") {

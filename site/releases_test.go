@@ -77,10 +77,15 @@ func multiFixture(t testing.TB) ([]Release, Options) {
 	return []Release{{Input: old, SourceURL: url(oldTag)}, {Input: cur, SourceURL: url(newTag)}}, opts
 }
 
-func buildMulti(t testing.TB) string {
+// buildMulti builds the two-release fixture site, its options set by
+// with, and returns its directory.
+func buildMulti(t testing.TB, with ...func(*Options)) string {
 	t.Helper()
 	rels, opts := multiFixture(t)
 	opts.Out = filepath.Join(t.TempDir(), "public")
+	for _, f := range with {
+		f(&opts)
+	}
 	if _, err := BuildReleases(context.Background(), rels, opts); err != nil {
 		t.Fatal(err)
 	}
@@ -250,12 +255,8 @@ func TestMultiRelease(t *testing.T) {
 // shared by the releases stays a page per release, and the site's links
 // still hold.
 func TestMultiReleasePageBudget(t *testing.T) {
-	rels, opts := multiFixture(t)
-	opts.Out, opts.relPageBudget = filepath.Join(t.TempDir(), "public"), 9000
-	if _, err := BuildReleases(context.Background(), rels, opts); err != nil {
-		t.Fatal(err)
-	}
-	files := readTree(t, opts.Out)
+	out := buildMulti(t, func(o *Options) { o.relPageBudget = 9000 })
+	files := readTree(t, out)
 	var shared, own []string
 	for p, data := range files {
 		if !strings.HasSuffix(p, ".html") {
@@ -273,7 +274,7 @@ func TestMultiReleasePageBudget(t *testing.T) {
 	if len(shared) == 0 || len(own) == 0 {
 		t.Errorf("with a budget of 9000 bytes: shared %v, per release %v; want some of each", shared, own)
 	}
-	for _, err := range CheckLinks(opts.Out) {
+	for _, err := range CheckLinks(out) {
 		t.Error(err)
 	}
 }
@@ -281,14 +282,11 @@ func TestMultiReleasePageBudget(t *testing.T) {
 // TestMultiReleaseRebuild: a multi-release site is built again over
 // itself, and leaves no directory its shared pages emptied.
 func TestMultiReleaseRebuild(t *testing.T) {
-	rels, opts := multiFixture(t)
-	opts.Out = filepath.Join(t.TempDir(), "public")
+	out := filepath.Join(t.TempDir(), "public")
 	for range 2 {
-		if _, err := BuildReleases(context.Background(), rels, opts); err != nil {
-			t.Fatal(err)
-		}
+		buildMulti(t, func(o *Options) { o.Out = out })
 	}
-	err := filepath.WalkDir(opts.Out, func(p string, d fs.DirEntry, err error) error {
+	err := filepath.WalkDir(out, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || !d.IsDir() {
 			return err
 		}
