@@ -50,7 +50,7 @@
     return el ? el.id : "";
   }
   function shownLines() {
-    var out = [], ls = document.querySelectorAll("pre.src > span");
+    var out = [], ls = document.querySelectorAll("pre.src > *");
     for (var i = 0; i < ls.length; i++) if (!ls[i].hidden) out.push(ls[i]);
     return out;
   }
@@ -60,7 +60,7 @@
   // itself, left of where its text starts.
   document.addEventListener("click", function (e) {
     var ln = e.target;
-    if (!ln.matches || !ln.matches("pre.src > span")) return;
+    if (!ln.matches || !ln.matches("pre.src > *")) return;
     if (e.clientX > ln.getBoundingClientRect().left + parseFloat(getComputedStyle(ln, "::before").width)) return;
     var y = lineID(ln), m = /^#(L[\d.]+)/.exec(location.hash), x = e.shiftKey && m && document.getElementById(m[1]);
     if (!x || x.id === y) { location.hash = "#" + y; return; }
@@ -234,7 +234,7 @@
     var st = (pre.getAttribute("data-start") || "").split(" ");
     if (st[k]) pre.style.counterReset = "ln " + st[k];
     if (k === 0) return;
-    var ls = pre.querySelectorAll("span[data-r]");
+    var ls = pre.querySelectorAll("pre.src > [data-r]");
     for (var i = 0; i < ls.length; i++) ls[i].hidden = !(parseInt(ls[i].getAttribute("data-r"), 16) & (1 << k));
   }
   // A release's header that is the newest's made over for it is not in
