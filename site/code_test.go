@@ -144,7 +144,7 @@ func TestSourcePageLimit(t *testing.T) {
 		}
 		lines := bytes.Count(src, []byte("\n"))
 		for _, want := range []string{
-			"<span id=L1>", fmt.Sprintf("<span id=L%d>", lines),
+			"<u id=L1>", fmt.Sprintf("<u id=L%d>", lines),
 			"<span class=td>PortMapping599</span>", "<span class=md>GetContainerPort</span>",
 		} {
 			if !bytes.Contains(page, []byte(want)) {
@@ -171,7 +171,7 @@ func TestSourceCode(t *testing.T) {
 	linkRE := regexp.MustCompile(`<a [^>]*href=`)
 	// comments is a file of short comments, whose spans alone would pass
 	// the limit.
-	comments := []byte("package p\n\n" + strings.Repeat("// ab\n", 30000))
+	comments := []byte("package p\n\n" + strings.Repeat("// ab\n", 40000))
 	for _, tc := range []struct {
 		name       string
 		src        []byte
@@ -192,7 +192,7 @@ func TestSourceCode(t *testing.T) {
 				t.Errorf("code is %d bytes, more than %d", len(code), maxCode)
 			}
 			s := string(code)
-			if got := strings.Count(s, "<span id=L"); got != n {
+			if got := strings.Count(s, "<u id=L"); got != n {
 				t.Errorf("%d line anchors, want %d", got, n)
 			}
 			if got := linkRE.MatchString(s); got != tc.links {
@@ -201,7 +201,7 @@ func TestSourceCode(t *testing.T) {
 			if got := strings.Contains(s, "<span class=td>PortMapping"); got != tc.td {
 				t.Errorf("type declarations classed: %v, want %v", got, tc.td)
 			}
-			if got := strings.Contains(s, "<span class=c>"); got != tc.highlights {
+			if got := strings.Contains(s, "<i>"); got != tc.highlights {
 				t.Errorf("comments highlighted: %v, want %v", got, tc.highlights)
 			}
 		})

@@ -440,8 +440,8 @@ func (m *mergedSrc) part(ml int) int {
 }
 
 // mergedLineMarkup is the most bytes code adds to a rendering
-// besides its HTML: `<span id=L12345.12 data-r=1ff hidden>` and "\n</span>".
-const mergedLineMarkup = 48
+// besides its HTML: `<u id=L12345.12 data-r=1ff hidden>` and "\n</u>".
+const mergedLineMarkup = 42
 
 // mergedLinkCost is the most a link adds when it goes to another part of
 // its file's page than the first: the part's file name (".12.html").
@@ -538,7 +538,7 @@ func (m *mergedSrc) code(set *releaseSet, p int) string {
 	sb.WriteByte('>')
 	for i := m.parts[p]; i < end; i++ {
 		for v, lv := range m.views[i] {
-			sb.WriteString(`<span`)
+			sb.WriteString(lineOpen)
 			if v == 0 {
 				sb.WriteString(` id=` + m.ids[i])
 			}
@@ -550,7 +550,7 @@ func (m *mergedSrc) code(set *releaseSet, p int) string {
 			}
 			sb.WriteByte('>')
 			sb.WriteString(set.resolve(from, lv.html))
-			sb.WriteString("\n</span>")
+			sb.WriteString(lineClose)
 		}
 	}
 	sb.WriteString(`</pre>`)

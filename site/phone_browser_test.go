@@ -206,7 +206,7 @@ const lineNumberContrastJS = `(() => {
 	const lum = c => { const f = v => { v /= 255; return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); }; return 0.2126 * f(c[0]) + 0.7152 * f(c[1]) + 0.0722 * f(c[2]); };
 	const out = {};
 	// A source page's line number is its line's ::before (a CSS counter).
-	for (const [name, sel, pseudo] of [['source', 'pre.src > span:not(.hl)', '::before'], ['target', 'pre.src > span.hl', '::before'], ['excerpt', '.excerpt .ln:not(.mark):not(.gap) .nr'], ['marked', '.excerpt .ln.mark .nr']]) {
+	for (const [name, sel, pseudo] of [['source', 'pre.src > u:not(.hl)', '::before'], ['target', 'pre.src > u.hl', '::before'], ['excerpt', '.excerpt .ln:not(.mark):not(.gap) .nr'], ['marked', '.excerpt .ln.mark .nr']]) {
 		const e = document.querySelector(sel);
 		if (!e) continue;
 		const color = getComputedStyle(e, pseudo || null).color;

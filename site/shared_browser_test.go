@@ -93,7 +93,7 @@ func TestBrowserSharedSource(t *testing.T) {
 	if got := at(t, page, "L10"); got.Where != page+"?rel="+oldTag+"#L10" || got.Rel != oldTag || got.Marked != "true" {
 		t.Errorf("an older reader following the shared code's link: %+v", got)
 	}
-	own := `(() => { const l = document.querySelector('pre.src > span[data-r]'); return [String(!!l && !l.hidden), String(document.querySelectorAll('pre.src > span:not([hidden])').length)]; })()`
+	own := `(() => { const l = document.querySelector('pre.src > u[data-r]'); return [String(!!l && !l.hidden), String(document.querySelectorAll('pre.src > u:not([hidden])').length)]; })()`
 	older, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](own))
 	if err != nil {
 		t.Fatal(err)
@@ -203,9 +203,9 @@ func TestBrowserSourceParts(t *testing.T) {
 		got, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`(() => {
 			const pre = document.querySelector('pre.src');
 			const start = parseInt((getComputedStyle(pre).counterReset.split(' ')[1]) || '0', 10);
-			const ls = [...document.querySelectorAll('pre.src > span')].filter(l => !l.hidden);
+			const ls = [...document.querySelectorAll('pre.src > u')].filter(l => !l.hidden);
 			const nr = el => el ? String(start + ls.indexOf(el) + 1) : '';
-			return [nr(ls[0]), ls[0] ? ls[0].id : '', nr(document.querySelector('pre.src > span.hl'))];
+			return [nr(ls[0]), ls[0] ? ls[0].id : '', nr(document.querySelector('pre.src > u.hl'))];
 		})()`))
 		if err != nil {
 			t.Fatal(err)

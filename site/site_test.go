@@ -72,7 +72,7 @@ func TestBuildFixture(t *testing.T) {
 
 	src := files["src/pkg/controller/deployment/sync.go.html"]
 	for _, want := range []string{
-		`<span id=L1>`,
+		`<u id=L1>`,
 		// backlink to the citing step
 		`href="../../../../walkthroughs/deployment.html#step-2-rollout"`,
 		// identifier link into another rendered file

@@ -124,8 +124,8 @@ func BenchmarkGo(b *testing.B) {
 			lines := Go(f.src, f.idents, Options{Link: benchLink(f.path)})
 			for i, l := range lines {
 				outBytes += len(l) + 1
-				// <span id=L123>…</span>\n, as a source page wraps it.
-				wrapped += len(l) + len("<span id=L></span>\n") + len(strconv.Itoa(i+1))
+				// <u id=L123>…\n</u>, as a source page wraps it.
+				wrapped += len(l) + len("<u id=L>\n</u>") + len(strconv.Itoa(i+1))
 			}
 		}
 	}

@@ -17,7 +17,7 @@ const Scope = "code"
 // mode and colour them in dark mode, which reads as two different
 // languages.
 //
-// Classes: k keyword, s string/char, c comment, i number, t type,
+// Classes: k keyword (written <b>), s string/char, c comment (written <i>), i number, t type,
 // f func, m method, o const, b builtin/predeclared, p package, v variable
 // (chroma only: Go variables are not coloured), a tag/attribute (YAML
 // keys); xd/xi deleted/inserted, xh heading, xs strong, xe emphasis,
@@ -28,9 +28,9 @@ func CSS() string { return css }
 
 const css = `.code a{color:inherit;text-decoration:none}
 .code a:hover{text-decoration:underline}
-.code .k{color:#cf222e}
+.code b{color:#cf222e;font-weight:inherit}
 .code .s{color:#0a3069}
-.code .c{color:#6e7781}
+.code i{color:#6e7781;font-style:inherit}
 .code .i,.code .o,.code .od,.code .b{color:#0550ae}
 .code .t,.code .td{color:#953800}
 .code .f,.code .fd,.code .m,.code .md{color:#8250df}
@@ -42,9 +42,9 @@ const css = `.code a{color:inherit;text-decoration:none}
 .code .xd{color:#82071e;background:#ffebe9}
 .code .xi{color:#116329;background:#dafbe1}
 @media (prefers-color-scheme:dark){
-.code .k{color:#ff7b72}
+.code b{color:#ff7b72}
 .code .s{color:#a5d6ff}
-.code .c{color:#8b949e}
+.code i{color:#8b949e}
 .code .i,.code .o,.code .od,.code .b{color:#79c0ff}
 .code .t,.code .td{color:#ffa657}
 .code .f,.code .fd,.code .m,.code .md{color:#d2a8ff}

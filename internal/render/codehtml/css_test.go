@@ -5,8 +5,8 @@ import (
 	"testing"
 )
 
-// Every class this package writes has a rule, light and dark where it has
-// a colour.
+// Every class this package writes has a rule (on its element, for the
+// classes written as one), light and dark where it has a colour.
 func TestCSSCoversClasses(t *testing.T) {
 	classes := []string{clsKeyword, clsString, clsComment, clsNumber}
 	for _, c := range identClass {
@@ -26,6 +26,9 @@ func TestCSSCoversClasses(t *testing.T) {
 			t.Errorf("class %q is one the site uses for its own markup", c)
 		}
 		sel := "." + Scope + " ." + c
+		if t := tag(c); t != "" {
+			sel = "." + Scope + " " + t
+		}
 		if !strings.Contains(light, sel+",") && !strings.Contains(light, sel+"{") {
 			t.Errorf("no rule for class %q", c)
 		}

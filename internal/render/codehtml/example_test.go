@@ -26,10 +26,10 @@ func ExampleGo() {
 		fmt.Printf("L%d mark=%v:%s\n", e.N, e.Mark, e.HTML)
 	}
 	// Output:
-	// L1:<span class=k>package</span> p
+	// L1:<b>package</b> p
 	// L2:
-	// L3:<span class=c>// F adds one.</span>
-	// L4:<span class=k>func</span> <span class=fd>F</span>(<span class=d>x</span> <span class=b>int</span>) <span class=b>int</span> { <span class=k>return</span> <a href="#L4">x</a> + <span class=i>1</span> }
-	// L3 mark=false:<span class=c>// F adds one.</span>
-	// L4 mark=true:<span class=k>func</span> <span class=fd>F</span>(<span class=d>x</span> <span class=b>int</span>) <span class=b>int</span> { <span class=k>return</span> <a href="#L4">x</a> + <span class=i>1</span> }
+	// L3:<i>// F adds one.</i>
+	// L4:<b>func</b> <span class=fd>F</span>(<span class=d>x</span> <span class=b>int</span>) <span class=b>int</span> { <b>return</b> <a href="#L4">x</a> + <span class=i>1</span> }
+	// L3 mark=false:<i>// F adds one.</i>
+	// L4 mark=true:<b>func</b> <span class=fd>F</span>(<span class=d>x</span> <span class=b>int</span>) <span class=b>int</span> { <b>return</b> <a href="#L4">x</a> + <span class=i>1</span> }
 }

@@ -50,22 +50,22 @@ func TestGo(t *testing.T) {
 		return "#L4"
 	}}))
 	want := []string{
-		`<span class=k>package</span> p`,
+		`<b>package</b> p`,
 		``,
-		`<span class=c>// Doc says &lt;hi&gt; &amp; bye.</span>`,
-		`<span class=k>func</span> <span class=fd>F</span>(<span class=d>x</span> <span class=t>int</span>) <span class=t>error</span> {`,
-		"\t<span class=k>if</span> <a href=\"#L4\">x</a> &gt; <span class=i>0</span> {",
-		"\t\t<span class=k>return</span> <a class=f href=\"https://example.com/g.go?a=1&amp;b=2#L7\">G</a>(x)",
-		"\t} <span class=k>else if</span> x == <span class=i>0</span> {",
-		"\t\t<span class=k>return</span> <span class=b>nil</span>",
+		`<i>// Doc says &lt;hi&gt; &amp; bye.</i>`,
+		`<b>func</b> <span class=fd>F</span>(<span class=d>x</span> <span class=t>int</span>) <span class=t>error</span> {`,
+		"\t<b>if</b> <a href=\"#L4\">x</a> &gt; <span class=i>0</span> {",
+		"\t\t<b>return</b> <a class=f href=\"https://example.com/g.go?a=1&amp;b=2#L7\">G</a>(x)",
+		"\t} <b>else if</b> x == <span class=i>0</span> {",
+		"\t\t<b>return</b> <span class=b>nil</span>",
 		"\t}",
 		"\ts := <span class=s>`a</span>",
 		`<span class=s>&lt;b&gt;</span>`,
 		"<span class=s>`</span>",
-		"\t<span class=c>/* one</span>",
+		"\t<i>/* one</i>",
 		``,
-		`<span class=c> three */</span>`,
-		"\t<span class=k>return</span> <span class=b>len</span>(s) + <span class=i>0x1F</span>",
+		`<i> three */</i>`,
+		"\t<b>return</b> <span class=b>len</span>(s) + <span class=i>0x1F</span>",
 		`}`,
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
@@ -112,7 +112,7 @@ func TestGoStaleIdents(t *testing.T) {
 		{Off: 18, Len: 1, Kind: "const", Target: fact.Location{Path: "a.go", StartLine: 1}},
 	}
 	got := lineStrings(Go([]byte(src), idents, Options{Link: func(fact.Location) string { return "a.go.html#L1" }}))
-	want := []string{`<span class=k>package</span> p`, `<span class=k>var</span> x = <a class=o href="a.go.html#L1">y</a>`}
+	want := []string{`<b>package</b> p`, `<b>var</b> x = <a class=o href="a.go.html#L1">y</a>`}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
@@ -174,7 +174,7 @@ func TestGoDeclsOnly(t *testing.T) {
 	want := []string{
 		`package p`,
 		``,
-		`<span class=c>// T is a &lt;type&gt;.</span>`,
+		`<i>// T is a &lt;type&gt;.</i>`,
 		`type <span class=td>T</span> struct{ <span class=d>N</span> int }`,
 		``,
 		`func (<span class=d>t</span> T) <span class=md>Get</span>() int { return t.N + len("x") + 1 }`,
@@ -219,7 +219,7 @@ func TestGoLinksOutOfSite(t *testing.T) {
 		}
 		return "https://github.com/o/r/blob/v1/out.go#L1"
 	}}))[2]
-	want := `<span class=k>var</span> a = <a href="in.go.html#L1">b</a>.F + <a class=p href="https://github.com/o/r/blob/v1/out.go#L1">c</a>.<a class=f href="https://github.com/o/r/blob/v1/out.go#L1">G</a>(d)`
+	want := `<b>var</b> a = <a href="in.go.html#L1">b</a>.F + <a class=p href="https://github.com/o/r/blob/v1/out.go#L1">c</a>.<a class=f href="https://github.com/o/r/blob/v1/out.go#L1">G</a>(d)`
 	if got != want {
 		t.Errorf("got  %s\nwant %s", got, want)
 	}

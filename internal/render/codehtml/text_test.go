@@ -43,7 +43,7 @@ func TestLang(t *testing.T) {
 	if !strings.Contains(got, "<span class=a>kind</span>") {
 		t.Errorf("Lang(yaml): %q has no key span", got)
 	}
-	if got := joinLines(Lang("go", []byte("package p\n"))); got != "<span class=k>package</span> p\n" {
+	if got := joinLines(Lang("go", []byte("package p\n"))); got != "<b>package</b> p\n" {
 		t.Errorf("Lang(go) = %q", got)
 	}
 	if got := joinLines(Lang("nonesuch", []byte("<x>\n"))); got != "&lt;x&gt;\n" {

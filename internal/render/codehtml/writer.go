@@ -6,10 +6,13 @@ import "html/template"
 // slice and records where each source line ends, so a file costs one
 // allocation for its text (the final string) plus one slice of Lines.
 //
-// At most one <span> is open at a time; it is closed before every newline
+// At most one element is open at a time; it is closed before every newline
 // and reopened after it, so each Line is balanced HTML on its own. Runs of
-// tokens of the same class separated only by blanks share one span
-// ("else if" is one span), which keeps the output small.
+// tokens of the same class separated only by blanks share one element
+// ("else if" is one), which keeps the output small. The two commonest
+// classes, keywords and comments, are elements of their own, <b> and <i>
+// (tag), the rest <span class=…>: a keyword's markup is 7 bytes rather
+// than 21, a tenth of a release's source pages.
 type lineWriter struct {
 	buf  []byte
 	ends []int  // ends[i] is the end offset in buf of line i
@@ -22,9 +25,27 @@ func (w *lineWriter) reset() {
 	w.cur = ""
 }
 
+// tag is the element that carries class: <b> for a keyword, <i> for a
+// comment (both restyled plain by CSS), a span for the rest.
+func tag(class string) string {
+	switch class {
+	case clsKeyword:
+		return "b"
+	case clsComment:
+		return "i"
+	}
+	return ""
+}
+
 func (w *lineWriter) closeSpan() {
 	if w.cur != "" {
-		w.buf = append(w.buf, "</span>"...)
+		if t := tag(w.cur); t != "" {
+			w.buf = append(w.buf, "</"...)
+			w.buf = append(w.buf, t...)
+			w.buf = append(w.buf, '>')
+		} else {
+			w.buf = append(w.buf, "</span>"...)
+		}
 		w.cur = ""
 	}
 }
@@ -34,12 +55,18 @@ func (w *lineWriter) openSpan(class string) {
 		return
 	}
 	w.closeSpan()
-	if class != "" {
+	if class == "" {
+		return
+	}
+	if t := tag(class); t != "" {
+		w.buf = append(w.buf, '<')
+		w.buf = append(w.buf, t...)
+	} else {
 		w.buf = append(w.buf, "<span class="...)
 		w.buf = append(w.buf, class...)
-		w.buf = append(w.buf, '>')
-		w.cur = class
 	}
+	w.buf = append(w.buf, '>')
+	w.cur = class
 }
 
 // newline ends the current line.
@@ -107,7 +134,7 @@ func (w *lineWriter) lines() []Line {
 	// This is where source text becomes trusted HTML. It is safe because
 	// every byte of source went through appendEscaped (which escapes &, <
 	// and >, so text can neither open nor close a tag), the only markup is
-	// the fixed <span class=…> and <a …> written above with class names
+	// the fixed <b>, <i>, <span class=…> and <a …> written above with class names
 	// from this package's own constant tables, and every href passed
 	// safeHref (https:// or a relative URL, nothing else) and
 	// appendAttr (quotes escaped) before it was written.
