@@ -17,13 +17,14 @@ const Scope = "code"
 // mode and colour them in dark mode, which reads as two different
 // languages.
 //
-// Classes: k keyword (written <b>), s string/char, c comment (written <i>), i number, t type,
-// f func, m method, o const, b builtin/predeclared, p package, v variable
-// (chroma only: Go variables are not coloured), a tag/attribute (YAML
-// keys); xd/xi deleted/inserted, xh heading, xs strong, xe emphasis,
-// xp prompt. A definition adds d (td, fd, md, od, pd, or d alone for
-// variables and fields): bold. The site's own classes inside a code block
-// (l for a line, n for its number, mark, gap, hl) are left free.
+// Classes: k keyword (written <b>), s string/char, c comment (written
+// <i>), i number, t type, f func, m method, o const, b builtin/predeclared,
+// p package, v variable (chroma only: Go variables are not coloured), a
+// tag/attribute (YAML keys); xd/xi deleted/inserted, xh heading, xs
+// strong, xe emphasis, xp prompt. A definition adds d (td, fd, md, od, pd,
+// or d alone, written <dfn>, for variables and fields): bold. The site's
+// own classes inside a code block (l for a line, n for its number, mark,
+// gap, hl) are left free.
 func CSS() string { return css }
 
 const css = `.code a{color:inherit;text-decoration:none}
@@ -36,7 +37,8 @@ const css = `.code a{color:inherit;text-decoration:none}
 .code .f,.code .fd,.code .m,.code .md{color:#8250df}
 .code .p,.code .pd,.code .a{color:#116329}
 .code .v{color:#0550ae}
-.code .d,.code .td,.code .fd,.code .md,.code .od,.code .pd,.code .xh,.code .xs{font-weight:600}
+.code dfn{font-style:inherit}
+.code dfn,.code .td,.code .fd,.code .md,.code .od,.code .pd,.code .xh,.code .xs{font-weight:600}
 .code .xe{font-style:italic}
 .code .xp{color:#6e7781}
 .code .xd{color:#82071e;background:#ffebe9}

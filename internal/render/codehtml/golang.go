@@ -41,6 +41,7 @@ const (
 	clsString  = "s"
 	clsComment = "c"
 	clsNumber  = "i" // not "n": the site's line-number anchors are a.n
+	clsDef     = "d" // a variable's, field's or label's definition
 )
 
 // identClass maps an fact.Ident Kind to the class of a use and of a
@@ -55,9 +56,9 @@ var identClass = map[string][2]string{
 	"const":   {"o", "od"},
 	"pkg":     {"p", "pd"},
 	"builtin": {"b", "b"},
-	"var":     {"", "d"},
-	"field":   {"", "d"},
-	"label":   {"", "d"},
+	"var":     {"", clsDef},
+	"field":   {"", clsDef},
+	"label":   {"", clsDef},
 }
 
 // predeclared names the universe scope's identifiers. They get the builtin

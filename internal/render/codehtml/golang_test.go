@@ -53,7 +53,7 @@ func TestGo(t *testing.T) {
 		`<b>package</b> p`,
 		``,
 		`<i>// Doc says &lt;hi&gt; &amp; bye.</i>`,
-		`<b>func</b> <span class=fd>F</span>(<span class=d>x</span> <span class=t>int</span>) <span class=t>error</span> {`,
+		`<b>func</b> <span class=fd>F</span>(<dfn>x</dfn> <span class=t>int</span>) <span class=t>error</span> {`,
 		"\t<b>if</b> <a href=\"#L4\">x</a> &gt; <span class=i>0</span> {",
 		"\t\t<b>return</b> <a class=f href=\"https://example.com/g.go?a=1&amp;b=2#L7\">G</a>(x)",
 		"\t} <b>else if</b> x == <span class=i>0</span> {",
@@ -175,9 +175,9 @@ func TestGoDeclsOnly(t *testing.T) {
 		`package p`,
 		``,
 		`<i>// T is a &lt;type&gt;.</i>`,
-		`type <span class=td>T</span> struct{ <span class=d>N</span> int }`,
+		`type <span class=td>T</span> struct{ <dfn>N</dfn> int }`,
 		``,
-		`func (<span class=d>t</span> T) <span class=md>Get</span>() int { return t.N + len("x") + 1 }`,
+		`func (<dfn>t</dfn> T) <span class=md>Get</span>() int { return t.N + len("x") + 1 }`,
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("Go DeclsOnly mismatch (-want +got):\n%s", diff)

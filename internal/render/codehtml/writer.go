@@ -9,10 +9,12 @@ import "html/template"
 // At most one element is open at a time; it is closed before every newline
 // and reopened after it, so each Line is balanced HTML on its own. Runs of
 // tokens of the same class separated only by blanks share one element
-// ("else if" is one), which keeps the output small. The two commonest
-// classes, keywords and comments, are elements of their own, <b> and <i>
-// (tag), the rest <span class=…>: a keyword's markup is 7 bytes rather
-// than 21, a tenth of a release's source pages.
+// ("else if" is one), which keeps the output small. The three commonest
+// classes are elements of their own (tag): keywords <b>, comments <i> and
+// the definitions of variables and fields <dfn> (the element for a term's
+// defining instance); the rest are <span class=…>. A keyword's markup is
+// 7 bytes rather than 21. With <u> for a line (site/code.go) they took a
+// release's source pages from 22.8 MB to 20.4 MB (v1.37.2).
 type lineWriter struct {
 	buf  []byte
 	ends []int  // ends[i] is the end offset in buf of line i
@@ -26,13 +28,16 @@ func (w *lineWriter) reset() {
 }
 
 // tag is the element that carries class: <b> for a keyword, <i> for a
-// comment (both restyled plain by CSS), a span for the rest.
+// comment, <dfn> for a definition (all restyled by CSS), "" for the rest
+// (a span).
 func tag(class string) string {
 	switch class {
 	case clsKeyword:
 		return "b"
 	case clsComment:
 		return "i"
+	case clsDef:
+		return "dfn"
 	}
 	return ""
 }
@@ -134,7 +139,7 @@ func (w *lineWriter) lines() []Line {
 	// This is where source text becomes trusted HTML. It is safe because
 	// every byte of source went through appendEscaped (which escapes &, <
 	// and >, so text can neither open nor close a tag), the only markup is
-	// the fixed <b>, <i>, <span class=…> and <a …> written above with class names
+	// the fixed <b>, <i>, <dfn>, <span class=…> and <a …> written above with class names
 	// from this package's own constant tables, and every href passed
 	// safeHref (https:// or a relative URL, nothing else) and
 	// appendAttr (quotes escaped) before it was written.
