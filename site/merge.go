@@ -384,22 +384,45 @@ next:
 }
 
 // ghLines is release k's part of the page's data-ghl: each permalink in
-// the code that goes to another line for k, as "<link>#L<line>=<k's line>"
-// with the link from base on, space-separated, sorted.
+// the code that goes to another line for k, grouped by the link from base
+// on, "<link>#<line>=<k's line>,<line>=<k's line>…", the groups
+// space-separated, links and lines sorted. A link is named once for all
+// its lines: written once per line, the nine releases v1.29..v1.37 spent
+// 2.4 MB of their source pages on it, grouped 1.1 MB.
 func (m *mergedSrc) ghLines(k int, base string) string {
 	if k == 0 || m.ghl == nil {
 		return ""
 	}
-	var out []string
+	lines := map[string][][2]int{}
 	for key, to := range m.ghl[k] {
-		_, n, _ := strings.Cut(key, "#L")
+		link, n, _ := strings.Cut(key, "#L")
 		if n == to {
 			continue
 		}
-		out = append(out, strings.TrimPrefix(key, base)+"="+to)
+		a, err1 := strconv.Atoi(n)
+		b, err2 := strconv.Atoi(to)
+		if err1 != nil || err2 != nil {
+			continue // ghLineHref matched digits: cannot happen
+		}
+		link = strings.TrimPrefix(link, base)
+		lines[link] = append(lines[link], [2]int{a, b})
 	}
-	slices.Sort(out)
-	return strings.Join(out, " ")
+	var sb strings.Builder
+	for _, link := range slices.Sorted(maps.Keys(lines)) {
+		ls := lines[link]
+		slices.SortFunc(ls, func(x, y [2]int) int { return x[0] - y[0] })
+		if sb.Len() > 0 {
+			sb.WriteByte(' ')
+		}
+		sb.WriteString(link)
+		sep := byte('#')
+		for _, l := range ls {
+			sb.WriteByte(sep)
+			sb.WriteString(strconv.Itoa(l[0]) + "=" + strconv.Itoa(l[1]))
+			sep = ','
+		}
+	}
+	return sb.String()
 }
 
 // placeholder is the href, in a merged line's rendering, of line n of file

@@ -98,8 +98,24 @@ func TestFileRenderingsByPermalinkLine(t *testing.T) {
 	if n := len(m.views[2]); n != 2 || !strings.Contains(m.views[2][1].html, own+"x.go#L10") {
 		t.Errorf("line 2: renderings %+v, want the older one apart with its own tag", m.views[2])
 	}
-	if got := m.ghLines(1, base); got != "x.go#L10=8" {
+	if got := m.ghLines(1, base); got != "x.go#10=8" {
 		t.Errorf("data-ghl = %q", got)
+	}
+}
+
+// TestGHLinesGrouped: data-ghl names each link once, its moved lines in
+// order after it; a line that did not move is left out.
+func TestGHLinesGrouped(t *testing.T) {
+	const base = "https://github.com/k/k/blob/v2/"
+	m := &mergedSrc{ghl: []map[string]string{{}, {
+		base + "b.go#L30": "28", base + "a.go#L100": "90", base + "b.go#L7": "7",
+		base + "b.go#L12": "10", base + "a.go#L9": "9", base + "a.go#L20": "25",
+	}}}
+	if got, want := m.ghLines(1, base), "a.go#20=25,100=90 b.go#12=10,30=28"; got != want {
+		t.Errorf("data-ghl = %q, want %q", got, want)
+	}
+	if got := m.ghLines(0, base); got != "" {
+		t.Errorf("newest's data-ghl = %q, want none", got)
 	}
 }
 

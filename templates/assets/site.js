@@ -298,7 +298,8 @@
   // The code's GitHub links are the page's newest release's: for
   // another, its part says where its permalinks start (data-gh)
   // and, where a declaration moved, the line it is on (data-ghl, on the
-  // release's first part: "<link>#L<line>=<its line>").
+  // release's first part: "<link>#<line>=<its line>,<line>=<its line>…"
+  // per link, space-separated; site/merge.go ghLines).
   function relink(a) {
     var href = a.getAttribute("href");
     if (rel === newest || !a.closest("pre.src")) return href;
@@ -313,8 +314,11 @@
     for (var b = 0; b < blocks.length; b++) {
       if ((blocks[b].getAttribute("data-rel") || "") !== rel || !blocks[b].hasAttribute("data-ghl")) continue;
       blocks[b].getAttribute("data-ghl").split(" ").forEach(function (e) {
-        var i = e.lastIndexOf("=");
-        if (i > 0) out[e.slice(0, i)] = e.slice(i + 1);
+        var i = e.lastIndexOf("#");
+        if (i > 0) e.slice(i + 1).split(",").forEach(function (l) {
+          var j = l.indexOf("=");
+          if (j > 0) out[e.slice(0, i) + "#L" + l.slice(0, j)] = l.slice(j + 1);
+        });
       });
     }
     return out;
