@@ -388,7 +388,7 @@ next:
 // on, "<link>#<line>=<k's line>,<line>=<k's line>…", the groups
 // space-separated, links and lines sorted. A link is named once for all
 // its lines: written once per line, the nine releases v1.29..v1.37 spent
-// 2.4 MB of their source pages on it, grouped 1.1 MB.
+// 2.41 MB of their source pages on it, grouped 1.05 MB.
 func (m *mergedSrc) ghLines(k int, base string) string {
 	if k == 0 || m.ghl == nil {
 		return ""
