@@ -3,6 +3,7 @@ package site
 import (
 	"context"
 	"fmt"
+	"html"
 	"maps"
 	"path"
 	"regexp"
@@ -52,10 +53,11 @@ type mergedSrc struct {
 	// views are each merged line's renderings, the first its newest
 	// release's.
 	views [][]lineView
-	// ghl is, per release of rels, where the GitHub permalinks of the
-	// renderings it shares go for it (file1).
-	ghl []map[string]string
-	all uint64 // the mask of every release of rels
+	// moves is, per release of rels, where the links of the renderings it
+	// shares with newer releases go for it: a rendering's href to the
+	// release's (file1).
+	moves []map[string]string
+	all   uint64 // the mask of every release of rels
 	// parts are where each part of the page starts (merged lines), and
 	// paths their site paths.
 	parts []int
@@ -276,10 +278,10 @@ func (set *releaseSet) merge(ctx context.Context, bs []*builder, files map[strin
 // data-gh), so a line renders the same in releases that agree on it.
 func (set *releaseSet) renderMerged(bs []*builder, m *mergedSrc) error {
 	newest := bs[m.rels[0]]
-	m.ghl = make([]map[string]string, len(m.rels))
+	m.moves = make([]map[string]string, len(m.rels))
 	var decls bool
 	for k, r := range m.rels {
-		m.ghl[k] = map[string]string{}
+		m.moves[k] = map[string]string{}
 		b := bs[r]
 		src, err := b.in.ReadFile(m.file)
 		if err != nil {
@@ -314,27 +316,33 @@ func (set *releaseSet) renderMerged(bs []*builder, m *mergedSrc) error {
 		if len(lines) != len(m.at[k]) {
 			return fmt.Errorf("site: %s at %s: %d lines rendered, %d read", m.file, b.in.Tag, len(lines), len(m.at[k]))
 		}
-		base, own := ghBase(newest, m.file), ghBase(b, m.file)
 		for j, l := range lines {
-			m.file1(k, int(m.at[k][j]), string(l), base, own)
+			m.file1(k, int(m.at[k][j]), string(l))
 		}
 	}
 	return nil
 }
 
-// ghLineHref matches a permalink to a line on GitHub in a line's HTML:
-// what it links, and the line.
-var ghLineHref = regexp.MustCompile(`href="(https://[^"#]*)#L([0-9]+)"`)
+// ghLineHref matches a permalink to a line on GitHub (an href as a
+// line's HTML has it): what it links, and the line.
+var ghLineHref = regexp.MustCompile(`^(https://[^"#]*)#L([0-9]+)$`)
+
+// movableHref matches a link in a line's HTML that another release's
+// rendering of the line may send elsewhere: a placeholder (an in-site
+// link) or a permalink to a line on GitHub.
+var movableHref = regexp.MustCompile(`href="(@[0-9]+/[^"]*|https://[^"#]*#L[0-9]+)"`)
 
 // file1 files release k's rendering h of merged line ml: under the
 // rendering it shares with newer releases, or as a new one. Two
-// renderings whose only difference is the lines of their GitHub
-// permalinks (a declaration outside the site that moved) are one, and
-// release k's lines for them go in its part of the page (data-ghl: site.js
-// follows them), unless the page already sends one of those links
-// elsewhere for k. Permalinks start with base, the page's newest
-// release's, and own is k's.
-func (m *mergedSrc) file1(k, ml int, h, base, own string) {
+// renderings whose only difference is where their links go (a
+// declaration that moved, a local variable whose declaring line changed,
+// a file the site renders in one release and not the other) are one: the
+// newer releases' rendering is written, and where each of its links goes
+// for k is recorded in k's part of the page (moves; data-ghl and
+// data-lnk), which site.js follows for the renderings k shares with
+// newer releases — never for k's own. A link the page already sends
+// elsewhere for k cannot go to a third place: k keeps its own rendering.
+func (m *mergedSrc) file1(k, ml int, h string) {
 	vs := m.views[ml]
 	for v := range vs {
 		if vs[v].html == h {
@@ -342,69 +350,61 @@ func (m *mergedSrc) file1(k, ml int, h, base, own string) {
 			return
 		}
 	}
-	mine := ghLineHref.FindAllStringSubmatch(h, -1)
-	if len(mine) == 0 { // no permalink to a line: nothing to tell apart by
-		m.views[ml] = append(vs, lineView{html: h, mask: 1 << k})
-		return
-	}
-	canon := ghLineHref.ReplaceAllString(h, `href="$1"`)
-next:
-	for v := range vs {
-		theirs := ghLineHref.FindAllStringSubmatch(vs[v].html, -1)
-		if len(theirs) != len(mine) || ghLineHref.ReplaceAllString(vs[v].html, `href="$1"`) != canon {
-			continue
-		}
-		for i, t := range theirs {
-			key := t[1] + "#L" + t[2]
-			if to, ok := m.ghl[k][key]; ok && to != mine[i][2] {
-				continue next
+	if mine := movableHref.FindAllStringSubmatch(h, -1); len(mine) > 0 {
+		canon := movableHref.ReplaceAllString(h, `href=""`)
+		for v := range vs {
+			theirs := movableHref.FindAllStringSubmatch(vs[v].html, -1)
+			if len(theirs) != len(mine) || movableHref.ReplaceAllString(vs[v].html, `href=""`) != canon {
+				continue
+			}
+			if m.follow(k, theirs, mine) {
+				vs[v].mask |= 1 << k
+				return
 			}
 		}
-		for i, t := range theirs {
-			m.ghl[k][t[1]+"#L"+t[2]] = mine[i][2]
-		}
-		vs[v].mask |= 1 << k
-		return
-	}
-	for _, t := range mine {
-		if to, ok := m.ghl[k][t[1]+"#L"+t[2]]; ok && to != t[2] {
-			// site.js would send this rendering's link elsewhere for
-			// k: its permalinks keep k's own tag, which it leaves be.
-			if base != own {
-				h = strings.ReplaceAll(h, `href="`+base, `href="`+own)
-			}
-			m.views[ml] = append(vs, lineView{html: h, mask: 1 << k})
-			return
-		}
-	}
-	for _, t := range mine {
-		m.ghl[k][t[1]+"#L"+t[2]] = t[2]
 	}
 	m.views[ml] = append(vs, lineView{html: h, mask: 1 << k})
 }
 
+// follow records, for release k, that each of the links theirs goes to
+// mine's, unless one of them already goes elsewhere for k (or would go to
+// two places, or names a space, which data-lnk cannot hold).
+func (m *mergedSrc) follow(k int, theirs, mine [][]string) bool {
+	add := map[string]string{}
+	for i, t := range theirs {
+		from, to := t[1], mine[i][1]
+		if strings.ContainsRune(from+to, ' ') {
+			return false
+		}
+		if was, ok := m.moves[k][from]; ok && was != to {
+			return false
+		}
+		if was, ok := add[from]; ok && was != to {
+			return false
+		}
+		add[from] = to
+	}
+	maps.Copy(m.moves[k], add)
+	return true
+}
+
 // ghLines is release k's part of the page's data-ghl: each permalink in
-// the code that goes to another line for k, grouped by the link from base
-// on, "<link>#<line>=<k's line>,<line>=<k's line>…", the groups
-// space-separated, links and lines sorted. A link is named once for all
-// its lines: written once per line, the nine releases v1.29..v1.37 spent
-// 2.41 MB of their source pages on it, grouped 1.05 MB.
+// the code that goes to another line of the same file for k, grouped by
+// the link from base on, "<link>#<line>=<k's line>,<line>=<k's line>…",
+// the groups space-separated, links and lines sorted. A link is named
+// once for all its lines: written once per line, the nine releases
+// v1.29..v1.37 spent 2.41 MB of their source pages on it, grouped 1.05 MB.
 func (m *mergedSrc) ghLines(k int, base string) string {
-	if k == 0 || m.ghl == nil {
+	if k == 0 || m.moves == nil {
 		return ""
 	}
 	lines := map[string][][2]int{}
-	for key, to := range m.ghl[k] {
-		link, n, _ := strings.Cut(key, "#L")
-		if n == to {
+	for from, to := range m.moves[k] {
+		link, a, b, ok := ghLineMove(from, to)
+		if !ok {
 			continue
 		}
-		a, err1 := strconv.Atoi(n)
-		b, err2 := strconv.Atoi(to)
-		if err1 != nil || err2 != nil {
-			continue // ghLineHref matched digits: cannot happen
-		}
-		link = strings.TrimPrefix(link, base)
+		link = html.UnescapeString(strings.TrimPrefix(link, base))
 		lines[link] = append(lines[link], [2]int{a, b})
 	}
 	var sb strings.Builder
@@ -423,6 +423,45 @@ func (m *mergedSrc) ghLines(k int, base string) string {
 		}
 	}
 	return sb.String()
+}
+
+// ghLineMove reports whether a move goes from one line of a GitHub file
+// to another of the same file (data-ghl), and which.
+func ghLineMove(from, to string) (link string, a, b int, ok bool) {
+	f := ghLineHref.FindStringSubmatch(from)
+	t := ghLineHref.FindStringSubmatch(to)
+	if f == nil || t == nil || f[1] != t[1] || f[2] == t[2] {
+		return "", 0, 0, false
+	}
+	a, _ = strconv.Atoi(f[2]) // digits: ghLineHref
+	b, _ = strconv.Atoi(t[2])
+	return f[1], a, b, true
+}
+
+// linkMoves is release k's part of the page's data-lnk, on part p: each
+// other link of the code that goes elsewhere for k (a move that is not
+// data-ghl's), as the two hrefs resolved from the part, "<href> <k's
+// href>" pairs, space-separated, sorted.
+func (m *mergedSrc) linkMoves(set *releaseSet, k, p int) string {
+	if k == 0 || m.moves == nil {
+		return ""
+	}
+	from := m.paths[p]
+	href := func(h string) string { // as getAttribute gives it
+		r := set.resolve(from, `href="`+h+`"`)
+		return html.UnescapeString(r[len(`href="`) : len(r)-1])
+	}
+	var out []string
+	for a, b := range m.moves[k] {
+		if _, _, _, gh := ghLineMove(a, b); gh || a == b {
+			continue
+		}
+		if x, y := href(a), href(b); x != y {
+			out = append(out, x+" "+y)
+		}
+	}
+	slices.Sort(out)
+	return strings.Join(out, " ")
 }
 
 // placeholder is the href, in a merged line's rendering, of line n of file

@@ -70,36 +70,49 @@ func lines(ls ...string) []string {
 	return ls
 }
 
-// TestFileRenderingsByPermalinkLine: two releases' renderings of a line
-// that differ only in the line of a GitHub permalink are one, the older
-// release's line recorded for site.js; a third release whose same link
-// would go to yet another line for a rendering already mapped keeps its
-// own rendering, with its own tag.
-func TestFileRenderingsByPermalinkLine(t *testing.T) {
-	const base, own = "https://github.com/k/k/blob/v2/", "https://github.com/k/k/blob/v1/"
-	m := &mergedSrc{rels: []int{0, 1}, views: make([][]lineView, 4), ghl: []map[string]string{{}, {}}}
+// TestFileRenderingsByLinks: two releases' renderings of a line that
+// differ only in where their links go are one, where the older release's
+// go recorded for site.js: to another line of a GitHub file (data-ghl),
+// or anywhere else (data-lnk, from the part's page). A release whose link
+// would go to yet another place for a rendering already followed, or a
+// line sending one link to two places, keeps its own rendering.
+func TestFileRenderingsByLinks(t *testing.T) {
+	const base = "https://github.com/k/k/blob/v2/"
+	m := &mergedSrc{file: "x.go", rels: []int{0, 1}, views: make([][]lineView, 7), moves: []map[string]string{{}, {}},
+		ids: []string{"L1", "L2", "L3", "L4", "L5", "L5.1", "L6"}, parts: []int{0}, paths: []string{"src/x.go.html"}}
+	set := &releaseSet{merged: map[string]*mergedSrc{"x.go": m}}
 	link := func(n string) string { return `<a href="` + base + `x.go#L` + n + `">X</a>` }
-	m.file1(0, 0, link("10"), base, base)
-	m.file1(1, 0, link("8"), base, own)
-	m.file1(0, 1, link("20"), base, base)
-	m.file1(1, 1, link("20"), base, own)
-	m.file1(0, 2, link("10")+" "+link("30"), base, base)
-	m.file1(1, 2, link("10")+" "+link("31"), base, own) // x.go#L10 is 8 for v1 already
+	local := func(ml int) string { return `<a href="@` + strconv.Itoa(ml) + `/x.go">v</a>` }
+	m.file1(0, 0, link("10"))
+	m.file1(1, 0, link("8"))
+	m.file1(0, 1, link("20"))
+	m.file1(1, 1, link("20"))
+	m.file1(0, 2, link("10")+" "+link("30"))
+	m.file1(1, 2, link("10")+" "+link("31")) // x.go#L10 is 8 for v1 already
 	// A permalink to the file, not a line, in one release and to a line
 	// in the other: two renderings.
-	m.file1(0, 3, `<a href="`+base+`x.go">X</a>`, base, base)
-	m.file1(1, 3, link("5"), base, own)
-	if n := len(m.views[3]); n != 2 {
-		t.Errorf("line 3: %d renderings, want 2", n)
-	}
-	if n := len(m.views[0]); n != 1 {
-		t.Errorf("line 0: %d renderings, want 1", n)
-	}
-	if n := len(m.views[2]); n != 2 || !strings.Contains(m.views[2][1].html, own+"x.go#L10") {
-		t.Errorf("line 2: renderings %+v, want the older one apart with its own tag", m.views[2])
+	m.file1(0, 3, `<a href="`+base+`x.go">X</a>`)
+	m.file1(1, 3, link("5"))
+	// A local variable declared on a line the older release has apart
+	// (L5.1), and an in-site link that is a permalink in the older.
+	m.file1(0, 4, local(4)+" + "+local(4)+" + "+`<a href="@6/x.go">X</a>`)
+	m.file1(1, 4, local(5)+" + "+local(5)+" + "+link("40"))
+	// The same link sent to two places by one line.
+	m.file1(0, 6, local(4)+" "+local(4))
+	m.file1(1, 6, local(4)+" "+local(5))
+	for ml, want := range []int{1, 1, 2, 2, 1, 0, 2} {
+		if n := len(m.views[ml]); n != want {
+			t.Errorf("line %d: %d renderings %+v, want %d", ml, n, m.views[ml], want)
+		}
 	}
 	if got := m.ghLines(1, base); got != "x.go#10=8" {
 		t.Errorf("data-ghl = %q", got)
+	}
+	if got, want := m.linkMoves(set, 1, 0), "#L5 #L5.1 #L6 "+base+"x.go#L40"; got != want {
+		t.Errorf("data-lnk = %q, want %q", got, want)
+	}
+	if got := m.linkMoves(set, 0, 0); got != "" {
+		t.Errorf("newest's data-lnk = %q, want none", got)
 	}
 }
 
@@ -107,9 +120,10 @@ func TestFileRenderingsByPermalinkLine(t *testing.T) {
 // order after it; a line that did not move is left out.
 func TestGHLinesGrouped(t *testing.T) {
 	const base = "https://github.com/k/k/blob/v2/"
-	m := &mergedSrc{ghl: []map[string]string{{}, {
-		base + "b.go#L30": "28", base + "a.go#L100": "90", base + "b.go#L7": "7",
-		base + "b.go#L12": "10", base + "a.go#L9": "9", base + "a.go#L20": "25",
+	m := &mergedSrc{moves: []map[string]string{{}, {
+		base + "b.go#L30": base + "b.go#L28", base + "a.go#L100": base + "a.go#L90", base + "b.go#L7": base + "b.go#L7",
+		base + "b.go#L12": base + "b.go#L10", base + "a.go#L9": base + "a.go#L9", base + "a.go#L20": base + "a.go#L25",
+		base + "c.go#L1": "@3/c.go",
 	}}}
 	if got, want := m.ghLines(1, base), "a.go#20=25,100=90 b.go#12=10,30=28"; got != want {
 		t.Errorf("data-ghl = %q, want %q", got, want)

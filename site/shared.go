@@ -204,7 +204,7 @@ func renderShared(bs []*builder, sp sharedSrc) ([]byte, error) {
 			sv := sourceView{Path: f, Dir: path.Dir(f), Name: path.Base(f), Lines: m.lines[k], GitHub: lb.opts.SourceURL(f, 0, 0), Cites: lb.citeViews(f)}
 			d := langBlock{pageData: lb.pageData(p, f, "", sv), Hide: len(parts.chrome) > 0, Rel: lb.in.Tag, GH: gh}
 			if lb == bs[r] { // once per release
-				d.GHL = m.ghLines(k, ghBase(b, f))
+				d.GHL, d.LNK = m.ghLines(k, ghBase(b, f)), m.linkMoves(set, k, sp.part)
 			}
 			h, err := lb.exec("header", d.pageData)
 			if err != nil {

@@ -288,18 +288,11 @@ func TestBrowserPermalinkMoved(t *testing.T) {
 		}
 		in.Xrefs = xrefs
 	}
-	opts.Out = filepath.Join(t.TempDir(), "public")
-	if _, err := BuildReleases(context.Background(), rels, opts); err != nil {
-		t.Fatal(err)
-	}
 	const sync = "src/pkg/controller/deployment/sync.go.html"
-	page, err := os.ReadFile(filepath.Join(opts.Out, sync))
-	if err != nil {
-		t.Fatal(err)
-	}
+	page := buildPage(t, rels, &opts, sync)
 	from := "https://github.com/kubernetes/kubernetes/blob/" + newTag + "/" + moved.Path + "#L" + strconv.Itoa(moved.StartLine)
 	want := "https://github.com/kubernetes/kubernetes/blob/" + oldTag + "/" + moved.Path + "#L" + strconv.Itoa(moved.StartLine+2)
-	if strings.Contains(string(page), want) || !strings.Contains(string(page), `href="`+from+`"`) {
+	if strings.Contains(page, want) || !strings.Contains(page, `href="`+from+`"`) {
 		t.Fatalf("the moved declaration's link is not written once, as the newer release has it")
 	}
 	ctx := browser(t, 1280, 700)
@@ -310,6 +303,7 @@ func TestBrowserPermalinkMoved(t *testing.T) {
 		t.Fatal(err)
 	}
 	var got string
+	var err error
 	for range 50 {
 		err = chromedp.Do(ctx, chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
 			h, err := cdp.Call(ctx, tg, cdppage.GetNavigationHistory, cdp.Empty{})
@@ -326,4 +320,86 @@ func TestBrowserPermalinkMoved(t *testing.T) {
 	if got != want {
 		t.Errorf("the older reader's link went to %s, want %s", got, want)
 	}
+}
+
+// TestBrowserLocalLinkMoved: lines an older release shares with the newer
+// but for where their links go in the file (a variable it declares on
+// another line) are written once; read as the older release, such a link
+// goes to the older's line.
+func TestBrowserLocalLinkMoved(t *testing.T) {
+	if testing.Short() {
+		t.Skip("browser test skipped in -short mode")
+	}
+	rels, opts := multiFixtureChanged(t)
+	const file = "pkg/controller/deployment/sync.go"
+	// In the older release, every link to one line of the file goes to
+	// the line after it instead.
+	in := &rels[0].Input // given oldest first
+	xrefs := slices.Clone(in.Xrefs)
+	n, uses := 0, 0
+	for k, x := range xrefs {
+		if x.Path != file {
+			continue
+		}
+		ids := slices.Clone(x.Idents)
+		for j := range ids {
+			if tg := ids[j].Target; n == 0 && tg.Path == file && tg.StartLine > 1 && !ids[j].Def {
+				n = tg.StartLine
+			}
+		}
+		for j := range ids {
+			if ids[j].Target.Path == file && ids[j].Target.StartLine == n {
+				ids[j].Target.StartLine, ids[j].Target.EndLine = n+1, n+1
+				uses++
+			}
+		}
+		xrefs[k].Idents = ids
+	}
+	if n == 0 {
+		t.Fatal("the fixture has no link within sync.go to move")
+	}
+	in.Xrefs = xrefs
+	const sync = "src/pkg/controller/deployment/sync.go.html"
+	page := buildPage(t, rels, &opts, sync)
+	if !strings.Contains(page, ` data-lnk="#L`) {
+		t.Fatalf("no data-lnk on the page for %d links moved from line %d", uses, n)
+	}
+	ctx := browser(t, 1280, 700)
+	openPage(t, ctx, fileURL(t, opts.Out)+sync+"?rel="+oldTag)
+	// The older release's lines n and n+1 as shown, their anchors (an
+	// older rendering of a line has none: its line's is before it), and
+	// a link to the first in a line shown for both releases.
+	got, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`(() => {
+		const ls = [...document.querySelectorAll('pre.src > u')].filter(l => !l.hidden);
+		const id = l => { while (l && !l.id) l = l.previousElementSibling; return l ? l.id : ''; };
+		const from = id(ls[`+strconv.Itoa(n-1)+`]), to = id(ls[`+strconv.Itoa(n)+`]);
+		const a = [...document.querySelectorAll('pre.src > u:not([data-r]) a[href="#' + from + '"]')].find(a => !a.closest('[hidden]'));
+		if (!a) return [from, to, ''];
+		a.click();
+		return [from, to, location.hash];
+	})()`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got[2] == "" {
+		t.Fatalf("no shared line links line %d (%s)", n, got[0])
+	}
+	if got[2] != "#"+got[1] {
+		t.Errorf("as %s, the link to line %d (%s) went to %s, want line %d (#%s)", oldTag, n, got[0], got[2], n+1, got[1])
+	}
+}
+
+// buildPage builds the site of rels into a new directory (opts.Out) and
+// returns page p of it.
+func buildPage(t *testing.T, rels []Release, opts *Options, p string) string {
+	t.Helper()
+	opts.Out = filepath.Join(t.TempDir(), "public")
+	if _, err := BuildReleases(context.Background(), rels, *opts); err != nil {
+		t.Fatal(err)
+	}
+	page, err := os.ReadFile(filepath.Join(opts.Out, p))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(page)
 }

@@ -138,7 +138,7 @@ func TestBuildFixture(t *testing.T) {
 	if !strings.Contains(files["search-index.js"], "window.KUBEWALK_SEARCH = {") {
 		t.Errorf("search-index.js does not assign the index")
 	}
-	if !strings.Contains(files["assets/site.css"], ".code .k{") {
+	if !strings.Contains(files["assets/site.css"], ".code b{") || !strings.Contains(files["assets/site.css"], ".code .t,") {
 		t.Errorf("site.css lacks codehtml's token classes")
 	}
 }

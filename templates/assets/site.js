@@ -222,13 +222,16 @@
   // per release, in the order of the page's parts, newest first). A part
   // of a page split in parts starts its numbering where the release's
   // previous part ended (data-start).
-  function showLines() {
-    var k = 0, rels = [];
+  function relIndex() {
+    var rels = [];
     for (var b = 0; b < blocks.length; b++) {
       var r = blocks[b].getAttribute("data-rel") || "";
       if (rels.indexOf(r) < 0) rels.push(r);
     }
-    k = Math.max(0, rels.indexOf(rel));
+    return Math.max(0, rels.indexOf(rel));
+  }
+  function showLines() {
+    var k = relIndex();
     var pre = document.querySelector("pre.src");
     if (!pre) return;
     var st = (pre.getAttribute("data-start") || "").split(" ");
@@ -296,31 +299,46 @@
     return blocks[0];
   }
   // The code's GitHub links are the page's newest release's: for
-  // another, its part says where its permalinks start (data-gh)
-  // and, where a declaration moved, the line it is on (data-ghl, on the
-  // release's first part: "<link>#<line>=<its line>,<line>=<its line>…"
-  // per link, space-separated; site/merge.go ghLines).
+  // another, its part says where its permalinks start (data-gh). A line
+  // the release shares with newer ones (data-r has a lower bit, or there
+  // is none) has their links, and the release's part says where those go
+  // for it (site/merge.go file1): to another line of the same GitHub file
+  // (data-ghl: "<link>#<line>=<its line>,<line>=<its line>…" per link,
+  // space-separated; ghLines), or elsewhere (data-lnk: "<href> <its
+  // href>" pairs, space-separated; linkMoves). A line of its own has its
+  // own links.
   function relink(a) {
-    var href = a.getAttribute("href");
-    if (rel === newest || !a.closest("pre.src")) return href;
+    var href = a.getAttribute("href"), line = a.closest("pre.src > *");
+    if (rel === newest || !line) return href;
+    var r = line.getAttribute("data-r"), shared = !r || (parseInt(r, 16) & ((1 << relIndex()) - 1)) !== 0;
+    var to = shared && linkMoves()[href];
+    if (to) href = to;
     var cur = shown(lang, rel), g0 = blocks[0].getAttribute("data-gh"), g = cur.getAttribute("data-gh");
     if (!g0 || !g || href.indexOf(g0) !== 0) return href;
-    var rest = href.slice(g0.length), moved = ghLines()[rest];
+    var rest = href.slice(g0.length), moved = shared && !to && ghLines()[rest];
     if (moved) rest = rest.replace(/#L\d+$/, "#L" + moved);
     return g + rest;
   }
+  function relAttr(name) {
+    for (var b = 0; b < blocks.length; b++) {
+      if ((blocks[b].getAttribute("data-rel") || "") === rel && blocks[b].hasAttribute(name)) return blocks[b].getAttribute(name);
+    }
+    return "";
+  }
   function ghLines() {
     var out = {};
-    for (var b = 0; b < blocks.length; b++) {
-      if ((blocks[b].getAttribute("data-rel") || "") !== rel || !blocks[b].hasAttribute("data-ghl")) continue;
-      blocks[b].getAttribute("data-ghl").split(" ").forEach(function (e) {
-        var i = e.lastIndexOf("#");
-        if (i > 0) e.slice(i + 1).split(",").forEach(function (l) {
-          var j = l.indexOf("=");
-          if (j > 0) out[e.slice(0, i) + "#L" + l.slice(0, j)] = l.slice(j + 1);
-        });
+    relAttr("data-ghl").split(" ").forEach(function (e) {
+      var i = e.lastIndexOf("#");
+      if (i > 0) e.slice(i + 1).split(",").forEach(function (l) {
+        var j = l.indexOf("=");
+        if (j > 0) out[e.slice(0, i) + "#L" + l.slice(0, j)] = l.slice(j + 1);
       });
-    }
+    });
+    return out;
+  }
+  function linkMoves() {
+    var out = {}, ps = relAttr("data-lnk").split(" ");
+    for (var i = 0; i + 1 < ps.length; i += 2) out[ps[i]] = ps[i + 1];
     return out;
   }
   document.addEventListener("click", function (e) {
