@@ -17,8 +17,9 @@ import (
 	"golang.org/x/net/html"
 )
 
-// CheckLinks checks a built site in dir: every relative href, src and form
-// action of every HTML page (inline SVG included) and every URL of
+// CheckLinks checks a built site in dir: every relative href, src, form
+// action and data-diffs (the script site.js loads for a walkthrough's
+// diffs) of every HTML page (inline SVG included) and every URL of
 // search-index.js names a file inside the site, and every #fragment names
 // an id on the target page — a line range #L10-L20 needs both L10 and L20.
 // A query's rel and lang (a shared source page's release and language,
@@ -81,8 +82,8 @@ func (c *linkChecker) errorf(page, format string, args ...any) {
 // multi-release site share (pagemerge.go), mask is the releases it is
 // shown for (a bit per release, as data-r).
 type pageLink struct {
-	raw, tag string
-	mask     uint64
+	raw, tag, attr string
+	mask           uint64
 }
 
 // parsedPage is what the link checker reads of an HTML page.
@@ -135,7 +136,7 @@ func parsePage(data []byte) parsedPage {
 		}
 		tag, hasAttr := z.TagName()
 		mask := stack[len(stack)-1].mask
-		var found []string
+		var found [][2]string // attribute, URL
 		for hasAttr {
 			var k, v []byte
 			k, v, hasAttr = z.TagAttr()
@@ -160,7 +161,7 @@ func parsePage(data []byte) parsedPage {
 					for _, r := range strings.Split(tags, ",") {
 						ids[partKey("rel", r)] = true
 						groups[r] = u
-						found = append(found, u+"?rel="+url.QueryEscape(r))
+						found = append(found, [2]string{string(k), u + "?rel=" + url.QueryEscape(r)})
 					}
 				}
 			case "data-r":
@@ -173,12 +174,12 @@ func parsePage(data []byte) parsedPage {
 				if string(tag) == "a" {
 					ids[string(v)] = true
 				}
-			case "href", "src", "action", "xlink:href":
-				found = append(found, string(v))
+			case "href", "src", "action", "xlink:href", "data-diffs":
+				found = append(found, [2]string{string(k), string(v)})
 			}
 		}
 		for _, l := range found {
-			links = append(links, pageLink{l, string(tag), mask})
+			links = append(links, pageLink{l[1], string(tag), l[0], mask})
 		}
 		if tt == html.StartTagToken && !voidElement[string(tag)] {
 			stack = append(stack, open{string(tag), mask})
@@ -198,22 +199,14 @@ var voidElement = map[string]bool{
 // on a link to a page no release's directory holds but the site's top
 // index.html (top).
 func releaseView(raw string, rels, all []string, k int, page, top string) string {
-	n, r := rels[0], rels[k]
-	if rest, ok := strings.CutPrefix(raw, ghBlob+n+"/"); ok {
+	r := rels[k]
+	if rest, ok := strings.CutPrefix(raw, ghBlob+rels[0]+"/"); ok {
 		return ghBlob + r + "/" + rest
 	}
 	if raw == "" || raw[0] == '#' || strings.Contains(strings.SplitN(raw, "/", 2)[0], ":") {
 		return raw
 	}
-	seg := strings.Split(raw, "/")
-	i := 0
-	for i < len(seg) && seg[i] == ".." {
-		i++
-	}
-	if i < len(seg)-1 && seg[i] == n {
-		seg[i] = r
-		raw = strings.Join(seg, "/")
-	}
+	raw = releaseDirView(raw, rels[0], r)
 	u, err := url.Parse(raw)
 	if err != nil {
 		return raw
@@ -231,6 +224,22 @@ func releaseView(raw string, rels, all []string, k int, page, top string) string
 	head, _, _ := strings.Cut(raw, "#")
 	head, _, _ = strings.Cut(head, "?")
 	return withQuery(head, q.Encode()) + strings.TrimPrefix(raw, strings.SplitN(raw, "#", 2)[0])
+}
+
+// releaseDirView is relative link raw with the directory of release n at
+// its start (after any "../") turned into release r's, as site.js's
+// releaseDir does.
+func releaseDirView(raw, n, r string) string {
+	seg := strings.Split(raw, "/")
+	i := 0
+	for i < len(seg) && seg[i] == ".." {
+		i++
+	}
+	if i < len(seg)-1 && seg[i] == n {
+		seg[i] = r
+		raw = strings.Join(seg, "/")
+	}
+	return raw
 }
 
 // stat is os.Stat of site path p, once per path.
@@ -274,10 +283,18 @@ func (c *linkChecker) page(p string) {
 			continue
 		}
 		// A page shared by releases: each link as each release it is
-		// shown for sees it.
+		// shown for sees it. site.js rewrites the links a reader follows
+		// (a[href], form[action]) and the diffs' script it loads
+		// (data-diffs); a stylesheet, script or image loads as written.
 		for k := range pp.rels {
-			if l.mask&(1<<k) != 0 {
+			switch {
+			case l.mask&(1<<k) == 0:
+			case l.tag == "a" && l.attr == "href" || l.tag == "form" && l.attr == "action":
 				c.link(p, releaseView(l.raw, pp.rels, pp.all, k, p, homePage))
+			case l.attr == "data-diffs":
+				c.link(p, releaseDirView(l.raw, pp.rels[0], pp.rels[k]))
+			default:
+				c.link(p, l.raw)
 			}
 		}
 	}
