@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"html/template"
-	"io/fs"
 	"maps"
 	"os"
 	"path"
@@ -24,7 +23,6 @@ import (
 	"github.com/kubewalk/kubewalk/internal/derive/reldiff"
 	"github.com/kubewalk/kubewalk/internal/render/codehtml"
 	"github.com/kubewalk/kubewalk/record"
-	"github.com/kubewalk/kubewalk/templates"
 	"github.com/kubewalk/kubewalk/walkthrough"
 )
 
@@ -658,9 +656,10 @@ func (b *builder) dataPages(l *pageList) error {
 	// not marshal the facts (9 MB at v1.36.3).
 	l.ps = append(l.ps, page{path: factsFile, render: b.factsFileData})
 	l.keyed(releaseKey)
-	if b.set == nil { // a multi-release site has one marker, at its root
-		l.static(markerFile, []byte("kubewalk site\n"))
+	if b.set != nil {
+		return nil // a multi-release site has one marker and one assets/, at its root (writeRoot)
 	}
+	l.static(markerFile, []byte("kubewalk site\n"))
 	as, err := assets()
 	if err != nil {
 		return err
@@ -669,33 +668,6 @@ func (b *builder) dataPages(l *pageList) error {
 		l.static(a.path, a.data)
 	}
 	return nil
-}
-
-// asset is a file of templates' assets/ as the site has it.
-type asset struct {
-	path string
-	data []byte
-}
-
-// assets returns templates' assets/, site.css with the code tokens' CSS
-// (internal/render/codehtml) appended.
-func assets() ([]asset, error) {
-	var as []asset
-	err := fs.WalkDir(templates.FS, "assets", func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		data, err := fs.ReadFile(templates.FS, p)
-		if err != nil {
-			return err
-		}
-		if p == "assets/site.css" {
-			data = append(append(bytes.Clone(data), "\n/* code tokens (internal/render/codehtml) */\n"...), codeCSS()...)
-		}
-		as = append(as, asset{p, data})
-		return nil
-	})
-	return as, err
 }
 
 // linkFor returns the identifier link rule for the page at site path from:

@@ -66,7 +66,7 @@ func (b *builder) explainPage() ([]byte, error) {
 	// The example is the recorded run's events, as kubectl printed them
 	// at this release, when there is a recording.
 	body := struct{ IndexJS, ExplainJS, Example string }{
-		relURL(explainPage, explainIndexJS, ""), relURL(explainPage, "assets/explain.js", ""), b.recordedEvents(),
+		relURL(explainPage, explainIndexJS, ""), b.asset(explainPage, "explain.js"), b.recordedEvents(),
 	}
 	return b.exec("explain", b.pageData(explainPage, b.t("explain.title"), "explain", body))
 }

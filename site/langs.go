@@ -14,14 +14,17 @@ import (
 )
 
 // A bilingual site (Input.Langs) is laid out as Hugo lays out a
-// multilingual one, with one difference: code is code, so the source
-// pages and facts are written once, for every language.
+// multilingual one, with one difference: what does not depend on the
+// language is written once, for every language — code is code, so the
+// source pages and facts; and the assets, which are the same bytes in
+// every language.
 //
 //	index.html           sends the reader to the browser's language
-//	en/index.html, en/walkthroughs/…, en/search.html, en/assets/…
-//	ko/index.html, ko/walkthroughs/…, ko/search.html, ko/assets/…
+//	en/index.html, en/walkthroughs/…, en/search.html, …
+//	ko/index.html, ko/walkthroughs/…, ko/search.html, …
 //	src/…                the source pages, shared
 //	facts.json.gz        shared
+//	assets/…             shared (in a multi-release site, by every release too)
 //
 // Each language has a builder whose site paths are from its directory
 // (so every page registered in pages() comes out in each language, and
@@ -34,7 +37,9 @@ import (
 
 // sharedPage reports whether site path p is one page for every language
 // of a bilingual site rather than one per language.
-func sharedPage(p string) bool { return strings.HasPrefix(p, "src/") || p == factsFile }
+func sharedPage(p string) bool {
+	return strings.HasPrefix(p, "src/") || p == factsFile || strings.HasPrefix(p, assetsDir)
+}
 
 // full returns site path p of b's pages as a path from the release's
 // root: in a bilingual site, in b's language directory unless shared.
@@ -307,8 +312,8 @@ func (s *srcParts) page(b *builder, doc pageData, code template.HTML) ([]byte, e
 func (b *builder) chooserPage() ([]byte, error) {
 	d := pageData{
 		Lang: b.in.Lang, Title: b.t("site.name"), Release: release{Tag: b.in.Tag},
-		CSS: relURL(homePage, b.full("assets/site.css"), ""),
-		JS:  relURL(homePage, b.full("assets/lang.js"), ""),
+		CSS: relURL(b.releaseDir()+homePage, assetsDir+"site.css", ""),
+		JS:  relURL(b.releaseDir()+homePage, assetsDir+"lang.js", ""),
 	}
 	for _, lb := range b.langs {
 		d.Langs = append(d.Langs, langView{Lang: lb.in.Lang, Name: lb.t("lang.name"), Href: relURL(homePage, lb.full(homePage), "")})

@@ -35,15 +35,16 @@ func TestBilingual(t *testing.T) {
 	out, st := buildFixture(t, bilingual)
 	files := readTree(t, out)
 	for _, p := range []string{"index.html", "en/index.html", "ko/index.html", "en/walkthroughs/deployment.html", "ko/walkthroughs/watch.html",
-		"en/search.html", "ko/search-index.js", "en/assets/site.css", "ko/assets/site.js", "en/assets/lang.js", factsFile, ".kubewalk-site"} {
+		"en/search.html", "ko/search-index.js", "assets/site.css", "assets/site.js", "assets/lang.js", factsFile, ".kubewalk-site"} {
 		if _, ok := files[p]; !ok {
 			t.Errorf("no %s", p)
 		}
 	}
-	// Code is code: one set of source pages, and facts, at the root.
+	// Code is code: one set of source pages, and facts, at the root; so
+	// are the assets, the same bytes in every language.
 	var src int
 	for p := range files {
-		if strings.HasPrefix(p, "en/src/") || strings.HasPrefix(p, "ko/src/") || strings.HasSuffix(p, "/"+factsFile) {
+		if strings.HasPrefix(p, "en/src/") || strings.HasPrefix(p, "ko/src/") || strings.HasSuffix(p, "/"+factsFile) || strings.Contains(p, "/assets/") {
 			t.Errorf("%s: a shared page written per language", p)
 		}
 		if strings.HasPrefix(p, "src/") {
@@ -55,7 +56,7 @@ func TestBilingual(t *testing.T) {
 	}
 
 	root := files["index.html"]
-	for _, want := range []string{`href="en/index.html" hreflang="en"`, `href="ko/index.html" hreflang="ko"`, `>한국어<`, `<script src="en/assets/lang.js">`} {
+	for _, want := range []string{`href="en/index.html" hreflang="en"`, `href="ko/index.html" hreflang="ko"`, `>한국어<`, `<script src="assets/lang.js">`} {
 		if !strings.Contains(root, want) {
 			t.Errorf("root lacks %s", want)
 		}
@@ -65,7 +66,7 @@ func TestBilingual(t *testing.T) {
 		`<link rel="alternate" hreflang="ko" href="../../ko/walkthroughs/deployment.html">`,
 		`href="../../ko/walkthroughs/deployment.html" hreflang="ko" lang="ko" data-switch data-steps="*">한국어</a>`,
 		`href="../../src/pkg/controller/deployment/deployment_controller.go.html#L`,
-		`data-src="../../src/"`, `href="../../en/assets/site.css"`,
+		`data-src="../../src/"`, `href="../../assets/site.css"`,
 		`<link rel="alternate" hreflang="x-default" href="../../index.html">`, `<span class="langs" role="group" aria-label="Language">`,
 	} {
 		if !strings.Contains(en, want) {

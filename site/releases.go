@@ -12,8 +12,6 @@ import (
 	"strings"
 
 	"golang.org/x/mod/semver"
-
-	"github.com/kubewalk/kubewalk/templates"
 )
 
 // Release is one release of a multi-release site (BuildReleases).
@@ -284,8 +282,9 @@ type releaseRow struct {
 	Latest                   bool
 }
 
-// writeRoot writes the multi-release site's own files: index.html, its
-// stylesheet and the marker. It returns the bytes written.
+// writeRoot writes the multi-release site's own files: index.html, the
+// assets of every release's pages and the marker. It returns the bytes
+// written.
 func writeRoot(dir string, bs []*builder) (int64, error) {
 	b := bs[0] // the newest release's language and templates
 	var rows []releaseRow
@@ -299,21 +298,18 @@ func writeRoot(dir string, bs []*builder) (int64, error) {
 	data, err := b.exec("releases", struct {
 		Lang, CSS string
 		Releases  []releaseRow
-	}{b.in.Lang, "assets/site.css", rows})
+	}{b.in.Lang, assetsDir + "site.css", rows})
 	if err != nil {
 		return 0, err
 	}
-	css, err := fs.ReadFile(templates.FS, "assets/site.css")
+	as, err := assets()
 	if err != nil {
 		return 0, err
 	}
-	files := []struct {
-		name string
-		data []byte
-	}{{homePage, data}, {"assets/site.css", css}, {markerFile, []byte("kubewalk site\n")}}
+	files := append(as, asset{homePage, data}, asset{markerFile, []byte("kubewalk site\n")})
 	var n int64
 	for _, f := range files {
-		p := filepath.Join(dir, filepath.FromSlash(f.name))
+		p := filepath.Join(dir, filepath.FromSlash(f.path))
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			return 0, err
 		}

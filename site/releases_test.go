@@ -361,3 +361,43 @@ func TestMultiReleasePageOnlyInOne(t *testing.T) {
 		t.Errorf("the %s recorded page switches to %q, want the home page %q", oldTag, got, want)
 	}
 }
+
+// TestMultiReleaseBilingualOnce: in a site of two bilingual releases,
+// the assets are written once for the whole site, at its root, loaded by
+// every page.
+func TestMultiReleaseBilingualOnce(t *testing.T) {
+	out := buildMultiBilingual(t)
+	files := readTree(t, out)
+	for p := range files {
+		if dir, _, _ := strings.Cut(p, "/"); dir != strings.TrimSuffix(assetsDir, "/") && strings.Contains(p, "/"+assetsDir) {
+			t.Errorf("%s: written per language or release", p)
+		}
+	}
+	as, err := assets()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, a := range as {
+		if files[a.path] != string(a.data) {
+			t.Errorf("%s: not the site's asset", a.path)
+		}
+	}
+	for _, err := range CheckLinks(out) {
+		t.Error(err)
+	}
+}
+
+// buildMultiBilingual builds the two releases of multiFixture, each in
+// English and Korean.
+func buildMultiBilingual(t testing.TB) string {
+	t.Helper()
+	rels, opts := multiFixture(t)
+	for i := range rels {
+		bilingual(&rels[i].Input)
+	}
+	opts.Out = filepath.Join(t.TempDir(), "public")
+	if _, err := BuildReleases(context.Background(), rels, opts); err != nil {
+		t.Fatal(err)
+	}
+	return opts.Out
+}
