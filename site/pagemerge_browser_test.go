@@ -2,7 +2,6 @@ package site
 
 import (
 	"context"
-	"io/fs"
 	"net/url"
 	"os"
 	"path"
@@ -15,8 +14,6 @@ import (
 
 	"github.com/chromedp/chromedp"
 	"github.com/google/go-cmp/cmp"
-
-	"github.com/kubewalk/kubewalk/templates"
 )
 
 // TestBrowserSharedReleasePages builds the two-release site twice, with
@@ -191,24 +188,14 @@ func TestBrowserReleaseGroups(t *testing.T) {
 	if testing.Short() {
 		t.Skip("browser test skipped in -short mode")
 	}
-	dir := t.TempDir()
-	js, err := fs.ReadFile(templates.FS, "assets/site.js")
-	if err != nil {
-		t.Fatal(err)
-	}
 	page := func(rels, groups, body string) string {
 		return `<!DOCTYPE html><html data-rels="` + rels + `" data-releases="v3 v2 v1" data-root="" data-groups="` + groups +
 			`"><head><title>T</title></head><body>` + body + `<script src="site.js"></script></body></html>`
 	}
-	for name, data := range map[string]string{
-		"site.js":   string(js),
+	dir := withSiteJS(t, map[string]string{
 		"x.html":    page("v3 v2", "v1=x.v1.html", `<p id="far" data-r="2" hidden>two</p><p data-r="1">three</p>`),
 		"x.v1.html": page("v1", "v3,v2=x.html", `<p style="margin-top:3000px" id="far">one</p>`),
-	} {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(data), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	})
 	ctx := browser(t, 800, 600)
 	base := fileURL(t, dir)
 	for _, c := range []struct{ from, want, text string }{

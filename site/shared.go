@@ -197,6 +197,7 @@ func renderShared(bs []*builder, sp sharedSrc) ([]byte, error) {
 	var parts srcParts
 	var tags []string
 	newestHeader := map[string]string{} // per language
+	newestHead := map[string]string{}   // per language: the srcheader
 	for k, r := range m.rels {
 		tags = append(tags, bs[r].in.Tag)
 		gh := ghBase(bs[r], f)
@@ -210,16 +211,37 @@ func renderShared(bs []*builder, sp sharedSrc) ([]byte, error) {
 			if err != nil {
 				return nil, err
 			}
+			like := false
 			if k == 0 {
 				newestHeader[lb.in.Lang] = string(h)
+				if h, err = lb.exec("srcheader", sv); err != nil {
+					return nil, err
+				}
+				newestHead[lb.in.Lang] = string(h)
 			} else if !lb.opts.explicitHeaders {
 				if drop, ok := likeNewestBut(newestHeader[lb.in.Lang], b.in.Tag, lb.in.Tag, string(h)); ok {
 					d.Like, d.Drop = b.in.Tag, drop
 				}
+				if like, err = m.headLike(lb, sv, k, newestHead[lb.in.Lang], b.in.Tag); err != nil {
+					return nil, err
+				}
 			}
-			if err := parts.add(lb, d); err != nil {
+			if !like {
+				if err := parts.add(lb, d); err != nil {
+					return nil, err
+				}
+				continue
+			}
+			c, err := lb.exec("srcchrome", d)
+			if err != nil {
 				return nil, err
 			}
+			lh, err := lb.exec("srcheadlike", headLikeView{Lang: lb.in.Lang, Rel: lb.in.Tag, Like: b.in.Tag, N: m.lines[k]})
+			if err != nil {
+				return nil, err
+			}
+			// Safe: fragments html/template wrote from our templates.
+			parts.chrome, parts.heads = append(parts.chrome, template.HTML(c)), append(parts.heads, template.HTML(lh))
 		}
 	}
 	doc := b.pageData(p, f, "", nil)
@@ -232,6 +254,66 @@ func renderShared(bs []*builder, sp sharedSrc) ([]byte, error) {
 	code := template.HTML(partsNav(m, sp.part) + m.code(set, sp.part))
 	return parts.page(b, doc, code)
 }
+
+// headLikeView is the source header of a release that site.js makes from
+// the newest's (headLike): its language, release, the newest release and
+// its number of lines.
+type headLikeView struct {
+	Lang, Rel, Like string
+	N               int
+}
+
+// headLike reports whether release k's source header (sv, in lb's
+// language) is its newest release's, newestHead, but for what site.js
+// makes over (data-head): the release in its links (relinked), its number
+// of lines, and the numbers of the lines its steps cite, which its header
+// names by the page's anchors and site.js counts among the lines the
+// release shows. Nine releases' headers, each written whole, were 3.8 MB
+// of the source pages of v1.29..v1.37. A page in parts cannot count the
+// lines of the others: its headers are written whole.
+func (m *mergedSrc) headLike(lb *builder, sv sourceView, k int, newestHead, newest string) (bool, error) {
+	if len(m.parts) > 1 {
+		return false, nil
+	}
+	cites := slices.Clone(sv.Cites)
+	for i := range cites {
+		ok := true
+		cites[i].Lines = citedLine.ReplaceAllStringFunc(cites[i].Lines, func(l string) string {
+			n, _ := strconv.Atoi(l[1:]) // digits: citedLine
+			ml, found := m.line(m.rels[k], n)
+			ok = ok && found
+			return m.ids[ml]
+		})
+		if !ok {
+			return false, nil
+		}
+	}
+	sv.Cites, sv.Lines = cites, m.lines[0]
+	h, err := lb.exec("srcheader", sv)
+	if err != nil {
+		return false, err
+	}
+	return string(h) == relinked(newestHead, newest, lb.in.Tag), nil
+}
+
+// citedLine matches a line in a cited range ("L12" of "L12-L40").
+var citedLine = regexp.MustCompile(`L[0-9]+`)
+
+// relinked is HTML h with its links moved from release newest to rel, as
+// site.js moves a made-over header's: the release's directory, and a
+// ?rel= naming it.
+func relinked(h, newest, rel string) string {
+	relOf := regexp.MustCompile(`((?:\?|&amp;)rel=)` + regexp.QuoteMeta(url.QueryEscape(newest)) + `([&#]|$)`)
+	return quotedHref.ReplaceAllStringFunc(h, func(a string) string {
+		v := a[len(`href="`) : len(a)-1]
+		v = strings.ReplaceAll(v, "/"+newest+"/", "/"+rel+"/")
+		v = relOf.ReplaceAllString(v, "${1}"+url.QueryEscape(rel)+"${2}")
+		return `href="` + v + `"`
+	})
+}
+
+// quotedHref matches a link's href as html/template writes it.
+var quotedHref = regexp.MustCompile(`href="[^"]*"`)
 
 // likeNewest is the header of a shared source page for release rel, made
 // from its newest release's, h, as site.js makes it for a part that says

@@ -2,6 +2,7 @@ package site
 
 import (
 	"context"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -17,6 +18,7 @@ import (
 
 	"github.com/kubewalk/kubewalk/analyzer/fact"
 	"github.com/kubewalk/kubewalk/record"
+	"github.com/kubewalk/kubewalk/templates"
 )
 
 // TestBrowserSharedSource opens, from file://, a source page two releases
@@ -146,23 +148,33 @@ func TestBrowserHeaderLikeNewest(t *testing.T) {
 	if n := strings.Count(string(page), `data-like="`+newTag+`" data-drop="`); n != 2 {
 		t.Fatalf("%d of the older release's headers are left to site.js without the newer's recorded run, want both languages'", n)
 	}
+	// The older release has a line more (multiFixtureChanged): its source
+	// header, the number of lines and where the cited lines are aside, is
+	// the newer's.
+	if n := strings.Count(string(page), `data-head="`+newTag+`" data-n="`); n != 2 {
+		t.Fatalf("%d of the older release's source headers are left to site.js, want both languages'", n)
+	}
 	ctx := browser(t, 1280, 700)
-	header := func(root, query string) string {
+	header := func(root, query, sel string) string {
 		t.Helper()
 		openPage(t, ctx, fileURL(t, root)+sync+query)
-		got, err := chromedp.Run(ctx, chromedp.Evaluate[string](`(() => { const h = document.querySelector('.langblock:not([hidden]) header.top'); return h ? h.outerHTML : ''; })()`))
+		got, err := chromedp.Run(ctx, chromedp.Evaluate[string](`(() => { const h = document.querySelector('.langblock:not([hidden]) `+sel+`'); return h ? h.outerHTML : ''; })()`))
 		if err != nil {
 			t.Fatal(err)
 		}
 		return got
 	}
 	for _, q := range []string{"?rel=" + oldTag, "?rel=" + oldTag + "&lang=ko"} {
-		got, want := header(made, q), header(whole, q)
+		got, want := header(made, q, "header.top"), header(whole, q, "header.top")
 		if got == "" || got != want {
 			t.Errorf("header at %s made by site.js:\n%s\nwritten:\n%s", q, got, want)
 		}
 		if !strings.Contains(got, `<b aria-current="true">`+oldTag+`</b>`) || !strings.Contains(got, "/"+oldTag+"/") || strings.Contains(got, "recorded") {
 			t.Errorf("header at %s is not the older release's: %s", q, got)
+		}
+		got, want = header(made, q, "header.srchead"), header(whole, q, "header.srchead")
+		if got == "" || got != want {
+			t.Errorf("source header at %s made by site.js:\n%s\nwritten:\n%s", q, got, want)
 		}
 	}
 }
@@ -402,4 +414,58 @@ func buildPage(t *testing.T, rels []Release, opts *Options, p string) string {
 		t.Fatal(err)
 	}
 	return string(page)
+}
+
+// TestBrowserHeadLinesCounted: a release's source header made from the
+// newest's (data-head) numbers its cited lines as the release does —
+// counting the lines it has that the newest lacks — and says its own
+// number of lines and its own links.
+func TestBrowserHeadLinesCounted(t *testing.T) {
+	if testing.Short() {
+		t.Skip("browser test skipped in -short mode")
+	}
+	head := `<header class="srchead"><p class="meta"><span class="count">4</span> lines · <a class="gh" href="https://github.com/k/k/blob/v2/x.go">GitHub</a></p>` +
+		`<ul><li><a href="w.html?rel=v2#s1">Step</a> <span class="lines">L2-L3, L4</span></li></ul></header>`
+	page := `<!DOCTYPE html><html lang="en"><head><title>T</title></head><body>` +
+		`<div class="langblock" data-lang="en" data-rel="v2">` + head + `</div>` +
+		`<div class="langblock" data-lang="en" data-rel="v1" data-head="v2" data-n="5" hidden></div>` +
+		`<pre class="code src"><u id=L1>a
+</u><u id=L1.1 data-r=2 hidden>only in v1
+</u><u id=L2 data-r=1>b
+</u><u data-r=2 hidden>b, as v1 has it
+</u><u id=L3>c
+</u><u id=L4>d
+</u></pre><script src="site.js"></script></body></html>`
+	dir := withSiteJS(t, map[string]string{"x.go.html": page})
+	ctx := browser(t, 800, 600)
+	openPage(t, ctx, fileURL(t, dir)+"x.go.html?rel=v1")
+	got, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`(() => {
+		const h = document.querySelector('.langblock:not([hidden]) header.srchead');
+		return h ? [h.querySelector('.count').textContent, h.querySelector('.lines').textContent, h.querySelector('a.gh').getAttribute('href'), h.querySelector('li a').getAttribute('href')] : [];
+	})()`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"5", "L3-L4, L5", "https://github.com/k/k/blob/v1/x.go", "w.html?rel=v1#s1"}
+	if !slices.Equal(got, want) {
+		t.Errorf("v1's source header: %q, want %q", got, want)
+	}
+}
+
+// withSiteJS writes files (name to content) and site.js into a new
+// directory, and returns it.
+func withSiteJS(t *testing.T, files map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	js, err := fs.ReadFile(templates.FS, "assets/site.js")
+	if err != nil {
+		t.Fatal(err)
+	}
+	files["site.js"] = string(js)
+	for name, data := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
 }

@@ -78,13 +78,14 @@ func TestMultiReleaseSharesSource(t *testing.T) {
 
 	// The shared page: each release's header, the older hidden, each
 	// with its permalink at its tag; the code once. The older header is
-	// the newer's made over (data-like), so site.js makes it.
+	// the newer's made over (data-like), so site.js makes it, and so is
+	// its source header (data-head).
 	sp := files["src/pkg/controller/deployment/sync.go.html"]
 	for _, w := range []string{
 		`<div class="langblock" data-lang="en" data-rel="` + newTag + `"><header class="srchead">`,
 		`<div class="langblock" data-lang="en" data-rel="` + oldTag + `" data-gh="https://github.com/kubernetes/kubernetes/blob/` + oldTag + `/" data-like="` + newTag + `" hidden></div>`,
-		`/blob/` + newTag + `/pkg/controller/deployment/sync.go"`, `/blob/` + oldTag + `/pkg/controller/deployment/sync.go"`,
-		`href="../../../../walkthroughs/deployment.html?rel=` + oldTag + `#step-2-rollout"`,
+		`/blob/` + newTag + `/pkg/controller/deployment/sync.go"`,
+		`<div class="langblock" data-lang="en" data-rel="` + oldTag + `" data-head="` + newTag + `" data-n="`,
 		`<a href="sync.go.html?rel=` + oldTag + `" data-switch>` + oldTag + `</a>`,
 		`· ` + newTag + `, ` + oldTag + `</title>`,
 		`data-src="../../../../src/"`,

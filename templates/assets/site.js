@@ -216,6 +216,7 @@
     }
     document.documentElement.lang = lang;
     showLines();
+    for (b = 0; b < blocks.length; b++) if (!blocks[b].hidden) likeHead(blocks[b]);
   }
   // showLines shows the lines of the release being read: each line the
   // page's releases do not all have names those that do (data-r: a bit
@@ -240,25 +241,57 @@
     var ls = pre.querySelectorAll("pre.src > [data-r]");
     for (var i = 0; i < ls.length; i++) ls[i].hidden = !(parseInt(ls[i].getAttribute("data-r"), 16) & (1 << k));
   }
+  // A release's source header that is the newest's but for the release
+  // in its links, its number of lines and the numbers of its cited lines
+  // is not in the page (data-head names the newest, data-n the number;
+  // site/shared.go headLike): it is made here from the newest's, whose
+  // cited lines are the page's anchors, each counted among the lines the
+  // release shows.
+  function likeHead(el) {
+    var n = el.getAttribute("data-head"), r = el.getAttribute("data-rel"), nr = {}, ls = shownLines();
+    if (!madeFrom(el, n, "header.srchead")) return;
+    el.querySelectorAll("a[href]").forEach(function (a) {
+      a.setAttribute("href", moveRel(a.getAttribute("href"), n, r));
+    });
+    var count = el.querySelector(".count");
+    if (count) count.textContent = el.getAttribute("data-n");
+    for (var i = ls.length - 1; i >= 0; i--) nr[lineID(ls[i])] = i + 1;
+    el.querySelectorAll("span.lines").forEach(function (s) {
+      s.textContent = s.textContent.replace(/L[\d.]+/g, function (a) { return nr[a] ? "L" + nr[a] : a; });
+    });
+  }
+  // madeFrom fills the empty block el with a copy of the newest's (n)
+  // block of its language that holds sel; false if it has one already,
+  // or there is none.
+  function madeFrom(el, n, sel) {
+    var l = el.getAttribute("data-lang"), src = null;
+    if (!n || el.firstChild) return false;
+    for (var b = 0; b < blocks.length && !src; b++) {
+      if (matches(blocks[b], l, n) && blocks[b].querySelector(sel)) src = blocks[b];
+    }
+    if (!src) return false;
+    for (var c = src.firstChild; c; c = c.nextSibling) el.appendChild(c.cloneNode(true));
+    return true;
+  }
+  // moveRel moves link v from release n to r: the release's directory,
+  // and a ?rel= naming it (site/shared.go relinked).
+  function moveRel(v, n, r) {
+    var relOf = new RegExp("([?&]rel=)" + n.replace(/[.+]/g, "\\$&") + "(?=[&#]|$)");
+    return v.split("/" + n + "/").join("/" + r + "/").replace(relOf, "$1" + r);
+  }
   // A release's header that is the newest's made over for it is not in
   // the page (data-like names the newest; site/shared.go, likeNewest):
   // it is made here, the same way, leaving out of its bar the links to
   // pages that release does not have (data-drop).
   function like(el) {
-    var n = el.getAttribute("data-like"), r = el.getAttribute("data-rel"), l = el.getAttribute("data-lang"), src = null;
-    if (!n || el.firstChild) return;
-    for (var b = 0; b < blocks.length && !src; b++) {
-      if (matches(blocks[b], l, n) && blocks[b].querySelector("header.top")) src = blocks[b];
-    }
-    if (!src) return;
-    for (var c = src.firstChild; c; c = c.nextSibling) el.appendChild(c.cloneNode(true));
+    var n = el.getAttribute("data-like"), r = el.getAttribute("data-rel");
+    if (!madeFrom(el, n, "header.top")) return;
     var q = "rel=" + encodeURIComponent(r), self = "", cur = null;
     // The release's directory, and the release named by a link to a page
     // the releases share (site/pagemerge.go).
-    var relOf = new RegExp("([?&]rel=)" + n.replace(/[.+]/g, "\\$&") + "(?=[&#]|$)");
     el.querySelectorAll("[href], [action]").forEach(function (a) {
       var at = a.hasAttribute("href") ? "href" : "action";
-      a.setAttribute(at, a.getAttribute(at).split("/" + n + "/").join("/" + r + "/").replace(relOf, "$1" + r));
+      a.setAttribute(at, moveRel(a.getAttribute(at), n, r));
     });
     (el.getAttribute("data-drop") || "").split(" ").forEach(function (p) {
       el.querySelectorAll("nav.bar > a[href]").forEach(function (a) {
