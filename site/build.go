@@ -220,9 +220,12 @@ type builder struct {
 	factsData []byte
 	factsErr  error
 
-	// explain is the build's Explainer, made once (explain.go).
+	// explain is the build's Explainer, made once (explain.go);
+	// explainIdx, of the first language's builder, the release's explain
+	// scripts.
 	explainOnce sync.Once
 	explainX    *explain.Explainer
+	explainIdx  explainIndexes
 
 	// recs are the attributed Recordings, made once (recorded.go).
 	recOnce sync.Once
@@ -646,7 +649,7 @@ func (b *builder) indexPages(l *pageList) {
 // dataPages adds the scripts of data (explain's and search's indexes),
 // the facts, the site marker and the assets.
 func (b *builder) dataPages(l *pageList) error {
-	l.ps = append(l.ps, page{path: explainIndexJS, render: b.explainIndexScript})
+	l.ps = append(l.ps, page{path: explainIndexJS, render: b.explainIndexScript}, page{path: explainStepsJS, render: b.explainStepsScript})
 	js, err := b.searchIndex()
 	if err != nil {
 		return err

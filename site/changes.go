@@ -1,7 +1,6 @@
 package site
 
 import (
-	"encoding/json"
 	"fmt"
 	"sort"
 	"strconv"
@@ -169,11 +168,7 @@ func DiffsScript(id string) string { return "walkthroughs/" + id + ".diffs.js" }
 // change number → unified diff text. encoding/json sorts the keys and
 // escapes <, > and & (the text is source code, never markup).
 func diffsScript(diffs map[string]string) ([]byte, error) {
-	data, err := json.Marshal(diffs)
-	if err != nil {
-		return nil, err
-	}
-	return append(append([]byte("window.kubewalkDiffs = "), data...), ";\n"...), nil
+	return jsAssign("kubewalkDiffs", diffs)
 }
 
 // ---- changes.html ----

@@ -1,7 +1,10 @@
 package site
 
 import (
+	"bytes"
 	"encoding/json"
+	"slices"
+	"sync"
 
 	"github.com/kubewalk/kubewalk/internal/derive/explain"
 )
@@ -21,10 +24,19 @@ import (
 // explain_parity_test.go runs internal/derive/explain's corpus through both and
 // compares them line by line. What cannot agree exactly is listed at the
 // top of explain.js and pinned by TestBrowserExplainKnownDifferences.
+//
+// The Index's steps, whose titles are in the page's language, are a script
+// of their own, explain-steps.js, beside the page; the rest,
+// explain-index.js, is in a bilingual site the same bytes in every
+// language (its links name no language: explainer), and written once, at
+// the release's root. Only where the languages' walkthroughs give the call
+// sites other steps or scores does each language have its own
+// explain-index.js (explainIndexes).
 
 const (
 	explainPage    = "explain.html"
 	explainIndexJS = "explain-index.js"
+	explainStepsJS = "explain-steps.js"
 )
 
 // explainOptions are the explainer's link rules on the explain page:
@@ -37,36 +49,122 @@ func explainOptions(sourceURL func(path string, from, to int) string) explain.Op
 	}
 }
 
-// explainIndexScript builds explain-index.js from the explainer of the
-// release's facts and the site's walkthroughs (the language's, as the
-// command line's --lang picks them).
+// explainBase is explain-index.js's value: the Index but for its steps.
+type explainBase struct {
+	*explain.Index
+	// Steps hides the Index's (encoding/json takes the shallower of two
+	// fields of one name): they are explain-steps.js's.
+	Steps []explain.IndexStep `json:"steps,omitempty"`
+}
+
+// explainIndexes are the explain scripts of a release's languages, made
+// once for all of them (builder.explainIndexes).
+type explainIndexes struct {
+	once sync.Once
+	// index and steps are explain-index.js and explain-steps.js of each
+	// language, in Input.Langs's order; index has one, for every
+	// language, when shared.
+	index, steps [][]byte
+	// shared is true in a bilingual release whose languages'
+	// explain-index.js are the same bytes: written once, at the
+	// release's root.
+	shared bool
+	err    error
+}
+
+// explainIndexes returns the explain scripts of b's release, made on
+// first use from the explainer of each language: the release's facts and
+// the language's walkthroughs, as the command line's --lang picks them.
+func (b *builder) explainIndexes() (*explainIndexes, error) {
+	ls := langsOf(b)
+	x := &ls[0].explainIdx
+	x.once.Do(func() {
+		for _, lb := range ls {
+			idx := lb.explainer().Index()
+			base, err := jsAssign("kubewalkExplain", explainBase{Index: idx})
+			if err != nil {
+				x.err = err
+				return
+			}
+			steps, err := jsAssign("kubewalkExplainSteps", idx.Steps)
+			if err != nil {
+				x.err = err
+				return
+			}
+			x.index, x.steps = append(x.index, base), append(x.steps, steps)
+		}
+		x.shared = len(ls) > 1 && !slices.ContainsFunc(x.index, func(d []byte) bool { return !bytes.Equal(d, x.index[0]) })
+		if x.shared {
+			x.index = x.index[:1]
+		}
+	})
+	return x, x.err
+}
+
+// explainIndexScript is explain-index.js of b's language.
 func (b *builder) explainIndexScript() ([]byte, error) {
-	// json.Marshal escapes <, > and & (and U+2028, U+2029), so no fact can
-	// end the script or break out of the string it sits in.
-	data, err := json.Marshal(b.explainer().Index())
+	x, err := b.explainIndexes()
 	if err != nil {
 		return nil, err
 	}
-	return append(append([]byte("window.kubewalkExplain = "), data...), ";\n"...), nil
+	if x.shared {
+		return x.index[0], nil
+	}
+	return x.index[slices.Index(langsOf(b), b)], nil
+}
+
+// explainStepsScript is explain-steps.js of b's language.
+func (b *builder) explainStepsScript() ([]byte, error) {
+	x, err := b.explainIndexes()
+	if err != nil {
+		return nil, err
+	}
+	return x.steps[slices.Index(langsOf(b), b)], nil
+}
+
+// jsAssign is a script assigning v, as JSON, to a global: data a page
+// loads with <script src>, as file:// cannot fetch() it. json.Marshal
+// escapes <, > and & (and U+2028, U+2029), so no string in v can end the
+// script or break out of the string it sits in.
+func jsAssign(global string, v any) ([]byte, error) {
+	data, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	return append(append([]byte("window."+global+" = "), data...), ";\n"...), nil
 }
 
 // explainer is the build's one Explainer, made on first use: the explain
 // page's index and the recorded runs' attribution (recorded.go) both read
 // it, so its indexes of the facts and steps are built once per build.
+//
+// Its links to the source pages are the first language's, which name no
+// language (relQuery), so that the languages' explain-index.js agree;
+// site.js carries the reader's language onto a link into the source pages
+// it follows.
 func (b *builder) explainer() *explain.Explainer {
 	b.explainOnce.Do(func() {
 		opts := explainOptions(b.opts.SourceURL)
-		opts.SourcePage = func(p string, line int) string { return b.srcLink(explainPage, p, line, 0) }
+		first := langsOf(b)[0]
+		opts.SourcePage = func(p string, line int) string { return first.srcLink(explainPage, p, line, 0) }
 		b.explainX = explain.New(b.in.Facts, b.docs, opts)
 	})
 	return b.explainX
 }
 
 func (b *builder) explainPage() ([]byte, error) {
+	x, err := b.explainIndexes()
+	if err != nil {
+		return nil, err
+	}
+	index := relURL(explainPage, explainIndexJS, "")
+	if x.shared {
+		index = relURL(b.full(explainPage), explainIndexJS, "")
+	}
 	// The example is the recorded run's events, as kubectl printed them
 	// at this release, when there is a recording.
-	body := struct{ IndexJS, ExplainJS, Example string }{
-		relURL(explainPage, explainIndexJS, ""), b.asset(explainPage, "explain.js"), b.recordedEvents(),
+	body := struct{ IndexJS, StepsJS, ExplainJS, Example string }{
+		index, relURL(explainPage, explainStepsJS, ""), b.asset(explainPage, "explain.js"), b.recordedEvents(),
 	}
 	return b.exec("explain", b.pageData(explainPage, b.t("explain.title"), "explain", body))
 }

@@ -609,11 +609,7 @@ func openExplain(t *testing.T, out string) (ctx context.Context, paste func(*tes
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, err := chromedp.Run(ctx, chromedp.Evaluate[[]lineResult](pageResultsJS))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return got
+		return explainTable(t, ctx)
 	}
 }
 

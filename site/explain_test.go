@@ -1,11 +1,15 @@
 package site
 
 import (
+	"context"
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"path"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -31,26 +35,56 @@ func explainFixture(in *Input) {
 	)
 }
 
-// readExplainIndex reads explain-index.js back into the Index it holds.
-func readExplainIndex(t *testing.T, js string) *explain.Index {
+// readExplainIndex reads the scripts the explain page at site path page
+// of a built site (readTree) loads, explain-index.js and
+// explain-steps.js, back into the Index they hold; it returns where the
+// index is (a site path) too.
+func readExplainIndex(t *testing.T, files map[string]string, page string) (*explain.Index, string) {
 	t.Helper()
-	data, ok := strings.CutPrefix(js, "window.kubewalkExplain = ")
+	var idx explain.Index
+	var at string
+	for _, m := range scriptSrc.FindAllStringSubmatch(files[page], -1) {
+		p := path.Join(path.Dir(page), m[1])
+		switch path.Base(p) {
+		case explainIndexJS:
+			readScript(t, files, p, "kubewalkExplain", &idx)
+			at = p
+		case explainStepsJS:
+			readScript(t, files, p, "kubewalkExplainSteps", &idx.Steps)
+		}
+	}
+	if at == "" || idx.Steps == nil {
+		t.Fatalf("%s loads no explain-index.js or explain-steps.js", page)
+	}
+	return &idx, at
+}
+
+// scriptSrc matches a script element the templates write.
+var scriptSrc = regexp.MustCompile(`<script src="([^"]+)"></script>`)
+
+// readScript reads the value the script at site path p of files assigns
+// to window.<global> into v.
+func readScript(t *testing.T, files map[string]string, p, global string, v any) {
+	t.Helper()
+	js, ok := files[p]
+	if !ok {
+		t.Fatalf("no %s", p)
+	}
+	data, ok := strings.CutPrefix(js, "window."+global+" = ")
 	data, ok2 := strings.CutSuffix(data, ";\n")
 	if !ok || !ok2 {
-		t.Fatalf("explain-index.js is not one assignment: %.80q", js)
+		t.Fatalf("%s is not one assignment to %s: %.80q", p, global, js)
 	}
-	var idx explain.Index
-	if err := json.Unmarshal([]byte(data), &idx); err != nil {
-		t.Fatal(err)
+	if err := json.Unmarshal([]byte(data), v); err != nil {
+		t.Fatalf("%s: %v", p, err)
 	}
-	return &idx
 }
 
 func TestExplainIndex(t *testing.T) {
 	out, _ := buildFixture(t, explainFixture)
 	files := readTree(t, out)
 	js := files["explain-index.js"]
-	idx := readExplainIndex(t, js)
+	idx, _ := readExplainIndex(t, files, explainPage)
 	if idx.Tag != "v1.31.0" || len(idx.Events) != 4 || len(idx.Writes) != 2 || len(idx.Handlers) != 1 {
 		t.Errorf("index of %s: %d events, %d writes, %d handlers", idx.Tag, len(idx.Events), len(idx.Writes), len(idx.Handlers))
 	}
@@ -86,6 +120,10 @@ func TestExplainIndex(t *testing.T) {
 	if !strings.Contains(files["explain.html"], `<script src="explain-index.js"></script>`) {
 		t.Errorf("explain.html does not load its index")
 	}
+	// The steps are the language's: explain-index.js has none.
+	if strings.Contains(js, `"steps"`) || strings.Contains(js, "rolloutRolling → getNewReplicaSet") {
+		t.Errorf("explain-index.js carries the steps")
+	}
 	// The script reads the same whatever encoding it is loaded in.
 	for i, r := range files["assets/explain.js"] {
 		if r > 0x7f {
@@ -100,32 +138,13 @@ func TestExplainIndex(t *testing.T) {
 // page explains it on the input event, and says what kubewalk explain
 // says.
 func TestBrowserExplain(t *testing.T) {
-	if testing.Short() {
-		t.Skip("browser test skipped in -short mode")
-	}
-	events, err := os.ReadFile(filepath.Join("testdata", "seed000-events.txt"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	events := watchEvents(t)
 	out, _ := buildFixture(t, explainFixture)
 	art := artifacts(t)
 	srv := httptest.NewServer(http.FileServer(http.Dir(out)))
 	defer srv.Close()
 	ctx := browser(t, 1400, 1000)
-	err = chromedp.Do(ctx,
-		chromedp.Navigate(srv.URL+"/explain.html"),
-		chromedp.WaitVisible(chromedp.CSS(`#explain-input`)),
-		// SetValue sends an input event, as pasting does.
-		chromedp.SetValue(chromedp.CSS(`#explain-input`), string(events)),
-		chromedp.WaitReady(chromedp.CSS(`#explain-results[data-run="1"]`)),
-	)
-	if err != nil {
-		t.Fatal(err)
-	}
-	got, err := chromedp.Run(ctx, chromedp.Evaluate[[]lineResult](pageResultsJS))
-	if err != nil {
-		t.Fatal(err)
-	}
+	got := pasteExplain(t, ctx, srv.URL+"/explain.html", events)
 	in, opts := fixture(t)
 	explainFixture(&in)
 	want := goResults(explain.New(in.Facts, walkthrough.Select(in.Docs, in.Lang), explainOptions(opts.SourceURL)), events)
@@ -158,4 +177,68 @@ func TestBrowserExplain(t *testing.T) {
 		t.Errorf("summary %q (%v), want 7 / 20", summary, err)
 	}
 	screenshot(t, ctx, art, "explain.png", true)
+}
+
+// TestBrowserExplainBilingual pastes the events into each language's
+// explain page of the bilingual site, opened from file://: the two load
+// one explain-index.js and each its own steps, and each says what
+// kubewalk explain says with that language's walkthroughs.
+func TestBrowserExplainBilingual(t *testing.T) {
+	events := watchEvents(t)
+	out, _ := buildFixture(t, func(in *Input) { bilingual(in); explainFixture(in) })
+	ctx := browser(t, 1400, 1000)
+	in, opts := fixture(t)
+	bilingual(&in)
+	explainFixture(&in)
+	for _, lang := range in.Langs {
+		got := pasteExplain(t, ctx, fileURL(t, out)+lang+"/"+explainPage, events)
+		want := goResults(explain.New(in.Facts, walkthrough.Select(in.Docs, lang), explainOptions(opts.SourceURL)), events)
+		if diff := cmp.Diff(want, got, cmpopts.EquateEmpty()); diff != "" {
+			t.Errorf("%s: page differs from kubewalk explain (-go +page):\n%s", lang, diff)
+		}
+		if !slices.ContainsFunc(got, func(r lineResult) bool { return len(r.Steps) > 0 }) {
+			t.Errorf("%s: no line explained by a step", lang)
+		}
+	}
+}
+
+// pasteExplain opens the explain page at url, pastes input into it and
+// reads the results table back.
+func pasteExplain(t *testing.T, ctx context.Context, url string, input []byte) []lineResult {
+	t.Helper()
+	err := chromedp.Do(ctx,
+		chromedp.Navigate(url),
+		chromedp.WaitVisible(chromedp.CSS(`#explain-input`)),
+		// SetValue sends an input event, as pasting does.
+		chromedp.SetValue(chromedp.CSS(`#explain-input`), string(input)),
+		chromedp.WaitReady(chromedp.CSS(`#explain-results[data-run="1"]`)),
+	)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return explainTable(t, ctx)
+}
+
+// explainTable reads the explain page's results table back.
+func explainTable(t *testing.T, ctx context.Context) []lineResult {
+	t.Helper()
+	got, err := chromedp.Run(ctx, chromedp.Evaluate[[]lineResult](pageResultsJS))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return got
+}
+
+// watchEvents is the blog post's `kubectl get events --watch` output, for
+// the browser tests of the explain page, which it skips in -short mode.
+func watchEvents(t *testing.T) []byte {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("browser test skipped in -short mode")
+	}
+	events, err := os.ReadFile(filepath.Join("testdata", "seed000-events.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return events
 }

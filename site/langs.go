@@ -17,7 +17,7 @@ import (
 // multilingual one, with one difference: what does not depend on the
 // language is written once, for every language — code is code, so the
 // source pages and facts; and the assets, which are the same bytes in
-// every language.
+// every language. (So is most of explain's index: explain.go.)
 //
 //	index.html           sends the reader to the browser's language
 //	en/index.html, en/walkthroughs/…, en/search.html, …
@@ -128,10 +128,15 @@ func langsOf(b *builder) []*builder {
 
 // allPages lists every file of b's release, sorted by path: b's pages, or
 // in a bilingual site each language's under its directory, the shared
-// pages once, and the language chooser at the root.
+// pages once (explain-index.js too when the languages' agree: explain.go),
+// and the language chooser at the root.
 func (b *builder) allPages() ([]page, error) {
 	if b.langs == nil {
 		return b.pages()
+	}
+	ex, err := b.explainIndexes()
+	if err != nil {
+		return nil, err
 	}
 	var all []page
 	for i, lb := range b.langs {
@@ -144,7 +149,7 @@ func (b *builder) allPages() ([]page, error) {
 			case p.path == markerFile:
 				// One marker, at the site's root, listing the whole site
 				// (writeManifest).
-			case sharedPage(p.path):
+			case sharedPage(p.path) || p.path == explainIndexJS && ex.shared:
 				if i == 0 {
 					all = append(all, p)
 				}

@@ -8,6 +8,9 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/kubewalk/kubewalk/internal/derive/explain"
+	"github.com/kubewalk/kubewalk/walkthrough"
 )
 
 // bilingual makes the fixture a site of English and Korean. The
@@ -140,7 +143,7 @@ func TestBilingualReleases(t *testing.T) {
 	// releases in both languages.
 	sp := files["src/pkg/controller/deployment/sync.go.html"]
 	for _, want := range []string{
-		`data-lang="en" data-rel="v1.35.0">`, `data-lang="ko" data-rel="` + fixtureTag + `" data-head="v1.35.0" data-n="`,
+		`data-lang="en" data-rel="v1.35.0">`, `data-lang="ko" data-rel="` + fixtureTag + `" hidden>`,
 		// The older release's headers are the newer's made over by
 		// site.js (TestBrowserHeaderLikeNewest).
 		`data-rel="` + fixtureTag + `" data-gh="https://github.com/kubernetes/kubernetes/blob/` + fixtureTag + `/" data-like="v1.35.0" hidden></div>`,
@@ -155,6 +158,71 @@ func TestBilingualReleases(t *testing.T) {
 		t.Errorf("the Korean walkthrough's links into the source pages do not name its language")
 	}
 	for _, err := range CheckLinks(opts.Out) {
+		t.Error(err)
+	}
+}
+
+// TestBilingualExplainShared: explain's index but for its step titles is
+// the same in both languages, so it is written once, at the release's
+// root, and both explain pages load it; each language's steps, in its
+// language, are its own.
+func TestBilingualExplainShared(t *testing.T) {
+	out, _ := buildFixture(t, func(in *Input) { bilingual(in); explainFixture(in) })
+	files := readTree(t, out)
+	en, enAt := readExplainIndex(t, files, "en/"+explainPage)
+	ko, koAt := readExplainIndex(t, files, "ko/"+explainPage)
+	if enAt != explainIndexJS || koAt != explainIndexJS {
+		t.Errorf("the explain pages load %s and %s, want both %s", enAt, koAt, explainIndexJS)
+	}
+	for _, p := range []string{"en/" + explainIndexJS, "ko/" + explainIndexJS} {
+		if _, ok := files[p]; ok {
+			t.Errorf("%s: written per language", p)
+		}
+	}
+	if len(en.Events) == 0 || len(en.Steps) == 0 || len(en.Steps) != len(ko.Steps) {
+		t.Fatalf("%d events, steps: %d in English, %d in Korean", len(en.Events), len(en.Steps), len(ko.Steps))
+	}
+	for i := range en.Steps {
+		if en.Steps[i].Page != ko.Steps[i].Page {
+			t.Errorf("step %d: %s in English, %s in Korean", i, en.Steps[i].Page, ko.Steps[i].Page)
+		}
+	}
+	if !slices.ContainsFunc(ko.Steps, func(s explain.IndexStep) bool { return s.StepTitle == "스케줄링" }) ||
+		slices.ContainsFunc(ko.Steps, func(s explain.IndexStep) bool { return s.StepTitle == "Scheduling" }) {
+		t.Errorf("Korean steps %+v, want the Korean titles", ko.Steps)
+	}
+	for _, err := range CheckLinks(out) {
+		t.Error(err)
+	}
+}
+
+// TestBilingualExplainOwn: where a translation's walkthrough gives the
+// events other steps than the original's, each language has its own
+// explain-index.js and loads it.
+func TestBilingualExplainOwn(t *testing.T) {
+	out, _ := buildFixture(t, func(in *Input) {
+		bilingual(in)
+		explainFixture(in)
+		for _, d := range in.Docs {
+			if d.ID == "deployment" && d.Lang == "ko" { // without step 3's facts block
+				s := &d.Steps[2]
+				s.Segments = slices.DeleteFunc(slices.Clone(s.Segments), func(g walkthrough.Segment) bool { return g.Facts != nil })
+			}
+		}
+	})
+	files := readTree(t, out)
+	en, enAt := readExplainIndex(t, files, "en/"+explainPage)
+	ko, koAt := readExplainIndex(t, files, "ko/"+explainPage)
+	if enAt != "en/"+explainIndexJS || koAt != "ko/"+explainIndexJS {
+		t.Errorf("the explain pages load %s and %s, want each its language's", enAt, koAt)
+	}
+	if _, ok := files[explainIndexJS]; ok {
+		t.Errorf("%s written for both languages, which differ", explainIndexJS)
+	}
+	if len(en.Reasons["ScalingReplicaSet"]) == 0 || len(ko.Reasons["ScalingReplicaSet"]) != 0 {
+		t.Errorf("steps naming ScalingReplicaSet: %v in English, %v in Korean; want some, none", en.Reasons["ScalingReplicaSet"], ko.Reasons["ScalingReplicaSet"])
+	}
+	for _, err := range CheckLinks(out) {
 		t.Error(err)
 	}
 }

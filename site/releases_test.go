@@ -363,8 +363,10 @@ func TestMultiReleasePageOnlyInOne(t *testing.T) {
 }
 
 // TestMultiReleaseBilingualOnce: in a site of two bilingual releases,
-// the assets are written once for the whole site, at its root, loaded by
-// every page.
+// what is the same in both languages is written once: each release's
+// explain-index.js at the release's root, loaded by both languages'
+// explain pages, and the assets once for the whole site, at its root,
+// loaded by every page.
 func TestMultiReleaseBilingualOnce(t *testing.T) {
 	out := buildMultiBilingual(t)
 	files := readTree(t, out)
@@ -380,6 +382,13 @@ func TestMultiReleaseBilingualOnce(t *testing.T) {
 	for _, a := range as {
 		if files[a.path] != string(a.data) {
 			t.Errorf("%s: not the site's asset", a.path)
+		}
+	}
+	for _, tag := range []string{newTag, oldTag} {
+		for _, lang := range []string{"en", "ko"} {
+			if _, at := readExplainIndex(t, files, tag+"/"+lang+"/"+explainPage); at != tag+"/"+explainIndexJS {
+				t.Errorf("%s/%s/%s loads %s, want %s/%s", tag, lang, explainPage, at, tag, explainIndexJS)
+			}
 		}
 	}
 	for _, err := range CheckLinks(out) {

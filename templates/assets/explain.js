@@ -6,7 +6,9 @@
 //
 // explain-index.js (window.kubewalkExplain) is internal/derive/explain's Index:
 // the call sites with their code, step scores and reach sets, and the
-// component tables, all computed in Go. This script ports the rest of
+// component tables, all computed in Go; its steps, titled in the page's
+// language, are explain-steps.js's (window.kubewalkExplainSteps), so that
+// the languages of a bilingual site share the rest (site/explain.go). This script ports the rest of
 // internal/derive/explain function for function (the Go name is in each
 // comment): Parse (parse.go, table.go, json.go, audit.go), the ranking
 // in Explain (match.go) and the component rules (component.go).
@@ -33,9 +35,10 @@
 // whatever encoding a page or a file:// load gives it.
 (function () {
   "use strict";
-  var X = window.kubewalkExplain;
+  var X = window.kubewalkExplain, steps = window.kubewalkExplainSteps;
   var input = document.getElementById("explain-input"), out = document.getElementById("explain-results");
-  if (!X || !input || !out) return;
+  if (!X || !steps || !input || !out) return;
+  X.steps = steps;
 
   // ---- Go's string functions ----
   var SPACES = "\t\n\v\f\r \u0085\u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000"; // unicode.IsSpace
