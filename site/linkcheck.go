@@ -18,8 +18,9 @@ import (
 )
 
 // CheckLinks checks a built site in dir: every relative href, src, form
-// action and data-diffs (the script site.js loads for a walkthrough's
-// diffs) of every HTML page (inline SVG included) and every URL of
+// action, data-diffs (the script site.js loads for a walkthrough's diffs)
+// and place data-lnk sends a link to (a shared source page's, for an
+// older release: site/merge.go linkMoves) of every HTML page (inline SVG included) and every URL of
 // search-index.js names a file inside the site, and every #fragment names
 // an id on the target page — a line range #L10-L20 needs both L10 and L20.
 // A query's rel and lang (a shared source page's release and language,
@@ -176,6 +177,11 @@ func parsePage(data []byte) parsedPage {
 				}
 			case "href", "src", "action", "xlink:href", "data-diffs":
 				found = append(found, [2]string{string(k), string(v)})
+			case "data-lnk": // "<href> <where it goes for the block's release>" pairs
+				f := strings.Fields(string(v))
+				for i := 1; i < len(f); i += 2 {
+					found = append(found, [2]string{string(k), f[i]})
+				}
 			}
 		}
 		for _, l := range found {
