@@ -90,3 +90,32 @@ func TestBrowserVersionSwitch(t *testing.T) {
 	}
 	screenshot(t, ctx, art, "multi-diff.png", false)
 }
+
+// TestBrowserBilingualDiffs opens a diff on the English and the Korean
+// deployment walkthrough of a site of two bilingual releases, from
+// file://: both load the release's one diffs script and write its text.
+func TestBrowserBilingualDiffs(t *testing.T) {
+	if testing.Short() {
+		t.Skip("browser test skipped in -short mode")
+	}
+	base := fileURL(t, buildMultiBilingual(t))
+	ctx := browser(t, 1280, 800)
+	for _, lang := range []string{"en", "ko"} {
+		openPage(t, ctx, base+lang+"/"+WalkthroughPage("deployment")+"#step-2-rollout")
+		err := chromedp.Do(ctx,
+			chromedp.Click(chromedp.CSS(`#step-2-rollout details.diff summary`)),
+			chromedp.WaitVisible(chromedp.CSS(`#step-2-rollout details.diff pre span.xi`)),
+		)
+		if err != nil {
+			t.Fatalf("%s: open diff: %v", lang, err)
+		}
+		got, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`[document.querySelector('#step-2-rollout details.diff pre').textContent,
+			...[...document.scripts].map(s => s.src).filter(s => s.endsWith('.diffs.js'))]`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := base + newTag + "/" + DiffsScript("deployment"); len(got) != 2 || !strings.Contains(got[0], "new := 2") || got[1] != want {
+			t.Errorf("%s: diff and its script %q, want the text of %s", lang, got, want)
+		}
+	}
+}

@@ -600,7 +600,7 @@ func (b *builder) contentPages(l *pageList) error {
 	l.html(homePage, false, b.homePage)
 	for i, d := range b.docs {
 		l.html(WalkthroughPage(d.ID), false, func() ([]byte, error) { return b.walkthroughPage(i) })
-		if diffs := b.docDiffs(d); len(diffs) > 0 {
+		if diffs := b.releaseDiffs(d.ID); len(diffs) > 0 {
 			l.ps = append(l.ps, page{path: DiffsScript(d.ID), render: func() ([]byte, error) { return diffsScript(diffs) }})
 		}
 	}

@@ -2,6 +2,7 @@ package site
 
 import (
 	"fmt"
+	"maps"
 	"sort"
 	"strconv"
 	"strings"
@@ -22,7 +23,9 @@ import (
 //     more than the page itself (120 KB against 190), so each
 //     walkthrough's diffs go to walkthroughs/<id>.diffs.js, which site.js
 //     loads the first time a reader opens one (a script, because fetch()
-//     fails on file://) and renders as text with the diff line classes;
+//     fails on file://) and renders as text with the diff line classes.
+//     The diffs are code, not prose: a bilingual release writes the
+//     script once, at its root, for every language (releaseDiffs);
 //   - changes.html, one page per release, with every changed reference
 //     once, its diff highlighted by internal/render/codehtml ("diff"), the steps
 //     that cite it, and the handlers, events and writes added or removed.
@@ -161,8 +164,50 @@ func (b *builder) docDiffs(d *walkthrough.Doc) map[string]string {
 	return out
 }
 
-// DiffsScript returns the site path of a walkthrough's diffs script.
-func DiffsScript(id string) string { return "walkthroughs/" + id + ".diffs.js" }
+// DiffsScript returns the site path of a walkthrough's diffs script. In
+// a bilingual site it is one file for every language, from the release's
+// root (sharedPage).
+func DiffsScript(id string) string { return "walkthroughs/" + id + diffsSuffix }
+
+const diffsSuffix = ".diffs.js"
+
+// isDiffsScript reports whether site path p is a walkthrough's diffs
+// script.
+func isDiffsScript(p string) bool {
+	return strings.HasPrefix(p, "walkthroughs/") && strings.HasSuffix(p, diffsSuffix)
+}
+
+// releaseDiffs returns the diffs of walkthrough id in every language of
+// b's release, by change number: the languages number the release's
+// changes alike (numberChanges), and a translation may cite what its
+// original does not.
+func (b *builder) releaseDiffs(id string) map[string]string {
+	out := map[string]string{}
+	for _, lb := range langsOf(b) {
+		for _, d := range lb.docs {
+			if d.ID == id {
+				maps.Copy(out, lb.docDiffs(d))
+			}
+		}
+	}
+	return out
+}
+
+// diffsLink is the link from the page at site path p to the diffs script
+// of the walkthrough it is, "" on another page or when none of the
+// walkthrough's references changed.
+func (b *builder) diffsLink(p string) string {
+	id, ok := walkthroughID(p)
+	if !ok {
+		return ""
+	}
+	for _, d := range b.docs {
+		if d.ID == id && len(b.docDiffs(d)) > 0 {
+			return b.link(p, DiffsScript(id), "")
+		}
+	}
+	return ""
+}
 
 // diffsScript is a walkthrough's diffs as a script assigning a global:
 // change number → unified diff text. encoding/json sorts the keys and

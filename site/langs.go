@@ -16,14 +16,16 @@ import (
 // A bilingual site (Input.Langs) is laid out as Hugo lays out a
 // multilingual one, with one difference: what does not depend on the
 // language is written once, for every language — code is code, so the
-// source pages and facts; and the assets, which are the same bytes in
-// every language. (So is most of explain's index: explain.go.)
+// source pages, the facts and the diffs behind a walkthrough's badges;
+// and the assets, which are the same bytes in every language. (So is
+// most of explain's index: explain.go.)
 //
 //	index.html           sends the reader to the browser's language
 //	en/index.html, en/walkthroughs/…, en/search.html, …
 //	ko/index.html, ko/walkthroughs/…, ko/search.html, …
 //	src/…                the source pages, shared
 //	facts.json.gz        shared
+//	walkthroughs/<id>.diffs.js  shared
 //	assets/…             shared (in a multi-release site, by every release too)
 //
 // Each language has a builder whose site paths are from its directory
@@ -38,7 +40,7 @@ import (
 // sharedPage reports whether site path p is one page for every language
 // of a bilingual site rather than one per language.
 func sharedPage(p string) bool {
-	return strings.HasPrefix(p, "src/") || p == factsFile || strings.HasPrefix(p, assetsDir)
+	return strings.HasPrefix(p, "src/") || p == factsFile || strings.HasPrefix(p, assetsDir) || isDiffsScript(p)
 }
 
 // full returns site path p of b's pages as a path from the release's

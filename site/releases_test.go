@@ -4,6 +4,7 @@ import (
 	"context"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -362,16 +363,20 @@ func TestMultiReleasePageOnlyInOne(t *testing.T) {
 	}
 }
 
+// dataDiffs matches where a walkthrough page's diffs script is.
+var dataDiffs = regexp.MustCompile(`data-diffs="([^"]*)"`)
+
 // TestMultiReleaseBilingualOnce: in a site of two bilingual releases,
 // what is the same in both languages is written once: each release's
-// explain-index.js at the release's root, loaded by both languages'
-// explain pages, and the assets once for the whole site, at its root,
-// loaded by every page.
+// diffs scripts and explain-index.js at the release's root, loaded by
+// both languages' pages, and the assets once for the whole site, at its
+// root, loaded by every page.
 func TestMultiReleaseBilingualOnce(t *testing.T) {
 	out := buildMultiBilingual(t)
 	files := readTree(t, out)
 	for p := range files {
-		if dir, _, _ := strings.Cut(p, "/"); dir != strings.TrimSuffix(assetsDir, "/") && strings.Contains(p, "/"+assetsDir) {
+		if dir, _, _ := strings.Cut(p, "/"); dir != strings.TrimSuffix(assetsDir, "/") && strings.Contains(p, "/"+assetsDir) ||
+			strings.HasSuffix(p, diffsSuffix) && strings.Count(p, "/") != 2 {
 			t.Errorf("%s: written per language or release", p)
 		}
 	}
@@ -382,6 +387,24 @@ func TestMultiReleaseBilingualOnce(t *testing.T) {
 	for _, a := range as {
 		if files[a.path] != string(a.data) {
 			t.Errorf("%s: not the site's asset", a.path)
+		}
+	}
+
+	// Both languages' deployment walkthrough (written once for both
+	// releases: pagemerge.go) loads the newer release's one diffs script.
+	diffs := newTag + "/" + DiffsScript("deployment")
+	if !strings.HasPrefix(files[diffs], "window.kubewalkDiffs = {") {
+		t.Errorf("%s: %.80q", diffs, files[diffs])
+	}
+	for _, lang := range []string{"en", "ko"} {
+		p := lang + "/" + WalkthroughPage("deployment")
+		m := dataDiffs.FindStringSubmatch(files[p])
+		if m == nil {
+			t.Errorf("%s: no diffs script", p)
+			continue
+		}
+		if got := path.Join(path.Dir(p), m[1]); got != diffs {
+			t.Errorf("%s loads the diffs of %s, want %s", p, got, diffs)
 		}
 	}
 	for _, tag := range []string{newTag, oldTag} {

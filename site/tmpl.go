@@ -58,7 +58,11 @@ type pageData struct {
 	// LangRoot links the bilingual release's root, which picks the
 	// reader's language: the hreflang x-default. "" otherwise.
 	LangRoot string
-	Body     any
+	// Diffs, on a walkthrough page with change badges, links the
+	// walkthrough's diffs script (DiffsScript), which its languages
+	// share; "" otherwise.
+	Diffs string
+	Body  any
 }
 
 func (b *builder) pageData(p, title, active string, body any) pageData {
@@ -92,6 +96,7 @@ func (b *builder) pageData(p, title, active string, body any) pageData {
 		Langs:         b.langViews(p),
 		SrcRoot:       b.srcRoot(p),
 		LangRoot:      b.langRoot(p),
+		Diffs:         b.diffsLink(p),
 		Body:          body,
 	}
 }
