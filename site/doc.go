@@ -37,24 +37,30 @@
 //	handlers.html events.html resources.html search.html
 //	traces/<kind>.html              chains derived from the facts (internal/derive/trace)
 //	explain.html explain-index.js   paste events or audit lines, explained in the browser
+//	explain-steps.js                the walkthrough steps explain-index.js names, titled in the page's language
 //	changes.html                    what changed since Input.Since (multi-release sites)
 //	walkthroughs/<id>.diffs.js      the diffs behind a walkthrough's badges, loaded on demand
 //	search-index.js                 the full-text search index as a script (file:// cannot fetch JSON; search.go)
 //	facts.json.gz                   every fact, gzipped, for tools (linked from the home page)
-//	assets/site.css site.js search.js
+//	assets/site.css site.js search.js explain.js lang.js
 //	.kubewalk-site                  marker: Build only ever replaces its own output
 //
 // With Input.Langs (the command line's default: en and ko) the site is
 // bilingual (langs.go): <out>/en/… and <out>/ko/… each laid out as above
-// but for src/ and facts.json.gz, which sit once at <out>/ for every
-// language; <out>/index.html sends the reader to the browser's language
+// but for what is the same in every language, which sits once at <out>/
+// for all of them: src/, facts.json.gz, walkthroughs/<id>.diffs.js,
+// assets/ and explain-index.js (each language has its own only when its
+// walkthroughs give the call sites other steps: explain.go);
+// <out>/index.html sends the reader to the browser's language
 // (assets/lang.js); every page has a language switch and hreflang
 // alternates.
 //
 // BuildReleases makes one site of several releases: <out>/<tag>/… per
-// release, laid out as above but for the source pages, which sit once at
-// <out>/src/ for every release that renders the file: each line once,
-// marked with the releases that have it, and each release's permalink,
+// release, laid out as above but for the assets, which sit once at
+// <out>/assets/ for every release (assets.go), and the source pages,
+// which sit once at <out>/src/ for every release that renders the
+// file: each line once, marked with the releases that have it, and each
+// release's permalink,
 // backlinks and switcher, chosen by ?rel=<tag> (shared.go, merge.go); a
 // page over a megabyte is cut into parts, src/<path>.2.html …. The
 // walkthroughs, indexes, traces and controller pages two releases or more
