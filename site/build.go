@@ -650,11 +650,14 @@ func (b *builder) indexPages(l *pageList) {
 // the facts, the site marker and the assets.
 func (b *builder) dataPages(l *pageList) error {
 	l.ps = append(l.ps, page{path: explainIndexJS, render: b.explainIndexScript}, page{path: explainStepsJS, render: b.explainStepsScript})
-	js, err := b.searchIndex()
+	js, shared, err := b.searchIndex()
 	if err != nil {
 		return err
 	}
 	l.static(searchIndexJS, js)
+	if shared != nil && b == langsOf(b)[0] {
+		l.static(searchSharedJS, shared)
+	}
 	// Rendered by a worker like a page, so a build that reuses it does
 	// not marshal the facts (9 MB at v1.36.3).
 	l.ps = append(l.ps, page{path: factsFile, render: b.factsFileData})

@@ -133,6 +133,8 @@ func TestBrowserBilingual(t *testing.T) {
 			{"en/search.html", "Scaled up replica set nginx-deployment-cbdccf466 to 3", "walkthroughs/deployment.html#step-3-schedule"},
 			{"en/search.html", "Scaled up replica set nginx-deployment-cbdccf466 to 3", "walkthroughs/deployment.html#step-1-informer"},
 			{"en/search.html", "getNewReplica", "src/pkg/controller/deployment/sync.go.html#L"},
+			// A symbol is an entry both languages share (search-shared.js).
+			{"ko/search.html", "getNewReplica", "src/pkg/controller/deployment/sync.go.html#L"},
 		} {
 			open(t, c.page+"?q="+c.q)
 			got, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`Array.from(document.querySelectorAll('#results a')).slice(0, 3).map(a => a.getAttribute('href'))`))

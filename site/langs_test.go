@@ -143,7 +143,7 @@ func TestBilingualReleases(t *testing.T) {
 	// releases in both languages.
 	sp := files["src/pkg/controller/deployment/sync.go.html"]
 	for _, want := range []string{
-		`data-lang="en" data-rel="v1.35.0">`, `data-lang="ko" data-rel="` + fixtureTag + `" hidden>`,
+		`data-lang="en" data-rel="v1.35.0">`, `data-lang="ko" data-rel="` + fixtureTag + `" data-head="v1.35.0" data-n="`,
 		// The older release's headers are the newer's made over by
 		// site.js (TestBrowserHeaderLikeNewest).
 		`data-rel="` + fixtureTag + `" data-gh="https://github.com/kubernetes/kubernetes/blob/` + fixtureTag + `/" data-like="v1.35.0" hidden></div>`,

@@ -20,14 +20,15 @@ import (
 // CheckLinks checks a built site in dir: every relative href, src, form
 // action, data-diffs (the script site.js loads for a walkthrough's diffs)
 // and place data-lnk sends a link to (a shared source page's, for an
-// older release: site/merge.go linkMoves) of every HTML page (inline SVG included) and every URL of
-// search-index.js names a file inside the site, and every #fragment names
-// an id on the target page — a line range #L10-L20 needs both L10 and L20.
-// A query's rel and lang (a shared source page's release and language,
-// site/shared.go) must name a part the target page carries (data-rel,
-// data-lang). Links with a scheme other than https: are errors (the site links nowhere
-// else: GitHub permalinks are https); https links are not fetched.
-// Errors are "page: message", sorted.
+// older release: site/merge.go linkMoves) of every HTML page (inline SVG
+// included) and every URL of every search index names a file inside the
+// site, and every #fragment names an id on the target page — a line range
+// #L10-L20 needs both L10 and L20. A query's rel and lang (a shared
+// source page's release and language, site/shared.go) must name a part
+// the target page carries (data-rel, data-lang). Links with a scheme
+// other than https: are errors (the site links nowhere else: GitHub
+// permalinks are https); https links are not fetched. Errors are "page:
+// message", sorted.
 func CheckLinks(dir string) []error {
 	c := &linkChecker{root: dir, ids: map[string]map[string]bool{}, groups: map[string]map[string]string{}, stats: map[string]struct {
 		fi  fs.FileInfo
@@ -394,11 +395,12 @@ func (c *linkChecker) query(p, raw, target string, q url.Values) {
 }
 
 // searchIndexes checks the URLs of every search-index.js (one per
-// language and release), each relative to the search.html beside it.
+// language and release) and search-shared.js (one per bilingual release),
+// each relative to the search.html beside it.
 func (c *linkChecker) searchIndexes() {
 	var idx []string
 	filepath.WalkDir(c.root, func(p string, d fs.DirEntry, err error) error {
-		if err == nil && !d.IsDir() && d.Name() == searchIndexJS {
+		if err == nil && !d.IsDir() && isSearchIndex(d.Name()) {
 			rel, _ := filepath.Rel(c.root, p)
 			idx = append(idx, filepath.ToSlash(rel))
 		}

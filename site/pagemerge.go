@@ -238,7 +238,7 @@ func shareReleasePages(ctx context.Context, dir string, tags []string, workers, 
 		if i := strings.IndexByte(f, '/'); i > 0 && merged[f[i+1:]] != nil {
 			continue // a copy, removed above
 		}
-		if strings.HasSuffix(f, ".html") || path.Base(f) == searchIndexJS {
+		if strings.HasSuffix(f, ".html") || isSearchIndex(f) {
 			files = append(files, f)
 		}
 	}
@@ -256,7 +256,7 @@ func shareReleasePages(ctx context.Context, dir string, tags []string, workers, 
 				return err
 			}
 			out := data
-			if path.Base(f) == searchIndexJS {
+			if isSearchIndex(f) {
 				if out, err = rp.relinkSearch(f, data); err != nil {
 					return fmt.Errorf("%s: %w", f, err)
 				}

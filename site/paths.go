@@ -20,15 +20,16 @@ import (
 // unescaped: "src/pkg/controller/deployment/sync.go.html".
 
 const (
-	homePage      = "index.html"
-	handlersPage  = "handlers.html"
-	eventsPage    = "events.html"
-	resourcesPage = "resources.html"
-	searchPage    = "search.html"
-	changesPage   = "changes.html"
-	searchIndexJS = "search-index.js"
-	factsFile     = "facts.json.gz"
-	markerFile    = ".kubewalk-site"
+	homePage       = "index.html"
+	handlersPage   = "handlers.html"
+	eventsPage     = "events.html"
+	resourcesPage  = "resources.html"
+	searchPage     = "search.html"
+	changesPage    = "changes.html"
+	searchIndexJS  = "search-index.js"
+	searchSharedJS = "search-shared.js"
+	factsFile      = "facts.json.gz"
+	markerFile     = ".kubewalk-site"
 )
 
 // WalkthroughPage returns the site path of the walkthrough with the given ID.

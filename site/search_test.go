@@ -2,6 +2,7 @@ package site
 
 import (
 	"encoding/json"
+	"maps"
 	"slices"
 	"strings"
 	"testing"
@@ -41,15 +42,39 @@ func TestSearchIndexFullText(t *testing.T) {
 		in.Facts.Writes = append(in.Facts.Writes, w)
 	})
 	files := readTree(t, out)
-	index := func(p string) searchData {
+	parse := func(p, head string) searchData {
 		t.Helper()
-		js, ok := strings.CutPrefix(files[p], searchIndexHead)
+		js, ok := strings.CutPrefix(files[p], head)
 		js, ok2 := strings.CutSuffix(js, searchIndexTail)
 		var d searchData
 		if !ok || !ok2 || json.Unmarshal([]byte(js), &d) != nil {
 			t.Fatalf("%s is not a search index", p)
 		}
 		return d
+	}
+	// The entries the languages have alike are written once, in the
+	// first language's directory; each language's index is those, then
+	// its own, as search.js puts them together.
+	shared := parse("en/search-shared.js", searchSharedHead)
+	if len(shared.Docs) == 0 || !strings.Contains(files["ko/search.html"], `<script src="../en/search-shared.js"></script>`) {
+		t.Fatalf("no entries shared by the languages' indexes (%d), or the Korean search page does not load them", len(shared.Docs))
+	}
+	if _, ok := files["ko/search-shared.js"]; ok {
+		t.Errorf("the shared entries are written twice")
+	}
+	index := func(p string) searchData {
+		t.Helper()
+		d := parse(p, searchIndexHead)
+		all := searchData{Docs: slices.Concat(shared.Docs, d.Docs), Lens: slices.Concat(shared.Lens, d.Lens), Terms: maps.Clone(shared.Terms)}
+		for k, post := range d.Terms {
+			all.Terms[k] = slices.Concat(all.Terms[k], post)
+		}
+		for _, e := range d.Docs {
+			if slices.ContainsFunc(shared.Docs, func(x []string) bool { return slices.Equal(x, e) }) {
+				t.Errorf("%s repeats a shared entry: %q", p, e)
+			}
+		}
+		return all
 	}
 	has := func(d searchData, term, title string) bool {
 		post := d.Terms[term]

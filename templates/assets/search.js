@@ -1,15 +1,16 @@
 // kubewalk search: full text over window.KUBEWALK_SEARCH, the index
 // search-index.js assigns (a script, not fetched JSON, so it works from
-// file://): entries as [kind, title, URL, detail] and an inverted index
-// from terms to entries (site/search.go builds both). The query is split
-// as the index was — lower-cased words, Hangul runs as bigrams — and each
-// entry is scored by the query terms it has, rare terms counting more;
-// the last word typed also matches the terms it begins. Results are
-// links: arrow keys move between them and the box, Enter follows one,
-// and the count is announced (role=status).
+// file://), and in a bilingual release KUBEWALK_SEARCH_SHARED: entries as
+// [kind, title, URL, detail] and an inverted index from terms to entries
+// (site/search.go builds both). The query is split as the index was —
+// lower-cased words, Hangul runs as bigrams — and each entry is scored by
+// the query terms it has, rare terms counting more; the last word typed
+// also matches the terms it begins. Results are links: arrow keys move
+// between them and the box, Enter follows one, and the count is announced
+// (role=status).
 (function () {
   "use strict";
-  var index = window.KUBEWALK_SEARCH || { docs: [], terms: {} };
+  var index = together(window.KUBEWALK_SEARCH_SHARED, window.KUBEWALK_SEARCH || { docs: [], terms: {} });
   var docs = index.docs, terms = index.terms, lens = index.lens || [], vocab = null;
   var avg = lens.reduce(function (a, b) { return a + b; }, 0) / (lens.length || 1) || 1;
   var input = document.getElementById("q");
@@ -18,6 +19,16 @@
   var kindOrder = { walkthrough: 0, step: 1, event: 2, resource: 3, symbol: 4, file: 5 };
   var MAX = 100;
 
+  // together is the index of a bilingual release: the entries every
+  // language has alike (search-shared.js), then the language's own,
+  // numbered on from them (site/search.go searchIndex).
+  function together(shared, own) {
+    if (!shared) return own;
+    var terms = {}, k;
+    for (k in shared.terms) terms[k] = shared.terms[k];
+    for (k in own.terms) terms[k] = (terms[k] || []).concat(own.terms[k]);
+    return { docs: shared.docs.concat(own.docs), lens: (shared.lens || []).concat(own.lens || []), terms: terms };
+  }
   function isHangul(c) {
     return (c >= 0xAC00 && c <= 0xD7A3) || (c >= 0x1100 && c <= 0x11FF) || (c >= 0x3130 && c <= 0x318F);
   }
