@@ -159,6 +159,13 @@ func TestBrowserBilingual(t *testing.T) {
 		if p, _ := where(t); !strings.HasPrefix(p, "ko/walkthroughs/deployment.html") {
 			t.Errorf("Enter on the first result opened %s", p)
 		}
+		// A symbol's entry is shared by the languages and names none; the
+		// Korean reader who follows it reads the source page in Korean.
+		open(t, "ko/search.html?q=getNewReplica")
+		click(t, `#results a[href*="sync.go.html"]`)
+		if p, lang := where(t); !strings.HasPrefix(p, "src/pkg/controller/deployment/sync.go.html") || lang != "ko" {
+			t.Errorf("a Korean search result opened %s in %q, want the source page in Korean", p, lang)
+		}
 	})
 	t.Run("phone", func(t *testing.T) {
 		if err := chromedp.Do(ctx, chromedp.EmulateViewport(390, 844, chromedp.EmulateMobile)); err != nil {

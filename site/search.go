@@ -235,6 +235,10 @@ func isHangul(r rune) bool {
 func (b *builder) searchEntries() []searchEntry {
 	var es []searchEntry
 	const root = searchPage // URLs relative to search.html's directory
+	// Links into the source pages are the first language's, which name
+	// no language (site.js adds the reader's to a link it follows), so
+	// that the languages' entries of symbols and files agree (searchIndex).
+	first := langsOf(b)[0]
 	for _, d := range b.docs {
 		wp := WalkthroughPage(d.ID)
 		es = append(es, searchEntry{T: d.Title, K: "walkthrough", U: relURL(root, wp, ""), D: d.Summary, body: d.Summary + " " + strings.Join(d.Topics, " ") + " " + segmentsText(d.Intro)})
@@ -247,7 +251,7 @@ func (b *builder) searchEntries() []searchEntry {
 		// entry shows where the literal is written, and its description
 		// the declaration that holds it.
 		full, _, _ := strings.Cut(name, "$")
-		es = append(es, searchEntry{T: b.shortName(name, decl), K: "symbol", U: b.link(root, SourcePage(decl.Path), lineFragment(decl.StartLine, decl.EndLine)), D: full, body: full})
+		es = append(es, searchEntry{T: b.shortName(name, decl), K: "symbol", U: first.link(root, SourcePage(decl.Path), lineFragment(decl.StartLine, decl.EndLine)), D: full, body: full})
 	}
 	seenEv := map[string]int{}
 	for _, e := range b.in.Facts.Events {
@@ -270,7 +274,7 @@ func (b *builder) searchEntries() []searchEntry {
 		es = append(es, searchEntry{T: k, K: "resource", U: relURL(root, resourcesPage, anchorID("res-", k))})
 	}
 	for _, f := range b.files {
-		es = append(es, searchEntry{T: f, K: "file", U: b.link(root, SourcePage(f), "")})
+		es = append(es, searchEntry{T: f, K: "file", U: first.link(root, SourcePage(f), "")})
 	}
 	sort.Slice(es, func(i, j int) bool {
 		a, c := es[i], es[j]
