@@ -119,3 +119,31 @@ func TestBrowserBilingualDiffs(t *testing.T) {
 		}
 	}
 }
+
+// TestBrowserDiffSameAsAnother: a change whose diff is another's is that
+// one's number in the diffs script ("=N"); opened, it shows the text.
+func TestBrowserDiffSameAsAnother(t *testing.T) {
+	if testing.Short() {
+		t.Skip("browser test skipped in -short mode")
+	}
+	js, err := diffsScript(map[string]string{"1": "--- a\n+++ b\n+new\n", "2": "--- a\n+++ b\n+new\n", "10": "--- c\n+++ d\n-old\n"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := `window.kubewalkDiffs = {"1":"--- a\n+++ b\n+new\n","10":"--- c\n+++ d\n-old\n","2":"=1"};` + "\n"; string(js) != want {
+		t.Errorf("diffs script:\n%s\nwant\n%s", js, want)
+	}
+	page := `<!DOCTYPE html><html lang="en"><head><title>T</title></head><body><div hidden data-diffs="d.diffs.js"></div>` +
+		`<details class="diff" data-diff="2"><summary>diff</summary><pre class="code"></pre></details><script src="site.js"></script></body></html>`
+	dir := withSiteJS(t, map[string]string{"w.html": page, "d.diffs.js": string(js)})
+	ctx := browser(t, 800, 600)
+	openPage(t, ctx, fileURL(t, dir)+"w.html")
+	err = chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`details.diff summary`)), chromedp.WaitVisible(chromedp.CSS(`details.diff pre span.xi`)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.querySelector('details.diff pre').textContent`))
+	if err != nil || got != "--- a\n+++ b\n+new\n" {
+		t.Errorf("change 2's diff reads %q (%v), want change 1's", got, err)
+	}
+}

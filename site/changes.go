@@ -1,8 +1,10 @@
 package site
 
 import (
+	"cmp"
 	"fmt"
 	"maps"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -210,10 +212,25 @@ func (b *builder) diffsLink(p string) string {
 }
 
 // diffsScript is a walkthrough's diffs as a script assigning a global:
-// change number → unified diff text. encoding/json sorts the keys and
-// escapes <, > and & (the text is source code, never markup).
+// change number → unified diff text, or "=N" for the text of change N
+// when it is the same (references to one declaration by several
+// patterns: a third of v1.29..v1.37's diffs scripts). encoding/json sorts
+// the keys and escapes <, > and & (the text is source code, never markup).
 func diffsScript(diffs map[string]string) ([]byte, error) {
-	return jsAssign("kubewalkDiffs", diffs)
+	keys := slices.SortedFunc(maps.Keys(diffs), func(a, b string) int {
+		x, _ := strconv.Atoi(a)
+		y, _ := strconv.Atoi(b)
+		return cmp.Or(x-y, strings.Compare(a, b))
+	})
+	out, first := map[string]string{}, map[string]string{}
+	for _, k := range keys {
+		if at, ok := first[diffs[k]]; ok {
+			out[k] = "=" + at
+			continue
+		}
+		first[diffs[k]], out[k] = k, diffs[k]
+	}
+	return jsAssign("kubewalkDiffs", out)
 }
 
 // ---- changes.html ----
@@ -224,6 +241,10 @@ type changeEntry struct {
 	From, To string // "symbol at path:a-b"
 	Cited    []navView
 	Diff     []codehtml.Line
+	// SameAs links the entry above with the same diff (#dN), which is
+	// written once: references to one declaration by several patterns
+	// share it, a third of the nine releases' changes pages.
+	SameAs string
 }
 
 type factChangeRow struct {
@@ -265,13 +286,17 @@ func (b *builder) changesPage() ([]byte, error) {
 		}
 		return fmt.Sprintf("%s · %s:%d-%d", fact.ShortSymbol(s.Symbol), s.Decl.Path, s.Decl.StartLine, s.Decl.EndLine)
 	}
+	shown := map[string]string{} // diff text → the entry showing it
 	for _, k := range b.changeKeys {
 		rc := b.in.Changes[k]
 		cv := b.changeOf(p, k)
 		e := changeEntry{changeView: *cv, Ref: rc.Ref, From: side(rc.From), To: side(rc.To), Cited: cited[k]}
 		e.Href = "#d" + strconv.Itoa(cv.N)
-		if rc.Diff != "" {
+		if at, ok := shown[rc.Diff]; ok {
+			e.SameAs = at
+		} else if rc.Diff != "" {
 			e.Diff = codehtml.Lang("diff", []byte(strings.TrimSuffix(rc.Diff, "\n")))
+			shown[rc.Diff] = e.Href
 		}
 		body.Refs = append(body.Refs, e)
 	}

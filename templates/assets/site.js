@@ -408,9 +408,10 @@
     return cur;
   }
   // Diffs since the previous release: a walkthrough's diffs live in a
-  // script beside it (data-diffs), loaded when a reader first opens one
-  // and written into the <pre> as text, one line per span, classed like
-  // internal/render/codehtml's "diff" highlighting.
+  // script of its release's, for every language (data-diffs), loaded
+  // when a reader first opens one and written into the <pre> as text, one
+  // line per span, classed like internal/render/codehtml's "diff"
+  // highlighting.
   var pending = [], loading = false;
   document.addEventListener("toggle", function (e) {
     var d = e.target;
@@ -426,7 +427,8 @@
     document.head.appendChild(s);
   }, true);
   function fill(d) {
-    var pre = d.querySelector("pre"), text = window.kubewalkDiffs[d.getAttribute("data-diff")];
+    var all = window.kubewalkDiffs, text = all[d.getAttribute("data-diff")], pre = d.querySelector("pre");
+    if (typeof text === "string" && text.charAt(0) === "=") text = all[text.slice(1)]; // the same as another change's (site/changes.go diffsScript)
     if (!pre || pre.firstChild || typeof text !== "string") return;
     text.replace(/\n$/, "").split("\n").forEach(function (l) {
       var span = document.createElement("span"), c = l.charAt(0);
