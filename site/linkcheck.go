@@ -181,7 +181,7 @@ func parsePage(data []byte) parsedPage {
 			case "data-lnk": // "<href> <where it goes for the block's release>" pairs
 				f := strings.Fields(string(v))
 				for i := 1; i < len(f); i += 2 {
-					found = append(found, [2]string{string(k), f[i]})
+					found = append(found, [2]string{string(k), expandLinkMove(f[i-1], f[i])})
 				}
 			}
 		}

@@ -28,8 +28,9 @@ func TestLinkCheckerFindsBrokenLinks(t *testing.T) {
 <a href="#x">missing own id</a><a href="javascript:alert(1)">js</a><a href="/abs.html">abs</a><a href="../up.html">up</a>
 <a href="https://github.com/x">ok ext</a><a href="sub">dir</a><a href="b.html#nope">no id</a>`)
 	write("b.html", `<span id="L1"></span><span id="L2"></span><span id="L3"></span>`)
-	// Where a shared source line's link goes for an older release.
-	write("d.html", `<div data-lnk="#L1 #L1.1 b.html#L2 b.html#L4"></div><span id="L1.1"></span>`)
+	// Where a shared source line's link goes for an older release (a
+	// fragment alone: on the same page as the link).
+	write("d.html", `<div data-lnk="#L1 #L1.1 b.html#L2 #L4"></div><span id="L1.1"></span>`)
 	write("sub/x.html", `<p id="x">`)
 	// The search index's URLs are links too, relative to search.html.
 	write("search-index.js", searchIndexHead+`{"docs":[["file","ok","b.html#L2",""],["file","gone","gone.html",""]],"terms":{}}`+searchIndexTail)

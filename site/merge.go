@@ -441,7 +441,8 @@ func ghLineMove(from, to string) (link string, a, b int, ok bool) {
 // linkMoves is release k's part of the page's data-lnk, on part p: each
 // other link of the code that goes elsewhere for k (a move that is not
 // data-ghl's), as the two hrefs resolved from the part, "<href> <k's
-// href>" pairs, space-separated, sorted.
+// href>" pairs, space-separated, sorted; k's href is only its fragment
+// ("#L12.1") when it goes to the same page (expandLinkMove).
 func (m *mergedSrc) linkMoves(set *releaseSet, k, p int) string {
 	if k == 0 || m.moves == nil {
 		return ""
@@ -457,11 +458,26 @@ func (m *mergedSrc) linkMoves(set *releaseSet, k, p int) string {
 			continue
 		}
 		if x, y := href(a), href(b); x != y {
+			xp, _, _ := strings.Cut(x, "#")
+			if yp, frag, ok := strings.Cut(y, "#"); ok && yp == xp {
+				y = "#" + frag
+			}
 			out = append(out, x+" "+y)
 		}
 	}
 	slices.Sort(out)
 	return strings.Join(out, " ")
+}
+
+// expandLinkMove is where data-lnk's pair from, to sends a link: to, or
+// to on from's page when to is a fragment (linkMoves; site.js does the
+// same).
+func expandLinkMove(from, to string) string {
+	if strings.HasPrefix(to, "#") {
+		page, _, _ := strings.Cut(from, "#")
+		return page + to
+	}
+	return to
 }
 
 // placeholder is the href, in a merged line's rendering, of line n of file

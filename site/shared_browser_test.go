@@ -469,3 +469,34 @@ func withSiteJS(t *testing.T, files map[string]string) string {
 	}
 	return dir
 }
+
+// TestBrowserLinkMovedOnPage: data-lnk may name where a link goes by its
+// fragment alone, on the same page as the link (site/merge.go
+// expandLinkMove); read as the older release, the link goes there.
+func TestBrowserLinkMovedOnPage(t *testing.T) {
+	if testing.Short() {
+		t.Skip("browser test skipped in -short mode")
+	}
+	page := `<!DOCTYPE html><html lang="en"><head><title>T</title></head><body>` +
+		`<div class="langblock" data-lang="en" data-rel="v2"><header class="top">v2</header></div>` +
+		`<div class="langblock" data-lang="en" data-rel="v1" data-lnk="y.html#L2 #L3" hidden><header class="top">v1</header></div>` +
+		`<pre class="code src"><u id=L1><a href="y.html#L2">f</a>
+</u></pre><script src="site.js"></script></body></html>`
+	dir := withSiteJS(t, map[string]string{"x.go.html": page, "y.html": `<p id="L2">two</p><p id="L3">three</p>`})
+	ctx := browser(t, 800, 600)
+	openPage(t, ctx, fileURL(t, dir)+"x.go.html?rel=v1")
+	if err := chromedp.Do(ctx, voidEval(`document.querySelector('pre.src a').click()`)); err != nil {
+		t.Fatal(err)
+	}
+	var got string
+	for range 50 {
+		got, _ = chromedp.Run(ctx, chromedp.Evaluate[string](`location.pathname.split('/').pop() + location.hash`))
+		if strings.HasPrefix(got, "y.html") {
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if got != "y.html#L3" {
+		t.Errorf("as v1, the link went to %s, want y.html#L3", got)
+	}
+}

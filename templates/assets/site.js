@@ -338,8 +338,8 @@
   // for it (site/merge.go file1): to another line of the same GitHub file
   // (data-ghl: "<link>#<line>=<its line>,<line>=<its line>…" per link,
   // space-separated; ghLines), or elsewhere (data-lnk: "<href> <its
-  // href>" pairs, space-separated; linkMoves). A line of its own has its
-  // own links.
+  // href>" pairs, space-separated, its href only a fragment on the same
+  // page; linkMoves). A line of its own has its own links.
   function relink(a) {
     var href = a.getAttribute("href"), line = a.closest("pre.src > *");
     if (rel === newest || !line) return href;
@@ -371,7 +371,9 @@
   }
   function linkMoves() {
     var out = {}, ps = relAttr("data-lnk").split(" ");
-    for (var i = 0; i + 1 < ps.length; i += 2) out[ps[i]] = ps[i + 1];
+    for (var i = 0; i + 1 < ps.length; i += 2) { // a fragment alone: on the same page (site/merge.go expandLinkMove)
+      out[ps[i]] = ps[i + 1].charAt(0) === "#" ? ps[i].split("#")[0] + ps[i + 1] : ps[i + 1];
+    }
     return out;
   }
   document.addEventListener("click", function (e) {
