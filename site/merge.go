@@ -459,8 +459,12 @@ func (m *mergedSrc) linkMoves(set *releaseSet, k, p int) string {
 		}
 		if x, y := href(a), href(b); x != y {
 			xp, _, _ := strings.Cut(x, "#")
-			if yp, frag, ok := strings.Cut(y, "#"); ok && yp == xp {
-				y = "#" + frag
+			yp, frag, ok := strings.Cut(y, "#")
+			switch {
+			case ok && yp == xp:
+				y = "#" + frag // on x's page
+			case yp == "" && xp != "":
+				y = path.Base(from) + y // on this page, which a fragment alone would not say
 			}
 			out = append(out, x+" "+y)
 		}

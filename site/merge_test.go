@@ -80,7 +80,8 @@ func TestFileRenderingsByLinks(t *testing.T) {
 	const base = "https://github.com/k/k/blob/v2/"
 	m := &mergedSrc{file: "x.go", rels: []int{0, 1}, views: make([][]lineView, 7), moves: []map[string]string{{}, {}},
 		ids: []string{"L1", "L2", "L3", "L4", "L5", "L5.1", "L6"}, parts: []int{0}, paths: []string{"src/x.go.html"}}
-	set := &releaseSet{merged: map[string]*mergedSrc{"x.go": m}}
+	y := &mergedSrc{file: "y.go", ids: []string{"L1"}, parts: []int{0}, paths: []string{"src/y.go.html"}}
+	set := &releaseSet{merged: map[string]*mergedSrc{"x.go": m, "y.go": y}}
 	link := func(n string) string { return `<a href="` + base + `x.go#L` + n + `">X</a>` }
 	local := func(ml int) string { return `<a href="@` + strconv.Itoa(ml) + `/x.go">v</a>` }
 	m.file1(0, 0, link("10"))
@@ -97,10 +98,13 @@ func TestFileRenderingsByLinks(t *testing.T) {
 	// (L5.1), and an in-site link that is a permalink in the older.
 	m.file1(0, 4, local(4)+" + "+local(4)+" + "+`<a href="@6/x.go">X</a>`)
 	m.file1(1, 4, local(5)+" + "+local(5)+" + "+link("40"))
+	// A link to another page that goes to this one in the older release.
+	m.file1(0, 5, `<a href="@0/y.go">Y</a>`)
+	m.file1(1, 5, `<a href="@3/x.go">Y</a>`)
 	// The same link sent to two places by one line.
 	m.file1(0, 6, local(4)+" "+local(4))
 	m.file1(1, 6, local(4)+" "+local(5))
-	for ml, want := range []int{1, 1, 2, 2, 1, 0, 2} {
+	for ml, want := range []int{1, 1, 2, 2, 1, 1, 2} {
 		if n := len(m.views[ml]); n != want {
 			t.Errorf("line %d: %d renderings %+v, want %d", ml, n, m.views[ml], want)
 		}
@@ -108,7 +112,7 @@ func TestFileRenderingsByLinks(t *testing.T) {
 	if got := m.ghLines(1, base); got != "x.go#10=8" {
 		t.Errorf("data-ghl = %q", got)
 	}
-	if got, want := m.linkMoves(set, 1, 0), "#L5 #L5.1 #L6 "+base+"x.go#L40"; got != want {
+	if got, want := m.linkMoves(set, 1, 0), "#L5 #L5.1 #L6 "+base+"x.go#L40 ../src/y.go.html#L1 x.go.html#L4"; got != want {
 		t.Errorf("data-lnk = %q, want %q", got, want)
 	}
 	if got := m.linkMoves(set, 0, 0); got != "" {
