@@ -3,7 +3,10 @@ package site
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
+	"path"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/kubewalk/kubewalk/internal/derive/explain"
@@ -167,4 +170,34 @@ func (b *builder) explainPage() ([]byte, error) {
 		index, relURL(explainPage, explainStepsJS, ""), b.asset(explainPage, "explain.js"), b.recordedEvents(),
 	}
 	return b.exec("explain", b.pageData(explainPage, b.t("explain.title"), "explain", body))
+}
+
+// readJSAssign reads a script jsAssign wrote for global into v.
+func readJSAssign(global string, data []byte, v any) error {
+	jsn, ok := strings.CutPrefix(string(data), "window."+global+" = ")
+	jsn, ok2 := strings.CutSuffix(jsn, ";\n")
+	if !ok || !ok2 {
+		return fmt.Errorf("not a script assigning %s", global)
+	}
+	return json.Unmarshal([]byte(jsn), v)
+}
+
+// relinkExplainSteps points the step links of explain-steps.js at site
+// path f (relative to the explain page beside it) at the pages the
+// releases share, as relinkSearch does a search index's.
+func (rp *relPages) relinkExplainSteps(f string, data []byte) ([]byte, error) {
+	var steps []explain.IndexStep
+	if err := readJSAssign("kubewalkExplainSteps", data, &steps); err != nil {
+		return nil, err
+	}
+	page, changed := path.Join(path.Dir(f), explainPage), false
+	for i := range steps {
+		if v, _, ok := rp.move(page, page, steps[i].Page, ""); ok {
+			steps[i].Page, changed = v, true
+		}
+	}
+	if !changed {
+		return data, nil
+	}
+	return jsAssign("kubewalkExplainSteps", steps)
 }

@@ -15,6 +15,8 @@ import (
 	"strings"
 
 	"golang.org/x/net/html"
+
+	"github.com/kubewalk/kubewalk/internal/derive/explain"
 )
 
 // CheckLinks checks a built site in dir: every relative href, src, form
@@ -53,6 +55,7 @@ func CheckLinks(dir string) []error {
 		c.page(p)
 	}
 	c.searchIndexes()
+	c.explainScripts()
 	sort.Slice(c.errs, func(i, j int) bool { return c.errs[i].Error() < c.errs[j].Error() })
 	// A link shown for several releases of a shared page fails once.
 	c.errs = slices.CompactFunc(c.errs, func(a, b error) bool { return a.Error() == b.Error() })
@@ -390,6 +393,69 @@ func (c *linkChecker) query(p, raw, target string, q url.Values) {
 		}
 		if len(v) != 1 || !ids[partKey(attr, v[0])] {
 			c.errorf(p, "link %q: %s has no part for %s=%v", raw, target, attr, v)
+		}
+	}
+}
+
+// explainScripts checks the links of the explain page's data: the step
+// pages of every explain-steps.js, relative to the explain page beside
+// it, and the source pages of every explain-index.js's call sites,
+// relative to each explain page that loads it (beside it, or in the
+// language directories under it).
+func (c *linkChecker) explainScripts() {
+	var files []string
+	filepath.WalkDir(c.root, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && (d.Name() == explainStepsJS || d.Name() == explainIndexJS) {
+			rel, _ := filepath.Rel(c.root, p)
+			files = append(files, filepath.ToSlash(rel))
+		}
+		return nil
+	})
+	sort.Strings(files)
+	for _, p := range files {
+		data, err := os.ReadFile(filepath.Join(c.root, filepath.FromSlash(p)))
+		if err != nil {
+			c.errorf(p, "%v", err)
+			continue
+		}
+		dir := path.Dir(p)
+		if path.Base(p) == explainStepsJS {
+			var steps []explain.IndexStep
+			if err := readJSAssign("kubewalkExplainSteps", data, &steps); err != nil {
+				c.errorf(p, "%v", err)
+				continue
+			}
+			for _, s := range steps {
+				c.link(path.Join(dir, explainPage), s.Page)
+			}
+			continue
+		}
+		var idx explain.Index
+		if err := readJSAssign("kubewalkExplain", data, &idx); err != nil {
+			c.errorf(p, "%v", err)
+			continue
+		}
+		pages, _ := filepath.Glob(filepath.Join(c.root, filepath.FromSlash(dir), "*", explainPage))
+		if _, err := os.Stat(filepath.Join(c.root, filepath.FromSlash(dir), explainPage)); err == nil {
+			pages = append(pages, filepath.Join(c.root, filepath.FromSlash(dir), explainPage))
+		}
+		var sites []explain.IndexSite
+		for _, e := range idx.Events {
+			sites = append(sites, e.IndexSite)
+		}
+		for _, w := range idx.Writes {
+			sites = append(sites, w.IndexSite)
+		}
+		for _, h := range idx.Handlers {
+			sites = append(sites, h.IndexSite)
+		}
+		for _, pg := range pages {
+			rel, _ := filepath.Rel(c.root, pg)
+			for _, s := range sites {
+				if s.Page != "" {
+					c.link(filepath.ToSlash(rel), s.Page)
+				}
+			}
 		}
 	}
 }

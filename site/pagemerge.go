@@ -238,7 +238,7 @@ func shareReleasePages(ctx context.Context, dir string, tags []string, workers, 
 		if i := strings.IndexByte(f, '/'); i > 0 && merged[f[i+1:]] != nil {
 			continue // a copy, removed above
 		}
-		if strings.HasSuffix(f, ".html") || isSearchIndex(f) {
+		if strings.HasSuffix(f, ".html") || isSearchIndex(f) || path.Base(f) == explainStepsJS {
 			files = append(files, f)
 		}
 	}
@@ -258,6 +258,10 @@ func shareReleasePages(ctx context.Context, dir string, tags []string, workers, 
 			out := data
 			if isSearchIndex(f) {
 				if out, err = rp.relinkSearch(f, data); err != nil {
+					return fmt.Errorf("%s: %w", f, err)
+				}
+			} else if path.Base(f) == explainStepsJS {
+				if out, err = rp.relinkExplainSteps(f, data); err != nil {
 					return fmt.Errorf("%s: %w", f, err)
 				}
 			} else {
