@@ -14,6 +14,7 @@ import (
 
 type controllerPageView struct {
 	Name, State, GitHub   string
+	GitHubLines           string // GitHub's data-l (lines.go)
 	Aliases, Gates, When  []string
 	Packages              []string
 	Start, Descriptor     *traceStepView
@@ -63,7 +64,8 @@ func (b *builder) controllerPage(d *controllerData, i int) ([]byte, error) {
 		When: c.DisabledWhen, Packages: c.Packages, Notes: b.notes(cv.Notes), Index: b.link(p, controllersPage, ""),
 	}
 	if !c.At.IsZero() {
-		pv.GitHub = b.opts.SourceURL(c.At.Path, c.At.StartLine, c.At.EndLine)
+		n := v.lines(c.At.Path, c.At.StartLine, c.At.EndLine)
+		pv.GitHub, pv.GitHubLines = b.opts.SourceURL(c.At.Path, n.from, n.to), n.Mark
 	}
 	step := func(r fact.FuncRef) *traceStepView {
 		s := b.traceStep(v, trace.Step{Symbol: r.Symbol, Decl: r.Decl, At: r.Decl})

@@ -65,8 +65,11 @@
 // page over a megabyte is cut into parts, src/<path>.2.html …. The
 // walkthroughs, indexes, traces and controller pages two releases or more
 // have are written once as well, at <out>/<lang>/… (pagemerge.go): the
-// releases' renderings merged as trees, what differs written per release
-// and chosen by ?rel=<tag> in site.js, every link of the site to one of
+// releases' renderings, which print a location's lines by its source
+// page's anchors (lines.go: site.js numbers them as the release read
+// does, from its <out>/<tag>/lines.js), merged as trees, what differs
+// written per release and chosen by ?rel=<tag> in site.js, every link
+// of the site to one of
 // them naming its release; a page that would pass a megabyte is written
 // once per group of releases (<name>.<tag>.html beside it); search, explain, the recorded run and each
 // release's changes stay in <out>/<tag>/. <out>/index.html lists the

@@ -15,23 +15,39 @@ import (
 
 // literalWhere returns "deployment.NewDeploymentController
 // (deployment_controller.go:124)": the declaration a func literal's symbol
-// is written in, and where; ok is false for a declared function's symbol.
-func literalWhere(sym string, decl fact.Location) (string, bool) {
+// is written in, and where (at, "" for nowhere); ok is false for a
+// declared function's symbol.
+func literalWhere(sym, at string) (string, bool) {
 	i := strings.IndexByte(sym, '$')
 	if i < 0 {
 		return "", false
 	}
 	where := fact.ShortSymbol(sym[:i])
-	if !decl.IsZero() {
-		where += fmt.Sprintf(" (%s:%d)", path.Base(decl.Path), decl.StartLine)
+	if at != "" {
+		where += " (" + at + ")"
 	}
 	return where, true
+}
+
+// declAt is where a func literal declared at decl is, as its name says:
+// "deployment_controller.go:124", "" for nowhere.
+func declAt(decl fact.Location) string {
+	if decl.IsZero() {
+		return ""
+	}
+	return fmt.Sprintf("%s:%d", path.Base(decl.Path), decl.StartLine)
 }
 
 // shortName is fact.ShortSymbol, a func literal named "func literal in
 // deployment.NewDeploymentController (deployment_controller.go:124)".
 func (b *builder) shortName(sym string, decl fact.Location) string {
-	if where, ok := literalWhere(sym, decl); ok {
+	return b.shortNameAt(sym, declAt(decl))
+}
+
+// shortNameAt is shortName with a func literal's place given (declAt, or
+// as a page releases share prints it: views.literalAt).
+func (b *builder) shortNameAt(sym, at string) string {
+	if where, ok := literalWhere(sym, at); ok {
 		return fmt.Sprintf(b.t("func.literal"), where)
 	}
 	return fact.ShortSymbol(sym)
@@ -40,9 +56,10 @@ func (b *builder) shortName(sym string, decl fact.Location) string {
 // handlerName names a func literal handler by the field it fills, where it
 // is written and what it calls: "AddFunc in
 // deployment.NewDeploymentController (deployment_controller.go:124) →
-// calls deployment.DeploymentController.addDeployment".
-func (b *builder) handlerName(slot string, h *fact.Handler) string {
-	where, ok := literalWhere(h.Symbol, h.Decl)
+// calls deployment.DeploymentController.addDeployment"; at is where the
+// literal is (shortNameAt).
+func (b *builder) handlerName(slot string, h *fact.Handler, at string) string {
+	where, ok := literalWhere(h.Symbol, at)
 	if !ok {
 		return fact.ShortSymbol(h.Symbol)
 	}

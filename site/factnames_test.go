@@ -24,7 +24,7 @@ func TestLiteralNames(t *testing.T) {
 			"en": "AddFunc in deployment.NewDeploymentController (deployment_controller.go:124) → calls deployment.DeploymentController.addDeployment",
 			"ko": "deployment.NewDeploymentController (deployment_controller.go:124) 안의 AddFunc → deployment.DeploymentController.addDeployment 호출",
 		}[lang]
-		if got := b.handlerName("AddFunc", h); got != want {
+		if got := b.handlerName("AddFunc", h, declAt(h.Decl)); got != want {
 			t.Errorf("%s: handlerName = %q, want %q", lang, got, want)
 		}
 		if got, want := b.shortName("k8s.io/kubernetes/pkg/scheduler/util.BindPod$1$2", fact.Location{}), map[string]string{

@@ -101,7 +101,13 @@ func synthIdents(src []byte, syms map[string]fact.Symbol) []fact.Ident {
 // other's paths, symbols and lines, and read best side by side.
 func fixture(t testing.TB) (Input, Options) {
 	t.Helper()
-	tr := loadTree(t)
+	return fixtureOf(t, loadTree(t))
+}
+
+// fixtureOf is fixture of the tree tr: its facts, symbols and
+// walkthroughs cite tr's lines.
+func fixtureOf(t testing.TB, tr fixtureTree) (Input, Options) {
+	t.Helper()
 	const (
 		dcPath   = "pkg/controller/deployment/deployment_controller.go"
 		syncPath = "pkg/controller/deployment/sync.go"

@@ -4,7 +4,6 @@ import (
 	"maps"
 	"path"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/kubewalk/kubewalk/analyzer/fact"
@@ -86,7 +85,7 @@ func (b *builder) gatesPage() ([]byte, error) {
 			r.History = stageHistory(g.Stages, b.t)
 		}
 		if !g.Decl.IsZero() {
-			r.DeclFile = path.Base(g.Decl.Path) + ":" + strconv.Itoa(g.Decl.StartLine)
+			r.DeclFile = path.Base(g.Decl.Path) + ":" + v.lines(g.Decl.Path, g.Decl.StartLine, 0).From
 		}
 		for _, c := range checks[g.Name] {
 			// The guarded span's link is its source page, or GitHub when

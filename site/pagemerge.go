@@ -4,10 +4,13 @@ package site
 //
 // Each release renders its walkthroughs, indexes (handlers, events,
 // resources, gates), traces and controller pages as a
-// single-release site would, in its own subtree (<tag>/<lang>/…). Two
-// releases' renderings of a page are mostly the same but for what names
-// the release: its directory in links, ?rel= on links into the shared
-// source pages, the tag of GitHub permalinks, the page title.
+// single-release site would, in its own subtree (<tag>/<lang>/…), but
+// for its line numbers: a location in a file with a shared source page
+// is printed by the page's stable anchors, the same in every release
+// whose code there is the same (lines.go). Two releases' renderings of a
+// page are then mostly the same but for what names the release: its
+// directory in links, ?rel= on links into the shared source pages, the
+// tag of GitHub permalinks, the page title.
 // shareReleasePages writes each page two releases or more have once for
 // a group of releases, at <lang>/<page> beside the shared source pages
 // (the group of the newest release that has it) and <lang>/<name>.<tag>.html
@@ -20,8 +23,10 @@ package site
 //   - Releases join the group of the newer ones, newest first, while that
 //     takes fewer bytes than their own page and the group's page stays
 //     within a megabyte (relPageBudget: a reader on a phone downloads it
-//     whole); an index whose rows name each release's lines is shared by
-//     two or three releases, a walkthrough by all nine of v1.29..v1.37.
+//     whole); of v1.29..v1.37, a walkthrough, trace or controller page
+//     is one page for every release that has it, and so is the events
+//     index; the handlers, resources and gates indexes are shared by one
+//     to four releases at a time.
 //   - The renderings are merged as trees, newest first: an element's
 //     children are aligned by content (a Myers diff of subtree hashes, as
 //     the source pages' lines are aligned); a child every release has is
@@ -35,8 +40,12 @@ package site
 //     the newest's.
 //   - An id a hidden rendering repeats is data-id there; site.js moves the
 //     id to the rendering it shows.
+//   - A group's page whose newest release is not the site's, and a page
+//     left in a release's subtree, print that release's line numbers
+//     (renumber): what a reader without script sees.
 //   - site.js, for ?rel= of an older release, shows its renderings, turns
 //     the newest's directory and tag in links back into the release's,
+//     writes the release's line numbers (its <tag>/lines.js: lines.go),
 //     and, for any release, carries ?rel= on links to the source pages
 //     and the shared pages. Without script a reader sees the newest. A
 //     release of another group is sent to its group's page (data-groups).
@@ -100,16 +109,22 @@ type relPages struct {
 	at     map[string]map[string]string
 	all    []string // the releases, newest first: their directories
 	budget int      // the most a shared page may weigh
+	// set is the site's releases, whose line maps number the pages'
+	// lines for each (lines.go); nil numbers none.
+	set *releaseSet
 }
 
 // shareReleasePages writes the pages sharedRelPage names that two
 // releases or more of the multi-release site in dir have once per group
 // of releases (workers at a time), as the package comment says, removes
 // the releases' copies and points every link of the site at the shared
-// pages. tags are newest first. It returns the change in bytes and in
-// pages.
-func shareReleasePages(ctx context.Context, dir string, tags []string, workers, budget int) (dBytes int64, dPages int, err error) {
-	rp := &relPages{to: map[string][]string{}, site: map[string]bool{}, all: tags, budget: budget}
+// pages; a release's page of those kinds left in its directory gets its
+// own line numbers, and each release but the newest its line map
+// (lines.go). tags are newest first, set the releases' lineSet (nil when
+// the pages print their own lines). It returns the change in bytes and
+// in pages.
+func shareReleasePages(ctx context.Context, dir string, tags []string, set *releaseSet, workers, budget int) (dBytes int64, dPages int, err error) {
+	rp := &relPages{to: map[string][]string{}, site: map[string]bool{}, all: tags, budget: budget, set: set}
 	err = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err
@@ -229,16 +244,20 @@ func shareReleasePages(ctx context.Context, dir string, tags []string, workers, 
 			dPages++
 		}
 	}
-	if len(merged) == 0 {
-		return dBytes, dPages, nil
+	nLines, err := rp.writeLines(dir)
+	if err != nil {
+		return 0, 0, err
 	}
-	// Every other page's links to a release's copy go to the shared page.
+	dBytes += nLines
+	// Every other page's links to a release's copy go to the shared page;
+	// a page of the kinds shared left in a release's directory gets the
+	// release's line numbers.
 	var files []string
 	for f := range rp.site {
 		if i := strings.IndexByte(f, '/'); i > 0 && merged[f[i+1:]] != nil {
 			continue // a copy, removed above
 		}
-		if strings.HasSuffix(f, ".html") || isSearchIndex(f) || path.Base(f) == explainStepsJS {
+		if len(merged) > 0 && (strings.HasSuffix(f, ".html") || isSearchIndex(f) || path.Base(f) == explainStepsJS) || rp.ownLines(f) != "" {
 			files = append(files, f)
 		}
 	}
@@ -256,7 +275,14 @@ func shareReleasePages(ctx context.Context, dir string, tags []string, workers, 
 				return err
 			}
 			out := data
-			if isSearchIndex(f) {
+			if tag := rp.ownLines(f); tag != "" {
+				if out, err = rp.set.ownNumbers(f, tag, data); err != nil {
+					return fmt.Errorf("%s: %w", f, err)
+				}
+			}
+			if len(merged) == 0 {
+				// Nothing shared: no link to move.
+			} else if isSearchIndex(f) {
 				if out, err = rp.relinkSearch(f, data); err != nil {
 					return fmt.Errorf("%s: %w", f, err)
 				}
@@ -265,7 +291,7 @@ func shareReleasePages(ctx context.Context, dir string, tags []string, workers, 
 					return fmt.Errorf("%s: %w", f, err)
 				}
 			} else {
-				out = rp.relink(f, data)
+				out = rp.relink(f, out)
 			}
 			if bytes.Equal(out, data) {
 				return nil
@@ -318,6 +344,11 @@ func (rp *relPages) merge(dir, p string) (gps []groupPage, links map[string]bool
 		}
 	}
 	for i, g := range gs {
+		if rp.set != nil && g.tags[0] != rp.all[0] {
+			// What a reader without script sees: the group's newest
+			// release's lines.
+			g.number = func(doc *html.Node) { rp.set.renumber(doc, p, g.tags[0], true) }
+		}
 		var others []string
 		for j, o := range out {
 			if j != i {
@@ -516,6 +547,9 @@ type pageGroup struct {
 	tags []string
 	doc  *html.Node
 	mt   *mergeTree
+	// number, when set, numbers the merged page's lines for its newest
+	// release (lines.go, renumber).
+	number func(*html.Node)
 }
 
 // mergeGroups merges the renderings docs of a page (newest first; sizes
@@ -546,7 +580,7 @@ func mergeGroups(docs []*html.Node, tags []string, sizes []int64, budget int) ([
 			}
 			est, n = e, n+1
 		}
-		gs = append(gs, pageGroup{tags[i : i+n], base, mt})
+		gs = append(gs, pageGroup{tags: tags[i : i+n], doc: base, mt: mt})
 		i += n
 	}
 	return gs, nil
@@ -596,6 +630,9 @@ func (g pageGroup) render(p string, all, others []string) ([]byte, error) {
 	g.mt.emit(g.doc, uint64(1)<<len(g.tags)-1)
 	fixIDs(g.doc)
 	setRelease(g.doc, g.tags[0])
+	if g.number != nil {
+		g.number(g.doc)
+	}
 	root := htmlElement(g.doc)
 	if root == nil {
 		return nil, fmt.Errorf("no <html> element")

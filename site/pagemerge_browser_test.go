@@ -22,26 +22,7 @@ import (
 // text shown, the title and every link shown must be the release's own
 // page's, a link to a shared page naming it with the release.
 func TestBrowserSharedReleasePages(t *testing.T) {
-	if testing.Short() {
-		t.Skip("browser test skipped in -short mode")
-	}
-	shared := buildMulti(t)
-	own := buildMulti(t, func(o *Options) { o.ownReleasePages = true })
-	var pages []string
-	for p := range readTree(t, shared) {
-		if _, rest, _ := strings.Cut(p, "/"); sharedRelPage(p) || sharedRelPage(rest) && !strings.HasPrefix(p, "v") {
-			pages = append(pages, p)
-		}
-	}
-	sort.Strings(pages)
-	if len(pages) < 4 {
-		t.Fatalf("shared pages: %v, want the indexes and traces at least", pages)
-	}
-	ctx := browser(t, 1280, 800)
-	n := compareSharedPages(t, ctx, shared, own, []string{newTag, oldTag}, pages, pages)
-	if n == 0 {
-		t.Fatal("no link compared")
-	}
+	shared, pages, ctx := compareSharedSite(t, loadTree(t))
 
 	// The link checker reads each release's links as site.js writes them
 	// (releaseView).
@@ -128,14 +109,29 @@ func compareSharedPages(t *testing.T, ctx context.Context, shared, own string, t
 	type view struct {
 		Title, Text string
 		Links       []string
+		// Titles are the elements' title attributes shown.
+		Titles []string
 	}
 	read := func(u string) view {
 		t.Helper()
 		openPage(t, ctx, u)
+		// An older release's line numbers are written once its line map
+		// has loaded (lines.go).
+		for range 100 {
+			done, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`document.readyState === "complete" && (!document.querySelector('script[src$="/`+linesJS+`"]') || window.kubewalkLines !== undefined)`))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if done {
+				break
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
 		v, err := chromedp.Run(ctx, chromedp.Evaluate[view](`({
 			Title: document.title,
 			Text: document.body.innerText,
 			Links: [...document.querySelectorAll("a[href], form[action]")].filter(a => !a.closest("[hidden]")).map(a => new URL(a.getAttribute(a.hasAttribute("href") ? "href" : "action"), location.href).href),
+			Titles: [...document.body.querySelectorAll("[title]")].filter(e => !e.closest("[hidden]")).map(e => e.title),
 		})`))
 		if err != nil {
 			t.Fatalf("%s: %v", u, err)
@@ -180,6 +176,42 @@ func compareSharedPages(t *testing.T, ctx context.Context, shared, own string, t
 }
 
 var groupPageRE = regexp.MustCompile(`^(.*)\.v[0-9][^/]*\.html$`)
+
+// TestBrowserSharedLineNumbers reads the shared pages of two releases
+// whose code is the same, the older's three lines further down, as the
+// older release: its line numbers (lines.go), in text, titles and GitHub
+// links, must be those of its own pages.
+func TestBrowserSharedLineNumbers(t *testing.T) {
+	compareSharedSite(t, shiftedTree(t))
+}
+
+// compareSharedSite builds the two-release site, the older release's tree
+// oldTree, with the pages its releases share and with each release's own
+// copies, and compares every shared page read as each release with the
+// release's own (compareSharedPages). It returns the site, its shared
+// pages and the browser.
+func compareSharedSite(t *testing.T, oldTree fixtureTree) (shared string, pages []string, ctx context.Context) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("browser test skipped in -short mode")
+	}
+	shared = buildMultiOf(t, oldTree)
+	own := buildMultiOf(t, oldTree, func(o *Options) { o.ownReleasePages = true })
+	for p := range readTree(t, shared) {
+		if _, rest, _ := strings.Cut(p, "/"); sharedRelPage(p) || sharedRelPage(rest) && !strings.HasPrefix(p, "v") {
+			pages = append(pages, p)
+		}
+	}
+	sort.Strings(pages)
+	if len(pages) < 4 {
+		t.Fatalf("shared pages: %v, want the indexes and traces at least", pages)
+	}
+	ctx = browser(t, 1280, 800)
+	if n := compareSharedPages(t, ctx, shared, own, []string{newTag, oldTag}, pages, pages); n == 0 {
+		t.Fatal("no link compared")
+	}
+	return shared, pages, ctx
+}
 
 // TestBrowserReleaseGroups: a release another page of the same page's
 // releases serves (data-groups) is sent there, at the same place, and

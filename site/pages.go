@@ -94,10 +94,15 @@ type excerptView struct {
 	File    string // "pkg/x.go:12-30": the lines Href goes to
 	Href    string // source page at the lines
 	GitHub  string
+	// FileLines and GitHubLines are the data-l of the links to the file
+	// and to GitHub, on a page the releases share (lines.go).
+	FileLines, GitHubLines string
 	// Lines are the excerpt's lines. Their numbers are not links (site.js
 	// makes them go to Href's page at the line): 172 links cost the
-	// deployment walkthrough 14 KB.
-	Lines []exLine
+	// deployment walkthrough 14 KB. Stable says they are stable numbers
+	// (lines.go: data-l on the code).
+	Lines  []excerptRow
+	Stable bool
 	// Change is the badge of the excerpt's reference since the previous
 	// release, with the declaration's diff; nil for none.
 	Change *changeView
@@ -211,7 +216,7 @@ func (b *builder) segments(v views, segs []walkthrough.Segment, split bool) (tex
 			text = append(text, segView{Facts: v.facts(s.Facts.Handlers, s.Facts.Events, s.Facts.Writes)})
 		default:
 			// s.HTML is goldmark output with raw HTML off (walkthrough.Segment).
-			text = append(text, segView{HTML: b.retarget(v.page, s.HTML)})
+			text = append(text, segView{HTML: v.stableRefs(b.retarget(v.page, s.HTML))})
 		}
 	}
 	return text, code, nil
@@ -233,19 +238,20 @@ func (b *builder) excerpt(v views, e *walkthrough.Excerpt) (*excerptView, error)
 	if len(e.Highlight) > 0 {
 		from, to = slices.Min(e.Highlight), slices.Max(e.Highlight)
 	}
-	label := fmt.Sprintf("%s:%d", p, from)
-	if to > from {
-		label += fmt.Sprintf("-%d", to)
-	}
+	label, gh := v.lines(p, from, to), v.lines(p, e.From, e.To)
+	rows, stable := v.excerptRows(p, excerpt(lines, e.From, e.To, e.Highlight, e.Context))
 	return &excerptView{
-		Caption: e.Caption,
-		Symbol:  e.Resolved.Symbol.Name,
-		File:    label,
-		Href:    b.link(v.page, SourcePage(p), lineFragment(from, to)),
-		GitHub:  b.opts.SourceURL(p, e.From, e.To),
-		Lines:   excerpt(lines, e.From, e.To, e.Highlight, e.Context),
-		Change:  b.change(v.page, e.Ref.Ref),
-		Gates:   b.excerptGates(v.page, e),
+		Caption:     e.Caption,
+		Symbol:      e.Resolved.Symbol.Name,
+		File:        p + ":" + label.String(),
+		FileLines:   label.Mark,
+		Href:        b.link(v.page, SourcePage(p), lineFragment(from, to)),
+		GitHub:      b.opts.SourceURL(p, gh.from, gh.to),
+		GitHubLines: gh.Mark,
+		Lines:       rows,
+		Stable:      stable,
+		Change:      b.change(v.page, e.Ref.Ref),
+		Gates:       b.excerptGates(v.page, e),
 	}, nil
 }
 

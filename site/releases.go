@@ -194,7 +194,7 @@ func BuildReleases(ctx context.Context, rels []Release, opts Options) (Stats, er
 			if opts.relPageBudget > 0 {
 				budget = opts.relPageBudget
 			}
-			if db, dp, err = shareReleasePages(ctx, dir, tags, workers, budget); err != nil {
+			if db, dp, err = shareReleasePages(ctx, dir, tags, bs[0].set.lineSet(), workers, budget); err != nil {
 				return Stats{}, err
 			}
 		}

@@ -27,7 +27,13 @@ const oldTag, newTag = "v1.30.0", "v1.31.0"
 // NewDeploymentController moved and ScheduleOne is new.
 func multiFixture(t testing.TB) ([]Release, Options) {
 	t.Helper()
-	old, opts := fixture(t)
+	return multiFixtureOf(t, loadTree(t))
+}
+
+// multiFixtureOf is multiFixture with the older release's tree oldTree.
+func multiFixtureOf(t testing.TB, oldTree fixtureTree) ([]Release, Options) {
+	t.Helper()
+	old, opts := fixtureOf(t, oldTree)
 	old.Tag = oldTag
 	var docs []*walkthrough.Doc
 	for _, d := range old.Docs {
@@ -82,7 +88,13 @@ func multiFixture(t testing.TB) ([]Release, Options) {
 // with, and returns its directory.
 func buildMulti(t testing.TB, with ...func(*Options)) string {
 	t.Helper()
-	rels, opts := multiFixture(t)
+	return buildMultiOf(t, loadTree(t), with...)
+}
+
+// buildMultiOf is buildMulti with the older release's tree oldTree.
+func buildMultiOf(t testing.TB, oldTree fixtureTree, with ...func(*Options)) string {
+	t.Helper()
+	rels, opts := multiFixtureOf(t, oldTree)
 	opts.Out = filepath.Join(t.TempDir(), "public")
 	for _, f := range with {
 		f(&opts)

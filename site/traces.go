@@ -133,11 +133,14 @@ func (b *builder) hopExcerpt(v views, decl, at fact.Location) (*excerptView, err
 	if from < 1 || to < from || at.StartLine < from || at.StartLine > to {
 		return nil, nil
 	}
+	n := v.lines(decl.Path, at.StartLine, 0)
+	rows, stable := v.excerptRows(decl.Path, excerpt(lines, from, to, []int{at.StartLine}, 3))
 	return &excerptView{
-		File:   fmt.Sprintf("%s:%d", decl.Path, at.StartLine),
+		File:   decl.Path + ":" + n.String(),
 		Href:   b.srcLink(v.page, decl.Path, at.StartLine, 0),
-		GitHub: b.opts.SourceURL(decl.Path, at.StartLine, 0),
-		Lines:  excerpt(lines, from, to, []int{at.StartLine}, 3),
+		GitHub: b.opts.SourceURL(decl.Path, n.from, 0),
+		Lines:  rows, Stable: stable,
+		FileLines: n.Mark, GitHubLines: n.Mark,
 	}, nil
 }
 

@@ -1,7 +1,7 @@
 package site
 
 import (
-	"fmt"
+	"path"
 	"strings"
 
 	"github.com/kubewalk/kubewalk/analyzer/fact"
@@ -15,6 +15,9 @@ type locView struct {
 	Text   string // "pkg/controller/deployment/sync.go:120"
 	Href   string // source page (or GitHub when not rendered)
 	GitHub string
+	// Lines is the data-l of both links: the lines' stable numbers, which
+	// Text and GitHub print, on a page the releases share (lines.go).
+	Lines string
 }
 
 // funcView names a function with a link to its declaration.
@@ -23,6 +26,9 @@ type funcView struct {
 	Full string
 	Href string
 	Form string
+	// Lines is the link's data-l where Name and Full say where a func
+	// literal is (lines.go).
+	Lines string
 }
 
 type handlerRow struct {
@@ -95,21 +101,32 @@ func (v views) loc(l fact.Location) locView {
 	if l.IsZero() {
 		return locView{}
 	}
-	text := fmt.Sprintf("%s:%d", l.Path, l.StartLine)
-	if l.EndLine > l.StartLine {
-		text = fmt.Sprintf("%s:%d-%d", l.Path, l.StartLine, l.EndLine)
-	}
+	n := v.lines(l.Path, l.StartLine, l.EndLine)
 	return locView{
-		Text:   text,
+		Text:   l.Path + ":" + n.String(),
 		Href:   v.b.srcLink(v.page, l.Path, l.StartLine, l.EndLine),
-		GitHub: v.b.opts.SourceURL(l.Path, l.StartLine, l.EndLine),
+		GitHub: v.b.opts.SourceURL(l.Path, n.from, n.to),
+		Lines:  n.Mark,
 	}
 }
 
+// literalAt is where a func literal declared at decl is, as its name
+// says ("sync.go:120", "" for nowhere), and the data-l of the link
+// printing it.
+func (v views) literalAt(decl fact.Location) (at, mark string) {
+	if decl.IsZero() {
+		return "", ""
+	}
+	n := v.lines(decl.Path, decl.StartLine, 0)
+	return path.Base(decl.Path) + ":" + n.From, n.Mark
+}
+
 func (v views) fn(f fact.FuncRef, form string) funcView {
-	fv := funcView{Name: v.b.shortName(f.Symbol, f.Decl), Full: f.Symbol, Form: form}
+	at, mark := v.literalAt(f.Decl)
+	fv := funcView{Name: v.b.shortNameAt(f.Symbol, at), Full: f.Symbol, Form: form}
 	if fv.Name != fact.ShortSymbol(f.Symbol) {
 		fv.Full = fv.Name // a func literal: its symbol's number means nothing to a reader
+		fv.Lines = mark
 	}
 	if fv.Name == "" {
 		fv.Name = "?"
@@ -125,9 +142,10 @@ func (v views) handler(slot string, h *fact.Handler) *funcView {
 		return nil
 	}
 	f := v.fn(h.FuncRef, h.Form)
-	f.Name = v.b.handlerName(slot, h)
+	at, _ := v.literalAt(h.Decl)
+	f.Name = v.b.handlerName(slot, h, at)
 	if h.Symbol == "" {
-		f.Name = h.Form
+		f.Name, f.Lines = h.Form, ""
 	}
 	return &f
 }

@@ -440,6 +440,127 @@
     });
     d.classList.add("loaded");
   }
+  // ---- Line numbers of the pages releases share (site/lines.go) ----
+  // A page a multi-release site writes once for several releases prints
+  // a location by its source page's anchor numbers ("136" is the newest
+  // release's line 136, "136.1" a line it lacks after it) and names them
+  // on the element (data-l="136-140"). For an older release (?rel=), its
+  // line map (<tag>/lines.js: per file, its lines as runs of anchors,
+  // site/lines.go lineRuns) gives its own numbers, written into the
+  // element's text ("x.go:136-140", "(x.go:136)"; a walkthrough link's
+  // text is the author's), title and GitHub link; an excerpt's code
+  // (pre[data-l]) numbers its lines and elisions, each by its text or its
+  // text's element's data-l.
+  (function () {
+    var root = document.documentElement;
+    if (!root.hasAttribute("data-rels")) return;
+    var rels = root.getAttribute("data-rels").split(" "), up = root.getAttribute("data-root") || "";
+    var r = new URLSearchParams(location.search).get("rel") || rels[0];
+    if (rels.indexOf(r) <= 0) return; // the numbers shown, or another page's
+    var s = document.createElement("script");
+    s.src = up + encodeURIComponent(r) + "/lines.js";
+    s.onload = function () { if (window.kubewalkLines) number(window.kubewalkLines); };
+    document.head.appendChild(s);
+    var gh = "https://github.com/kubernetes/kubernetes/blob/", src = new URL(up + "src/", location.href).pathname;
+    function number(map) {
+      var runs = {};
+      // own is stable number n of file f as the release numbers it ("" for
+      // ""), null when it lacks the line.
+      function own(f, n) {
+        if (!n) return "";
+        if (!(f in map)) return /\./.test(n) ? null : n;
+        var rs = runs[f];
+        if (!rs) { // [first anchor's n, its k, lines]: lineRuns
+          var base = 0;
+          rs = runs[f] = map[f].split(" ").map(function (x) {
+            var c = x.split(":"), d = c[0].split("."), r = [base + (+d[0] || 0), +d[1] || 0, +c[1] || 1];
+            base = r[0] + (r[1] ? 0 : r[2] - 1);
+            return r;
+          });
+        }
+        var a = n.split("."), an = +a[0], ak = +a[1] || 0, line = 1;
+        for (var i = 0; i < rs.length; i++) {
+          var r = rs[i];
+          if (!ak === !r[1] && (ak ? an === r[0] && ak >= r[1] && ak < r[1] + r[2] : an >= r[0] && an < r[0] + r[2])) {
+            return String(line + (ak ? ak - r[1] : an - r[0]));
+          }
+          line += r[2];
+        }
+        return null;
+      }
+      document.querySelectorAll("pre[data-l]").forEach(function (pre) {
+        // The releases' excerpts merged have a link to the file each.
+        var fig = pre.closest(".excerpt"), fs = fig ? fig.querySelectorAll("a.file") : [], f = "";
+        for (var i = 0; i < fs.length && !f; i++) if (!fs[i].closest("[hidden]")) f = fileOf(fs[i]);
+        if (!f || pre.closest("[hidden]")) return;
+        pre.querySelectorAll(".ln").forEach(function (ln) {
+          var gap = ln.classList.contains("gap"), w = document.createTreeWalker(ln, NodeFilter.SHOW_TEXT);
+          for (var t = w.nextNode(); t; t = w.nextNode()) {
+            var nr = t.parentNode.closest(".nr"), mark = t.parentNode.getAttribute("data-l");
+            if ((gap ? nr : !nr) || t.parentNode.closest("[hidden]")) continue;
+            if (!gap) {
+              var o = own(f, mark || t.data);
+              if (o) t.data = o;
+              continue;
+            }
+            var m = /^([\d.]+)–([\d.]+)/.exec(t.data), ab = m && (mark ? mark.split("-") : [m[1], m[2]]);
+            var a = ab && own(f, ab[0]), b = ab && own(f, ab[1]);
+            if (a && b) t.data = a + "–" + b + t.data.slice(m[0].length);
+          }
+        });
+      });
+      document.querySelectorAll("[data-l]").forEach(function (el) {
+        if (el.closest("pre[data-l], [hidden]")) return;
+        var f = fileOf(el), l = el.getAttribute("data-l").split("-");
+        var a = f && own(f, l[0]), b = f && own(f, l[1] || "");
+        if (a && b !== null) setLines(el, f.slice(f.lastIndexOf("/") + 1), a, b);
+      });
+      // fileOf is the file a link names: a source page (or a part of one)
+      // or a GitHub permalink.
+      function fileOf(a) {
+        var h = a && a.getAttribute("href"), f;
+        if (!h) return "";
+        try {
+          if (h.indexOf(gh) === 0) {
+            f = h.slice(gh.length).split("#")[0];
+            return decodeURIComponent(f.slice(f.indexOf("/") + 1));
+          }
+          var p = new URL(h, location.href).pathname;
+          if (p.indexOf(src) !== 0) return "";
+          f = decodeURIComponent(p.slice(src.length)).replace(/\.html$/, "");
+        } catch (e) {
+          return "";
+        }
+        return f in map || !/\.\d+$/.test(f) ? f : f.replace(/\.\d+$/, "");
+      }
+    }
+    function setLines(el, base, from, to) {
+      if (!el.classList.contains("symref")) {
+        var w = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+        for (var t = w.nextNode(); t; t = w.nextNode()) t.data = printLines(t.data, base, from, to);
+      }
+      if (el.hasAttribute("title")) el.setAttribute("title", printLines(el.getAttribute("title"), base, from, to));
+      var h = el.getAttribute("href");
+      if (h && h.indexOf(gh) === 0) {
+        el.setAttribute("href", h.replace(/#L[\d.]+(-L[\d.]+)?$/, function (m, rng) { return "#L" + from + (rng && to ? "-L" + to : ""); }));
+      }
+    }
+    // printLines writes lines from-to over the last "<base>:<lines>" of s
+    // that ends s or a parenthesis (from alone where s has one line).
+    function printLines(s, base, from, to) {
+      var key = base + ":";
+      for (var end = s.length; end > 0;) {
+        var i = s.lastIndexOf(key, end - key.length);
+        if (i < 0) break;
+        end = i;
+        if (i > 0 && "/( ".indexOf(s.charAt(i - 1)) < 0) continue;
+        var j = i + key.length, m = /^\d+(?:\.\d+)?(-\d+(?:\.\d+)?)?(?=\)|$)/.exec(s.slice(j));
+        if (m) return s.slice(0, j) + (m[1] && to ? from + "-" + to : from) + s.slice(j + m[0].length);
+      }
+      return s;
+    }
+  })();
+  // ---- end of line numbers ----
   window.addEventListener("hashchange", apply);
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", apply); else apply();
 })();

@@ -1,0 +1,243 @@
+package site
+
+import (
+	"bytes"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"golang.org/x/net/html"
+)
+
+// decodeRuns reads a lineRuns map as site.js does: the stable number of
+// each of the copy's lines, from line 1 on.
+func decodeRuns(t *testing.T, runs string) []string {
+	t.Helper()
+	var out []string
+	base := 0
+	for _, tok := range strings.Fields(runs) {
+		first, count, hasCount := strings.Cut(tok, ":")
+		n := 1
+		if hasCount {
+			var err error
+			if n, err = strconv.Atoi(count); err != nil {
+				t.Fatalf("%q: %v", tok, err)
+			}
+		}
+		d, k, frac := strings.Cut(first, ".")
+		dn, _ := strconv.Atoi(d) // "" is 0
+		at := base + dn
+		for i := range n {
+			if frac {
+				kk, _ := strconv.Atoi(k)
+				out = append(out, strconv.Itoa(at)+"."+strconv.Itoa(kk+i))
+			} else {
+				out = append(out, strconv.Itoa(at+i))
+			}
+		}
+		base = at
+		if !frac {
+			base += n - 1
+		}
+	}
+	return out
+}
+
+// mergedOf aligns copies of a file (newest first) as merge does.
+func mergedOf(copies ...string) *mergedSrc {
+	var ls [][]string
+	for _, c := range copies {
+		ls = append(ls, textLines([]byte(c)))
+	}
+	masks, at := align(ls)
+	return &mergedSrc{file: "pkg/x.go", rels: []int{0, 1, 2}[:len(copies)], ids: anchors(masks), at: at}
+}
+
+// A release's line map names each of its lines by its stable number, and
+// ownLine reads it back; the newest release's, and a copy the same as it,
+// need none.
+func TestLineRuns(t *testing.T) {
+	m := mergedOf("a\nb\nc\nd\ne\nf\n", "a\nx\nb\nc\ne\nf\ng\n", "a\nb\nc\nd\ne\nf\n")
+	want := []string{"", "1 .1 1:2 2:2 .1", ""}
+	for k := range m.rels {
+		runs := m.lineRuns(k)
+		if runs != want[k] {
+			t.Errorf("copy %d: lineRuns = %q, want %q", k, runs, want[k])
+		}
+		var stable []string
+		for _, ml := range m.at[k] {
+			stable = append(stable, strings.TrimPrefix(m.ids[ml], "L"))
+		}
+		if runs != "" {
+			if diff := cmp.Diff(stable, decodeRuns(t, runs)); diff != "" {
+				t.Errorf("copy %d: its lines' anchors (-) and the map's (+):\n%s", k, diff)
+			}
+		}
+		for n, s := range stable {
+			if got, ok := m.ownLine(k, s); !ok || got != n+1 {
+				t.Errorf("copy %d: ownLine(%s) = %d, %v; want %d", k, s, got, ok, n+1)
+			}
+		}
+	}
+	for _, c := range []struct {
+		k int
+		s string
+	}{{1, "4"}, {0, "1.1"}, {0, "6.1"}, {1, "7"}, {1, "0.1"}, {1, "x"}, {1, "01"}} {
+		if got, ok := m.ownLine(c.k, c.s); ok {
+			t.Errorf("copy %d: ownLine(%s) = %d, want none", c.k, c.s, got)
+		}
+	}
+	// Lines before the newest's first: "0.1" on.
+	m = mergedOf("b\nc\n", "a\nb\nc\n")
+	if got := m.lineRuns(1); got != ".1 1:2" {
+		t.Errorf("lines before the newest's first: %q", got)
+	}
+}
+
+func TestPrintLines(t *testing.T) {
+	for _, c := range []struct{ in, from, to, want string }{
+		{"pkg/x.go:12-20", "30", "38", "pkg/x.go:30-38"},
+		{"x.go:12", "30", "", "x.go:30"},
+		{"x.go:12", "30", "38", "x.go:30"}, // one line printed: its first
+		{"pkg/x.go:12.1-14", "9", "11", "pkg/x.go:9-11"},
+		{"AddFunc in f (x.go:12) → calls g", "30", "", "AddFunc in f (x.go:30) → calls g"},
+		{"x.go:12 and x.go:14", "30", "", "x.go:12 and x.go:30"},
+		{"see x.go:14, then", "30", "", "see x.go:14, then"},
+		{"ax.go:12", "30", "", "ax.go:12"},
+		{"x.go:12x", "30", "", "x.go:12x"},
+		{"This code on GitHub", "30", "", "This code on GitHub"},
+	} {
+		if got := printLines(c.in, "x.go", c.from, c.to); got != c.want {
+			t.Errorf("printLines(%q, %s-%s) = %q, want %q", c.in, c.from, c.to, got, c.want)
+		}
+	}
+	for _, c := range []struct{ in, from, to, want string }{
+		{ghBlob + "v1/pkg/x.go#L12-L20", "30", "38", ghBlob + "v1/pkg/x.go#L30-L38"},
+		{ghBlob + "v1/pkg/x.go#L12.1", "30", "", ghBlob + "v1/pkg/x.go#L30"},
+		{ghBlob + "v1/pkg/x.go#L12", "30", "38", ghBlob + "v1/pkg/x.go#L30"},
+		{ghBlob + "v1/pkg/x.go", "30", "", ghBlob + "v1/pkg/x.go"},
+	} {
+		if got := ghLines(c.in, c.from, c.to); got != c.want {
+			t.Errorf("ghLines(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
+
+// renumber writes an older release's numbers where a page prints stable
+// ones: a location's text, title and permalink, a func literal's place,
+// a walkthrough link's title (not its text, the author's), an excerpt's
+// line numbers and elisions.
+func TestRenumber(t *testing.T) {
+	m := mergedOf("a\nb\nc\nd\ne\nf\n", "a\nx\nb\nc\ne\nf\ng\n")
+	set := &releaseSet{
+		rels:   []*relIndex{{tag: "v2"}, {tag: "v1"}},
+		merged: map[string]*mergedSrc{"pkg/x.go": m},
+		byPath: map[string]*mergedSrc{"src/pkg/x.go.html": m, "src/pkg/x.go.2.html": m},
+	}
+	const page = `<a class="loc" data-l="2-3" href="../src/pkg/x.go.2.html#L2-L3">pkg/x.go:2-3</a>` +
+		`<a class="gh" data-l="2-3" href="https://github.com/kubernetes/kubernetes/blob/v2/pkg/x.go#L2-L3">↗</a>` +
+		`<a class="sym" data-l="1.1" href="../src/pkg/x.go.html#L1.1" title="func literal in f (x.go:1.1)">AddFunc in f (x.go:1.1)</a>` +
+		`<a class="symref" data-l="5" href="../src/pkg/x.go.html?rel=v1#L5" title="pkg/x.go:5">x.go:5</a>` +
+		`<a class="loc" data-l="4" href="../src/pkg/x.go.html#L4">pkg/x.go:4</a>` +
+		`<figure class="excerpt"><div class="exhead"><a class="file" data-l="2" href="../src/pkg/x.go.html#L2">pkg/x.go:2</a></div>` +
+		`<pre class="code" data-l=""><span class="ln"><span class="nr">1.1</span>x</span><span class="ln gap"><span class="nr">⋯</span>2–3 lines elided` + "\n" +
+		`</span><span class="ln"><span class="nr"><span data-r="2" hidden="">9</span><span data-r="1">5</span></span>e</span></pre></figure>`
+	for _, c := range []struct {
+		tag  string
+		keep bool
+		want string
+	}{{"v1", false, `<a class="loc" href="../src/pkg/x.go.2.html#L2-L3">pkg/x.go:3-4</a>` +
+		`<a class="gh" href="https://github.com/kubernetes/kubernetes/blob/v2/pkg/x.go#L3-L4">↗</a>` +
+		`<a class="sym" href="../src/pkg/x.go.html#L1.1" title="func literal in f (x.go:2)">AddFunc in f (x.go:2)</a>` +
+		`<a class="symref" href="../src/pkg/x.go.html?rel=v1#L5" title="pkg/x.go:5">x.go:5</a>` +
+		// Not a line of v1's: left as it is.
+		`<a class="loc" href="../src/pkg/x.go.html#L4">pkg/x.go:4</a>` +
+		`<figure class="excerpt"><div class="exhead"><a class="file" href="../src/pkg/x.go.html#L2">pkg/x.go:3</a></div>` +
+		`<pre class="code"><span class="ln"><span class="nr">2</span>x</span><span class="ln gap"><span class="nr">⋯</span>3–4 lines elided` + "\n" +
+		`</span><span class="ln"><span class="nr"><span data-r="2" hidden="">9</span><span data-r="1">5</span></span>e</span></pre></figure>`,
+	}, {"v1", true, `<a class="loc" data-l="2-3" href="../src/pkg/x.go.2.html#L2-L3">pkg/x.go:3-4</a>` +
+		`<a class="gh" data-l="2-3" href="https://github.com/kubernetes/kubernetes/blob/v2/pkg/x.go#L3-L4">↗</a>` +
+		`<a class="sym" data-l="1.1" href="../src/pkg/x.go.html#L1.1" title="func literal in f (x.go:2)">AddFunc in f (x.go:2)</a>` +
+		`<a class="symref" data-l="5" href="../src/pkg/x.go.html?rel=v1#L5" title="pkg/x.go:5">x.go:5</a>` +
+		`<a class="loc" data-l="4" href="../src/pkg/x.go.html#L4">pkg/x.go:4</a>` +
+		`<figure class="excerpt"><div class="exhead"><a class="file" data-l="2" href="../src/pkg/x.go.html#L2">pkg/x.go:3</a></div>` +
+		`<pre class="code" data-l=""><span class="ln"><span class="nr" data-l="1.1">2</span>x</span><span class="ln gap" data-l="2-3"><span class="nr">⋯</span>3–4 lines elided` + "\n" +
+		`</span><span class="ln"><span class="nr"><span data-r="2" hidden="">9</span><span data-r="1">5</span></span>e</span></pre></figure>`,
+	}, {"v2", false, strings.NewReplacer(` data-l="2-3"`, "", ` data-l="1.1"`, "", ` data-l="5"`, "", ` data-l="4"`, "", ` data-l="2"`, "", ` data-l=""`, "").Replace(page)}} {
+		doc, err := html.Parse(strings.NewReader(page))
+		if err != nil {
+			t.Fatal(err)
+		}
+		set.renumber(doc, "en/handlers.html", c.tag, c.keep)
+		var buf bytes.Buffer
+		if err := html.Render(&buf, doc); err != nil {
+			t.Fatal(err)
+		}
+		got := strings.TrimSuffix(strings.TrimPrefix(buf.String(), "<html><head></head><body>"), "</body></html>")
+		if diff := cmp.Diff(c.want, got); diff != "" {
+			t.Errorf("%s, keep %v (-want +got):\n%s", c.tag, c.keep, diff)
+		}
+	}
+}
+
+// shiftedTree is the fixture's tree with lines the newer release lacks:
+// three at the top of the deployment controller's files, and one in the
+// lines rolloutRolling's excerpt elides.
+func shiftedTree(t testing.TB) fixtureTree {
+	t.Helper()
+	tr := loadTree(t)
+	for _, f := range []string{"pkg/controller/deployment/deployment_controller.go", "pkg/controller/deployment/sync.go"} {
+		tr[f] = bytes.Replace(tr[f], []byte("package deployment\n"), []byte("package deployment\n\n// Only in the older release,\n// which numbers its lines on.\n"), 1)
+	}
+	f := "pkg/controller/deployment/sync.go"
+	tr[f] = bytes.Replace(tr[f], []byte("\t_ = 3\n"), []byte("\t_ = 25 // only in the older release\n\t_ = 3\n"), 1)
+	return tr
+}
+
+// Where the older release's code is the newer's, three lines further
+// down, the shared pages print it once, by the newer's numbers, and the
+// older release's line map says where its lines are.
+func TestSharedLineNumbers(t *testing.T) {
+	files := readTree(t, buildMultiOf(t, shiftedTree(t)))
+	wantRuns := map[string]string{
+		// Lines 1-2 at 1-2, 3-5 at 2.1-2.3, 6-35 at 3-32.
+		"pkg/controller/deployment/deployment_controller.go": "1:2 .1:3 1:30",
+		// And _ = 25 after the newer's line 13, at 13.1.
+		"pkg/controller/deployment/sync.go": "1:2 .1:3 1:11 .1 1:11",
+	}
+	lines := files[oldTag+"/"+linesJS]
+	for f, runs := range wantRuns {
+		if !strings.Contains(lines, `"`+f+`":"`+runs+`"`) {
+			t.Errorf("%s: no %s: %s", linesJS, runs, lines)
+		}
+	}
+	if _, ok := files[newTag+"/"+linesJS]; ok {
+		t.Errorf("the newest release has a line map")
+	}
+	// The handlers page's rows are both releases': what is not names
+	// the release.
+	page := files["handlers.html"]
+	all, names := regexp.MustCompile(` data-r="`).FindAllString(page, -1), regexp.MustCompile(`data-r="[0-9a-f]+"[^>]*>v1\.3[01]\.0<`).FindAllString(page, -1)
+	if len(all) != len(names) || !strings.Contains(page, `pkg/controller/deployment/deployment_controller.go:18</a>`) {
+		t.Errorf("handlers.html: %d parts for one release, %d of them its name", len(all), len(names))
+	}
+	// rolloutRolling's excerpt, the older release's elision holding the
+	// line only it has (13.1).
+	for _, want := range []string{
+		`<a class="file" data-l="7" href="../src/pkg/controller/deployment/sync.go.html#L7"`,
+		`<pre class="code" data-l=""><span class="ln"><span class="nr">6</span>`,
+		`<span class="ln gap"><span class="nr">⋯</span>9–18 lines elided`,
+	} {
+		if n := strings.Count(files["walkthroughs/deployment.html"], want); n != 1 {
+			t.Errorf("the deployment walkthrough: %d of %s, want one for both releases", n, want)
+		}
+	}
+	// A page of the older release's own prints its own numbers.
+	for p, data := range files {
+		if strings.HasPrefix(p, oldTag+"/") && strings.HasSuffix(p, ".html") && strings.Contains(data, " data-l") {
+			t.Errorf("%s: marked line numbers in a release's own page", p)
+		}
+	}
+}
