@@ -130,14 +130,11 @@ type navView struct{ Href, Title string }
 
 type walkthroughView struct {
 	Title, Summary string
-	// Diffs is the walkthrough's diffs script (DiffsScript), "" when no
-	// reference changed.
-	Diffs      string
-	Topics     []string
-	Diagram    template.HTML
-	Intro      []segView
-	Steps      []stepView
-	Prev, Next *navView
+	Topics         []string
+	Diagram        template.HTML
+	Intro          []segView
+	Steps          []stepView
+	Prev, Next     *navView
 	// Lang is the walkthrough's language; Fallback says it is not the
 	// site's (not translated yet).
 	Lang     string
@@ -149,9 +146,6 @@ func (b *builder) walkthroughPage(i int) ([]byte, error) {
 	p := WalkthroughPage(d.ID)
 	v := b.views(p)
 	w := walkthroughView{Title: d.Title, Summary: d.Summary, Topics: d.Topics, Lang: d.Lang, Fallback: d.Lang != b.in.Lang}
-	if len(b.docDiffs(d)) > 0 {
-		w.Diffs = relURL(p, DiffsScript(d.ID), "")
-	}
 	var err error
 	w.Intro, _, err = b.segments(v, d.Intro, false)
 	if err != nil {
