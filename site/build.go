@@ -227,6 +227,10 @@ type builder struct {
 	explainX    *explain.Explainer
 	explainIdx  explainIndexes
 
+	// searchIdx, of the first language's builder, is the release's search
+	// scripts, made once for all its languages (search.go).
+	searchIdx searchIndexes
+
 	// recs are the attributed Recordings, made once (recorded.go).
 	recOnce sync.Once
 	recs    []*recordedRun

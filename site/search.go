@@ -9,6 +9,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"unicode"
 
 	"golang.org/x/net/html"
@@ -104,19 +105,40 @@ func isSearchIndex(f string) bool {
 // same from each), and every language's search-index.js has the rest,
 // numbered on from them; search.js puts the two together. shared is nil
 // when there is nothing to share; the first language writes it
-// (dataPages).
+// (dataPages). The scripts are made once for all the languages.
 func (b *builder) searchIndex() (own, shared []byte, err error) {
 	ls := langsOf(b)
-	mine := b.searchEntries()
+	x := &ls[0].searchIdx
+	x.once.Do(func() { x.own, x.shared, x.err = searchScripts(ls) })
+	if x.err != nil {
+		return nil, nil, x.err
+	}
+	return x.own[slices.Index(ls, b)], x.shared, nil
+}
+
+// searchIndexes are the search scripts of a release's languages
+// (builder.searchIndex): each language's search-index.js, in langsOf's
+// order, and search-shared.js (nil when none).
+type searchIndexes struct {
+	once   sync.Once
+	own    [][]byte
+	shared []byte
+	err    error
+}
+
+// searchScripts makes the search scripts of languages ls.
+func searchScripts(ls []*builder) (own [][]byte, shared []byte, err error) {
+	entries := make([][]searchEntry, len(ls))
+	in := map[searchEntry]int{}
+	for i, lb := range ls {
+		entries[i] = lb.searchEntries()
+		for _, e := range entries[i] {
+			in[e]++
+		}
+	}
 	var common []searchEntry
 	if len(ls) > 1 {
-		in := map[searchEntry]int{}
-		for _, lb := range ls {
-			for _, e := range lb.searchEntries() {
-				in[e]++
-			}
-		}
-		for _, e := range mine {
+		for _, e := range entries[0] {
 			if in[e] == len(ls) {
 				common = append(common, e)
 			}
@@ -126,14 +148,18 @@ func (b *builder) searchIndex() (own, shared []byte, err error) {
 		if shared, err = searchScript(searchIndexData(common, 0, searchSharedHead)); err != nil {
 			return nil, nil, err
 		}
-		isCommon := map[searchEntry]bool{}
-		for _, e := range common {
-			isCommon[e] = true
-		}
-		mine = slices.DeleteFunc(mine, func(e searchEntry) bool { return isCommon[e] })
 	}
-	own, err = searchScript(searchIndexData(mine, len(common), searchIndexHead))
-	return own, shared, err
+	for _, es := range entries {
+		if len(common) > 0 {
+			es = slices.DeleteFunc(es, func(e searchEntry) bool { return in[e] == len(ls) })
+		}
+		js, err := searchScript(searchIndexData(es, len(common), searchIndexHead))
+		if err != nil {
+			return nil, nil, err
+		}
+		own = append(own, js)
+	}
+	return own, shared, nil
 }
 
 // searchIndexData is the index of entries es, numbered from first.
