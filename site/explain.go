@@ -190,13 +190,11 @@ func (rp *relPages) relinkExplainSteps(f string, data []byte) ([]byte, error) {
 	if err := readJSAssign("kubewalkExplainSteps", data, &steps); err != nil {
 		return nil, err
 	}
-	page, changed := path.Join(path.Dir(f), explainPage), false
+	links := make([]*string, len(steps))
 	for i := range steps {
-		if v, _, ok := rp.move(page, page, steps[i].Page, ""); ok {
-			steps[i].Page, changed = v, true
-		}
+		links[i] = &steps[i].Page
 	}
-	if !changed {
+	if !rp.moveLinks(path.Join(path.Dir(f), explainPage), links) {
 		return data, nil
 	}
 	return jsAssign("kubewalkExplainSteps", steps)

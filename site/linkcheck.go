@@ -36,14 +36,17 @@ func CheckLinks(dir string) []error {
 		fi  fs.FileInfo
 		err error
 	}{}}
-	var pages []string
+	var pages, scripts []string // HTML pages; search's and explain's data
 	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
+		if err != nil || d.IsDir() {
 			return err
 		}
-		if !d.IsDir() && strings.HasSuffix(p, ".html") {
-			rel, _ := filepath.Rel(dir, p)
+		rel, _ := filepath.Rel(dir, p)
+		switch n := d.Name(); {
+		case strings.HasSuffix(n, ".html"):
 			pages = append(pages, filepath.ToSlash(rel))
+		case isSearchIndex(n) || n == explainStepsJS || n == explainIndexJS:
+			scripts = append(scripts, filepath.ToSlash(rel))
 		}
 		return nil
 	})
@@ -54,8 +57,17 @@ func CheckLinks(dir string) []error {
 	for _, p := range pages {
 		c.page(p)
 	}
-	c.searchIndexes()
-	c.explainScripts()
+	sort.Strings(scripts)
+	for _, p := range scripts {
+		switch path.Base(p) {
+		case explainStepsJS:
+			c.explainSteps(p)
+		case explainIndexJS:
+			c.explainIndex(p, pages)
+		default:
+			c.searchIndex(p)
+		}
+	}
 	sort.Slice(c.errs, func(i, j int) bool { return c.errs[i].Error() < c.errs[j].Error() })
 	// A link shown for several releases of a shared page fails once.
 	c.errs = slices.CompactFunc(c.errs, func(a, b error) bool { return a.Error() == b.Error() })
@@ -397,97 +409,66 @@ func (c *linkChecker) query(p, raw, target string, q url.Values) {
 	}
 }
 
-// explainScripts checks the links of the explain page's data: the step
-// pages of every explain-steps.js, relative to the explain page beside
-// it, and the source pages of every explain-index.js's call sites,
-// relative to each explain page that loads it (beside it, or in the
-// language directories under it).
-func (c *linkChecker) explainScripts() {
-	var files []string
-	filepath.WalkDir(c.root, func(p string, d fs.DirEntry, err error) error {
-		if err == nil && !d.IsDir() && (d.Name() == explainStepsJS || d.Name() == explainIndexJS) {
-			rel, _ := filepath.Rel(c.root, p)
-			files = append(files, filepath.ToSlash(rel))
-		}
-		return nil
-	})
-	sort.Strings(files)
-	for _, p := range files {
-		data, err := os.ReadFile(filepath.Join(c.root, filepath.FromSlash(p)))
-		if err != nil {
-			c.errorf(p, "%v", err)
-			continue
-		}
-		dir := path.Dir(p)
-		if path.Base(p) == explainStepsJS {
-			var steps []explain.IndexStep
-			if err := readJSAssign("kubewalkExplainSteps", data, &steps); err != nil {
-				c.errorf(p, "%v", err)
-				continue
-			}
-			for _, s := range steps {
-				c.link(path.Join(dir, explainPage), s.Page)
-			}
-			continue
-		}
-		var idx explain.Index
-		if err := readJSAssign("kubewalkExplain", data, &idx); err != nil {
-			c.errorf(p, "%v", err)
-			continue
-		}
-		pages, _ := filepath.Glob(filepath.Join(c.root, filepath.FromSlash(dir), "*", explainPage))
-		if _, err := os.Stat(filepath.Join(c.root, filepath.FromSlash(dir), explainPage)); err == nil {
-			pages = append(pages, filepath.Join(c.root, filepath.FromSlash(dir), explainPage))
-		}
-		var sites []explain.IndexSite
-		for _, e := range idx.Events {
-			sites = append(sites, e.IndexSite)
-		}
-		for _, w := range idx.Writes {
-			sites = append(sites, w.IndexSite)
-		}
-		for _, h := range idx.Handlers {
-			sites = append(sites, h.IndexSite)
-		}
-		for _, pg := range pages {
-			rel, _ := filepath.Rel(c.root, pg)
-			for _, s := range sites {
-				if s.Page != "" {
-					c.link(filepath.ToSlash(rel), s.Page)
-				}
-			}
-		}
-	}
-}
-
-// searchIndexes checks the URLs of every search-index.js (one per
-// language and release) and search-shared.js (one per bilingual release),
-// each relative to the search.html beside it.
-func (c *linkChecker) searchIndexes() {
-	var idx []string
-	filepath.WalkDir(c.root, func(p string, d fs.DirEntry, err error) error {
-		if err == nil && !d.IsDir() && isSearchIndex(d.Name()) {
-			rel, _ := filepath.Rel(c.root, p)
-			idx = append(idx, filepath.ToSlash(rel))
-		}
-		return nil
-	})
-	sort.Strings(idx)
-	for _, p := range idx {
-		c.searchIndex(p)
-	}
-}
-
-// searchIndex checks the URLs of the search index at site path p.
-func (c *linkChecker) searchIndex(p string) {
+// readScript reads the data script at site path p; it reports what fails.
+func (c *linkChecker) readScript(p string, read func([]byte) error) bool {
 	data, err := os.ReadFile(filepath.Join(c.root, filepath.FromSlash(p)))
+	if err == nil {
+		err = read(data)
+	}
 	if err != nil {
 		c.errorf(p, "%v", err)
+	}
+	return err == nil
+}
+
+// explainSteps checks the step pages of the explain-steps.js at site path
+// p, relative to the explain page beside it.
+func (c *linkChecker) explainSteps(p string) {
+	var steps []explain.IndexStep
+	if !c.readScript(p, func(data []byte) error { return readJSAssign("kubewalkExplainSteps", data, &steps) }) {
 		return
 	}
-	d, err := parseSearchIndex(data)
-	if err != nil {
-		c.errorf(p, "%v", err)
+	for _, s := range steps {
+		c.link(path.Join(path.Dir(p), explainPage), s.Page)
+	}
+}
+
+// explainIndex checks the source pages of the call sites of the
+// explain-index.js at site path p, relative to each explain page of pages
+// that loads it: beside it, or in a language directory under it.
+func (c *linkChecker) explainIndex(p string, pages []string) {
+	var idx explain.Index
+	if !c.readScript(p, func(data []byte) error { return readJSAssign("kubewalkExplain", data, &idx) }) {
+		return
+	}
+	var sites []explain.IndexSite
+	for _, e := range idx.Events {
+		sites = append(sites, e.IndexSite)
+	}
+	for _, w := range idx.Writes {
+		sites = append(sites, w.IndexSite)
+	}
+	for _, h := range idx.Handlers {
+		sites = append(sites, h.IndexSite)
+	}
+	dir := path.Dir(p)
+	for _, pg := range pages {
+		if path.Base(pg) != explainPage || path.Dir(pg) != dir && path.Dir(path.Dir(pg)) != dir {
+			continue
+		}
+		for _, s := range sites {
+			if s.Page != "" {
+				c.link(pg, s.Page)
+			}
+		}
+	}
+}
+
+// searchIndex checks the URLs of the search index (search-index.js, or
+// search-shared.js) at site path p, relative to the search page beside it.
+func (c *linkChecker) searchIndex(p string) {
+	var d searchData
+	if !c.readScript(p, func(data []byte) (err error) { d, err = parseSearchIndex(data); return err }) {
 		return
 	}
 	page := path.Join(path.Dir(p), searchPage)

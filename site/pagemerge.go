@@ -413,18 +413,29 @@ func (rp *relPages) relinkSearch(f string, data []byte) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	page, changed := path.Join(path.Dir(f), searchPage), false
+	var links []*string
 	for _, e := range d.Docs {
 		if len(e) > 2 {
-			if v, _, ok := rp.move(page, page, e[2], ""); ok {
-				e[2], changed = v, true
-			}
+			links = append(links, &e[2])
 		}
 	}
-	if !changed {
+	if !rp.moveLinks(path.Join(path.Dir(f), searchPage), links) {
 		return data, nil
 	}
 	return searchScript(d)
+}
+
+// moveLinks moves each of links, written on the page at site path page
+// (a data script's links are relative to the page that loads it), to the
+// shared pages (move); it reports whether any moved.
+func (rp *relPages) moveLinks(page string, links []*string) bool {
+	changed := false
+	for _, l := range links {
+		if v, _, ok := rp.move(page, page, *l, ""); ok {
+			*l, changed = v, true
+		}
+	}
+	return changed
 }
 
 // move returns the link raw, written on the page at site path from, as a

@@ -304,16 +304,13 @@ var citedLine = regexp.MustCompile(`L[0-9]+`)
 // ?rel= naming it.
 func relinked(h, newest, rel string) string {
 	relOf := regexp.MustCompile(`((?:\?|&amp;)rel=)` + regexp.QuoteMeta(url.QueryEscape(newest)) + `([&#]|$)`)
-	return quotedHref.ReplaceAllStringFunc(h, func(a string) string {
-		v := a[len(`href="`) : len(a)-1]
-		v = strings.ReplaceAll(v, "/"+newest+"/", "/"+rel+"/")
+	return quotedURL.ReplaceAllStringFunc(h, func(a string) string {
+		sm := quotedURL.FindStringSubmatch(a)
+		v := strings.ReplaceAll(sm[2], "/"+newest+"/", "/"+rel+"/")
 		v = relOf.ReplaceAllString(v, "${1}"+url.QueryEscape(rel)+"${2}")
-		return `href="` + v + `"`
+		return sm[1] + `="` + v + `"`
 	})
 }
-
-// quotedHref matches a link's href as html/template writes it.
-var quotedHref = regexp.MustCompile(`href="[^"]*"`)
 
 // likeNewest is the header of a shared source page for release rel, made
 // from its newest release's, h, as site.js makes it for a part that says
