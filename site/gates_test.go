@@ -97,7 +97,7 @@ func TestGateBadges(t *testing.T) {
 		`<span class="badge gate gate-alpha">alpha</span> <span class="meta">since 1.31</span>`,
 		`alpha 1.28 → beta 1.29 (off) → beta 1.30 (on) → GA 1.31`,
 		`on <span class="meta">(locked)</span>`,
-		`href="src/pkg/controller/deployment/sync.go.html#L7" title="pkg/controller/deployment/sync.go:7">sync.go:7</a>`,
+		`href="src/pkg/controller/deployment/sync.go.html#L7">sync.go:7</a>`,
 		`after an early return`,
 		// The steps badged with the gate, linked.
 		`<tr id="g-ImageVolume">

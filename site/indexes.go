@@ -5,6 +5,7 @@ import (
 	"maps"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/kubewalk/kubewalk/analyzer/fact"
@@ -20,26 +21,104 @@ type groupView struct {
 
 func (b *builder) handlersPage() ([]byte, error) {
 	v := b.views(handlersPage)
-	byComp := map[string][]fact.HandlerRegistration{}
-	byRes := map[string][]fact.HandlerRegistration{}
-	for _, h := range b.in.Facts.Handlers {
-		byComp[h.Component] = append(byComp[h.Component], h)
-		byRes[resourceLabel(h.Informer)] = append(byRes[resourceLabel(h.Informer)], h)
+	hs := b.in.Facts.Handlers
+	ids := handlerIDs(hs)
+	byComp := map[string][]int{}
+	byRes := map[string][]int{}
+	handled := map[string]bool{}
+	for i, h := range hs {
+		byComp[h.Component] = append(byComp[h.Component], i)
+		byRes[resourceLabel(h.Informer)] = append(byRes[resourceLabel(h.Informer)], i)
+		for _, f := range []*fact.Handler{h.Add, h.Update, h.Delete, h.Filter} {
+			if f != nil && f.Symbol != "" {
+				handled[f.Symbol] = true
+			}
+		}
 	}
 	body := struct {
-		ByComponent, ByResource []groupView
-		Wirings                 []wiringRow
+		ByComponent []groupView
+		ByResource  []handlerRefs
+		Wirings     []wiringRow
 	}{}
 	for _, w := range b.in.Facts.Wirings {
+		// A handler func set in client-go's cache handler structs is in
+		// its registration's row above, with its informer.
+		if handled[w.Sync.Symbol] && fact.SymbolPackage(w.Type) == cachePkg {
+			continue
+		}
 		body.Wirings = append(body.Wirings, v.wiringRow(w))
 	}
 	for _, k := range slices.Sorted(maps.Keys(byComp)) {
-		body.ByComponent = append(body.ByComponent, groupView{ID: anchorID("c-", k), Title: k, Facts: v.facts(byComp[k], nil, nil)})
+		g := groupView{ID: anchorID("c-", k), Title: k, Facts: &factsView{}}
+		for _, i := range byComp[k] {
+			r := v.handlerRow(hs[i])
+			r.ID = ids[i]
+			g.Facts.Handlers = append(g.Facts.Handlers, r)
+		}
+		body.ByComponent = append(body.ByComponent, g)
 	}
 	for _, k := range slices.Sorted(maps.Keys(byRes)) {
-		body.ByResource = append(body.ByResource, groupView{ID: anchorID("r-", k), Title: k, Facts: v.facts(byRes[k], nil, nil)})
+		body.ByResource = append(body.ByResource, handlerRefs{ID: anchorID("r-", k), Title: k, Refs: b.handlerRefs(handlersPage, hs, ids, byRes[k])})
 	}
 	return b.exec("handlers", b.pageData(handlersPage, b.t("handlers.title"), "handlers", body))
+}
+
+// cachePkg is client-go's informer package, whose handler structs
+// (ResourceEventHandlerFuncs, FilteringResourceEventHandler) hold the
+// funcs a registration names.
+const cachePkg = "k8s.io/client-go/tools/cache"
+
+// handlerIDs returns the anchors of handler registrations' rows on the
+// handlers page: by the function that registers and the informer's
+// resource, the same in every release that has the registration (a
+// second one of both is numbered).
+func handlerIDs(hs []fact.HandlerRegistration) []string {
+	ids := make([]string, len(hs))
+	seen := map[string]int{}
+	for i, h := range hs {
+		k := fact.ShortSymbol(h.Caller.Symbol) + "_" + resourceLabel(h.Informer)
+		seen[k]++
+		if n := seen[k]; n > 1 {
+			k += "_" + strconv.Itoa(n)
+		}
+		ids[i] = anchorID("h-", k)
+	}
+	return ids
+}
+
+// handlerRefs is a list of handler registrations, each a link to its row
+// on the handlers page: the handlers page's by-resource lists and the
+// resources page's watchers.
+type handlerRefs struct {
+	ID, Title string
+	Refs      []handlerRef
+}
+
+type handlerRef struct {
+	Href, Component, Caller string
+	// On is what the registration handles: "Add · Update", translated.
+	On string
+}
+
+// handlerRefs returns the links from page to the rows of hs[is] on the
+// handlers page (ids from handlerIDs).
+func (b *builder) handlerRefs(page string, hs []fact.HandlerRegistration, ids []string, is []int) []handlerRef {
+	var out []handlerRef
+	for _, i := range is {
+		h := hs[i]
+		var on []string
+		for _, s := range []struct {
+			h   *fact.Handler
+			key string
+		}{{h.Add, "handlers.add"}, {h.Update, "handlers.update"}, {h.Delete, "handlers.delete"}} {
+			if s.h != nil {
+				on = append(on, b.t(s.key))
+			}
+		}
+		out = append(out, handlerRef{Href: relURL(page, handlersPage, ids[i]), Component: h.Component,
+			Caller: fact.ShortSymbol(h.Caller.Symbol), On: strings.Join(on, " · ")})
+	}
+	return out
 }
 
 // ---- events ----
@@ -160,8 +239,11 @@ func (b *builder) citingSteps(page string) func(at fact.Location) []stepLink {
 type resourceView struct {
 	ID, Title string
 	Trace     string // its trace page, "" when it has none
-	Watchers  *factsView
-	Writers   *factsView
+	// Handlers are the informer handlers watching it, as links to their
+	// rows on the handlers page; Watchers its raw list-watches.
+	Handlers []handlerRef
+	Watchers *factsView
+	Writers  *factsView
 }
 
 func (b *builder) resourcesPage() ([]byte, error) {
@@ -172,12 +254,15 @@ func (b *builder) resourcesPage() ([]byte, error) {
 		Resources []resourceView
 	}{}
 	traces := b.resourceTraces(resourcesPage)
+	ids := handlerIDs(b.in.Facts.Handlers)
 	for _, k := range rf.keys {
-		watchers := v.facts(rf.watch[k], nil, nil)
+		watchers := &factsView{}
 		for _, lw := range rf.raw[k] {
 			watchers.ListWatches = append(watchers.ListWatches, v.listWatchRow(lw))
 		}
-		body.Resources = append(body.Resources, resourceView{ID: anchorID("res-", k), Title: k, Trace: traces[k], Watchers: watchers, Writers: v.facts(nil, nil, rf.write[k])})
+		body.Resources = append(body.Resources, resourceView{ID: anchorID("res-", k), Title: k, Trace: traces[k],
+			Handlers: b.handlerRefs(resourcesPage, b.in.Facts.Handlers, ids, rf.watchIdx[k]),
+			Watchers: watchers, Writers: v.facts(nil, nil, rf.write[k])})
 	}
 	if nodes, edges := b.resourceGraph(rf); len(nodes) > 0 {
 		svg, err := graphSVG(nodes, edges)
@@ -193,21 +278,25 @@ func (b *builder) resourcesPage() ([]byte, error) {
 // informer handlers, raw list-watches and writes.
 type resourceFacts struct {
 	watch map[string][]fact.HandlerRegistration
-	raw   map[string][]fact.ListWatch
-	write map[string][]fact.Write
-	keys  []string // every resource, sorted
+	// watchIdx are watch's registrations' indexes in the facts' handlers.
+	watchIdx map[string][]int
+	raw      map[string][]fact.ListWatch
+	write    map[string][]fact.Write
+	keys     []string // every resource, sorted
 }
 
 func (b *builder) resourceFacts() resourceFacts {
 	rf := resourceFacts{
-		watch: map[string][]fact.HandlerRegistration{},
-		raw:   map[string][]fact.ListWatch{},
-		write: map[string][]fact.Write{},
+		watch:    map[string][]fact.HandlerRegistration{},
+		watchIdx: map[string][]int{},
+		raw:      map[string][]fact.ListWatch{},
+		write:    map[string][]fact.Write{},
 	}
 	all := map[string]bool{}
-	for _, h := range b.in.Facts.Handlers {
+	for i, h := range b.in.Facts.Handlers {
 		k := resourceLabel(h.Informer)
 		rf.watch[k] = append(rf.watch[k], h)
+		rf.watchIdx[k] = append(rf.watchIdx[k], i)
 		all[k] = true
 	}
 	for _, w := range b.in.Facts.Writes {

@@ -32,6 +32,8 @@ type funcView struct {
 }
 
 type handlerRow struct {
+	// ID is the row's anchor on the handlers page (handlerIDs), "" elsewhere.
+	ID           string
 	Component    string
 	Resource     string
 	InformerExpr string
@@ -125,7 +127,7 @@ func (v views) fn(f fact.FuncRef, form string) funcView {
 	at, mark := v.literalAt(f.Decl)
 	fv := funcView{Name: v.b.shortNameAt(f.Symbol, at), Full: f.Symbol, Form: form}
 	if fv.Name != fact.ShortSymbol(f.Symbol) {
-		fv.Full = fv.Name // a func literal: its symbol's number means nothing to a reader
+		fv.Full = "" // a func literal: Name says where it is; its symbol's number means nothing to a reader
 		fv.Lines = mark
 	}
 	if fv.Name == "" {
