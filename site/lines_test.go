@@ -2,6 +2,8 @@ package site
 
 import (
 	"bytes"
+	"context"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -9,6 +11,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"golang.org/x/net/html"
+
+	"github.com/kubewalk/kubewalk/analyzer/fact"
 )
 
 // decodeRuns reads a lineRuns map as site.js does: the stable number of
@@ -239,5 +243,60 @@ func TestSharedLineNumbers(t *testing.T) {
 		if strings.HasPrefix(p, oldTag+"/") && strings.HasSuffix(p, ".html") && strings.Contains(data, " data-l") {
 			t.Errorf("%s: marked line numbers in a release's own page", p)
 		}
+	}
+}
+
+// A file no release renders, where the releases' facts locate code (a
+// gate's declaration in kube_features.go, a check in a package outside
+// the roots), is aligned as a source page's: the shared pages print its
+// GitHub permalinks by the newer release's numbers, marked, once for
+// both releases, and the older release's line map says where its lines
+// are.
+func TestLinkedFileLineNumbers(t *testing.T) {
+	const f = "pkg/features/check.go"
+	body := "package features\n\nfunc Check() {\n\tif enabled(GateChecked) {}\n}\n"
+	rels, opts := multiFixtureOf(t, loadTree(t))
+	for i, src := range []string{"// Only in the older release,\n// which numbers its lines on.\n" + body, body} {
+		in := &rels[i].Input // oldest first
+		read := in.ReadFile
+		in.ReadFile = func(p string) ([]byte, error) {
+			if p == f {
+				return []byte(src), nil
+			}
+			return read(p)
+		}
+		facts := *in.Facts
+		n := strings.Count(src[:strings.Index(src, "if enabled")], "\n") + 1
+		at := fact.Location{Path: f, StartLine: n, EndLine: n}
+		facts.Gates = []fact.Gate{{Name: "GateChecked", Const: "k8s.io/kubernetes/pkg/features.GateChecked", Decl: at, Stage: fact.StageAlpha}}
+		facts.GateChecks = []fact.GateCheck{{Gate: "GateChecked", At: at, Guarded: at, Kind: "if", WhenEnabled: true,
+			Caller: fact.FuncRef{Symbol: "k8s.io/kubernetes/pkg/features.Check", Decl: fact.Location{Path: f, StartLine: n - 1, EndLine: n + 1}}}}
+		in.Facts = &facts
+	}
+	opts.Out = filepath.Join(t.TempDir(), "public")
+	if _, err := BuildReleases(context.Background(), rels, opts); err != nil {
+		t.Fatal(err)
+	}
+	files := readTree(t, opts.Out)
+	if _, ok := files["src/"+f+".html"]; ok {
+		t.Fatalf("%s has a source page; the test wants a file without", f)
+	}
+	// Lines 1-2 the newer lacks (after 0), 3-7 at 1-5.
+	if lines := files[oldTag+"/"+linesJS]; !strings.Contains(lines, `"`+f+`":".1:2 1:5"`) {
+		t.Errorf("%s: no line runs of %s: %s", linesJS, f, lines)
+	}
+	page := files["gates.html"]
+	links := regexp.MustCompile(`<a [^>]*href="https://github.com/kubernetes/kubernetes/blob/[^"]*/`+regexp.QuoteMeta(f)+`#([^"]*)"[^>]*>`).FindAllStringSubmatch(page, -1)
+	got := map[string]int{}
+	for _, l := range links {
+		got[l[1]]++
+		if want := ` data-l="` + strings.NewReplacer("L", "").Replace(l[1]) + `"`; !strings.Contains(l[0], want) {
+			t.Errorf("gates.html: %s is not marked%s", l[0], want)
+		}
+	}
+	// The declaration and the guarded line at L4, the check's func at
+	// L3-L5: each once, for both releases.
+	if want := map[string]int{"L4": 2, "L3-L5": 1}; !cmp.Equal(got, want) {
+		t.Errorf("gates.html: the permalinks into %s: %v, want %v", f, got, want)
 	}
 }

@@ -53,6 +53,9 @@ func (set *releaseSet) share(ctx context.Context, bs []*builder) error {
 	if err := set.merge(ctx, bs, files); err != nil {
 		return err
 	}
+	if err := set.alignLinked(ctx, bs, files); err != nil {
+		return err
+	}
 	for _, f := range slices.Sorted(maps.Keys(files)) {
 		m := set.merged[f]
 		for k, p := range m.paths {

@@ -104,12 +104,16 @@ func (v views) loc(l fact.Location) locView {
 		return locView{}
 	}
 	n := v.lines(l.Path, l.StartLine, l.EndLine)
-	return locView{
+	lv := locView{
 		Text:   l.Path + ":" + n.String(),
 		Href:   v.b.srcLink(v.page, l.Path, l.StartLine, l.EndLine),
 		GitHub: v.b.opts.SourceURL(l.Path, n.from, n.to),
 		Lines:  n.Mark,
 	}
+	if !v.b.rendered[l.Path] {
+		lv.Href = lv.GitHub // by the stable lines, as its mark
+	}
+	return lv
 }
 
 // literalAt is where a func literal declared at decl is, as its name
@@ -135,6 +139,13 @@ func (v views) fn(f fact.FuncRef, form string) funcView {
 	}
 	if !f.Decl.IsZero() {
 		fv.Href = v.b.srcLink(v.page, f.Decl.Path, f.Decl.StartLine, f.Decl.EndLine)
+		if fv.Lines == "" && !v.b.rendered[f.Decl.Path] {
+			// A permalink by the lines' stable numbers, marked, where the
+			// page prints them (lines.go).
+			if n := v.lines(f.Decl.Path, f.Decl.StartLine, f.Decl.EndLine); n.Mark != "" {
+				fv.Href, fv.Lines = v.b.opts.SourceURL(f.Decl.Path, n.from, n.to), n.Mark
+			}
+		}
 	}
 	return fv
 }
