@@ -1,6 +1,7 @@
 package site
 
 import (
+	"regexp"
 	"strings"
 	"testing"
 
@@ -21,7 +22,7 @@ func traceFixture(in *Input) {
 		Watchers: []*trace.Watcher{{
 			Component: h.Component, Name: "deployment <controller>", Via: "informer", Status: "expanded",
 			Registration: step(h.Caller, h.At),
-			Handler:      &trace.Step{Symbol: h.Add.Symbol, Decl: h.Add.Decl},
+			Handler:      &trace.Step{Symbol: h.Add.Symbol, Decl: h.Add.Decl, At: h.Add.Decl},
 			Writes: []*trace.WriteHop{{
 				Resource: w.Resource, Verb: w.Verb, APIVerb: w.APIVerb,
 				Sites: []trace.WriteSite{{Write: w, Path: []trace.Step{step(w.Caller, w.At)}}},
@@ -48,6 +49,15 @@ func TestTracePages(t *testing.T) {
 	} {
 		if !strings.Contains(page, want) {
 			t.Errorf("trace page lacks %s", want)
+		}
+	}
+	// A step whose symbol and location go to the same place is one link.
+	if !strings.Contains(page, `<a class="tstep" href="../src/pkg/controller/deployment/deployment_controller.go.html#L`) {
+		t.Error("trace page: the handler step is not one link")
+	}
+	for _, m := range regexp.MustCompile(`<a class="sym" href="([^"]*)">[^<]*</a> <a class="loc" href="([^"]*)"`).FindAllStringSubmatch(page, -1) {
+		if m[1] == m[2] {
+			t.Errorf("trace page: two links to %s for one step", m[1])
 		}
 	}
 	if _, ok := files["traces/service.html"]; ok {
