@@ -51,7 +51,7 @@ func TestResourceGraph(t *testing.T) {
 	// Boxes and frames: a text in a group, with the link around it.
 	type item struct{ text, href string }
 	var items []item
-	for _, m := range regexp.MustCompile(`<g>(?:<a href="([^"]*)">)?<(?:path|polygon)[^>]*/><text[^>]*>([^<]*)</text>`).FindAllStringSubmatch(svg, -1) {
+	for _, m := range regexp.MustCompile(`<g>(?:<a href="([^"]*)">)?<(?:path|polygon|rect)[^>]*/><text[^>]*>([^<]*)</text>`).FindAllStringSubmatch(svg, -1) {
 		var text string
 		if err := xml.Unmarshal([]byte("<t>"+m[2]+"</t>"), &text); err != nil {
 			t.Fatal(err)

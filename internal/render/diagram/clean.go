@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -219,20 +221,36 @@ func (c *cleaner) object(id string) (object, error) {
 var shapeAttrs = []string{"fill", "fill-opacity", "stroke", "stroke-opacity", "stroke-width", "stroke-dasharray", "d", "points", "cx", "cy", "rx", "ry"}
 
 func (c *cleaner) shape(e xml.StartElement) error {
-	c.w.s("<" + e.Name.Local)
+	tag := e.Name.Local
+	box, isBox := roundedBox(attr(e, "d"))
+	if tag == "path" && isBox {
+		tag = "rect"
+	}
+	c.w.s("<" + tag)
 	for _, name := range shapeAttrs {
 		v := attr(e, name)
 		if v == "" {
 			continue
 		}
-		if name == "fill" || name == "stroke" {
+		if name == "d" && tag == "rect" {
+			for i, k := range []string{"x", "y", "width", "height", "rx"} {
+				c.w.attr(k, shortNumbers(strconv.FormatFloat(box[i], 'f', -1, 64), 10))
+			}
+			continue
+		}
+		switch name {
+		case "fill", "stroke":
 			switch v {
 			case "#000000", "black":
-				v = "currentColor"
+				continue // currentColor, the root's, inherited
 			case "none":
 			default:
 				return fmt.Errorf("colour %q", v)
 			}
+		case "fill-opacity", "stroke-opacity":
+			v = shortNumbers(v, 100)
+		case "d", "points", "cx", "cy", "rx", "ry":
+			v = shortNumbers(v, 10)
 		}
 		c.w.attr(name, v)
 	}
@@ -257,10 +275,93 @@ func (c *cleaner) text(e xml.StartElement, obj object) error {
 	c.w.s("<text")
 	for _, name := range []string{"text-anchor", "x", "y"} {
 		if v := attr(e, name); v != "" {
+			if name != "text-anchor" {
+				v = shortNumbers(v, 10)
+			}
 			c.w.attr(name, v)
 		}
 	}
 	c.w.s(` stroke="none">`).text(s).s("</text>")
 	c.skip = 1
 	return nil
+}
+
+// decimal matches a number with a fraction in Graphviz's attributes.
+var decimal = regexp.MustCompile(`-?[0-9]*\.[0-9]+`)
+
+// shortNumbers rounds the fractions of the numbers in s to 1/scale
+// (coordinates to a tenth of a px, opacities to a hundredth) and writes
+// them without a trailing or leading zero: Graphviz writes two to six
+// decimals, most of a graph's bytes.
+func shortNumbers(s string, scale float64) string {
+	return decimal.ReplaceAllStringFunc(s, func(n string) string {
+		f, err := strconv.ParseFloat(n, 64)
+		if err != nil {
+			return n
+		}
+		out := strconv.FormatFloat(math.Round(f*scale)/scale, 'f', -1, 64)
+		switch {
+		case out == "-0":
+			return "0"
+		case strings.HasPrefix(out, "0."):
+			return out[1:]
+		case strings.HasPrefix(out, "-0."):
+			return "-" + out[2:]
+		}
+		return out
+	})
+}
+
+// pathNumber matches a number of a path's data.
+var pathNumber = regexp.MustCompile(`-?[0-9]*\.?[0-9]+`)
+
+// roundedBox reads Graphviz's path of a rounded box (a cluster's or a
+// node's: a move and eight cubic curves, four straight along the sides,
+// four round the corners, every point on the box's edge) as x, y,
+// width, height and corner radius: as a <rect> it is a fifth of the
+// bytes.
+func roundedBox(d string) ([5]float64, bool) {
+	var box [5]float64
+	if !strings.HasPrefix(d, "M") || strings.Count(d, "C") != 1 || strings.Trim(d, "MC0123456789.,- ") != "" {
+		return box, false
+	}
+	ns := pathNumber.FindAllString(d, -1)
+	if len(ns) != 50 {
+		return box, false
+	}
+	xs, ys := make([]float64, 25), make([]float64, 25)
+	for i, n := range ns {
+		f, err := strconv.ParseFloat(n, 64)
+		if err != nil {
+			return box, false
+		}
+		if i%2 == 0 {
+			xs[i/2] = f
+		} else {
+			ys[i/2] = f
+		}
+	}
+	x0, x1, y0, y1 := slices.Min(xs), slices.Max(xs), slices.Min(ys), slices.Max(ys)
+	on := func(a, b float64) bool { return math.Abs(a-b) < 0.01 }
+	for i := range xs {
+		if !on(xs[i], x0) && !on(xs[i], x1) && !on(ys[i], y0) && !on(ys[i], y1) {
+			return box, false
+		}
+	}
+	// The radius: how far from a side the corners' curves start, the
+	// farthest point from it in its half of the box.
+	radius := func(vs []float64, lo, size float64) float64 {
+		r := 0.0
+		for _, v := range vs {
+			if d := v - lo; d < size/2 && d > r {
+				r = d
+			}
+		}
+		return r
+	}
+	r := radius(xs, x0, x1-x0)
+	if !on(xs[0], xs[24]) || !on(ys[0], ys[24]) || r <= 0 || math.Abs(r-radius(ys, y0, y1-y0)) > 0.2 {
+		return box, false
+	}
+	return [5]float64{x0, y0, x1 - x0, y1 - y0, r}, true
 }

@@ -5,6 +5,7 @@ import (
 	"cmp"
 	"encoding/json"
 	"encoding/xml"
+	"fmt"
 	"io"
 	"math"
 	"math/rand/v2"
@@ -218,12 +219,17 @@ func (r *svgReader) start(tok xml.StartElement) {
 		r.inTitle = true
 	case "text":
 		r.inText = true
-	case "path", "polygon":
+	case "path", "polygon", "rect":
+		shape := get("d") + get("points")
+		if tok.Name.Local == "rect" { // its corners
+			f := func(k string) float64 { v, _ := strconv.ParseFloat(get(k), 64); return v }
+			shape = fmt.Sprint(f("x"), ",", f("y"), " ", f("x")+f("width"), ",", f("y")+f("height"))
+		}
 		if get("fill") == "none" {
-			g.outline = append(g.outline, get("d"))
+			g.outline = append(g.outline, shape)
 			g.dashed = get("stroke-dasharray") != ""
 		} else {
-			g.filled = append(g.filled, get("d")+get("points"))
+			g.filled = append(g.filled, shape)
 		}
 	}
 }
