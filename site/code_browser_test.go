@@ -3,9 +3,12 @@ package site
 import (
 	"net/http"
 	"net/http/httptest"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/chromedp/chromedp"
+	"github.com/google/go-cmp/cmp"
 )
 
 // TestBrowserLineNumbers clicks a source page's line numbers, which are
@@ -79,5 +82,109 @@ func TestBrowserLineNumbers(t *testing.T) {
 		if hash, hl := state(); hash != step.hash || hl != step.hl {
 			t.Errorf("click on line %s's %s (shift %v): fragment %q with %d lines highlighted, want %q with %d", step.line, step.where, step.shift, hash, hl, step.hash, step.hl)
 		}
+	}
+}
+
+// TestBrowserTokenElements: the elements codehtml writes a builtin
+// (<var>) and a string (<kbd>) as look as the spans they replaced did —
+// their colours in light and dark, in the line's font, upright, nothing
+// drawn before or after them — and selecting a line, or the whole code,
+// gives the source text back, with nothing added.
+func TestBrowserTokenElements(t *testing.T) {
+	if testing.Short() {
+		t.Skip("browser test skipped in -short mode")
+	}
+	const file = "pkg/controller/deployment/sync.go"
+	src := string(loadTree(t)[file])
+	n := loadTree(t).line(t, file, `Eventf(nil, "Normal"`)
+	// The fixture's identifier table has every identifier a variable;
+	// the analyzer's has nil a builtin.
+	out, _ := buildFixture(t, func(in *Input) {
+		for _, x := range in.Xrefs {
+			for i, id := range x.Idents {
+				if x.Path == file && src[id.Off:id.Off+id.Len] == "nil" {
+					x.Idents[i].Kind = "builtin"
+				}
+			}
+		}
+	})
+	srv := httptest.NewServer(http.FileServer(http.Dir(out)))
+	defer srv.Close()
+	ctx := browser(t, 1100, 800)
+	if err := chromedp.Do(ctx, chromedp.Navigate(srv.URL+"/src/"+file+".html"), chromedp.WaitReady(chromedp.CSS("pre.src"))); err != nil {
+		t.Fatal(err)
+	}
+	type look struct {
+		Found                      bool
+		Color, Family, Size, Style string
+		Weight, Before, After      string
+		LineFamily, LineSize       string
+		LineWeight                 string
+	}
+	// lookOf is how the first element sel of line n whose text is text
+	// looks, beside the line itself.
+	lookOf := func(sel, text string) look {
+		t.Helper()
+		l, err := chromedp.Run(ctx, chromedp.Evaluate[look](`(() => {
+			const line = document.getElementById("L`+strconv.Itoa(n)+`");
+			const el = [...line.querySelectorAll(`+strconv.Quote(sel)+`)].find(e => e.textContent === `+strconv.Quote(text)+`);
+			if (!el) return {Found: false};
+			const s = getComputedStyle(el), ls = getComputedStyle(line);
+			return {Found: true, Color: s.color, Family: s.fontFamily, Size: s.fontSize, Style: s.fontStyle, Weight: s.fontWeight,
+				Before: getComputedStyle(el, "::before").content, After: getComputedStyle(el, "::after").content,
+				LineFamily: ls.fontFamily, LineSize: ls.fontSize, LineWeight: ls.fontWeight};
+		})()`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return l
+	}
+	for _, tc := range []struct {
+		scheme, sel, text, color string
+	}{
+		// codehtml's CSS: #0550ae and #79c0ff for builtins, #0a3069 and
+		// #a5d6ff for strings.
+		{"light", "var", "nil", "rgb(5, 80, 174)"},
+		{"light", "kbd", `"Normal"`, "rgb(10, 48, 105)"},
+		{"dark", "var", "nil", "rgb(121, 192, 255)"},
+		{"dark", "kbd", `"Normal"`, "rgb(165, 214, 255)"},
+	} {
+		if err := chromedp.Do(ctx, colorScheme(tc.scheme)); err != nil {
+			t.Fatal(err)
+		}
+		l := lookOf(tc.sel, tc.text)
+		switch {
+		case !l.Found:
+			t.Errorf("line %d has no <%s>%s</%s>", n, tc.sel, tc.text, tc.sel)
+		case l.Color != tc.color:
+			t.Errorf("%s: <%s>%s</%s> is %s, want %s", tc.scheme, tc.sel, tc.text, tc.sel, l.Color, tc.color)
+		case l.Family != l.LineFamily || l.Size != l.LineSize || l.Weight != l.LineWeight || l.Style != "normal":
+			t.Errorf("%s: <%s> is in %s %s %s %s, the line in %s %s %s normal", tc.scheme, tc.sel, l.Style, l.Weight, l.Size, l.Family, l.LineWeight, l.LineSize, l.LineFamily)
+		case l.Before != "none" && l.Before != "normal" || l.After != "none" && l.After != "normal":
+			t.Errorf("%s: <%s> draws %s before and %s after it", tc.scheme, tc.sel, l.Before, l.After)
+		}
+	}
+	// selected is the text selected with the contents of the element sel.
+	selected := func(sel string) string {
+		t.Helper()
+		s, err := chromedp.Run(ctx, chromedp.Evaluate[string](`(() => {
+			const r = document.createRange(), s = getSelection();
+			r.selectNodeContents(document.querySelector(`+strconv.Quote(sel)+`));
+			s.removeAllRanges();
+			s.addRange(r);
+			return s.toString();
+		})()`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	// Chromium leaves out the newline that ends the selection, the last
+	// of the line or of the code.
+	if got, want := selected("#L"+strconv.Itoa(n)), strings.Split(src, "\n")[n-1]; got != want {
+		t.Errorf("line %d selected is %q, want %q", n, got, want)
+	}
+	if got, want := selected("pre.src"), strings.TrimSuffix(src, "\n"); got != want {
+		t.Errorf("the code selected is not the source (-want +got):\n%s", cmp.Diff(want, got))
 	}
 }

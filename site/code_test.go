@@ -145,7 +145,7 @@ func TestSourcePageLimit(t *testing.T) {
 		lines := bytes.Count(src, []byte("\n"))
 		for _, want := range []string{
 			"<u id=L1>", fmt.Sprintf("<u id=L%d>", lines),
-			"<span class=td>PortMapping599</span>", "<span class=md>GetContainerPort</span>",
+			"<dfn class=t>PortMapping599</dfn>", "<dfn class=m>GetContainerPort</dfn>",
 		} {
 			if !bytes.Contains(page, []byte(want)) {
 				t.Errorf("%s's page lacks %s", p, want)
@@ -198,7 +198,7 @@ func TestSourceCode(t *testing.T) {
 			if got := linkRE.MatchString(s); got != tc.links {
 				t.Errorf("identifier links: %v, want %v", got, tc.links)
 			}
-			if got := strings.Contains(s, "<span class=td>PortMapping"); got != tc.td {
+			if got := strings.Contains(s, "<dfn class=t>PortMapping"); got != tc.td {
 				t.Errorf("type declarations classed: %v, want %v", got, tc.td)
 			}
 			if got := strings.Contains(s, "<i>"); got != tc.highlights {

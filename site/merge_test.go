@@ -1,6 +1,7 @@
 package site
 
 import (
+	"net/url"
 	"strconv"
 	"strings"
 	"testing"
@@ -112,7 +113,7 @@ func TestFileRenderingsByLinks(t *testing.T) {
 	if got := m.ghLines(1, base); got != "x.go#10=8" {
 		t.Errorf("data-ghl = %q", got)
 	}
-	if got, want := m.linkMoves(set, 1, 0), "#L5 #L5.1 #L6 "+base+"x.go#L40 ../src/y.go.html#L1 x.go.html#L4"; got != want {
+	if got, want := m.linkMoves(set, 1, 0), "#L5 #L5.1 #L6 "+base+"x.go#L40 y.go.html#L1 x.go.html#L4"; got != want {
 		t.Errorf("data-lnk = %q, want %q", got, want)
 	}
 	if got := m.linkMoves(set, 0, 0); got != "" {
@@ -176,11 +177,40 @@ func TestSplitParts(t *testing.T) {
 		t.Errorf("range 1-299 in the first part: #%s", frag)
 	}
 	first := m.code(set, 0)
-	if want := `href="../../src/pkg/a.go.` + strconv.Itoa(last+1) + `.html#L300"`; !strings.Contains(first, want) {
+	if want := `href=a.go.` + strconv.Itoa(last+1) + `.html#L300>`; !strings.Contains(first, want) {
 		t.Errorf("first part lacks %s", want)
 	}
 	second := m.code(set, 1)
 	if want := `data-start="` + strconv.Itoa(m.parts[1]) + " " + strconv.Itoa(m.parts[1]-1) + `"`; !strings.Contains(second, want) {
 		t.Errorf("second part lacks %s: %.80s", want, second)
+	}
+}
+
+// TestNearURL: a link between source pages goes up only as far as the
+// two pages' paths part.
+func TestNearURL(t *testing.T) {
+	for _, tc := range []struct{ from, to, frag, want string }{
+		{"src/pkg/kubelet/kubelet.go.html", "src/pkg/kubelet/status/status_manager.go.html", "L218", "status/status_manager.go.html#L218"},
+		{"src/pkg/kubelet/kubelet.go.html", "src/pkg/kubelet/pod.go.html", "L1", "pod.go.html#L1"},
+		{"src/pkg/kubelet/kubelet.go.html", "src/pkg/kubelet/kubelet.go.html", "L1.2", "#L1.2"},
+		{"src/pkg/kubelet/kubelet.go.html", "src/pkg/kubelet/kubelet.go.2.html", "L900", "kubelet.go.2.html#L900"},
+		{"src/pkg/kubelet/kubelet.go.html", "src/staging/src/k8s.io/api/core/v1/types.go.html", "L5", "../../staging/src/k8s.io/api/core/v1/types.go.html#L5"},
+		{"src/pkg/a/b/c.go.html", "src/pkg/a/x.go.html", "", "../x.go.html"},
+		{"src/pkg/a.go.html", "src/pkg/a b/c#d.go.html", "L1", "a%20b/c%23d.go.html#L1"},
+		{"src/pkg/a.go.html", "src/pkg/c:d.go.html", "L1", "./c:d.go.html#L1"}, // not the scheme "c"
+		{"src/pkg/a.go.html", "src/pkg/c:d/e.go.html", "L1", "./c:d/e.go.html#L1"},
+	} {
+		if got := nearURL(tc.from, tc.to, tc.frag); got != tc.want {
+			t.Errorf("nearURL(%q, %q, %q) = %q, want %q", tc.from, tc.to, tc.frag, got, tc.want)
+		}
+		// Resolved against the page, it is the target's URL.
+		base, _ := url.Parse("https://h/" + tc.from)
+		ref, err := url.Parse(tc.want)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := base.ResolveReference(ref); strings.TrimPrefix(got.Path, "/") != tc.to || got.Fragment != tc.frag || got.Scheme != "https" {
+			t.Errorf("%q from %s resolves to %s", tc.want, tc.from, got)
+		}
 	}
 }

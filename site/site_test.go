@@ -76,9 +76,9 @@ func TestBuildFixture(t *testing.T) {
 		// backlink to the citing step
 		`href="../../../../walkthroughs/deployment.html#step-2-rollout"`,
 		// identifier link into another rendered file
-		`href="../../../../src/pkg/controller/deployment/deployment_controller.go.html#L`,
+		`href=../../../../src/pkg/controller/deployment/deployment_controller.go.html#L`,
 		// and within the page, just the fragment
-		`href="#L20">getNewReplicaSet</a>`,
+		`href=#L20>getNewReplicaSet</a>`,
 		`https://github.com/kubernetes/kubernetes/blob/v1.31.0/pkg/controller/deployment/sync.go"`,
 	} {
 		if !strings.Contains(src, want) {
@@ -138,7 +138,7 @@ func TestBuildFixture(t *testing.T) {
 	if !strings.Contains(files["search-index.js"], "window.KUBEWALK_SEARCH = {") {
 		t.Errorf("search-index.js does not assign the index")
 	}
-	if !strings.Contains(files["assets/site.css"], ".code b{") || !strings.Contains(files["assets/site.css"], ".code .t,") {
+	if !strings.Contains(files["assets/site.css"], ".code b{") || !strings.Contains(files["assets/site.css"], ".code .t{") {
 		t.Errorf("site.css lacks codehtml's token classes")
 	}
 }

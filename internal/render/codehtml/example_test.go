@@ -29,7 +29,7 @@ func ExampleGo() {
 	// L1:<b>package</b> p
 	// L2:
 	// L3:<i>// F adds one.</i>
-	// L4:<b>func</b> <span class=fd>F</span>(<dfn>x</dfn> <span class=b>int</span>) <span class=b>int</span> { <b>return</b> <a href="#L4">x</a> + <span class=i>1</span> }
+	// L4:<b>func</b> <dfn class=f>F</dfn>(<dfn>x</dfn> <var>int</var>) <var>int</var> { <b>return</b> <a href=#L4>x</a> + <var>1</var> }
 	// L3 mark=false:<i>// F adds one.</i>
-	// L4 mark=true:<b>func</b> <span class=fd>F</span>(<dfn>x</dfn> <span class=b>int</span>) <span class=b>int</span> { <b>return</b> <a href="#L4">x</a> + <span class=i>1</span> }
+	// L4 mark=true:<b>func</b> <dfn class=f>F</dfn>(<dfn>x</dfn> <var>int</var>) <var>int</var> { <b>return</b> <a href=#L4>x</a> + <var>1</var> }
 }

@@ -41,11 +41,12 @@ const (
 	clsString  = "s"
 	clsComment = "c"
 	clsNumber  = "i" // not "n": the site's line-number anchors are a.n
+	clsBuiltin = "b" // a predeclared identifier: int, nil, len, error …
 	clsDef     = "d" // a variable's, field's or label's definition
 )
 
 // identClass maps an fact.Ident Kind to the class of a use and of a
-// definition. Variables, fields and labels are the bulk of identifiers and
+// definition (written as element says: a definition is a <dfn>). Variables, fields and labels are the bulk of identifiers and
 // get no colour (as on GitHub and in godoc): a span around each would cost
 // bytes and add noise. Their definitions are still marked, and their uses
 // still link.
@@ -55,7 +56,7 @@ var identClass = map[string][2]string{
 	"method":  {"m", "md"},
 	"const":   {"o", "od"},
 	"pkg":     {"p", "pd"},
-	"builtin": {"b", "b"},
+	"builtin": {clsBuiltin, clsBuiltin},
 	"var":     {"", clsDef},
 	"field":   {"", clsDef},
 	"label":   {"", clsDef},
@@ -147,7 +148,7 @@ func Go(src []byte, idents []fact.Ident, opts Options) []Line {
 					}
 				}
 			} else if prev != token.PERIOD && predeclared[lit] && !opts.DeclsOnly {
-				class = "b"
+				class = clsBuiltin
 			}
 		default:
 			prev = tok

@@ -53,19 +53,19 @@ func TestGo(t *testing.T) {
 		`<b>package</b> p`,
 		``,
 		`<i>// Doc says &lt;hi&gt; &amp; bye.</i>`,
-		`<b>func</b> <span class=fd>F</span>(<dfn>x</dfn> <span class=t>int</span>) <span class=t>error</span> {`,
-		"\t<b>if</b> <a href=\"#L4\">x</a> &gt; <span class=i>0</span> {",
+		`<b>func</b> <dfn class=f>F</dfn>(<dfn>x</dfn> <span class=t>int</span>) <span class=t>error</span> {`,
+		"\t<b>if</b> <a href=#L4>x</a> &gt; <var>0</var> {",
 		"\t\t<b>return</b> <a class=f href=\"https://example.com/g.go?a=1&amp;b=2#L7\">G</a>(x)",
-		"\t} <b>else if</b> x == <span class=i>0</span> {",
-		"\t\t<b>return</b> <span class=b>nil</span>",
+		"\t} <b>else if</b> x == <var>0</var> {",
+		"\t\t<b>return</b> <var>nil</var>",
 		"\t}",
-		"\ts := <span class=s>`a</span>",
-		`<span class=s>&lt;b&gt;</span>`,
-		"<span class=s>`</span>",
+		"\ts := <kbd>`a</kbd>",
+		`<kbd>&lt;b&gt;</kbd>`,
+		"<kbd>`</kbd>",
 		"\t<i>/* one</i>",
 		``,
 		`<i> three */</i>`,
-		"\t<b>return</b> <span class=b>len</span>(s) + <span class=i>0x1F</span>",
+		"\t<b>return</b> <var>len</var>(s) + <var>0x1F</var>",
 		`}`,
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
@@ -112,7 +112,7 @@ func TestGoStaleIdents(t *testing.T) {
 		{Off: 18, Len: 1, Kind: "const", Target: fact.Location{Path: "a.go", StartLine: 1}},
 	}
 	got := lineStrings(Go([]byte(src), idents, Options{Link: func(fact.Location) string { return "a.go.html#L1" }}))
-	want := []string{`<b>package</b> p`, `<b>var</b> x = <a class=o href="a.go.html#L1">y</a>`}
+	want := []string{`<b>package</b> p`, `<b>var</b> x = <a class=o href=a.go.html#L1>y</a>`}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
@@ -175,9 +175,9 @@ func TestGoDeclsOnly(t *testing.T) {
 		`package p`,
 		``,
 		`<i>// T is a &lt;type&gt;.</i>`,
-		`type <span class=td>T</span> struct{ <dfn>N</dfn> int }`,
+		`type <dfn class=t>T</dfn> struct{ <dfn>N</dfn> int }`,
 		``,
-		`func (<dfn>t</dfn> T) <span class=md>Get</span>() int { return t.N + len("x") + 1 }`,
+		`func (<dfn>t</dfn> T) <dfn class=m>Get</dfn>() int { return t.N + len("x") + 1 }`,
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("Go DeclsOnly mismatch (-want +got):\n%s", diff)
@@ -219,7 +219,7 @@ func TestGoLinksOutOfSite(t *testing.T) {
 		}
 		return "https://github.com/o/r/blob/v1/out.go#L1"
 	}}))[2]
-	want := `<b>var</b> a = <a href="in.go.html#L1">b</a>.F + <a class=p href="https://github.com/o/r/blob/v1/out.go#L1">c</a>.<a class=f href="https://github.com/o/r/blob/v1/out.go#L1">G</a>(d)`
+	want := `<b>var</b> a = <a href=in.go.html#L1>b</a>.F + <a class=p href=https://github.com/o/r/blob/v1/out.go#L1>c</a>.<a class=f href=https://github.com/o/r/blob/v1/out.go#L1>G</a>(d)`
 	if got != want {
 		t.Errorf("got  %s\nwant %s", got, want)
 	}
