@@ -699,8 +699,12 @@ func (b *builder) linkFor(from string) func(fact.Location) string {
 		frag := lineFragment(l.StartLine, 0)
 		pre, ok := prefix[l.Path]
 		if !ok {
-			if SourcePage(l.Path) != from {
-				pre = b.link(from, SourcePage(l.Path), "")
+			switch to := SourcePage(l.Path); {
+			case to == from:
+			case strings.HasPrefix(from, "src/"): // the shortest way between source pages
+				pre = nearURL(b.site(from), b.site(to), "")
+			default:
+				pre = b.link(from, to, "")
 			}
 			prefix[l.Path] = pre // "" for the page itself: just the fragment
 		}

@@ -241,3 +241,16 @@ func TestFactsGzipped(t *testing.T) {
 		t.Errorf("facts.json.gz does not decode to the release's facts: tag %q, %v", f.Tag, err)
 	}
 }
+
+// A source page links another by the shortest relative path: the page
+// beside it by its name.
+func TestSourceLinksShortest(t *testing.T) {
+	out, _ := buildFixture(t, nil)
+	page := readTree(t, out)["src/pkg/controller/deployment/sync.go.html"]
+	if !regexp.MustCompile(`<a class=\w+ href=deployment_controller\.go\.html#L\d+>`).MatchString(page) {
+		t.Error("sync.go's page: no link to deployment_controller.go's page beside it by its name")
+	}
+	if strings.Contains(page, "src/pkg/controller/deployment/deployment_controller.go.html") {
+		t.Error("sync.go's page links the page beside it through the site's root")
+	}
+}

@@ -76,7 +76,7 @@ func TestBuildFixture(t *testing.T) {
 		// backlink to the citing step
 		`href="../../../../walkthroughs/deployment.html#step-2-rollout"`,
 		// identifier link into another rendered file
-		`href=../../../../src/pkg/controller/deployment/deployment_controller.go.html#L`,
+		`href=deployment_controller.go.html#L`,
 		// and within the page, just the fragment
 		`href=#L20>getNewReplicaSet</a>`,
 		`https://github.com/kubernetes/kubernetes/blob/v1.31.0/pkg/controller/deployment/sync.go"`,
