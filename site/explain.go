@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"path"
 	"slices"
 	"strings"
@@ -34,7 +35,8 @@ import (
 // language (its links name no language: explainer), and written once, at
 // the release's root. Only where the languages' walkthroughs give the call
 // sites other steps or scores does each language have its own
-// explain-index.js (explainIndexes).
+// explain-index.js (explainIndexes). In a multi-release site, what the
+// releases' scripts share is then written once (explainrel.go).
 
 const (
 	explainPage    = "explain.html"
@@ -166,20 +168,37 @@ func (b *builder) explainPage() ([]byte, error) {
 	}
 	// The example is the recorded run's events, as kubectl printed them
 	// at this release, when there is a recording.
-	body := struct{ IndexJS, StepsJS, ExplainJS, Example string }{
-		index, relURL(explainPage, explainStepsJS, ""), b.asset(explainPage, "explain.js"), b.recordedEvents(),
+	body := struct{ SharedJS, IndexJS, StepsJS, ExplainJS, Example string }{
+		"", index, relURL(explainPage, explainStepsJS, ""), b.asset(explainPage, "explain.js"), b.recordedEvents(),
+	}
+	if b.set != nil {
+		// A multi-release site's explain scripts are what shareExplain
+		// makes of them (explainrel.go): what the releases share at the
+		// site's root, the steps at the root of the language's directory.
+		page := b.site(explainPage)
+		body.SharedJS = relURL(page, explainSharedJS, "")
+		body.StepsJS = relURL(page, b.langDir+explainStepsSharedJS, "")
 	}
 	return b.exec("explain", b.pageData(explainPage, b.t("explain.title"), "explain", body))
 }
 
-// readJSAssign reads a script jsAssign wrote for global into v.
+// readJSAssign reads a script jsAssign wrote for global into v; numbers
+// in an interface value are json.Numbers, as written.
 func readJSAssign(global string, data []byte, v any) error {
 	jsn, ok := strings.CutPrefix(string(data), "window."+global+" = ")
 	jsn, ok2 := strings.CutSuffix(jsn, ";\n")
 	if !ok || !ok2 {
 		return fmt.Errorf("not a script assigning %s", global)
 	}
-	return json.Unmarshal([]byte(jsn), v)
+	dec := json.NewDecoder(strings.NewReader(jsn))
+	dec.UseNumber()
+	if err := dec.Decode(v); err != nil {
+		return err
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return fmt.Errorf("not a script assigning %s: more after its value", global)
+	}
+	return nil
 }
 
 // relinkExplainSteps points the step links of explain-steps.js at site

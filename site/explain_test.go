@@ -3,6 +3,7 @@ package site
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -37,26 +38,50 @@ func explainFixture(in *Input) {
 
 // readExplainIndex reads the scripts the explain page at site path page
 // of a built site (readTree) loads, explain-index.js and
-// explain-steps.js, back into the Index they hold; it returns where the
-// index is (a site path) too.
+// explain-steps.js (in a multi-release site, with explain-shared.js and
+// explain-steps-shared.js: explainrel.go), back into the Index they
+// hold; it returns where the index is (a site path) too.
 func readExplainIndex(t *testing.T, files map[string]string, page string) (*explain.Index, string) {
 	t.Helper()
-	var idx explain.Index
-	var at string
+	var idx *explain.Index
+	var at, shared string
+	var steps []explain.IndexStep
 	for _, m := range scriptSrc.FindAllStringSubmatch(files[page], -1) {
 		p := path.Join(path.Dir(page), m[1])
 		switch path.Base(p) {
+		case explainSharedJS:
+			shared = p
 		case explainIndexJS:
-			readScript(t, files, p, "kubewalkExplain", &idx)
 			at = p
 		case explainStepsJS:
-			readScript(t, files, p, "kubewalkExplainSteps", &idx.Steps)
+			readScript(t, files, p, "kubewalkExplainSteps", &steps)
+		case explainStepsSharedJS:
+			js, ok := files[p]
+			byTag, err := parseSharedSteps([]byte(js))
+			if !ok || err != nil {
+				t.Fatalf("%s: %v", p, err)
+			}
+			steps = byTag[strings.SplitN(page, "/", 2)[0]]
 		}
 	}
-	if at == "" || idx.Steps == nil {
+	if at == "" || steps == nil {
 		t.Fatalf("%s loads no explain-index.js or explain-steps.js", page)
 	}
-	return &idx, at
+	js, ok := files[at]
+	if !ok {
+		t.Fatalf("no %s", at)
+	}
+	idx, err := parseExplainIndex([]byte(js), func() ([]byte, error) {
+		if d, ok := files[shared]; ok {
+			return []byte(d), nil
+		}
+		return nil, fmt.Errorf("%s loads no %s", page, explainSharedJS)
+	})
+	if err != nil {
+		t.Fatalf("%s: %v", at, err)
+	}
+	idx.Steps = steps
+	return idx, at
 }
 
 // scriptSrc matches a script element the templates write.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io/fs"
+	"maps"
 	"net/url"
 	"os"
 	"path"
@@ -45,7 +46,7 @@ func CheckLinks(dir string) []error {
 		switch n := d.Name(); {
 		case strings.HasSuffix(n, ".html"):
 			pages = append(pages, filepath.ToSlash(rel))
-		case isSearchIndex(n) || n == explainStepsJS || n == explainIndexJS:
+		case isSearchIndex(n) || n == explainStepsJS || n == explainIndexJS || n == explainStepsSharedJS:
 			scripts = append(scripts, filepath.ToSlash(rel))
 		}
 		return nil
@@ -64,6 +65,8 @@ func CheckLinks(dir string) []error {
 			c.explainSteps(p)
 		case explainIndexJS:
 			c.explainIndex(p, pages)
+		case explainStepsSharedJS:
+			c.explainSharedSteps(p)
 		default:
 			c.searchIndex(p)
 		}
@@ -434,11 +437,14 @@ func (c *linkChecker) explainSteps(p string) {
 }
 
 // explainIndex checks the source pages of the call sites of the
-// explain-index.js at site path p, relative to each explain page of pages
-// that loads it: beside it, or in a language directory under it.
+// explain-index.js at site path p (in a multi-release site, with what it
+// names of explain-shared.js: explainrel.go), relative to each explain
+// page of pages that loads it: beside it, or in a language directory
+// under it.
 func (c *linkChecker) explainIndex(p string, pages []string) {
-	var idx explain.Index
-	if !c.readScript(p, func(data []byte) error { return readJSAssign("kubewalkExplain", data, &idx) }) {
+	var idx *explain.Index
+	shared := func() ([]byte, error) { return os.ReadFile(filepath.Join(c.root, explainSharedJS)) }
+	if !c.readScript(p, func(data []byte) (err error) { idx, err = parseExplainIndex(data, shared); return err }) {
 		return
 	}
 	var sites []explain.IndexSite
@@ -460,6 +466,21 @@ func (c *linkChecker) explainIndex(p string, pages []string) {
 			if s.Page != "" {
 				c.link(pg, s.Page)
 			}
+		}
+	}
+}
+
+// explainSharedSteps checks the step pages of the
+// explain-steps-shared.js at site path p, relative to the explain page of
+// each release that has them, in the language directory of p.
+func (c *linkChecker) explainSharedSteps(p string) {
+	var byTag map[string][]explain.IndexStep
+	if !c.readScript(p, func(data []byte) (err error) { byTag, err = parseSharedSteps(data); return err }) {
+		return
+	}
+	for _, tag := range slices.Sorted(maps.Keys(byTag)) {
+		for _, s := range byTag[tag] {
+			c.link(path.Join(tag, path.Dir(p), explainPage), s.Page)
 		}
 	}
 }

@@ -200,6 +200,9 @@ func BuildReleases(ctx context.Context, rels []Release, opts Options) (Stats, er
 		}
 		st.Bytes += db
 		st.Pages += dp
+		if err := shareExplain(dir, bs, &st); err != nil {
+			return Stats{}, err
+		}
 		st.Largest, st.LargestBytes, err = largestPage(dir)
 		return st, err
 	})
