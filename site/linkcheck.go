@@ -485,19 +485,25 @@ func (c *linkChecker) explainSharedSteps(p string) {
 	}
 }
 
-// searchIndex checks the URLs of the search index (search-index.js, or
-// search-shared.js) at site path p, relative to the search page beside it.
+// searchIndex checks the URLs of the search script at site path p
+// (isSearchIndex): a release's, relative to the search page beside it; a
+// multi-release site's, relative to each search page of every release
+// that has the entry (searchLinks).
 func (c *linkChecker) searchIndex(p string) {
 	var d searchData
 	if !c.readScript(p, func(data []byte) (err error) { d, err = parseSearchIndex(data); return err }) {
 		return
 	}
-	page := path.Join(path.Dir(p), searchPage)
 	for _, e := range d.Docs {
 		if len(e) != 4 {
 			c.errorf(p, "entry %q: want kind, title, URL, detail", e)
-			continue
 		}
-		c.link(page, e[2])
+	}
+	links, err := searchLinks(p, d)
+	if err != nil {
+		c.errorf(p, "%v", err)
+	}
+	for _, l := range links {
+		c.link(l[0], l[1])
 	}
 }

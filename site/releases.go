@@ -203,6 +203,11 @@ func BuildReleases(ctx context.Context, rels []Release, opts Options) (Stats, er
 		if err := shareExplain(dir, bs, &st); err != nil {
 			return Stats{}, err
 		}
+		ds, err := shareReleaseSearch(dir, tags)
+		if err != nil {
+			return Stats{}, err
+		}
+		st.Bytes += ds
 		st.Largest, st.LargestBytes, err = largestPage(dir)
 		return st, err
 	})

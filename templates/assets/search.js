@@ -2,7 +2,9 @@
 // search-index.js assigns (a script, not fetched JSON, so it works from
 // file://), and in a bilingual release KUBEWALK_SEARCH_SHARED: entries as
 // [kind, title, URL, detail] and an inverted index from terms to entries
-// (site/search.go builds both). The query is split as the index was —
+// (site/search.go builds both). In a multi-release site the entries two
+// releases or more have are the site's scripts', which the release's
+// index names (site/searchrel.go). The query is split as the index was —
 // lower-cased words, Hangul runs as bigrams — and each entry is scored by
 // the query terms it has, rare terms counting more; the last word typed
 // also matches the terms it begins. Results are links: arrow keys move
@@ -10,24 +12,63 @@
 // (role=status).
 (function () {
   "use strict";
-  var index = together(window.KUBEWALK_SEARCH_SHARED, window.KUBEWALK_SEARCH || { docs: [], terms: {} });
-  var docs = index.docs, terms = index.terms, lens = index.lens || [], vocab = null;
-  var avg = lens.reduce(function (a, b) { return a + b; }, 0) / (lens.length || 1) || 1;
+  var own = window.KUBEWALK_SEARCH || { docs: [], terms: {} };
+  var docs = [], terms = {}, lens = [], vocab = null, avg = 1;
   var input = document.getElementById("q");
   var list = document.getElementById("results");
   var count = document.getElementById("count");
   var kindOrder = { walkthrough: 0, step: 1, event: 2, resource: 3, symbol: 4, file: 5 };
   var MAX = 100;
 
-  // together is the index of a bilingual release: the entries every
-  // language has alike (search-shared.js), then the language's own,
-  // numbered on from them (site/search.go searchIndex).
-  function together(shared, own) {
-    if (!shared) return own;
-    var terms = {}, k;
-    for (k in shared.terms) terms[k] = shared.terms[k];
-    for (k in own.terms) terms[k] = (terms[k] || []).concat(own.terms[k]);
-    return { docs: shared.docs.concat(own.docs), lens: (shared.lens || []).concat(own.lens || []), terms: terms };
+  // load runs the site's scripts the release's index names, as script
+  // elements (file:// refuses fetch), then done.
+  function load(urls, done) {
+    var left = urls.length;
+    if (!left) return done();
+    urls.forEach(function (u) {
+      var s = document.createElement("script");
+      s.src = u;
+      s.onload = s.onerror = function () { if (--left === 0) done(); };
+      document.head.appendChild(s);
+    });
+  }
+  // together is the release's index from its parts, each numbering its
+  // entries from 0: the entries every language has alike
+  // (search-shared.js) and the language's own; in a multi-release site,
+  // before each, the site's (search-site-shared.js, search-site.js): of
+  // those, the entries the release has (a bit per release in rels, the
+  // newest first), its ?rel= filled in (siteURL).
+  function together(parts, release) {
+    // No prototype: a term may be "constructor".
+    var out = { docs: [], lens: [], terms: Object.create(null) };
+    parts.forEach(function (p) {
+      if (!p) return;
+      var at = [], bit = p.rels ? Math.pow(2, (p.releases || []).indexOf(release)) : 0;
+      p.docs.forEach(function (e, i) {
+        at.push(-1);
+        if (p.rels && !(bit >= 1 && Math.floor(p.rels[i] / bit) % 2)) return;
+        at[i] = out.docs.length;
+        out.docs.push(p.rels ? [e[0], e[1], siteURL(e[2], release, p.rels[i] % bit === 0), e[3]] : e);
+        out.lens.push((p.lens || [])[i]);
+      });
+      for (var k in p.terms) {
+        var post = p.terms[k], to = out.terms[k] || [];
+        for (var i = 0; i < post.length; i += 2) if (at[post[i]] >= 0) to.push(at[post[i]], post[i + 1]);
+        if (to.length) out.terms[k] = to;
+      }
+    });
+    return out;
+  }
+  // siteURL is a site entry's URL u for release: rel=* and rel=+ as
+  // ?rel= of it, but rel=+ dropped for the entry's newest release, whose
+  // link into a shared source page has none (site/searchrel.go
+  // searchSiteURL).
+  function siteURL(u, release, newest) {
+    var rel = function () { return "rel=" + release; };
+    if (u.indexOf("rel=+") < 0) return u.replace("rel=*", rel);
+    if (!newest) return u.replace("rel=+", rel);
+    if (u.indexOf("rel=+&") >= 0) return u.replace("rel=+&", "");
+    return u.replace("?rel=+", "").replace("&rel=+", "");
   }
   function isHangul(c) {
     return (c >= 0xAC00 && c <= 0xD7A3) || (c >= 0x1100 && c <= 0x11FF) || (c >= 0x3130 && c <= 0x318F);
@@ -74,7 +115,7 @@
       // BM25's length normalisation (k1 1.2, b 0.75) for a term found once.
       var d = post[i], norm = 2.2 / (1 + 1.2 * (0.25 + 0.75 * (lens[d] || avg) / avg));
       var s = post[i + 1] * idf * factor * norm;
-      if (!scores[d]) { scores[d] = 0; hits[d] = {}; }
+      if (!scores[d]) { scores[d] = 0; hits[d] = Object.create(null); }
       // A query term counts once per entry, by its best match.
       var prev = hits[d][q] || 0;
       if (s > prev) { scores[d] += s - prev; hits[d][q] = s; }
@@ -89,7 +130,9 @@
     var best = -1, boost = {};
     if (known < 3) return boost;
     for (var d in scores) {
-      if (docs[d][0] === "event" && Object.keys(hits[d]).length >= need && (best < 0 || scores[d] > scores[best])) best = d;
+      // Of two alike, the first by title, not by the entries' order.
+      if (docs[d][0] === "event" && Object.keys(hits[d]).length >= need &&
+          (best < 0 || scores[d] > scores[best] || scores[d] === scores[best] && docs[d][1] < docs[best][1])) best = d;
     }
     var post = best < 0 ? [] : terms[docs[best][1].toLowerCase()] || [];
     for (var i = 0; i < post.length; i += 2) {
@@ -100,6 +143,7 @@
     }
     return boost;
   }
+  function order(a, b) { return a < b ? -1 : a > b ? 1 : 0; }
   function run(q) {
     list.textContent = "";
     var qs = split(q);
@@ -123,8 +167,10 @@
       if (e[1].toLowerCase() === lq) s *= 2; else if (e[1].toLowerCase().indexOf(lq) >= 0) s *= 1.5;
       found.push({ e: e, s: s });
     }
+    // Ties go by URL and detail, not by the entries' order, which
+    // together does not keep.
     found.sort(function (a, b) {
-      return b.s - a.s || (kindOrder[a.e[0]] - kindOrder[b.e[0]]) || (a.e[1] < b.e[1] ? -1 : a.e[1] > b.e[1] ? 1 : 0);
+      return b.s - a.s || (kindOrder[a.e[0]] - kindOrder[b.e[0]]) || order(a.e[1], b.e[1]) || order(a.e[2], b.e[2]) || order(a.e[3], b.e[3]);
     });
     count.textContent = found.length ? found.length + " " + count.dataset.results : count.dataset.none;
     for (var k = 0; k < found.length && k < MAX; k++) {
@@ -152,15 +198,20 @@
     else if (i > 0) links[i - 1].focus();
     else input.focus();
   });
-  var q = new URLSearchParams(location.search).get("q") || "";
-  input.value = q;
-  run(q);
-  var timer = 0;
-  input.addEventListener("input", function () {
-    clearTimeout(timer);
-    timer = setTimeout(function () {
-      run(input.value);
-      history.replaceState(null, "", "?q=" + encodeURIComponent(input.value));
-    }, 60);
+  load(own.site || [], function () {
+    var index = together([window.KUBEWALK_SEARCH_SITE_SHARED, window.KUBEWALK_SEARCH_SHARED, window.KUBEWALK_SEARCH_SITE, own], own.release);
+    docs = index.docs; terms = index.terms; lens = index.lens;
+    avg = lens.reduce(function (a, b) { return a + b; }, 0) / (lens.length || 1) || 1;
+    var q = new URLSearchParams(location.search).get("q") || "";
+    input.value = q;
+    run(q);
+    var timer = 0;
+    input.addEventListener("input", function () {
+      clearTimeout(timer);
+      timer = setTimeout(function () {
+        run(input.value);
+        history.replaceState(null, "", "?q=" + encodeURIComponent(input.value));
+      }, 60);
+    });
   });
 })();
