@@ -87,3 +87,25 @@ func TestResourceGraph(t *testing.T) {
 		}
 	}
 }
+
+// In a multi-release site the releases' graphs are drawn on one layout
+// and the resources page they share holds one drawing: what only one
+// release has is a group of its own, for that release (data-r).
+func TestMultiReleaseResourceGraph(t *testing.T) {
+	page := readTree(t, buildMulti(t))["resources.html"]
+	svgs := regexp.MustCompile(`<svg xmlns`).FindAllStringIndex(page, -1)
+	if len(svgs) != 1 {
+		t.Fatalf("resources.html: %d graphs, want one for both releases", len(svgs))
+	}
+	svg := page[svgs[0][0]:]
+	svg = svg[:strings.Index(svg, "</svg>")]
+	if strings.Contains(svg[:strings.Index(svg, ">")], "data-r") {
+		t.Error("the graph is drawn for one release")
+	}
+	// The newer release's scheduler writes pods/binding; the older's
+	// does not.
+	own := regexp.MustCompile(`<g data-r="1"><title>[^<]*pkg/scheduler writes pods`).FindString(svg)
+	if own == "" {
+		t.Errorf("no line of the newer release's own for the scheduler's write:\n%s", svg)
+	}
+}

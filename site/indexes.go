@@ -264,11 +264,11 @@ func (b *builder) resourcesPage() ([]byte, error) {
 			Handlers: b.handlerRefs(resourcesPage, b.in.Facts.Handlers, ids, rf.watchIdx[k]),
 			Watchers: watchers, Writers: v.facts(nil, nil, rf.write[k])})
 	}
-	if nodes, edges := b.resourceGraph(rf); len(nodes) > 0 {
-		svg, err := graphSVG(nodes, edges)
-		if err != nil {
-			return nil, err
-		}
+	svg, err := b.resourceGraphSVG(rf)
+	if err != nil {
+		return nil, err
+	}
+	if svg != "" {
 		body.Graph = svg
 	}
 	return b.exec("resources", b.pageData(resourcesPage, b.t("resources.title"), "resources", body))

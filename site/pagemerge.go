@@ -764,12 +764,31 @@ func textHost(n *html.Node) bool {
 
 // variantHost reports whether n's children may be written per rendering.
 func variantHost(n *html.Node) bool {
-	if n.Type != html.ElementNode || n.Namespace != "" {
+	if n.Type != html.ElementNode {
 		return false
+	}
+	if n.Namespace != "" {
+		// A group of an SVG drawing's groups (the resource graph's frames,
+		// boxes and lines, each its own group: diagram.Graphs draws the
+		// releases' graphs on one layout): one may be drawn for some
+		// releases only, its data-r and hidden attributes acting as on
+		// HTML ([data-r][hidden] in site.css; site.js sets the attribute,
+		// not the property an SVG element lacks).
+		return n.Namespace == "svg" && n.Data == "g" && groupsOnly(n)
 	}
 	switch n.DataAtom {
 	case atom.Html, atom.Head, atom.Title, atom.Script, atom.Style, atom.Textarea, atom.Option, atom.Select, atom.Template:
 		return false
+	}
+	return true
+}
+
+// groupsOnly reports whether n's elements are all <g>.
+func groupsOnly(n *html.Node) bool {
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		if c.Type == html.ElementNode && c.Data != "g" {
+			return false
+		}
 	}
 	return true
 }

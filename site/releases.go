@@ -33,6 +33,8 @@ type releaseSet struct {
 	pages  []sharedSrc
 	merged map[string]*mergedSrc
 	byPath map[string]*mergedSrc
+	// graphs are the releases' resource graphs (graphrel.go).
+	graphs releaseGraphs
 }
 
 // relIndex is one release's page inventory.

@@ -29,8 +29,11 @@ import (
 // "&lt;" in a label as is, which a browser would show as "<"), and no
 // label can become markup. An element or colour Graphviz was not expected
 // to write is an error, not passed through.
-func clean(raw []byte, m *model) ([]byte, error) {
-	c := cleaner{m: m}
+//
+// With a view (Graphs), only what the view draws is written, with its
+// links and tooltips.
+func clean(raw []byte, m *model, v *view) ([]byte, error) {
+	c := cleaner{m: m, v: v}
 	d := xml.NewDecoder(bytes.NewReader(raw))
 	d.Strict = true
 	for {
@@ -69,6 +72,7 @@ func clean(raw []byte, m *model) ([]byte, error) {
 
 type cleaner struct {
 	m *model
+	v *view // nil: everything, as m has it
 	w svgWriter
 	// stack holds, for each open element, the tag written for it ("" for
 	// none) and the object it belongs to.
@@ -131,8 +135,8 @@ func (c *cleaner) start(e xml.StartElement) error {
 		// A node's link: Graphviz wraps the node's shapes in it when the
 		// node has an href, which build sets only for safe ones; the
 		// caller's href is written, checked again.
-		if obj.kind == 'n' && codehtml.SafeHref(c.m.nodes[obj.i].Href) {
-			c.w.s("<a").attr("href", c.m.nodes[obj.i].Href).s(">")
+		if obj.kind == 'n' && codehtml.SafeHref(c.href(obj.i)) {
+			c.w.s("<a").attr("href", c.href(obj.i)).s(">")
 			c.push("a", obj)
 			return nil
 		}
@@ -188,9 +192,17 @@ func (c *cleaner) group(e xml.StartElement, obj object) error {
 		if err != nil {
 			return err
 		}
+		if !c.shown(o) {
+			c.skip = 1
+			return nil
+		}
 		c.w.s("<g>")
 		if o.kind == 'e' {
-			c.w.s("<title>").text(c.m.lines[o.i].title).s("</title>")
+			title := c.m.lines[o.i].title
+			if c.v != nil {
+				title = c.v.lines[o.i]
+			}
+			c.w.s("<title>").text(title).s("</title>")
 		}
 		c.push("g", o)
 		return nil
@@ -201,6 +213,28 @@ func (c *cleaner) group(e xml.StartElement, obj object) error {
 		}
 	}
 	return fmt.Errorf("unexpected <g id=%q class=%q>", id, class)
+}
+
+// shown reports whether the view draws o.
+func (c *cleaner) shown(o object) bool {
+	if c.v == nil {
+		return true
+	}
+	switch o.kind {
+	case 'k':
+		return c.v.clusters[o.i]
+	case 'n':
+		return c.v.nodes[o.i]
+	}
+	return c.v.lines[o.i] != ""
+}
+
+// href is node i's link.
+func (c *cleaner) href(i int) string {
+	if c.v != nil {
+		return c.v.hrefs[i]
+	}
+	return c.m.nodes[i].Href
 }
 
 // object finds the cluster, node or edge build gave the id ("k2", "n3",

@@ -1,6 +1,10 @@
 package diagram
 
-import "testing"
+import (
+	"regexp"
+	"strings"
+	"testing"
+)
 
 func TestShortNumbers(t *testing.T) {
 	for in, want := range map[string]string{
@@ -42,5 +46,48 @@ func TestRoundedBox(t *testing.T) {
 	// An edge's curve is not a box.
 	if _, ok := roundedBox("M206.5,-461.7C290.7,-461.3 452.8,-460.5 523.8,-460.2"); ok {
 		t.Error("an edge read as a box")
+	}
+}
+
+// Graphs draws each graph on the union's layout: what two graphs share
+// is the same bytes in both, what one lacks is not drawn, and a node's
+// link and a line's tooltip are each graph's own.
+func TestGraphs(t *testing.T) {
+	res := func(id string) Node { return Node{ID: id, Kind: "resource", Href: "#res-" + id} }
+	comp := func(id, href string) Node { return Node{ID: id, Kind: "component", Cluster: "kcm", Href: href} }
+	old := Drawing{
+		Nodes: []Node{res("pods"), res("jobs"), comp("job", "")},
+		Edges: []Edge{{From: "job", To: "pods", Kind: "watches"}, {From: "job", To: "jobs", Kind: "watches"}},
+	}
+	cur := Drawing{
+		Nodes: []Node{res("pods"), res("cronjobs"), comp("job", "h.html#job")},
+		Edges: []Edge{{From: "job", To: "pods", Kind: "writes", Label: "job writes pods (create)"}, {From: "job", To: "pods", Kind: "watches"}},
+	}
+	svgs, err := Graphs([]Drawing{old, cur})
+	if err != nil {
+		t.Fatal(err)
+	}
+	o, c := string(svgs[0]), string(svgs[1])
+	for _, tc := range []struct {
+		svg, has, lacks string
+	}{
+		{o, ">jobs</text>", ">cronjobs</text>"},
+		{c, ">cronjobs</text>", ">jobs</text>"},
+		{o, "<title>job watches pods</title>", "job writes pods (create)"},
+		{c, "job writes pods (create)", "<title>job watches pods</title>"},
+		{c, `<a href="h.html#job">`, ""},
+		{o, "", `href="h.html#job"`},
+	} {
+		if tc.has != "" && !strings.Contains(tc.svg, tc.has) || tc.lacks != "" && strings.Contains(tc.svg, tc.lacks) {
+			t.Errorf("drawing should have %q and lack %q:\n%s", tc.has, tc.lacks, tc.svg)
+		}
+	}
+	// pods's box is the same bytes in both, at the union's place.
+	box := regexp.MustCompile(`<g><a href="#res-pods">.*</g>`)
+	if b := box.FindString(o); b == "" || b != box.FindString(c) {
+		t.Errorf("pods's box differs:\n%s\n%s", b, box.FindString(c))
+	}
+	for _, svg := range svgs {
+		checkSVG(t, svg)
 	}
 }

@@ -97,7 +97,130 @@ func Graph(nodes []Node, edges []Edge) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return clean(raw, m)
+	return clean(raw, m, nil)
+}
+
+// Drawing is one graph of Graphs.
+type Drawing struct {
+	Nodes []Node
+	Edges []Edge
+}
+
+// Graphs draws several graphs — a multi-release site's releases' resource
+// graphs — on one layout, their union's: a node, frame or line that
+// graphs share is drawn at the same place and in the same bytes in each,
+// so the drawings differ only where the graphs do, and a page that
+// shows them one at a time holds what they share once. A line is
+// shared when its ends, arrowheads and dash are: a component that only
+// watches a resource in one graph and also writes it in another gets two
+// lines in the layout, one drawn in each. A node takes its label, kind
+// and cluster from the first graph that has it (they name it; graphs
+// that disagree get the first's box), its link and a line its tooltip
+// from each graph's own. Each drawing is Graph's for its graph but for
+// the places of things.
+func Graphs(ds []Drawing) ([][]byte, error) {
+	ms := make([]*model, len(ds))
+	var union []Node
+	seen := map[string]int{}
+	for i, d := range ds {
+		m, err := newModel(d.Nodes, d.Edges)
+		if err != nil {
+			return nil, err
+		}
+		ms[i] = m
+		for _, n := range m.nodes {
+			j, ok := seen[n.ID]
+			if !ok {
+				seen[n.ID] = len(union)
+				union = append(union, n)
+				continue
+			}
+			// Linked in the layout if in any graph: Graphviz wraps a
+			// linked node's shapes in the <a> clean writes or not.
+			if union[j].Href == "" {
+				union[j].Href = n.Href
+			}
+		}
+	}
+	u, err := newModel(union, nil)
+	if err != nil {
+		return nil, err
+	}
+	index := make(map[string]int, len(u.nodes))
+	for i, n := range u.nodes {
+		index[n.ID] = i
+	}
+	// Each graph's lines on the union's columns, then the union's lines:
+	// each distinct one once, in a fixed order.
+	type lineKey struct {
+		tail, head                               int
+		tailArrow, headArrow, dashed, constraint bool
+	}
+	key := func(l line) lineKey {
+		return lineKey{l.tail, l.head, l.tailArrow, l.headArrow, l.dashed, l.constraint}
+	}
+	own := make([][]line, len(ds))
+	at := map[lineKey]int{}
+	for i := range ms {
+		own[i] = u.linesOf(sortedEdges(ds[i].Edges), index)
+		for _, l := range own[i] {
+			if _, ok := at[key(l)]; !ok {
+				at[key(l)] = -1
+				u.lines = append(u.lines, l)
+			}
+		}
+	}
+	slices.SortFunc(u.lines, func(a, b line) int {
+		ka, kb := key(a), key(b)
+		return cmp.Or(ka.tail-kb.tail, ka.head-kb.head, boolCmp(ka.tailArrow, kb.tailArrow),
+			boolCmp(ka.headArrow, kb.headArrow), boolCmp(ka.dashed, kb.dashed), boolCmp(ka.constraint, kb.constraint))
+	})
+	for i, l := range u.lines {
+		at[key(l)] = i
+	}
+	raw, err := layout(u)
+	if err != nil {
+		return nil, err
+	}
+	out := make([][]byte, len(ds))
+	for i, m := range ms {
+		v := &view{nodes: make([]bool, len(u.nodes)), hrefs: make([]string, len(u.nodes)),
+			lines: make([]string, len(u.lines)), clusters: make([]bool, len(u.clusters))}
+		for _, n := range m.nodes {
+			j := index[n.ID]
+			v.nodes[j], v.hrefs[j] = true, n.Href
+			if c := u.cluster[j]; c >= 0 {
+				v.clusters[c] = true
+			}
+		}
+		for _, l := range own[i] {
+			v.lines[at[key(l)]] = l.title
+		}
+		if out[i], err = clean(raw, u, v); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// view is what one graph of Graphs draws of the union's layout: its
+// nodes (with its links), frames and lines (with its tooltips; "" for a
+// line it lacks).
+type view struct {
+	nodes    []bool
+	hrefs    []string
+	clusters []bool
+	lines    []string
+}
+
+func boolCmp(a, b bool) int {
+	switch {
+	case a == b:
+		return 0
+	case a:
+		return 1
+	}
+	return -1
 }
 
 // Columns, as Graphviz ranks them left to right.
@@ -150,12 +273,7 @@ func newModel(nodes []Node, edges []Edge) (*model, error) {
 		index[n.ID] = i
 		m.labels = append(m.labels, oneLine(cmp.Or(n.Label, n.ID)))
 	}
-	edges = slices.Clone(edges)
-	slices.SortFunc(edges, func(a, b Edge) int {
-		return cmp.Or(strings.Compare(a.From, b.From), strings.Compare(a.To, b.To),
-			strings.Compare(a.kind(), b.kind()), strings.Compare(a.Label, b.Label), strings.Compare(a.Kind, b.Kind))
-	})
-	edges = slices.Compact(edges)
+	edges = sortedEdges(edges)
 	for _, e := range edges {
 		for _, id := range []string{e.From, e.To} {
 			if _, ok := index[id]; !ok {
@@ -164,8 +282,18 @@ func newModel(nodes []Node, edges []Edge) (*model, error) {
 		}
 	}
 	m.group()
-	m.merge(edges, index)
+	m.lines = m.linesOf(edges, index)
 	return m, nil
+}
+
+// sortedEdges is edges sorted, each once.
+func sortedEdges(edges []Edge) []Edge {
+	edges = slices.Clone(edges)
+	slices.SortFunc(edges, func(a, b Edge) int {
+		return cmp.Or(strings.Compare(a.From, b.From), strings.Compare(a.To, b.To),
+			strings.Compare(a.kind(), b.kind()), strings.Compare(a.Label, b.Label), strings.Compare(a.Kind, b.Kind))
+	})
+	return slices.Compact(edges)
 }
 
 func isResource(n Node) bool { return n.Kind == "resource" }
@@ -236,11 +364,13 @@ func (m *model) group() {
 	}
 }
 
-// merge turns edges into lines: one per component and resource, with the
-// heads and tooltips of all the edges between them; other edges one each.
-func (m *model) merge(edges []Edge, index map[string]int) {
+// linesOf turns edges (sorted, between m's nodes, index their indexes)
+// into lines: one per component and resource, with the heads and
+// tooltips of all the edges between them; other edges one each.
+func (m *model) linesOf(edges []Edge, index map[string]int) []line {
 	type pair struct{ comp, res int }
 	at := map[pair]int{} // line index
+	var lines []line
 	for _, e := range edges {
 		f, t := index[e.From], index[e.To]
 		title := e.Label
@@ -250,7 +380,7 @@ func (m *model) merge(edges []Edge, index map[string]int) {
 		title = oneLine(title)
 		writes := e.kind() == "writes"
 		if isResource(m.nodes[f]) == isResource(m.nodes[t]) {
-			m.lines = append(m.lines, line{tail: f, head: t, headArrow: true, dashed: !writes, title: title})
+			lines = append(lines, line{tail: f, head: t, headArrow: true, dashed: !writes, title: title})
 			continue
 		}
 		p := pair{f, t}
@@ -259,15 +389,15 @@ func (m *model) merge(edges []Edge, index map[string]int) {
 		}
 		li, ok := at[p]
 		if !ok {
-			li = len(m.lines)
+			li = len(lines)
 			at[p] = li
 			l := line{tail: p.comp, head: p.res, dashed: true, constraint: true}
 			if m.side[p.comp] == rightSide {
 				l.tail, l.head = p.res, p.comp
 			}
-			m.lines = append(m.lines, l)
+			lines = append(lines, l)
 		}
-		l := &m.lines[li]
+		l := &lines[li]
 		// A write points at the resource, a watch at the component.
 		atRes := writes
 		if (l.head == p.res) == atRes {
@@ -284,6 +414,7 @@ func (m *model) merge(edges []Edge, index map[string]int) {
 			l.title += "\n" + title
 		}
 	}
+	return lines
 }
 
 // oneLine replaces line breaks, other control characters and characters
