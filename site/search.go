@@ -152,10 +152,16 @@ func searchScripts(ls []*builder) (own [][]byte, shared []byte, err error) {
 			in[e]++
 		}
 	}
+	// An entry every language has alike is written once, but only if its
+	// link leaves the language's directory (a source page's): one into
+	// it (an event's, a resource's) is relative to the search page that
+	// loads it in the first language's directory, and a multi-release
+	// site moves it to that language's shared page (relinkSearch).
+	alike := func(e searchEntry) bool { return in[e] == len(ls) && strings.HasPrefix(e.U, "../") }
 	var common []searchEntry
 	if len(ls) > 1 {
 		for _, e := range entries[0] {
-			if in[e] == len(ls) {
+			if alike(e) {
 				common = append(common, e)
 			}
 		}
@@ -167,7 +173,7 @@ func searchScripts(ls []*builder) (own [][]byte, shared []byte, err error) {
 	}
 	for _, es := range entries {
 		if len(common) > 0 {
-			es = slices.DeleteFunc(es, func(e searchEntry) bool { return in[e] == len(ls) })
+			es = slices.DeleteFunc(es, alike)
 		}
 		js, err := searchScript(searchIndexData(es, searchIndexHead))
 		if err != nil {

@@ -442,7 +442,7 @@ func TestMultiReleaseSearch(t *testing.T) {
 		{oldestTag + "/en/" + searchPage, "deploymentpaused", []string{"DeploymentPaused en/events.html?rel=" + oldestTag + "#e-DeploymentPaused"}},
 		{newEn, "deploymentpaused", nil},
 		{newKo, "deploymentpaused", nil},
-		{oldKo, "deploymentpaused", []string{"DeploymentPaused en/events.html?rel=" + oldTag + "#e-DeploymentPaused"}},
+		{oldKo, "deploymentpaused", []string{"DeploymentPaused ko/events.html?rel=" + oldTag + "#e-DeploymentPaused"}},
 		// Both have this one, each at its own release.
 		{oldEn, "scalingreplicaset", []string{"ScalingReplicaSet en/events.html?rel=" + oldTag + "#e-ScalingReplicaSet"}},
 		{newEn, "scalingreplicaset", []string{
@@ -498,7 +498,7 @@ func TestMultiReleaseSearch(t *testing.T) {
 				t.Errorf("%s: %q is the site's, for releases %b", p, d.Docs[i][1], e)
 			}
 		}
-		if p == "en/"+searchSiteSharedJS && !slices.ContainsFunc(d.Docs, func(e []string) bool { return e[1] == "DeploymentPaused" }) {
+		if p == "en/"+searchSiteJS && !slices.ContainsFunc(d.Docs, func(e []string) bool { return e[1] == "DeploymentPaused" }) {
 			t.Errorf("%s: the older releases' event is not the site's", p)
 		}
 	}
@@ -510,8 +510,8 @@ func TestMultiReleaseSearch(t *testing.T) {
 	}
 
 	// The link checker reads the site's scripts for every release.
-	p := filepath.Join(out, "en", searchSiteSharedJS)
-	data := strings.Replace(files["en/"+searchSiteSharedJS], "#e-ScalingReplicaSet", "#e-Nope", 1)
+	p := filepath.Join(out, "en", searchSiteJS)
+	data := strings.Replace(files["en/"+searchSiteJS], "#e-ScalingReplicaSet", "#e-Nope", 1)
 	if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -583,5 +583,42 @@ func TestBrowserMultiReleaseSearch(t *testing.T) {
 	}
 	if loc, err := chromedp.Run(ctx, chromedp.Location()); err != nil || !strings.HasSuffix(loc, "/en/events.html?rel="+oldTag+"#e-DeploymentPaused") {
 		t.Errorf("the result opened %s (%v)", loc, err)
+	}
+}
+
+// The search entries the languages share link outside their
+// directories (source pages); an event's links to the reader's
+// language's events page, in a multi-release site too.
+func TestBilingualSearchLinksOwnLanguage(t *testing.T) {
+	files := readTree(t, buildMultiBilingual(t))
+	var shared, ko []string
+	for p, data := range files {
+		if !strings.HasSuffix(p, ".js") || !strings.Contains(p, "search") {
+			continue
+		}
+		switch {
+		case strings.Contains(p, "shared"):
+			shared = append(shared, p)
+			for _, lang := range []string{"/en/", "/ko/"} {
+				if strings.Contains(data, lang) {
+					t.Errorf("%s, which every language's search page loads, links into %s", p, lang)
+				}
+			}
+		case strings.HasPrefix(p, "ko/") || strings.Contains(p, "/ko/"):
+			ko = append(ko, p)
+		}
+	}
+	if len(shared) == 0 {
+		t.Fatal("no search script shared by the languages")
+	}
+	found := false
+	for _, p := range ko {
+		found = found || strings.Contains(files[p], "ko/events.html")
+		if strings.Contains(files[p], "/en/events.html") {
+			t.Errorf("%s links the English events page", p)
+		}
+	}
+	if !found {
+		t.Errorf("no Korean search script links the Korean events page: %q", ko)
 	}
 }
