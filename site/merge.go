@@ -635,7 +635,9 @@ func (set *releaseSet) target(f string, r, from, to int) (page, frag string, ok 
 
 // code writes part p of m's page: each merged line's renderings, the
 // placeholders resolved from the part's path, each marked with the
-// releases showing it unless all do, hidden unless the newest does.
+// releases showing it unless all do. A line the page's newest release
+// lacks (data-r even) is hidden by site.css, not by a hidden attribute
+// on each: site.js shows another release's lines.
 func (m *mergedSrc) code(set *releaseSet, p int) string {
 	from := m.paths[p]
 	end := len(m.views)
@@ -670,9 +672,6 @@ func (m *mergedSrc) code(set *releaseSet, p int) string {
 			}
 			if lv.mask != m.all {
 				sb.WriteString(` data-r=` + strconv.FormatUint(lv.mask, 16))
-			}
-			if lv.mask&1 == 0 {
-				sb.WriteString(` hidden`)
 			}
 			sb.WriteByte('>')
 			sb.WriteString(set.resolve(from, lv.html))

@@ -95,7 +95,8 @@ func TestBrowserSharedSource(t *testing.T) {
 	if got := at(t, page, "L10"); got.Where != page+"?rel="+oldTag+"#L10" || got.Rel != oldTag || got.Marked != "true" {
 		t.Errorf("an older reader following the shared code's link: %+v", got)
 	}
-	own := `(() => { const l = document.querySelector('pre.src > u[data-r]'); return [String(!!l && !l.hidden), String(document.querySelectorAll('pre.src > u:not([hidden])').length)]; })()`
+	// Shown: laid out (site.css hides the lines the newest lacks).
+	own := `(() => { const l = document.querySelector('pre.src > u[data-r]'); const shown = e => e.getClientRects().length > 0; return [String(!!l && shown(l)), String([...document.querySelectorAll('pre.src > u')].filter(shown).length)]; })()`
 	older, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](own))
 	if err != nil {
 		t.Fatal(err)

@@ -113,7 +113,7 @@ func TestMultiReleaseSharesSource(t *testing.T) {
 	if n := strings.Count(cur, "only in the older release"); n != 1 {
 		t.Errorf("the older release's own line is on the page %d times", n)
 	}
-	if !regexp.MustCompile(`<u id=L\d+\.1 data-r=2 hidden><i>// only in the older release</i>`).MatchString(cur) {
+	if !regexp.MustCompile(`<u id=L\d+\.1 data-r=2><i>// only in the older release</i>`).MatchString(cur) {
 		t.Errorf("the older release's own line is not marked as its only")
 	}
 	if !strings.Contains(cur, `<a href="deployment_controller.go.html?rel=`+oldTag+`" data-switch>`) {

@@ -237,7 +237,8 @@
     if (!pre) return;
     var st = (pre.getAttribute("data-start") || "").split(" ");
     if (st[k]) pre.style.counterReset = "ln " + st[k];
-    if (k === 0) return;
+    if (k === 0) return; // the newest's lines: site.css shows them
+    pre.classList.add("rel");
     var ls = pre.querySelectorAll("pre.src > [data-r]");
     for (var i = 0; i < ls.length; i++) ls[i].hidden = !(parseInt(ls[i].getAttribute("data-r"), 16) & (1 << k));
   }
