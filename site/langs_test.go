@@ -146,7 +146,7 @@ func TestBilingualReleases(t *testing.T) {
 		`data-lang="en" data-rel="v1.35.0">`, `data-lang="ko" data-rel="` + fixtureTag + `" data-head="v1.35.0" data-n="`,
 		// The older release's headers are the newer's made over by
 		// site.js (TestBrowserHeaderLikeNewest).
-		`data-rel="` + fixtureTag + `" data-gh="https://github.com/kubernetes/kubernetes/blob/` + fixtureTag + `/" data-like="v1.35.0" hidden></div>`,
+		`data-rel="` + fixtureTag + `" data-like="v1.35.0" hidden></div>`,
 		`href="../../../../ko/walkthroughs/deployment.html?rel=v1.35.0#step-2-rollout"`,
 	} {
 		if !strings.Contains(sp, want) {

@@ -201,9 +201,13 @@ func renderShared(bs []*builder, sp sharedSrc) ([]byte, error) {
 	var tags []string
 	newestHeader := map[string]string{} // per language
 	newestHead := map[string]string{}   // per language: the srcheader
+	newestGH := ghBase(b, f)
 	for k, r := range m.rels {
 		tags = append(tags, bs[r].in.Tag)
 		gh := ghBase(bs[r], f)
+		if k > 0 && gh == strings.Replace(newestGH, "/"+b.in.Tag+"/", "/"+bs[r].in.Tag+"/", 1) {
+			gh = "" // the newest's, at the release's tag: site.js makes it
+		}
 		for _, lb := range langsOf(bs[r]) {
 			sv := sourceView{Path: f, Dir: path.Dir(f), Name: path.Base(f), Lines: m.lines[k], GitHub: lb.opts.SourceURL(f, 0, 0), Cites: lb.citeViews(f)}
 			d := langBlock{pageData: lb.pageData(p, f, "", sv), Hide: len(parts.chrome) > 0, Rel: lb.in.Tag, GH: gh}

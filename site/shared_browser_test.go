@@ -9,10 +9,12 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/network"
 	cdppage "github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 
@@ -499,5 +501,51 @@ func TestBrowserLinkMovedOnPage(t *testing.T) {
 	}
 	if got != "y.html#L3" {
 		t.Errorf("as v1, the link went to %s, want y.html#L3", got)
+	}
+}
+
+// An older release's reader following a GitHub link in the shared code
+// goes to the release's tag: the page names no permalink base for a
+// release whose is the newest's at its tag (site.js makes it).
+func TestBrowserOlderGitHubLink(t *testing.T) {
+	if testing.Short() {
+		t.Skip("browser test skipped in -short mode")
+	}
+	out, _ := buildShared(t)
+	const srcPage = "src/pkg/controller/deployment/deployment_controller.go.html"
+	if page, err := os.ReadFile(filepath.Join(out, srcPage)); err != nil || strings.Contains(string(page), `data-gh="https://github.com/kubernetes/kubernetes/blob/`+oldTag+`/"`) {
+		t.Fatalf("the page names the older release's permalink base (%v)", err)
+	}
+	ctx := browser(t, 1280, 700)
+	var mu sync.Mutex
+	var went []string
+	if err := chromedp.Listen(ctx, func(ev any) {
+		if e, ok := ev.(*network.EventRequestWillBeSent); ok && strings.HasPrefix(e.Request.URL, "https://github.com/") {
+			mu.Lock()
+			went = append(went, e.Request.URL)
+			mu.Unlock()
+		}
+	}); err != nil {
+		t.Fatal(err)
+	}
+	openPage(t, ctx, fileURL(t, out)+srcPage+"?rel="+oldTag)
+	href, err := chromedp.Run(ctx, chromedp.Evaluate[string](`(() => { const a = document.querySelector('pre.src a[href^="https://github.com/"]'); a.click(); return a.getAttribute('href'); })()`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 50 {
+		mu.Lock()
+		n := len(went)
+		mu.Unlock()
+		if n > 0 {
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	want := strings.Replace(href, "/blob/"+newTag+"/", "/blob/"+oldTag+"/", 1)
+	if len(went) == 0 || !strings.HasPrefix(went[0], strings.Split(want, "#")[0]) {
+		t.Errorf("following %s at %s went to %q, want %s", href, oldTag, went, want)
 	}
 }

@@ -83,7 +83,7 @@ func TestMultiReleaseSharesSource(t *testing.T) {
 	sp := files["src/pkg/controller/deployment/sync.go.html"]
 	for _, w := range []string{
 		`<div class="langblock" data-lang="en" data-rel="` + newTag + `"><header class="srchead">`,
-		`<div class="langblock" data-lang="en" data-rel="` + oldTag + `" data-gh="https://github.com/kubernetes/kubernetes/blob/` + oldTag + `/" data-like="` + newTag + `" hidden></div>`,
+		`<div class="langblock" data-lang="en" data-rel="` + oldTag + `" data-like="` + newTag + `" hidden></div>`,
 		`/blob/` + newTag + `/pkg/controller/deployment/sync.go"`,
 		`<div class="langblock" data-lang="en" data-rel="` + oldTag + `" data-head="` + newTag + `" data-n="`,
 		`<a href="sync.go.html?rel=` + oldTag + `" data-switch>` + oldTag + `</a>`,

@@ -333,7 +333,8 @@
     return blocks[0];
   }
   // The code's GitHub links are the page's newest release's: for
-  // another, its part says where its permalinks start (data-gh). A line
+  // another, its part says where its permalinks start (data-gh; none
+  // when that is the newest's but for the tag). A line
   // the release shares with newer ones (data-r has a lower bit, or there
   // is none) has their links, and the release's part says where those go
   // for it (site/merge.go file1): to another line of the same GitHub file
@@ -348,6 +349,7 @@
     var to = shared && linkMoves()[href];
     if (to) href = to;
     var cur = shown(lang, rel), g0 = blocks[0].getAttribute("data-gh"), g = cur.getAttribute("data-gh");
+    if (g0 && !g) g = g0.replace("/" + newest + "/", "/" + rel + "/");
     if (!g0 || !g || href.indexOf(g0) !== 0) return href;
     var rest = href.slice(g0.length), moved = shared && !to && ghLines()[rest];
     if (moved) rest = rest.replace(/#L\d+$/, "#L" + moved);
