@@ -2,10 +2,13 @@ package site
 
 import (
 	"context"
+	"path"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 // TestChangesDiffOnce: two references whose declaration has one diff
@@ -38,5 +41,111 @@ func TestChangesDiffOnce(t *testing.T) {
 	section := regexp.MustCompile(`<section class="changed" id="(d[0-9]+)">`).FindAllStringSubmatch(ch[:max(strings.Index(ch, `<pre class="code diff">`), 0)], -1)
 	if len(section) == 0 || !strings.Contains(ch, `<a href="#`+section[len(section)-1][1]+`">The diff of its declaration is the one above ↑</a>`) {
 		t.Errorf("the second reference does not send the reader to the first's diff")
+	}
+}
+
+// TestChangesBilingualOnce: a bilingual release has one changes page for
+// its languages, at its root: each diff is written once in the site, the
+// text around it in each language (the first shown without script, the
+// others hidden until ?lang= names them), and every link a language's
+// pages have to it (the badges, the walkthrough's "on the changes page",
+// the home page) names that language and a change the page has.
+func TestChangesBilingualOnce(t *testing.T) {
+	out := buildMultiBilingual(t)
+	files := readTree(t, out)
+	page := newTag + "/" + changesPage
+	for _, lang := range []string{"en", "ko"} {
+		if _, ok := files[newTag+"/"+lang+"/"+changesPage]; ok {
+			t.Errorf("%s/%s/%s: a changes page per language", newTag, lang, changesPage)
+		}
+	}
+	ch, ok := files[page]
+	if !ok {
+		t.Fatalf("no %s", page)
+	}
+	// The fixture's one diff, written once in the site's pages (the
+	// walkthroughs' diff boxes are empty until site.js fills them from
+	// the diffs script).
+	diffs := regexp.MustCompile(`(?s)<pre class="code diff">(.+?)</pre>`)
+	var at []string
+	for p, data := range files {
+		for _, m := range diffs.FindAllStringSubmatch(data, -1) {
+			if strings.Contains(m[1], "new := 2") {
+				at = append(at, p)
+			}
+		}
+	}
+	if len(at) != 1 || at[0] != page {
+		t.Errorf("the diff is written in %q, want once, in %s", at, page)
+	}
+
+	// Each change's section: the badge and the citing steps in each
+	// language, English shown, Korean hidden, each citing its own
+	// language's walkthrough.
+	sections := regexp.MustCompile(`(?s)<section class="changed" id="(d[0-9]+)">(.*?)</section>`).FindAllStringSubmatch(ch, -1)
+	if len(sections) == 0 {
+		t.Fatalf("%s: no change", page)
+	}
+	for _, s := range sections {
+		for _, want := range []string{
+			`<span class="langblock" data-lang="en"><span class="badge badge-`,
+			`<span class="langblock" data-lang="ko" hidden><span class="badge badge-`,
+			`<p class="langblock" data-lang="en">Cited by: <a href="../en/walkthroughs/deployment.html`,
+			`<p class="langblock" data-lang="ko" hidden>이 참조를 인용한 단계: <a href="../ko/walkthroughs/deployment.html`,
+		} {
+			if !strings.Contains(s[2], want) {
+				t.Errorf("%s#%s lacks %s", page, s[1], want)
+			}
+		}
+	}
+	for _, want := range []string{
+		`<div class="langblock" data-lang="en" data-title="Changes since ` + oldTag + ` · kubewalk · ` + newTag + `">`,
+		`<div class="langblock" data-lang="ko" data-title="` + oldTag + ` 이후 바뀐 것 · kubewalk · ` + newTag + `" hidden>`,
+		`<h1>` + oldTag + ` 이후 바뀐 것</h1>`,
+		`<a href="changes.html?lang=ko" hreflang="ko" lang="ko" data-switch>`,
+		`<a href="changes.html" hreflang="en" lang="en" data-switch>`,
+		`<script src="../assets/lang.js"></script>`,
+	} {
+		if !strings.Contains(ch, want) {
+			t.Errorf("%s lacks %s", page, want)
+		}
+	}
+
+	// Every link to it names the language of the page it is on, and a
+	// change the page has.
+	ids := map[string]bool{"": true}
+	for _, s := range sections {
+		ids[s[1]] = true
+	}
+	links := regexp.MustCompile(`href="([^"]*/` + regexp.QuoteMeta(changesPage) + `)(\?lang=[a-z]+)?(?:#([^"]*))?"`)
+	n := map[string]int{}
+	for p, data := range files {
+		lang, _, _ := strings.Cut(strings.TrimPrefix(p, newTag+"/"), "/")
+		if !strings.HasSuffix(p, ".html") || p == page || (lang != "en" && lang != "ko") {
+			continue
+		}
+		for _, m := range links.FindAllStringSubmatch(data, -1) {
+			if got := path.Join(path.Dir(p), m[1]); got != page {
+				t.Errorf("%s links %s, want %s", p, got, page)
+			}
+			if want := map[string]string{"en": "", "ko": "?lang=ko"}[lang]; m[2] != want || !ids[m[3]] {
+				t.Errorf("%s links %s%s#%s, want %s and one of its changes", p, m[1], m[2], m[3], want)
+			}
+			n[lang]++
+		}
+	}
+	// The home page, the badges and the no-script link of the
+	// walkthrough's diff.
+	if n["en"] < 3 || n["ko"] < 3 {
+		t.Errorf("links to the changes page per language: %v, want the home page's, the badges and the diffs'", n)
+	}
+	if !strings.Contains(files["ko/"+WalkthroughPage("deployment")], `<p class="nojs meta"><a href="../../`+newTag+`/changes.html?lang=ko#d`) {
+		t.Errorf("the Korean walkthrough's diff does not link the changes page in Korean")
+	}
+	for _, err := range CheckLinks(out) {
+		t.Error(err)
+	}
+	if diff := cmp.Diff(files, readTree(t, buildMultiBilingual(t))); diff != "" {
+		t.Errorf("two builds differ (-first +second):\n%.2000s", diff)
 	}
 }

@@ -239,6 +239,7 @@ var messages = map[string]map[string]string{
 		"changes.kind":            "Kind",
 		"changes.change":          "Change",
 		"changes.fact":            "Fact",
+		"changes.citedby":         "Cited by",
 
 		// The controller pages and the scheduler plugins page.
 		"nav.controllers":          "Controllers",
@@ -523,6 +524,7 @@ var messages = map[string]map[string]string{
 		"changes.kind":            "종류",
 		"changes.change":          "변경",
 		"changes.fact":            "사실",
+		"changes.citedby":         "이 참조를 인용한 단계",
 
 		// The controller pages and the scheduler plugins page.
 		"nav.controllers":          "컨트롤러",

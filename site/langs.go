@@ -16,7 +16,8 @@ import (
 // A bilingual site (Input.Langs) is laid out as Hugo lays out a
 // multilingual one, with one difference: what does not depend on the
 // language is written once, for every language — code is code, so the
-// source pages, the facts and the diffs behind a walkthrough's badges;
+// source pages, the facts and the diffs behind a walkthrough's badges (its
+// script, and the changes page);
 // and the assets, which are the same bytes in every language. (So is
 // most of explain's index: explain.go.)
 //
@@ -26,6 +27,7 @@ import (
 //	src/…                the source pages, shared
 //	facts.json.gz        shared
 //	walkthroughs/<id>.diffs.js  shared
+//	changes.html         shared: the diffs once, the text per language (changes.go)
 //	assets/…             shared (in a multi-release site, by every release too)
 //
 // Each language has a builder whose site paths are from its directory
@@ -40,7 +42,7 @@ import (
 // sharedPage reports whether site path p is one page for every language
 // of a bilingual site rather than one per language.
 func sharedPage(p string) bool {
-	return strings.HasPrefix(p, "src/") || p == factsFile || strings.HasPrefix(p, assetsDir) || isDiffsScript(p)
+	return strings.HasPrefix(p, "src/") || p == factsFile || strings.HasPrefix(p, assetsDir) || isDiffsScript(p) || p == changesPage
 }
 
 // full returns site path p of b's pages as a path from the release's

@@ -65,7 +65,7 @@ func (b *builder) homeChanges() *homeChanges {
 	if b.in.Since == "" {
 		return nil
 	}
-	hc := &homeChanges{Since: b.in.Since, Href: relURL(homePage, changesPage, ""), Refs: len(b.changeKeys)}
+	hc := &homeChanges{Since: b.in.Since, Href: b.changesLink(homePage, ""), Refs: len(b.changeKeys)}
 	count := map[string]int{}
 	for _, f := range b.in.FactChanges {
 		count[string(f.Kind)+"s."+string(f.Change)]++
