@@ -43,7 +43,7 @@ e2e: build
 	# The explain page and `kubewalk explain` agree on the default release's
 	# real facts too, not only on the fixture's.
 	./$(BIN) --cache-dir $(E2E_CACHE) build --source goproxy --lang en --out $(ARTIFACTS)/explain-site
-	KUBEWALK_EXPLAIN_FACTS=$(ARTIFACTS)/explain-site/facts.json.gz $(GO) test -count=1 -run TestBrowserExplainParityFacts ./site
+	KUBEWALK_EXPLAIN_FACTS=$(ARTIFACTS)/explain-site/facts.json.zst $(GO) test -count=1 -run TestBrowserExplainParityFacts ./site
 
 bench: build
 	GO=$(GO) E2E_CACHE=$(E2E_CACHE) bash bench/run.sh

@@ -179,6 +179,13 @@ WT_LARGEST=$(find "$BENCH/kw-$NEW_TAG" -path '*/walkthroughs/*.html' -printf '%s
 PAGE_LARGEST=$(find "$BENCH/kw-$NEW_TAG" -name '*.html' -printf '%s %P\n' | sort -n | tail -1)
 echo "largest walkthrough page: $WT_LARGEST; largest page: $PAGE_LARGEST"
 
+# The default site's facts.json.zst encoded again from the facts it holds:
+# encode time, its bytes and those of the gzipped plain JSON of before.
+step "go test -bench FactsFile ./site (the facts of $NEW_TAG)"
+KUBEWALK_BENCH_FACTS=$BENCH/kw-$NEW_TAG/facts.json.zst \
+  "$GO" test -run '^$' -bench FactsFile -benchmem -count 1 -benchtime 3x ./site | tee "$BENCH/bench-facts.txt" ||
+  note "BenchmarkFactsFile failed"
+
 step "kubewalk build --tags $ALL_RANGE (every minor release, latest patch)"
 # The first build fetches and analyses what the cache lacks; the second,
 # measured, builds from cached trees and facts, as make site-all does
@@ -194,6 +201,7 @@ ALL_SRC_BYTES=$(du -sb "$BENCH/kw-all/src" | cut -f1)
 ALL_REL_BYTES=$(du -scb "$BENCH"/kw-all/v*/ | tail -1 | cut -f1)
 ALL_PAGES=$(find "$BENCH/kw-all" -name '*.html' | wc -l)
 ALL_LARGEST=$(find "$BENCH/kw-all" -name '*.html' -printf '%s %P\n' | sort -n | tail -1)
+ALL_FACTS_BYTES=$(find "$BENCH/kw-all" -name facts.json.zst -printf '%s\n' | awk '{ s += $1 } END { print s + 0 }')
 echo "largest page of the $ALL_RANGE site: $ALL_LARGEST"
 
 gobench ./internal/render/codehtml "$TREE_OLD" -benchtime "$BENCHTIME"
@@ -250,6 +258,9 @@ step "summary"
   row "  of it, the other pages shared by releases; each release's own" "$(mb "$((ALL_BYTES - ALL_SRC_BYTES - ALL_REL_BYTES))") MB; $(mb "$ALL_REL_BYTES") MB"
   row "  RATIO its size / the default site's" "$(div "$ALL_BYTES" "$NEW_BYTES" 2)×" "≤ 2×"
   row "  its largest page" "$(awk '{printf "%.1f kB %s", $1/1000, $2}' <<<"$ALL_LARGEST")" "≤ 1 MB"
+  F=$BENCH/bench-facts.txt
+  row "facts.json.zst $NEW_TAG: bytes, encode time" "$(metric $F BenchmarkFactsFile zst-kB) kB, $(msecs "$(metric $F BenchmarkFactsFile ns/op)")" "$(metric $F BenchmarkFactsFile gz-kB) kB as facts.json.gz"
+  row "  facts.json.zst of every release of $ALL_RANGE" "$(mb "$ALL_FACTS_BYTES") MB" "5.5 MB as facts.json.gz"
   row "codehtml BenchmarkGo / GoParallel" "$(msecs "$(metric $CH BenchmarkGo ns/op)") / $(msecs "$(metric $CH BenchmarkGoParallel ns/op)")"
   row "analysis cold (empty GOCACHE), $NEW_TAG: time, peak RSS" "$(secs "$(metric $A BenchmarkAnalyzeCold ns/op)"), $(metric $A BenchmarkAnalyzeCold peak-RSS-MB) MB" "≤ 8 s quiet, ≤ 1.5 GB"
   row "  go list -deps -json, same roots, empty GOCACHE (same runs)" "$(metric $A BenchmarkAnalyzeCold golist-s/op) s"

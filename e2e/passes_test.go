@@ -3,14 +3,12 @@
 package e2e
 
 // Accuracy of the analyzer's discovery passes on real Kubernetes
-// releases, read from the facts.json.gz of the site kubewalk builds (it
+// releases, read from the facts.json.zst of the site kubewalk builds (it
 // holds every fact: handlers, wirings, writes, events, list-watches,
 // calls), against the tree kubewalk fetch puts on disk.
 
 import (
 	"bufio"
-	"compress/gzip"
-	"encoding/json"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -21,6 +19,7 @@ import (
 	"testing"
 
 	"github.com/kubewalk/kubewalk/analyzer/fact"
+	"github.com/kubewalk/kubewalk/site"
 	"github.com/kubewalk/kubewalk/source"
 )
 
@@ -64,27 +63,23 @@ func analysedReleases(t *testing.T) []*analysed {
 func analyse(t *testing.T, tag string) *analysed {
 	t.Helper()
 	dir, _ := kubewalk(t, "fetch", "--source", "goproxy", "--tag", tag, "-o", "dir")
-	site, err := os.MkdirTemp("", "kubewalk-e2e-site-")
+	tmp, err := os.MkdirTemp("", "kubewalk-e2e-site-")
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer os.RemoveAll(site) // the facts are read before: the pages are not needed
-	out := filepath.Join(site, "public")
+	defer os.RemoveAll(tmp) // the facts are read before: the pages are not needed
+	out := filepath.Join(tmp, "public")
 	kubewalk(t, "build", "--source", "goproxy", "--tag", tag, "--out", out, "--quiet")
-	f, err := os.Open(filepath.Join(out, "facts.json.gz"))
+	f, err := os.Open(filepath.Join(out, "facts.json.zst"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	zr, err := gzip.NewReader(f)
+	facts, err := site.ReadFacts(f)
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("%s facts.json.zst: %v", tag, err)
 	}
-	var facts fact.Facts
-	if err := json.NewDecoder(zr).Decode(&facts); err != nil {
-		t.Fatalf("%s facts.json.gz: %v", tag, err)
-	}
-	return &analysed{Tag: tag, Facts: &facts, Dir: strings.TrimSpace(dir)}
+	return &analysed{Tag: tag, Facts: facts, Dir: strings.TrimSpace(dir)}
 }
 
 // registrationLine matches a line that calls or declares a handler

@@ -77,7 +77,7 @@ func TestE2EBuildSite(t *testing.T) {
 	kubewalk(t, "build", "--source", "goproxy", "--out", out)
 	// Bilingual by default: each language under its directory, the source
 	// pages and facts shared.
-	for _, f := range []string{"index.html", "facts.json.gz", "en/walkthroughs/deployment.html", "ko/walkthroughs/deployment.html"} {
+	for _, f := range []string{"index.html", "facts.json.zst", "en/walkthroughs/deployment.html", "ko/walkthroughs/deployment.html"} {
 		if _, err := os.Stat(filepath.Join(out, f)); err != nil {
 			t.Errorf("site lacks %s: %v", f, err)
 		}

@@ -71,17 +71,17 @@ func TestCacheRebuildIsFullBuild(t *testing.T) {
 	}
 	edits := []edit{
 		{name: "first build"},
-		{name: "nothing changed", same: []string{dcPage, syncPage, schPage, "facts.json.gz", "handlers.html", "events.html", "resources.html", "assets/site.css", "search-index.js", ".kubewalk-site"},
+		{name: "nothing changed", same: []string{dcPage, syncPage, schPage, factsFile, "handlers.html", "events.html", "resources.html", "assets/site.css", "search-index.js", ".kubewalk-site"},
 			rewritten: []string{"index.html", "walkthroughs/deployment.html", "explain-index.js"}},
 		{name: "step text", do: func(docs []*walkthrough.Doc) {
 			d := enDeployment(docs)
 			d.Steps[1].Segments = append([]walkthrough.Segment{{HTML: "<p>An edit.</p>"}}, d.Steps[1].Segments...)
-		}, same: []string{dcPage, syncPage, schPage, "facts.json.gz", "handlers.html"}, rewritten: []string{"walkthroughs/deployment.html"}},
+		}, same: []string{dcPage, syncPage, schPage, factsFile, "handlers.html"}, rewritten: []string{"walkthroughs/deployment.html"}},
 		{name: "step title: the backlinks of the files the step cites", do: func(docs []*walkthrough.Doc) {
 			enDeployment(docs).Steps[1].Title = "rolloutRolling, retitled"
-		}, same: []string{dcPage, schPage, "facts.json.gz", "handlers.html"}, rewritten: []string{syncPage, "search-index.js"}},
+		}, same: []string{dcPage, schPage, factsFile, "handlers.html"}, rewritten: []string{syncPage, "search-index.js"}},
 		{name: "a file gets a source page: links to it go in-site", do: citeInformer,
-			same: []string{syncPage, schPage, "facts.json.gz"}, rewritten: []string{dcPage, stgPage, "handlers.html", "events.html", "resources.html"}},
+			same: []string{syncPage, schPage, factsFile}, rewritten: []string{dcPage, stgPage, "handlers.html", "events.html", "resources.html"}},
 		{name: "an excerpt outside its file: fails while pages are written", do: func(docs []*walkthrough.Doc) {
 			s := &enDeployment(docs).Steps[0]
 			s.Segments = slices.Clone(s.Segments)
@@ -99,8 +99,8 @@ func TestCacheRebuildIsFullBuild(t *testing.T) {
 		{name: "nothing changed again", same: []string{dcPage, stgPage, syncPage, "handlers.html"}},
 		{name: "the file loses its source page", do: func(docs []*walkthrough.Doc) {
 			watchDoc(docs).Steps[0].Refs = watchDoc(base.Docs).Steps[0].Refs
-		}, same: []string{syncPage, schPage, "facts.json.gz"}, rewritten: []string{dcPage, "handlers.html"}},
-		{name: "another analysis of the release", rewritten: []string{dcPage, "facts.json.gz", "handlers.html"}},
+		}, same: []string{syncPage, schPage, factsFile}, rewritten: []string{dcPage, "handlers.html"}},
+		{name: "another analysis of the release", rewritten: []string{dcPage, factsFile, "handlers.html"}},
 	}
 	for _, mode := range []string{"new directory", "in place"} {
 		t.Run(mode, func(t *testing.T) {

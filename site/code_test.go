@@ -2,12 +2,9 @@ package site
 
 import (
 	"bytes"
-	"compress/gzip"
-	"encoding/json"
 	"fmt"
 	"go/scanner"
 	"go/token"
-	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -205,40 +202,6 @@ func TestSourceCode(t *testing.T) {
 				t.Errorf("comments highlighted: %v, want %v", got, tc.highlights)
 			}
 		})
-	}
-}
-
-// TestFactsGzipped checks that the site's facts.json.gz is the facts as
-// fact.Facts.WriteJSON writes them, gzipped without a name or time, so
-// the same facts make the same bytes.
-func TestFactsGzipped(t *testing.T) {
-	in, _ := fixture(t)
-	out, _ := buildFixture(t, nil)
-	gz, err := os.ReadFile(filepath.Join(out, factsFile))
-	if err != nil {
-		t.Fatal(err)
-	}
-	zr, err := gzip.NewReader(bytes.NewReader(gz))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if zr.Name != "" || !zr.ModTime.IsZero() {
-		t.Errorf("gzip header names %q at %v; want neither", zr.Name, zr.ModTime)
-	}
-	got, err := io.ReadAll(zr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var want bytes.Buffer
-	if err := in.Facts.WriteJSON(&want); err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(got, want.Bytes()) {
-		t.Errorf("facts.json.gz holds %d bytes that are not WriteJSON's %d", len(got), want.Len())
-	}
-	var f fact.Facts
-	if err := json.Unmarshal(got, &f); err != nil || f.Tag != fixtureTag {
-		t.Errorf("facts.json.gz does not decode to the release's facts: tag %q, %v", f.Tag, err)
 	}
 }
 

@@ -1,6 +1,6 @@
 // Package site renders kubewalk's static website: the walkthroughs, source
 // pages of every file they and the fact indexes point into, the indexes of
-// informer handlers, events and resources, search and facts.json.
+// informer handlers, events and resources, search and facts.json.zst.
 //
 // It is the last stage of the pipeline and knows nothing of how facts were
 // found: Build takes plain data (Input: facts, symbols, identifier tables,
@@ -41,14 +41,14 @@
 //	changes.html                    what changed since Input.Since (multi-release sites)
 //	walkthroughs/<id>.diffs.js      the diffs behind a walkthrough's badges, loaded on demand
 //	search-index.js                 the full-text search index as a script (file:// cannot fetch JSON; search.go)
-//	facts.json.gz                   every fact, gzipped, for tools (linked from the home page)
+//	facts.json.zst                  every fact, for tools, zstd-compressed (factsfile.go; linked from the home page)
 //	assets/site.css site.js search.js explain.js lang.js
 //	.kubewalk-site                  marker: Build only ever replaces its own output
 //
 // With Input.Langs (the command line's default: en and ko) the site is
 // bilingual (langs.go): <out>/en/… and <out>/ko/… each laid out as above
 // but for what is the same in every language, which sits once at <out>/
-// for all of them: src/, facts.json.gz, walkthroughs/<id>.diffs.js,
+// for all of them: src/, facts.json.zst, walkthroughs/<id>.diffs.js,
 // assets/ and explain-index.js (each language has its own only when its
 // walkthroughs give the call sites other steps: explain.go);
 // <out>/index.html sends the reader to the browser's language

@@ -1,13 +1,10 @@
 package site
 
 import (
-	"bytes"
-	"compress/gzip"
 	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
-	"io"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -622,8 +619,8 @@ func unescapePath(t *testing.T, p string) string {
 }
 
 // TestBrowserExplainParityFacts runs the parity test over a release's real
-// facts (KUBEWALK_EXPLAIN_FACTS=path/to/facts.json.gz as `kubewalk build`
-// writes it, or a facts.json from `kubewalk list` or gunzip) and, besides the corpus, files of events and audit lines
+// facts (KUBEWALK_EXPLAIN_FACTS=path/to/facts.json.zst as `kubewalk build`
+// writes it, an older site's facts.json.gz, or a facts.json: ReadFacts) and, besides the corpus, files of events and audit lines
 // such as the blog posts quote (KUBEWALK_EXPLAIN_POSTS=dir, optional):
 // hundreds of call sites, reach
 // sets through the whole call graph. The site is built without
@@ -631,26 +628,18 @@ func unescapePath(t *testing.T, p string) string {
 func TestBrowserExplainParityFacts(t *testing.T) {
 	path := os.Getenv("KUBEWALK_EXPLAIN_FACTS")
 	if path == "" {
-		t.Skip("set KUBEWALK_EXPLAIN_FACTS to a facts.json or facts.json.gz")
+		t.Skip("set KUBEWALK_EXPLAIN_FACTS to a facts.json.zst, facts.json.gz or facts.json")
 	}
-	data, err := os.ReadFile(path)
+	r, err := os.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if strings.HasSuffix(path, ".gz") {
-		zr, err := gzip.NewReader(bytes.NewReader(data))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if data, err = io.ReadAll(zr); err != nil {
-			t.Fatal(err)
-		}
-	}
-	var facts fact.Facts
-	if err := json.Unmarshal(data, &facts); err != nil {
+	facts, err := ReadFacts(r)
+	r.Close()
+	if err != nil {
 		t.Fatal(err)
 	}
-	in := Input{Tag: facts.Tag, Lang: "en", Facts: &facts, ReadFile: func(string) ([]byte, error) { return nil, nil }}
+	in := Input{Tag: facts.Tag, Lang: "en", Facts: facts, ReadFile: func(string) ([]byte, error) { return nil, nil }}
 	opts := Options{
 		Out:       filepath.Join(t.TempDir(), "public"),
 		SourceURL: func(p string, from, to int) string { return source.Permalink(facts.Tag, p, from, to) },
@@ -659,7 +648,7 @@ func TestBrowserExplainParityFacts(t *testing.T) {
 	if _, err := Build(context.Background(), in, opts); err != nil {
 		t.Fatal(err)
 	}
-	x := explain.New(&facts, nil, explainOptions(opts.SourceURL))
+	x := explain.New(facts, nil, explainOptions(opts.SourceURL))
 	cases := loadCorpus(t)
 	if dir := os.Getenv("KUBEWALK_EXPLAIN_POSTS"); dir != "" {
 		posts, err := filepath.Glob(filepath.Join(dir, "*"))

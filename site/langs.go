@@ -25,7 +25,7 @@ import (
 //	en/index.html, en/walkthroughs/…, en/search.html, …
 //	ko/index.html, ko/walkthroughs/…, ko/search.html, …
 //	src/…                the source pages, shared
-//	facts.json.gz        shared
+//	facts.json.zst       shared
 //	walkthroughs/<id>.diffs.js  shared
 //	changes.html         shared: the diffs once, the text per language (changes.go)
 //	assets/…             shared (in a multi-release site, by every release too)

@@ -1,8 +1,6 @@
 package site
 
 import (
-	"bytes"
-	"compress/gzip"
 	"fmt"
 	"html/template"
 	"path"
@@ -10,7 +8,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/kubewalk/kubewalk/analyzer/fact"
 	"github.com/kubewalk/kubewalk/walkthrough"
 )
 
@@ -309,7 +306,7 @@ func (b *builder) citeViews(f string) []citeView {
 // factsFileData is facts.json, made once per build: the home page states
 // its size and the facts.json page writes it.
 func (b *builder) factsFileData() ([]byte, error) {
-	b.factsOnce.Do(func() { b.factsData, b.factsErr = factsJSON(b.in.Facts) })
+	b.factsOnce.Do(func() { b.factsData, b.factsErr = encodeFacts(b.in.Facts) })
 	return b.factsData, b.factsErr
 }
 
@@ -339,24 +336,4 @@ func byteSize(n int) string {
 	default:
 		return strconv.FormatFloat(float64(n)/1e6, 'f', 1, 64) + " MB"
 	}
-}
-
-// factsJSON is facts.json.gz: fact.Facts.WriteJSON's output, gzipped. The
-// JSON is 11 MB at v1.37.2, a third of a release's site, and a reader
-// never reads it (tools do, and `kubewalk list -o json` gives them the
-// same facts); gzip at its best level makes it 0.65 MB. The gzip header
-// holds no name and no time, so the bytes depend on the facts alone.
-func factsJSON(f *fact.Facts) ([]byte, error) {
-	var b bytes.Buffer
-	zw, err := gzip.NewWriterLevel(&b, gzip.BestCompression)
-	if err != nil {
-		return nil, err
-	}
-	if err := f.WriteJSON(zw); err != nil {
-		return nil, err
-	}
-	if err := zw.Close(); err != nil {
-		return nil, err
-	}
-	return b.Bytes(), nil
 }

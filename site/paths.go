@@ -28,7 +28,7 @@ const (
 	changesPage    = "changes.html"
 	searchIndexJS  = "search-index.js"
 	searchSharedJS = "search-shared.js"
-	factsFile      = "facts.json.gz"
+	factsFile      = "facts.json.zst"
 	markerFile     = ".kubewalk-site"
 )
 

@@ -27,7 +27,7 @@ func TestBuildFixture(t *testing.T) {
 		"src/pkg/scheduler/schedule_one.go.html",
 		"src/pkg/odd/x<script>&'\"#?.go.html",
 		"handlers.html", "events.html", "resources.html", "gates.html", "search.html",
-		"search-index.js", "facts.json.gz",
+		"search-index.js", factsFile,
 		"assets/site.css", "assets/site.js", "assets/search.js",
 	} {
 		if _, ok := files[want]; !ok {
@@ -97,9 +97,13 @@ func TestBuildFixture(t *testing.T) {
 			t.Errorf("home lacks %s", want)
 		}
 	}
-	// facts.json.gz is linked once, from the home page's indexes, with its size.
-	if n := len(files["facts.json.gz"]); !strings.Contains(home, `<a href="facts.json.gz">facts.json.gz</a> (`+byteSize(n)+`)`) {
-		t.Errorf("home does not link facts.json with its size (%s)", byteSize(n))
+	// facts.json.zst is linked once, from the home page's indexes, with
+	// its size and how to open it.
+	if n := len(files[factsFile]); !strings.Contains(home, `<a href="facts.json.zst">facts.json.zst</a> (`+byteSize(n)+`)`) {
+		t.Errorf("home does not link facts.json.zst with its size (%s)", byteSize(n))
+	}
+	if !strings.Contains(home, "<code>zstd -d facts.json.zst</code>") || !strings.Contains(home, "calls.symbols") {
+		t.Errorf("home does not say how to open facts.json.zst and read its call graph")
 	}
 	for p, html := range files {
 		if strings.HasSuffix(p, ".html") && p != "index.html" && strings.Contains(html, "facts.json") {

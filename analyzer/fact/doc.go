@@ -15,7 +15,9 @@
 // member (SplitSymbol, SymbolPackage, ShortSymbol), where a package sits in
 // the repository layout (PackageDir, SymbolDir, Component), which lines of
 // a declaration a reference's regular expression selects (LineSpan,
-// MatchLines), and how facts.json is written (WriteJSON).
+// MatchLines), and how facts.json is written (WriteJSON; WriteCompactJSON,
+// the form a site offers, its call graph with a symbol table) and read
+// (ReadJSON, either form).
 //
 //	f := res.Facts() // an *analyzer.Result's
 //	for _, w := range f.Writes {

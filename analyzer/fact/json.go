@@ -16,6 +16,13 @@ import (
 // and & are escaped as encoding/json does by default, so the file is safe
 // to serve beside HTML.
 func (f *Facts) WriteJSON(w io.Writer) error {
+	c := f.withEmptyLists()
+	return json.NewEncoder(w).Encode(&c)
+}
+
+// withEmptyLists is a copy of f whose nil lists are empty ones, written
+// [] rather than null.
+func (f *Facts) withEmptyLists() Facts {
 	c := *f
 	c.Roots = orEmpty(c.Roots)
 	c.Handlers = orEmpty(c.Handlers)
@@ -28,7 +35,7 @@ func (f *Facts) WriteJSON(w io.Writer) error {
 	c.GateChecks = orEmpty(c.GateChecks)
 	c.Controllers = orEmpty(c.Controllers)
 	c.SchedulerPlugins = orEmpty(c.SchedulerPlugins)
-	return json.NewEncoder(w).Encode(&c)
+	return c
 }
 
 func orEmpty[T any](s []T) []T {

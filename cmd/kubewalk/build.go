@@ -31,7 +31,7 @@ cache), analyses it (or takes the facts from the cache), resolves every
 walkthrough reference by Go symbol, and renders the site into --out: the
 walkthroughs with their sequence diagrams, source pages with line anchors and
 identifier links, indexes of informer handlers, events and writes, search,
-and facts.json.gz. The site is written to a temporary directory and renamed into
+and facts.json.zst. The site is written to a temporary directory and renamed into
 place, so a failed build leaves the previous site untouched.
 
 With several --tag flags, one site holds every release: a subtree per
