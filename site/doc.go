@@ -38,7 +38,7 @@
 //	traces/<kind>.html              chains derived from the facts (internal/derive/trace)
 //	explain.html explain-index.js   paste events or audit lines, explained in the browser
 //	explain-steps.js                the walkthrough steps explain-index.js names, titled in the page's language
-//	changes.html                    what changed since Input.Since (multi-release sites)
+//	changes.html                    what changed since Input.Since (multi-release sites; both languages)
 //	walkthroughs/<id>.diffs.js      the diffs behind a walkthrough's badges, loaded on demand
 //	search-index.js                 the full-text search index as a script (file:// cannot fetch JSON; search.go)
 //	facts.json.zst                  every fact, for tools, zstd-compressed (factsfile.go; linked from the home page)
@@ -71,8 +71,16 @@
 // written per release and chosen by ?rel=<tag> in site.js, every link
 // of the site to one of
 // them naming its release; a page that would pass a megabyte is written
-// once per group of releases (<name>.<tag>.html beside it); search, explain, the recorded run and each
-// release's changes stay in <out>/<tag>/. <out>/index.html lists the
+// once per group of releases (<name>.<tag>.html beside it); a
+// resources page's graph is drawn on the layout of every release's
+// graph (graphrel.go), so its drawings merge too. What the releases'
+// search and explain scripts share is written once at the root and in
+// <out>/<lang>/ (searchrel.go, explainrel.go), each release's own part
+// staying in <out>/<tag>/ with the recorded run and its changes page
+// (one page for its languages in a bilingual site: changes.go). Files no
+// release renders that the facts locate code in are aligned across the
+// releases too (linemaps.go), so a GitHub permalink into them is printed
+// once by its stable lines. <out>/index.html lists the
 // releases newest first (semver). Every page has a version switcher whose targets are computed
 // at build time from each release's page inventory: the same walkthrough
 // (site.js carries the step in view over when the other release has that
