@@ -205,21 +205,6 @@ func isError(t types.Type) bool {
 	return t != nil && types.Identical(t, types.Universe.Lookup("error").Type())
 }
 
-// isFuncOf reports whether call calls one of the package-level functions
-// given as pairs of import path and name.
-func isFuncOf(info *types.Info, call *ast.CallExpr, pairs ...string) bool {
-	fn, _ := calleeOf(info, call)
-	if fn == nil || fn.Pkg() == nil {
-		return false
-	}
-	for i := 0; i+1 < len(pairs); i += 2 {
-		if fn.Pkg().Path() == pairs[i] && fn.Name() == pairs[i+1] {
-			return true
-		}
-	}
-	return false
-}
-
 // paramIndex returns the index of obj among the top declaration's
 // parameters (not the variadic one), or -1.
 func (ev *strEval) paramIndex(obj *types.Var) int {

@@ -18,16 +18,6 @@ import (
 	"github.com/kubewalk/kubewalk/walkthrough"
 )
 
-// decodeJSON decodes s as readJSAssign does: numbers as json.Numbers.
-func decodeJSON(t *testing.T, s string) any {
-	t.Helper()
-	var v any
-	if err := readJSAssign("x", []byte("window.x = "+s+";\n"), &v); err != nil {
-		t.Fatal(err)
-	}
-	return v
-}
-
 // explainRelCopies are three releases' indexes, newest first, as the
 // releases would write them (and as explain.Indexes), and their steps:
 // the same call sites at other lines (and GitHub's tag and line in their

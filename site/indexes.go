@@ -24,11 +24,9 @@ func (b *builder) handlersPage() ([]byte, error) {
 	hs := b.in.Facts.Handlers
 	ids := handlerIDs(hs)
 	byComp := map[string][]int{}
-	byRes := map[string][]int{}
 	handled := map[string]bool{}
 	for i, h := range hs {
 		byComp[h.Component] = append(byComp[h.Component], i)
-		byRes[resourceLabel(h.Informer)] = append(byRes[resourceLabel(h.Informer)], i)
 		for _, f := range []*fact.Handler{h.Add, h.Update, h.Delete, h.Filter} {
 			if f != nil && f.Symbol != "" {
 				handled[f.Symbol] = true
@@ -57,6 +55,7 @@ func (b *builder) handlersPage() ([]byte, error) {
 		}
 		body.ByComponent = append(body.ByComponent, g)
 	}
+	byRes := b.resourceFacts().watch
 	for _, k := range slices.Sorted(maps.Keys(byRes)) {
 		body.ByResource = append(body.ByResource, handlerRefs{ID: anchorID("r-", k), Title: k, Refs: b.handlerRefs(handlersPage, hs, ids, byRes[k])})
 	}
@@ -261,7 +260,7 @@ func (b *builder) resourcesPage() ([]byte, error) {
 			watchers.ListWatches = append(watchers.ListWatches, v.listWatchRow(lw))
 		}
 		body.Resources = append(body.Resources, resourceView{ID: anchorID("res-", k), Title: k, Trace: traces[k],
-			Handlers: b.handlerRefs(resourcesPage, b.in.Facts.Handlers, ids, rf.watchIdx[k]),
+			Handlers: b.handlerRefs(resourcesPage, b.in.Facts.Handlers, ids, rf.watch[k]),
 			Watchers: watchers, Writers: v.facts(nil, nil, rf.write[k])})
 	}
 	svg, err := b.resourceGraphSVG(rf)
@@ -277,26 +276,24 @@ func (b *builder) resourcesPage() ([]byte, error) {
 // resourceFacts are the facts by resource (resourceLabel): its
 // informer handlers, raw list-watches and writes.
 type resourceFacts struct {
-	watch map[string][]fact.HandlerRegistration
-	// watchIdx are watch's registrations' indexes in the facts' handlers.
-	watchIdx map[string][]int
-	raw      map[string][]fact.ListWatch
-	write    map[string][]fact.Write
-	keys     []string // every resource, sorted
+	// watch are the informer handlers' registrations, by their indexes
+	// in the facts' handlers.
+	watch map[string][]int
+	raw   map[string][]fact.ListWatch
+	write map[string][]fact.Write
+	keys  []string // every resource, sorted
 }
 
 func (b *builder) resourceFacts() resourceFacts {
 	rf := resourceFacts{
-		watch:    map[string][]fact.HandlerRegistration{},
-		watchIdx: map[string][]int{},
-		raw:      map[string][]fact.ListWatch{},
-		write:    map[string][]fact.Write{},
+		watch: map[string][]int{},
+		raw:   map[string][]fact.ListWatch{},
+		write: map[string][]fact.Write{},
 	}
 	all := map[string]bool{}
 	for i, h := range b.in.Facts.Handlers {
 		k := resourceLabel(h.Informer)
-		rf.watch[k] = append(rf.watch[k], h)
-		rf.watchIdx[k] = append(rf.watchIdx[k], i)
+		rf.watch[k] = append(rf.watch[k], i)
 		all[k] = true
 	}
 	for _, w := range b.in.Facts.Writes {
@@ -327,7 +324,8 @@ func (b *builder) resourceGraph(rf resourceFacts) ([]graphNode, []graphEdge) {
 	writes := map[[2]string][]string{} // component, resource → verbs
 	for _, k := range rf.keys {
 		nodes = append(nodes, b.resourceNode(k, "#"+anchorID("res-", k)))
-		for _, h := range rf.watch[k] {
+		for _, i := range rf.watch[k] {
+			h := b.in.Facts.Handlers[i]
 			comps[h.Component] = true
 			watches[[2]string{h.Component, k}] = true
 		}

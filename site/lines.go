@@ -194,13 +194,6 @@ func (a anchorNum) next() anchorNum {
 	return anchorNum{a.n, a.k + 1}
 }
 
-func (a anchorNum) String() string {
-	if a.k == 0 {
-		return strconv.Itoa(a.n)
-	}
-	return strconv.Itoa(a.n) + "." + strconv.Itoa(a.k)
-}
-
 // lineRuns is copy k's line map of m's page: its lines, from line 1 on,
 // as runs of consecutive anchors, space-separated; "" when its lines are
 // the anchors' own numbers (the page's newest release, or a release

@@ -30,17 +30,6 @@ func TracePage(kind string) string { return "traces/" + kind + ".html" }
 
 func traceEmpty(t *trace.Trace) bool { return t == nil || t.Root == nil || len(t.Root.Watchers) == 0 }
 
-// traceKinds lists the kinds with a trace page, in Input order.
-func (b *builder) traceKinds() []string {
-	var ks []string
-	for _, t := range b.in.Traces {
-		if !traceEmpty(t.Trace) && checkID(t.Kind) == nil {
-			ks = append(ks, t.Kind)
-		}
-	}
-	return ks
-}
-
 type traceStepView struct {
 	Symbol, Href string
 	At           locView
