@@ -93,20 +93,30 @@ func (v views) lines(p string, from, to int) lineNums {
 		return n
 	}
 	n.From, n.To, n.Mark = sf, st, linesText(sf, st)
-	f, errF := strconv.Atoi(sf)
-	t, errT := strconv.Atoi(st)
+	// The permalink is by the stable numbers too, a line the newest
+	// lacks ("136.1") by the newest's line before it: site.js and
+	// renumber set the release's own from the mark, and releases that
+	// agree on the code print the same link.
+	f := linkLine(sf)
 	switch {
-	case errF != nil || st != "" && errT != nil:
-		// A line the newest lacks: the permalink keeps the release's
-		// own lines, which site.js and renumber set from the mark.
 	case to > from:
-		n.from, n.to = f, t
+		n.from, n.to = f, linkLine(st)
 	case to > 0:
 		n.from, n.to = f, f
 	default:
 		n.from = f
 	}
 	return n
+}
+
+// linkLine is the line of a GitHub permalink at stable number s: its
+// whole part, at least 1.
+func linkLine(s string) int {
+	a, ok := parseAnchor(s)
+	if !ok || a.n < 1 {
+		return 1
+	}
+	return a.n
 }
 
 // excerptRow is a line of an excerpt as a page prints it: its number, or

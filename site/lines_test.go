@@ -300,3 +300,77 @@ func TestLinkedFileLineNumbers(t *testing.T) {
 		t.Errorf("gates.html: the permalinks into %s: %v, want %v", f, got, want)
 	}
 }
+
+// A GitHub permalink on a shared page is by the stable numbers it is
+// marked with, a line the newest release lacks ("3.1") by the newest's
+// line before it: releases whose code agrees there print the same link
+// whatever their own numbers, and the merge writes it once.
+func TestPermalinkByMark(t *testing.T) {
+	const f = "pkg/features/check.go"
+	newer := "package features\n\nfunc Check() {\n\tif enabled(GateChecked) {}\n}\n"
+	older := "// Only in the older release,\n// which numbers its lines on.\n" + strings.Replace(newer, "{}", "{ old() }", 1)
+	rels, opts := multiFixtureOf(t, loadTree(t))
+	for i, src := range []string{older, newer} {
+		in := &rels[i].Input // oldest first
+		read := in.ReadFile
+		in.ReadFile = func(p string) ([]byte, error) {
+			if p == f {
+				return []byte(src), nil
+			}
+			return read(p)
+		}
+		facts := *in.Facts
+		n := strings.Count(src[:strings.Index(src, "if enabled")], "\n") + 1
+		at := fact.Location{Path: f, StartLine: n, EndLine: n}
+		facts.Gates = []fact.Gate{{Name: "GateChecked", Const: "k8s.io/kubernetes/pkg/features.GateChecked", Decl: at, Stage: fact.StageAlpha}}
+		facts.GateChecks = []fact.GateCheck{{Gate: "GateChecked", At: at, Guarded: at, Kind: "if", WhenEnabled: true,
+			Caller: fact.FuncRef{Symbol: "k8s.io/kubernetes/pkg/features.Check", Decl: fact.Location{Path: f, StartLine: n - 1, EndLine: n + 1}}}}
+		in.Facts = &facts
+	}
+	opts.Out = filepath.Join(t.TempDir(), "public")
+	if _, err := BuildReleases(context.Background(), rels, opts); err != nil {
+		t.Fatal(err)
+	}
+	files := readTree(t, opts.Out)
+	whole := func(s string) string {
+		if a, _, ok := strings.Cut(s, "."); ok {
+			return a
+		}
+		return s
+	}
+	link := regexp.MustCompile(`<a [^>]*>`)
+	attrOf := func(tag, k string) string {
+		m := regexp.MustCompile(` ` + k + `="([^"]*)"`).FindStringSubmatch(tag)
+		if m == nil {
+			return ""
+		}
+		return html.UnescapeString(m[1])
+	}
+	fractional := 0
+	for p, data := range files {
+		if !strings.HasSuffix(p, ".html") || strings.HasPrefix(p, "src/") {
+			continue
+		}
+		for _, tag := range link.FindAllString(data, -1) {
+			mark, href := attrOf(tag, "data-l"), attrOf(tag, "href")
+			_, frag, ok := strings.Cut(href, "#")
+			if mark == "" || !ok || !strings.HasPrefix(href, ghBlob) {
+				continue
+			}
+			from, to, rng := strings.Cut(mark, "-")
+			want := "L" + whole(from)
+			if rng && strings.Contains(frag, "-") {
+				want += "-L" + whole(to)
+			}
+			if frag != want {
+				t.Errorf("%s: %s links #%s, want #%s by its mark", p, tag, frag, want)
+			}
+			if strings.Contains(mark, ".") {
+				fractional++
+			}
+		}
+	}
+	if fractional == 0 {
+		t.Errorf("no permalink marked with a line the newest lacks; the test wants one")
+	}
+}
