@@ -144,9 +144,14 @@ func BuildReleases(ctx context.Context, rels []Release, opts Options) (Stats, er
 			lb.set, lb.self = set, i
 		}
 		bs = append(bs, b)
+	}
+	if err := unrenderRegenerated(bs); err != nil {
+		return Stats{}, err
+	}
+	for _, b := range bs {
 		ri, err := b.index()
 		if err != nil {
-			return Stats{}, fmt.Errorf("%s: %w", r.Tag, err)
+			return Stats{}, fmt.Errorf("%s: %w", b.in.Tag, err)
 		}
 		ri.b = b
 		set.rels = append(set.rels, ri)

@@ -412,8 +412,10 @@ func partsNav(m *mergedSrc, cur int) string {
 var symrefHref = regexp.MustCompile(`href="((?:\.\./)*)src/([^"#?]*)(#[^"]*)?"`)
 
 // retarget points the links into the source pages of a walkthrough's
-// HTML, on page p, at the shared pages serving b's release. A link that
-// names no rendered file is left as it was (the link checker reports it).
+// HTML, on page p, at the shared pages serving b's release, or at GitHub
+// for a file the release does not render (unrenderRegenerated). A link
+// that names no file of the release's is left as it was (the link
+// checker reports it).
 func (b *builder) retarget(p string, h template.HTML) template.HTML {
 	if b.set == nil || !strings.Contains(string(h), "src/") {
 		return h
@@ -426,10 +428,18 @@ func (b *builder) retarget(p string, h template.HTML) template.HTML {
 			return m // not the release's src/
 		}
 		target, err := url.PathUnescape(html.UnescapeString(s[2]))
-		if err != nil || b.set.srcVariant("src/"+target, b.self) == "" {
+		if err != nil {
 			return m
 		}
 		frag := strings.TrimPrefix(html.UnescapeString(s[3]), "#")
+		if b.set.srcVariant("src/"+target, b.self) == "" {
+			f, ok := strings.CutSuffix(target, ".html")
+			from, to, okL := parseLines(frag)
+			if !ok || b.rendered[f] || !okL {
+				return m
+			}
+			return `href="` + html.EscapeString(b.opts.SourceURL(f, from, to)) + `"`
+		}
 		return `href="` + html.EscapeString(b.link(p, "src/"+target, frag)) + `"`
 	}))
 }
