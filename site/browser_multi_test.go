@@ -110,11 +110,11 @@ func TestBrowserBilingualDiffs(t *testing.T) {
 			t.Fatalf("%s: open diff: %v", lang, err)
 		}
 		got, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`[document.querySelector('#step-2-rollout details.diff pre').textContent,
-			...[...document.scripts].map(s => s.src).filter(s => s.endsWith('.diffs.js'))]`))
+			...[...document.scripts].map(s => s.src).filter(s => s.endsWith('/diffs.js'))]`))
 		if err != nil {
 			t.Fatal(err)
 		}
-		if want := base + newTag + "/" + DiffsScript("deployment"); len(got) != 2 || !strings.Contains(got[0], "new := 2") || got[1] != want {
+		if want := base + newTag + "/" + diffsFile; len(got) != 2 || !strings.Contains(got[0], "new := 2") || got[1] != want {
 			t.Errorf("%s: diff and its script %q, want the text of %s", lang, got, want)
 		}
 	}

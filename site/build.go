@@ -604,12 +604,12 @@ func (b *builder) contentPages(l *pageList) error {
 	l.html(homePage, false, b.homePage)
 	for i, d := range b.docs {
 		l.html(WalkthroughPage(d.ID), false, func() ([]byte, error) { return b.walkthroughPage(i) })
-		if diffs := b.releaseDiffs(d.ID); len(diffs) > 0 {
-			l.ps = append(l.ps, page{path: DiffsScript(d.ID), render: func() ([]byte, error) { return diffsScript(diffs) }})
-		}
 	}
 	if b.in.Since != "" {
 		l.html(changesPage, false, b.changesPage)
+		if diffs := b.releaseDiffs(); len(diffs) > 0 {
+			l.ps = append(l.ps, page{path: diffsFile, render: func() ([]byte, error) { return diffsScript(diffs) }})
+		}
 	}
 	for _, ti := range b.in.Traces {
 		if err := checkID(ti.Kind); err != nil {

@@ -13,7 +13,6 @@ import (
 
 	"github.com/kubewalk/kubewalk/analyzer/fact"
 	"github.com/kubewalk/kubewalk/internal/derive/reldiff"
-	"github.com/kubewalk/kubewalk/internal/render/codehtml"
 	"github.com/kubewalk/kubewalk/walkthrough"
 )
 
@@ -22,25 +21,29 @@ import (
 //   - a badge on every excerpt and step whose reference's code moved,
 //     changed, was renamed or is gone, linking to changes.html;
 //   - under it, a collapsed <details> that shows the unified diff of the
-//     declaration. The diff text is not in the walkthrough page: the
-//     diffs of the deployment walkthrough between two releases weigh
-//     more than the page itself (120 KB against 190), so each
-//     walkthrough's diffs go to walkthroughs/<id>.diffs.js, which site.js
-//     loads the first time a reader opens one (a script, because fetch()
-//     fails on file://) and renders as text with the diff line classes.
-//     The diffs are code, not prose: a bilingual release writes the
-//     script once, at its root, for every language (releaseDiffs);
+//     declaration;
 //   - changes.html, one page per release, with every changed reference
-//     once, its diff highlighted by internal/render/codehtml ("diff"), the steps
-//     that cite it, and the handlers, events and writes added or removed.
-//     It is also what a reader without script gets from a badge. A
-//     bilingual release has one for its languages, at its root: what is
-//     code — the references, their declarations' places and diffs, the
-//     facts — is most of the page and the same in every language (of
-//     v1.37.2's, 0.27 MB of 0.34 in English), so only the text around
-//     it is written per language, as the shared source pages' headers
-//     are, and ?lang= picks the one shown (changesLink). Without script
-//     a reader sees the first language's, and every diff.
+//     once, a box for its diff, the steps that cite it, and the handlers,
+//     events and writes added or removed. It is also what a reader
+//     without script gets from a badge. A bilingual release has one for
+//     its languages, at its root: what is code — the references, their
+//     declarations' places, the facts — is the same in every language, so
+//     only the text around it is written per language, as the shared
+//     source pages' headers are, and ?lang= picks the one shown
+//     (changesLink). Without script a reader sees the first language's.
+//
+// The diff text is in no page. The diffs of the deployment walkthrough
+// between two releases weigh more than the page itself (120 KB against
+// 190), and each changes page held its release's diffs again, as
+// highlighted HTML: 1.29 MB of v1.29..v1.37's pages, beside 1.33 MB of
+// scripts of the walkthroughs' diffs, a diff cited by two walkthroughs in
+// each. So a release has one script of its diffs, diffs.js at its root
+// for every language (diffsFile, releaseDiffs), which site.js loads the
+// first time a reader opens a walkthrough's diff, and at once on the
+// changes page (a script, because fetch() fails on file://), and writes
+// each diff as text with the diff line classes. Without script the
+// changes page says how to print the diffs (kubewalk diff). Over the
+// nine releases that is 1.06 MB where it was 2.62.
 
 // changeView is a reference's badge and where its diff is.
 type changeView struct {
@@ -149,78 +152,69 @@ func (b *builder) stepChanges(p string, s walkthrough.Step) []changeView {
 	return out
 }
 
-// docDiffs returns the diffs of doc's references by change number.
-func (b *builder) docDiffs(d *walkthrough.Doc) map[string]string {
-	out := map[string]string{}
-	add := func(r fact.Ref) {
+// docHasDiffs reports whether a reference of doc has a diff.
+func (b *builder) docHasDiffs(d *walkthrough.Doc) bool {
+	has := func(r fact.Ref) bool {
 		k := r.String()
-		if n := b.changeN[k]; n > 0 && b.in.Changes[k].Diff != "" {
-			out[strconv.Itoa(n)] = b.in.Changes[k].Diff
-		}
+		return b.changeN[k] > 0 && b.in.Changes[k].Diff != ""
 	}
+	found := false
 	visit := func(segs []walkthrough.Segment) {
 		for _, s := range segs {
-			if s.Excerpt != nil {
-				add(s.Excerpt.Ref.Ref)
-			}
+			found = found || s.Excerpt != nil && has(s.Excerpt.Ref.Ref)
 		}
 	}
 	visit(d.Intro)
 	for _, s := range d.Steps {
 		visit(s.Segments)
 		for _, r := range s.Refs {
-			add(r.Ref)
+			found = found || has(r.Ref)
 		}
 	}
-	return out
+	return found
 }
 
-// DiffsScript returns the site path of a walkthrough's diffs script. In
-// a bilingual site it is one file for every language, from the release's
-// root (sharedPage).
-func DiffsScript(id string) string { return "walkthroughs/" + id + diffsSuffix }
+// diffsFile is the release's diffs script: every changed reference's
+// diff by change number, for the walkthroughs' badges and the changes
+// page. One file for every language, at the release's root (sharedPage).
+const diffsFile = "diffs.js"
 
-const diffsSuffix = ".diffs.js"
-
-// isDiffsScript reports whether site path p is a walkthrough's diffs
-// script.
-func isDiffsScript(p string) bool {
-	return strings.HasPrefix(p, "walkthroughs/") && strings.HasSuffix(p, diffsSuffix)
-}
-
-// releaseDiffs returns the diffs of walkthrough id in every language of
-// b's release, by change number: the languages number the release's
-// changes alike (numberChanges), and a translation may cite what its
-// original does not.
-func (b *builder) releaseDiffs(id string) map[string]string {
+// releaseDiffs returns the diffs of b's release by change number: every
+// changed reference's with a diff. The languages number the release's
+// changes alike (numberChanges).
+func (b *builder) releaseDiffs() map[string]string {
 	out := map[string]string{}
-	for _, lb := range langsOf(b) {
-		for _, d := range lb.docs {
-			if d.ID == id {
-				maps.Copy(out, lb.docDiffs(d))
-			}
+	for _, k := range b.changeKeys {
+		if d := b.in.Changes[k].Diff; d != "" {
+			out[strconv.Itoa(b.changeN[k])] = d
 		}
 	}
 	return out
 }
 
-// diffsLink is the link from the page at site path p to the diffs script
-// of the walkthrough it is, "" on another page or when none of the
-// walkthrough's references changed.
+// diffsLink is the link from the page at site path p to the release's
+// diffs script: on a walkthrough page whose references changed with a
+// diff, and on the changes page when a change has one; "" elsewhere.
 func (b *builder) diffsLink(p string) string {
+	if p == changesPage {
+		if len(b.releaseDiffs()) > 0 {
+			return b.link(p, diffsFile, "")
+		}
+		return ""
+	}
 	id, ok := walkthroughID(p)
 	if !ok {
 		return ""
 	}
 	for _, d := range b.docs {
-		if d.ID == id && len(b.docDiffs(d)) > 0 {
-			return b.link(p, DiffsScript(id), "")
+		if d.ID == id && b.docHasDiffs(d) {
+			return b.link(p, diffsFile, "")
 		}
 	}
 	return ""
 }
 
-// diffsScript is a walkthrough's diffs as a script assigning a global:
+// diffsScript is a release's diffs as a script assigning a global:
 // change number → unified diff text, or "=N" for the text of change N
 // when it is the same (references to one declaration by several
 // patterns: a third of v1.29..v1.37's diffs scripts). encoding/json sorts
@@ -263,9 +257,8 @@ type changeEntry struct {
 	changeView
 	Ref      string
 	From, To string // "symbol at path:a-b"
-	Diff     []codehtml.Line
 	// SameAs links the entry above with the same diff (#dN), which is
-	// written once: references to one declaration by several patterns
+	// shown once: references to one declaration by several patterns
 	// share it, a third of the nine releases' changes pages.
 	SameAs string
 	// Langs is what each language says of the entry: its badge and the
@@ -290,9 +283,9 @@ type changesLang struct {
 	Lang        string
 	Block, Hide bool
 	// The page's text in the language.
-	Title, Intro, Refs, None, SameDiff, CitedBy string
-	Facts, NoFacts, Kind, Change, Fact, At      string
-	Footer                                      string
+	Title, Intro, Refs, None, SameDiff, CitedBy, NoJS string
+	Facts, NoFacts, Kind, Change, Fact, At            string
+	Footer                                            string
 }
 
 // changesBody is the changes page's own data.
@@ -354,7 +347,7 @@ func (b *builder) changesPage() ([]byte, error) {
 		body.Langs = append(body.Langs, &changesLang{
 			Lang: lb.in.Lang, Block: b.langs != nil, Hide: i > 0,
 			Title: t("changes.title"), Intro: t("changes.intro"), Refs: t("changes.refs"), None: t("changes.none"),
-			SameDiff: t("changes.samediff"), CitedBy: t("changes.citedby"), Facts: t("changes.facts"), NoFacts: t("changes.nofacts"),
+			SameDiff: t("changes.samediff"), CitedBy: t("changes.citedby"), NoJS: strings.ReplaceAll(t("changes.nojs"), "{tag}", b.in.Tag), Facts: t("changes.facts"), NoFacts: t("changes.nofacts"),
 			Kind: t("changes.kind"), Change: t("changes.change"), Fact: t("changes.fact"), At: t("handlers.at"), Footer: t("footer"),
 		})
 		cited[i] = lb.citedChanges(p)
@@ -374,7 +367,6 @@ func (b *builder) changesPage() ([]byte, error) {
 		if at, ok := shown[rc.Diff]; ok {
 			e.SameAs = at
 		} else if rc.Diff != "" {
-			e.Diff = codehtml.Lang("diff", []byte(strings.TrimSuffix(rc.Diff, "\n")))
 			shown[rc.Diff] = e.Href
 		}
 		for i, lb := range lbs {

@@ -17,7 +17,8 @@ import (
 // title, the steps it links), under the page's Content-Security-Policy;
 // the language switch keeps the change in view, both ways; at 390 px the
 // page does not scroll sideways in either language. Without script, the
-// walkthrough's "on the changes page" link lands on the same diff, shown.
+// walkthrough's "on the changes page" link lands on the same change,
+// whose diff the page says how to print, as site.js draws it.
 func TestBrowserBilingualChanges(t *testing.T) {
 	if testing.Short() {
 		t.Skip("browser test skipped in -short mode")
@@ -84,6 +85,9 @@ func TestBrowserBilingualChanges(t *testing.T) {
 			!strings.Contains(got[2], "new := 2") || got[3] != "true" || !strings.HasPrefix(got[4], oldTag+" 이후 바뀐 것") || got[5] != "0" {
 			t.Errorf("%s in Korean: badge, step, diff, in view, title, English blocks shown = %q", p, got)
 		}
+		if n, err := chromedp.Run(ctx, chromedp.Evaluate[int](`document.querySelectorAll(".diffs-nojs").length`)); err != nil || n != 0 {
+			t.Errorf("%s: %d notes that the diffs need script (%v), with the diffs drawn", p, n, err)
+		}
 		// Its two scripts (site.js, lang.js) run under the page's policy.
 		if v, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`window.__csp`)); err != nil || len(v) > 0 {
 			t.Errorf("%s: policy violations %q (%v)", p, v, err)
@@ -137,8 +141,12 @@ func TestBrowserBilingualChanges(t *testing.T) {
 			t.Fatalf("without script the diff's link opened %s, want %s/changes.html?lang=ko#%s", p, newTag, id)
 		}
 		got := shown(t, id)
-		if len(got) != 6 || !strings.Contains(got[2], "new := 2") || got[3] != "true" {
-			t.Errorf("without script: badge, step, diff, in view, title, blocks shown = %q, want the diff in view", got)
+		if len(got) != 6 || got[2] != "" || got[3] != "true" {
+			t.Errorf("without script: badge, step, diff, in view, title, blocks shown = %q, want the change in view, no diff", got)
+		}
+		note, err := chromedp.Run(ctx, chromedp.Evaluate[string](`[...document.querySelectorAll(".diffs-nojs")].filter(e => e.getClientRects().length).map(e => e.textContent).join("|")`))
+		if err != nil || !strings.Contains(note, "kubewalk diff --from "+oldTag+" --to "+newTag) {
+			t.Errorf("without script the page says %q (%v), want how to print the diffs", note, err)
 		}
 		ran, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.documentElement.lang`))
 		if err != nil || ran != "en" {

@@ -33,12 +33,16 @@ func TestChangesDiffOnce(t *testing.T) {
 	if _, err := BuildReleases(context.Background(), rels, opts); err != nil {
 		t.Fatal(err)
 	}
-	ch := readTree(t, opts.Out)[newTag+"/changes.html"]
-	if n := strings.Count(ch, "new := 2"); n != 1 {
-		t.Errorf("the diff is on the changes page %d times, want once", n)
+	files := readTree(t, opts.Out)
+	ch := files[newTag+"/changes.html"]
+	if n := strings.Count(files[newTag+"/"+diffsFile], "new := 2"); n != 1 {
+		t.Errorf("the diff is in the diffs script %d times, want once", n)
+	}
+	if n := strings.Count(ch, `<pre class="code diff" data-diff=`); n != 1 {
+		t.Errorf("the changes page has %d places for the diff, want one", n)
 	}
 	// The section the diff is in, and the link to it.
-	section := regexp.MustCompile(`<section class="changed" id="(d[0-9]+)">`).FindAllStringSubmatch(ch[:max(strings.Index(ch, `<pre class="code diff">`), 0)], -1)
+	section := regexp.MustCompile(`<section class="changed" id="(d[0-9]+)">`).FindAllStringSubmatch(ch[:max(strings.Index(ch, `<pre class="code diff"`), 0)], -1)
 	if len(section) == 0 || !strings.Contains(ch, `<a href="#`+section[len(section)-1][1]+`">The diff of its declaration is the one above ↑</a>`) {
 		t.Errorf("the second reference does not send the reader to the first's diff")
 	}
@@ -63,20 +67,20 @@ func TestChangesBilingualOnce(t *testing.T) {
 	if !ok {
 		t.Fatalf("no %s", page)
 	}
-	// The fixture's one diff, written once in the site's pages (the
-	// walkthroughs' diff boxes are empty until site.js fills them from
-	// the diffs script).
-	diffs := regexp.MustCompile(`(?s)<pre class="code diff">(.+?)</pre>`)
+	// The fixture's one diff, written once in the site, in the release's
+	// diffs script, from which site.js fills the changes page's and the
+	// walkthroughs' diff boxes.
 	var at []string
 	for p, data := range files {
-		for _, m := range diffs.FindAllStringSubmatch(data, -1) {
-			if strings.Contains(m[1], "new := 2") {
-				at = append(at, p)
-			}
+		if strings.Contains(data, "new := 2") {
+			at = append(at, p)
 		}
 	}
-	if len(at) != 1 || at[0] != page {
-		t.Errorf("the diff is written in %q, want once, in %s", at, page)
+	if want := newTag + "/" + diffsFile; len(at) != 1 || at[0] != want {
+		t.Errorf("the diff is written in %q, want once, in %s", at, want)
+	}
+	if !strings.Contains(ch, `<pre class="code diff" data-diff="`) {
+		t.Errorf("%s: no place for the diff", page)
 	}
 
 	// Each change's section: the badge and the citing steps in each

@@ -39,7 +39,7 @@
 //	explain.html explain-index.js   paste events or audit lines, explained in the browser
 //	explain-steps.js                the walkthrough steps explain-index.js names, titled in the page's language
 //	changes.html                    what changed since Input.Since (multi-release sites; both languages)
-//	walkthroughs/<id>.diffs.js      the diffs behind a walkthrough's badges, loaded on demand
+//	diffs.js                        the diffs of the changes page and the walkthroughs' badges (changes.go)
 //	search-index.js                 the full-text search index as a script (file:// cannot fetch JSON; search.go)
 //	facts.json.zst                  every fact, for tools, zstd-compressed (factsfile.go; linked from the home page)
 //	assets/site.css site.js search.js explain.js lang.js
@@ -48,7 +48,7 @@
 // With Input.Langs (the command line's default: en and ko) the site is
 // bilingual (langs.go): <out>/en/… and <out>/ko/… each laid out as above
 // but for what is the same in every language, which sits once at <out>/
-// for all of them: src/, facts.json.zst, walkthroughs/<id>.diffs.js,
+// for all of them: src/, facts.json.zst, diffs.js,
 // assets/ and explain-index.js (each language has its own only when its
 // walkthroughs give the call sites other steps: explain.go);
 // <out>/index.html sends the reader to the browser's language

@@ -26,8 +26,8 @@ import (
 //	ko/index.html, ko/walkthroughs/…, ko/search.html, …
 //	src/…                the source pages, shared
 //	facts.json.zst       shared
-//	walkthroughs/<id>.diffs.js  shared
-//	changes.html         shared: the diffs once, the text per language (changes.go)
+//	diffs.js             shared
+//	changes.html         shared: the references once, the text per language (changes.go)
 //	assets/…             shared (in a multi-release site, by every release too)
 //
 // Each language has a builder whose site paths are from its directory
@@ -42,7 +42,7 @@ import (
 // sharedPage reports whether site path p is one page for every language
 // of a bilingual site rather than one per language.
 func sharedPage(p string) bool {
-	return strings.HasPrefix(p, "src/") || p == factsFile || strings.HasPrefix(p, assetsDir) || isDiffsScript(p) || p == changesPage
+	return strings.HasPrefix(p, "src/") || p == factsFile || strings.HasPrefix(p, assetsDir) || p == diffsFile || p == changesPage
 }
 
 // full returns site path p of b's pages as a path from the release's

@@ -145,7 +145,7 @@ func TestMultiRelease(t *testing.T) {
 	for _, want := range []string{
 		"index.html", ".kubewalk-site", "assets/site.css",
 		newTag + "/index.html", newTag + "/walkthroughs/watch.html",
-		newTag + "/changes.html", newTag + "/walkthroughs/deployment.diffs.js",
+		newTag + "/changes.html", newTag + "/" + diffsFile,
 		"src/pkg/scheduler/schedule_one.go.html",
 		oldTag + "/index.html",
 		// Written once for both releases (pagemerge.go).
@@ -218,7 +218,7 @@ func TestMultiRelease(t *testing.T) {
 		`class="badge badge-moved"`,
 		`class="badge badge-new"`,
 		`changed since ` + oldTag,
-		`data-diffs="../` + newTag + `/walkthroughs/deployment.diffs.js"`,
+		`data-diffs="../` + newTag + `/diffs.js"`,
 		`<details class="diff" data-diff="`,
 	} {
 		if !strings.Contains(wt, want) {
@@ -228,14 +228,20 @@ func TestMultiRelease(t *testing.T) {
 	if strings.Contains(wt, "alert(1)</script>") || strings.Contains(wt, "old :=") {
 		t.Errorf("the diff text is in the walkthrough page; it belongs in its script")
 	}
-	js := files[newTag+"/walkthroughs/deployment.diffs.js"]
+	js := files[newTag+"/"+diffsFile]
 	if !strings.HasPrefix(js, "window.kubewalkDiffs = {") || !strings.Contains(js, `\u003cscript\u003e`) || strings.Contains(js, "<script>") {
 		t.Errorf("diffs script: %s", js)
 	}
 	ch := files[newTag+"/changes.html"]
+	if strings.Contains(ch, "alert(1)") || strings.Contains(ch, "new := 2") {
+		t.Errorf("changes.html: the diff text is in the page; it belongs in the release's diffs script")
+	}
+	if m := dataDiffs.FindStringSubmatch(ch); m == nil || path.Join(newTag, m[1]) != newTag+"/"+diffsFile {
+		t.Errorf("changes.html does not load its release's diffs script: %q", m)
+	}
 	for _, want := range []string{
-		`<span class=xd>-	old := "&lt;script&gt;alert(1)&lt;/script&gt;"</span>`,
-		`<span class=xi>+	new := 2</span>`,
+		`<pre class="code diff" data-diff="`,
+		`<p class="meta diffs-nojs">`,
 		`href="../walkthroughs/deployment.html?rel=` + newTag + `#step-2-rollout"`,
 		`create pods/binding &lt;b&gt;`,
 	} {
@@ -388,7 +394,7 @@ func TestMultiReleaseBilingualOnce(t *testing.T) {
 	files := readTree(t, out)
 	for p := range files {
 		if dir, _, _ := strings.Cut(p, "/"); dir != strings.TrimSuffix(assetsDir, "/") && strings.Contains(p, "/"+assetsDir) ||
-			strings.HasSuffix(p, diffsSuffix) && strings.Count(p, "/") != 2 {
+			path.Base(p) == diffsFile && strings.Count(p, "/") != 1 {
 			t.Errorf("%s: written per language or release", p)
 		}
 	}
@@ -404,7 +410,7 @@ func TestMultiReleaseBilingualOnce(t *testing.T) {
 
 	// Both languages' deployment walkthrough (written once for both
 	// releases: pagemerge.go) loads the newer release's one diffs script.
-	diffs := newTag + "/" + DiffsScript("deployment")
+	diffs := newTag + "/" + diffsFile
 	if !strings.HasPrefix(files[diffs], "window.kubewalkDiffs = {") {
 		t.Errorf("%s: %.80q", diffs, files[diffs])
 	}

@@ -58,9 +58,9 @@ type pageData struct {
 	// LangRoot links the bilingual release's root, which picks the
 	// reader's language: the hreflang x-default. "" otherwise.
 	LangRoot string
-	// Diffs, on a walkthrough page with change badges, links the
-	// walkthrough's diffs script (DiffsScript), which its languages
-	// share; "" otherwise.
+	// Diffs, on a walkthrough page with change badges and on the
+	// changes page, links the release's diffs script (diffsFile), which
+	// its languages share; "" otherwise.
 	Diffs string
 	Body  any
 }

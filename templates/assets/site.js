@@ -412,36 +412,49 @@
     }
     return cur;
   }
-  // Diffs since the previous release: a walkthrough's diffs live in a
-  // script of its release's, for every language (data-diffs), loaded
-  // when a reader first opens one and written into the <pre> as text, one
-  // line per span, classed like internal/render/codehtml's "diff"
-  // highlighting.
-  var pending = [], loading = false;
-  document.addEventListener("toggle", function (e) {
-    var d = e.target;
-    if (!d.open || !d.matches || !d.matches("details[data-diff]")) return;
-    if (window.kubewalkDiffs) { fill(d); return; }
-    pending.push(d);
+  // Diffs since the previous release live in a script of the release's
+  // (data-diffs: <tag>/diffs.js, site/changes.go), loaded when a reader
+  // first opens a walkthrough's diff, and at once on the changes page,
+  // which draws every diff from it; each is written into its <pre> as
+  // text, one line per span, classed like internal/render/codehtml's
+  // "diff" highlighting.
+  var waiting = [], loading = false;
+  function withDiffs(then) {
+    if (window.kubewalkDiffs) { then(); return; }
+    waiting.push(then);
     var art = document.querySelector("[data-diffs]");
     if (loading || !art) return;
     loading = true;
     var s = document.createElement("script");
     s.src = art.getAttribute("data-diffs");
-    s.onload = function () { pending.forEach(fill); pending = []; };
+    s.onload = function () { waiting.forEach(function (f) { f(); }); waiting = []; };
     document.head.appendChild(s);
+  }
+  document.addEventListener("toggle", function (e) {
+    var d = e.target;
+    if (!d.open || !d.matches || !d.matches("details[data-diff]")) return;
+    withDiffs(function () {
+      if (fill(d.querySelector("pre"), d.getAttribute("data-diff"))) d.classList.add("loaded");
+    });
   }, true);
-  function fill(d) {
-    var all = window.kubewalkDiffs, text = all[d.getAttribute("data-diff")], pre = d.querySelector("pre");
+  var pres = document.querySelectorAll("pre[data-diff]");
+  if (pres.length) withDiffs(function () {
+    pres.forEach(function (pre) { fill(pre, pre.getAttribute("data-diff")); });
+    document.querySelectorAll(".diffs-nojs").forEach(function (p) { p.remove(); });
+  });
+  // fill writes diff n into pre, once; false when there is none.
+  function fill(pre, n) {
+    var all = window.kubewalkDiffs, text = all[n];
     if (typeof text === "string" && text.charAt(0) === "=") text = all[text.slice(1)]; // the same as another change's (site/changes.go diffsScript)
-    if (!pre || pre.firstChild || typeof text !== "string") return;
+    if (!pre || typeof text !== "string") return false;
+    if (pre.firstChild) return true;
     text.replace(/\n$/, "").split("\n").forEach(function (l) {
       var span = document.createElement("span"), c = l.charAt(0);
       span.className = l.slice(0, 2) === "@@" ? "xh" : c === "+" ? "xi" : c === "-" ? "xd" : "";
       span.textContent = l + "\n";
       pre.appendChild(span);
     });
-    d.classList.add("loaded");
+    return true;
   }
   // ---- Line numbers of the pages releases share (site/lines.go) ----
   // A page a multi-release site writes once for several releases prints
