@@ -255,8 +255,13 @@ func (b *builder) changesLink(p, frag string) string {
 
 type changeEntry struct {
 	changeView
-	Ref      string
-	From, To string // "symbol at path:a-b"
+	// Pattern is the part of the reference's key after the symbol (a
+	// /pattern/ of lines), "" for a symbol alone.
+	Pattern string
+	// From and To are where the declaration is in each release,
+	// "path:a-b", the symbol first ("symbol · path:a-b") where it is not
+	// the one the entry names.
+	From, To string
 	// SameAs links the entry above with the same diff (#dN), which is
 	// shown once: references to one declaration by several patterns
 	// share it, a third of the nine releases' changes pages.
@@ -352,17 +357,30 @@ func (b *builder) changesPage() ([]byte, error) {
 		})
 		cited[i] = lb.citedChanges(p)
 	}
-	side := func(s reldiff.Side) string {
+	side := func(s reldiff.Side, named string) string {
 		if s.Symbol == "" {
 			return "—"
 		}
-		return fmt.Sprintf("%s · %s:%d-%d", fact.ShortSymbol(s.Symbol), s.Decl.Path, s.Decl.StartLine, s.Decl.EndLine)
+		at := fmt.Sprintf("%s:%d-%d", s.Decl.Path, s.Decl.StartLine, s.Decl.EndLine)
+		if sym := fact.ShortSymbol(s.Symbol); sym != named {
+			return sym + " · " + at
+		}
+		return at
 	}
 	shown := map[string]string{} // diff text → the entry showing it
 	for _, k := range b.changeKeys {
 		rc := b.in.Changes[k]
 		cv := b.changeOf(p, k)
-		e := changeEntry{changeView: *cv, Ref: rc.Ref, From: side(rc.From), To: side(rc.To)}
+		e := changeEntry{changeView: *cv, From: side(rc.From, cv.Symbol), To: side(rc.To, cv.Symbol)}
+		for _, s := range []string{rc.To.Symbol, rc.From.Symbol} {
+			if rest, ok := strings.CutPrefix(rc.Ref, s); ok && s != "" {
+				e.Pattern = strings.TrimSpace(rest)
+				break
+			}
+		}
+		if e.Pattern == "" && rc.Ref != rc.To.Symbol && rc.Ref != rc.From.Symbol {
+			e.Pattern = rc.Ref // not the symbol's name: shown whole
+		}
 		e.Href = "#d" + strconv.Itoa(cv.N)
 		if at, ok := shown[rc.Diff]; ok {
 			e.SameAs = at
