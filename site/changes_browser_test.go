@@ -48,7 +48,7 @@ func TestBrowserBilingualChanges(t *testing.T) {
 		time.Sleep(300 * time.Millisecond)
 	}
 	// shown is what the reader sees of the change with id id: its badge,
-	// the first step linked, the first line of its diff, whether the
+	// the step it is listed under, the first line of its diff, whether the
 	// section is in view, the page's title, and the text of the language
 	// blocks not shown in the other language.
 	shown := func(t *testing.T, id string) []string {
@@ -57,8 +57,10 @@ func TestBrowserBilingualChanges(t *testing.T) {
 			const vis = e => !!e && e.getClientRects().length > 0;
 			const s = document.getElementById(`+"`"+id+"`"+`);
 			if (!s) return ["no section"];
-			const badge = [...s.querySelectorAll("h3 .badge")].filter(vis).map(b => b.textContent).join("|");
-			const cite = [...s.querySelectorAll("p a")].filter(vis).map(a => a.getAttribute("href"))[0] || "";
+			const badge = [...s.querySelectorAll("h4 .badge")].filter(vis).map(b => b.textContent).join("|");
+			let h = s.previousElementSibling;
+			while (h && h.tagName !== "H3") h = h.previousElementSibling;
+			const cite = h ? [...h.querySelectorAll("a")].filter(vis).map(a => a.getAttribute("href"))[0] || "" : "";
 			const pre = s.querySelector("pre.diff"), r = s.getBoundingClientRect();
 			const other = document.documentElement.lang === "ko" ? "en" : "ko";
 			const leak = [...document.querySelectorAll(".langblock[data-lang=" + other + "]")].filter(vis).length;

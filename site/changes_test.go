@@ -46,6 +46,14 @@ func TestChangesDiffOnce(t *testing.T) {
 	if len(section) == 0 || !strings.Contains(ch, `<a href="#`+section[len(section)-1][1]+`">The diff of its declaration is the one above ↑</a>`) {
 		t.Errorf("the second reference does not send the reader to the first's diff")
 	}
+	// No step cites the second pattern: it is listed last, under a
+	// heading that says so; the first under its step's.
+	i := strings.Index(ch, "one above ↑")
+	heads := regexp.MustCompile(`<h3 class="cites">(.*?)</h3>`).FindAllStringSubmatchIndex(ch[:max(i, 0)], -1)
+	if len(heads) < 2 || !strings.Contains(ch[heads[len(heads)-1][2]:heads[len(heads)-1][3]], "Cited by no step") ||
+		!strings.Contains(ch[heads[0][2]:heads[0][3]], `<a href="../walkthroughs/deployment.html`) {
+		t.Errorf("the headings above the references: %q", regexp.MustCompile(`<h3 class="cites">.*?</h3>`).FindAllString(ch, -1))
+	}
 }
 
 // TestChangesBilingualOnce: a bilingual release has one changes page for
@@ -83,9 +91,9 @@ func TestChangesBilingualOnce(t *testing.T) {
 		t.Errorf("%s: no place for the diff", page)
 	}
 
-	// Each change's section: the badge and the citing steps in each
-	// language, English shown, Korean hidden, each citing its own
-	// language's walkthrough.
+	// Each change's section, under the heading of the step citing it
+	// first: the badge in each language, English shown, Korean hidden,
+	// and the step in each, each linking its own language's walkthrough.
 	sections := regexp.MustCompile(`(?s)<section class="changed" id="(d[0-9]+)">(.*?)</section>`).FindAllStringSubmatch(ch, -1)
 	if len(sections) == 0 {
 		t.Fatalf("%s: no change", page)
@@ -94,11 +102,19 @@ func TestChangesBilingualOnce(t *testing.T) {
 		for _, want := range []string{
 			`<span class="langblock" data-lang="en"><span class="badge badge-`,
 			`<span class="langblock" data-lang="ko" hidden><span class="badge badge-`,
-			`<p class="langblock" data-lang="en">Cited by: <a href="../en/walkthroughs/deployment.html`,
-			`<p class="langblock" data-lang="ko" hidden>이 참조를 인용한 단계: <a href="../ko/walkthroughs/deployment.html`,
 		} {
 			if !strings.Contains(s[2], want) {
 				t.Errorf("%s#%s lacks %s", page, s[1], want)
+			}
+		}
+		before := ch[:strings.Index(ch, s[0])]
+		heading := before[strings.LastIndex(before, `<h3 class="cites">`):]
+		for _, want := range []string{
+			`<span class="langblock" data-lang="en"><a href="../en/walkthroughs/deployment.html`,
+			`<span class="langblock" data-lang="ko" hidden><a href="../ko/walkthroughs/deployment.html`,
+		} {
+			if !strings.Contains(heading[:strings.Index(heading, "</h3>")], want) {
+				t.Errorf("%s#%s: its step's heading lacks %s", page, s[1], want)
 			}
 		}
 	}

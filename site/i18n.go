@@ -231,7 +231,7 @@ var messages = map[string]map[string]string{
 		"trace.other":             "Other writes, not followed",
 		"change.onpage":           "The diff on the changes page",
 		"changes.title":           "Changes since {since}",
-		"changes.intro":           "Every walkthrough reference whose code moved, changed, was renamed or disappeared since the previous release in this site, with the diff of its declaration; then the informer handlers, events and API writes added or removed.",
+		"changes.intro":           "Every walkthrough reference whose code moved, changed, was renamed or disappeared since the previous release in this site, with the diff of its declaration, under the first step that cites it; then the informer handlers, events and API writes added or removed.",
 		"changes.refs":            "Walkthrough references",
 		"changes.none":            "No walkthrough reference changed.",
 		"changes.samediff":        "The diff of its declaration is the one above",
@@ -241,7 +241,8 @@ var messages = map[string]map[string]string{
 		"changes.kind":            "Kind",
 		"changes.change":          "Change",
 		"changes.fact":            "Fact",
-		"changes.citedby":         "Cited by",
+		"changes.alsocitedby":     "Also cited by",
+		"changes.other":           "Cited by no step",
 
 		// The controller pages and the scheduler plugins page.
 		"nav.controllers":          "Controllers",
@@ -518,7 +519,7 @@ var messages = map[string]map[string]string{
 		"trace.other":             "따라가지 않은 다른 쓰기",
 		"change.onpage":           "변경 페이지에서 diff 보기",
 		"changes.title":           "{since} 이후 바뀐 것",
-		"changes.intro":           "이 사이트의 이전 릴리스 이후 코드가 이동·변경·이름 변경되었거나 사라진 워크스루 참조와 그 선언의 diff, 그리고 추가·삭제된 인포머 핸들러, 이벤트, API 쓰기.",
+		"changes.intro":           "이 사이트의 이전 릴리스 이후 코드가 이동·변경·이름 변경되었거나 사라진 워크스루 참조와 그 선언의 diff(처음 인용한 단계 아래에), 그리고 추가·삭제된 인포머 핸들러, 이벤트, API 쓰기.",
 		"changes.refs":            "워크스루 참조",
 		"changes.none":            "바뀐 워크스루 참조가 없습니다.",
 		"changes.samediff":        "선언의 diff는 위와 같습니다",
@@ -528,7 +529,8 @@ var messages = map[string]map[string]string{
 		"changes.kind":            "종류",
 		"changes.change":          "변경",
 		"changes.fact":            "사실",
-		"changes.citedby":         "이 참조를 인용한 단계",
+		"changes.alsocitedby":     "이 참조를 인용한 다른 단계",
+		"changes.other":           "어느 단계도 인용하지 않는 참조",
 
 		// The controller pages and the scheduler plugins page.
 		"nav.controllers":          "컨트롤러",
