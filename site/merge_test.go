@@ -2,6 +2,7 @@ package site
 
 import (
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -110,8 +111,9 @@ func TestFileRenderingsByLinks(t *testing.T) {
 			t.Errorf("line %d: %d renderings %+v, want %d", ml, n, m.views[ml], want)
 		}
 	}
-	if got := m.ghLines(1, base); got != "x.go#10=8" {
-		t.Errorf("data-ghl = %q", got)
+	files := m.ghFiles(base)
+	if got := m.ghLines(1, base, files); len(files) != 1 || files[0] != "x.go" || got != "0#10=8" {
+		t.Errorf("data-ghf = %q, data-ghl = %q", files, got)
 	}
 	if got, want := m.linkMoves(set, 1, 0), "#L5 #L5.1 #L6 "+base+"x.go#L40 y.go.html#L1 x.go.html#L4"; got != want {
 		t.Errorf("data-lnk = %q, want %q", got, want)
@@ -121,8 +123,9 @@ func TestFileRenderingsByLinks(t *testing.T) {
 	}
 }
 
-// TestGHLinesGrouped: data-ghl names each link once, its moved lines in
-// order after it; a line that did not move is left out.
+// TestGHLinesGrouped: data-ghl names each link once, by its index in
+// the page's data-ghf, its moved lines in order after it; a line that did
+// not move is left out, and so is a link that moves for no release.
 func TestGHLinesGrouped(t *testing.T) {
 	const base = "https://github.com/k/k/blob/v2/"
 	m := &mergedSrc{moves: []map[string]string{{}, {
@@ -130,10 +133,14 @@ func TestGHLinesGrouped(t *testing.T) {
 		base + "b.go#L12": base + "b.go#L10", base + "a.go#L9": base + "a.go#L9", base + "a.go#L20": base + "a.go#L25",
 		base + "c.go#L1": "@3/c.go",
 	}}}
-	if got, want := m.ghLines(1, base), "a.go#20=25,100=90 b.go#12=10,30=28"; got != want {
+	files := m.ghFiles(base)
+	if want := []string{"a.go", "b.go"}; !slices.Equal(files, want) {
+		t.Errorf("data-ghf = %q, want %q", files, want)
+	}
+	if got, want := m.ghLines(1, base, files), "0#20=25,100=90 1#12=10,30=28"; got != want {
 		t.Errorf("data-ghl = %q, want %q", got, want)
 	}
-	if got := m.ghLines(0, base); got != "" {
+	if got := m.ghLines(0, base, files); got != "" {
 		t.Errorf("newest's data-ghl = %q, want none", got)
 	}
 }

@@ -200,8 +200,12 @@ func renderShared(bs []*builder, sp sharedSrc) ([]byte, error) {
 	var parts srcParts
 	var tags []string
 	newestHeader := map[string]string{} // per language
-	newestHead := map[string]string{}   // per language: the srcheader
+	// Per language, the source headers written whole so far, newest
+	// first, in anchor form (headLike): an older release's may be made
+	// from any of them.
+	written := map[string][]writtenHead{}
 	newestGH := ghBase(b, f)
+	ghf := m.ghFiles(newestGH) // data-ghf, on the newest's first part
 	for k, r := range m.rels {
 		tags = append(tags, bs[r].in.Tag)
 		gh := ghBase(bs[r], f)
@@ -212,28 +216,36 @@ func renderShared(bs []*builder, sp sharedSrc) ([]byte, error) {
 			sv := sourceView{Path: f, Dir: path.Dir(f), Name: path.Base(f), Lines: m.lines[k], GitHub: lb.opts.SourceURL(f, 0, 0), Cites: lb.citeViews(f)}
 			d := langBlock{pageData: lb.pageData(p, f, "", sv), Hide: len(parts.chrome) > 0, Rel: lb.in.Tag, GH: gh}
 			if lb == bs[r] { // once per release
-				d.GHL, d.LNK = m.ghLines(k, ghBase(b, f)), m.linkMoves(set, k, sp.part)
+				d.GHL, d.LNK = m.ghLines(k, newestGH, ghf), m.linkMoves(set, k, sp.part)
+				if k == 0 {
+					d.GHF = strings.Join(ghf, " ")
+				}
 			}
 			h, err := lb.exec("header", d.pageData)
 			if err != nil {
 				return nil, err
 			}
-			like := false
+			var hl headLikeView
 			if k == 0 {
 				newestHeader[lb.in.Lang] = string(h)
+				// The newest's own line numbers are the page's anchors.
 				if h, err = lb.exec("srcheader", sv); err != nil {
 					return nil, err
 				}
-				newestHead[lb.in.Lang] = string(h)
+				written[lb.in.Lang] = []writtenHead{{tag: lb.in.Tag, html: string(h)}}
 			} else if !lb.opts.explicitHeaders {
 				if drop, ok := likeNewestBut(newestHeader[lb.in.Lang], b.in.Tag, lb.in.Tag, string(h)); ok {
 					d.Like, d.Drop = b.in.Tag, drop
 				}
-				if like, err = m.headLike(lb, sv, k, newestHead[lb.in.Lang], b.in.Tag); err != nil {
+				var anchor string
+				if hl, anchor, err = m.headLike(lb, sv, k, written[lb.in.Lang]); err != nil {
 					return nil, err
 				}
+				if anchor != "" && hl.Like == "" {
+					written[lb.in.Lang] = append(written[lb.in.Lang], writtenHead{tag: lb.in.Tag, html: anchor})
+				}
 			}
-			if !like {
+			if hl.Like == "" && hl.Head == "" {
 				if err := parts.add(lb, d); err != nil {
 					return nil, err
 				}
@@ -243,7 +255,7 @@ func renderShared(bs []*builder, sp sharedSrc) ([]byte, error) {
 			if err != nil {
 				return nil, err
 			}
-			lh, err := lb.exec("srcheadlike", headLikeView{Lang: lb.in.Lang, Rel: lb.in.Tag, Like: b.in.Tag, N: m.lines[k]})
+			lh, err := lb.exec("srcheadlike", hl)
 			if err != nil {
 				return nil, err
 			}
@@ -262,26 +274,46 @@ func renderShared(bs []*builder, sp sharedSrc) ([]byte, error) {
 	return parts.page(b, doc, code)
 }
 
-// headLikeView is the source header of a release that site.js makes from
-// the newest's (headLike): its language, release, the newest release and
-// its number of lines.
+// headLikeView is the source header of an older release that site.js
+// makes over (headLike): its language and release, its number of lines
+// (data-n), and either the release whose header it is made from
+// (data-head) or, written whole, its header in anchor form (Head).
 type headLikeView struct {
 	Lang, Rel, Like string
 	N               int
+	Head            template.HTML
 }
 
-// headLike reports whether release k's source header (sv, in lb's
-// language) is its newest release's, newestHead, but for what site.js
-// makes over (data-head): the release in its links (relinked), its number
-// of lines, and the numbers of the lines its steps cite, which its header
-// names by the page's anchors and site.js counts among the lines the
-// release shows. Nine releases' headers, each written whole, were 3.8 MB
-// of the source pages of v1.29..v1.37. A page in parts cannot count the
-// lines of the others: its headers are written whole.
-func (m *mergedSrc) headLike(lb *builder, sv sourceView, k int, newestHead, newest string) (bool, error) {
+// writtenHead is a source header written whole on a shared source page,
+// in anchor form (headLike), and its release's tag.
+type writtenHead struct{ tag, html string }
+
+// headLike finds how release k's source header (sv, in lb's language)
+// is written on the page, by its anchor form: the lines its steps cite
+// named by the page's anchors, which site.js counts among the lines the
+// release shows, and the newest release's number of lines, for site.js
+// to set the release's own (data-n). When that is a header written whole
+// before it in the same language (written, newest first, each in anchor
+// form) but for the release in its links (relinked), site.js makes it
+// from that one (hl.Like: data-head); else it is written whole in anchor
+// form (hl.Head), or as any header is when that is its own numbers (hl
+// empty), and anchor is what the caller keeps for the releases after it.
+// Not only the newest's, for releases agree with each other more than
+// with the newest: deployment_controller.go's header is v1.34.4's in
+// v1.31..v1.33 and v1.30.14's in v1.29.6, none of them v1.37.2's. On
+// v1.29..v1.37 that took the headers written whole from 1.08 to 0.69 MB,
+// the source pages from 31.54 to 31.18 MB. Of the rest, 0.14 MB are
+// another's but for their numbers, which name other lines of the page
+// (the cited code is not where the other's is), and 0.12 MB are on pages
+// in parts: a page in parts cannot count the lines of the others, and a
+// header citing a line the release lacks cannot name it, so such a
+// header is written whole, as the release numbers it (hl and anchor
+// empty).
+func (m *mergedSrc) headLike(lb *builder, sv sourceView, k int, written []writtenHead) (hl headLikeView, anchor string, err error) {
 	if len(m.parts) > 1 {
-		return false, nil
+		return headLikeView{}, "", nil
 	}
+	own := sv.Lines == m.lines[0] // the anchor form is the release's own numbers
 	cites := slices.Clone(sv.Cites)
 	for i := range cites {
 		ok := true
@@ -289,31 +321,45 @@ func (m *mergedSrc) headLike(lb *builder, sv sourceView, k int, newestHead, newe
 			n, _ := strconv.Atoi(l[1:]) // digits: citedLine
 			ml, found := m.line(m.rels[k], n)
 			ok = ok && found
+			own = own && m.ids[ml] == l
 			return m.ids[ml]
 		})
 		if !ok {
-			return false, nil
+			return headLikeView{}, "", nil
 		}
 	}
 	sv.Cites, sv.Lines = cites, m.lines[0]
 	h, err := lb.exec("srcheader", sv)
 	if err != nil {
-		return false, err
+		return headLikeView{}, "", err
 	}
-	return string(h) == relinked(newestHead, newest, lb.in.Tag), nil
+	hl = headLikeView{Lang: lb.in.Lang, Rel: lb.in.Tag, N: m.lines[k]}
+	for _, w := range written {
+		if string(h) == relinked(w.html, w.tag, lb.in.Tag) {
+			hl.Like = w.tag
+			return hl, string(h), nil
+		}
+	}
+	if own {
+		return headLikeView{}, string(h), nil
+	}
+	// Safe: a fragment html/template wrote from our templates.
+	hl.Head = template.HTML(h)
+	return hl, string(h), nil
 }
 
 // citedLine matches a line in a cited range ("L12" of "L12-L40").
 var citedLine = regexp.MustCompile(`L[0-9]+`)
 
-// relinked is HTML h with its links moved from release newest to rel, as
-// site.js moves a made-over header's: the release's directory, and a
-// ?rel= naming it.
-func relinked(h, newest, rel string) string {
-	relOf := regexp.MustCompile(`((?:\?|&amp;)rel=)` + regexp.QuoteMeta(url.QueryEscape(newest)) + `([&#]|$)`)
+// relinked is HTML h with its links moved from release from (the newest,
+// or the release of a source header written whole) to rel, as site.js
+// moves a made-over header's: the release's directory, and a ?rel=
+// naming it.
+func relinked(h, from, rel string) string {
+	relOf := regexp.MustCompile(`((?:\?|&amp;)rel=)` + regexp.QuoteMeta(url.QueryEscape(from)) + `([&#]|$)`)
 	return quotedURL.ReplaceAllStringFunc(h, func(a string) string {
 		sm := quotedURL.FindStringSubmatch(a)
-		v := strings.ReplaceAll(sm[2], "/"+newest+"/", "/"+rel+"/")
+		v := strings.ReplaceAll(sm[2], "/"+from+"/", "/"+rel+"/")
 		v = relOf.ReplaceAllString(v, "${1}"+url.QueryEscape(rel)+"${2}")
 		return sm[1] + `="` + v + `"`
 	})

@@ -242,27 +242,33 @@
     var ls = pre.querySelectorAll("pre.src > [data-r]");
     for (var i = 0; i < ls.length; i++) ls[i].hidden = !(parseInt(ls[i].getAttribute("data-r"), 16) & (1 << k));
   }
-  // A release's source header that is the newest's but for the release
-  // in its links, its number of lines and the numbers of its cited lines
-  // is not in the page (data-head names the newest, data-n the number;
-  // site/shared.go headLike): it is made here from the newest's, whose
-  // cited lines are the page's anchors, each counted among the lines the
-  // release shows.
+  // An older release's source header (data-n, its number of lines;
+  // site/shared.go headLike) names its cited lines by the page's anchors
+  // and says the newest's number of lines: it is written so, whole, or
+  // not at all when it is another release's header (data-head names it)
+  // but for the release in its links, and then made here from that one.
+  // Either way its cited lines are renumbered here, each counted among
+  // the lines the release shows, once: data-n goes. Only the shown
+  // block is renumbered, and only the release read is shown (a ?rel=
+  // change reloads the page), so the header another is made from is
+  // still as written.
   function likeHead(el) {
-    var n = el.getAttribute("data-head"), r = el.getAttribute("data-rel"), nr = {}, ls = shownLines();
-    if (!madeFrom(el, n, "header.srchead")) return;
-    el.querySelectorAll("a[href]").forEach(function (a) {
+    var n = el.getAttribute("data-head"), r = el.getAttribute("data-rel"), c = el.getAttribute("data-n"), nr = {};
+    if (c === null || (n && !madeFrom(el, n, "header.srchead"))) return;
+    if (n) el.querySelectorAll("a[href]").forEach(function (a) {
       a.setAttribute("href", moveRel(a.getAttribute("href"), n, r));
     });
-    var count = el.querySelector(".count");
-    if (count) count.textContent = el.getAttribute("data-n");
+    el.removeAttribute("data-n");
+    var count = el.querySelector(".count"), ls = shownLines();
+    if (count) count.textContent = c;
     for (var i = ls.length - 1; i >= 0; i--) nr[lineID(ls[i])] = i + 1;
     el.querySelectorAll("span.lines").forEach(function (s) {
       s.textContent = s.textContent.replace(/L[\d.]+/g, function (a) { return nr[a] ? "L" + nr[a] : a; });
     });
   }
-  // madeFrom fills the empty block el with a copy of the newest's (n)
-  // block of its language that holds sel; false if it has one already,
+  // madeFrom fills the empty block el with a copy of release n's block
+  // of its language that holds sel (the newest's, or for a source header
+  // any release's written whole); false if it has one already,
   // or there is none.
   function madeFrom(el, n, sel) {
     var l = el.getAttribute("data-lang"), src = null;
@@ -338,8 +344,9 @@
   // the release shares with newer ones (data-r has a lower bit, or there
   // is none) has their links, and the release's part says where those go
   // for it (site/merge.go file1): to another line of the same GitHub file
-  // (data-ghl: "<link>#<line>=<its line>,<line>=<its line>…" per link,
-  // space-separated; ghLines), or elsewhere (data-lnk: "<href> <its
+  // (data-ghl: "<n>#<line>=<its line>,<line>=<its line>…" per link, n
+  // its index in the newest's data-ghf, space-separated; ghLines), or
+  // elsewhere (data-lnk: "<href> <its
   // href>" pairs, space-separated, its href only a fragment on the same
   // page; linkMoves). A line of its own has its own links.
   function relink(a) {
@@ -362,12 +369,12 @@
     return "";
   }
   function ghLines() {
-    var out = {};
+    var out = {}, files = (blocks[0].getAttribute("data-ghf") || "").split(" ");
     relAttr("data-ghl").split(" ").forEach(function (e) {
-      var i = e.lastIndexOf("#");
-      if (i > 0) e.slice(i + 1).split(",").forEach(function (l) {
+      var i = e.lastIndexOf("#"), f = i > 0 && files[+e.slice(0, i)];
+      if (f) e.slice(i + 1).split(",").forEach(function (l) {
         var j = l.indexOf("=");
-        if (j > 0) out[e.slice(0, i) + "#L" + l.slice(0, j)] = l.slice(j + 1);
+        if (j > 0) out[f + "#L" + l.slice(0, j)] = l.slice(j + 1);
       });
     });
     return out;
