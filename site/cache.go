@@ -70,8 +70,13 @@ type Cache struct {
 	tmu     sync.Mutex
 	targets map[string][]string    // by file: the paths its identifiers link to
 	lines   map[string]cachedLines // highlighted files for excerpts
-	// factsSize is facts.json's size, 0 until a build measured it.
-	factsSize int
+	// factsSize is facts.json.zst's size, 0 until a build measured it;
+	// factsAgainst the facts the file was compressed against (the newest
+	// release's, for an older release of a site of several), nil for
+	// none. An analysis result is never modified: the pointer names the
+	// facts, and keeping it keeps another's from taking its address.
+	factsSize    int
+	factsAgainst *fact.Facts
 }
 
 // keptOuts is how many outputs a Cache remembers: serve rotates three.
@@ -126,7 +131,7 @@ func (c *Cache) begin(in Input) {
 	if base := baseOf(in); base != c.base {
 		c.base, c.last, c.outs, c.order = base, "", nil, nil
 		c.tmu.Lock()
-		c.targets, c.lines, c.factsSize = nil, nil, 0
+		c.targets, c.lines, c.factsSize, c.factsAgainst = nil, nil, 0, nil
 		c.tmu.Unlock()
 	}
 }
@@ -396,23 +401,25 @@ func dataKey(data []byte) pageKey {
 // releaseKey is the key of a page that depends on the release only.
 func releaseKey() pageKey { return newKey("release").sum() }
 
-// cachedFactsSize is facts.json's size for the release, if a build
-// measured it; c may be nil.
-func (c *Cache) cachedFactsSize() (int, bool) {
+// cachedFactsSize is facts.json.zst's size for the release, compressed
+// against the facts against (nil: alone), if a build measured it; c may
+// be nil.
+func (c *Cache) cachedFactsSize(against *fact.Facts) (int, bool) {
 	if c == nil {
 		return 0, false
 	}
 	c.tmu.Lock()
 	defer c.tmu.Unlock()
-	return c.factsSize, c.factsSize > 0
+	return c.factsSize, c.factsSize > 0 && c.factsAgainst == against
 }
 
-// keepFactsSize remembers facts.json's size for the release; c may be nil.
-func (c *Cache) keepFactsSize(n int) {
+// keepFactsSize remembers facts.json.zst's size for the release,
+// compressed against the facts against (nil: alone); c may be nil.
+func (c *Cache) keepFactsSize(n int, against *fact.Facts) {
 	if c == nil {
 		return
 	}
 	c.tmu.Lock()
-	c.factsSize = n
+	c.factsSize, c.factsAgainst = n, against
 	c.tmu.Unlock()
 }

@@ -35,7 +35,13 @@ func (b *builder) homePage() ([]byte, error) {
 		// FactsSize is facts.json's size ("11 MB"), so a reader knows what
 		// the one link to it costs before following it.
 		FactsSize string
+		// FactsNewest is the release whose facts the file is compressed
+		// against (factsfile.go), "" for none: the way to open it differs.
+		FactsNewest string
 	}{Docs: docs, Files: len(b.files), Changes: b.homeChanges()}
+	if nb := b.factsNewest(); nb != nil {
+		body.FactsNewest = nb.in.Tag
+	}
 	n, err := b.factsSize()
 	if err != nil {
 		return nil, err
@@ -303,25 +309,30 @@ func (b *builder) citeViews(f string) []citeView {
 
 // ---- facts.json ----
 
-// factsFileData is facts.json, made once per build: the home page states
-// its size and the facts.json page writes it.
+// factsFileData is facts.json.zst, made once per build: the home page
+// states its size and the facts.json.zst page writes it. In a site of
+// several releases, every release's but the newest's is compressed
+// against the newest's facts (encodeFactsFile).
 func (b *builder) factsFileData() ([]byte, error) {
-	b.factsOnce.Do(func() { b.factsData, b.factsErr = encodeFacts(b.in.Facts) })
+	b.factsOnce.Do(func() { b.factsData, b.factsErr = b.encodeFactsFile() })
 	return b.factsData, b.factsErr
 }
 
-// factsSize is facts.json's size in bytes. A Cache remembers it with the
-// release, so a rebuild that reuses facts.json does not marshal the facts
-// (9 MB at v1.36.3) only to measure them.
+// factsSize is facts.json.zst's size in bytes. A Cache remembers it with
+// the release and the facts the file is compressed against (the newest
+// release's, for an older release of a site of several; none
+// otherwise), so a rebuild that reuses facts.json.zst does not marshal
+// the facts (9 MB at v1.36.3) only to measure them.
 func (b *builder) factsSize() (int, error) {
-	if n, ok := b.reuse.cachedFactsSize(); ok {
+	against := b.factsAgainst()
+	if n, ok := b.reuse.cachedFactsSize(against); ok {
 		return n, nil
 	}
 	data, err := b.factsFileData()
 	if err != nil {
 		return 0, err
 	}
-	b.reuse.keepFactsSize(len(data))
+	b.reuse.keepFactsSize(len(data), against)
 	return len(data), nil
 }
 
