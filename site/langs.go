@@ -261,8 +261,9 @@ type langBlock struct {
 	// start (site.js swaps the code's GitHub links to it), GHL the lines
 	// they go to when they are not the page's (mergedSrc.ghLines), by the
 	// links the newest release's part names in GHF (ghFiles), LNK where
-	// other links go when not where the page's do (linkMoves).
-	Rel, GH, GHF, GHL, LNK string
+	// other links go when not where the page's do (linkMoves), by the
+	// indexes of the hrefs the newest's part names in LNT (linkTable).
+	Rel, GH, GHF, GHL, LNT, LNK string
 	// Like is, in a multi-release site's shared source page, the newest
 	// release when this part's header is the newest's made over for
 	// this part's release (likeNewest): site.js makes it, the page does

@@ -122,7 +122,7 @@ type parsedPage struct {
 func parsePage(data []byte) parsedPage {
 	ids := map[string]bool{}
 	var links []pageLink
-	var dupIDs, rels, all []string
+	var dupIDs, rels, all, lnt []string
 	groups := map[string]string{}
 	var moved []string
 	// The releases each open element is shown for: the pages shared by
@@ -196,10 +196,18 @@ func parsePage(data []byte) parsedPage {
 				}
 			case "href", "src", "action", "xlink:href", "data-diffs":
 				found = append(found, [2]string{string(k), string(v)})
-			case "data-lnk": // "<href> <where it goes for the block's release>" pairs
+			case "data-lnt": // the hrefs data-lnk names by index (site/shared.go linkTable)
+				lnt = strings.Fields(string(v))
+			case "data-lnk": // "<href> <where it goes for the block's release>" pairs, by index in data-lnt
 				f := strings.Fields(string(v))
 				for i := 1; i < len(f); i += 2 {
-					found = append(found, [2]string{string(k), expandLinkMove(f[i-1], f[i])})
+					a, errA := strconv.Atoi(f[i-1])
+					b, errB := strconv.Atoi(f[i])
+					if errA != nil || errB != nil || a < 0 || b < 0 || a >= len(lnt) || b >= len(lnt) {
+						found = append(found, [2]string{string(k), "data-lnk names no href of data-lnt: " + f[i-1] + " " + f[i]})
+						continue
+					}
+					found = append(found, [2]string{string(k), expandLinkMove(lnt[a], lnt[b])})
 				}
 			}
 		}

@@ -30,7 +30,7 @@ func TestLinkCheckerFindsBrokenLinks(t *testing.T) {
 	write("b.html", `<span id="L1"></span><span id="L2"></span><span id="L3"></span>`)
 	// Where a shared source line's link goes for an older release (a
 	// fragment alone: on the same page as the link).
-	write("d.html", `<div data-lnk="#L1 #L1.1 b.html#L2 #L4"></div><span id="L1.1"></span>`)
+	write("d.html", `<div data-lnt="#L1 #L1.1 b.html#L2 #L4"></div><div data-lnk="0 1 2 3"></div><span id="L1.1"></span>`)
 	write("sub/x.html", `<p id="x">`)
 	// The search index's URLs are links too, relative to search.html.
 	write("search-index.js", searchIndexHead+`{"docs":[["file","ok","b.html#L2",""],["file","gone","gone.html",""]],"terms":{}}`+searchIndexTail)

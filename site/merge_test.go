@@ -221,3 +221,28 @@ func TestNearURL(t *testing.T) {
 		}
 	}
 }
+
+// TestLinkTable: the releases' data-lnk name each href by its index in
+// the page's data-lnt, which holds every href once, in the order first
+// named; a release with no moves has no data-lnk.
+func TestLinkTable(t *testing.T) {
+	table, idx := linkTable([]string{"", "#L5 #L5.1 x.go.html#L4 #L4.2", "", "#L5 #L5.2 x.go.html#L4 #L4.2"})
+	if want := "#L5 #L5.1 x.go.html#L4 #L4.2 #L5.2"; table != want {
+		t.Errorf("data-lnt = %q, want %q", table, want)
+	}
+	if want := []string{"", "0 1 2 3", "", "0 4 2 3"}; !slices.Equal(idx, want) {
+		t.Errorf("data-lnk = %q, want %q", idx, want)
+	}
+	// Each release's pairs read back through the table are its moves.
+	f := strings.Fields(table)
+	for k, want := range []string{"#L5 #L5.1 x.go.html#L4 #L4.2", "#L5 #L5.2 x.go.html#L4 #L4.2"} {
+		var got []string
+		for _, i := range strings.Fields(idx[2*k+1]) {
+			n, _ := strconv.Atoi(i)
+			got = append(got, f[n])
+		}
+		if strings.Join(got, " ") != want {
+			t.Errorf("release %d: %q, want %q", 2*k+1, got, want)
+		}
+	}
+}

@@ -206,6 +206,11 @@ func renderShared(bs []*builder, sp sharedSrc) ([]byte, error) {
 	written := map[string][]writtenHead{}
 	newestGH := ghBase(b, f)
 	ghf := m.ghFiles(newestGH) // data-ghf, on the newest's first part
+	moves := make([]string, len(m.rels))
+	for k := range m.rels {
+		moves[k] = m.linkMoves(set, k, sp.part)
+	}
+	lnt, lnk := linkTable(moves) // data-lnt on the newest's, data-lnk
 	for k, r := range m.rels {
 		tags = append(tags, bs[r].in.Tag)
 		gh := ghBase(bs[r], f)
@@ -216,9 +221,9 @@ func renderShared(bs []*builder, sp sharedSrc) ([]byte, error) {
 			sv := sourceView{Path: f, Dir: path.Dir(f), Name: path.Base(f), Lines: m.lines[k], GitHub: lb.opts.SourceURL(f, 0, 0), Cites: lb.citeViews(f)}
 			d := langBlock{pageData: lb.pageData(p, f, "", sv), Hide: len(parts.chrome) > 0, Rel: lb.in.Tag, GH: gh}
 			if lb == bs[r] { // once per release
-				d.GHL, d.LNK = m.ghLines(k, newestGH, ghf), m.linkMoves(set, k, sp.part)
+				d.GHL, d.LNK = m.ghLines(k, newestGH, ghf), lnk[k]
 				if k == 0 {
-					d.GHF = strings.Join(ghf, " ")
+					d.GHF, d.LNT = strings.Join(ghf, " "), lnt
 				}
 			}
 			h, err := lb.exec("header", d.pageData)
@@ -272,6 +277,36 @@ func renderShared(bs []*builder, sp sharedSrc) ([]byte, error) {
 	// lines, their links resolved to relURL's escaped output.
 	code := template.HTML(partsNav(m, sp.part) + m.code(set, sp.part))
 	return parts.page(b, doc, code)
+}
+
+// linkTable factors the releases' data-lnk (moves: each release's
+// linkMoves, hrefs space-separated) into the page's data-lnt, every href
+// they name once, in the order they first name it, and each release's
+// data-lnk, the indexes of its hrefs there. The releases name mostly the
+// same hrefs: written in full for each, the nine releases v1.29..v1.37
+// spent 0.85 MB of their source pages on data-lnk, of which 0.34 MB were
+// hrefs no release of the page had named before.
+func linkTable(moves []string) (table string, idx []string) {
+	at := map[string]int{}
+	var hrefs []string
+	idx = make([]string, len(moves))
+	for k, mv := range moves {
+		var sb strings.Builder
+		for _, h := range strings.Fields(mv) {
+			i, ok := at[h]
+			if !ok {
+				i = len(hrefs)
+				at[h] = i
+				hrefs = append(hrefs, h)
+			}
+			if sb.Len() > 0 {
+				sb.WriteByte(' ')
+			}
+			sb.WriteString(strconv.Itoa(i))
+		}
+		idx[k] = sb.String()
+	}
+	return strings.Join(hrefs, " "), idx
 }
 
 // headLikeView is the source header of an older release that site.js

@@ -376,7 +376,7 @@ func TestBrowserLocalLinkMoved(t *testing.T) {
 	in.Xrefs = xrefs
 	const sync = "src/pkg/controller/deployment/sync.go.html"
 	page := buildPage(t, rels, &opts, sync)
-	if !strings.Contains(page, ` data-lnk="#L`) {
+	if !strings.Contains(page, ` data-lnt="#L`) || !strings.Contains(page, ` data-lnk="0 `) {
 		t.Fatalf("no data-lnk on the page for %d links moved from line %d", uses, n)
 	}
 	ctx := browser(t, 1280, 700)
@@ -481,8 +481,8 @@ func TestBrowserLinkMovedOnPage(t *testing.T) {
 		t.Skip("browser test skipped in -short mode")
 	}
 	page := `<!DOCTYPE html><html lang="en"><head><title>T</title></head><body>` +
-		`<div class="langblock" data-lang="en" data-rel="v2"><header class="top">v2</header></div>` +
-		`<div class="langblock" data-lang="en" data-rel="v1" data-lnk="y.html#L2 #L3" hidden><header class="top">v1</header></div>` +
+		`<div class="langblock" data-lang="en" data-rel="v2" data-lnt="y.html#L2 #L3"><header class="top">v2</header></div>` +
+		`<div class="langblock" data-lang="en" data-rel="v1" data-lnk="0 1" hidden><header class="top">v1</header></div>` +
 		`<pre class="code src"><u id=L1><a href="y.html#L2">f</a>
 </u></pre><script src="site.js"></script></body></html>`
 	dir := withSiteJS(t, map[string]string{"x.go.html": page, "y.html": `<p id="L2">two</p><p id="L3">three</p>`})

@@ -346,9 +346,9 @@
   // for it (site/merge.go file1): to another line of the same GitHub file
   // (data-ghl: "<n>#<line>=<its line>,<line>=<its line>…" per link, n
   // its index in the newest's data-ghf, space-separated; ghLines), or
-  // elsewhere (data-lnk: "<href> <its
-  // href>" pairs, space-separated, its href only a fragment on the same
-  // page; linkMoves). A line of its own has its own links.
+  // elsewhere (data-lnk: "<href> <its href>" pairs, each href its index
+  // in the newest's data-lnt, space-separated, its href only a fragment
+  // on the same page; linkMoves). A line of its own has its own links.
   function relink(a) {
     var href = a.getAttribute("href"), line = a.closest("pre.src > *");
     if (rel === newest || !line) return href;
@@ -380,9 +380,10 @@
     return out;
   }
   function linkMoves() {
-    var out = {}, ps = relAttr("data-lnk").split(" ");
+    var out = {}, t = (blocks[0].getAttribute("data-lnt") || "").split(" "), ps = relAttr("data-lnk").split(" ");
     for (var i = 0; i + 1 < ps.length; i += 2) { // a fragment alone: on the same page (site/merge.go expandLinkMove)
-      out[ps[i]] = ps[i + 1].charAt(0) === "#" ? ps[i].split("#")[0] + ps[i + 1] : ps[i + 1];
+      var a = t[+ps[i]], b = t[+ps[i + 1]];
+      if (a && b) out[a] = b.charAt(0) === "#" ? a.split("#")[0] + b : b;
     }
     return out;
   }
