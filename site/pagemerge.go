@@ -38,6 +38,12 @@ package site
 //     table row's own text), the element around it is written per
 //     rendering instead. A release's own title is a second <title>, after
 //     the newest's.
+//   - White space that collapses (spaces, tabs and newlines only, outside
+//     preformatted text and code) that only some of its parent's releases
+//     have, where a template wrote more or less of it around what some
+//     releases lack, is written for all of them where the others show
+//     nothing more with it (sharedBlanks), without a span; of white space
+//     so written next to other, one is kept (the newest's).
 //   - An id a hidden rendering repeats is data-id there; site.js moves the
 //     id to the rendering it shows.
 //   - A group's page whose newest release is not the site's, and a page
@@ -605,10 +611,14 @@ func (mt *mergeTree) estimate(doc *html.Node) int64 {
 	var w countWriter
 	html.Render(&w, doc) // a countWriter does not fail
 	n := int64(w) + 2048
+	over := mt.sharedBlanks(doc, mt.mask[doc])
 	var walk func(p *html.Node, parent uint64)
 	walk = func(p *html.Node, parent uint64) {
 		for c := p.FirstChild; c != nil; c = c.NextSibling {
-			m := mt.mask[c]
+			m, ok := over[c]
+			if !ok {
+				m = mt.mask[c]
+			}
 			if m != parent && !(blank(c) && !textHost(p)) {
 				n += int64(len(` data-r=""`) + len(strconv.FormatUint(m, 16)))
 				if m&1 == 0 {
@@ -638,7 +648,9 @@ func (w *countWriter) Write(p []byte) (int, error) {
 // render writes the group's page, at site path p; all are the site's
 // releases and others the other groups' pages ("<tag>,<tag>=<url>").
 func (g pageGroup) render(p string, all, others []string) ([]byte, error) {
-	g.mt.emit(g.doc, uint64(1)<<len(g.tags)-1)
+	every := uint64(1)<<len(g.tags) - 1
+	g.mt.shareBlanks(g.doc, every)
+	g.mt.emit(g.doc, every)
 	fixIDs(g.doc)
 	setRelease(g.doc, g.tags[0])
 	if g.number != nil {
@@ -796,6 +808,215 @@ func groupsOnly(n *html.Node) bool {
 // blank is text of white space only.
 func blank(n *html.Node) bool {
 	return n.Type == html.TextNode && strings.TrimSpace(n.Data) == ""
+}
+
+// collapsible reports whether n is text of white space that collapses
+// outside preformatted text: spaces, tabs and newlines only (not a
+// no-break space, nor a form feed, which CSS does not collapse).
+func collapsible(n *html.Node) bool {
+	if n.Type != html.TextNode || n.Data == "" {
+		return false
+	}
+	for i := 0; i < len(n.Data); i++ {
+		switch n.Data[i] {
+		case ' ', '\t', '\n':
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// keepsSpace reports whether white space inside element n may matter:
+// preformatted text, code, what is not rendered as HTML text (script,
+// style, a title, a form control's options), foreign content (an SVG
+// drawing's text) and an element styled in place.
+func keepsSpace(n *html.Node) bool {
+	if n.Namespace != "" {
+		return true
+	}
+	switch n.DataAtom {
+	case atom.Pre, atom.Listing, atom.Xmp, atom.Plaintext, atom.Textarea, atom.Code, atom.Samp, atom.Kbd, atom.Tt,
+		atom.Script, atom.Style, atom.Title, atom.Noscript, atom.Noembed, atom.Noframes, atom.Iframe, atom.Template,
+		atom.Select, atom.Option, atom.Optgroup, atom.Datalist:
+		return true
+	}
+	return hasAttr(n, "style")
+}
+
+// shareBlanks writes the collapsible white space sharedBlanks finds for
+// every release of its parent so, and of each run of white space among a
+// parent's children every release of it has that it made, keeps one: one
+// with a newline if any has, the newest's if it has one of those, else
+// the first of those. all are the releases of the merged page doc.
+func (mt *mergeTree) shareBlanks(doc *html.Node, all uint64) {
+	over := mt.sharedBlanks(doc, all)
+	if len(over) == 0 {
+		return
+	}
+	var walk func(p *html.Node, pm uint64)
+	walk = func(p *html.Node, pm uint64) {
+		for c := p.FirstChild; c != nil; {
+			if c.Type == html.ElementNode {
+				if !keepsSpace(c) {
+					walk(c, mt.mask[c])
+				}
+				c = c.NextSibling
+				continue
+			}
+			// The run from c: white space its parent's releases all have
+			// (made so, or so already).
+			var run []*html.Node
+			made := false
+			for x := c; x != nil && collapsible(x); x = x.NextSibling {
+				m, ok := over[x]
+				if !ok {
+					m = mt.mask[x]
+				}
+				if m != pm {
+					break
+				}
+				run = append(run, x)
+				made = made || ok
+			}
+			if len(run) == 0 {
+				c = c.NextSibling
+				continue
+			}
+			c = run[len(run)-1].NextSibling
+			if !made || len(run) == 1 {
+				continue
+			}
+			keep, nl := -1, false
+			for i, x := range run {
+				xnl := strings.Contains(x.Data, "\n")
+				newest := mt.mask[x]&1 != 0 // before it was shared
+				if keep < 0 || xnl && !nl || xnl == nl && newest && mt.mask[run[keep]]&1 == 0 {
+					keep, nl = i, xnl
+				}
+			}
+			for i, x := range run {
+				if i != keep {
+					p.RemoveChild(x)
+				}
+			}
+		}
+	}
+	walk(doc, all)
+	for n, m := range over {
+		mt.mask[n] = m
+	}
+}
+
+// sharedBlanks is what to write the collapsible white space among the
+// children of text hosts of the merged page doc (its releases all) for
+// where that differs from mt.mask: every release of its parent, instead
+// of the releases that have it, where each release lacking it would show
+// nothing more with it (blankUnseen). It is not written in a span then.
+func (mt *mergeTree) sharedBlanks(doc *html.Node, all uint64) map[*html.Node]uint64 {
+	over := map[*html.Node]uint64{}
+	mask := func(n *html.Node) uint64 {
+		if m, ok := over[n]; ok {
+			return m
+		}
+		return mt.mask[n]
+	}
+	var walk func(p *html.Node, pm uint64)
+	walk = func(p *html.Node, pm uint64) {
+		if textHost(p) {
+			// Until none changes: white space shared may be what another
+			// collapses with.
+			for changed := true; changed; {
+				changed = false
+				for c := p.FirstChild; c != nil; c = c.NextSibling {
+					m := mask(c)
+					if m == 0 || m == pm || m&^pm != 0 || !collapsible(c) {
+						continue
+					}
+					ok := true
+					for miss := pm &^ m; miss != 0 && ok; miss &= miss - 1 {
+						ok = blankUnseen(p, c, miss&-miss, mask)
+					}
+					if ok {
+						over[c], changed = pm, true
+					}
+				}
+			}
+		}
+		for c := p.FirstChild; c != nil; c = c.NextSibling {
+			if c.Type == html.ElementNode && !keepsSpace(c) {
+				walk(c, mask(c))
+			}
+		}
+	}
+	walk(doc, all)
+	return over
+}
+
+// blankUnseen reports whether release x, which lacks the collapsible
+// white space c among p's children, would show nothing more with it, by
+// the nearest children before and after c that x has (mask): one is
+// white space that c collapses into (a newline only into one that has a
+// newline); or c is at the start or the end of a block p, where a line
+// begins or ends (but not all x has of p: an element of white space only
+// is not :empty; nor in a summary, whose end site.css writes after);
+// or it is between two block-level elements.
+func blankUnseen(p, c *html.Node, x uint64, mask func(*html.Node) uint64) bool {
+	has := func(n *html.Node) bool {
+		m := mask(n)
+		return m == 0 || m&x != 0 // what emit leaves unmarked all have
+	}
+	prev, next := c.PrevSibling, c.NextSibling
+	for prev != nil && !has(prev) {
+		prev = prev.PrevSibling
+	}
+	for next != nil && !has(next) {
+		next = next.NextSibling
+	}
+	nl := strings.Contains(c.Data, "\n")
+	for _, s := range []*html.Node{prev, next} {
+		if s != nil && collapsible(s) && (!nl || strings.Contains(s.Data, "\n")) {
+			return true
+		}
+	}
+	if (prev == nil) != (next == nil) && blockBox(p) && p.DataAtom != atom.Summary {
+		return true
+	}
+	return prev != nil && next != nil && blockLevel(prev) && blockLevel(next)
+}
+
+// blockLevel reports whether n is an element a browser lays out as a
+// block (site.css makes none of these inline), not hidden or styled in
+// place.
+func blockLevel(n *html.Node) bool {
+	if n.Type != html.ElementNode || n.Namespace != "" || hasAttr(n, "hidden") || hasAttr(n, "style") {
+		return false
+	}
+	switch n.DataAtom {
+	case atom.Address, atom.Article, atom.Aside, atom.Blockquote, atom.Details, atom.Dialog, atom.Dd, atom.Div,
+		atom.Dl, atom.Dt, atom.Fieldset, atom.Figcaption, atom.Figure, atom.Footer, atom.Form, atom.H1, atom.H2,
+		atom.H3, atom.H4, atom.H5, atom.H6, atom.Header, atom.Hgroup, atom.Hr, atom.Li, atom.Main, atom.Nav,
+		atom.Ol, atom.P, atom.Pre, atom.Section, atom.Summary, atom.Table, atom.Ul:
+		return true
+	}
+	return false
+}
+
+// blockBox reports whether n's content is laid out in a block of its
+// own, at whose start and end white space shows nothing (where nothing
+// is written before or after it).
+func blockBox(n *html.Node) bool {
+	if blockLevel(n) {
+		return true
+	}
+	if n.Type != html.ElementNode || n.Namespace != "" || hasAttr(n, "style") {
+		return false
+	}
+	switch n.DataAtom {
+	case atom.Body, atom.Td, atom.Th, atom.Caption:
+		return true
+	}
+	return false
 }
 
 // pair merges c, release bit's rendering of merged node m (same start
