@@ -135,6 +135,15 @@
         // toggleAttribute, not .hidden: an <svg> has no hidden property.
         el.toggleAttribute("hidden", d < 0 || !((parseInt(h.charAt(d), 16) >> (k & 3)) & 1));
       });
+      // A table cell whose every part is other releases' is empty for
+      // this one: site.css prints its dash (td.none), as for td:empty.
+      document.querySelectorAll("table.facts td").forEach(function (td) {
+        var shown = false;
+        for (var c = td.firstChild; c && !shown; c = c.nextSibling) {
+          shown = c.nodeType === 3 ? /\S/.test(c.data) : c.nodeType === 1 && !c.hasAttribute("hidden");
+        }
+        td.classList.toggle("none", !shown && td.firstChild !== null);
+      });
       document.querySelectorAll("[data-id]").forEach(function (el) {
         if (el.closest("[hidden]")) return;
         var id = el.getAttribute("data-id"), o = document.getElementById(id);
