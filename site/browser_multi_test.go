@@ -62,33 +62,49 @@ func TestBrowserVersionSwitch(t *testing.T) {
 		t.Errorf("switch from step 3 (not in %s): landed on %s, want %s", oldTag, got, want)
 	}
 
-	// A diff, loaded on demand and written as text.
+	// A diff, opened by its badge, loaded on demand and written as text,
+	// with a link to the change on the changes page; a second click on the
+	// badge closes it.
 	err := chromedp.Do(ctx,
 		chromedp.Navigate(srv.URL+"/walkthroughs/deployment.html#step-2-rollout"),
-		chromedp.WaitVisible(chromedp.CSS(`#step-2-rollout details.diff summary`)),
-		chromedp.Click(chromedp.CSS(`#step-2-rollout details.diff summary`)),
-		chromedp.WaitVisible(chromedp.CSS(`#step-2-rollout details.diff pre span.xd`)),
+		chromedp.WaitVisible(chromedp.CSS(`#step-2-rollout a.badge[data-diff]`)),
+		chromedp.Click(chromedp.CSS(`#step-2-rollout a.badge[data-diff]`)),
+		chromedp.WaitVisible(chromedp.CSS(`#step-2-rollout .diffbox pre span.xd`)),
 	)
 	if err != nil {
 		t.Fatalf("open diff: %v", err)
 	}
 	type diffState struct {
-		Deleted, Inserted string
-		Scripts           int
+		Deleted, Inserted, Link, Expanded, Page string
+		Scripts                                 int
 	}
-	st, err := chromedp.Run(ctx, chromedp.Evaluate[diffState](`(() => {
-		const pre = document.querySelector('#step-2-rollout details.diff pre');
-		return {Deleted: [...pre.querySelectorAll('.xd')].map(e => e.textContent).join(''),
-			Inserted: [...pre.querySelectorAll('.xi')].map(e => e.textContent).join(''),
-			Scripts: pre.querySelectorAll('script').length};
-	})()`))
-	if err != nil {
-		t.Fatal(err)
+	state := func() diffState {
+		t.Helper()
+		st, err := chromedp.Run(ctx, chromedp.Evaluate[diffState](`(() => {
+			const pre = document.querySelector('#step-2-rollout .diffbox pre'), a = document.querySelector('#step-2-rollout a.badge[data-diff]');
+			const link = document.querySelector('#step-2-rollout .diffbox a');
+			return {Deleted: pre ? [...pre.querySelectorAll('.xd')].map(e => e.textContent).join('') : '',
+				Inserted: pre ? [...pre.querySelectorAll('.xi')].map(e => e.textContent).join('') : '',
+				Link: link ? link.getAttribute('href') : '', Expanded: a.getAttribute('aria-expanded') || '',
+				Page: location.pathname, Scripts: pre ? pre.querySelectorAll('script').length : 0};
+		})()`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return st
 	}
-	if !strings.Contains(st.Deleted, `old := "<script>alert(1)</script>"`) || !strings.Contains(st.Inserted, "new := 2") || st.Scripts != 0 {
+	st := state()
+	if !strings.Contains(st.Deleted, `old := "<script>alert(1)</script>"`) || !strings.Contains(st.Inserted, "new := 2") || st.Scripts != 0 ||
+		!strings.Contains(st.Link, "/changes.html#d") || st.Expanded != "true" || st.Page != "/walkthroughs/deployment.html" {
 		t.Errorf("diff rendered as %+v", st)
 	}
 	screenshot(t, ctx, art, "multi-diff.png", false)
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`#step-2-rollout a.badge[data-diff]`))); err != nil {
+		t.Fatal(err)
+	}
+	if st := state(); st.Link != "" || st.Expanded != "false" || st.Page != "/walkthroughs/deployment.html" {
+		t.Errorf("a second click on the badge left %+v", st)
+	}
 }
 
 // TestBrowserBilingualDiffs opens a diff on the English and the Korean
@@ -103,13 +119,13 @@ func TestBrowserBilingualDiffs(t *testing.T) {
 	for _, lang := range []string{"en", "ko"} {
 		openPage(t, ctx, base+lang+"/"+WalkthroughPage("deployment")+"#step-2-rollout")
 		err := chromedp.Do(ctx,
-			chromedp.Click(chromedp.CSS(`#step-2-rollout details.diff summary`)),
-			chromedp.WaitVisible(chromedp.CSS(`#step-2-rollout details.diff pre span.xi`)),
+			chromedp.Click(chromedp.CSS(`#step-2-rollout a.badge[data-diff]`)),
+			chromedp.WaitVisible(chromedp.CSS(`#step-2-rollout .diffbox pre span.xi`)),
 		)
 		if err != nil {
 			t.Fatalf("%s: open diff: %v", lang, err)
 		}
-		got, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`[document.querySelector('#step-2-rollout details.diff pre').textContent,
+		got, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`[document.querySelector('#step-2-rollout .diffbox pre').textContent,
 			...[...document.scripts].map(s => s.src).filter(s => s.endsWith('/diffs.js'))]`))
 		if err != nil {
 			t.Fatal(err)
@@ -134,15 +150,16 @@ func TestBrowserDiffSameAsAnother(t *testing.T) {
 		t.Errorf("diffs script:\n%s\nwant\n%s", js, want)
 	}
 	page := `<!DOCTYPE html><html lang="en"><head><title>T</title></head><body><div hidden data-diffs="d.diffs.js"></div>` +
-		`<details class="diff" data-diff="2"><summary>diff</summary><pre class="code"></pre></details><script src="site.js"></script></body></html>`
+		`<template id="diffbox"><div class="diffbox"><pre class="code diff"></pre><p><a>on the changes page</a></p></div></template>` +
+		`<ul class="changes"><li><a class="badge" data-diff href="c.html#d2">changed</a></li></ul><script src="site.js"></script></body></html>`
 	dir := withSiteJS(t, map[string]string{"w.html": page, "d.diffs.js": string(js)})
 	ctx := browser(t, 800, 600)
 	openPage(t, ctx, fileURL(t, dir)+"w.html")
-	err = chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`details.diff summary`)), chromedp.WaitVisible(chromedp.CSS(`details.diff pre span.xi`)))
+	err = chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`a.badge`)), chromedp.WaitVisible(chromedp.CSS(`.diffbox pre span.xi`)))
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.querySelector('details.diff pre').textContent`))
+	got, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.querySelector('.diffbox pre').textContent`))
 	if err != nil || got != "--- a\n+++ b\n+new\n" {
 		t.Errorf("change 2's diff reads %q (%v), want change 1's", got, err)
 	}

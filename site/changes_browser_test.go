@@ -12,13 +12,13 @@ import (
 )
 
 // TestBrowserBilingualChanges opens a bilingual multi-release site from
-// file://: a Korean reader who follows a change's badge lands on its
-// diff on the release's one changes page, in Korean (its header, text,
+// file://: a Korean reader who opens a change's diff from its badge and
+// follows its link lands on its diff on the release's one changes page, in Korean (its header, text,
 // title, the steps it links), under the page's Content-Security-Policy;
 // the language switch keeps the change in view, both ways; at 390 px the
 // page does not scroll sideways in either language. Without script, the
-// walkthrough's "on the changes page" link lands on the same change,
-// whose diff the page says how to print, as site.js draws it.
+// walkthrough's badge lands on the same change, whose diff the page says
+// how to print, as site.js draws it.
 func TestBrowserBilingualChanges(t *testing.T) {
 	if testing.Short() {
 		t.Skip("browser test skipped in -short mode")
@@ -75,7 +75,8 @@ func TestBrowserBilingualChanges(t *testing.T) {
 	var id string // the change the badge links
 	t.Run("badge, Korean", func(t *testing.T) {
 		openPage(t, ctx, base+"ko/"+WalkthroughPage("deployment")+"#step-2-rollout")
-		click(t, `#step-2-rollout a.badge-changed`)
+		click(t, `#step-2-rollout a.badge-changed`) // opens its diff, which links the change
+		click(t, `#step-2-rollout .diffbox a`)
 		p, lang := where(t)
 		page, frag, _ := strings.Cut(p, "#")
 		if page != newTag+"/changes.html?lang=ko" || lang != "ko" {
@@ -135,12 +136,11 @@ func TestBrowserBilingualChanges(t *testing.T) {
 			t.Fatal(err)
 		}
 		openPage(t, ctx, base+"ko/"+WalkthroughPage("deployment")+"#step-2-rollout")
-		// The diff box opens without script, empty but for the link.
-		click(t, `#step-2-rollout details.diff summary`)
-		click(t, `#step-2-rollout details.diff p.nojs a`)
+		// Without script the badge goes to the change.
+		click(t, `#step-2-rollout a.badge-changed`)
 		p, _ := where(t)
 		if p != newTag+"/changes.html?lang=ko#"+id {
-			t.Fatalf("without script the diff's link opened %s, want %s/changes.html?lang=ko#%s", p, newTag, id)
+			t.Fatalf("without script the badge opened %s, want %s/changes.html?lang=ko#%s", p, newTag, id)
 		}
 		got := shown(t, id)
 		if len(got) != 6 || got[2] != "" || got[3] != "true" {

@@ -214,12 +214,13 @@ func TestMultiRelease(t *testing.T) {
 	// older release is shown without them: TestBrowserSharedReleasePages).
 	wt := files["walkthroughs/deployment.html"]
 	for _, want := range []string{
-		`class="badge badge-changed" href="../` + newTag + `/changes.html#d`,
+		`<a class="badge badge-changed" data-diff="" href="../` + newTag + `/changes.html#d`,
 		`class="badge badge-moved"`,
 		`class="badge badge-new"`,
 		`changed since ` + oldTag,
 		`data-diffs="../` + newTag + `/diffs.js"`,
-		`<details class="diff" data-diff="`,
+		`<template id="diffbox"`,
+		`><div class="diffbox"><pre class="code diff"></pre>`,
 	} {
 		if !strings.Contains(wt, want) {
 			t.Errorf("walkthroughs/deployment.html lacks %s", want)

@@ -447,13 +447,30 @@
     s.onload = function () { waiting.forEach(function (f) { f(); }); waiting = []; };
     document.head.appendChild(s);
   }
-  document.addEventListener("toggle", function (e) {
-    var d = e.target;
-    if (!d.open || !d.matches || !d.matches("details[data-diff]")) return;
-    withDiffs(function () {
-      if (fill(d.querySelector("pre"), d.getAttribute("data-diff"))) d.classList.add("loaded");
-    });
-  }, true);
+  // A change's badge with a diff (a[data-diff], its href the change's
+  // entry on the changes page, #d<N>) opens the diff below it, in a box
+  // made from the page's template, with a link to that entry; a second
+  // click closes it. Without script the badge goes to the entry.
+  document.addEventListener("click", function (e) {
+    var a = e.target.closest && e.target.closest("a.badge[data-diff]"), tpl = document.getElementById("diffbox");
+    if (!a || !tpl || modified(e)) return;
+    var href = a.getAttribute("href"), n = href.slice(href.lastIndexOf("#d") + 2);
+    var li = a.closest("li"), host = li || a.closest(".exhead");
+    if (!n || !host) return;
+    e.preventDefault();
+    var open = li ? li.querySelector(".diffbox") : host.nextElementSibling;
+    if (open && open.classList.contains("diffbox")) {
+      open.remove();
+      host.querySelectorAll("a.badge[aria-expanded]").forEach(function (b) { b.setAttribute("aria-expanded", "false"); });
+      if (open.getAttribute("data-d") === n) return;
+    }
+    var box = tpl.content.firstElementChild.cloneNode(true);
+    box.setAttribute("data-d", n);
+    box.querySelector("a").setAttribute("href", href);
+    if (li) li.appendChild(box); else host.after(box);
+    a.setAttribute("aria-expanded", "true");
+    withDiffs(function () { fill(box.querySelector("pre"), n); });
+  }, true); // before the handlers that follow links
   var pres = document.querySelectorAll("pre[data-diff]");
   if (pres.length) withDiffs(function () {
     pres.forEach(function (pre) { fill(pre, pre.getAttribute("data-diff")); });
