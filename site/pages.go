@@ -312,8 +312,13 @@ func (b *builder) citeViews(f string) []citeView {
 // factsFileData is facts.json.zst, made once per build: the home page
 // states its size and the facts.json.zst page writes it. In a site of
 // several releases, every release's but the newest's is compressed
-// against the newest's facts (encodeFactsFile).
+// against the newest's facts (encodeFactsFile). A bilingual release's
+// languages share the file (sharedPage): its first language's builder
+// makes it.
 func (b *builder) factsFileData() ([]byte, error) {
+	if b.langs != nil && b != b.langs[0] {
+		return b.langs[0].factsFileData()
+	}
 	b.factsOnce.Do(func() { b.factsData, b.factsErr = b.encodeFactsFile() })
 	return b.factsData, b.factsErr
 }
