@@ -162,14 +162,21 @@ func (b *builder) encodeFactsFile() ([]byte, error) {
 	return encodeFactsPatch(b.in.Facts, ref)
 }
 
-// decodeZstd is the content of the zstd frames data, compressed against
-// the raw-content dictionary ref when ref is not nil.
-func decodeZstd(data, ref []byte) ([]byte, error) {
+// decoderOptions are the zstd decoder's options for facts.json.zst: one
+// goroutine, and ref as the raw-content dictionary an older release's
+// file is compressed against (encodeFactsPatch) when ref is not nil.
+func decoderOptions(ref []byte) []zstd.DOption {
 	opts := []zstd.DOption{zstd.WithDecoderConcurrency(1)}
 	if ref != nil {
 		opts = append(opts, zstd.WithDecoderDictRaw(0, ref))
 	}
-	zr, err := zstd.NewReader(nil, opts...)
+	return opts
+}
+
+// decodeZstd is the content of the zstd frames data, compressed against
+// the raw-content dictionary ref when ref is not nil.
+func decodeZstd(data, ref []byte) ([]byte, error) {
+	zr, err := zstd.NewReader(nil, decoderOptions(ref)...)
 	if err != nil {
 		return nil, err
 	}
@@ -290,11 +297,7 @@ func readFacts(r io.Reader, ref []byte) (*fact.Facts, error) {
 		var h zstd.Header
 		head, _ := br.Peek(zstd.HeaderMaxSize)
 		patch := h.Decode(head) == nil && isPatchFrame(h)
-		opts := []zstd.DOption{zstd.WithDecoderConcurrency(1)}
-		if ref != nil {
-			opts = append(opts, zstd.WithDecoderDictRaw(0, ref))
-		}
-		zr, err := zstd.NewReader(br, opts...)
+		zr, err := zstd.NewReader(br, decoderOptions(ref)...)
 		if err != nil {
 			return nil, err
 		}

@@ -255,29 +255,7 @@ func TestSharedLineNumbers(t *testing.T) {
 func TestLinkedFileLineNumbers(t *testing.T) {
 	const f = "pkg/features/check.go"
 	body := "package features\n\nfunc Check() {\n\tif enabled(GateChecked) {}\n}\n"
-	rels, opts := multiFixtureOf(t, loadTree(t))
-	for i, src := range []string{"// Only in the older release,\n// which numbers its lines on.\n" + body, body} {
-		in := &rels[i].Input // oldest first
-		read := in.ReadFile
-		in.ReadFile = func(p string) ([]byte, error) {
-			if p == f {
-				return []byte(src), nil
-			}
-			return read(p)
-		}
-		facts := *in.Facts
-		n := strings.Count(src[:strings.Index(src, "if enabled")], "\n") + 1
-		at := fact.Location{Path: f, StartLine: n, EndLine: n}
-		facts.Gates = []fact.Gate{{Name: "GateChecked", Const: "k8s.io/kubernetes/pkg/features.GateChecked", Decl: at, Stage: fact.StageAlpha}}
-		facts.GateChecks = []fact.GateCheck{{Gate: "GateChecked", At: at, Guarded: at, Kind: "if", WhenEnabled: true,
-			Caller: fact.FuncRef{Symbol: "k8s.io/kubernetes/pkg/features.Check", Decl: fact.Location{Path: f, StartLine: n - 1, EndLine: n + 1}}}}
-		in.Facts = &facts
-	}
-	opts.Out = filepath.Join(t.TempDir(), "public")
-	if _, err := BuildReleases(context.Background(), rels, opts); err != nil {
-		t.Fatal(err)
-	}
-	files := readTree(t, opts.Out)
+	files := buildGateChecked(t, f, "// Only in the older release,\n// which numbers its lines on.\n"+body, body)
 	if _, ok := files["src/"+f+".html"]; ok {
 		t.Fatalf("%s has a source page; the test wants a file without", f)
 	}
@@ -309,29 +287,7 @@ func TestPermalinkByMark(t *testing.T) {
 	const f = "pkg/features/check.go"
 	newer := "package features\n\nfunc Check() {\n\tif enabled(GateChecked) {}\n}\n"
 	older := "// Only in the older release,\n// which numbers its lines on.\n" + strings.Replace(newer, "{}", "{ old() }", 1)
-	rels, opts := multiFixtureOf(t, loadTree(t))
-	for i, src := range []string{older, newer} {
-		in := &rels[i].Input // oldest first
-		read := in.ReadFile
-		in.ReadFile = func(p string) ([]byte, error) {
-			if p == f {
-				return []byte(src), nil
-			}
-			return read(p)
-		}
-		facts := *in.Facts
-		n := strings.Count(src[:strings.Index(src, "if enabled")], "\n") + 1
-		at := fact.Location{Path: f, StartLine: n, EndLine: n}
-		facts.Gates = []fact.Gate{{Name: "GateChecked", Const: "k8s.io/kubernetes/pkg/features.GateChecked", Decl: at, Stage: fact.StageAlpha}}
-		facts.GateChecks = []fact.GateCheck{{Gate: "GateChecked", At: at, Guarded: at, Kind: "if", WhenEnabled: true,
-			Caller: fact.FuncRef{Symbol: "k8s.io/kubernetes/pkg/features.Check", Decl: fact.Location{Path: f, StartLine: n - 1, EndLine: n + 1}}}}
-		in.Facts = &facts
-	}
-	opts.Out = filepath.Join(t.TempDir(), "public")
-	if _, err := BuildReleases(context.Background(), rels, opts); err != nil {
-		t.Fatal(err)
-	}
-	files := readTree(t, opts.Out)
+	files := buildGateChecked(t, f, older, newer)
 	whole := func(s string) string {
 		if a, _, ok := strings.Cut(s, "."); ok {
 			return a
@@ -373,4 +329,35 @@ func TestPermalinkByMark(t *testing.T) {
 	if fractional == 0 {
 		t.Errorf("no permalink marked with a line the newest lacks; the test wants one")
 	}
+}
+
+// buildGateChecked builds the two releases of the multi-release fixture
+// with file f (no release renders it) as older and newer, its line
+// "if enabled(GateChecked)" a gate's declaration and a check of it, and
+// returns the site's files.
+func buildGateChecked(t *testing.T, f, older, newer string) map[string]string {
+	t.Helper()
+	rels, opts := multiFixtureOf(t, loadTree(t))
+	for i, src := range []string{older, newer} {
+		in := &rels[i].Input // oldest first
+		read := in.ReadFile
+		in.ReadFile = func(p string) ([]byte, error) {
+			if p == f {
+				return []byte(src), nil
+			}
+			return read(p)
+		}
+		facts := *in.Facts
+		n := strings.Count(src[:strings.Index(src, "if enabled")], "\n") + 1
+		at := fact.Location{Path: f, StartLine: n, EndLine: n}
+		facts.Gates = []fact.Gate{{Name: "GateChecked", Const: "k8s.io/kubernetes/pkg/features.GateChecked", Decl: at, Stage: fact.StageAlpha}}
+		facts.GateChecks = []fact.GateCheck{{Gate: "GateChecked", At: at, Guarded: at, Kind: "if", WhenEnabled: true,
+			Caller: fact.FuncRef{Symbol: "k8s.io/kubernetes/pkg/features.Check", Decl: fact.Location{Path: f, StartLine: n - 1, EndLine: n + 1}}}}
+		in.Facts = &facts
+	}
+	opts.Out = filepath.Join(t.TempDir(), "public")
+	if _, err := BuildReleases(context.Background(), rels, opts); err != nil {
+		t.Fatal(err)
+	}
+	return readTree(t, opts.Out)
 }
