@@ -133,10 +133,8 @@ func (b *builder) stepChanges(p string, s walkthrough.Step) []changeView {
 		return nil
 	}
 	seen := map[string]bool{}
-	for _, seg := range s.Segments {
-		if seg.Excerpt != nil {
-			seen[seg.Excerpt.Ref.Ref.String()] = true
-		}
+	for _, r := range excerptRefs(s.Segments) {
+		seen[r.String()] = true
 	}
 	var out []changeView
 	for _, r := range s.Refs {
@@ -154,24 +152,35 @@ func (b *builder) stepChanges(p string, s walkthrough.Step) []changeView {
 
 // docHasDiffs reports whether a reference of doc has a diff.
 func (b *builder) docHasDiffs(d *walkthrough.Doc) bool {
-	has := func(r fact.Ref) bool {
+	refs := excerptRefs(d.Intro)
+	for _, s := range d.Steps {
+		refs = append(refs, stepRefs(s)...)
+	}
+	return slices.ContainsFunc(refs, func(r fact.Ref) bool {
 		k := r.String()
 		return b.changeN[k] > 0 && b.in.Changes[k].Diff != ""
+	})
+}
+
+// stepRefs are the references step s cites: its text's, then its
+// excerpts'.
+func stepRefs(s walkthrough.Step) []fact.Ref {
+	var refs []fact.Ref
+	for _, r := range s.Refs {
+		refs = append(refs, r.Ref)
 	}
-	found := false
-	visit := func(segs []walkthrough.Segment) {
-		for _, s := range segs {
-			found = found || s.Excerpt != nil && has(s.Excerpt.Ref.Ref)
+	return append(refs, excerptRefs(s.Segments)...)
+}
+
+// excerptRefs are the references of the excerpts among segs.
+func excerptRefs(segs []walkthrough.Segment) []fact.Ref {
+	var refs []fact.Ref
+	for _, seg := range segs {
+		if seg.Excerpt != nil {
+			refs = append(refs, seg.Excerpt.Ref.Ref)
 		}
 	}
-	visit(d.Intro)
-	for _, s := range d.Steps {
-		visit(s.Segments)
-		for _, r := range s.Refs {
-			found = found || has(r.Ref)
-		}
-	}
-	return found
+	return refs
 }
 
 // diffsFile is the release's diffs script: every changed reference's
@@ -345,14 +354,8 @@ func (b *builder) changeCites(p string) changeCites {
 		for _, s := range d.Steps {
 			sk := d.ID + "#" + s.ID
 			seen := map[string]bool{}
-			refs := append([]walkthrough.Ref(nil), s.Refs...)
-			for _, seg := range s.Segments {
-				if seg.Excerpt != nil {
-					refs = append(refs, seg.Excerpt.Ref)
-				}
-			}
-			for _, r := range refs {
-				k := r.Ref.String()
+			for _, r := range stepRefs(s) {
+				k := r.String()
 				if !seen[k] && b.changeN[k] > 0 {
 					seen[k] = true
 					cs.cited[k] = append(cs.cited[k], sk)

@@ -155,12 +155,7 @@ func TestMergeWhiteSpace(t *testing.T) {
 			t.Errorf("merged page lacks %q\n%s", want, got)
 		}
 	}
-	for k := range tags {
-		own := shown(bodyAs(t, []byte(pages[k]), 0))
-		if as := shown(bodyAs(t, out, k)); as != own {
-			t.Errorf("%s sees\n%s\nits own page shows\n%s", tags[k], as, own)
-		}
-	}
+	sameViews(t, tags, pages, out)
 }
 
 // TestMergeWhiteSpaceKept: white space that may show is merged as it is:
@@ -191,17 +186,24 @@ func TestMergeWhiteSpaceKept(t *testing.T) {
 			t.Errorf("merged page lacks %q\n%s", want, got)
 		}
 	}
-	for k := range tags {
-		own := shown(bodyAs(t, []byte(pages[k]), 0))
-		if as := shown(bodyAs(t, out, k)); as != own {
-			t.Errorf("%s sees\n%s\nits own page shows\n%s", tags[k], as, own)
-		}
-	}
+	sameViews(t, tags, pages, out)
 	// In <pre>, byte for byte.
 	for k := range tags {
 		pre := regexp.MustCompile(`(?s)<pre.*?</pre>`)
 		if as, own := pre.FindString(bodyAs(t, out, k)), pre.FindString(pages[k]); as != own {
 			t.Errorf("%s's <pre>: %q, its own %q", tags[k], as, own)
+		}
+	}
+}
+
+// sameViews checks that each release's view of the merged page out shows
+// what its own page does (shown: the text and links laid out).
+func sameViews(t *testing.T, tags, pages []string, out []byte) {
+	t.Helper()
+	for k := range tags {
+		own := shown(bodyAs(t, []byte(pages[k]), 0))
+		if as := shown(bodyAs(t, out, k)); as != own {
+			t.Errorf("%s sees\n%s\nits own page shows\n%s", tags[k], as, own)
 		}
 	}
 }
