@@ -12,6 +12,13 @@ import (
 // single-line JSON value does not get echoed in full in a table.
 const maxLine = 4096
 
+// maxInputLine bounds what is read of one input line: the rest of a longer
+// line is skipped as it is read, never held, so input with no newline
+// (`kubewalk explain /dev/zero`) is read in bounded memory. An audit line
+// holds at most a request and a response object of etcd's 1.5 MiB each;
+// 4 MiB keeps every real line whole. A variable for the tests.
+var maxInputLine = 4 << 20
+
 // Parse reads input in whatever form it comes, detected per input:
 //
 //   - JSON (the first non-space byte is '{' or '['): a stream of JSON
@@ -29,6 +36,7 @@ const maxLine = 4096
 // Parse never fails and never panics; lines it cannot read become Records
 // of KindUnknown.
 func Parse(input []byte) []Record {
+	input = clipLines(input)
 	trim := bytes.TrimLeft(input, " \t\r\n\ufeff")
 	if len(trim) > 0 && (trim[0] == '{' || trim[0] == '[') {
 		if recs, ok := parseJSONStream(input); ok {
@@ -153,8 +161,40 @@ func forLines(input []byte, f func(n int, line string)) {
 		} else {
 			line, input = input[:i], input[i+1:]
 		}
+		if len(line) > maxInputLine {
+			line = line[:maxInputLine]
+		}
 		f(n, lineText(line))
 	}
+}
+
+// clipLines returns input with every line over maxInputLine cut to it, as
+// Stream reads it; input itself when no line is over.
+func clipLines(input []byte) []byte {
+	var out []byte
+	for rest, done := input, 0; len(rest) > 0; {
+		line, after, found := bytes.Cut(rest, []byte("\n"))
+		if len(line) > maxInputLine {
+			if out == nil {
+				out = append(out, input[:done]...)
+			}
+			out = append(out, line[:maxInputLine]...)
+		} else if out != nil {
+			out = append(out, line...)
+		}
+		done += len(line)
+		if found {
+			done++
+			if out != nil {
+				out = append(out, '\n')
+			}
+		}
+		rest = after
+	}
+	if out == nil {
+		return input
+	}
+	return out
 }
 
 // lineText is a line as the parsers read it: without a trailing \r, and

@@ -23,40 +23,112 @@ import (
 // values on the lines before the text by the time it arrives, and reads
 // line by line from there. Where those values are one a line (JSON lines,
 // audit logs), that is the same thing.
+//
+// Stream holds at most maxInputLine bytes of a line and maxValue bytes of
+// JSON values not emitted yet, so input without end or newline is read in
+// bounded memory: a longer line is read as its first maxInputLine bytes (as
+// Parse reads it too), a longer value line by line from its first line.
+// Parse, which has its input in memory already, decodes a value of any
+// size, and looks for JSON past any number of lines holding only byte
+// order marks, where Stream stops looking at maxInputLine bytes.
 func Stream(r io.Reader, emit func(Record) error) error {
-	br := bufio.NewReaderSize(r, 64<<10)
+	lr := &lineReader{br: bufio.NewReaderSize(r, 64<<10)}
 	// Parse decides by the first byte that is not space or a byte order
-	// mark; what comes before it is kept, to be read again either way.
+	// mark. Blank lines before it have no records either way and are only
+	// counted; lines holding a mark are kept, to be read again.
+	n := 1
 	var lead []byte
 	for {
-		c, _, err := br.ReadRune()
-		if err == io.EOF {
-			break // blank lines have no records, a lone mark one
+		line, _, err := lr.next()
+		t := bytes.TrimLeft(line, " \t\r\n\ufeff")
+		if len(t) > 0 && (t[0] == '{' || t[0] == '[') {
+			return streamJSON(n, append(lead, line...), lr, emit)
 		}
-		if err != nil {
-			return err
+		switch {
+		case len(t) > 0:
+			lead = append(lead, line...)
+		case len(lead) > 0 || bytes.ContainsRune(line, '\ufeff'):
+			lead = append(lead, line...)
+		case len(line) > 0:
+			n++
 		}
-		if c != ' ' && c != '\t' && c != '\r' && c != '\n' && c != '\ufeff' {
-			if err := br.UnreadRune(); err != nil {
+		// Marks without end are read as lines, like all the rest.
+		if len(t) > 0 || len(lead) > maxInputLine || err != nil {
+			if err != nil && err != io.EOF {
 				return err
 			}
-			if c == '{' || c == '[' {
-				return streamJSON(lead, br, emit)
-			}
-			break
+			lr.pre = lead
+			return streamLines(n, lr, emit)
 		}
-		lead = append(lead, string(c)...)
 	}
-	return streamLines(1, io.MultiReader(bytes.NewReader(lead), br), emit)
 }
 
-// streamLines reads r line by line, the first line numbered n, as
-// parseLines does.
-func streamLines(n int, r io.Reader, emit func(Record) error) error {
-	br, ok := r.(*bufio.Reader)
-	if !ok {
-		br = bufio.NewReaderSize(r, 64<<10)
+// lineReader reads lines of at most maxInputLine bytes: the first
+// maxInputLine bytes of a longer line are returned as soon as they are
+// read, with a newline, and the rest is skipped on the next read, never
+// held. Lines in pre, read already, come first.
+type lineReader struct {
+	br   *bufio.Reader
+	pre  []byte
+	skip bool // the rest of a clipped line is still to be skipped
+}
+
+// next returns the next line with its newline, as ReadBytes('\n') does:
+// err is nil when the line ends in a newline, io.EOF at the end of the
+// input. clipped reports a line cut to maxInputLine.
+func (lr *lineReader) next() (line []byte, clipped bool, err error) {
+	if len(lr.pre) > 0 {
+		i := bytes.IndexByte(lr.pre, '\n')
+		if i < 0 {
+			line, lr.pre = lr.pre, nil
+		} else {
+			line, lr.pre = lr.pre[:i+1], lr.pre[i+1:]
+		}
+		if i >= 0 {
+			return line, false, nil
+		}
+		// pre ends in the middle of a line (a clipped line ends in a
+		// newline): the rest of it follows in br.
+		return lr.read(line)
 	}
+	if lr.skip {
+		for {
+			_, err := lr.br.ReadSlice('\n')
+			if err == nil {
+				break
+			}
+			if err != bufio.ErrBufferFull {
+				return nil, false, err
+			}
+		}
+		lr.skip = false
+	}
+	return lr.read(nil)
+}
+
+// read reads the rest of a line whose start is line.
+func (lr *lineReader) read(line []byte) ([]byte, bool, error) {
+	for {
+		frag, err := lr.br.ReadSlice('\n')
+		body := frag
+		if err == nil {
+			body = frag[:len(frag)-1]
+		}
+		if len(line)+len(body) > maxInputLine {
+			line = append(line, body[:maxInputLine-len(line)]...)
+			lr.skip = err != nil
+			return append(line, '\n'), true, nil
+		}
+		line = append(line, frag...)
+		if err != bufio.ErrBufferFull {
+			return line, false, err
+		}
+	}
+}
+
+// streamLines reads lr line by line, the first line numbered n, as
+// parseLines does.
+func streamLines(n int, lr *lineReader, emit func(Record) error) error {
 	var (
 		p    lineParser
 		eerr error
@@ -67,7 +139,7 @@ func streamLines(n int, r io.Reader, emit func(Record) error) error {
 		}
 	}
 	for ; ; n++ {
-		line, err := br.ReadBytes('\n')
+		line, _, err := lr.next()
 		if len(line) > 0 {
 			p.line(n, lineText(bytes.TrimSuffix(line, []byte("\n"))), add)
 			if eerr != nil {
@@ -90,10 +162,10 @@ func streamLines(n int, r io.Reader, emit func(Record) error) error {
 // blank: then no text on that line can turn out not to be JSON. When the
 // stream stops being JSON, the input is read line by line from the start
 // of the first line not emitted yet, as Parse would read it.
-func streamJSON(lead []byte, br *bufio.Reader, emit func(Record) error) error {
-	in := &lineFeed{r: br, buf: lead}
+func streamJSON(n int, lead []byte, lr *lineReader, emit func(Record) error) error {
+	in := &lineFeed{r: lr, buf: lead}
 	dec := json.NewDecoder(in)
-	line := 1 // the line in.buf[0] (offset in.base) starts
+	line := n // the line in.buf[0] (offset in.base) starts
 	var pending []Record
 	for {
 		prevEnd := max(int(dec.InputOffset()), in.base)
@@ -103,10 +175,11 @@ func streamJSON(lead []byte, br *bufio.Reader, emit func(Record) error) error {
 			return emitAll(pending, emit)
 		}
 		if err != nil {
-			if in.err != nil && !errors.Is(in.err, io.EOF) {
+			if in.err != nil && !errors.Is(in.err, io.EOF) && !errors.Is(in.err, errTooLong) {
 				return in.err
 			}
-			return streamLines(line, io.MultiReader(bytes.NewReader(in.buf), br), emit)
+			lr.pre = in.buf
+			return streamLines(line, lr, emit)
 		}
 		b := in.buf[prevEnd-in.base:]
 		start := prevEnd - in.base + len(b) - len(bytes.TrimLeft(b, " \t\r\n"))
@@ -145,12 +218,22 @@ func emitAll(recs []Record, emit func(Record) error) error {
 	return nil
 }
 
+// maxValue bounds the input held for the JSON values not emitted yet: a
+// value that has not closed by then (a `[` and no end) is read line by line
+// from the start of its first line, as if it were not JSON. A variable for
+// the tests.
+var maxValue = 64 << 20
+
+// errTooLong ends the JSON decoder's input at a line over maxInputLine or a
+// value over maxValue: from there on the input is read line by line.
+var errTooLong = errors.New("explain: line or value too long for JSON")
+
 // lineFeed hands the JSON decoder the input a line at a time, so a value
 // is decoded as soon as the line that closes it arrives and that line,
 // which the records' Text may need, has arrived whole. It keeps what it
 // handed out from offset base on.
 type lineFeed struct {
-	r    *bufio.Reader
+	r    *lineReader
 	buf  []byte // input from offset base on, as read
 	base int
 	out  int // offset of the next byte to hand out
@@ -162,9 +245,15 @@ func (f *lineFeed) Read(p []byte) (int, error) {
 		if f.err != nil {
 			return 0, f.err
 		}
-		line, err := f.r.ReadBytes('\n')
+		line, clipped, err := f.r.next()
 		f.buf = append(f.buf, line...)
 		f.err = err
+		if clipped || len(f.buf) > maxValue {
+			// The decoder stops before this line: a clipped line is not
+			// the JSON that was sent.
+			f.err = errTooLong
+			return 0, f.err
+		}
 		if len(line) == 0 {
 			return 0, err
 		}
