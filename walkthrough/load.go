@@ -204,11 +204,26 @@ func scan(fsys fs.FS, dir string) ([]*fileSet, []error) {
 	byID := map[string]*fileSet{}
 	for _, e := range entries {
 		name := e.Name()
-		if e.IsDir() || !strings.HasSuffix(name, ".md") || strings.EqualFold(name, "README.md") ||
-			strings.HasPrefix(name, "_") || strings.HasPrefix(name, ".") {
+		if strings.HasPrefix(name, "_") || strings.HasPrefix(name, ".") {
 			continue
 		}
 		file := path.Join(dir, name)
+		if e.IsDir() {
+			// Only the top level is read: a walkthrough further down
+			// would be skipped without a word, and a check pass having
+			// checked nothing.
+			if md := firstMarkdown(fsys, file); md != "" {
+				errs = append(errs, &Error{File: md, Msg: "walkthroughs in subdirectories are not read: move it to " + dir + ", or start the subdirectory's name with _ to keep it out"})
+			}
+			continue
+		}
+		if !isMarkdown(name) || strings.EqualFold(name, "README.md") {
+			continue
+		}
+		if !strings.HasSuffix(name, ".md") {
+			errs = append(errs, &Error{File: file, Msg: "file name: a walkthrough's name ends in .md, in lower case: rename it to " + strings.TrimSuffix(name, path.Ext(name)) + ".md"})
+			continue
+		}
 		id, lang, ok := splitName(name)
 		if !ok {
 			errs = append(errs, &Error{File: file, Msg: "file name: want <id>.md or <id>.<lang>.md, lower-case letters, digits, - and _"})
@@ -236,6 +251,52 @@ func scan(fsys fs.FS, dir string) ([]*fileSet, []error) {
 		sets = append(sets, set)
 	}
 	return sets, errs
+}
+
+// isMarkdown reports whether name ends in .md in any case.
+func isMarkdown(name string) bool {
+	return strings.EqualFold(path.Ext(name), ".md")
+}
+
+// firstMarkdown returns the first walkthrough-like file under dir (a .md
+// in any case, not a README or a name starting with _ or .), "" for none.
+func firstMarkdown(fsys fs.FS, dir string) string {
+	found := ""
+	_ = fs.WalkDir(fsys, dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return nil // unreadable: nothing there can be read as a walkthrough either
+		}
+		name := d.Name()
+		if p != dir && (strings.HasPrefix(name, "_") || strings.HasPrefix(name, ".")) {
+			if d.IsDir() {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		if !d.IsDir() && isMarkdown(name) && !strings.EqualFold(name, "README.md") {
+			found = p
+			return fs.SkipAll
+		}
+		return nil
+	})
+	return found
+}
+
+// Files returns the walkthrough files of dir, originals and translations,
+// sorted, and the problems of their names or places (a walkthrough in a
+// subdirectory, a name in upper case): what Load and Check would read.
+func Files(fsys fs.FS, dir string) ([]string, error) {
+	sets, errs := scan(fsys, dir)
+	var files []string
+	for _, set := range sets {
+		if set.en != "" {
+			files = append(files, set.en)
+		}
+		files = append(files, slices.Collect(maps.Values(set.langs))...)
+	}
+	slices.Sort(files)
+	sortErrors(errs)
+	return files, errors.Join(errs...)
 }
 
 func parseFile(fsys fs.FS, file string, base *Source) (*Source, []error) {

@@ -111,7 +111,9 @@ func splitName(name string) (id, lang string, ok bool) {
 
 func parse(file string, src []byte, base *Source) (*Source, errorList) {
 	var errs errorList
-	src = normalizeNewlines(src)
+	// Editors on Windows start UTF-8 files with a byte order mark; it is
+	// not text, and before the front matter's --- it hid the front matter.
+	src = normalizeNewlines(bytes.TrimPrefix(src, []byte("\ufeff")))
 	s := &Source{File: file, src: src, base: base, names: map[string]*excerptSpec{}, ids: map[string]int{}}
 	s.ID, s.Lang, _ = splitName(path.Base(file))
 	s.lineStarts = append(s.lineStarts, 0)
@@ -302,7 +304,17 @@ func (s *Source) stepHeading(st *stepSrc, a headingAttrs, n int, errs *errorList
 	}
 }
 
+// pageIDs are the ids the walkthrough page has of its own (the layout's
+// main content and the box of diffs since the previous release): a step or
+// heading with one of them would be a second element with that id, and its
+// links would lead to the page's.
+var pageIDs = []string{"main", "diffbox"}
+
 func (s *Source) claimID(id string, line int, errs *errorList) {
+	if slices.Contains(pageIDs, id) {
+		errs.add(s.File, line, 1, "id %q is the page's own: choose another", id)
+		return
+	}
 	if prev, dup := s.ids[id]; dup {
 		errs.add(s.File, line, 1, "id %q already used on line %d", id, prev)
 		return
