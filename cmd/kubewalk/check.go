@@ -39,6 +39,9 @@ for walkthroughs that must keep up with Kubernetes.`,
 			if err != nil {
 				return &usageError{cmd: cmd.CommandPath(), err: err}
 			}
+			if err := checkSetsHold(sets); err != nil {
+				return &usageError{cmd: cmd.CommandPath(), err: err}
+			}
 			tags, err := rl.resolve(cmd.Context(), cmd, g, &sf)
 			if err != nil {
 				return err
@@ -81,6 +84,28 @@ for walkthroughs that must keep up with Kubernetes.`,
 	return c
 }
 
+// checkSetsHold returns an error when a directory given with
+// --walkthroughs holds no walkthrough at its top level, where check reads
+// them: a check that checked nothing would pass. It is found before any
+// release is fetched, with the files that are there but not read.
+func checkSetsHold(sets []pipeline.WalkSet) error {
+	for _, s := range sets {
+		if s.Name == "builtin" {
+			continue
+		}
+		files, err := walkthrough.Files(s.FS, s.Dir)
+		if len(files) > 0 {
+			continue // problems with other files are check's to report
+		}
+		msg := fmt.Errorf("--walkthroughs %s: no walkthrough to check: walkthroughs are <id>.md files at the top of the directory", s.Name)
+		if err != nil {
+			return fmt.Errorf("%w\n%w", msg, err)
+		}
+		return msg
+	}
+	return nil
+}
+
 // diagnostic formats a problem as file:line:col: [tag] message, the form
 // editors jump to, with the file's path as the user can open it: inside the
 // repository's walkthroughs/ for the built-in ones, under --walkthroughs for
@@ -93,7 +118,7 @@ func diagnostic(s pipeline.WalkSet, tag string, err error) string {
 	var we *walkthrough.Error
 	if errors.As(err, &we) {
 		msg := strings.TrimPrefix(we.Error(), fmt.Sprintf("%s:%d:%d: ", we.File, we.Line, we.Col))
-		return fmt.Sprintf("%s:%d:%d: [%s] %s", filepath.Join(dir, we.File), we.Line, we.Col, tag, msg)
+		return termSafe(fmt.Sprintf("%s:%d:%d: [%s] %s", filepath.Join(dir, we.File), we.Line, we.Col, tag, msg))
 	}
-	return fmt.Sprintf("%s: [%s] %v", dir, tag, err)
+	return termSafe(fmt.Sprintf("%s: [%s] %v", dir, tag, err))
 }

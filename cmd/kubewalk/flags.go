@@ -55,8 +55,18 @@ var releaseFlags = []string{"tag", "from", "to"}
 type releaseValue struct{ pflag.Value }
 
 func (v releaseValue) Set(s string) error {
+	return nonEmptyValue{v.Value, "empty release tag: give one like " + source.DefaultTag + ", or leave the flag out for that default"}.Set(s)
+}
+
+// nonEmptyValue is a flag that refuses a value of only spaces, with msg.
+type nonEmptyValue struct {
+	pflag.Value
+	msg string
+}
+
+func (v nonEmptyValue) Set(s string) error {
 	if strings.TrimSpace(s) == "" {
-		return errors.New("empty release tag: give one like " + source.DefaultTag + ", or leave the flag out for that default")
+		return errors.New(v.msg)
 	}
 	return v.Value.Set(s)
 }

@@ -44,12 +44,12 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	}
 	var ue *usageError
 	if errors.As(err, &ue) {
-		fmt.Fprintf(stderr, "kubewalk: %v\nRun '%s --help' for usage.\n", ue.err, ue.cmd)
+		fmt.Fprintf(stderr, "kubewalk: %s\nRun '%s --help' for usage.\n", termSafe(ue.err.Error()), ue.cmd)
 		return exitUsage
 	}
 	var se silentError
 	if !errors.As(err, &se) {
-		fmt.Fprintf(stderr, "kubewalk: %v\n", err)
+		fmt.Fprintf(stderr, "kubewalk: %s\n", termSafe(err.Error()))
 	}
 	return exitFailure
 }

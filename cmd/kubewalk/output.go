@@ -3,6 +3,8 @@ package main
 import (
 	"encoding/json"
 	"io"
+	"strconv"
+	"strings"
 )
 
 func writeJSON(w io.Writer, v any) error {
@@ -11,3 +13,27 @@ func writeJSON(w io.Writer, v any) error {
 	enc.SetEscapeHTML(false)
 	return enc.Encode(v)
 }
+
+// termSafe returns s with what a terminal would act on rather than show
+// (ESC, which starts the sequences that retitle a window or clear the
+// screen; C1 controls; CR and BS; the bidirectional controls that reorder
+// what is shown) spelled out as Go escapes, as strconv quotes them. A file
+// or front matter written by someone else reaches the terminal in error
+// messages and tables. Newlines stay: an error may have several lines.
+func termSafe(s string) string {
+	if strings.IndexFunc(s, unshown) < 0 {
+		return s
+	}
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		if strings.IndexFunc(l, unshown) >= 0 {
+			q := strconv.QuoteToGraphic(l)
+			lines[i] = q[1 : len(q)-1]
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
+// unshown reports a rune a terminal does not simply show; a tab is one, as
+// it would break a table's columns.
+func unshown(r rune) bool { return r != '\n' && !strconv.IsGraphic(r) }

@@ -65,6 +65,9 @@ func newRootCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 	})
 	pf := root.PersistentFlags()
 	pf.StringVar(&g.cacheDir, "cache-dir", defaultCacheDir(), "directory for fetched trees and cached facts")
+	// Given empty (an unset shell variable), it quietly meant the
+	// default cache, while --tag "" is refused.
+	pf.Lookup("cache-dir").Value = nonEmptyValue{pf.Lookup("cache-dir").Value, "empty --cache-dir: give a directory, or leave the flag out for the default"}
 	pf.CountVarP(&g.verbose, "verbose", "v", "log more (-v debug)")
 	pf.BoolVar(&g.quiet, "quiet", false, "print only errors and results")
 

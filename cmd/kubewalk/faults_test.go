@@ -1,0 +1,88 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/kubewalk/kubewalk/internal/app/pipeline"
+	"github.com/kubewalk/kubewalk/walkthrough"
+)
+
+// TestCheckWithNothingToCheck: check of a --walkthroughs directory holding
+// no walkthrough at its top level is a usage error naming the files it
+// does not read, before any release is fetched; it printed "ok" and exited
+// 0, and CI passed having checked nothing.
+func TestCheckWithNothingToCheck(t *testing.T) {
+	nowhere := filepath.Join(t.TempDir(), "nowhere") // a fetch would fail with exit 1
+	for name, files := range map[string]map[string]string{
+		"empty":        {},
+		"subdirectory": {"sub/broken.md": "no front matter"},
+		"upper case":   {"Deployment.MD": "---\ntitle: T\n---\n## S\n"},
+	} {
+		dir := t.TempDir()
+		for f, data := range files {
+			p := filepath.Join(dir, f)
+			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		code, stdout, stderr := kw(t, "--cache-dir", t.TempDir(), "check", "--source", nowhere, "--no-builtin", "--walkthroughs", dir)
+		if code != exitUsage || !strings.Contains(stderr, "no walkthrough to check") {
+			t.Errorf("%s: exit %d, stdout %q, stderr %q; want a usage error", name, code, stdout, stderr)
+		}
+		for f := range files {
+			if !strings.Contains(stderr, f) {
+				t.Errorf("%s: stderr %q does not name %s", name, stderr, f)
+			}
+		}
+	}
+}
+
+// TestTerminalEscapesSpelledOut: a walkthrough's file name or front matter
+// reaches the terminal with its control characters spelled out; a file
+// named a\e]0;PWNED\a.md retitled the terminal.
+func TestTerminalEscapesSpelledOut(t *testing.T) {
+	named, titled := t.TempDir(), t.TempDir()
+	write := func(dir, name, data string) {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(named, "a\x1b]0;PWNED\x07.md", "---\ntitle: T\n---\n## S\n")
+	write(titled, "b.md", "---\ntitle: \"clear\\e[2J\\u202eboth\"\n---\n## S\n")
+	for _, args := range [][]string{
+		{"list", "walkthroughs", "--no-builtin", "--walkthroughs", named},
+		{"check", "--source", filepath.Join(t.TempDir(), "nowhere"), "--no-builtin", "--walkthroughs", named},
+		{"list", "walkthroughs", "--no-builtin", "--walkthroughs", titled},
+	} {
+		_, stdout, stderr := kw(t, append([]string{"--cache-dir", t.TempDir()}, args...)...)
+		out := stdout + stderr
+		if strings.ContainsAny(out, "\x1b\x07\u202e") {
+			t.Errorf("%s: a control character reached the terminal: %q", args[0], out)
+		}
+		if !strings.Contains(out, `a\x1b]0;PWNED\a.md`) && !strings.Contains(out, `clear\x1b[2J\u202eboth`) {
+			t.Errorf("%s: %q, want the name or title spelled out", args[0], out)
+		}
+	}
+	// check's problems at a release, one a line.
+	got := diagnostic(pipeline.WalkSet{Name: "docs"}, "v1.99.0", &walkthrough.Error{File: "a\x1b]0;PWNED\x07.md", Line: 1, Col: 1, Msg: "m\rx"})
+	if want := `docs/a\x1b]0;PWNED\a.md:1:1: [v1.99.0] m\rx`; got != want {
+		t.Errorf("diagnostic = %q, want %q", got, want)
+	}
+}
+
+// TestEmptyCacheDirIsAUsageError: --cache-dir "" is refused like --tag "";
+// it quietly meant the default cache.
+func TestEmptyCacheDirIsAUsageError(t *testing.T) {
+	for _, v := range []string{"", " "} {
+		code, _, stderr := kw(t, "--cache-dir", v, "list", "walkthroughs")
+		if code != exitUsage || !strings.Contains(stderr, "empty --cache-dir") {
+			t.Errorf("--cache-dir %q: exit %d, stderr %q; want a usage error", v, code, stderr)
+		}
+	}
+}
