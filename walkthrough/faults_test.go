@@ -2,6 +2,8 @@ package walkthrough
 
 import (
 	"errors"
+	"os"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -113,5 +115,32 @@ func TestPageIDsTaken(t *testing.T) {
 				t.Errorf("%s {#%s}: %q, want the id refused", what, id, errorTexts(errs))
 			}
 		}
+	}
+}
+
+// TestDirFSDirectoryMadeAgain: a walkthrough directory removed and made
+// again is read anew; DirFS kept reading the removed one ("no such file or
+// directory" for ever in serve).
+func TestDirFSDirectoryMadeAgain(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "w")
+	writeFiles(t, dir, map[string]string{"plain.md": plainWalkthrough})
+	fsys, err := DirFS(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.RemoveAll(dir); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Files(fsys, "."); err == nil {
+		t.Error("the removed directory still reads")
+	}
+	writeFiles(t, dir, map[string]string{"again.md": strings.Replace(plainWalkthrough, "Plain", "Again", 1)})
+	files, err := Files(fsys, ".")
+	if err != nil || !slices.Equal(files, []string{"again.md"}) {
+		t.Fatalf("Files = %q, %v; want the new directory's", files, err)
+	}
+	docs, err := Load(fsys, ".", "en", testOptions(&fakeresolver.Resolver{}))
+	if err != nil || len(docs) != 1 || docs[0].Title != "Again" {
+		t.Errorf("Load = %v, %v", docs, err)
 	}
 }

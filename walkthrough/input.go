@@ -9,6 +9,7 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+	"sync"
 )
 
 // What Load, Check, Refs and ParseDir read is a directory of regular files
@@ -49,32 +50,69 @@ var (
 // instead of waiting for a writer. Callers that read the files themselves
 // (a hash of the directory, to see whether anything changed) should read
 // them through it.
+//
+// A directory removed and made again at dir (rm -rf W; mkdir W, or an
+// editor or a checkout replacing it) is the one read from then on: an
+// os.Root keeps the directory it opened, and `serve` read the removed one
+// for ever.
 func DirFS(dir string) (fs.FS, error) {
 	root, err := os.OpenRoot(dir)
 	if err != nil {
 		return nil, err
 	}
-	return dirFS{root.FS(), root}, nil
+	st, err := root.Stat(".")
+	if err != nil {
+		root.Close()
+		return nil, err
+	}
+	return &dirFS{dir: dir, root: root, st: st}, nil
 }
 
 type dirFS struct {
-	rfs  fs.FS // root.FS()
+	dir string
+	mu  sync.Mutex
+	// root is the directory at dir when it was last looked at, st its
+	// identity. The roots replaced are not closed: a read may be using
+	// one, and a directory is made again a few times in a session.
 	root *os.Root
+	st   fs.FileInfo
 }
 
-func (d dirFS) ReadDir(name string) ([]fs.DirEntry, error) { return fs.ReadDir(d.rfs, name) }
-func (d dirFS) Stat(name string) (fs.FileInfo, error)      { return fs.Stat(d.rfs, name) }
-func (d dirFS) Lstat(name string) (fs.FileInfo, error)     { return fs.Lstat(d.rfs, name) }
-func (d dirFS) ReadLink(name string) (string, error)       { return fs.ReadLink(d.rfs, name) }
+// current returns the root of the directory at dir now: the one opened
+// before while it is still there, else a new one. When dir is gone, the
+// old one, whose reads then fail as the directory is gone.
+func (d *dirFS) current() *os.Root {
+	st, err := os.Stat(d.dir)
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if err != nil || os.SameFile(st, d.st) {
+		return d.root
+	}
+	if root, err := os.OpenRoot(d.dir); err == nil {
+		if st, err := root.Stat("."); err == nil {
+			d.root, d.st = root, st
+		} else {
+			root.Close()
+		}
+	}
+	return d.root
+}
+
+func (d *dirFS) ReadDir(name string) ([]fs.DirEntry, error) {
+	return fs.ReadDir(d.current().FS(), name)
+}
+func (d *dirFS) Stat(name string) (fs.FileInfo, error)  { return fs.Stat(d.current().FS(), name) }
+func (d *dirFS) Lstat(name string) (fs.FileInfo, error) { return fs.Lstat(d.current().FS(), name) }
+func (d *dirFS) ReadLink(name string) (string, error)   { return fs.ReadLink(d.current().FS(), name) }
 
 // Open opens name without waiting (O_NONBLOCK: a pipe opens at once, and
 // the open file's type is checked before any read), and refuses anything
 // but a regular file or a directory.
-func (d dirFS) Open(name string) (fs.File, error) {
+func (d *dirFS) Open(name string) (fs.File, error) {
 	if !fs.ValidPath(name) {
 		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrInvalid}
 	}
-	f, err := d.root.OpenFile(name, os.O_RDONLY|openNonblock, 0)
+	f, err := d.current().OpenFile(name, os.O_RDONLY|openNonblock, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -91,7 +129,7 @@ func (d dirFS) Open(name string) (fs.File, error) {
 }
 
 // ReadFile reads a regular file of at most MaxFileBytes.
-func (d dirFS) ReadFile(name string) ([]byte, error) {
+func (d *dirFS) ReadFile(name string) ([]byte, error) {
 	f, err := d.Open(name)
 	if err != nil {
 		return nil, err

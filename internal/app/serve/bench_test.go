@@ -3,7 +3,6 @@ package serve
 import (
 	"context"
 	"io/fs"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -109,23 +108,9 @@ func BenchmarkServeRebuildReal(b *testing.B) {
 // content(i) into the watched file md until the reload event reaches a
 // connected page; it reports the mean (ns/op) and the worst (worst-ms).
 func saveToReload(b *testing.B, opts Options, md string, content func(i int) string) {
-	s, err := New(opts)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer s.Close()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	if err := s.Rebuild(ctx); err != nil {
-		b.Fatal(err)
-	}
-	go s.Watch(ctx)
-	ts := httptest.NewServer(s)
-	defer ts.Close()
-	ev := dialEvents(b, ts.URL)
-	defer ev.close()
-	ev.waitFor(b, "hello", 5*time.Second)
-	time.Sleep(50 * time.Millisecond) // let the watcher start
+	s, ev := watching(b, ctx, opts)
 	var worst time.Duration
 	b.ResetTimer()
 	for i := 0; b.Loop(); i++ {

@@ -5,7 +5,9 @@ import (
 	"context"
 	"fmt"
 	"io/fs"
+	"net"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -62,10 +64,15 @@ Intro %d.
 // dir into a whole site with site.Build, as `kubewalk serve` does (less
 // the analysis, which serve never repeats).
 func fixtureBuild(dir string) func(ctx context.Context, out string) error {
+	return fixtureBuildFS(os.DirFS(dir))
+}
+
+// fixtureBuildFS is fixtureBuild over the walkthroughs of fsys.
+func fixtureBuildFS(fsys fs.FS) func(ctx context.Context, out string) error {
 	facts := &fact.Facts{Schema: fact.SchemaVersion, Tag: fixtureTag}
 	perma := func(p string, from, to int) string { return source.Permalink(fixtureTag, p, from, to) }
 	return func(ctx context.Context, out string) error {
-		docs, err := walkthrough.Load(os.DirFS(dir), ".", "en", walkthrough.Options{
+		docs, err := walkthrough.Load(fsys, ".", "en", walkthrough.Options{
 			Resolver:  fakeresolver.New(facts, func(string) string { return fixtureSrc }, fixtureSymbol()),
 			SymbolURL: site.SymbolURL, Permalink: perma,
 		})
@@ -172,4 +179,40 @@ func mkdir(t testing.TB) string {
 		t.Fatal(err)
 	}
 	return d
+}
+
+// watching makes a Server of opts, builds it, watches until ctx is done,
+// and serves it over HTTP until the test ends; it returns the server and
+// an event stream that has said hello, once the watcher has started.
+func watching(tb testing.TB, ctx context.Context, opts Options) (*Server, *sse) {
+	tb.Helper()
+	s, err := New(opts)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { s.Close() })
+	if err := s.Rebuild(ctx); err != nil {
+		tb.Fatal(err)
+	}
+	go s.Watch(ctx)
+	ts := httptest.NewServer(s)
+	tb.Cleanup(ts.Close)
+	ev := dialEvents(tb, ts.URL)
+	tb.Cleanup(ev.close)
+	ev.waitFor(tb, "hello", 5*time.Second)
+	time.Sleep(50 * time.Millisecond) // let the watcher start
+	return s, ev
+}
+
+// serveLoopback serves s on a port of 127.0.0.1 until ctx is done; Serve's
+// result arrives on served.
+func serveLoopback(tb testing.TB, ctx context.Context, s *Server) (addr string, served chan error) {
+	tb.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	served = make(chan error, 1)
+	go func() { served <- s.Serve(ctx, ln) }()
+	return ln.Addr().String(), served
 }

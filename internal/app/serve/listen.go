@@ -7,6 +7,7 @@ import (
 	"net"
 	"net/http"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -18,6 +19,22 @@ import (
 // under a second.
 const connWait = 200 * time.Millisecond
 
+// The limits a local client cannot hold the server past: ~20,000 idle
+// connections used up its open files, and 400 clients that stopped reading
+// a large page pinned a copy of it each. Variables for the tests.
+var (
+	// idleTimeout closes a kept-alive connection with no request.
+	idleTimeout = time.Minute
+	// writeWait is how long one write of a response (or of an event) may
+	// wait on a client that does not read: a page is local and written in
+	// milliseconds.
+	writeWait = 30 * time.Second
+	// maxConns is how many connections are served at once; one more is
+	// closed as soon as it is accepted, so it fails at once rather than
+	// waiting. A browser opens six or so, and one event stream a tab.
+	maxConns = 256
+)
+
 // Serve serves s over HTTP on ln and rebuilds on every change in
 // Options.Watch until ctx is done or the watcher fails. Then it closes s
 // (the event streams, the build in progress, the build directories) and,
@@ -26,7 +43,8 @@ const connWait = 200 * time.Millisecond
 // stop is logged, not returned: it is left for the next server to clean
 // up. Serve returns nil when ctx ended it.
 func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
-	hs := &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second}
+	hs := &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: idleTimeout}
+	ln = &capListener{Listener: ln, free: make(chan struct{}, maxConns)}
 	wctx, stop := context.WithCancel(ctx)
 	defer stop()
 	werr := make(chan error, 1)
@@ -58,5 +76,39 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	if cerr := <-closed; cerr != nil {
 		s.opts.Log.Warn("stopping", "err", cerr)
 	}
+	return err
+}
+
+// capListener accepts at most cap(free) connections at a time: one more is
+// closed at once.
+type capListener struct {
+	net.Listener
+	free chan struct{} // holds a token per connection open
+}
+
+func (l *capListener) Accept() (net.Conn, error) {
+	for {
+		c, err := l.Listener.Accept()
+		if err != nil {
+			return nil, err
+		}
+		select {
+		case l.free <- struct{}{}:
+			return &cappedConn{Conn: c, free: l.free}, nil
+		default:
+			c.Close()
+		}
+	}
+}
+
+type cappedConn struct {
+	net.Conn
+	free chan struct{}
+	once sync.Once
+}
+
+func (c *cappedConn) Close() error {
+	err := c.Conn.Close()
+	c.once.Do(func() { <-c.free })
 	return err
 }

@@ -34,7 +34,14 @@
 // rebinds its own name to 127.0.0.1 cannot read the preview; the event
 // stream refuses requests from another origin; every response forbids
 // content sniffing and carries a Content-Security-Policy that allows
-// the site's own scripts and nothing else.
+// the site's own scripts and nothing else. Local clients cannot hold it
+// either: it serves at most maxConns connections at once, closes idle
+// ones, drops a client that stops reading a response, and writes pages
+// from their files rather than from copies in memory.
+//
+// A watched directory removed and made again is watched again (its parent
+// is watched for it); cmd/kubewalk reads it through walkthrough.DirFS,
+// which then reads the new one.
 //
 //	s, err := serve.New(serve.Options{Build: build, Watch: []string{"walkthroughs"}})
 //	defer s.Close()
@@ -396,6 +403,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		io.WriteString(w, reloadJS)
 		return
 	}
+	// A client that stops reading holds a response this long at most
+	// (not supported by a ResponseRecorder: nothing to hold there).
+	http.NewResponseController(w).SetWriteDeadline(time.Now().Add(writeWait))
 	s.mu.Lock()
 	dir, gen, berr := s.cur, s.gen, s.buildErr
 	s.mu.Unlock()
@@ -520,30 +530,50 @@ func (s *Server) file(w http.ResponseWriter, r *http.Request, dir string, gen in
 		http.ServeContent(w, r, fname, st.ModTime(), f)
 		return
 	}
-	b, err := io.ReadAll(f)
+	// Written from the file as it is read, the script inserted: a page is
+	// not held in memory for a client that reads it slowly.
+	size := st.Size()
+	at, err := lastBodyTag(f, size)
 	if err != nil {
 		http.Error(w, err.Error(), http.StatusInternalServerError)
 		return
 	}
-	b = inject(b, gen)
-	w.Header().Set("Content-Length", strconv.Itoa(len(b)))
+	tag := scriptTag(gen)
+	w.Header().Set("Content-Length", strconv.FormatInt(size+int64(len(tag)), 10))
 	if r.Method == http.MethodHead {
 		return
 	}
-	w.Write(b)
+	if _, err := io.Copy(w, io.NewSectionReader(f, 0, at)); err != nil {
+		return
+	}
+	if _, err := io.WriteString(w, tag); err != nil {
+		return
+	}
+	io.Copy(w, io.NewSectionReader(f, at, size-at))
 }
 
-// inject adds the reload script before the last </body>, or at the end.
-func inject(page []byte, gen int) []byte {
-	tag := []byte(scriptTag(gen))
-	i := bytes.LastIndex(bytes.ToLower(page), []byte("</body>"))
-	if i < 0 {
-		return append(page, tag...)
+// lastBodyTag returns the offset of the last </body> (in any case) of the
+// size bytes of f, or size when there is none: where the reload script
+// goes. It reads from the end, where a page's </body> is, a block at a
+// time.
+func lastBodyTag(f io.ReaderAt, size int64) (int64, error) {
+	const block = 32 << 10
+	needle := []byte("</body>")
+	buf := make([]byte, block+len(needle)-1)
+	for end := size; end > 0; {
+		start := max(0, end-block)
+		// The block and the start of the next, for a tag across them.
+		want := min(int64(len(buf)), size-start)
+		n, err := f.ReadAt(buf[:want], start)
+		if err != nil && !(errors.Is(err, io.EOF) && int64(n) == want) {
+			return 0, err
+		}
+		if i := bytes.LastIndex(bytes.ToLower(buf[:n]), needle); i >= 0 {
+			return start + int64(i), nil
+		}
+		end = start
 	}
-	out := make([]byte, 0, len(page)+len(tag))
-	out = append(out, page[:i]...)
-	out = append(out, tag...)
-	return append(out, page[i:]...)
+	return size, nil
 }
 
 func scriptTag(gen int) string {
@@ -601,13 +631,18 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 		delete(s.subs, c)
 		s.mu.Unlock()
 	}()
-	write := func(m message) bool {
-		if _, err := fmt.Fprintf(w, "event: %s\ndata: %s\n\n", m.event, m.data); err != nil {
+	// The stream lasts, each write of it is bounded: a client that
+	// stopped reading is dropped after writeWait.
+	rc := http.NewResponseController(w)
+	send := func(text string) bool {
+		rc.SetWriteDeadline(time.Now().Add(writeWait))
+		if _, err := io.WriteString(w, text); err != nil {
 			return false
 		}
 		fl.Flush()
 		return true
 	}
+	write := func(m message) bool { return send("event: " + m.event + "\ndata: " + m.data + "\n\n") }
 	// retry: how soon the browser reconnects after the server restarts.
 	fmt.Fprint(w, "retry: 500\n\n")
 	if !write(message{"hello", strconv.Itoa(gen)}) {
@@ -625,10 +660,9 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 				return
 			}
 		case <-ping.C:
-			if _, err := io.WriteString(w, ": ping\n\n"); err != nil {
+			if !send(": ping\n\n") {
 				return
 			}
-			fl.Flush()
 		case <-r.Context().Done():
 			return
 		case <-s.done:

@@ -253,23 +253,9 @@ func TestServeWatch(t *testing.T) {
 	dir := mkdir(t)
 	md := filepath.Join(dir, "fixture.md")
 	writeFile(t, md, walkthroughMD(0))
-	s, err := New(Options{Build: fixtureBuild(dir), Watch: []string{dir}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	if err := s.Rebuild(ctx); err != nil {
-		t.Fatal(err)
-	}
-	go s.Watch(ctx)
-	ts := httptest.NewServer(s)
-	defer ts.Close()
-	ev := dialEvents(t, ts.URL)
-	defer ev.close()
-	ev.waitFor(t, "hello", 5*time.Second)
-	time.Sleep(50 * time.Millisecond) // let the watcher start
+	s, ev := watching(t, ctx, Options{Build: fixtureBuild(dir), Watch: []string{dir}})
 	writeFile(t, md, walkthroughMD(1))
 	ev.waitFor(t, "reload", 10*time.Second)
 	page := get(s, "/walkthroughs/fixture.html").Body.String()

@@ -39,20 +39,15 @@ func TestServeStopsWithinASecond(t *testing.T) {
 	if err := s.Rebuild(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	served := make(chan error, 1)
-	go func() { served <- s.Serve(ctx, ln) }()
-	base := "http://" + ln.Addr().String()
+	addr, served := serveLoopback(t, ctx, s)
+	base := "http://" + addr
 	ev := dialEvents(t, base)
 	defer ev.close()
 	ev.waitFor(t, "hello", 5*time.Second)
 	// A request that never finishes its headers.
-	half, err := net.Dial("tcp", ln.Addr().String())
+	half, err := net.Dial("tcp", addr)
 	if err != nil {
 		t.Fatal(err)
 	}

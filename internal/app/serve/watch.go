@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"os"
+	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/fsnotify/fsnotify"
@@ -79,7 +81,10 @@ func (s *Server) Watch(ctx context.Context) error {
 	}
 }
 
-// newWatcher watches every directory under Options.Watch.
+// newWatcher watches every directory under Options.Watch, and the
+// directory each is in: a watched directory removed and made again (rm -rf
+// W; mkdir W) loses its watch with the directory, and only its parent sees
+// the new one.
 func (s *Server) newWatcher() (*fsnotify.Watcher, error) {
 	w, err := fsnotify.NewWatcher()
 	if err != nil {
@@ -87,6 +92,9 @@ func (s *Server) newWatcher() (*fsnotify.Watcher, error) {
 	}
 	for _, d := range s.opts.Watch {
 		dirs, err := walkDirs(d)
+		if err == nil {
+			err = w.Add(filepath.Dir(filepath.Clean(d)))
+		}
 		if err == nil {
 			for _, sub := range dirs {
 				if err = w.Add(sub); err != nil {
@@ -105,7 +113,7 @@ func (s *Server) newWatcher() (*fsnotify.Watcher, error) {
 // changed reports whether ev should trigger a rebuild, and watches a
 // directory it created.
 func (s *Server) changed(w *fsnotify.Watcher, ev fsnotify.Event) bool {
-	if ev.Op == fsnotify.Chmod || !watchable(ev.Name) {
+	if ev.Op == fsnotify.Chmod || !watchable(ev.Name) || s.beside(ev.Name) {
 		return false
 	}
 	if ev.Has(fsnotify.Create) {
@@ -119,4 +127,21 @@ func (s *Server) changed(w *fsnotify.Watcher, ev fsnotify.Event) bool {
 	}
 	s.opts.Log.Debug("changed", "file", ev.Name, "op", ev.Op.String())
 	return true
+}
+
+// beside reports whether name is in the directory of a watched directory
+// (watched for that directory alone) without being one, nor in one.
+func (s *Server) beside(name string) bool {
+	for _, d := range s.opts.Watch {
+		d = filepath.Clean(d)
+		if name == d || strings.HasPrefix(name, d+string(filepath.Separator)) {
+			return false
+		}
+	}
+	for _, d := range s.opts.Watch {
+		if filepath.Dir(name) == filepath.Dir(filepath.Clean(d)) {
+			return true
+		}
+	}
+	return false
 }
