@@ -1,6 +1,7 @@
 package main
 
 import (
+	"net"
 	"os"
 	"path/filepath"
 	"strings"
@@ -84,5 +85,40 @@ func TestEmptyCacheDirIsAUsageError(t *testing.T) {
 		if code != exitUsage || !strings.Contains(stderr, "empty --cache-dir") {
 			t.Errorf("--cache-dir %q: exit %d, stderr %q; want a usage error", v, code, stderr)
 		}
+	}
+}
+
+// TestServeAddress: --addr 0.0.0.0:P listens on IPv4 only and prints the
+// loopback address a browser here opens; it printed http://[::]:P/, which
+// the server answers with 403, and listened on IPv6 too.
+func TestServeAddress(t *testing.T) {
+	for _, tt := range []struct {
+		host, network string
+		addr          net.Addr
+		url           string
+	}{
+		{"0.0.0.0", "tcp4", &net.TCPAddr{IP: net.IPv4zero, Port: 8080}, "http://127.0.0.1:8080/"},
+		{"::", "tcp6", &net.TCPAddr{IP: net.IPv6unspecified, Port: 8080}, "http://[::1]:8080/"},
+		{"", "tcp", &net.TCPAddr{IP: net.IPv6unspecified, Port: 8080}, "http://127.0.0.1:8080/"},
+		{"127.0.0.1", "tcp4", &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: 9000}, "http://127.0.0.1:9000/"},
+		{"::1", "tcp6", &net.TCPAddr{IP: net.IPv6loopback, Port: 9000}, "http://[::1]:9000/"},
+		{"localhost", "tcp", &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: 9000}, "http://127.0.0.1:9000/"},
+	} {
+		if got := listenNetwork(tt.host); got != tt.network {
+			t.Errorf("listenNetwork(%q) = %q, want %q", tt.host, got, tt.network)
+		}
+		if got := serveURL(tt.network, tt.addr); got != tt.url {
+			t.Errorf("serveURL(%s, %s) = %q, want %q", tt.network, tt.addr, got, tt.url)
+		}
+	}
+	// The network listens where it says: 127.0.0.1 on tcp4 is an IPv4
+	// socket.
+	ln, err := net.Listen(listenNetwork("127.0.0.1"), "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	if ln.Addr().(*net.TCPAddr).IP.To4() == nil {
+		t.Errorf("listening at %s", ln.Addr())
 	}
 }

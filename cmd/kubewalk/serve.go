@@ -6,6 +6,7 @@ import (
 	"net"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"time"
 
 	"github.com/kubewalk/kubewalk/internal/app/pipeline"
@@ -103,7 +104,8 @@ func (f *serveFlags) run(cmd *cobra.Command, g *globals) error {
 		fmt.Fprintf(g.stderr, "built %s in %s\n", rel.Tree.Tag, time.Since(start).Round(100*time.Millisecond))
 	}
 
-	ln, err := net.Listen("tcp", f.addr)
+	network := listenNetwork(host)
+	ln, err := net.Listen(network, f.addr)
 	if err != nil {
 		return err
 	}
@@ -111,7 +113,7 @@ func (f *serveFlags) run(cmd *cobra.Command, g *globals) error {
 		g.log.Warn("serving beyond this machine: anyone who can reach " + ln.Addr().String() + " can read the site; the preview server is meant for one author")
 	}
 	if !g.quiet {
-		msg := fmt.Sprintf("serving %s at http://%s/", rel.Tree.Tag, ln.Addr())
+		msg := fmt.Sprintf("serving %s at %s", rel.Tree.Tag, serveURL(network, ln.Addr()))
 		if f.userDir != "" {
 			msg += " — watching " + f.userDir
 		}
@@ -180,6 +182,39 @@ func isLoopback(host string) bool {
 	}
 	ip := net.ParseIP(host)
 	return ip != nil && ip.IsLoopback()
+}
+
+// listenNetwork is the network to listen on for a listen host: an IPv4
+// address listens on IPv4 only (0.0.0.0 listened on IPv6 too), an IPv6
+// address on IPv6 only; a name or no host, as the system resolves it.
+func listenNetwork(host string) string {
+	ip := net.ParseIP(host)
+	switch {
+	case ip == nil:
+		return "tcp"
+	case ip.To4() != nil:
+		return "tcp4"
+	}
+	return "tcp6"
+}
+
+// serveURL is the address a browser on this machine opens for a server
+// listening at addr on network: the loopback address for an unspecified
+// one (the server answers a Host of 127.0.0.1 or [::1], never of 0.0.0.0
+// or [::], which it printed).
+func serveURL(network string, addr net.Addr) string {
+	ta, ok := addr.(*net.TCPAddr)
+	if !ok {
+		return "http://" + addr.String() + "/"
+	}
+	ip := ta.IP
+	if ip.IsUnspecified() {
+		ip = net.IPv4(127, 0, 0, 1)
+		if network == "tcp6" {
+			ip = net.IPv6loopback
+		}
+	}
+	return "http://" + net.JoinHostPort(ip.String(), strconv.Itoa(ta.Port)) + "/"
 }
 
 // subset reports whether every element of a is in b (both sorted or not).
