@@ -7,6 +7,8 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"strconv"
+	"strings"
 
 	"github.com/kubewalk/kubewalk/internal/disk/atomicfile"
 )
@@ -20,6 +22,9 @@ func recordingPath(cacheDir, tag, scenario string) string {
 // Save writes rec into the cache, replacing an earlier recording of its
 // release and scenario in one rename, and returns the file's path.
 func Save(cacheDir string, rec *Recording) (string, error) {
+	if err := checkNames(rec.Tag, rec.Scenario); err != nil {
+		return "", err
+	}
 	data, err := rec.Marshal()
 	if err != nil {
 		return "", err
@@ -34,30 +39,99 @@ func Save(cacheDir string, rec *Recording) (string, error) {
 	return name, nil
 }
 
+// ErrCacheIgnored marks the error Find returns with the kept recording
+// (or nil) when the cached one cannot be used: damaged, of another format,
+// or not the release's and scenario's. It is a miss, for the caller to log.
+var ErrCacheIgnored = errors.New("cached recording not used")
+
 // Find returns the recording of a release and scenario: the cache's (made
 // by kubewalk record on this machine) or else the one shipped in builtin
-// (walkthroughs.Recordings), or nil when there is neither.
+// (walkthroughs.Recordings), or nil when there is neither. A cached file
+// that is not a recording of that release and scenario does not hide the
+// kept one: Find returns the kept one (or nil) and an error wrapping
+// ErrCacheIgnored that names the file; the caller logs it once and goes
+// on. Any other error is the kept recording's, or a scenario or tag that
+// is not one.
 func Find(cacheDir string, builtin fs.FS, tag, scenario string) (*Recording, error) {
-	if rec, err := Cached(cacheDir, tag, scenario); rec != nil || err != nil {
-		return rec, err
+	if err := checkNames(tag, scenario); err != nil {
+		return nil, err
+	}
+	rec, cerr := Cached(cacheDir, tag, scenario)
+	if rec != nil {
+		return rec, nil
 	}
 	name := path.Join("recordings", tag, scenario+".json")
 	data, err := fs.ReadFile(builtin, name)
-	if errors.Is(err, fs.ErrNotExist) {
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		rec = nil
+	case err != nil:
+		return nil, err
+	default:
+		if rec, err = Parse(name, data); err != nil {
+			return nil, err
+		}
+		if err := rec.is(name, tag, scenario); err != nil {
+			return nil, err
+		}
+	}
+	if cerr != nil {
+		return rec, fmt.Errorf("%w: %w", ErrCacheIgnored, cerr)
+	}
+	return rec, nil
+}
+
+// Cached returns the cached recording of a release and scenario, or nil
+// when there is none. A file there that is not a recording of that release
+// and scenario (damaged, of another format, another's copied or edited) is
+// an error naming it; so is a scenario that is not one of Scenarios or a
+// tag that is not a plain name, before any file is read.
+func Cached(cacheDir, tag, scenario string) (*Recording, error) {
+	if err := checkNames(tag, scenario); err != nil {
+		return nil, err
+	}
+	name := recordingPath(cacheDir, tag, scenario)
+	rec, err := Load(name)
+	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
 	}
 	if err != nil {
 		return nil, err
 	}
-	return Parse(name, data)
+	if err := rec.is(name, tag, scenario); err != nil {
+		return nil, err
+	}
+	return rec, nil
 }
 
-// Cached returns the cached recording of a release and scenario, or nil
-// when there is none.
-func Cached(cacheDir, tag, scenario string) (*Recording, error) {
-	rec, err := Load(recordingPath(cacheDir, tag, scenario))
-	if errors.Is(err, os.ErrNotExist) {
-		return nil, nil
+// checkNames refuses a scenario that is not one of Scenarios and a tag
+// that is not one path element: both name a file of the cache, and
+// --scenario ../../x read any JSON file as a recording.
+func checkNames(tag, scenario string) error {
+	if _, err := scenarioNamed(scenario); err != nil || scenario == "" {
+		return fmt.Errorf("record: no scenario %q (known: %s)", scenario, strings.Join(ScenarioNames(), ", "))
 	}
-	return rec, err
+	if tag == "" || tag == "." || tag == ".." || strings.ContainsAny(tag, `/\`) {
+		return fmt.Errorf("record: %q is not a release tag", tag)
+	}
+	return nil
+}
+
+// is checks that the recording read from file name is of tag and
+// scenario: a recording of v1.36.3 under v1.37.2 was shown as v1.37.2's
+// run and matched to its code.
+func (r *Recording) is(name, tag, scenario string) error {
+	if r.Tag != tag || r.Scenario != scenario {
+		return fmt.Errorf("%s: a recording of %s (scenario %s) where one of %s (scenario %q) belongs: record it again", name, short(r.Tag), short(r.Scenario), tag, scenario)
+	}
+	return nil
+}
+
+// short quotes s, cut to 64 bytes: it comes from a file anyone may have
+// edited, and goes into a message.
+func short(s string) string {
+	if len(s) > 64 {
+		return strconv.Quote(strings.ToValidUTF8(s[:64], "")) + "…"
+	}
+	return strconv.Quote(s)
 }

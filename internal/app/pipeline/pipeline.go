@@ -121,9 +121,9 @@ func Open(ctx context.Context, opts source.Options, sets []WalkSet, logf func(st
 	for _, sc := range record.ScenarioNames() {
 		rec, err := record.Find(opts.CacheDir, walkthroughs.Recordings, tree.Tag, sc)
 		if err != nil {
-			// A damaged recording costs its pages, not the site.
-			log.Warn("recording not read; the site leaves it out", "tag", tree.Tag, "scenario", sc, "err", err)
-			continue
+			// A damaged recording costs its pages, not the site; a
+			// damaged cached one gives way to the kept one (rec).
+			log.Warn("recording not read", "tag", tree.Tag, "scenario", sc, "err", err, "kept one used", rec != nil)
 		}
 		if rec != nil {
 			recs = append(recs, rec)

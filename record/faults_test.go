@@ -1,0 +1,140 @@
+package record
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"github.com/kubewalk/kubewalk/walkthroughs"
+)
+
+// keptFS holds a kept recording of v1.37.2's deployment scenario.
+func keptFS(t *testing.T) fstest.MapFS {
+	t.Helper()
+	data, err := (&Recording{Format: Format, Tag: "v1.37.2", Scenario: "deployment", GoVersion: "kept"}).Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fstest.MapFS{"recordings/v1.37.2/deployment.json": {Data: data}}
+}
+
+// writeCached writes data as the cached recording of tag and scenario.
+func writeCached(t *testing.T, cache, tag, scenario string, data []byte) string {
+	t.Helper()
+	name := recordingPath(cache, tag, scenario)
+	if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(name, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return name
+}
+
+// TestFindDamagedCache: a cached recording that is damaged, of another
+// format, of another release or scenario (a copy, an edit), or whose
+// scenario is a path or 300 bytes long, is a miss: Find returns the kept
+// recording and an error naming the file, for one log line. It hid the
+// kept one (the site lost its Recorded run page), was shown as another
+// release's run, or failed the whole build with no file named.
+func TestFindDamagedCache(t *testing.T) {
+	good, err := (&Recording{Format: Format, Tag: "v1.37.2", Scenario: "deployment", GoVersion: "cached"}).Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	edit := func(old, new string) []byte { return []byte(strings.Replace(string(good), old, new, 1)) }
+	for name, data := range map[string][]byte{
+		"truncated":      good[:len(good)/2],
+		"empty":          {},
+		"other format":   edit(`"format": 1`, `"format": 0`),
+		"other release":  edit(`"tag": "v1.37.2"`, `"tag": "v1.36.3"`),
+		"other scenario": edit(`"scenario": "deployment"`, `"scenario": "scale"`),
+		"a path":         edit(`"scenario": "deployment"`, `"scenario": "../../deployment"`),
+		"300 bytes":      edit(`"scenario": "deployment"`, `"scenario": "`+strings.Repeat("d", 300)+`"`),
+	} {
+		t.Run(name, func(t *testing.T) {
+			cache := t.TempDir()
+			file := writeCached(t, cache, "v1.37.2", "deployment", data)
+			rec, err := Find(cache, keptFS(t), "v1.37.2", "deployment")
+			if rec == nil || rec.GoVersion != "kept" {
+				t.Errorf("Find = %+v, want the kept recording", rec)
+			}
+			if !errors.Is(err, ErrCacheIgnored) || !strings.Contains(err.Error(), file) {
+				t.Errorf("err = %v, want ErrCacheIgnored naming %s", err, file)
+			}
+			if err != nil && len(err.Error()) > 400 {
+				t.Errorf("a message of %d bytes", len(err.Error()))
+			}
+			// Without a kept one, nothing, and the same word.
+			rec, err = Find(cache, fstest.MapFS{}, "v1.37.2", "deployment")
+			if rec != nil || !errors.Is(err, ErrCacheIgnored) {
+				t.Errorf("no kept one: %v, %v", rec, err)
+			}
+			// --cached asks for this very file: an error.
+			if rec, err := Cached(cache, "v1.37.2", "deployment"); rec != nil || err == nil {
+				t.Errorf("Cached = %v, %v; want an error", rec, err)
+			}
+		})
+	}
+	// A good cached recording wins over the kept one.
+	cache := t.TempDir()
+	writeCached(t, cache, "v1.37.2", "deployment", good)
+	if rec, err := Find(cache, keptFS(t), "v1.37.2", "deployment"); err != nil || rec == nil || rec.GoVersion != "cached" {
+		t.Errorf("Find = %+v, %v; want the cached recording", rec, err)
+	}
+}
+
+// TestScenarioAndTagNames: a scenario that is not one of Scenarios, or a
+// tag that is not one path element, is refused before any file is read;
+// `record --cached --scenario ../../../../tmp/x` read any JSON file as a
+// recording.
+func TestScenarioAndTagNames(t *testing.T) {
+	cache := t.TempDir()
+	// A recording where ../ would lead.
+	outside := filepath.Join(cache, "x.json")
+	data, err := (&Recording{Format: Format, Tag: "v1.37.2", Scenario: "../../../x"}).Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(outside, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct{ tag, scenario string }{
+		{"v1.37.2", "../../../x"},
+		{"v1.37.2", "nope"},
+		{"v1.37.2", ""},
+		{"../..", "deployment"},
+		{"v1.37.2/../..", "deployment"},
+		{"", "deployment"},
+	} {
+		if rec, err := Cached(cache, tt.tag, tt.scenario); rec != nil || err == nil {
+			t.Errorf("Cached(%q, %q) = %v, %v; want an error", tt.tag, tt.scenario, rec, err)
+		}
+		if rec, err := Find(cache, fstest.MapFS{}, tt.tag, tt.scenario); rec != nil || err == nil || errors.Is(err, ErrCacheIgnored) {
+			t.Errorf("Find(%q, %q) = %v, %v; want an error", tt.tag, tt.scenario, rec, err)
+		}
+		if _, err := Save(cache, &Recording{Format: Format, Tag: tt.tag, Scenario: tt.scenario}); err == nil {
+			t.Errorf("Save(%q, %q) wrote", tt.tag, tt.scenario)
+		}
+	}
+}
+
+// TestKeptRecordingsAreTheirs: every recording kubewalk ships is of the
+// release and scenario its path says, so Find takes it.
+func TestKeptRecordingsAreTheirs(t *testing.T) {
+	files, err := fs.Glob(walkthroughs.Recordings, "recordings/*/*.json")
+	if err != nil || len(files) == 0 {
+		t.Fatal(files, err)
+	}
+	for _, f := range files {
+		tag, scenario := path.Base(path.Dir(f)), strings.TrimSuffix(path.Base(f), ".json")
+		if rec, err := Find(t.TempDir(), walkthroughs.Recordings, tag, scenario); err != nil || rec == nil {
+			t.Errorf("%s: %v, %v", f, rec, err)
+		}
+	}
+}
