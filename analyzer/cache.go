@@ -30,8 +30,15 @@ const Version = "12"
 
 // cacheMagic starts every cache file; the digit is the encoding's version.
 // It is part of the cache key, so a file of another encoding is never
-// read. (2: a SHA-256 of the content ends the file.)
-const cacheMagic = "kubewalk-analyzer-cache 2\n"
+// read. (2: a SHA-256 of the content ends the file. 3: the key follows,
+// "key <key>\n".)
+const cacheMagic = "kubewalk-analyzer-cache 3\n"
+
+// ErrCacheUnwritable is wrapped by the error AnalyzeCached returns beside
+// its Result when the analysis could not be written to the cache (a
+// read-only or full disk): the Result is whole, and only the next run's
+// time is lost, for the caller to warn about.
+var ErrCacheUnwritable = errors.New("facts cache not writable")
 
 // AnalyzeCached is Analyze with a cache of its Result in cacheDir. The
 // key is the tree's identity (see the package doc: every Go, go.mod,
@@ -40,7 +47,10 @@ const cacheMagic = "kubewalk-analyzer-cache 2\n"
 // analyzer versions, the sorted roots, the environment, and the tag and
 // commit. A hit reads the file and loads no packages; a miss analyzes and
 // writes the file atomically (temporary file and rename). A cache file
-// that cannot be read is reported through Logf and replaced.
+// that cannot be read, or holds another key (a file copied over another),
+// is reported through Logf and replaced. When the file cannot be written,
+// AnalyzeCached returns the Result and an error wrapping
+// ErrCacheUnwritable: the analysis is not thrown away.
 func AnalyzeCached(ctx context.Context, cfg Config, cacheDir string) (*Result, bool, error) {
 	logf := cfg.logf()
 	t0 := time.Now()
@@ -49,7 +59,7 @@ func AnalyzeCached(ctx context.Context, cfg Config, cacheDir string) (*Result, b
 		return nil, false, fmt.Errorf("analyzer cache key: %w", err)
 	}
 	file := filepath.Join(cacheDir, "analyzer-"+key+".bin")
-	if res, err := readCache(file); err == nil {
+	if res, err := readCache(file, key); err == nil {
 		res.dir = filepath.Clean(absDir(cfg.Dir))
 		logf("analyzer: cache hit %s (%v)", file, time.Since(t0).Round(time.Millisecond))
 		return res, true, nil
@@ -61,8 +71,8 @@ func AnalyzeCached(ctx context.Context, cfg Config, cacheDir string) (*Result, b
 	if err != nil {
 		return nil, false, err
 	}
-	if err := writeCache(file, res); err != nil {
-		return nil, false, fmt.Errorf("analyzer cache: %w", err)
+	if err := writeCache(file, key, res); err != nil {
+		return res, false, fmt.Errorf("%w: %w", ErrCacheUnwritable, err)
 	}
 	return res, false, nil
 }
@@ -139,7 +149,8 @@ func hashFile(w io.Writer, path, name string) error {
 	return nil
 }
 
-// The cache file: cacheMagic, then the gob-encoded Facts (length-prefixed),
+// The cache file: cacheMagic, the key it was written under (a file copied
+// over another's name is not read as that one's), then the gob-encoded Facts (length-prefixed),
 // then the symbols and cross-references in a compact binary form —
 // uvarints, a table of paths, names front-coded against the previous
 // (sorted) name — about 10× smaller than gob and quicker to decode; last,
@@ -148,14 +159,14 @@ func hashFile(w io.Writer, path, name string) error {
 // one flipped bit in a path was a cache hit that published the damaged
 // path. Summing 15 MB costs about as much as reading it.
 
-func writeCache(file string, res *Result) error {
+func writeCache(file, key string, res *Result) error {
 	if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
 		return err
 	}
 	return atomicfile.Write(file, 0o644, func(w io.Writer) error {
 		sum := sha256.New()
 		bw := bufio.NewWriterSize(io.MultiWriter(w, sum), 1<<20)
-		if err := encodeResult(bw, res); err != nil {
+		if err := encodeResult(bw, key, res); err != nil {
 			return err
 		}
 		if err := bw.Flush(); err != nil {
@@ -170,7 +181,7 @@ func writeCache(file string, res *Result) error {
 // match its sum.
 var errChecksum = errors.New("checksum mismatch")
 
-func readCache(file string) (*Result, error) {
+func readCache(file, key string) (*Result, error) {
 	data, err := os.ReadFile(file)
 	if err != nil {
 		return nil, err
@@ -182,7 +193,7 @@ func readCache(file string) (*Result, error) {
 	if got := sha256.Sum256(content); !bytes.Equal(got[:], sum) {
 		return nil, errChecksum
 	}
-	return decodeResult(content)
+	return decodeResult(content, key)
 }
 
 type encoder struct {
@@ -205,12 +216,13 @@ func (e *encoder) str(s string) {
 // path writes a path as its index in the table, 0 for "".
 func (e *encoder) path(p string) { e.uint(e.paths[p]) }
 
-func encodeResult(w *bufio.Writer, res *Result) error {
+func encodeResult(w *bufio.Writer, key string, res *Result) error {
 	e := &encoder{w: w, paths: map[string]int{"": 0}, kinds: map[string]int{}}
 	for i, k := range identKinds {
 		e.kinds[k] = i
 	}
 	w.WriteString(cacheMagic)
+	w.WriteString(keyLine(key))
 	var facts bytes.Buffer
 	if err := gob.NewEncoder(&facts).Encode(&res.facts); err != nil {
 		return err
@@ -381,11 +393,18 @@ func (d *decoder) kind(k int) string {
 	return identKinds[k]
 }
 
-func decodeResult(data []byte) (*Result, error) {
+// keyLine is how the key is written in the file.
+func keyLine(key string) string { return "key " + key + "\n" }
+
+func decodeResult(data []byte, key string) (*Result, error) {
 	if !bytes.HasPrefix(data, []byte(cacheMagic)) {
 		return nil, errors.New("not a cache file of this version")
 	}
-	d := &decoder{data: data[len(cacheMagic):]}
+	data = data[len(cacheMagic):]
+	if !bytes.HasPrefix(data, []byte(keyLine(key))) {
+		return nil, errors.New("a cache file of another key (another release, roots or tree)")
+	}
+	d := &decoder{data: data[len(keyLine(key)):]}
 	res := &Result{}
 	factsData := d.bytes()
 	if d.err != nil {

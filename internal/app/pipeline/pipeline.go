@@ -7,6 +7,7 @@ package pipeline
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io/fs"
 	"log/slog"
@@ -108,6 +109,10 @@ func Open(ctx context.Context, opts source.Options, sets []WalkSet, logf func(st
 	}
 	log.Info("analysing", "tag", tree.Tag, "roots", len(roots))
 	res, hit, err := analyzer.AnalyzeCached(ctx, cfg, filepath.Join(opts.CacheDir, "facts"))
+	if errors.Is(err, analyzer.ErrCacheUnwritable) {
+		log.Warn("facts not cached: the next run analyses the release again; give --cache-dir a writable directory", "tag", tree.Tag, "err", err)
+		err = nil
+	}
 	if err != nil {
 		return nil, fmt.Errorf("analyse %s: %w", tree.Tag, err)
 	}
