@@ -180,7 +180,11 @@
       a.setAttribute(at, v);
     });
     if (k > 0 && location.hash) {
-      var t = document.getElementById(decodeURIComponent(location.hash.slice(1)));
+      // A fragment that is not valid %-encoding (#%E0%A4%A) names no
+      // element; decoding it threw and stopped the rest of this script.
+      var id = location.hash.slice(1);
+      try { id = decodeURIComponent(id); } catch (e) { id = ""; }
+      var t = id && document.getElementById(id);
       if (t) t.scrollIntoView();
     }
     // releaseDir turns the newest's directory at the start of a relative
