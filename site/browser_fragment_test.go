@@ -51,15 +51,10 @@ func TestBrowserMalformedFragment(t *testing.T) {
 		t.Helper()
 		u := srv.URL + "/walkthroughs/deployment.html?rel=" + oldTag + frag
 		openPage(t, ctx, u)
-		for range 100 {
-			done, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`document.readyState === "complete" && (!document.querySelector('script[src$="/`+linesJS+`"]') || window.kubewalkLines !== undefined)`))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if done {
-				break
-			}
-			time.Sleep(20 * time.Millisecond)
+		// An older release's line numbers are written once its line map
+		// has loaded (lines.go).
+		if _, err := chromedp.Run(ctx, chromedp.Poll[bool](`document.readyState === "complete" && (!document.querySelector('script[src$="/`+linesJS+`"]') || window.kubewalkLines !== undefined)`, chromedp.WithPollingTimeout(5*time.Second))); err != nil {
+			t.Fatalf("%s: %v", u, err)
 		}
 		v, err := chromedp.Run(ctx, chromedp.Evaluate[view](`({
 			Text: document.body.innerText,
