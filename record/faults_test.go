@@ -138,3 +138,77 @@ func TestKeptRecordingsAreTheirs(t *testing.T) {
 		}
 	}
 }
+
+// FuzzParseRecording: Parse never panics, and what it accepts marshals and
+// parses back to the same recording.
+func FuzzParseRecording(f *testing.F) {
+	files, _ := fs.Glob(walkthroughs.Recordings, "recordings/*/*.json")
+	for _, name := range files {
+		data, err := fs.ReadFile(walkthroughs.Recordings, name)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(data)
+	}
+	f.Add([]byte(`{"format":1,"tag":"v1.37.2","scenario":"deployment","events":null,"audit":[{"at":-5}]}`))
+	f.Add([]byte(`{"format":1,"tag":"v1.37.2","scenario":"../x","keys":[{"key":"/registry/pods/default/a"}]}`))
+	f.Add([]byte(`[]`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		rec, err := Parse("r.json", data)
+		if err != nil {
+			return
+		}
+		out, err := rec.Marshal()
+		if err != nil {
+			t.Fatalf("Marshal of a parsed recording: %v", err)
+		}
+		again, err := Parse("r.json", out)
+		if err != nil {
+			t.Fatalf("a marshalled recording does not parse: %v", err)
+		}
+		if out2, _ := again.Marshal(); string(out2) != string(out) {
+			t.Errorf("marshal, parse, marshal changed the recording")
+		}
+	})
+}
+
+// FuzzCollectAudit: an audit log of any content is read or refused with an
+// error naming the file, never a panic; what is read is writes that
+// completed and watches that started, timed from the first write by
+// kubectl.
+func FuzzCollectAudit(f *testing.F) {
+	kubectl := `{"stage":"ResponseComplete","verb":"create","requestURI":"/apis/apps/v1/namespaces/default/deployments","userAgent":"kubectl/v1.37.2","objectRef":{"resource":"deployments","namespace":"default","apiGroup":"apps","apiVersion":"v1"},"responseStatus":{"code":201},"requestObject":{"kind":"Deployment","metadata":{"name":"nginx"}},"requestReceivedTimestamp":"2026-11-24T08:00:10.000000Z"}`
+	watch := `{"stage":"ResponseStarted","verb":"watch","requestURI":"/api/v1/pods?watch=true","userAgent":"kube-scheduler/v1.37.2","objectRef":{"resource":"pods","apiVersion":"v1"},"responseStatus":{"code":200},"requestReceivedTimestamp":"2026-11-24T08:00:09.000000Z"}`
+	f.Add([]byte(kubectl + "\n" + watch + "\n"))
+	f.Add([]byte(watch + "\n" + kubectl))
+	f.Add([]byte(kubectl + "\n{\"stage\":"))
+	f.Add([]byte("\n\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		log := filepath.Join(t.TempDir(), "audit.log")
+		if err := os.WriteFile(log, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		rec := &Recording{Format: Format, Tag: "v1.37.2", Scenario: "deployment"}
+		if err := (&run{auditLog: log}).collectAudit(rec); err != nil {
+			if !strings.Contains(err.Error(), log) && !strings.Contains(err.Error(), "the audit log") {
+				t.Errorf("error names no file: %v", err)
+			}
+			return
+		}
+		kubectlSeen := false
+		for _, a := range rec.Audit {
+			if !(a.IsWrite() && a.Stage == "ResponseComplete") && !(a.Verb == "watch" && a.Stage == "ResponseStarted") {
+				t.Errorf("entry %+v is neither a completed write nor a started watch", a)
+			}
+			if a.IsWrite() && strings.HasPrefix(a.UserAgent, "kubectl/") && !kubectlSeen {
+				kubectlSeen = true
+				if a.At != 0 {
+					t.Errorf("the first write by kubectl at %d ms, want 0 (the origin)", a.At)
+				}
+			}
+		}
+		if !kubectlSeen {
+			t.Error("read without a write by kubectl")
+		}
+	})
+}
