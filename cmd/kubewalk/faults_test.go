@@ -7,7 +7,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+	"github.com/kubewalk/kubewalk/analyzer/fact"
 	"github.com/kubewalk/kubewalk/internal/app/pipeline"
+	"github.com/kubewalk/kubewalk/internal/derive/trace"
 	"github.com/kubewalk/kubewalk/walkthrough"
 )
 
@@ -120,5 +123,55 @@ func TestServeAddress(t *testing.T) {
 	defer ln.Close()
 	if ln.Addr().(*net.TCPAddr).IP.To4() == nil {
 		t.Errorf("listening at %s", ln.Addr())
+	}
+}
+
+// TestControllerInfo: `list controllers -o json` gives each controller's
+// watches, and its sync functions with their writes, as its site page
+// shows them; it gave the start function and constructors only.
+func TestControllerInfo(t *testing.T) {
+	deploy := fact.Resource{Group: "apps", Resource: "deployments", Kind: "Deployment"}
+	rs := fact.Resource{Group: "apps", Resource: "replicasets", Kind: "ReplicaSet"}
+	at := func(line int) fact.Location {
+		return fact.Location{Path: "pkg/controller/deployment/d.go", StartLine: line, EndLine: line}
+	}
+	sync := &trace.Step{Symbol: "k8s.io/kubernetes/pkg/controller/deployment.(*DeploymentController).syncDeployment", Decl: at(10)}
+	v := &trace.ControllerView{
+		Controller: fact.Controller{Name: "deployment-controller"},
+		Watches: []trace.Watch{
+			{Registration: fact.HandlerRegistration{Informer: deploy, At: at(1), Add: &fact.Handler{FuncRef: fact.FuncRef{Symbol: "d.addDeployment"}}}, Sync: sync},
+			{Registration: fact.HandlerRegistration{Informer: rs, At: at(2), Delete: &fact.Handler{FuncRef: fact.FuncRef{Symbol: "d.deleteReplicaSet"}}}, Sync: sync, Status: "secondary"},
+		},
+		Syncs: []*trace.Watcher{{
+			Sync: sync,
+			Writes: []*trace.WriteHop{{Resource: rs, Verb: "Create", APIVerb: "create", More: 2,
+				Sites: []trace.WriteSite{{Write: fact.Write{At: at(20)}}, {Write: fact.Write{At: at(30)}}}}},
+			Other: []trace.WriteSummary{{Resource: deploy, APIVerb: "update", Subresource: "status", Verbs: []string{"UpdateStatus"}, First: trace.WriteSite{Write: fact.Write{At: at(40)}}, Count: 3}},
+		}},
+	}
+	got := newControllerInfo(v)
+	want := controllerInfo{
+		Controller: v.Controller,
+		Watches: []controllerWatch{
+			{Resource: deploy, At: at(1), Add: "d.addDeployment", Sync: sync.Symbol},
+			{Resource: rs, At: at(2), Delete: "d.deleteReplicaSet", Sync: sync.Symbol, Secondary: true},
+		},
+		Syncs: []controllerSync{{Sync: sync.Symbol, Decl: at(10), Writes: []controllerWrite{
+			{Verb: "Create", APIVerb: "create", Resource: rs, At: at(20), Count: 4},
+			{Verb: "UpdateStatus", APIVerb: "update", Resource: deploy, Subresource: "status", At: at(40), Count: 3},
+		}}},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+	// The facts' keys stay at the top level of each controller.
+	var b strings.Builder
+	if err := emit(&b, "json", []controllerInfo{got}, nil); err != nil {
+		t.Fatal(err)
+	}
+	for _, key := range []string{`"name": "deployment-controller"`, `"watches": [`, `"syncs": [`, `"writes": [`} {
+		if !strings.Contains(b.String(), key) {
+			t.Errorf("JSON lacks %s:\n%s", key, b.String())
+		}
 	}
 }

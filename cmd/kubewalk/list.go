@@ -66,7 +66,7 @@ analysed before.`,
 			case "gates":
 				return listGates(g.stdout, output, facts)
 			case "controllers", "plugins":
-				return listControllers(g.stdout, args[0], output, facts)
+				return listControllers(g.stdout, args[0], output, rel.Result)
 			default:
 				return emit(g.stdout, output, facts.Writes, writeRows)
 			}

@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"github.com/kubewalk/kubewalk/analyzer"
 	"os"
 	"path/filepath"
 	"strings"
@@ -90,6 +91,20 @@ func runTrace(cmd *cobra.Command, g *globals, tf *traceFlags, kind string) error
 		}
 		return err
 	}
+	in := traceInput(res)
+	tr := trace.Derive(in, root, trace.Options{Depth: tf.depth})
+	switch tf.output {
+	case "json":
+		return writeJSON(g.stdout, tr)
+	case "markdown":
+		return trace.WriteMarkdown(g.stdout, tr, in.Source)
+	}
+	return trace.WriteText(g.stdout, tr)
+}
+
+// traceInput is what trace derives from: res's facts and symbols, and the
+// files of the tree it analysed.
+func traceInput(res *analyzer.Result) trace.Input {
 	dir := res.Dir()
 	src := func(path string) ([]byte, error) {
 		if !filepath.IsLocal(path) {
@@ -97,12 +112,5 @@ func runTrace(cmd *cobra.Command, g *globals, tf *traceFlags, kind string) error
 		}
 		return os.ReadFile(filepath.Join(dir, filepath.FromSlash(path)))
 	}
-	tr := trace.Derive(trace.Input{Facts: res.Facts(), Symbols: res.Symbols, Source: src}, root, trace.Options{Depth: tf.depth})
-	switch tf.output {
-	case "json":
-		return writeJSON(g.stdout, tr)
-	case "markdown":
-		return trace.WriteMarkdown(g.stdout, tr, src)
-	}
-	return trace.WriteText(g.stdout, tr)
+	return trace.Input{Facts: res.Facts(), Symbols: res.Symbols, Source: src}
 }
