@@ -1,15 +1,19 @@
 package record
 
 import (
+	"context"
 	"errors"
 	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
 	"strings"
+	"sync"
+	"syscall"
 	"testing"
 	"testing/fstest"
 
+	"github.com/kubewalk/kubewalk/internal/testsupport/testfs"
 	"github.com/kubewalk/kubewalk/walkthroughs"
 )
 
@@ -211,4 +215,94 @@ func FuzzCollectAudit(f *testing.F) {
 			t.Error("read without a write by kubectl")
 		}
 	})
+}
+
+// bigRecording is a recording of tag of about n KiB.
+func bigRecording(tag string, n int) *Recording {
+	rec := &Recording{Format: Format, Tag: tag, Scenario: "deployment"}
+	for i := range n {
+		rec.Events = append(rec.Events, Event{At: int64(i), Reason: "Scaled", Message: strings.Repeat("m", 900)})
+	}
+	return rec
+}
+
+// TestSaveDiskFull: a recording that does not fit on the disk is an error
+// saying so; the recording saved before is whole, nothing is left beside
+// it, and the save succeeds once there is room.
+func TestSaveDiskFull(t *testing.T) {
+	cache := testfs.Small(t, 1<<20)
+	if _, err := Save(cache, bigRecording("v1.37.2", 1)); err != nil {
+		t.Fatal(err)
+	}
+	filler := testfs.Fill(t, cache, 8<<10)
+	_, err := Save(cache, bigRecording("v1.37.2", 200))
+	if !errors.Is(err, syscall.ENOSPC) || !strings.Contains(err.Error(), "no space") {
+		t.Fatalf("err = %v, want no space left", err)
+	}
+	if rec, err := Cached(cache, "v1.37.2", "deployment"); err != nil || rec == nil || len(rec.Events) != 1 {
+		t.Errorf("the recording saved before: %v, %v", rec, err)
+	}
+	dir := filepath.Dir(recordingPath(cache, "v1.37.2", "deployment"))
+	if l := leftovers(t, dir); len(l) != 1 {
+		t.Errorf("beside the recording: %v", l)
+	}
+	if err := os.Remove(filler); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Save(cache, bigRecording("v1.37.2", 200)); err != nil {
+		t.Fatalf("with room again: %v", err)
+	}
+	if rec, err := Cached(cache, "v1.37.2", "deployment"); err != nil || rec == nil || len(rec.Events) != 200 {
+		t.Errorf("the new recording: %d events, %v", len(rec.Events), err)
+	}
+}
+
+// TestTwoReleasesAtOnce: two records of different releases at once keep
+// apart: each saves its own recording whole, and two runs that fail leave
+// nothing behind.
+func TestTwoReleasesAtOnce(t *testing.T) {
+	cache := t.TempDir()
+	var wg sync.WaitGroup
+	errs := make(chan error, 2*20)
+	for _, tag := range []string{"v1.36.3", "v1.37.2"} {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range 20 {
+				if _, err := Save(cache, bigRecording(tag, 1+i%3)); err != nil {
+					errs <- err
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+	for _, tag := range []string{"v1.36.3", "v1.37.2"} {
+		if rec, err := Cached(cache, tag, "deployment"); err != nil || rec == nil || rec.Tag != tag {
+			t.Errorf("%s: %v, %v", tag, rec, err)
+		}
+	}
+
+	tmp := isolatedTemp(t)
+	bins := fakeBins(t, map[string]string{"etcd": "echo 'bind: address already in use' >&2\nexit 1"})
+	other := *bins
+	other.Tag = "v1.37.2"
+	runErrs := make(chan error, 2)
+	for _, b := range []*Binaries{bins, &other} {
+		go func() {
+			_, err := Run(context.Background(), b, RunOptions{})
+			runErrs <- err
+		}()
+	}
+	for range 2 {
+		if err := <-runErrs; !errors.Is(err, ErrComponent) {
+			t.Errorf("err = %v, want ErrComponent", err)
+		}
+	}
+	if l := leftovers(t, tmp); len(l) > 0 {
+		t.Errorf("left behind in TMPDIR: %v", l)
+	}
 }

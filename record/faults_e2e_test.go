@@ -1,0 +1,174 @@
+//go:build e2e
+
+package record
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// started collects the pids a run's log reports ("started etcd (pid
+// 123)"), so that only this test's processes are looked for and killed:
+// others may record with the same programs at the same time.
+type started struct {
+	mu   sync.Mutex
+	pids map[string]int
+}
+
+var startedRE = regexp.MustCompile(`^started (\S+) \(pid (\d+)\)`)
+
+func (s *started) note(line string) {
+	if m := startedRE.FindStringSubmatch(line); m != nil {
+		pid, _ := strconv.Atoi(m[2])
+		s.mu.Lock()
+		if s.pids == nil {
+			s.pids = map[string]int{}
+		}
+		s.pids[m[1]] = pid
+		s.mu.Unlock()
+	}
+}
+
+func (s *started) pid(name string) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.pids[name]
+}
+
+// checkNothingLeft fails t when a run directory of this process, a
+// process the run started or a listener on one of ports is left.
+func checkNothingLeft(t *testing.T, s *started, ports []int) {
+	t.Helper()
+	for _, d := range runLeftovers(t) {
+		if b, err := os.ReadFile(filepath.Join(d, "pid")); err == nil && strings.TrimSpace(string(b)) == strconv.Itoa(os.Getpid()) {
+			t.Errorf("run directory left: %s", d)
+		}
+	}
+	s.mu.Lock()
+	for name, pid := range s.pids {
+		if syscall.Kill(pid, 0) == nil {
+			if st, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid)); err == nil && !strings.Contains(string(st), ") Z") {
+				t.Errorf("%s (pid %d) still runs", name, pid)
+			}
+		}
+	}
+	s.mu.Unlock()
+	for _, p := range ports {
+		l, err := net.Listen("tcp", "127.0.0.1:"+strconv.Itoa(p))
+		if err != nil {
+			t.Errorf("port %d still taken: %v", p, err)
+			continue
+		}
+		l.Close()
+	}
+}
+
+// TestE2EPortTakenAtEachStart: a port another process holds, for each
+// component in turn, is one error naming that component with its log's
+// words; nothing is left running or listening.
+func TestE2EPortTakenAtEachStart(t *testing.T) {
+	bins := e2eBinaries(t)
+	// In the order of RunOptions.ports.
+	for i, name := range []string{"etcd", "etcd", "kube-apiserver", "kube-controller-manager", "kube-scheduler", "kubelet"} {
+		t.Run(fmt.Sprintf("%d-%s", i, name), func(t *testing.T) {
+			l, err := net.Listen("tcp", "127.0.0.1:0")
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer l.Close()
+			ports, err := freePorts(6)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ports[i] = l.Addr().(*net.TCPAddr).Port
+			var s started
+			logf := func(format string, args ...any) {
+				line := fmt.Sprintf(format, args...)
+				t.Log(line)
+				s.note(line)
+			}
+			_, err = Run(context.Background(), bins, RunOptions{ports: ports, Logf: logf, Timeout: time.Minute})
+			if !errors.Is(err, ErrComponent) || !strings.Contains(err.Error(), name) {
+				t.Errorf("err = %v, want %s's failure", err, name)
+			}
+			l.Close()
+			checkNothingLeft(t, &s, ports)
+		})
+	}
+}
+
+// TestE2EInterruptedAtEachPhase: Ctrl-C as each component has started,
+// at the apply and while waiting for the pods ends the run with
+// context.Canceled, leaving nothing running, listening or on disk.
+func TestE2EInterruptedAtEachPhase(t *testing.T) {
+	bins := e2eBinaries(t)
+	for _, at := range []string{"started etcd", "started kube-apiserver", "started kube-controller-manager", "started kube-scheduler", "started kubelet", "kubectl apply", "waiting for"} {
+		t.Run(at, func(t *testing.T) {
+			ports, err := freePorts(6)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			var s started
+			logf := func(format string, args ...any) {
+				line := fmt.Sprintf(format, args...)
+				t.Log(line)
+				s.note(line)
+				if strings.HasPrefix(line, at) {
+					cancel()
+				}
+			}
+			start := time.Now()
+			_, err = Run(ctx, bins, RunOptions{ports: ports, Logf: logf, Timeout: time.Minute})
+			if !errors.Is(err, context.Canceled) {
+				t.Errorf("err = %v, want context.Canceled", err)
+			}
+			t.Logf("returned %s after the start", time.Since(start).Round(time.Millisecond))
+			checkNothingLeft(t, &s, ports)
+		})
+	}
+}
+
+// TestE2EComponentCrashesMidRun: the controller manager killed while the
+// run waits for the pods ends the run with an error naming it before the
+// scenario's timeout, and nothing is left.
+func TestE2EComponentCrashesMidRun(t *testing.T) {
+	bins := e2eBinaries(t)
+	ports, err := freePorts(6)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var s started
+	logf := func(format string, args ...any) {
+		line := fmt.Sprintf(format, args...)
+		t.Log(line)
+		s.note(line)
+		if strings.HasPrefix(line, "waiting for") {
+			// Its own process, by the pid the run reported.
+			if pid := s.pid("kube-controller-manager"); pid > 0 {
+				syscall.Kill(pid, syscall.SIGKILL)
+			}
+		}
+	}
+	start := time.Now()
+	_, err = Run(context.Background(), bins, RunOptions{ports: ports, Logf: logf, Timeout: 2 * time.Minute})
+	if err == nil || !strings.Contains(err.Error(), "kube-controller-manager") {
+		t.Errorf("err = %v, want the controller manager's end named", err)
+	}
+	if d := time.Since(start); d > 110*time.Second {
+		t.Errorf("the run noticed the crash only at its timeout (%s)", d.Round(time.Second))
+	}
+	checkNothingLeft(t, &s, ports)
+}
