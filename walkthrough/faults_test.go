@@ -40,7 +40,7 @@ func TestWalkthroughsOutOfReach(t *testing.T) {
 	}
 	want := []string{
 		"Upper.MD: file name: a walkthrough's name ends in .md, in lower case: rename it to Upper.md",
-		"deep/a/b/c.md: walkthroughs in subdirectories are not read",
+		"deep/a/b/c.md: walkthroughs in subdirectories are not read: move it to the top of the walkthrough directory",
 		"mixed.Md: file name: a walkthrough's name ends in .md, in lower case: rename it to mixed.md",
 		"sub/broken.md: walkthroughs in subdirectories are not read",
 	}

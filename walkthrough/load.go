@@ -213,7 +213,11 @@ func scan(fsys fs.FS, dir string) ([]*fileSet, []error) {
 			// would be skipped without a word, and a check pass having
 			// checked nothing.
 			if md := firstMarkdown(fsys, file); md != "" {
-				errs = append(errs, &Error{File: md, Msg: "walkthroughs in subdirectories are not read: move it to " + dir + ", or start the subdirectory's name with _ to keep it out"})
+				top := "the top of the walkthrough directory"
+				if dir != "." {
+					top = dir
+				}
+				errs = append(errs, &Error{File: md, Msg: "walkthroughs in subdirectories are not read: move it to " + top + ", or start the subdirectory's name with _ to keep it out"})
 			}
 			continue
 		}
