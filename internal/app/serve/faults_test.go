@@ -190,3 +190,26 @@ func TestServeDropsClientsThatStopReading(t *testing.T) {
 		t.Errorf("small.html = %q (Content-Length %d), want %q", body, resp.ContentLength, want)
 	}
 }
+
+// TestServeBesideRelative: a watched directory given relative, "." among
+// them, tells its own events from those beside it.
+func TestServeBesideRelative(t *testing.T) {
+	base := t.TempDir()
+	w := filepath.Join(base, "w")
+	if err := os.Mkdir(w, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(w)
+	s := &Server{opts: Options{Watch: []string{"."}}}
+	for name, want := range map[string]bool{
+		filepath.Join(base, "w"):         false, // the directory itself, from its parent's watch
+		filepath.Join(base, "other.md"):  true,
+		"x.md":                           false,
+		filepath.Join("..", "w", "x.md"): false,
+		filepath.Join("..", "other.md"):  true,
+	} {
+		if got := s.beside(name); got != want {
+			t.Errorf("beside(%q) = %v, want %v", name, got, want)
+		}
+	}
+}

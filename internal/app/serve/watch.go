@@ -93,7 +93,7 @@ func (s *Server) newWatcher() (*fsnotify.Watcher, error) {
 	for _, d := range s.opts.Watch {
 		dirs, err := walkDirs(d)
 		if err == nil {
-			err = w.Add(filepath.Dir(filepath.Clean(d)))
+			err = w.Add(filepath.Dir(absPath(d)))
 		}
 		if err == nil {
 			for _, sub := range dirs {
@@ -130,18 +130,30 @@ func (s *Server) changed(w *fsnotify.Watcher, ev fsnotify.Event) bool {
 }
 
 // beside reports whether name is in the directory of a watched directory
-// (watched for that directory alone) without being one, nor in one.
+// (watched for that directory alone) without being one, nor in one. Paths
+// are compared absolute: the parent's events come as the parent was
+// added, and --walkthroughs . has ".." for parent.
 func (s *Server) beside(name string) bool {
+	name = absPath(name)
 	for _, d := range s.opts.Watch {
-		d = filepath.Clean(d)
+		d = absPath(d)
 		if name == d || strings.HasPrefix(name, d+string(filepath.Separator)) {
 			return false
 		}
 	}
 	for _, d := range s.opts.Watch {
-		if filepath.Dir(name) == filepath.Dir(filepath.Clean(d)) {
+		if filepath.Dir(name) == filepath.Dir(absPath(d)) {
 			return true
 		}
 	}
 	return false
+}
+
+// absPath is p absolute and clean, p itself cleaned when the working
+// directory is gone.
+func absPath(p string) string {
+	if a, err := filepath.Abs(p); err == nil {
+		return a
+	}
+	return filepath.Clean(p)
 }
