@@ -99,7 +99,7 @@ func (f *serveFlags) run(cmd *cobra.Command, g *globals) error {
 		if f.userDir == "" || ctx.Err() != nil {
 			return err // nothing the user can edit would fix it
 		}
-		fmt.Fprintf(g.stderr, "%v\n", err)
+		fmt.Fprintln(g.stderr, termSafe(err.Error()))
 	} else if !g.quiet {
 		fmt.Fprintf(g.stderr, "built %s in %s\n", rel.Tree.Tag, time.Since(start).Round(100*time.Millisecond))
 	}
