@@ -41,7 +41,7 @@
 //	changes.html                    what changed since Input.Since (multi-release sites; both languages)
 //	diffs.js                        the diffs of the changes page and the walkthroughs' badges (changes.go)
 //	search-index.js                 the full-text search index as a script (file:// cannot fetch JSON; search.go)
-//	facts.json.zst                  every fact, for tools, zstd-compressed (factsfile.go; linked from the home page)
+//	facts.json.zst                  every fact, for tools, zstd-compressed (package analyzer/fact/factsfile; linked from the home page)
 //	assets/site.css site.js search.js explain.js lang.js
 //	.kubewalk-site                  marker: Build only ever replaces its own output
 //

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/kubewalk/kubewalk/analyzer/fact"
+	"github.com/kubewalk/kubewalk/analyzer/fact/factsfile"
 )
 
 // Every URL the site emits is relative to the page it appears on, so the
@@ -28,7 +29,7 @@ const (
 	changesPage    = "changes.html"
 	searchIndexJS  = "search-index.js"
 	searchSharedJS = "search-shared.js"
-	factsFile      = "facts.json.zst"
+	factsFile      = factsfile.Name
 	markerFile     = ".kubewalk-site"
 )
 

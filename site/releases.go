@@ -11,7 +11,7 @@ import (
 	"sort"
 	"strings"
 
-	"golang.org/x/mod/semver"
+	"github.com/kubewalk/kubewalk/analyzer/fact/factsfile"
 )
 
 // Release is one release of a multi-release site (BuildReleases).
@@ -75,20 +75,9 @@ func checkTag(tag string) error {
 	return nil
 }
 
-// newerFirst sorts tags by semantic version, newest first; tags that are
-// not semantic versions (a branch name) count as newer, by name.
-func newerFirst(a, b string) bool {
-	va, vb := semver.IsValid(a), semver.IsValid(b)
-	if va != vb {
-		return vb
-	}
-	if va {
-		if c := semver.Compare(a, b); c != 0 {
-			return c > 0
-		}
-	}
-	return a < b
-}
+// newerFirst sorts tags newest first, as factsfile.ReadSite expects a
+// site's releases to be (factsfile.NewerFirst).
+func newerFirst(a, b string) bool { return factsfile.NewerFirst(a, b) }
 
 // ReleaseDir returns the site path prefix of a release in a multi-release
 // site: "v1.36.3/".
