@@ -141,7 +141,10 @@
 //
 // # Checking
 //
-// CheckLinks verifies a built site: every relative href, src and action
-// resolves to a file, every #fragment to an id (a line range #L10-L20 to
-// both ends), and nothing links out except over https.
+// internal/linkcheck verifies a built site: every relative href, src and
+// action resolves to a file, every #fragment to an id (a line range
+// #L10-L20 to both ends), and nothing links out except over https.
+// ScriptLinks lists, for it, the links the site's data scripts hold
+// (search indexes, explain's data), read with the decoders of their
+// format beside their encoders.
 package site

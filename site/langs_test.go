@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/kubewalk/kubewalk/internal/derive/explain"
+	"github.com/kubewalk/kubewalk/internal/linkcheck"
 	"github.com/kubewalk/kubewalk/walkthrough"
 )
 
@@ -101,7 +102,7 @@ func TestBilingual(t *testing.T) {
 	if n := strings.Count(sp, `<pre class="code src">`); n != 1 {
 		t.Errorf("source page has its code %d times", n)
 	}
-	for _, err := range CheckLinks(out) {
+	for _, err := range linkcheck.Check(out, ScriptLinks) {
 		t.Error(err)
 	}
 }
@@ -157,7 +158,7 @@ func TestBilingualReleases(t *testing.T) {
 	if !strings.Contains(wt, `href="../../src/pkg/controller/deployment/sync.go.html?lang=ko#L`) {
 		t.Errorf("the Korean walkthrough's links into the source pages do not name its language")
 	}
-	for _, err := range CheckLinks(opts.Out) {
+	for _, err := range linkcheck.Check(opts.Out, ScriptLinks) {
 		t.Error(err)
 	}
 }
@@ -191,7 +192,7 @@ func TestBilingualExplainShared(t *testing.T) {
 		slices.ContainsFunc(ko.Steps, func(s explain.IndexStep) bool { return s.StepTitle == "Scheduling" }) {
 		t.Errorf("Korean steps %+v, want the Korean titles", ko.Steps)
 	}
-	for _, err := range CheckLinks(out) {
+	for _, err := range linkcheck.Check(out, ScriptLinks) {
 		t.Error(err)
 	}
 }
@@ -222,7 +223,7 @@ func TestBilingualExplainOwn(t *testing.T) {
 	if len(en.Reasons["ScalingReplicaSet"]) == 0 || len(ko.Reasons["ScalingReplicaSet"]) != 0 {
 		t.Errorf("steps naming ScalingReplicaSet: %v in English, %v in Korean; want some, none", en.Reasons["ScalingReplicaSet"], ko.Reasons["ScalingReplicaSet"])
 	}
-	for _, err := range CheckLinks(out) {
+	for _, err := range linkcheck.Check(out, ScriptLinks) {
 		t.Error(err)
 	}
 }

@@ -485,7 +485,8 @@ func ghLineMove(from, to string) (link string, a, b int, ok bool) {
 // other link of the code that goes elsewhere for k (a move that is not
 // data-ghl's), as the two hrefs resolved from the part, "<href> <k's
 // href>" pairs, space-separated, sorted; k's href is only its fragment
-// ("#L12.1") when it goes to the same page (expandLinkMove).
+// ("#L12.1") when it goes to the same page, which site.js reads as on
+// the first href's page.
 func (m *mergedSrc) linkMoves(set *releaseSet, k, p int) string {
 	if k == 0 || m.moves == nil {
 		return ""
@@ -516,17 +517,6 @@ func (m *mergedSrc) linkMoves(set *releaseSet, k, p int) string {
 	}
 	slices.Sort(out)
 	return strings.Join(out, " ")
-}
-
-// expandLinkMove is where data-lnk's pair from, to sends a link: to, or
-// to on from's page when to is a fragment (linkMoves; site.js does the
-// same).
-func expandLinkMove(from, to string) string {
-	if strings.HasPrefix(to, "#") {
-		page, _, _ := strings.Cut(from, "#")
-		return page + to
-	}
-	return to
 }
 
 // placeholder is the href, in a merged line's rendering, of line n of file

@@ -65,7 +65,7 @@ package site
 // another's: merged, the changes pages of v1.30..v1.37 were no smaller).
 //
 // The link checker reads a shared page as each release it shows a link
-// for sees it (linkcheck.go, releaseView).
+// for sees it (internal/linkcheck, releaseView).
 
 import (
 	"bytes"

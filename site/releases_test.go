@@ -13,6 +13,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/kubewalk/kubewalk/internal/derive/reldiff"
+	"github.com/kubewalk/kubewalk/internal/linkcheck"
 	"github.com/kubewalk/kubewalk/record"
 	"github.com/kubewalk/kubewalk/source"
 	"github.com/kubewalk/kubewalk/walkthrough"
@@ -264,7 +265,7 @@ func TestMultiRelease(t *testing.T) {
 		}
 	}
 
-	if errs := CheckLinks(out); len(errs) > 0 {
+	if errs := linkcheck.Check(out, ScriptLinks); len(errs) > 0 {
 		for _, err := range errs {
 			t.Error(err)
 		}
@@ -294,7 +295,7 @@ func TestMultiReleasePageBudget(t *testing.T) {
 	if len(shared) == 0 || len(own) == 0 {
 		t.Errorf("with a budget of 9000 bytes: shared %v, per release %v; want some of each", shared, own)
 	}
-	for _, err := range CheckLinks(out) {
+	for _, err := range linkcheck.Check(out, ScriptLinks) {
 		t.Error(err)
 	}
 }
@@ -370,7 +371,7 @@ func TestMultiReleasePageOnlyInOne(t *testing.T) {
 	if _, err := BuildReleases(context.Background(), rels, opts); err != nil {
 		t.Fatal(err)
 	}
-	for _, err := range CheckLinks(opts.Out) {
+	for _, err := range linkcheck.Check(opts.Out, ScriptLinks) {
 		t.Error(err)
 	}
 	page, err := os.ReadFile(filepath.Join(opts.Out, oldTag, filepath.FromSlash(RecordedPage("scale"))))
@@ -433,7 +434,7 @@ func TestMultiReleaseBilingualOnce(t *testing.T) {
 			}
 		}
 	}
-	for _, err := range CheckLinks(out) {
+	for _, err := range linkcheck.Check(out, ScriptLinks) {
 		t.Error(err)
 	}
 }

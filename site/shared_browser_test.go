@@ -19,6 +19,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/kubewalk/kubewalk/analyzer/fact"
+	"github.com/kubewalk/kubewalk/internal/linkcheck"
 	"github.com/kubewalk/kubewalk/record"
 	"github.com/kubewalk/kubewalk/templates"
 )
@@ -194,7 +195,7 @@ func TestBrowserSourceParts(t *testing.T) {
 	if _, err := BuildReleases(context.Background(), rels, opts); err != nil {
 		t.Fatal(err)
 	}
-	for _, err := range CheckLinks(opts.Out) {
+	for _, err := range linkcheck.Check(opts.Out, ScriptLinks) {
 		t.Error(err)
 	}
 	const part = "src/pkg/controller/deployment/sync.go.3.html"
@@ -475,7 +476,7 @@ func withSiteJS(t *testing.T, files map[string]string) string {
 
 // TestBrowserLinkMovedOnPage: data-lnk may name where a link goes by its
 // fragment alone, on the same page as the link (site/merge.go
-// expandLinkMove); read as the older release, the link goes there.
+// linkMoves); read as the older release, the link goes there.
 func TestBrowserLinkMovedOnPage(t *testing.T) {
 	if testing.Short() {
 		t.Skip("browser test skipped in -short mode")

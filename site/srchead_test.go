@@ -11,6 +11,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/kubewalk/kubewalk/internal/linkcheck"
 	"github.com/kubewalk/kubewalk/source"
 )
 
@@ -84,7 +85,7 @@ func TestSharedHeadLikeOlder(t *testing.T) {
 	if strings.Contains(string(page), `data-head="`+newTag+`"`) {
 		t.Errorf("an older release's source header is made from the newest's, which renamed a step")
 	}
-	for _, err := range CheckLinks(out) {
+	for _, err := range linkcheck.Check(out, ScriptLinks) {
 		t.Error(err)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"github.com/kubewalk/kubewalk/internal/linkcheck"
 	"github.com/kubewalk/kubewalk/internal/testsupport/fakeresolver"
 	"github.com/kubewalk/kubewalk/walkthrough"
 )
@@ -54,7 +55,7 @@ func TestWalkthroughMarkdown(t *testing.T) {
 	if _, err := Build(context.Background(), in, opts); err != nil {
 		t.Fatal(err)
 	}
-	for _, err := range CheckLinks(opts.Out) {
+	for _, err := range linkcheck.Check(opts.Out, ScriptLinks) {
 		t.Error(err)
 	}
 	page := readTree(t, opts.Out)["walkthroughs/hostile.html"]
