@@ -82,21 +82,6 @@ type Input struct {
 
 // Options are the build's output and link rules.
 type Options struct {
-	// explicitHeaders writes every release's header on a shared source
-	// page, none made by site.js (likeNewest): for the test that the
-	// two agree.
-	explicitHeaders bool
-	// partBudget, when set, is the most code a part of a shared source
-	// page carries (partBudget), for tests of pages in parts.
-	partBudget int
-	// ownReleasePages leaves every release's pages in its subtree (no
-	// shareReleasePages), for tests that compare a shared page with the
-	// release's own.
-	ownReleasePages bool
-	// relPageBudget, when set, is the most a page shared by releases may
-	// weigh (relPageBudget), for tests.
-	relPageBudget int
-
 	// Out is the output directory. The site is written to a temporary
 	// directory beside it and renamed into place, so a failed build leaves
 	// the previous site untouched. An existing Out must be empty or a site
@@ -178,6 +163,7 @@ func Build(ctx context.Context, in Input, opts Options) (Stats, error) {
 type builder struct {
 	in   Input
 	opts Options
+	tune tuning // a site of several releases' (buildReleases)
 	t    func(string) string
 	tmpl *template.Template
 

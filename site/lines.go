@@ -158,7 +158,7 @@ func (v views) excerptRows(p string, ls []exLine) (rows []excerptRow, stable boo
 // stableLines reports whether v's page prints stable line numbers: it is
 // of a kind the releases share, and the build shares them.
 func (v views) stableLines() bool {
-	return v.b.set != nil && !v.b.opts.ownReleasePages && sharedRelPage(v.page)
+	return v.b.set != nil && !v.b.tune.ownReleasePages && sharedRelPage(v.page)
 }
 
 // stableLine returns line n of file f of b's release as its shared source

@@ -263,7 +263,7 @@ func (set *releaseSet) merge(ctx context.Context, bs []*builder, files map[strin
 	}
 	for _, m := range ms {
 		budget := partBudget(len(m.rels))
-		if b := bs[0].opts.partBudget; b > 0 {
+		if b := bs[0].tune.partBudget; b > 0 {
 			budget = b
 		}
 		m.split(set, budget)

@@ -193,7 +193,7 @@ func compareSharedSite(t *testing.T, oldTree fixtureTree) (shared string, pages 
 		t.Skip("browser test skipped in -short mode")
 	}
 	shared = buildMultiOf(t, oldTree)
-	own := buildMultiOf(t, oldTree, func(o *Options) { o.ownReleasePages = true })
+	own := buildMultiTuned(t, oldTree, tuning{ownReleasePages: true})
 	for p := range readTree(t, shared) {
 		if _, rest, _ := strings.Cut(p, "/"); sharedRelPage(p) || sharedRelPage(rest) && !strings.HasPrefix(p, "v") {
 			pages = append(pages, p)

@@ -94,6 +94,11 @@ func ReleaseDir(tag string) string { return tag + "/" }
 // The whole tree is written to one temporary directory and renamed into
 // place, as Build does. A single release is built flat, as Build.
 func BuildReleases(ctx context.Context, rels []Release, opts Options) (Stats, error) {
+	return buildReleases(ctx, rels, opts, tuning{})
+}
+
+// buildReleases is BuildReleases, built as tune says.
+func buildReleases(ctx context.Context, rels []Release, opts Options, tune tuning) (Stats, error) {
 	if len(rels) == 0 {
 		return Stats{}, errors.New("site: no releases")
 	}
@@ -130,7 +135,7 @@ func BuildReleases(ctx context.Context, rels []Release, opts Options) (Stats, er
 			return Stats{}, fmt.Errorf("%s: %w", r.Tag, err)
 		}
 		for _, lb := range langsOf(b) {
-			lb.set, lb.self = set, i
+			lb.set, lb.self, lb.tune = set, i, tune
 		}
 		bs = append(bs, b)
 	}
@@ -181,14 +186,14 @@ func BuildReleases(ctx context.Context, rels []Release, opts Options) (Stats, er
 		}
 		var db int64
 		var dp int
-		if !opts.ownReleasePages {
+		if !tune.ownReleasePages {
 			workers := opts.Workers
 			if workers <= 0 {
 				workers = runtime.GOMAXPROCS(0)
 			}
 			budget := relPageBudget
-			if opts.relPageBudget > 0 {
-				budget = opts.relPageBudget
+			if tune.relPageBudget > 0 {
+				budget = tune.relPageBudget
 			}
 			if db, dp, err = shareReleasePages(ctx, dir, tags, bs[0].set.lineSet(), workers, budget); err != nil {
 				return Stats{}, err

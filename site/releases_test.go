@@ -95,12 +95,18 @@ func buildMulti(t testing.TB, with ...func(*Options)) string {
 // buildMultiOf is buildMulti with the older release's tree oldTree.
 func buildMultiOf(t testing.TB, oldTree fixtureTree, with ...func(*Options)) string {
 	t.Helper()
+	return buildMultiTuned(t, oldTree, tuning{}, with...)
+}
+
+// buildMultiTuned is buildMultiOf built as tune says.
+func buildMultiTuned(t testing.TB, oldTree fixtureTree, tune tuning, with ...func(*Options)) string {
+	t.Helper()
 	rels, opts := multiFixtureOf(t, oldTree)
 	opts.Out = filepath.Join(t.TempDir(), "public")
 	for _, f := range with {
 		f(&opts)
 	}
-	if _, err := BuildReleases(context.Background(), rels, opts); err != nil {
+	if _, err := buildReleases(context.Background(), rels, opts, tune); err != nil {
 		t.Fatal(err)
 	}
 	return opts.Out
@@ -276,7 +282,7 @@ func TestMultiRelease(t *testing.T) {
 // shared by the releases stays a page per release, and the site's links
 // still hold.
 func TestMultiReleasePageBudget(t *testing.T) {
-	out := buildMulti(t, func(o *Options) { o.relPageBudget = 9000 })
+	out := buildMultiTuned(t, loadTree(t), tuning{relPageBudget: 9000})
 	files := readTree(t, out)
 	var shared, own []string
 	for p, data := range files {

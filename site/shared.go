@@ -238,7 +238,7 @@ func renderShared(bs []*builder, sp sharedSrc) ([]byte, error) {
 					return nil, err
 				}
 				written[lb.in.Lang] = []writtenHead{{tag: lb.in.Tag, html: string(h)}}
-			} else if !lb.opts.explicitHeaders {
+			} else if !lb.tune.explicitHeaders {
 				if drop, ok := likeNewestBut(newestHeader[lb.in.Lang], b.in.Tag, lb.in.Tag, string(h)); ok {
 					d.Like, d.Drop = b.in.Tag, drop
 				}

@@ -137,8 +137,8 @@ func TestBrowserHeaderLikeNewest(t *testing.T) {
 		rec := fixtureRecording()
 		rec.Tag = newTag
 		rels[1].Input.Recordings = []*record.Recording{rec}
-		opts.Out, opts.explicitHeaders = filepath.Join(t.TempDir(), "public"), explicit
-		if _, err := BuildReleases(context.Background(), rels, opts); err != nil {
+		opts.Out = filepath.Join(t.TempDir(), "public")
+		if _, err := buildReleases(context.Background(), rels, opts, tuning{explicitHeaders: explicit}); err != nil {
 			t.Fatal(err)
 		}
 		return opts.Out
@@ -191,8 +191,8 @@ func TestBrowserSourceParts(t *testing.T) {
 		t.Skip("browser test skipped in -short mode")
 	}
 	rels, opts := multiFixtureChanged(t)
-	opts.Out, opts.partBudget = filepath.Join(t.TempDir(), "public"), 400
-	if _, err := BuildReleases(context.Background(), rels, opts); err != nil {
+	opts.Out = filepath.Join(t.TempDir(), "public")
+	if _, err := buildReleases(context.Background(), rels, opts, tuning{partBudget: 400}); err != nil {
 		t.Fatal(err)
 	}
 	for _, err := range linkcheck.Check(opts.Out, ScriptLinks) {

@@ -45,8 +45,8 @@ func threeReleases(t testing.TB) ([]Release, Options) {
 func buildThree(t testing.TB, explicit bool) string {
 	t.Helper()
 	rels, opts := threeReleases(t)
-	opts.Out, opts.explicitHeaders = filepath.Join(t.TempDir(), "public"), explicit
-	if _, err := BuildReleases(context.Background(), rels, opts); err != nil {
+	opts.Out = filepath.Join(t.TempDir(), "public")
+	if _, err := buildReleases(context.Background(), rels, opts, tuning{explicitHeaders: explicit}); err != nil {
 		t.Fatal(err)
 	}
 	return opts.Out
