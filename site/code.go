@@ -126,10 +126,10 @@ nav.parts{margin:.5rem 0;font-variant-numeric:tabular-nums}
 nav.parts a,nav.parts strong{padding:0 .4em}
 `
 
-// HighlightCode is walkthrough.Options.HighlightCode for the site: a
+// highlightCode is walkthrough.Links.HighlightCode for the site: a
 // walkthrough's fenced code block (YAML, shell, JSON, Go …) highlighted by
 // language as source pages are, so one stylesheet covers both.
-func HighlightCode(lang string, code []byte) template.HTML {
+func highlightCode(lang string, code []byte) template.HTML {
 	var b strings.Builder
 	for i, l := range codehtml.Lang(lang, code) {
 		if i > 0 {

@@ -24,10 +24,12 @@
 // HTML renderer, so data flows one way, into site, and what they report is
 // defined once. TestDependencies holds that.
 //
-// Walkthrough Markdown is rendered by package walkthrough before Build
-// sees it; its inline references link through SymbolURL (or SymbolURLFor a
-// page) and its fenced code is highlighted by HighlightCode, which this
-// package provides because it decides the URLs and the code's markup.
+// Walkthroughs come as data (walkthrough.Doc: parsed Markdown, references
+// resolved); Build renders their Markdown with walkthrough.Renderer and
+// the site's link rules (prose.go): inline references to the source
+// pages, links between walkthroughs to their pages, fenced code
+// highlighted as the source pages are. This package decides the URLs and
+// the code's markup, so only it knows them.
 //
 // # Layout
 //
@@ -109,9 +111,9 @@
 // exactly three places, each with a comment saying why it is safe: the
 // highlighted code and diagrams from internal/render/codehtml and internal/render/diagram
 // and the source page table that wraps those lines with integer-only
-// markup (both in code.go), and walkthrough segments, which are goldmark output
-// with raw HTML off around, in fenced code blocks, codehtml's output
-// again (HighlightCode, which the pipeline passes to walkthrough.Load). Tests build a site whose titles, captions, facts and
+// markup (both in code.go), and walkthrough segments, which are
+// walkthrough.Renderer's goldmark output with raw HTML off around, in
+// fenced code blocks, codehtml's output again (highlightCode, prose.go). Tests build a site whose titles, captions, facts and
 // file names carry script tags and javascript: URLs and check they come out
 // as text.
 //

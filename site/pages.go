@@ -212,8 +212,8 @@ func (b *builder) segments(v views, segs []walkthrough.Segment, split bool) (tex
 		case s.Facts != nil:
 			text = append(text, segView{Facts: v.facts(s.Facts.Handlers, s.Facts.Events, s.Facts.Writes)})
 		default:
-			// s.HTML is goldmark output with raw HTML off (walkthrough.Segment).
-			text = append(text, segView{HTML: v.stableRefs(b.retarget(v.page, s.HTML))})
+			// walkthrough.Renderer's output: goldmark with raw HTML off.
+			text = append(text, segView{HTML: v.stableRefs(b.retarget(v.page, b.prose[s.Markdown]))})
 		}
 	}
 	return text, code, nil

@@ -489,7 +489,7 @@ func partsNav(m *mergedSrc, cur int) string {
 
 // symrefHref matches the href of a link into the source pages in a
 // walkthrough's HTML, which walkthrough.Load rendered for a release's own
-// src/ (SymbolURL): the way up, the source page, the fragment.
+// src/ (symbolURLFor): the way up, the source page, the fragment.
 var symrefHref = regexp.MustCompile(`href="((?:\.\./)*)src/([^"#?]*)(#[^"]*)?"`)
 
 // retarget points the links into the source pages of a walkthrough's
