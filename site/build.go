@@ -659,7 +659,7 @@ func (b *builder) dataPages(l *pageList) error {
 		l.static(searchSharedJS, shared)
 	}
 	// Rendered by a worker like a page, so a build that reuses it does
-	// not marshal the facts (9 MB at v1.36.3).
+	// not marshal the facts, several megabytes of JSON.
 	l.ps = append(l.ps, page{path: factsFile, render: b.factsFileData})
 	l.keyed(releaseKey)
 	if b.set != nil {

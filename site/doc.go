@@ -135,11 +135,11 @@
 // change within a release, such as a source page's backlinks and which of
 // its links go in-site — and renders the rest; with Options.InPlace, it
 // updates an earlier build's directory instead of making a new tree, which
-// saves making some 150 directories (on a file system that has just freed
-// many inodes, ext4 spends up to a millisecond in each mkdir). The output
-// is byte for byte a full build's (TestCacheRebuildIsFullBuild). After an
-// edit of a step's text, a build of v1.36.3 renders a dozen of its 246
-// pages: home, the walkthroughs, search and explain.
+// saves making its directories again (on a file system that has just
+// freed many inodes, ext4 can be slow to mkdir). The output is byte for
+// byte a full build's (TestCacheRebuildIsFullBuild). After an edit of a
+// step's text, a build renders a few of a release's pages again: home,
+// the walkthroughs, search and explain.
 //
 // # Checking
 //
