@@ -58,6 +58,29 @@
 // matched fact (events: reason=ScalingReplicaSet), or when one of its
 // references or excerpts covers the matched call site.
 //
+// # A whole run
+//
+// Attribute explains a recording (and ReadAuditLog turns an audit log
+// into one) item by item as One does, then goes where pasted lines stop
+// (whole.go): a watch is explained by the code that opened it, not by the
+// handlers of its resource — a list-watch the component makes itself with
+// the request's field selector (the kubelet's pods of its node), else the
+// component's requests to an informer factory for the resource (each
+// caller of coreinformers' Pods(), read from the call graph, and the
+// handlers registered on that informer: one watch serves them all), else
+// its requests for resources chosen at run time (ForResource: the garbage
+// collector's and the quota monitor's); Explanation.Rule says which rule
+// found the code, and Explanation.Watch carries the request's selectors
+// and parameters, each with what it means and the client-go function
+// that sets it. An item no fact explains keeps a reason: for the code
+// that runs in packages the analysis takes no facts from (the API
+// server's post-start hooks, the controller manager's client builder),
+// startup.go names the code and its package. Summary counts the items by
+// kind (events, writes, watches) and phase (start-up, scenario,
+// background) and gives the closing line of `kubewalk explain
+// --recording` and `--audit`. None of this changes One's answer for
+// pasted input, which explain.js must give too.
+//
 // # In the browser
 //
 // The site's explain page gives the same answers without a server.

@@ -1,0 +1,206 @@
+package explain
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/kubewalk/kubewalk/analyzer/fact"
+)
+
+// whole explains an audit record of a whole run (a recording, an audit
+// log) as One does, and goes further where pasted lines stop: a watch
+// names the code that opened it and its parameters, and a write no fact
+// explains says who made it and why the analysis does not show the line.
+// The site's explain page pastes lines, so One stays as explain.js has
+// it; a whole run is only ever explained here.
+func (x *Explainer) whole(r Record) Explanation {
+	ex := x.One(r)
+	a := r.Audit
+	if a == nil || a.Verb == "" || a.Resource == "" {
+		return ex
+	}
+	comp, _ := auditComponent(a)
+	if !writeVerbs[a.Verb] {
+		ex.Watch = parseWatch(a.RequestURI)
+		ex.Code, ex.Note, ex.Rule = nil, "", ""
+		x.opened(&ex, a, comp)
+		ex.Steps = x.stepsFor(codeSites(ex.Code), "")
+		ex.Explained = len(ex.Code) > 0 || len(ex.Steps) > 0
+	}
+	if !ex.Explained {
+		if why := x.notAnalyzed(a, comp); why != "" {
+			ex.Note = why
+		}
+	}
+	return ex
+}
+
+// codeSites are the locations of cs.
+func codeSites(cs []Code) []fact.Location {
+	var out []fact.Location
+	for _, c := range cs {
+		out = append(out, fact.Location{Path: c.Path, StartLine: c.Line, EndLine: c.Line})
+	}
+	return out
+}
+
+// wholeDirs are the directories of a component's code for a whole run:
+// componentDirs', and the API server's start-up packages (the admission
+// plugins' informers are asked for in pkg/kubeapiserver, the aggregator
+// and the extensions server are packages of their own).
+func wholeDirs(c Component) []string {
+	if c.Name != "kube-apiserver" {
+		return c.Dirs
+	}
+	return append(slices.Clone(c.Dirs), "pkg/kubeapiserver", "cmd/kube-apiserver",
+		"staging/src/k8s.io/kube-aggregator", "staging/src/k8s.io/apiextensions-apiserver")
+}
+
+// opened puts into ex.Code the code that opened a watch (or made the
+// list before it) by component comp, by the first rule that finds any,
+// and says in ex.Rule which:
+//
+//  1. a list-watch the component makes itself (cache.ListWatch,
+//     NewListWatchFromClient) of the resource, whose field selector tests
+//     the fields the request's does: the kubelet's pods of its node;
+//  2. the component's requests to an informer factory for the resource
+//     (coreinformers' Pods(), NewFilteredPodInformer), with the handlers
+//     registered on that informer: one watch serves them all;
+//  3. the component's requests to a factory for a resource chosen at run
+//     time (ForResource): the garbage collector and the resource quota
+//     controller watch every resource they can.
+func (x *Explainer) opened(ex *Explanation, a *AuditRecord, comp Component) {
+	dirs := wholeDirs(comp)
+	if len(dirs) == 0 {
+		ex.Note = fmt.Sprintf("%s is not a component of the tree: its watches are its own code", first(comp.Name, "the client"))
+		return
+	}
+	var fields []string
+	if ex.Watch != nil && ex.Watch.FieldSelector != "" {
+		fields = selectorFields(ex.Watch.FieldSelector)
+	}
+	for _, lw := range x.facts.ListWatches {
+		// A selector set at run time (the kubelet's watch of each
+		// config map it mounts, by name) has no constant fields: it
+		// may be any the request shows.
+		runTime := lw.FieldSelector != "" && len(lw.Fields) == 0 && len(fields) > 0
+		if lw.Resource.Resource != a.Resource && lw.Resource.Resource != "" || !inDirs(lw.At.Path, dirs) || !slices.Equal(lw.Fields, fields) && !runTime {
+			continue
+		}
+		ex.Code = append(ex.Code, x.code("opened", lw.Caller.Symbol, lw.At, lw.Func+listWatchDetail(lw), ""))
+		for _, c := range lw.Consumers {
+			ex.Code = append(ex.Code, x.code("opened", c.Caller.Symbol, c.At, c.Kind+": "+c.Func, ""))
+		}
+	}
+	if len(ex.Code) > 0 {
+		ex.Rule = "a list-watch of " + a.Resource + " the component makes itself, with the request's field selector"
+		return
+	}
+	group := groupPkg(a.Group)
+	for _, c := range x.factoryCalls() {
+		if c.group == group && resourceOf(c.name) == a.Resource && inDirs(c.At.Path, dirs) {
+			ex.Code = append(ex.Code, x.code("requested", c.From, c.At, "asks an informer factory for the "+c.name+" informer ("+fact.ReadableSymbol(c.To)+")", ""))
+		}
+	}
+	if len(ex.Code) > 0 {
+		for _, h := range x.facts.Handlers {
+			if h.Informer.Resource == a.Resource && inDirs(h.At.Path, dirs) {
+				ex.Code = append(ex.Code, x.watchesCode(h))
+			}
+		}
+		ex.Rule = "the component's requests to an informer factory for " + a.Resource + ": one watch serves every one of them"
+		if len(fields) > 0 {
+			ex.Rule += "; the field selector comes from the factory's options, which the facts do not record"
+		}
+		return
+	}
+	seen := map[fact.Location]bool{}
+	for _, c := range x.factoryCalls() {
+		// An interface call resolved to two factories' ForResource is
+		// one request.
+		if c.dynamic && inDirs(c.At.Path, dirs) && !seen[c.At] {
+			seen[c.At] = true
+			ex.Code = append(ex.Code, x.code("requested", c.From, c.At, "asks an informer factory for a resource chosen at run time ("+fact.ReadableSymbol(c.To)+")", ""))
+		}
+	}
+	if len(ex.Code) > 0 {
+		ex.Rule = "no code of the component asks for " + a.Resource + " by name; these ask an informer factory for resources chosen at run time"
+		return
+	}
+	ex.Note = fmt.Sprintf("no list-watch or informer request of %s found in %s at %s", a.Resource, comp.Name, x.facts.Tag)
+}
+
+func listWatchDetail(lw fact.ListWatch) string {
+	var s string
+	if lw.Resource.Resource != "" {
+		s = " of " + lw.Resource.Resource
+	}
+	if lw.FieldSelector != "" {
+		s += ", field selector " + lw.FieldSelector
+	}
+	return s
+}
+
+// factoryCall is a call to an informer factory's accessor: a generated
+// informers package's version.Pods, NewPodInformer, NewFilteredPodInformer
+// (name "Pods"/"Pod"), or a ForResource (dynamic).
+type factoryCall struct {
+	fact.Call
+	group, name string
+	dynamic     bool
+}
+
+var (
+	// accessorRe reads the accessor symbols of client-go's generated
+	// informers (k8s.io/client-go/informers/core/v1.version.Pods) and of
+	// the other generated ones (…/informers/externalversions/apiextensions/v1…).
+	accessorRe    = regexp.MustCompile(`/informers/(?:externalversions/)?([a-z0-9]+)/[a-z0-9]+\.(?:version\.(\w+)|New(?:Filtered)?(\w+)Informer)$`)
+	forResourceRe = regexp.MustCompile(`(?:informers|informerfactory|metadatainformer|dynamicinformer)\.\w+\.ForResource$`)
+)
+
+// factoryCalls are the calls to informer factories made outside the
+// generated informers themselves (whose ForResource calls every
+// accessor), in the facts' order.
+func (x *Explainer) factoryCalls() []factoryCall {
+	x.factoryOnce.Do(func() {
+		for _, c := range x.facts.Calls {
+			if strings.Contains(c.From, "/informers/") || strings.Contains(c.From, "/informerfactory.") || strings.Contains(c.From, "/metadatainformer.") || strings.Contains(c.From, "/dynamicinformer.") {
+				continue
+			}
+			if m := accessorRe.FindStringSubmatch(c.To); m != nil {
+				x.factory = append(x.factory, factoryCall{Call: c, group: m[1], name: first(m[2], m[3])})
+			} else if forResourceRe.MatchString(c.To) {
+				x.factory = append(x.factory, factoryCall{Call: c, dynamic: true})
+			}
+		}
+	})
+	return x.factory
+}
+
+// groupPkg is the package name generated informers give an API group:
+// its first label, "core" for the core group.
+func groupPkg(group string) string {
+	if group == "" {
+		return "core"
+	}
+	g, _, _ := strings.Cut(group, ".")
+	return g
+}
+
+// resourceOf is the resource an accessor serves: "Pods" and "Pod" →
+// "pods", "PodDisruptionBudgets" → "poddisruptionbudgets", "Endpoints" →
+// "endpoints", "NetworkPolicy" → "networkpolicies".
+func resourceOf(name string) string {
+	n := strings.ToLower(name)
+	switch {
+	case strings.HasSuffix(n, "ss"): // IngressClass
+		return n + "es"
+	case strings.HasSuffix(n, "s"):
+		return n
+	case strings.HasSuffix(n, "y"):
+		return n[:len(n)-1] + "ies"
+	}
+	return n + "s"
+}
