@@ -109,6 +109,9 @@ type Explainer struct {
 
 	factoryOnce sync.Once
 	factory     []factoryCall // factoryCalls
+	calleesOnce sync.Once
+	callees     map[string][]string        // caller symbol → callee symbols
+	sites       map[string][]fact.Location // callee symbol → call sites
 }
 
 type stepIndex struct {

@@ -1,6 +1,7 @@
 package explain
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/kubewalk/kubewalk/record"
@@ -63,10 +64,28 @@ func (x *Explainer) Attribute(rec *record.Recording) *Attribution {
 		events[key{e.Namespace, e.Name}] = e.Explanation
 		scenarioEvents[key{e.Namespace, e.Name}] = e.Scenario
 	}
+	run := &wholeRun{}
+	for _, a := range rec.Audit {
+		run.perController = run.perController || strings.HasPrefix(a.User, "system:serviceaccount:kube-system:") && strings.HasPrefix(a.UserAgent, "kube-controller-manager/")
+	}
 	for i, a := range rec.Audit {
 		r := AuditRecordOf(a)
 		r.Line = i + 1
-		ex := x.whole(r)
+		ex := x.whole(r, run)
+		if a.IsWrite() {
+			c, _ := auditComponent(r.Audit)
+			what := a.Verb + " " + a.Resource
+			if a.Subresource != "" {
+				what += "/" + a.Subresource
+			}
+			var callers []string
+			for _, cd := range ex.Code {
+				if cd.Role == "wrote" && len(callers) < 1 || cd.Role == "wrote" && !slices.Contains(callers, cd.Symbol) {
+					callers = append(callers, cd.Symbol)
+				}
+			}
+			run.hops = append(run.hops, hop{verb: a.Verb, resource: a.Resource, summary: what + " " + a.Name, comp: c.Name, callers: callers})
+		}
 		if ev, ok := events[key{a.Namespace, a.Name}]; ok && a.Resource == "events" && a.IsWrite() && !hasRole(ex.Code, "wrote") {
 			eventWrite(&ex, ev)
 		}

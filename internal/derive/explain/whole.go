@@ -15,19 +15,46 @@ import (
 // explains says who made it and why the analysis does not show the line.
 // The site's explain page pastes lines, so One stays as explain.js has
 // it; a whole run is only ever explained here.
-func (x *Explainer) whole(r Record) Explanation {
+func (x *Explainer) whole(r Record, run *wholeRun) Explanation {
 	ex := x.One(r)
 	a := r.Audit
 	if a == nil || a.Verb == "" || a.Resource == "" {
 		return ex
 	}
 	comp, _ := auditComponent(a)
+	kcmItself := a.Username == "system:kube-controller-manager" && run.perController
+	if kcmItself && writeVerbs[a.Verb] {
+		// With a credential per controller, what the controller
+		// manager writes as itself is its own start-up code's (the
+		// client builder's), not a controller's.
+		own := Component{Name: comp.Name, Dirs: []string{"cmd/kube-controller-manager", "staging/src/k8s.io/controller-manager"}, From: comp.From}
+		ex.Code, ex.Handlers, ex.Steps, ex.Note = nil, nil, nil, ""
+		x.auditWriters(&ex, a, own, true)
+		// Its own code only: a controller's write reached from the
+		// code that starts it ran with the controller's credential.
+		ex.Code = slices.DeleteFunc(ex.Code, func(c Code) bool { return !inDirs(c.Path, own.Dirs) })
+		if len(ex.Code) == 0 {
+			ex.Note = fmt.Sprintf("no client write of %s %s in kube-controller-manager's own code (%s) at %s; its controllers write with credentials of their own", a.Verb, a.Resource, strings.Join(own.Dirs, ", "), x.facts.Tag)
+		}
+		ex.Explained = len(ex.Code) > 0
+	}
 	if !writeVerbs[a.Verb] {
 		ex.Watch = parseWatch(a.RequestURI)
 		ex.Code, ex.Note, ex.Rule = nil, "", ""
 		x.opened(&ex, a, comp)
 		ex.Steps = x.stepsFor(codeSites(ex.Code), "")
 		ex.Explained = len(ex.Code) > 0 || len(ex.Steps) > 0
+	} else {
+		if !ex.Explained && len(comp.Dirs) > 0 && !kcmItself {
+			// The component's code beyond componentDirs: the
+			// aggregator's, the client builder's.
+			wc := comp
+			wc.Dirs = wholeDirs(comp)
+			ex.Note = ""
+			x.auditWriters(&ex, a, wc, true)
+		}
+		x.narrow(&ex, comp, a, run.hops)
+		x.writeSteps(&ex)
 	}
 	if !ex.Explained {
 		if why := x.notAnalyzed(a, comp); why != "" {
@@ -35,6 +62,38 @@ func (x *Explainer) whole(r Record) Explanation {
 		}
 	}
 	return ex
+}
+
+// wholeRun is what explaining one item of a run needs of the others.
+type wholeRun struct {
+	// hops are the run's writes before the item, oldest first: the
+	// chain that chooses among a component's write sites (narrow).
+	hops []hop
+	// perController is true when kube-controller-manager's controllers
+	// use credentials of their own (--use-service-account-credentials):
+	// some write of the run is by a controller's service account.
+	perController bool
+}
+
+// writeSteps puts a write under the steps that cite its line, else under
+// those that explain the function that made it (callerSteps), never under
+// a step for an informer that merely watches the resource (One's last
+// resort for pasted lines).
+func (x *Explainer) writeSteps(ex *Explanation) {
+	var sites []fact.Location
+	for _, c := range ex.Code {
+		if c.Role == "wrote" {
+			sites = append(sites, fact.Location{Path: c.Path, StartLine: c.Line, EndLine: c.Line})
+		}
+	}
+	if len(sites) == 0 {
+		return
+	}
+	ex.Steps = x.stepsFor(sites, "")
+	if len(ex.Steps) == 0 {
+		ex.Steps = x.callerSteps(ex)
+	}
+	ex.Explained = len(ex.Code) > 0 || len(ex.Steps) > 0
 }
 
 // codeSites are the locations of cs.
@@ -51,11 +110,23 @@ func codeSites(cs []Code) []fact.Location {
 // plugins' informers are asked for in pkg/kubeapiserver, the aggregator
 // and the extensions server are packages of their own).
 func wholeDirs(c Component) []string {
-	if c.Name != "kube-apiserver" {
-		return c.Dirs
+	if more, ok := moreDirs[c.Name]; ok {
+		return append(slices.Clone(c.Dirs), more...)
 	}
-	return append(slices.Clone(c.Dirs), "pkg/kubeapiserver", "cmd/kube-apiserver",
-		"staging/src/k8s.io/kube-aggregator", "staging/src/k8s.io/apiextensions-apiserver")
+	return c.Dirs
+}
+
+// moreDirs are the directories of a component's code beyond
+// componentDirs (which explain.js shares): its command, and the staging
+// packages only it runs. Helpers several components run (client-go, the
+// lease controller) count for a component through the call graph instead
+// (reachedFrom).
+var moreDirs = map[string][]string{
+	"kube-apiserver": {"pkg/kubeapiserver", "cmd/kube-apiserver", "plugin/pkg",
+		"staging/src/k8s.io/kube-aggregator", "staging/src/k8s.io/apiextensions-apiserver"},
+	"kube-controller-manager": {"staging/src/k8s.io/controller-manager"},
+	"kube-scheduler":          {"cmd/kube-scheduler"},
+	"kubelet":                 {"cmd/kubelet"},
 }
 
 // opened puts into ex.Code the code that opened a watch (or made the
