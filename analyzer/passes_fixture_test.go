@@ -161,6 +161,9 @@ func renderEvent(e fact.Event) string {
 	if e.Via != "" {
 		s += " via=" + fact.ShortSymbol(e.Via)
 	}
+	if e.FuncValue != nil {
+		s += fmt.Sprintf(" funcValue=%s:%d", e.FuncValue.Path, e.FuncValue.StartLine)
+	}
 	if len(e.Dynamic) > 0 {
 		s += fmt.Sprintf(" dynamic=%s types=%q reasons=%q messages=%q", strings.Join(e.Dynamic, ","), e.TypeValues, e.ReasonValues, e.MessageValues)
 	}
