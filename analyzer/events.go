@@ -125,33 +125,25 @@ func runEvents(ix *index, facts *fact.Facts) error {
 	evIface := ix.lookupInterface(eventsPkg, "EventRecorder")
 	var sites []*eventSite
 	helpers := map[any]*eventHelper{}
-	for _, u := range ix.bodies() {
-		info := u.pkg.TypesInfo
-		shallow(u.body, func(n ast.Node) bool {
-			call, ok := n.(*ast.CallExpr)
-			if !ok {
-				return true
+	for c := range ix.staticCalls() {
+		u, call, fn, sel := c.u, c.call, c.fn, c.sel
+		if sel == nil || sel.Kind() != types.MethodVal {
+			continue
+		}
+		lay, ok := eventLayoutOf(fn.Name(), fn.Type().(*types.Signature))
+		if !ok || !isRecorderMethod(fn, sel.Recv(), lay.recorder, recIface, evIface) {
+			continue
+		}
+		vals := evalEventArgs(ix, u, call, lay)
+		s := &eventSite{ev: makeEvent(ix, u, call, lay.recorder, fn.Name()), vals: vals}
+		s.ev.Forwards = isRecorderWrapper(u, recIface, evIface)
+		if h := helperOf(ix, u, lay.recorder, fn.Name(), vals); h != nil {
+			s.fwd = h.fn
+			if helpers[h.fn] == nil {
+				helpers[h.fn] = h
 			}
-			fn, sel := calleeOf(info, call)
-			if fn == nil || sel == nil || sel.Kind() != types.MethodVal {
-				return true
-			}
-			lay, ok := eventLayoutOf(fn.Name(), fn.Type().(*types.Signature))
-			if !ok || !isRecorderMethod(fn, sel.Recv(), lay.recorder, recIface, evIface) {
-				return true
-			}
-			vals := evalEventArgs(ix, u, call, lay)
-			s := &eventSite{ev: makeEvent(ix, u, call, lay.recorder, fn.Name()), vals: vals}
-			s.ev.Forwards = isRecorderWrapper(u, recIface, evIface)
-			if h := helperOf(ix, u, lay.recorder, fn.Name(), vals); h != nil {
-				s.fwd = h.fn
-				if helpers[h.fn] == nil {
-					helpers[h.fn] = h
-				}
-			}
-			sites = append(sites, s)
-			return true
-		})
+		}
+		sites = append(sites, s)
 	}
 	sites = followHelpers(ix, helpers, sites, recIface, evIface)
 	// Values reach a helper's parameters from its callers, which were

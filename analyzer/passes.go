@@ -27,7 +27,7 @@ import (
 // side by side once the index is built (runSideBySide), so a pass adds
 // facts of its own kinds only, reads no other pass's facts, and leaves
 // the index and the program as it found them.
-var Passes = []*Pass{HandlersPass, WiringPass, WritesPass, EventsPass, ListWatchesPass, GatesPass, ControllersPass, PluginsPass, CallsPass}
+var Passes = []*Pass{HandlersPass, WiringPass, WritesPass, EventsPass, ListWatchesPass, InformersPass, GatesPass, ControllersPass, PluginsPass, CallsPass}
 
 // Import paths the passes recognise by type. client-go is vendored into
 // kubernetes as the staging module k8s.io/client-go, so its import paths
@@ -566,6 +566,40 @@ func shallow(n ast.Node, f func(ast.Node) bool) {
 		}
 		return f(m)
 	})
+}
+
+// staticCall is a call of a function or method the type checker
+// resolves: what calleeOf returns for it, in the unit it is written in.
+type staticCall struct {
+	u    *unit
+	call *ast.CallExpr
+	fn   *types.Func
+	sel  *types.Selection // nil for a call of a function
+}
+
+// staticCalls yields the calls in the roots' bodies whose callee is
+// statically known, unit by unit in source order, the way the discovery
+// passes scan for the calls they recognise.
+func (ix *index) staticCalls() iter.Seq[staticCall] {
+	return func(yield func(staticCall) bool) {
+		for _, u := range ix.bodies() {
+			info := u.pkg.TypesInfo
+			stop := false
+			shallow(u.body, func(n ast.Node) bool {
+				call, ok := n.(*ast.CallExpr)
+				if stop || !ok {
+					return !stop
+				}
+				if fn, sel := calleeOf(info, call); fn != nil && !yield(staticCall{u, call, fn, sel}) {
+					stop = true
+				}
+				return !stop
+			})
+			if stop {
+				return
+			}
+		}
+	}
 }
 
 // sortedUnits returns the units with a body, in a stable order.

@@ -201,6 +201,14 @@ func renderListWatch(lw fact.ListWatch) string {
 		strings.Join(lw.Fields, ","), strings.Join(cs, ";"), fact.ShortSymbol(lw.Caller.Symbol))
 }
 
+func renderInformerRequest(r fact.InformerRequest) string {
+	res := renderResource(r.Resource)
+	if r.ResourceDynamic {
+		res = "dynamic"
+	}
+	return fmt.Sprintf("%s %s factory=%s expr=%s caller=%s", r.Method, res, r.Factory, r.Expr, fact.ShortSymbol(r.Caller.Symbol))
+}
+
 func renderCall(c fact.Call) string {
 	return fmt.Sprintf("%s %s -> %s", c.Kind, fact.ShortSymbol(c.From), fact.ShortSymbol(c.To))
 }
@@ -273,6 +281,9 @@ func factsByLine(facts *fact.Facts) map[string][]*gotFact {
 	}
 	for _, lw := range facts.ListWatches {
 		add("listwatch", lw.At, renderListWatch(lw))
+	}
+	for _, r := range facts.InformerRequests {
+		add("informer", r.At, renderInformerRequest(r))
 	}
 	for _, g := range facts.Gates {
 		add("gate", g.Spec, renderGate(g))

@@ -7,7 +7,7 @@ package fact
 // SchemaVersion is the version of the facts.json schema and of the facts
 // cache. Bump it whenever a field is added, removed or changes meaning: the
 // cache key includes it, so stale caches are ignored rather than misread.
-const SchemaVersion = 6
+const SchemaVersion = 7
 
 // Location is a span of lines in a file of the tree.
 type Location struct {
@@ -308,7 +308,10 @@ type Facts struct {
 	Events     []Event               `json:"events"`
 	// ListWatches are the raw list-watches. (Schema 4.)
 	ListWatches []ListWatch `json:"listWatches"`
-	Calls       []Call      `json:"calls"`
+	// InformerRequests are the requests to shared informer factories, in
+	// path and line order. (Schema 7.)
+	InformerRequests []InformerRequest `json:"informerRequests"`
+	Calls            []Call            `json:"calls"`
 	// Gates is the release's feature-gate table, by name; GateChecks are
 	// the roots' checks of a gate, in path and line order. (Schema 5.)
 	Gates      []Gate      `json:"gates"`
