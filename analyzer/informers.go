@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strings"
 
+	"golang.org/x/tools/go/packages"
+
 	"github.com/kubewalk/kubewalk/analyzer/fact"
 )
 
@@ -104,6 +106,7 @@ func runInformers(ix *index, facts *fact.Facts) error {
 		default:
 			continue
 		}
+		ix.factoryOptions(u.pkg, recv, &r, 0)
 		out = append(out, r)
 	}
 	sort.SliceStable(out, func(i, j int) bool {
@@ -147,4 +150,66 @@ func factoryOf(p string) string {
 // factories.
 func isFactoryPkg(p string) bool {
 	return p == dynamicInformerPkg || p == metadataInformerPkg || factoryOf(p) != "" && !strings.Contains(p[len(factoryOf(p)):], "/fake")
+}
+
+// factoryOptions fills r's FieldSelector, Fields and Namespace from the
+// options of the factory behind the informer expression e: e's method
+// chain (f.Core().V1().Nodes()) and the variables it goes through are
+// followed back to NewSharedInformerFactoryWithOptions or
+// NewFilteredSharedInformerFactory.
+func (ix *index) factoryOptions(pkg *packages.Package, e ast.Expr, r *fact.InformerRequest, depth int) bool {
+	if depth > maxOriginDepth {
+		return false
+	}
+	info := pkg.TypesInfo
+	switch x := ast.Unparen(e).(type) {
+	case *ast.CallExpr:
+		fn, sel := calleeOf(info, x)
+		if fn == nil {
+			return false
+		}
+		if sel != nil {
+			return ix.factoryOptions(pkg, ast.Unparen(x.Fun).(*ast.SelectorExpr).X, r, depth)
+		}
+		if fn.Pkg() == nil || factoryOf(fn.Pkg().Path()) != fn.Pkg().Path() {
+			return false
+		}
+		var lw fact.ListWatch
+		switch fn.Name() {
+		case "NewFilteredSharedInformerFactory", "NewFilteredDynamicSharedInformerFactory":
+			// (client, resync, namespace, tweakListOptions)
+			if len(x.Args) == 4 {
+				r.Namespace = exprString(x.Args[2])
+				ix.optionsSelector(pkg, x.Args[3], &lw)
+			}
+		case "NewSharedInformerFactoryWithOptions":
+			for _, a := range x.Args[min(2, len(x.Args)):] {
+				opt, ok := ast.Unparen(a).(*ast.CallExpr)
+				if !ok || len(opt.Args) != 1 {
+					continue
+				}
+				ofn, _ := calleeOf(info, opt)
+				switch {
+				case ofn == nil:
+				case ofn.Name() == "WithTweakListOptions":
+					ix.optionsSelector(pkg, opt.Args[0], &lw)
+				case ofn.Name() == "WithNamespace":
+					r.Namespace = exprString(opt.Args[0])
+				}
+			}
+		default:
+			return true // a factory over every object
+		}
+		r.FieldSelector, r.Fields = lw.FieldSelector, lw.Fields
+		return true
+	case *ast.Ident, *ast.SelectorExpr:
+		if v := varOf(info, x); v != nil {
+			for _, o := range ix.originsOf(v) {
+				if o.index == 0 && ix.factoryOptions(o.pkg, o.expr, r, depth+1) {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }

@@ -206,7 +206,14 @@ func renderInformerRequest(r fact.InformerRequest) string {
 	if r.ResourceDynamic {
 		res = "dynamic"
 	}
-	return fmt.Sprintf("%s %s factory=%s expr=%s caller=%s", r.Method, res, r.Factory, r.Expr, fact.ShortSymbol(r.Caller.Symbol))
+	s := fmt.Sprintf("%s %s factory=%s expr=%s caller=%s", r.Method, res, r.Factory, r.Expr, fact.ShortSymbol(r.Caller.Symbol))
+	if r.FieldSelector != "" {
+		s += " fields=" + strings.Join(r.Fields, ",")
+	}
+	if r.Namespace != "" {
+		s += " namespace=" + r.Namespace
+	}
+	return s
 }
 
 func renderCall(c fact.Call) string {

@@ -52,4 +52,16 @@ type InformerRequest struct {
 	// Expr is the receiver as written ("dInformer",
 	// "ctx.InformerFactory.Core().V1().Pods()").
 	Expr string `json:"expr"`
+	// FieldSelector is the field selector the factory was made with
+	// (NewSharedInformerFactoryWithOptions(…, WithTweakListOptions(func
+	// (options) { options.FieldSelector = … }))), as written, when the
+	// code tells it where the factory is made: the kubelet's factories
+	// watch only its own node, and services that are not headless.
+	// Fields are the fields it tests when constant, sorted. Namespace is
+	// the factory's WithNamespace, as written. All "" for a factory over
+	// every object, or one the analyzer could not follow to where it is
+	// made.
+	FieldSelector string   `json:"fieldSelector,omitempty"`
+	Fields        []string `json:"fields,omitempty"`
+	Namespace     string   `json:"namespace,omitempty"`
 }

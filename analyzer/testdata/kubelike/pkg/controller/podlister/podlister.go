@@ -5,6 +5,8 @@ package podlister
 
 import (
 	v1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/fields"
 	"k8s.io/client-go/informers"
 	coreinformers "k8s.io/client-go/informers/core/v1"
 	"k8s.io/client-go/tools/cache"
@@ -25,3 +27,13 @@ func New(f informers.SharedInformerFactory, pods coreinformers.PodInformer) *Con
 }
 
 func newNodePodInformer(resync int) cache.SharedIndexInformer { return nil }
+
+// NodeOnly watches its own node, through a factory whose informers all
+// list and watch with one field selector.
+func NodeOnly(client interface{}, nodeName string) {
+	f := informers.NewSharedInformerFactoryWithOptions(client, 0, informers.WithTweakListOptions(func(options *metav1.ListOptions) {
+		options.FieldSelector = fields.OneTermEqualSelector("metadata.name", nodeName).String()
+	}), informers.WithNamespace(metav1.NamespaceAll))
+	nodes := f.Core().V1().Nodes()
+	_ = nodes.Lister() // want informer "Lister /v1 Node nodes factory=k8s.io/client-go/informers expr=nodes caller=podlister.NodeOnly fields=metadata.name namespace=metav1.NamespaceAll"
+}
