@@ -18,6 +18,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"golang.org/x/tools/go/packages"
 )
@@ -40,6 +41,7 @@ const (
 	gentypePkg   = "k8s.io/client-go/gentype"
 	runtimePkg   = "k8s.io/apimachinery/pkg/runtime"
 	schemaPkg    = "k8s.io/apimachinery/pkg/runtime/schema"
+	metav1Pkg    = "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
 // unit is one function of a root package: a declaration or a func literal.
@@ -114,6 +116,10 @@ type index struct {
 	// client-gen chose, read from the typed clients' XxxGetter interfaces.
 	plurals map[string]string
 	kinds   map[string]string // "<group dir>/<version>/<resource>" → Kind
+	// inst holds the instantiations of the roots' generic functions,
+	// built on first use (instances).
+	instOnce sync.Once
+	inst     map[*types.Func][]*types.TypeList
 }
 
 // indexPass builds the index; the discovery passes require it, so it is
