@@ -65,10 +65,11 @@
 // (whole.go): a watch is explained by the code that opened it, not by the
 // handlers of its resource — a list-watch the component makes itself with
 // the request's field selector (the kubelet's pods of its node), else the
-// component's requests to an informer factory for the resource (each
-// caller of coreinformers' Pods(), read from the call graph, and the
-// handlers registered on that informer: one watch serves them all), else
-// its requests for resources chosen at run time (ForResource: the garbage
+// component's requests to an informer factory for the resource
+// (fact.InformerRequest: every Informer() and Lister() call, those whose
+// factory carries the request's field selector first, and the handlers
+// registered on that informer: one watch serves them all), else its
+// requests for resources chosen at run time (ForResource: the garbage
 // collector's and the quota monitor's); Explanation.Rule says which rule
 // found the code, and Explanation.Watch carries the request's selectors
 // and parameters, each with what it means and the client-go function

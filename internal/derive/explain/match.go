@@ -107,8 +107,6 @@ type Explainer struct {
 	fmtMu sync.Mutex
 	fmts  map[string]*regexp.Regexp
 
-	factoryOnce sync.Once
-	factory     []factoryCall // factoryCalls
 	calleesOnce sync.Once
 	callees     map[string][]string        // caller symbol → callee symbols
 	sites       map[string][]fact.Location // callee symbol → call sites

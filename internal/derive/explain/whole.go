@@ -2,7 +2,6 @@ package explain
 
 import (
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -169,31 +168,41 @@ func (x *Explainer) opened(ex *Explanation, a *AuditRecord, comp Component) {
 		ex.Rule = "a list-watch of " + a.Resource + " the component makes itself, with the request's field selector"
 		return
 	}
-	group := groupPkg(a.Group)
-	for _, c := range x.factoryCalls() {
-		if c.group == group && resourceOf(c.name) == a.Resource && inDirs(c.At.Path, dirs) {
-			ex.Code = append(ex.Code, x.code("requested", c.From, c.At, "asks an informer factory for the "+c.name+" informer ("+fact.ReadableSymbol(c.To)+")", ""))
+	// Rule 2: the component's requests for the resource, those whose
+	// factory's field selector tests the request's fields first.
+	var named, selected []fact.InformerRequest
+	for _, r := range x.facts.InformerRequests {
+		if r.ResourceDynamic || r.Resource.Resource != a.Resource || !sameGroup(r.Resource.Group, a.Group) || !inDirs(r.At.Path, dirs) {
+			continue
+		}
+		named = append(named, r)
+		runTime := r.FieldSelector != "" && len(r.Fields) == 0 && len(fields) > 0
+		if slices.Equal(r.Fields, fields) && (len(fields) > 0 || r.FieldSelector == "") || runTime {
+			selected = append(selected, r)
 		}
 	}
-	if len(ex.Code) > 0 {
+	if len(named) > 0 {
+		ex.Rule = "the component's requests to an informer factory for " + a.Resource + ": one watch serves every one of them"
+		if len(selected) == 0 {
+			selected = named
+			ex.Rule += "; none is known to have the request's field selector, which comes from a factory's options the analysis could not follow"
+		} else if len(fields) > 0 {
+			ex.Rule += ", with a factory made with the request's field selector"
+		}
+		for _, r := range selected {
+			ex.Code = append(ex.Code, x.requestCode(r))
+		}
 		for _, h := range x.facts.Handlers {
 			if h.Informer.Resource == a.Resource && inDirs(h.At.Path, dirs) {
 				ex.Code = append(ex.Code, x.watchesCode(h))
 			}
 		}
-		ex.Rule = "the component's requests to an informer factory for " + a.Resource + ": one watch serves every one of them"
-		if len(fields) > 0 {
-			ex.Rule += "; the field selector comes from the factory's options, which the facts do not record"
-		}
 		return
 	}
-	seen := map[fact.Location]bool{}
-	for _, c := range x.factoryCalls() {
-		// An interface call resolved to two factories' ForResource is
-		// one request.
-		if c.dynamic && inDirs(c.At.Path, dirs) && !seen[c.At] {
-			seen[c.At] = true
-			ex.Code = append(ex.Code, x.code("requested", c.From, c.At, "asks an informer factory for a resource chosen at run time ("+fact.ReadableSymbol(c.To)+")", ""))
+	// Rule 3: requests for resources chosen at run time.
+	for _, r := range x.facts.InformerRequests {
+		if r.ResourceDynamic && inDirs(r.At.Path, dirs) {
+			ex.Code = append(ex.Code, x.requestCode(r))
 		}
 	}
 	if len(ex.Code) > 0 {
@@ -201,6 +210,26 @@ func (x *Explainer) opened(ex *Explanation, a *AuditRecord, comp Component) {
 		return
 	}
 	ex.Note = fmt.Sprintf("no list-watch or informer request of %s found in %s at %s", a.Resource, comp.Name, x.facts.Tag)
+}
+
+// requestCode is an informer request as the code that asked for a
+// watch.
+func (x *Explainer) requestCode(r fact.InformerRequest) Code {
+	what := "the " + r.Resource.Resource + " informer"
+	if r.ResourceDynamic {
+		what = "the informer of a resource chosen at run time"
+	}
+	d := r.Method + " on " + r.Expr + ": asks " + first(r.Factory, "an informer factory") + " for " + what
+	if r.FieldSelector != "" {
+		d += ", field selector " + r.FieldSelector
+	}
+	return x.code("requested", r.Caller.Symbol, r.At, d, "")
+}
+
+// sameGroup reports whether a fact's API group is the request's; a
+// request that names none (a pasted line without objectRef) matches any.
+func sameGroup(factGroup, group string) bool {
+	return group == "" || factGroup == group
 }
 
 func listWatchDetail(lw fact.ListWatch) string {
@@ -212,66 +241,4 @@ func listWatchDetail(lw fact.ListWatch) string {
 		s += ", field selector " + lw.FieldSelector
 	}
 	return s
-}
-
-// factoryCall is a call to an informer factory's accessor: a generated
-// informers package's version.Pods, NewPodInformer, NewFilteredPodInformer
-// (name "Pods"/"Pod"), or a ForResource (dynamic).
-type factoryCall struct {
-	fact.Call
-	group, name string
-	dynamic     bool
-}
-
-var (
-	// accessorRe reads the accessor symbols of client-go's generated
-	// informers (k8s.io/client-go/informers/core/v1.version.Pods) and of
-	// the other generated ones (…/informers/externalversions/apiextensions/v1…).
-	accessorRe    = regexp.MustCompile(`/informers/(?:externalversions/)?([a-z0-9]+)/[a-z0-9]+\.(?:version\.(\w+)|New(?:Filtered)?(\w+)Informer)$`)
-	forResourceRe = regexp.MustCompile(`(?:informers|informerfactory|metadatainformer|dynamicinformer)\.\w+\.ForResource$`)
-)
-
-// factoryCalls are the calls to informer factories made outside the
-// generated informers themselves (whose ForResource calls every
-// accessor), in the facts' order.
-func (x *Explainer) factoryCalls() []factoryCall {
-	x.factoryOnce.Do(func() {
-		for _, c := range x.facts.Calls {
-			if strings.Contains(c.From, "/informers/") || strings.Contains(c.From, "/informerfactory.") || strings.Contains(c.From, "/metadatainformer.") || strings.Contains(c.From, "/dynamicinformer.") {
-				continue
-			}
-			if m := accessorRe.FindStringSubmatch(c.To); m != nil {
-				x.factory = append(x.factory, factoryCall{Call: c, group: m[1], name: first(m[2], m[3])})
-			} else if forResourceRe.MatchString(c.To) {
-				x.factory = append(x.factory, factoryCall{Call: c, dynamic: true})
-			}
-		}
-	})
-	return x.factory
-}
-
-// groupPkg is the package name generated informers give an API group:
-// its first label, "core" for the core group.
-func groupPkg(group string) string {
-	if group == "" {
-		return "core"
-	}
-	g, _, _ := strings.Cut(group, ".")
-	return g
-}
-
-// resourceOf is the resource an accessor serves: "Pods" and "Pod" →
-// "pods", "PodDisruptionBudgets" → "poddisruptionbudgets", "Endpoints" →
-// "endpoints", "NetworkPolicy" → "networkpolicies".
-func resourceOf(name string) string {
-	n := strings.ToLower(name)
-	switch {
-	case strings.HasSuffix(n, "ss"): // IngressClass
-		return n + "es"
-	case strings.HasSuffix(n, "s"):
-		return n
-	case strings.HasSuffix(n, "y"):
-		return n[:len(n)-1] + "ies"
-	}
-	return n + "s"
 }

@@ -17,25 +17,32 @@ import (
 // controllers' descriptors, as kube-controller-manager asks for them),
 // a handler registered on it, a garbage collector asking for resources
 // chosen at run time, the kubelet's own list-watch of its node's pods,
-// and the scheduler's request through the generated constructor.
+// and the scheduler's pod informer with its own field selector.
 func factoryFacts() *fact.Facts {
 	fn := func(sym, path string, line int) fact.FuncRef {
 		return fact.FuncRef{Symbol: kk + sym, Decl: fact.Location{Path: path, StartLine: line, EndLine: line + 30}}
 	}
-	podsAccessor := "k8s.io/client-go/informers/core/v1.version.Pods"
+	pods := fact.Resource{Version: "v1", Kind: "Pod", Resource: "pods"}
+	req := func(caller fact.FuncRef, at fact.Location, method, expr string, res fact.Resource) fact.InformerRequest {
+		return fact.InformerRequest{Component: pkgDir(at.Path), Caller: caller, At: at, Method: method, Factory: "k8s.io/client-go/informers", Resource: res, Expr: expr}
+	}
+	gc := req(fn("pkg/controller/garbagecollector.GraphBuilder.controllerFor", "pkg/controller/garbagecollector/graph_builder.go", 200), loc("pkg/controller/garbagecollector/graph_builder.go", 225), "ForResource", "gb.sharedInformers", fact.Resource{})
+	gc.ResourceDynamic = true
+	schedPods := req(fn("pkg/scheduler.newPodInformer", "pkg/scheduler/scheduler.go", 590), loc("pkg/scheduler/scheduler.go", 600), "InformerFor", "informerFactory", pods)
+	schedPods.FieldSelector, schedPods.Fields = `"status.phase!=" + string(v1.PodSucceeded) + ",status.phase!=" + string(v1.PodFailed)`, []string{"status.phase"}
+	nodes := fact.Resource{Version: "v1", Kind: "Node", Resource: "nodes"}
+	ownNode := req(fn("pkg/kubelet.NewMainKubelet", "pkg/kubelet/kubelet.go", 400), loc("pkg/kubelet/kubelet.go", 480), "Lister", "kubeInformers.Core().V1().Nodes()", nodes)
+	ownNode.FieldSelector, ownNode.Fields = "fields.Set{metav1.ObjectNameField: string(nodeName)}.String()", []string{"metadata.name"}
+	allNodes := req(fn("pkg/kubelet.NewMainKubelet", "pkg/kubelet/kubelet.go", 400), loc("pkg/kubelet/kubelet.go", 520), "Informer", "allInformers.Core().V1().Nodes()", nodes)
 	return &fact.Facts{
 		Tag:   "v1.37.2",
 		Roots: []string{"./cmd/kube-controller-manager/app", "./pkg/controller/...", "./pkg/kubelet/...", "./pkg/scheduler/..."},
-		Calls: []fact.Call{
-			{From: kk + "cmd/kube-controller-manager/app.newDeploymentController", To: podsAccessor, At: loc("cmd/kube-controller-manager/app/apps.go", 90), Kind: "static"},
-			{From: kk + "cmd/kube-controller-manager/app.newReplicaSetController", To: podsAccessor, At: loc("cmd/kube-controller-manager/app/apps.go", 120), Kind: "static"},
-			// The factory's own ForResource calls every accessor: not a request.
-			{From: "k8s.io/client-go/informers.sharedInformerFactory.ForResource", To: podsAccessor, At: loc("staging/src/k8s.io/client-go/informers/generic.go", 300), Kind: "static"},
-			// An interface call resolved to two factories is one request.
-			{From: kk + "pkg/controller/garbagecollector.GraphBuilder.controllerFor", To: "k8s.io/client-go/informers.sharedInformerFactory.ForResource", At: loc("pkg/controller/garbagecollector/graph_builder.go", 225), Kind: "interface"},
-			{From: kk + "pkg/controller/garbagecollector.GraphBuilder.controllerFor", To: "k8s.io/controller-manager/pkg/informerfactory.informerFactory.ForResource", At: loc("pkg/controller/garbagecollector/graph_builder.go", 225), Kind: "interface"},
-			{From: kk + "pkg/scheduler.newPodInformer", To: "k8s.io/client-go/informers/core/v1.NewFilteredPodInformer", At: loc("pkg/scheduler/scheduler.go", 600), Kind: "static"},
-			{From: kk + "pkg/scheduler/framework/plugins/volumebinding.New", To: "k8s.io/client-go/informers/storage/v1.version.StorageClasses", At: loc("pkg/scheduler/framework/plugins/volumebinding/volume_binding.go", 500), Kind: "static"},
+		InformerRequests: []fact.InformerRequest{
+			req(fn("cmd/kube-controller-manager/app.newDeploymentController", "cmd/kube-controller-manager/app/apps.go", 80), loc("cmd/kube-controller-manager/app/apps.go", 90), "Informer", "controllerContext.InformerFactory.Core().V1().Pods()", pods),
+			req(fn("cmd/kube-controller-manager/app.newReplicaSetController", "cmd/kube-controller-manager/app/apps.go", 110), loc("cmd/kube-controller-manager/app/apps.go", 120), "Lister", "controllerContext.InformerFactory.Core().V1().Pods()", pods),
+			gc, schedPods, ownNode, allNodes,
+			req(fn("pkg/scheduler/framework/plugins/volumebinding.New", "pkg/scheduler/framework/plugins/volumebinding/volume_binding.go", 480), loc("pkg/scheduler/framework/plugins/volumebinding/volume_binding.go", 500), "Lister", "fh.SharedInformerFactory().Storage().V1().StorageClasses()",
+				fact.Resource{Group: "storage.k8s.io", Version: "v1", Kind: "StorageClass", Resource: "storageclasses"}),
 		},
 		Handlers: []fact.HandlerRegistration{{
 			Component: "pkg/controller/deployment", Caller: fn("pkg/controller/deployment.NewDeploymentController", "pkg/controller/deployment/deployment_controller.go", 100),
@@ -72,6 +79,8 @@ func TestAttributeWatches(t *testing.T) {
 			watchEntry(-900, "system:kube-scheduler", "kube-scheduler/v1.37.2 (linux/amd64) kubernetes/unknown/scheduler", "storage.k8s.io", "storageclasses", "/apis/storage.k8s.io/v1/storageclasses"+watchQuery),
 			watchEntry(-900, "system:apiserver", "kube-apiserver/v1.37.2 (linux/amd64) kubernetes/unknown", "flowcontrol.apiserver.k8s.io", "flowschemas", "/apis/flowcontrol.apiserver.k8s.io/v1/flowschemas"+watchQuery),
 			watchEntry(-900, "system:kube-scheduler", "kube-scheduler/v1.37.2 (linux/amd64) kubernetes/unknown", "", "configmaps", "/api/v1/namespaces/kube-system/configmaps?fieldSelector=metadata.name%3Dextension-apiserver-authentication&watch=true"),
+			watchEntry(-900, "system:node:node1", "kubelet/v1.37.2 (linux/amd64) kubernetes/unknown", "", "nodes", "/api/v1/nodes?fieldSelector=metadata.name%3Dnode1&watch=true"),
+			watchEntry(-900, "system:node:node1", "kubelet/v1.37.2 (linux/amd64) kubernetes/unknown", "", "nodes", "/api/v1/nodes?watch=true"),
 		},
 	}
 	at := New(factoryFacts(), nil, Options{}).Attribute(rec)
@@ -113,14 +122,18 @@ func TestAttributeWatches(t *testing.T) {
 		}, "the component's requests to an informer factory for storageclasses"},
 		{false, nil, ""},
 		{false, nil, ""},
+		// The kubelet's own node, and every node: each watch by the
+		// factory whose selector it carries.
+		{true, []string{"requested pkg/kubelet.NewMainKubelet@pkg/kubelet/kubelet.go:480"}, "the component's requests to an informer factory for nodes"},
+		{true, []string{"requested pkg/kubelet.NewMainKubelet@pkg/kubelet/kubelet.go:520"}, "the component's requests to an informer factory for nodes"},
 	}
 	for i, a := range at.Audit {
 		if diff := cmp.Diff(want[i], view(a.Explanation)); diff != "" {
 			t.Errorf("watch %d (%s %s by %s) (-want +got):\n%s", i, a.Verb, a.Resource, a.User, diff)
 		}
 	}
-	if r := at.Audit[3].Explanation.Rule; !strings.Contains(r, "the field selector comes from the factory's options") {
-		t.Errorf("the scheduler's filtered pods watch: rule %q does not say where its selector comes from", r)
+	if r := at.Audit[3].Explanation.Rule; !strings.HasSuffix(r, ", with a factory made with the request's field selector") {
+		t.Errorf("the scheduler's filtered pods watch: rule %q does not say its selector was matched", r)
 	}
 	// What the analysis does not load is said, with its package.
 	for i, pkg := range map[int]string{5: "k8s.io/kubernetes/pkg/controlplane/apiserver", 6: "k8s.io/apiserver/pkg/server/dynamiccertificates"} {
@@ -250,16 +263,5 @@ func TestReadAuditLog(t *testing.T) {
 	}
 	if _, err := ReadAuditLog(strings.NewReader("{\"verb\":\"get\",\"requestURI\":\"/api/v1/nodes\",\"stage\":\"ResponseComplete\"}\nLAST SEEN TYPE\n")); err == nil || !strings.Contains(err.Error(), "line 2") {
 		t.Errorf("a line that is not an audit event: err %v, want one naming line 2", err)
-	}
-}
-
-func TestResourceOf(t *testing.T) {
-	for name, want := range map[string]string{
-		"Pods": "pods", "Pod": "pods", "Endpoints": "endpoints", "IngressClass": "ingressclasses",
-		"IngressClasses": "ingressclasses", "NetworkPolicy": "networkpolicies", "CSIStorageCapacities": "csistoragecapacities",
-	} {
-		if got := resourceOf(name); got != want {
-			t.Errorf("resourceOf(%q) = %q, want %q", name, got, want)
-		}
 	}
 }
