@@ -2,6 +2,7 @@ package explain
 
 import (
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -86,6 +87,12 @@ func (x *Explainer) writeSteps(ex *Explanation) {
 		}
 	}
 	if len(sites) == 0 {
+		// An Event's write gets its steps from the event (eventWrite);
+		// any other is not explained by who watches its resource.
+		if ex.Audit == nil || ex.Audit.Resource != "events" {
+			ex.Steps = nil
+			ex.Explained = len(ex.Code) > 0
+		}
 		return
 	}
 	ex.Steps = x.stepsFor(sites, "")
@@ -151,42 +158,32 @@ func (x *Explainer) opened(ex *Explanation, a *AuditRecord, comp Component) {
 	if ex.Watch != nil && ex.Watch.FieldSelector != "" {
 		fields = selectorFields(ex.Watch.FieldSelector)
 	}
-	for _, lw := range x.facts.ListWatches {
-		// A selector set at run time (the kubelet's watch of each
-		// config map it mounts, by name) has no constant fields: it
-		// may be any the request shows.
-		runTime := lw.FieldSelector != "" && len(lw.Fields) == 0 && len(fields) > 0
-		if lw.Resource.Resource != a.Resource && lw.Resource.Resource != "" || !inDirs(lw.At.Path, dirs) || !slices.Equal(lw.Fields, fields) && !runTime {
-			continue
-		}
-		ex.Code = append(ex.Code, x.code("opened", lw.Caller.Symbol, lw.At, lw.Func+listWatchDetail(lw), ""))
-		for _, c := range lw.Consumers {
-			ex.Code = append(ex.Code, x.code("opened", c.Caller.Symbol, c.At, c.Kind+": "+c.Func, ""))
-		}
-	}
-	if len(ex.Code) > 0 {
+	if x.listWatches(ex, a, dirs, fields, false) {
 		ex.Rule = "a list-watch of " + a.Resource + " the component makes itself, with the request's field selector"
 		return
 	}
 	// Rule 2: the component's requests for the resource, those whose
 	// factory's field selector tests the request's fields first.
-	var named, selected []fact.InformerRequest
+	var selected []fact.InformerRequest
 	for _, r := range x.facts.InformerRequests {
 		if r.ResourceDynamic || r.Resource.Resource != a.Resource || !sameGroup(r.Resource.Group, a.Group) || !inDirs(r.At.Path, dirs) {
 			continue
 		}
-		named = append(named, r)
+		// A selector set at run time may be the request's; so may
+		// one an InformerFor's own constructor sets (the scheduler's
+		// pods that are not finished), which the fact does not see.
 		runTime := r.FieldSelector != "" && len(r.Fields) == 0 && len(fields) > 0
-		if slices.Equal(r.Fields, fields) && (len(fields) > 0 || r.FieldSelector == "") || runTime {
+		ownConstructor := r.Method == "InformerFor" && r.FieldSelector == "" && len(fields) > 0
+		if slices.Equal(r.Fields, fields) && (len(fields) > 0 || r.FieldSelector == "") || runTime || ownConstructor {
 			selected = append(selected, r)
 		}
 	}
-	if len(named) > 0 {
+	// A watch with a field selector no request's factory is known to
+	// have is not put on the requests of every object: another list-watch
+	// may have made it (the delegated authentication's).
+	if len(selected) > 0 {
 		ex.Rule = "the component's requests to an informer factory for " + a.Resource + ": one watch serves every one of them"
-		if len(selected) == 0 {
-			selected = named
-			ex.Rule += "; none is known to have the request's field selector, which comes from a factory's options the analysis could not follow"
-		} else if len(fields) > 0 {
+		if len(fields) > 0 {
 			ex.Rule += ", with a factory made with the request's field selector"
 		}
 		for _, r := range selected {
@@ -199,10 +196,37 @@ func (x *Explainer) opened(ex *Explanation, a *AuditRecord, comp Component) {
 		}
 		return
 	}
-	// Rule 3: requests for resources chosen at run time.
-	for _, r := range x.facts.InformerRequests {
-		if r.ResourceDynamic && inDirs(r.At.Path, dirs) {
-			ex.Code = append(ex.Code, x.requestCode(r))
+	// A list-watch of any resource, by a selector the request fits: the
+	// kubelet's watch of each config map and secret it mounts, by name.
+	if len(fields) > 0 && x.listWatches(ex, a, dirs, fields, true) {
+		ex.Rule = "a list-watch the component makes itself for objects of several resources, by the request's field selector"
+		return
+	}
+	// Rule 3: requests for resources chosen at run time, in
+	// kube-controller-manager only: there they are the garbage
+	// collector's and the quota monitor's, which watch every resource
+	// they can. Elsewhere a ForResource asks for resources a
+	// configuration names (an admission policy's parameters, a scheduler
+	// plugin's custom resources), which need not be this one.
+	// They watch every object of a resource: a watch with a selector
+	// is not theirs.
+	if comp.Name == "kube-controller-manager" && len(fields) == 0 && (ex.Watch == nil || ex.Watch.LabelSelector == "") {
+		seen := map[fact.Location]bool{}
+		for _, r := range x.facts.InformerRequests {
+			if r.ResourceDynamic && inDirs(r.At.Path, dirs) && !seen[r.At] {
+				seen[r.At] = true
+				ex.Code = append(ex.Code, x.requestCode(r))
+			}
+		}
+		// The garbage collector asks through controller-manager's
+		// InformerFactory interface, which InformerRequests does not
+		// follow; the call graph resolves it to the factories'
+		// ForResource. One call resolved to two factories is one request.
+		for _, c := range x.facts.Calls {
+			if forResourceRe.MatchString(c.To) && inDirs(c.At.Path, dirs) && !seen[c.At] {
+				seen[c.At] = true
+				ex.Code = append(ex.Code, x.code("requested", c.From, c.At, "ForResource: asks an informer factory for a resource chosen at run time ("+fact.ReadableSymbol(c.To)+")", ""))
+			}
 		}
 	}
 	if len(ex.Code) > 0 {
@@ -211,6 +235,10 @@ func (x *Explainer) opened(ex *Explanation, a *AuditRecord, comp Component) {
 	}
 	ex.Note = fmt.Sprintf("no list-watch or informer request of %s found in %s at %s", a.Resource, comp.Name, x.facts.Tag)
 }
+
+// forResourceRe matches the ForResource methods of client-go's and
+// controller-manager's informer factories.
+var forResourceRe = regexp.MustCompile(`^k8s\.io/(?:client-go/informers|client-go/metadata/metadatainformer|client-go/dynamic/dynamicinformer|controller-manager/pkg/informerfactory)\.\w+\.ForResource$`)
 
 // requestCode is an informer request as the code that asked for a
 // watch.
@@ -230,6 +258,30 @@ func (x *Explainer) requestCode(r fact.InformerRequest) Code {
 // request that names none (a pasted line without objectRef) matches any.
 func sameGroup(factGroup, group string) bool {
 	return group == "" || factGroup == group
+}
+
+// listWatches puts into ex.Code the component's own list-watches of the
+// request's resource (or, with anyResource, those that name none) whose
+// field selector tests the request's fields, and their reflectors; false
+// when there are none.
+func (x *Explainer) listWatches(ex *Explanation, a *AuditRecord, dirs, fields []string, anyResource bool) bool {
+	n := len(ex.Code)
+	for _, lw := range x.facts.ListWatches {
+		if anyResource != (lw.Resource.Resource == "") || !anyResource && lw.Resource.Resource != a.Resource || !inDirs(lw.At.Path, dirs) {
+			continue
+		}
+		// A selector set at run time (fieldSelector, a variable) has
+		// no constant fields: it may be any the request shows.
+		runTime := lw.FieldSelector != "" && len(lw.Fields) == 0 && len(fields) > 0
+		if !slices.Equal(lw.Fields, fields) && !runTime {
+			continue
+		}
+		ex.Code = append(ex.Code, x.code("opened", lw.Caller.Symbol, lw.At, lw.Func+listWatchDetail(lw), ""))
+		for _, c := range lw.Consumers {
+			ex.Code = append(ex.Code, x.code("opened", c.Caller.Symbol, c.At, c.Kind+": "+c.Func, ""))
+		}
+	}
+	return len(ex.Code) > n
 }
 
 func listWatchDetail(lw fact.ListWatch) string {
