@@ -48,6 +48,7 @@ var outsideCode = []outside{
 	{component: "kube-apiserver", verb: "watch", resources: []string{"configmaps"}, fieldSelector: "metadata.name=kube-apiserver-legacy-service-account-token-tracking", who: "the legacy service account token tracking controller", pkg: "k8s.io/kubernetes/pkg/controlplane/controller/legacytokentracking"},
 	{component: "kube-apiserver", verb: "watch", resources: []string{"leases"}, labelSelector: "apiserver.kubernetes.io/identity=kube-apiserver", who: "the API server's identity lease garbage collector", pkg: "k8s.io/kubernetes/pkg/controlplane/controller/apiserverleasegc"},
 	{component: "kube-apiserver", verb: "watch", resources: []string{"roles", "rolebindings", "clusterroles", "clusterrolebindings"}, who: "the RBAC authorizer's listers, asked of the API server's shared informer factory", pkg: "k8s.io/kubernetes/pkg/kubeapiserver/authorizer"},
+	{component: "kube-apiserver", verb: "watch", resources: []string{"volumeattachments", "resourceslices", "podcertificaterequests"}, who: "the Node authorizer's graph, whose informers the authorizer configuration hands to AddGraphEventHandlers", pkg: "k8s.io/kubernetes/pkg/kubeapiserver/authorizer"},
 	{component: "kube-apiserver", verb: "watch", resources: []string{"ipaddresses", "servicecidrs"}, who: "the ClusterIP allocator and its repair loop", pkg: "k8s.io/kubernetes/pkg/registry/core/service/ipallocator"},
 	{component: "kube-apiserver", verb: "watch", who: "an informer of the API server's own shared informer factory (its loopback client, made in CreateConfig), asked for by admission plugins (k8s.io/kubernetes/plugin/pkg/admission, k8s.io/apiserver/pkg/admission/plugin), authorizers and the API server's controllers", pkg: "k8s.io/kubernetes/pkg/controlplane/apiserver"},
 	// kube-controller-manager's client builder.
@@ -57,6 +58,9 @@ var outsideCode = []outside{
 	{component: "kubelet", resources: []string{"leases"}, who: "the kubelet's node lease controller (kube-node-lease)", pkg: "k8s.io/component-helpers/apimachinery/lease"},
 	{component: "kubelet", resources: []string{"csinodes"}, who: "the CSI node info manager, which creates the node's CSINode object", pkg: "k8s.io/kubernetes/pkg/volume/csi/nodeinfomanager"},
 	{component: "kubelet", resources: []string{"nodes/status"}, who: "the kubelet's node status report, through PatchNodeStatus", pkg: "k8s.io/component-helpers/node/util"},
+	// The scheduler's DRA resource slice tracker, given its informers
+	// by scheduler.New.
+	{component: "kube-scheduler", verb: "watch", resources: []string{"resourceslices", "devicetaintrules"}, who: "the resource slice tracker the scheduler starts for dynamic resource allocation", pkg: "k8s.io/dynamic-resource-allocation/resourceslice/tracker"},
 	// Delegated authentication, in every component serving HTTPS.
 	{verb: "watch", resources: []string{"configmaps"}, fieldSelector: "metadata.name=extension-apiserver-authentication", who: "the delegated authentication, which reads the client CA and the request-header settings from the configmap extension-apiserver-authentication", pkg: "k8s.io/apiserver/pkg/server/dynamiccertificates"},
 }
