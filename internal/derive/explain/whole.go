@@ -112,9 +112,7 @@ func codeSites(cs []Code) []fact.Location {
 }
 
 // wholeDirs are the directories of a component's code for a whole run:
-// componentDirs', and the API server's start-up packages (the admission
-// plugins' informers are asked for in pkg/kubeapiserver, the aggregator
-// and the extensions server are packages of their own).
+// componentDirs' and moreDirs'.
 func wholeDirs(c Component) []string {
 	if more, ok := moreDirs[c.Name]; ok {
 		return append(slices.Clone(c.Dirs), more...)
@@ -143,11 +141,16 @@ var moreDirs = map[string][]string{
 //     NewListWatchFromClient) of the resource, whose field selector tests
 //     the fields the request's does: the kubelet's pods of its node;
 //  2. the component's requests to an informer factory for the resource
-//     (coreinformers' Pods(), NewFilteredPodInformer), with the handlers
-//     registered on that informer: one watch serves them all;
-//  3. the component's requests to a factory for a resource chosen at run
-//     time (ForResource): the garbage collector and the resource quota
-//     controller watch every resource they can.
+//     (fact.InformerRequest: Informer(), Lister(), InformerFor) whose
+//     factory has the request's field selector, or none when the request
+//     has none, with the handlers registered on that informer: one watch
+//     serves them all;
+//  3. a list-watch the component makes for objects of several resources
+//     (the kubelet's watch of each config map it mounts), by selector;
+//  4. in kube-controller-manager, for a watch without a selector, the
+//     requests for resources chosen at run time (ForResource: the
+//     garbage collector and the quota monitor watch every resource they
+//     can).
 func (x *Explainer) opened(ex *Explanation, a *AuditRecord, comp Component) {
 	dirs := wholeDirs(comp)
 	if len(dirs) == 0 {
@@ -196,13 +199,13 @@ func (x *Explainer) opened(ex *Explanation, a *AuditRecord, comp Component) {
 		}
 		return
 	}
-	// A list-watch of any resource, by a selector the request fits: the
+	// Rule 3: a list-watch of any resource, by a selector the request fits: the
 	// kubelet's watch of each config map and secret it mounts, by name.
 	if len(fields) > 0 && x.listWatches(ex, a, dirs, fields, true) {
 		ex.Rule = "a list-watch the component makes itself for objects of several resources, by the request's field selector"
 		return
 	}
-	// Rule 3: requests for resources chosen at run time, in
+	// Rule 4: requests for resources chosen at run time, in
 	// kube-controller-manager only: there they are the garbage
 	// collector's and the quota monitor's, which watch every resource
 	// they can. Elsewhere a ForResource asks for resources a
