@@ -145,6 +145,8 @@ var moreDirs = map[string][]string{
 //     factory has the request's field selector, or none when the request
 //     has none, with the handlers registered on that informer: one watch
 //     serves them all;
+//     Else an informer the component builds itself with a generated
+//     constructor (NewFilteredConfigMapInformer), outside any factory;
 //  3. a list-watch the component makes for objects of several resources
 //     (the kubelet's watch of each config map it mounts), by selector;
 //  4. in kube-controller-manager, for a watch without a selector, the
@@ -199,6 +201,27 @@ func (x *Explainer) opened(ex *Explanation, a *AuditRecord, comp Component) {
 		}
 		return
 	}
+	// Rule 2b: an informer the component builds itself with a generated
+	// constructor, outside any factory: NewFilteredConfigMapInformer,
+	// whose tweak sets the field selector, for a watch with one, and
+	// NewConfigMapInformer for a watch without.
+	for _, c := range x.facts.Calls {
+		m := constructorRe.FindStringSubmatch(c.To)
+		if m == nil || m[1] != groupPkg(a.Group) || resourceOf(m[4]) != a.Resource || !inDirs(c.At.Path, dirs) || (len(fields) > 0) != (m[3] != "") {
+			continue
+		}
+		if v := uriVersion(a.RequestURI); v != "" && v != m[2] {
+			continue // the v1beta1 publisher's informer, for a v1 watch
+		}
+		ex.Code = append(ex.Code, x.code("opened", c.From, c.At, "builds its own informer ("+fact.ReadableSymbol(c.To)+")", ""))
+	}
+	if len(ex.Code) > 0 {
+		ex.Rule = "an informer of " + a.Resource + " the component builds itself, outside an informer factory"
+		if len(fields) > 0 {
+			ex.Rule += "; its options set the field selector"
+		}
+		return
+	}
 	// Rule 3: a list-watch of any resource, by a selector the request fits: the
 	// kubelet's watch of each config map and secret it mounts, by name.
 	if len(fields) > 0 && x.listWatches(ex, a, dirs, fields, true) {
@@ -237,6 +260,51 @@ func (x *Explainer) opened(ex *Explanation, a *AuditRecord, comp Component) {
 		return
 	}
 	ex.Note = fmt.Sprintf("no list-watch or informer request of %s found in %s at %s", a.Resource, comp.Name, x.facts.Tag)
+}
+
+// constructorRe matches the constructors of generated informers
+// (k8s.io/client-go/informers/core/v1.NewFilteredConfigMapInformer): the
+// group's package, the version, "Filtered" or "", the kind.
+var constructorRe = regexp.MustCompile(`/informers/(?:externalversions/)?([a-z0-9]+)/([a-z0-9]+)\.New(Filtered)?(\w+)Informer$`)
+
+// uriVersion is the API version of a request URI: "v1" of
+// /api/v1/pods and of /apis/apps/v1/deployments; "" when it names none.
+func uriVersion(uri string) string {
+	p, _, _ := strings.Cut(uri, "?")
+	segs := strings.Split(strings.Trim(p, "/"), "/")
+	switch {
+	case len(segs) >= 2 && segs[0] == "api":
+		return segs[1]
+	case len(segs) >= 3 && segs[0] == "apis":
+		return segs[2]
+	}
+	return ""
+}
+
+// groupPkg is the package name generated informers give an API group:
+// its first label, "core" for the core group.
+func groupPkg(group string) string {
+	if group == "" {
+		return "core"
+	}
+	g, _, _ := strings.Cut(group, ".")
+	return g
+}
+
+// resourceOf is the resource of a kind as generated code names it:
+// "ConfigMap" → "configmaps", "IngressClass" → "ingressclasses",
+// "NetworkPolicy" → "networkpolicies", "Endpoints" → "endpoints".
+func resourceOf(kind string) string {
+	n := strings.ToLower(kind)
+	switch {
+	case strings.HasSuffix(n, "ss"):
+		return n + "es"
+	case strings.HasSuffix(n, "s"):
+		return n
+	case strings.HasSuffix(n, "y"):
+		return n[:len(n)-1] + "ies"
+	}
+	return n + "s"
 }
 
 // forResourceRe matches the ForResource methods of client-go's and

@@ -50,6 +50,12 @@ func factoryFacts() *fact.Facts {
 			Informer: fact.Resource{Version: "v1", Kind: "Pod", Resource: "pods"},
 			Delete:   &fact.Handler{FuncRef: fn("pkg/controller/deployment.DeploymentController.deletePod", "pkg/controller/deployment/deployment_controller.go", 360), Form: "method value"},
 		}},
+		Calls: []fact.Call{
+			{From: kk + "pkg/controller/certificates/clustertrustbundlepublisher.NewGAClusterTrustBundlePublisher", To: "k8s.io/client-go/informers/certificates/v1.NewFilteredClusterTrustBundleInformer",
+				At: loc("pkg/controller/certificates/clustertrustbundlepublisher/publisher.go", 207), Kind: "static"},
+			{From: kk + "pkg/controller/certificates/clustertrustbundlepublisher.NewBetaClusterTrustBundlePublisher", To: "k8s.io/client-go/informers/certificates/v1beta1.NewFilteredClusterTrustBundleInformer",
+				At: loc("pkg/controller/certificates/clustertrustbundlepublisher/publisher.go", 233), Kind: "static"},
+		},
 		ListWatches: []fact.ListWatch{{
 			Component: "pkg/kubelet/config", Caller: fn("pkg/kubelet/config.NewSourceApiserver", "pkg/kubelet/config/apiserver.go", 35),
 			At: loc("pkg/kubelet/config/apiserver.go", 37), Func: "NewListWatchFromClient",
@@ -81,6 +87,9 @@ func TestAttributeWatches(t *testing.T) {
 			watchEntry(-900, "system:kube-scheduler", "kube-scheduler/v1.37.2 (linux/amd64) kubernetes/unknown", "", "configmaps", "/api/v1/namespaces/kube-system/configmaps?fieldSelector=metadata.name%3Dextension-apiserver-authentication&watch=true"),
 			watchEntry(-900, "system:node:node1", "kubelet/v1.37.2 (linux/amd64) kubernetes/unknown", "", "nodes", "/api/v1/nodes?fieldSelector=metadata.name%3Dnode1&watch=true"),
 			watchEntry(-900, "system:node:node1", "kubelet/v1.37.2 (linux/amd64) kubernetes/unknown", "", "nodes", "/api/v1/nodes?watch=true"),
+			watchEntry(-900, "system:serviceaccount:kube-system:kube-apiserver-serving-clustertrustbundle-publisher", "kube-controller-manager/v1.37.2 (linux/amd64) kubernetes/unknown/system:serviceaccount:kube-system:kube-apiserver-serving-clustertrustbundle-publisher",
+				"certificates.k8s.io", "clustertrustbundles", "/apis/certificates.k8s.io/v1/clustertrustbundles?fieldSelector=spec.signerName%3Dkubernetes.io%2Fkube-apiserver-serving&watch=true"),
+			watchEntry(-900, "system:kube-controller-manager", kcm, "certificates.k8s.io", "clustertrustbundles", "/apis/certificates.k8s.io/v1/clustertrustbundles"+watchQuery),
 		},
 	}
 	at := New(factoryFacts(), nil, Options{}).Attribute(rec)
@@ -126,6 +135,12 @@ func TestAttributeWatches(t *testing.T) {
 		// factory whose selector it carries.
 		{true, []string{"requested pkg/kubelet.NewMainKubelet@pkg/kubelet/kubelet.go:480"}, "the component's requests to an informer factory for nodes"},
 		{true, []string{"requested pkg/kubelet.NewMainKubelet@pkg/kubelet/kubelet.go:520"}, "the component's requests to an informer factory for nodes"},
+		// The publisher's own filtered informer, of the watch's version;
+		// not a watch without a selector, which it does not make.
+		{true, []string{"opened pkg/controller/certificates/clustertrustbundlepublisher.NewGAClusterTrustBundlePublisher@pkg/controller/certificates/clustertrustbundlepublisher/publisher.go:207"},
+			"an informer of clustertrustbundles the component builds itself, outside an informer factory; its options set the field selector"},
+		{true, []string{"requested pkg/controller/garbagecollector.GraphBuilder.controllerFor@pkg/controller/garbagecollector/graph_builder.go:225"},
+			"no code of the component asks for clustertrustbundles by name; these ask an informer factory for resources chosen at run time"},
 	}
 	for i, a := range at.Audit {
 		if diff := cmp.Diff(want[i], view(a.Explanation)); diff != "" {
