@@ -15,6 +15,7 @@ import (
 	"testing"
 
 	"github.com/kubewalk/kubewalk/analyzer/fact"
+	"github.com/kubewalk/kubewalk/internal/linkcheck"
 	"github.com/kubewalk/kubewalk/site"
 )
 
@@ -245,7 +246,7 @@ func TestControllerPages(t *testing.T) {
 			if _, err := os.Stat(filepath.Join(out, "en", "controllers", "scheduler-plugins.html")); err != nil {
 				t.Error(err)
 			}
-			for _, err := range site.CheckLinks(out) {
+			for _, err := range linkcheck.Check(out, site.ScriptLinks) {
 				t.Error(err)
 			}
 			t.Logf("%s: %d controller pages, %d KB in English", tag, len(cs), size/1024)

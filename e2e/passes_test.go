@@ -19,7 +19,7 @@ import (
 	"testing"
 
 	"github.com/kubewalk/kubewalk/analyzer/fact"
-	"github.com/kubewalk/kubewalk/site"
+	"github.com/kubewalk/kubewalk/analyzer/fact/factsfile"
 	"github.com/kubewalk/kubewalk/source"
 )
 
@@ -75,7 +75,7 @@ func analyse(t *testing.T, tag string) *analysed {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	facts, err := site.ReadFacts(f)
+	facts, err := factsfile.Read(f)
 	if err != nil {
 		t.Fatalf("%s facts.json.zst: %v", tag, err)
 	}

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/kubewalk/kubewalk/analyzer/fact"
+	"github.com/kubewalk/kubewalk/internal/linkcheck"
 	"github.com/kubewalk/kubewalk/internal/testsupport/testfs"
 	"github.com/kubewalk/kubewalk/site" // its link checker, over the built site
 	"github.com/kubewalk/kubewalk/source"
@@ -82,7 +83,7 @@ func TestE2EBuildSite(t *testing.T) {
 			t.Errorf("site lacks %s: %v", f, err)
 		}
 	}
-	for _, err := range site.CheckLinks(out) {
+	for _, err := range linkcheck.Check(out, site.ScriptLinks) {
 		t.Error(err)
 	}
 	// The default release has a recorded run (kept with the walkthroughs,
@@ -142,7 +143,7 @@ func TestE2EMultiRelease(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "public")
 	kubewalk(t, "build", "--source", "goproxy", "--tag", older, "--tag", newer, "--out", out)
 
-	for _, err := range site.CheckLinks(out) {
+	for _, err := range linkcheck.Check(out, site.ScriptLinks) {
 		t.Error(err)
 	}
 	read := func(p string) string {

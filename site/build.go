@@ -82,21 +82,6 @@ type Input struct {
 
 // Options are the build's output and link rules.
 type Options struct {
-	// explicitHeaders writes every release's header on a shared source
-	// page, none made by site.js (likeNewest): for the test that the
-	// two agree.
-	explicitHeaders bool
-	// partBudget, when set, is the most code a part of a shared source
-	// page carries (partBudget), for tests of pages in parts.
-	partBudget int
-	// ownReleasePages leaves every release's pages in its subtree (no
-	// shareReleasePages), for tests that compare a shared page with the
-	// release's own.
-	ownReleasePages bool
-	// relPageBudget, when set, is the most a page shared by releases may
-	// weigh (relPageBudget), for tests.
-	relPageBudget int
-
 	// Out is the output directory. The site is written to a temporary
 	// directory beside it and renamed into place, so a failed build leaves
 	// the previous site untouched. An existing Out must be empty or a site
@@ -178,10 +163,13 @@ func Build(ctx context.Context, in Input, opts Options) (Stats, error) {
 type builder struct {
 	in   Input
 	opts Options
+	tune tuning // a site of several releases' (buildReleases)
 	t    func(string) string
 	tmpl *template.Template
 
-	docs     []*walkthrough.Doc
+	docs []*walkthrough.Doc
+	// prose is docs' Markdown rendered (renderProse).
+	prose    map[*walkthrough.Markdown]template.HTML
 	files    []string // rendered source files, sorted
 	rendered map[string]bool
 	xrefs    map[string][]fact.Ident
@@ -391,12 +379,20 @@ func (b *builder) renderPages(ctx context.Context, dir string, pages []page) ([]
 
 // prepare validates the input and computes what pages share: the
 // walkthroughs in the build's language, the files to render, backlinks.
-func prepare(in Input, opts Options) (*builder, error) {
+func prepare(in Input, opts Options) (*builder, error) { return prepareLang(in, opts, "") }
+
+// prepareLang is prepare for the language of a bilingual site whose
+// pages are in langDir ("en/"), "" for a site of one language.
+func prepareLang(in Input, opts Options, langDir string) (*builder, error) {
 	b, err := newBuilder(in, opts)
 	if err != nil {
 		return nil, err
 	}
+	b.langDir = langDir
 	b.docs = walkthrough.Select(b.in.Docs, b.in.Lang)
+	if err := b.renderProse(); err != nil {
+		return nil, err
+	}
 	b.numberChanges()
 	for _, x := range b.in.Xrefs {
 		b.xrefs[x.Path] = x.Idents
@@ -663,7 +659,7 @@ func (b *builder) dataPages(l *pageList) error {
 		l.static(searchSharedJS, shared)
 	}
 	// Rendered by a worker like a page, so a build that reuses it does
-	// not marshal the facts (9 MB at v1.36.3).
+	// not marshal the facts, several megabytes of JSON.
 	l.ps = append(l.ps, page{path: factsFile, render: b.factsFileData})
 	l.keyed(releaseKey)
 	if b.set != nil {

@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/kubewalk/kubewalk/internal/linkcheck"
 )
 
 // TestChangesDiffOnce: two references whose declaration has one diff
@@ -161,7 +163,7 @@ func TestChangesBilingualOnce(t *testing.T) {
 	if !regexp.MustCompile(`<a class="badge badge-changed" data-diff="" href="../../` + newTag + `/changes.html\?lang=ko#d`).MatchString(files["ko/"+WalkthroughPage("deployment")]) {
 		t.Errorf("the Korean walkthrough's badge does not link the changes page in Korean")
 	}
-	for _, err := range CheckLinks(out) {
+	for _, err := range linkcheck.Check(out, ScriptLinks) {
 		t.Error(err)
 	}
 	if diff := cmp.Diff(files, readTree(t, buildMultiBilingual(t))); diff != "" {

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/kubewalk/kubewalk/analyzer/fact"
+	"github.com/kubewalk/kubewalk/internal/linkcheck"
 )
 
 // maxPage is the most any page of a site may weigh: a megabyte (MiB, as
@@ -153,7 +154,7 @@ func TestSourcePageLimit(t *testing.T) {
 			t.Errorf("%s's page has %d identifier links; a page this large should have none", p, n)
 		}
 	}
-	for _, err := range CheckLinks(out) {
+	for _, err := range linkcheck.Check(out, ScriptLinks) {
 		t.Error(err)
 	}
 }

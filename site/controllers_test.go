@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/kubewalk/kubewalk/analyzer/fact"
+	"github.com/kubewalk/kubewalk/internal/linkcheck"
 )
 
 // withControllers gives the fixture one controller, whose start function
@@ -80,7 +81,7 @@ func TestControllerPages(t *testing.T) {
 	if home := read(homePage); !strings.Contains(home, `href="controllers/index.html"`) {
 		t.Error("no nav link to the controllers")
 	}
-	for _, err := range CheckLinks(out) {
+	for _, err := range linkcheck.Check(out, ScriptLinks) {
 		t.Error(err)
 	}
 }
@@ -124,7 +125,7 @@ func TestControllerPagesBilingual(t *testing.T) {
 			t.Error(err)
 		}
 	}
-	for _, err := range CheckLinks(out) {
+	for _, err := range linkcheck.Check(out, ScriptLinks) {
 		if strings.Contains(err.Error(), "controllers/") || strings.Contains(err.Error(), "traces/") {
 			t.Error(err)
 		}

@@ -17,6 +17,7 @@ import (
 	"golang.org/x/tools/txtar"
 
 	"github.com/kubewalk/kubewalk/analyzer/fact"
+	"github.com/kubewalk/kubewalk/analyzer/fact/factsfile"
 	"github.com/kubewalk/kubewalk/internal/derive/explain"
 	"github.com/kubewalk/kubewalk/source"
 	"github.com/kubewalk/kubewalk/walkthrough"
@@ -330,7 +331,7 @@ func parityFixture(t testing.TB) func(*Input) {
 			Resolved: fact.Resolved{Symbol: fact.Symbol{Name: f.Symbol, Kind: "func", Decl: f.Decl, Body: f.Decl}}}
 	}
 	step := func(id, title string, refs []walkthrough.Ref, facts ...*walkthrough.FactsBlock) walkthrough.Step {
-		s := walkthrough.Step{ID: id, Title: title, Line: 10, Refs: refs, Segments: []walkthrough.Segment{{HTML: "<p>Text.</p>"}}}
+		s := walkthrough.Step{ID: id, Title: title, Line: 10, Refs: refs, Segments: []walkthrough.Segment{prose("Text.")}}
 		for _, f := range facts {
 			s.Segments = append(s.Segments, walkthrough.Segment{Facts: f})
 		}
@@ -620,7 +621,7 @@ func unescapePath(t *testing.T, p string) string {
 
 // TestBrowserExplainParityFacts runs the parity test over a release's real
 // facts (KUBEWALK_EXPLAIN_FACTS=path/to/facts.json.zst as `kubewalk build`
-// writes it, an older site's facts.json.gz, or a facts.json: ReadFacts) and, besides the corpus, files of events and audit lines
+// writes it, an older site's facts.json.gz, or a facts.json: factsfile.Read) and, besides the corpus, files of events and audit lines
 // such as the blog posts quote (KUBEWALK_EXPLAIN_POSTS=dir, optional):
 // hundreds of call sites, reach
 // sets through the whole call graph. The site is built without
@@ -634,7 +635,7 @@ func TestBrowserExplainParityFacts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	facts, err := ReadFacts(r)
+	facts, err := factsfile.Read(r)
 	r.Close()
 	if err != nil {
 		t.Fatal(err)

@@ -15,6 +15,7 @@ import (
 
 	"github.com/kubewalk/kubewalk/analyzer/fact"
 	"github.com/kubewalk/kubewalk/internal/derive/explain"
+	"github.com/kubewalk/kubewalk/internal/linkcheck"
 	"github.com/kubewalk/kubewalk/walkthrough"
 )
 
@@ -326,7 +327,7 @@ func TestMultiReleaseExplain(t *testing.T) {
 	if lines[oldTag] != lines[newTag]+4 || lines[newTag] == 0 {
 		t.Errorf("ScalingReplicaSet at line %d in %s and %d in %s, want four lines further down in the older", lines[oldTag], oldTag, lines[newTag], newTag)
 	}
-	for _, err := range CheckLinks(out) {
+	for _, err := range linkcheck.Check(out, ScriptLinks) {
 		t.Error(err)
 	}
 }

@@ -2,7 +2,6 @@ package site
 
 import (
 	"bytes"
-	"compress/gzip"
 	"context"
 	"errors"
 	"fmt"
@@ -14,10 +13,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
 	"github.com/klauspost/compress/zstd"
 
 	"github.com/kubewalk/kubewalk/analyzer/fact"
+	"github.com/kubewalk/kubewalk/analyzer/fact/factsfile"
 	"github.com/kubewalk/kubewalk/source"
 )
 
@@ -75,7 +74,7 @@ func TestFactsFile(t *testing.T) {
 	if !bytes.Equal(js, compact.Bytes()) {
 		t.Errorf("facts.json.zst holds %d bytes that are not WriteCompactJSON's %d", len(js), compact.Len())
 	}
-	got, err := ReadFacts(bytes.NewReader(data))
+	got, err := factsfile.Read(bytes.NewReader(data))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -103,39 +102,6 @@ func TestFactsFile(t *testing.T) {
 	again, _ := buildFixture(t, manyCalls(500))
 	if data2, err := os.ReadFile(filepath.Join(again, factsFile)); err != nil || !bytes.Equal(data, data2) {
 		t.Errorf("a second build wrote other bytes (%d, %d), %v", len(data), len(data2), err)
-	}
-}
-
-// TestReadFacts: ReadFacts reads what sites wrote before facts.json.zst
-// (facts.json.gz, WriteJSON's form gzipped) and plain facts.json.
-func TestReadFacts(t *testing.T) {
-	in, _ := fixture(t)
-	var plain bytes.Buffer
-	if err := in.Facts.WriteJSON(&plain); err != nil {
-		t.Fatal(err)
-	}
-	var gz bytes.Buffer
-	zw := gzip.NewWriter(&gz)
-	zw.Write(plain.Bytes())
-	if err := zw.Close(); err != nil {
-		t.Fatal(err)
-	}
-	for name, data := range map[string][]byte{"facts.json": plain.Bytes(), "facts.json.gz": gz.Bytes()} {
-		got, err := ReadFacts(bytes.NewReader(data))
-		if err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
-		if diff := cmp.Diff(in.Facts.Calls, got.Calls); diff != "" || got.Tag != in.Facts.Tag {
-			t.Errorf("%s read back as tag %q, calls (-want +got):\n%s", name, got.Tag, diff)
-		}
-	}
-	// A file cut short is an error, not fewer facts.
-	data, err := encodeFacts(in.Facts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := ReadFacts(bytes.NewReader(data[:len(data)-4])); err == nil {
-		t.Error("ReadFacts of a truncated facts.json.zst succeeded")
 	}
 }
 
@@ -193,8 +159,9 @@ func plainJSON(t testing.TB, f *fact.Facts) []byte {
 // newest's (the content of the newest's facts.json.zst) as a raw-content
 // dictionary, the frame naming none, as zstd --patch-from writes it:
 // smaller than the release's file alone, read back to the release's
-// facts by ReadSiteFacts and ReadFactsDict, refused by ReadFacts with
-// ErrFactsPatch. A second build writes the same bytes.
+// facts by factsfile.ReadSite and factsfile.ReadDict, refused by
+// factsfile.Read with factsfile.ErrPatch. A second build writes the same
+// bytes.
 func TestFactsFilePatch(t *testing.T) {
 	out, rels := buildFactsReleases(t)
 	newest := rels[len(rels)-1] // given oldest first
@@ -209,7 +176,7 @@ func TestFactsFilePatch(t *testing.T) {
 		}
 		return data
 	}
-	alone, err := encodeFacts(newest.Facts)
+	alone, err := factsfile.Encode(newest.Facts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -224,64 +191,64 @@ func TestFactsFilePatch(t *testing.T) {
 		if err := h.Decode(data); err != nil {
 			t.Fatal(err)
 		}
-		if h.DictionaryID != 0 || !h.HasFCS || h.FrameContentSize != uint64(len(js)) || !h.HasCheckSum || !isPatchFrame(h) {
+		if h.DictionaryID != 0 || !h.HasFCS || h.FrameContentSize != uint64(len(js)) || !h.HasCheckSum || h.SingleSegment || h.WindowSize <= h.FrameContentSize {
 			t.Errorf("%s: frame header: dictionary %d, content size %v %d (want %d), checksum %v, single segment %v, window %d",
 				r.Tag, h.DictionaryID, h.HasFCS, h.FrameContentSize, len(js), h.HasCheckSum, h.SingleSegment, h.WindowSize)
 		}
-		got, err := decodeZstd(data, ref)
+		got, err := decodeDict(data, ref)
 		if err != nil || !bytes.Equal(got, js) {
 			t.Errorf("%s: %s with the newest's JSON as dictionary is not its compact JSON (%d bytes of %d), %v", r.Tag, factsFile, len(got), len(js), err)
 		}
-		if _, err := decodeZstd(data, nil); err == nil {
+		if _, err := factsfile.Content(data); err == nil {
 			t.Errorf("%s: %s decodes without the newest's JSON: it does not refer to it", r.Tag, factsFile)
 		}
-		self, err := encodeFacts(r.Facts)
+		self, err := factsfile.Encode(r.Facts)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if len(data) >= len(self) {
 			t.Errorf("%s: %s is %d bytes, the release's facts alone %d", r.Tag, factsFile, len(data), len(self))
 		}
-		if again, err := encodeFactsPatch(r.Facts, ref); err != nil || !bytes.Equal(again, data) {
+		if again, err := factsfile.EncodePatch(r.Facts, ref); err != nil || !bytes.Equal(again, data) {
 			t.Errorf("%s: encoding the facts again makes other bytes, %v", r.Tag, err)
 		}
 
-		if _, err := ReadFacts(bytes.NewReader(data)); !errors.Is(err, ErrFactsPatch) {
-			t.Errorf("%s: ReadFacts: %v, want ErrFactsPatch", r.Tag, err)
+		if _, err := factsfile.Read(bytes.NewReader(data)); !errors.Is(err, factsfile.ErrPatch) {
+			t.Errorf("%s: factsfile.Read: %v, want factsfile.ErrPatch", r.Tag, err)
 		}
 		want := plainJSON(t, r.Facts)
-		f, err := ReadFactsDict(bytes.NewReader(data), ref)
+		f, err := factsfile.ReadDict(bytes.NewReader(data), ref)
 		if err != nil {
-			t.Fatalf("%s: ReadFactsDict: %v", r.Tag, err)
+			t.Fatalf("%s: factsfile.ReadDict: %v", r.Tag, err)
 		}
 		if !bytes.Equal(plainJSON(t, f), want) {
-			t.Errorf("%s: ReadFactsDict does not read the release's facts", r.Tag)
+			t.Errorf("%s: factsfile.ReadDict does not read the release's facts", r.Tag)
 		}
-		f, err = ReadSiteFacts(out, r.Tag)
+		f, err = factsfile.ReadSite(out, r.Tag)
 		if err != nil {
-			t.Fatalf("%s: ReadSiteFacts: %v", r.Tag, err)
+			t.Fatalf("%s: factsfile.ReadSite: %v", r.Tag, err)
 		}
 		if !bytes.Equal(plainJSON(t, f), want) {
-			t.Errorf("%s: ReadSiteFacts does not read the release's facts", r.Tag)
+			t.Errorf("%s: factsfile.ReadSite does not read the release's facts", r.Tag)
 		}
 	}
-	// The newest release, by its tag or none; and through ReadFactsDict,
-	// which reads whatever ReadFacts reads.
+	// The newest release, by its tag or none; and through factsfile.ReadDict,
+	// which reads whatever factsfile.Read reads.
 	want := plainJSON(t, newest.Facts)
 	for _, tag := range []string{newTag, ""} {
-		f, err := ReadSiteFacts(out, tag)
+		f, err := factsfile.ReadSite(out, tag)
 		if err != nil {
-			t.Fatalf("ReadSiteFacts(%q): %v", tag, err)
+			t.Fatalf("factsfile.ReadSite(%q): %v", tag, err)
 		}
 		if !bytes.Equal(plainJSON(t, f), want) {
-			t.Errorf("ReadSiteFacts(%q) does not read the newest release's facts", tag)
+			t.Errorf("factsfile.ReadSite(%q) does not read the newest release's facts", tag)
 		}
 	}
-	if f, err := ReadFactsDict(bytes.NewReader(read(newTag)), ref); err != nil || !bytes.Equal(plainJSON(t, f), want) {
-		t.Errorf("ReadFactsDict does not read the newest release's own file: %v", err)
+	if f, err := factsfile.ReadDict(bytes.NewReader(read(newTag)), ref); err != nil || !bytes.Equal(plainJSON(t, f), want) {
+		t.Errorf("factsfile.ReadDict does not read the newest release's own file: %v", err)
 	}
-	if _, err := ReadSiteFacts(out, "v9.9.9"); err == nil {
-		t.Error("ReadSiteFacts of a release the site does not have succeeded")
+	if _, err := factsfile.ReadSite(out, "v9.9.9"); err == nil {
+		t.Error("factsfile.ReadSite of a release the site does not have succeeded")
 	}
 	// Each release's home page says how to open its file.
 	files := readTree(t, out)
@@ -395,46 +362,13 @@ func TestFactsSizeCached(t *testing.T) {
 	}
 }
 
-// BenchmarkFactsFile encodes a real release's facts as facts.json.zst
-// (the facts read from $KUBEWALK_BENCH_FACTS: a site's facts.json.zst or
-// an older one's facts.json.gz) and reports the bytes written, and those
-// of facts.json.gz as sites wrote it before, the plain JSON gzipped at
-// its best level.
-//
-//	KUBEWALK_BENCH_FACTS=public/facts.json.zst go test -run '^$' -bench FactsFile ./site
-func BenchmarkFactsFile(b *testing.B) {
-	path := os.Getenv("KUBEWALK_BENCH_FACTS")
-	if path == "" {
-		b.Skip("KUBEWALK_BENCH_FACTS not set (a built site's facts.json.zst)")
-	}
-	r, err := os.Open(path)
+// decodeDict is data's content, compressed with ref as a raw-content
+// dictionary, as zstd -d --patch-from decodes it.
+func decodeDict(data, ref []byte) ([]byte, error) {
+	zr, err := zstd.NewReader(nil, zstd.WithDecoderDictRaw(0, ref))
 	if err != nil {
-		b.Fatal(err)
+		return nil, err
 	}
-	f, err := ReadFacts(r)
-	r.Close()
-	if err != nil {
-		b.Fatal(err)
-	}
-	var plain bytes.Buffer
-	if err := f.WriteJSON(&plain); err != nil {
-		b.Fatal(err)
-	}
-	var gz bytes.Buffer
-	zw, _ := gzip.NewWriterLevel(&gz, gzip.BestCompression)
-	zw.Write(plain.Bytes())
-	if err := zw.Close(); err != nil {
-		b.Fatal(err)
-	}
-	var n int
-	for b.Loop() {
-		data, err := encodeFacts(f)
-		if err != nil {
-			b.Fatal(err)
-		}
-		n = len(data)
-	}
-	b.ReportMetric(float64(n)/1e3, "zst-kB")
-	b.ReportMetric(float64(gz.Len())/1e3, "gz-kB")
-	b.ReportMetric(float64(plain.Len())/1e6, "json-MB")
+	defer zr.Close()
+	return zr.DecodeAll(data, nil)
 }

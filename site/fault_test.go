@@ -11,6 +11,7 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/kubewalk/kubewalk/internal/linkcheck"
 	"github.com/kubewalk/kubewalk/internal/testsupport/testfs"
 
 	"github.com/google/go-cmp/cmp"
@@ -86,7 +87,7 @@ func TestBuildDiskFull(t *testing.T) {
 	if diff := cmp.Diff(readTree(t, ref), readTree(t, opts.Out)); diff != "" {
 		t.Errorf("the site built with space again differs from one built elsewhere (-want +got):\n%s", diff)
 	}
-	for _, err := range CheckLinks(opts.Out) {
+	for _, err := range linkcheck.Check(opts.Out, ScriptLinks) {
 		t.Error(err)
 	}
 }
@@ -137,7 +138,7 @@ func TestConcurrentBuildsOneOut(t *testing.T) {
 	if diff := cmp.Diff(wantFiles, readTree(t, opts.Out)); diff != "" {
 		t.Errorf("the output is not one complete site (-want +got):\n%s", diff)
 	}
-	for _, err := range CheckLinks(opts.Out) {
+	for _, err := range linkcheck.Check(opts.Out, ScriptLinks) {
 		t.Error(err)
 	}
 	if got := dirNames(t, parent); !cmp.Equal(got, []string{"public"}) {

@@ -2,7 +2,6 @@ package site
 
 import (
 	"context"
-	"html/template"
 	"maps"
 	"path/filepath"
 	"slices"
@@ -10,19 +9,21 @@ import (
 	"testing"
 
 	"github.com/kubewalk/kubewalk/internal/derive/explain"
+	"github.com/kubewalk/kubewalk/internal/linkcheck"
 	"github.com/kubewalk/kubewalk/walkthrough"
 )
 
 // bilingual makes the fixture a site of English and Korean. The
-// fixture's walkthrough HTML was rendered for walkthroughs/x.html, as
-// walkthrough.Load does with SymbolURL; a bilingual site's pipeline gives
-// LangSymbolURL, one directory deeper.
+// fixture's walkthrough text links to source pages from
+// walkthroughs/x.html; a bilingual site's pages are one directory deeper.
 func bilingual(in *Input) {
 	in.Langs = []string{"en", "ko"}
 	for _, d := range in.Docs {
 		for i := range d.Steps {
 			for j, s := range d.Steps[i].Segments {
-				d.Steps[i].Segments[j].HTML = template.HTML(strings.ReplaceAll(string(s.HTML), `href="../src/`, `href="../../src/`))
+				if s.Markdown != nil {
+					d.Steps[i].Segments[j] = prose(strings.ReplaceAll(string(s.Markdown.Source), "(<../src/", "(<../../src/"))
+				}
 			}
 		}
 	}
@@ -101,7 +102,7 @@ func TestBilingual(t *testing.T) {
 	if n := strings.Count(sp, `<pre class="code src">`); n != 1 {
 		t.Errorf("source page has its code %d times", n)
 	}
-	for _, err := range CheckLinks(out) {
+	for _, err := range linkcheck.Check(out, ScriptLinks) {
 		t.Error(err)
 	}
 }
@@ -157,7 +158,7 @@ func TestBilingualReleases(t *testing.T) {
 	if !strings.Contains(wt, `href="../../src/pkg/controller/deployment/sync.go.html?lang=ko#L`) {
 		t.Errorf("the Korean walkthrough's links into the source pages do not name its language")
 	}
-	for _, err := range CheckLinks(opts.Out) {
+	for _, err := range linkcheck.Check(opts.Out, ScriptLinks) {
 		t.Error(err)
 	}
 }
@@ -191,7 +192,7 @@ func TestBilingualExplainShared(t *testing.T) {
 		slices.ContainsFunc(ko.Steps, func(s explain.IndexStep) bool { return s.StepTitle == "Scheduling" }) {
 		t.Errorf("Korean steps %+v, want the Korean titles", ko.Steps)
 	}
-	for _, err := range CheckLinks(out) {
+	for _, err := range linkcheck.Check(out, ScriptLinks) {
 		t.Error(err)
 	}
 }
@@ -222,7 +223,7 @@ func TestBilingualExplainOwn(t *testing.T) {
 	if len(en.Reasons["ScalingReplicaSet"]) == 0 || len(ko.Reasons["ScalingReplicaSet"]) != 0 {
 		t.Errorf("steps naming ScalingReplicaSet: %v in English, %v in Korean; want some, none", en.Reasons["ScalingReplicaSet"], ko.Reasons["ScalingReplicaSet"])
 	}
-	for _, err := range CheckLinks(out) {
+	for _, err := range linkcheck.Check(out, ScriptLinks) {
 		t.Error(err)
 	}
 }

@@ -158,7 +158,7 @@ func (v views) excerptRows(p string, ls []exLine) (rows []excerptRow, stable boo
 // stableLines reports whether v's page prints stable line numbers: it is
 // of a kind the releases share, and the build shares them.
 func (v views) stableLines() bool {
-	return v.b.set != nil && !v.b.opts.ownReleasePages && sharedRelPage(v.page)
+	return v.b.set != nil && !v.b.tune.ownReleasePages && sharedRelPage(v.page)
 }
 
 // stableLine returns line n of file f of b's release as its shared source
@@ -305,7 +305,7 @@ func (set *releaseSet) linesScript(rel int) ([]byte, error) {
 // lineSet is what numbering lines (renumber, linesScript) needs of set:
 // the releases' tags and the source pages' alignments, without their code
 // and the releases' builders. Given it instead of set, shareReleasePages
-// lets them go: 1.3 GB of the heap of v1.29..v1.37's build. nil for nil.
+// lets them go, most of a multi-release build's heap. nil for nil.
 func (set *releaseSet) lineSet() *releaseSet {
 	if set == nil {
 		return nil

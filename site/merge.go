@@ -160,10 +160,10 @@ type lineOp struct {
 
 // lineDiff is a minimal line diff of a and b (Myers', through
 // diffmatchpatch with each line as one rune). It has no time limit, which
-// keeps it deterministic: the slowest real pair, the CRI's gogo-generated
-// api.pb.go against its successor (47,530 and 13,482 lines), takes 3.4 s;
-// go-udiff's bounded LCS, tried first, gave up on kubelet.go's 3,702
-// lines against 3,056 and matched 144 of the 2,202 they share.
+// keeps it deterministic, at the cost of seconds on the slowest real pair
+// (a regenerated file against its successor); go-udiff's bounded LCS,
+// tried first, gave up on kubelet.go's two releases and matched a small
+// part of the lines they share.
 func lineDiff(a, b []string) []lineOp {
 	dmp := diffmatchpatch.New()
 	dmp.DiffTimeout = 0
@@ -263,7 +263,7 @@ func (set *releaseSet) merge(ctx context.Context, bs []*builder, files map[strin
 	}
 	for _, m := range ms {
 		budget := partBudget(len(m.rels))
-		if b := bs[0].opts.partBudget; b > 0 {
+		if b := bs[0].tune.partBudget; b > 0 {
 			budget = b
 		}
 		m.split(set, budget)
@@ -430,10 +430,8 @@ func (m *mergedSrc) ghFiles(base string) []string {
 // the link, named by its index in files (the page's ghFiles),
 // "<index>#<line>=<k's line>,<line>=<k's line>…", the groups
 // space-separated, links and lines sorted. A link is named once for all
-// its lines, and once for all releases: written once per line, the nine
-// releases v1.29..v1.37 spent 2.41 MB of their source pages on it;
-// grouped, 1.07 MB, 0.73 of it the links, which every release named
-// again.
+// its lines, and once for all releases: written once per line, or named
+// again by every release, it would weigh twice as much.
 func (m *mergedSrc) ghLines(k int, base string, files []string) string {
 	if k == 0 || m.moves == nil {
 		return ""
@@ -485,7 +483,8 @@ func ghLineMove(from, to string) (link string, a, b int, ok bool) {
 // other link of the code that goes elsewhere for k (a move that is not
 // data-ghl's), as the two hrefs resolved from the part, "<href> <k's
 // href>" pairs, space-separated, sorted; k's href is only its fragment
-// ("#L12.1") when it goes to the same page (expandLinkMove).
+// ("#L12.1") when it goes to the same page, which site.js reads as on
+// the first href's page.
 func (m *mergedSrc) linkMoves(set *releaseSet, k, p int) string {
 	if k == 0 || m.moves == nil {
 		return ""
@@ -516,17 +515,6 @@ func (m *mergedSrc) linkMoves(set *releaseSet, k, p int) string {
 	}
 	slices.Sort(out)
 	return strings.Join(out, " ")
-}
-
-// expandLinkMove is where data-lnk's pair from, to sends a link: to, or
-// to on from's page when to is a fragment (linkMoves; site.js does the
-// same).
-func expandLinkMove(from, to string) string {
-	if strings.HasPrefix(to, "#") {
-		page, _, _ := strings.Cut(from, "#")
-		return page + to
-	}
-	return to
 }
 
 // placeholder is the href, in a merged line's rendering, of line n of file
@@ -749,9 +737,8 @@ func (set *releaseSet) resolveHref(from, v string, parts bool) (string, bool) {
 // nearURL is relURL by the shortest way: up from the page's directory
 // only as far as the two paths part, "status/status_manager.go.html#L218"
 // from src/pkg/kubelet/kubelet.go.html rather than
-// "../../../src/pkg/kubelet/status/status_manager.go.html#L218". The
-// links between the shared source pages were 381 KB lighter for it
-// (v1.29..v1.37).
+// "../../../src/pkg/kubelet/status/status_manager.go.html#L218": the
+// links between the shared source pages are many, and shorter for it.
 func nearURL(from, target, fragment string) string {
 	if target == from && fragment != "" {
 		return "#" + fragment

@@ -14,6 +14,8 @@ import (
 
 	"github.com/chromedp/chromedp"
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/kubewalk/kubewalk/internal/linkcheck"
 )
 
 // TestBrowserSharedReleasePages builds the two-release site twice, with
@@ -25,20 +27,15 @@ func TestBrowserSharedReleasePages(t *testing.T) {
 	shared, pages, ctx := compareSharedSite(t, loadTree(t))
 
 	// The link checker reads each release's links as site.js writes them
-	// (releaseView).
+	// (linkcheck.ReadSharedPage).
 	for _, p := range pages {
 		data, err := os.ReadFile(filepath.Join(shared, filepath.FromSlash(p)))
 		if err != nil {
 			t.Fatal(err)
 		}
-		pp := parsePage(data)
-		for k, r := range pp.rels {
-			var want []string
-			for _, l := range pp.links {
-				if (l.tag == "a" || l.tag == "form") && l.mask&(1<<k) != 0 {
-					want = append(want, releaseView(l.raw, pp.rels, pp.all, k, p, homePage))
-				}
-			}
+		sp := linkcheck.ReadSharedPage(p, data)
+		for _, r := range sp.Rels {
+			want := sp.Links[r]
 			openPage(t, ctx, fileURL(t, shared)+p+"?rel="+r)
 			got, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`[...document.querySelectorAll("a[href], form[action]")].filter(a => !a.closest("[hidden]")).map(a => a.getAttribute(a.hasAttribute("href") ? "href" : "action"))`))
 			if err != nil {
@@ -156,7 +153,7 @@ func compareSharedPages(t *testing.T, ctx context.Context, shared, own string, t
 			// reader there: TestBrowserReleaseGroups).
 			at := p
 			if data, err := os.ReadFile(filepath.Join(shared, filepath.FromSlash(p))); err == nil {
-				if g, ok := parsePage(data).groups[tag]; ok {
+				if g, ok := linkcheck.ReadSharedPage(p, data).Groups[tag]; ok {
 					at = path.Join(path.Dir(p), g)
 				}
 			}
@@ -196,7 +193,7 @@ func compareSharedSite(t *testing.T, oldTree fixtureTree) (shared string, pages 
 		t.Skip("browser test skipped in -short mode")
 	}
 	shared = buildMultiOf(t, oldTree)
-	own := buildMultiOf(t, oldTree, func(o *Options) { o.ownReleasePages = true })
+	own := buildMultiTuned(t, oldTree, tuning{ownReleasePages: true})
 	for p := range readTree(t, shared) {
 		if _, rest, _ := strings.Cut(p, "/"); sharedRelPage(p) || sharedRelPage(rest) && !strings.HasPrefix(p, "v") {
 			pages = append(pages, p)

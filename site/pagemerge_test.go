@@ -159,31 +159,3 @@ func TestMergeGroups(t *testing.T) {
 		t.Errorf("the first group's page does not name the others:\n%.300s", out)
 	}
 }
-
-// TestReleaseView: a link of a shared page as site.js shows it for a
-// release: its directory and GitHub tag, and ?rel= on links to the
-// shared pages and the source pages, but not to the list of releases or
-// a page in a release's directory.
-func TestReleaseView(t *testing.T) {
-	rels := []string{"v1.37.2", "v1.36.3"}
-	all := []string{"v1.37.2", "v1.36.3", "v1.29.6"}
-	for _, c := range []struct {
-		raw  string
-		k    int
-		want string
-	}{
-		{"../src/a.go.html#L3", 1, "../src/a.go.html?rel=v1.36.3#L3"},
-		{"../src/a.go.html?lang=ko#L3", 1, "../src/a.go.html?lang=ko&rel=v1.36.3#L3"},
-		{"../src/a.go.html#L3", 0, "../src/a.go.html?rel=v1.37.2#L3"},
-		{"../v1.37.2/en/search.html", 1, "../v1.36.3/en/search.html"},
-		{"../v1.29.6/en/index.html", 1, "../v1.29.6/en/index.html"},
-		{"handlers.html?rel=v1.29.6", 1, "handlers.html?rel=v1.29.6"},
-		{"../index.html", 1, "../index.html"},
-		{"#main", 1, "#main"},
-		{ghBlob + "v1.37.2/pkg/a.go#L3", 1, ghBlob + "v1.36.3/pkg/a.go#L3"},
-	} {
-		if got := releaseView(c.raw, rels, all, c.k, "en/handlers.html", "index.html"); got != c.want {
-			t.Errorf("releaseView(%q, %s) = %q, want %q", c.raw, rels[c.k], got, c.want)
-		}
-	}
-}

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/kubewalk/kubewalk/analyzer/fact"
+	"github.com/kubewalk/kubewalk/internal/linkcheck"
 )
 
 // A generated file a release regenerated wholesale is not rendered for
@@ -82,7 +83,7 @@ func TestRegeneratedFileNotShared(t *testing.T) {
 	if !strings.Contains(ev, "src/pkg/apis/regen/api.pb.go.html#L5") {
 		t.Errorf("events.html: no link to the newer release's page of the file")
 	}
-	if errs := CheckLinks(opts.Out); len(errs) > 0 {
+	if errs := linkcheck.Check(opts.Out, ScriptLinks); len(errs) > 0 {
 		t.Errorf("links: %v", errs)
 	}
 }

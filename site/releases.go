@@ -11,7 +11,7 @@ import (
 	"sort"
 	"strings"
 
-	"golang.org/x/mod/semver"
+	"github.com/kubewalk/kubewalk/analyzer/fact/factsfile"
 )
 
 // Release is one release of a multi-release site (BuildReleases).
@@ -75,20 +75,9 @@ func checkTag(tag string) error {
 	return nil
 }
 
-// newerFirst sorts tags by semantic version, newest first; tags that are
-// not semantic versions (a branch name) count as newer, by name.
-func newerFirst(a, b string) bool {
-	va, vb := semver.IsValid(a), semver.IsValid(b)
-	if va != vb {
-		return vb
-	}
-	if va {
-		if c := semver.Compare(a, b); c != 0 {
-			return c > 0
-		}
-	}
-	return a < b
-}
+// newerFirst sorts tags newest first, as factsfile.ReadSite expects a
+// site's releases to be (factsfile.NewerFirst).
+func newerFirst(a, b string) bool { return factsfile.NewerFirst(a, b) }
 
 // ReleaseDir returns the site path prefix of a release in a multi-release
 // site: "v1.36.3/".
@@ -105,6 +94,11 @@ func ReleaseDir(tag string) string { return tag + "/" }
 // The whole tree is written to one temporary directory and renamed into
 // place, as Build does. A single release is built flat, as Build.
 func BuildReleases(ctx context.Context, rels []Release, opts Options) (Stats, error) {
+	return buildReleases(ctx, rels, opts, tuning{})
+}
+
+// buildReleases is BuildReleases, built as tune says.
+func buildReleases(ctx context.Context, rels []Release, opts Options, tune tuning) (Stats, error) {
 	if len(rels) == 0 {
 		return Stats{}, errors.New("site: no releases")
 	}
@@ -141,7 +135,7 @@ func BuildReleases(ctx context.Context, rels []Release, opts Options) (Stats, er
 			return Stats{}, fmt.Errorf("%s: %w", r.Tag, err)
 		}
 		for _, lb := range langsOf(b) {
-			lb.set, lb.self = set, i
+			lb.set, lb.self, lb.tune = set, i, tune
 		}
 		bs = append(bs, b)
 	}
@@ -192,14 +186,14 @@ func BuildReleases(ctx context.Context, rels []Release, opts Options) (Stats, er
 		}
 		var db int64
 		var dp int
-		if !opts.ownReleasePages {
+		if !tune.ownReleasePages {
 			workers := opts.Workers
 			if workers <= 0 {
 				workers = runtime.GOMAXPROCS(0)
 			}
 			budget := relPageBudget
-			if opts.relPageBudget > 0 {
-				budget = opts.relPageBudget
+			if tune.relPageBudget > 0 {
+				budget = tune.relPageBudget
 			}
 			if db, dp, err = shareReleasePages(ctx, dir, tags, bs[0].set.lineSet(), workers, budget); err != nil {
 				return Stats{}, err

@@ -13,6 +13,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/kubewalk/kubewalk/internal/derive/reldiff"
+	"github.com/kubewalk/kubewalk/internal/linkcheck"
 	"github.com/kubewalk/kubewalk/record"
 	"github.com/kubewalk/kubewalk/source"
 	"github.com/kubewalk/kubewalk/walkthrough"
@@ -94,12 +95,18 @@ func buildMulti(t testing.TB, with ...func(*Options)) string {
 // buildMultiOf is buildMulti with the older release's tree oldTree.
 func buildMultiOf(t testing.TB, oldTree fixtureTree, with ...func(*Options)) string {
 	t.Helper()
+	return buildMultiTuned(t, oldTree, tuning{}, with...)
+}
+
+// buildMultiTuned is buildMultiOf built as tune says.
+func buildMultiTuned(t testing.TB, oldTree fixtureTree, tune tuning, with ...func(*Options)) string {
+	t.Helper()
 	rels, opts := multiFixtureOf(t, oldTree)
 	opts.Out = filepath.Join(t.TempDir(), "public")
 	for _, f := range with {
 		f(&opts)
 	}
-	if _, err := BuildReleases(context.Background(), rels, opts); err != nil {
+	if _, err := buildReleases(context.Background(), rels, opts, tune); err != nil {
 		t.Fatal(err)
 	}
 	return opts.Out
@@ -264,7 +271,7 @@ func TestMultiRelease(t *testing.T) {
 		}
 	}
 
-	if errs := CheckLinks(out); len(errs) > 0 {
+	if errs := linkcheck.Check(out, ScriptLinks); len(errs) > 0 {
 		for _, err := range errs {
 			t.Error(err)
 		}
@@ -275,7 +282,7 @@ func TestMultiRelease(t *testing.T) {
 // shared by the releases stays a page per release, and the site's links
 // still hold.
 func TestMultiReleasePageBudget(t *testing.T) {
-	out := buildMulti(t, func(o *Options) { o.relPageBudget = 9000 })
+	out := buildMultiTuned(t, loadTree(t), tuning{relPageBudget: 9000})
 	files := readTree(t, out)
 	var shared, own []string
 	for p, data := range files {
@@ -294,7 +301,7 @@ func TestMultiReleasePageBudget(t *testing.T) {
 	if len(shared) == 0 || len(own) == 0 {
 		t.Errorf("with a budget of 9000 bytes: shared %v, per release %v; want some of each", shared, own)
 	}
-	for _, err := range CheckLinks(out) {
+	for _, err := range linkcheck.Check(out, ScriptLinks) {
 		t.Error(err)
 	}
 }
@@ -370,7 +377,7 @@ func TestMultiReleasePageOnlyInOne(t *testing.T) {
 	if _, err := BuildReleases(context.Background(), rels, opts); err != nil {
 		t.Fatal(err)
 	}
-	for _, err := range CheckLinks(opts.Out) {
+	for _, err := range linkcheck.Check(opts.Out, ScriptLinks) {
 		t.Error(err)
 	}
 	page, err := os.ReadFile(filepath.Join(opts.Out, oldTag, filepath.FromSlash(RecordedPage("scale"))))
@@ -433,7 +440,7 @@ func TestMultiReleaseBilingualOnce(t *testing.T) {
 			}
 		}
 	}
-	for _, err := range CheckLinks(out) {
+	for _, err := range linkcheck.Check(out, ScriptLinks) {
 		t.Error(err)
 	}
 }

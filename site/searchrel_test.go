@@ -18,6 +18,7 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/kubewalk/kubewalk/internal/linkcheck"
 	"github.com/kubewalk/kubewalk/source"
 )
 
@@ -505,7 +506,7 @@ func TestMultiReleaseSearch(t *testing.T) {
 	if n*2 > all {
 		t.Errorf("the search scripts hold %d entries, of the releases' %d", n, all)
 	}
-	for _, err := range CheckLinks(out) {
+	for _, err := range linkcheck.Check(out, ScriptLinks) {
 		t.Error(err)
 	}
 
@@ -516,7 +517,7 @@ func TestMultiReleaseSearch(t *testing.T) {
 		t.Fatal(err)
 	}
 	var errs []string
-	for _, err := range CheckLinks(out) {
+	for _, err := range linkcheck.Check(out, ScriptLinks) {
 		errs = append(errs, err.Error())
 	}
 	for _, tag := range []string{newTag, oldTag, oldestTag} {

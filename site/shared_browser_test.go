@@ -19,6 +19,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/kubewalk/kubewalk/analyzer/fact"
+	"github.com/kubewalk/kubewalk/internal/linkcheck"
 	"github.com/kubewalk/kubewalk/record"
 	"github.com/kubewalk/kubewalk/templates"
 )
@@ -136,8 +137,8 @@ func TestBrowserHeaderLikeNewest(t *testing.T) {
 		rec := fixtureRecording()
 		rec.Tag = newTag
 		rels[1].Input.Recordings = []*record.Recording{rec}
-		opts.Out, opts.explicitHeaders = filepath.Join(t.TempDir(), "public"), explicit
-		if _, err := BuildReleases(context.Background(), rels, opts); err != nil {
+		opts.Out = filepath.Join(t.TempDir(), "public")
+		if _, err := buildReleases(context.Background(), rels, opts, tuning{explicitHeaders: explicit}); err != nil {
 			t.Fatal(err)
 		}
 		return opts.Out
@@ -190,11 +191,11 @@ func TestBrowserSourceParts(t *testing.T) {
 		t.Skip("browser test skipped in -short mode")
 	}
 	rels, opts := multiFixtureChanged(t)
-	opts.Out, opts.partBudget = filepath.Join(t.TempDir(), "public"), 400
-	if _, err := BuildReleases(context.Background(), rels, opts); err != nil {
+	opts.Out = filepath.Join(t.TempDir(), "public")
+	if _, err := buildReleases(context.Background(), rels, opts, tuning{partBudget: 400}); err != nil {
 		t.Fatal(err)
 	}
-	for _, err := range CheckLinks(opts.Out) {
+	for _, err := range linkcheck.Check(opts.Out, ScriptLinks) {
 		t.Error(err)
 	}
 	const part = "src/pkg/controller/deployment/sync.go.3.html"
@@ -475,7 +476,7 @@ func withSiteJS(t *testing.T, files map[string]string) string {
 
 // TestBrowserLinkMovedOnPage: data-lnk may name where a link goes by its
 // fragment alone, on the same page as the link (site/merge.go
-// expandLinkMove); read as the older release, the link goes there.
+// linkMoves); read as the older release, the link goes there.
 func TestBrowserLinkMovedOnPage(t *testing.T) {
 	if testing.Short() {
 		t.Skip("browser test skipped in -short mode")

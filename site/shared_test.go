@@ -11,6 +11,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/kubewalk/kubewalk/internal/linkcheck"
 )
 
 const changedFile = "pkg/controller/deployment/deployment_controller.go"
@@ -131,7 +133,7 @@ func TestMultiReleaseSharesSource(t *testing.T) {
 	if strings.Contains(w, ".go.html?rel=") {
 		t.Errorf("the walkthrough shared by the releases names one of them in a link to a source page")
 	}
-	for _, err := range CheckLinks(out) {
+	for _, err := range linkcheck.Check(out, ScriptLinks) {
 		t.Error(err)
 	}
 }
@@ -146,9 +148,9 @@ func TestMultiReleaseSharedDeterministic(t *testing.T) {
 	}
 }
 
-// TestCheckLinksQuery: a link whose ?rel= or ?lang= names a part the
+// TestLinksQuery: a link whose ?rel= or ?lang= names a part the
 // target page does not carry is reported.
-func TestCheckLinksQuery(t *testing.T) {
+func TestLinksQuery(t *testing.T) {
 	out, _ := buildShared(t)
 	extra := filepath.Join(out, newTag, "extra.html")
 	err := os.WriteFile(extra, []byte(`<a href="../src/pkg/controller/deployment/sync.go.html?rel=v9.9.9">x</a>`+
@@ -158,7 +160,7 @@ func TestCheckLinksQuery(t *testing.T) {
 		t.Fatal(err)
 	}
 	var got []string
-	for _, err := range CheckLinks(out) {
+	for _, err := range linkcheck.Check(out, ScriptLinks) {
 		got = append(got, err.Error())
 	}
 	if len(got) != 3 || !strings.Contains(strings.Join(got, "\n"), "rel=[v9.9.9]") || !strings.Contains(strings.Join(got, "\n"), "lang=[ko]") {

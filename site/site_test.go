@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/kubewalk/kubewalk/internal/linkcheck"
 )
 
 // TestBuildFixture builds the fixture site and checks its pages one after
@@ -274,7 +276,7 @@ func TestKorean(t *testing.T) {
 	if !strings.Contains(files["index.html"], `<span class="topic">영어</span>`) {
 		t.Errorf("home does not mark the untranslated walkthrough")
 	}
-	for _, err := range CheckLinks(out) {
+	for _, err := range linkcheck.Check(out, ScriptLinks) {
 		t.Error(err)
 	}
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/kubewalk/kubewalk/internal/linkcheck"
 	"github.com/kubewalk/kubewalk/source"
 )
 
@@ -44,8 +45,8 @@ func threeReleases(t testing.TB) ([]Release, Options) {
 func buildThree(t testing.TB, explicit bool) string {
 	t.Helper()
 	rels, opts := threeReleases(t)
-	opts.Out, opts.explicitHeaders = filepath.Join(t.TempDir(), "public"), explicit
-	if _, err := BuildReleases(context.Background(), rels, opts); err != nil {
+	opts.Out = filepath.Join(t.TempDir(), "public")
+	if _, err := buildReleases(context.Background(), rels, opts, tuning{explicitHeaders: explicit}); err != nil {
 		t.Fatal(err)
 	}
 	return opts.Out
@@ -84,7 +85,7 @@ func TestSharedHeadLikeOlder(t *testing.T) {
 	if strings.Contains(string(page), `data-head="`+newTag+`"`) {
 		t.Errorf("an older release's source header is made from the newest's, which renamed a step")
 	}
-	for _, err := range CheckLinks(out) {
+	for _, err := range linkcheck.Check(out, ScriptLinks) {
 		t.Error(err)
 	}
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/kubewalk/kubewalk/analyzer/fact"
 	"github.com/kubewalk/kubewalk/internal/derive/trace"
+	"github.com/kubewalk/kubewalk/internal/linkcheck"
 )
 
 // traceFixture gives the fixture a deployment trace, with a note whose
@@ -67,7 +68,7 @@ func TestTracePages(t *testing.T) {
 	if !strings.Contains(home, `href="traces/deployment.html"`) || !strings.Contains(home, "Service") {
 		t.Errorf("home page: no trace link or no note for the empty one")
 	}
-	for _, err := range CheckLinks(out) {
+	for _, err := range linkcheck.Check(out, ScriptLinks) {
 		t.Error(err)
 	}
 }

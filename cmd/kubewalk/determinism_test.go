@@ -13,6 +13,7 @@ import (
 	"golang.org/x/mod/module"
 	modzip "golang.org/x/mod/zip"
 
+	"github.com/kubewalk/kubewalk/internal/linkcheck"
 	"github.com/kubewalk/kubewalk/site"
 )
 
@@ -150,7 +151,7 @@ func TestDeterminismAcrossSources(t *testing.T) {
 		if code != exitOK {
 			t.Fatalf("build --source %s: exit %d: %s", source, code, stderr)
 		}
-		for _, err := range site.CheckLinks(dir) {
+		for _, err := range linkcheck.Check(dir, site.ScriptLinks) {
 			t.Errorf("%s: %v", name, err)
 		}
 		return siteFiles(t, dir)
@@ -280,7 +281,7 @@ func TestRacingBuilds(t *testing.T) {
 			t.Errorf("%s differs from the build made alone", name)
 		}
 	}
-	for _, err := range site.CheckLinks(out) {
+	for _, err := range linkcheck.Check(out, site.ScriptLinks) {
 		t.Error(err)
 	}
 	if ents, _ := os.ReadDir(parent); len(ents) != 1 {

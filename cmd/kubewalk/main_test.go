@@ -10,12 +10,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kubewalk/kubewalk/analyzer/fact"
+	"github.com/kubewalk/kubewalk/internal/linkcheck"
 	"github.com/kubewalk/kubewalk/internal/testsupport/testfs"
+	"github.com/kubewalk/kubewalk/site"
 
 	"github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing/object"
-	"github.com/kubewalk/kubewalk/analyzer/fact"
-	"github.com/kubewalk/kubewalk/site"
 )
 
 // kw runs the command line in-process and returns its exit code and output.
@@ -164,7 +165,7 @@ func TestBuildCheckListFromGitFixture(t *testing.T) {
 	if !strings.Contains(string(page), "pkg/controller/deployment/sync.go") {
 		t.Errorf("walkthrough page does not cite sync.go")
 	}
-	for _, err := range site.CheckLinks(site1) {
+	for _, err := range linkcheck.Check(site1, site.ScriptLinks) {
 		t.Error(err)
 	}
 

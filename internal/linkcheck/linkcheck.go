@@ -1,10 +1,9 @@
-package site
+package linkcheck
 
 import (
 	"bytes"
 	"fmt"
 	"io/fs"
-	"maps"
 	"net/url"
 	"os"
 	"path"
@@ -16,38 +15,42 @@ import (
 	"strings"
 
 	"golang.org/x/net/html"
-
-	"github.com/kubewalk/kubewalk/internal/derive/explain"
 )
 
-// CheckLinks checks a built site in dir: every relative href, src, form
+// Scripts lists the links the data script at site path p of the site in
+// root holds (a search index, explain's data), each as the page it is
+// followed from and its URL; ok is false when p is no such script. errs
+// are the script's own problems, one message each. The site that writes
+// the scripts reads them: site.ScriptLinks.
+type Scripts func(root, p string) (links [][2]string, ok bool, errs []error)
+
+// Check checks a built site in dir: every relative href, src, form
 // action, data-diffs (the script site.js loads for a walkthrough's diffs)
 // and place data-lnk sends a link to (a shared source page's, for an
-// older release: site/merge.go linkMoves) of every HTML page (inline SVG
-// included) and every URL of every search index names a file inside the
-// site, and every #fragment names an id on the target page — a line range
+// older release) of every HTML page (inline SVG included), and every URL
+// scripts finds in the site's other files, names a file inside the site,
+// and every #fragment names an id on the target page — a line range
 // #L10-L20 needs both L10 and L20. A query's rel and lang (a shared
-// source page's release and language, site/shared.go) must name a part
-// the target page carries (data-rel, data-lang). Links with a scheme
-// other than https: are errors (the site links nowhere else: GitHub
-// permalinks are https); https links are not fetched. Errors are "page:
-// message", sorted.
-func CheckLinks(dir string) []error {
+// source page's release and language) must name a part the target page
+// carries (data-rel, data-lang). Links with a scheme other than https:
+// are errors (the site links nowhere else: GitHub permalinks are https);
+// https links are not fetched. Errors are "page: message", sorted.
+// scripts may be nil: HTML pages only.
+func Check(dir string, scripts Scripts) []error {
 	c := &linkChecker{root: dir, ids: map[string]map[string]bool{}, groups: map[string]map[string]string{}, stats: map[string]struct {
 		fi  fs.FileInfo
 		err error
 	}{}}
-	var pages, scripts []string // HTML pages; search's and explain's data
+	var pages, others []string // HTML pages; every other file, for scripts
 	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err
 		}
 		rel, _ := filepath.Rel(dir, p)
-		switch n := d.Name(); {
-		case strings.HasSuffix(n, ".html"):
+		if strings.HasSuffix(d.Name(), ".html") {
 			pages = append(pages, filepath.ToSlash(rel))
-		case isSearchIndex(n) || n == explainStepsJS || n == explainIndexJS || n == explainStepsSharedJS:
-			scripts = append(scripts, filepath.ToSlash(rel))
+		} else if scripts != nil {
+			others = append(others, filepath.ToSlash(rel))
 		}
 		return nil
 	})
@@ -58,17 +61,17 @@ func CheckLinks(dir string) []error {
 	for _, p := range pages {
 		c.page(p)
 	}
-	sort.Strings(scripts)
-	for _, p := range scripts {
-		switch path.Base(p) {
-		case explainStepsJS:
-			c.explainSteps(p)
-		case explainIndexJS:
-			c.explainIndex(p, pages)
-		case explainStepsSharedJS:
-			c.explainSharedSteps(p)
-		default:
-			c.searchIndex(p)
+	sort.Strings(others)
+	for _, p := range others {
+		links, ok, errs := scripts(dir, p)
+		if !ok {
+			continue
+		}
+		for _, err := range errs {
+			c.errorf(p, "%v", err)
+		}
+		for _, l := range links {
+			c.link(l[0], l[1])
 		}
 	}
 	sort.Slice(c.errs, func(i, j int) bool { return c.errs[i].Error() < c.errs[j].Error() })
@@ -220,6 +223,49 @@ func parsePage(data []byte) parsedPage {
 	}
 }
 
+// expandLinkMove is where data-lnk's pair from, to sends a link: to, or
+// to on from's page when to is a fragment (site.js does the same).
+func expandLinkMove(from, to string) string {
+	if strings.HasPrefix(to, "#") {
+		page, _, _ := strings.Cut(from, "#")
+		return page + to
+	}
+	return to
+}
+
+// ghBlob is the start of a GitHub permalink at a tag.
+const ghBlob = "https://github.com/kubernetes/kubernetes/blob/"
+
+// SharedPage is what a page the releases of a site share (data-rels)
+// shows each of them, as site.js shows it.
+type SharedPage struct {
+	// Rels are the releases that share the page, newest first.
+	Rels []string
+	// Links are, by release, the hrefs of the page's links and the
+	// actions of its forms shown for it, in page order, as site.js writes
+	// them (releaseView).
+	Links map[string][]string
+	// Groups are, by release, the page the release is sent to when
+	// another page serves it (data-groups), relative to this one.
+	Groups map[string]string
+}
+
+// ReadSharedPage reads the HTML page at site path p, data, as each
+// release that shares it sees it: its Rels are empty for a page of one
+// release.
+func ReadSharedPage(p string, data []byte) SharedPage {
+	pp := parsePage(data)
+	sp := SharedPage{Rels: pp.rels, Links: map[string][]string{}, Groups: pp.groups}
+	for k, r := range pp.rels {
+		for _, l := range pp.links {
+			if (l.tag == "a" || l.tag == "form") && l.mask&(1<<k) != 0 {
+				sp.Links[r] = append(sp.Links[r], releaseView(l.raw, pp.rels, pp.all, k, p, "index.html"))
+			}
+		}
+	}
+	return sp
+}
+
 // voidElement are the HTML elements without an end tag.
 var voidElement = map[string]bool{
 	"area": true, "base": true, "br": true, "col": true, "embed": true, "hr": true, "img": true,
@@ -256,7 +302,7 @@ func releaseView(raw string, rels, all []string, k int, page, top string) string
 	q.Set("rel", r)
 	head, _, _ := strings.Cut(raw, "#")
 	head, _, _ = strings.Cut(head, "?")
-	return withQuery(head, q.Encode()) + strings.TrimPrefix(raw, strings.SplitN(raw, "#", 2)[0])
+	return head + "?" + q.Encode() + strings.TrimPrefix(raw, strings.SplitN(raw, "#", 2)[0])
 }
 
 // releaseDirView is relative link raw with the directory of release n at
@@ -323,7 +369,7 @@ func (c *linkChecker) page(p string) {
 			switch {
 			case l.mask&(1<<k) == 0:
 			case l.tag == "a" && l.attr == "href" || l.tag == "form" && l.attr == "action":
-				c.link(p, releaseView(l.raw, pp.rels, pp.all, k, p, homePage))
+				c.link(p, releaseView(l.raw, pp.rels, pp.all, k, p, "index.html"))
 			case l.attr == "data-diffs":
 				c.link(p, releaseDirView(l.raw, pp.rels[0], pp.rels[k]))
 			default:
@@ -417,101 +463,5 @@ func (c *linkChecker) query(p, raw, target string, q url.Values) {
 		if len(v) != 1 || !ids[partKey(attr, v[0])] {
 			c.errorf(p, "link %q: %s has no part for %s=%v", raw, target, attr, v)
 		}
-	}
-}
-
-// readScript reads the data script at site path p; it reports what fails.
-func (c *linkChecker) readScript(p string, read func([]byte) error) bool {
-	data, err := os.ReadFile(filepath.Join(c.root, filepath.FromSlash(p)))
-	if err == nil {
-		err = read(data)
-	}
-	if err != nil {
-		c.errorf(p, "%v", err)
-	}
-	return err == nil
-}
-
-// explainSteps checks the step pages of the explain-steps.js at site path
-// p, relative to the explain page beside it.
-func (c *linkChecker) explainSteps(p string) {
-	var steps []explain.IndexStep
-	if !c.readScript(p, func(data []byte) error { return readJSAssign("kubewalkExplainSteps", data, &steps) }) {
-		return
-	}
-	for _, s := range steps {
-		c.link(path.Join(path.Dir(p), explainPage), s.Page)
-	}
-}
-
-// explainIndex checks the source pages of the call sites of the
-// explain-index.js at site path p (in a multi-release site, with what it
-// names of explain-shared.js: explainrel.go), relative to each explain
-// page of pages that loads it: beside it, or in a language directory
-// under it.
-func (c *linkChecker) explainIndex(p string, pages []string) {
-	var idx *explain.Index
-	shared := func() ([]byte, error) { return os.ReadFile(filepath.Join(c.root, explainSharedJS)) }
-	if !c.readScript(p, func(data []byte) (err error) { idx, err = parseExplainIndex(data, shared); return err }) {
-		return
-	}
-	var sites []explain.IndexSite
-	for _, e := range idx.Events {
-		sites = append(sites, e.IndexSite)
-	}
-	for _, w := range idx.Writes {
-		sites = append(sites, w.IndexSite)
-	}
-	for _, h := range idx.Handlers {
-		sites = append(sites, h.IndexSite)
-	}
-	dir := path.Dir(p)
-	for _, pg := range pages {
-		if path.Base(pg) != explainPage || path.Dir(pg) != dir && path.Dir(path.Dir(pg)) != dir {
-			continue
-		}
-		for _, s := range sites {
-			if s.Page != "" {
-				c.link(pg, s.Page)
-			}
-		}
-	}
-}
-
-// explainSharedSteps checks the step pages of the
-// explain-steps-shared.js at site path p, relative to the explain page of
-// each release that has them, in the language directory of p.
-func (c *linkChecker) explainSharedSteps(p string) {
-	var byTag map[string][]explain.IndexStep
-	if !c.readScript(p, func(data []byte) (err error) { byTag, err = parseSharedSteps(data); return err }) {
-		return
-	}
-	for _, tag := range slices.Sorted(maps.Keys(byTag)) {
-		for _, s := range byTag[tag] {
-			c.link(path.Join(tag, path.Dir(p), explainPage), s.Page)
-		}
-	}
-}
-
-// searchIndex checks the URLs of the search script at site path p
-// (isSearchIndex): a release's, relative to the search page beside it; a
-// multi-release site's, relative to each search page of every release
-// that has the entry (searchLinks).
-func (c *linkChecker) searchIndex(p string) {
-	var d searchData
-	if !c.readScript(p, func(data []byte) (err error) { d, err = parseSearchIndex(data); return err }) {
-		return
-	}
-	for _, e := range d.Docs {
-		if len(e) != 4 {
-			c.errorf(p, "entry %q: want kind, title, URL, detail", e)
-		}
-	}
-	links, err := searchLinks(p, d)
-	if err != nil {
-		c.errorf(p, "%v", err)
-	}
-	for _, l := range links {
-		c.link(l[0], l[1])
 	}
 }

@@ -1,0 +1,157 @@
+package site
+
+import (
+	"fmt"
+	"maps"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+
+	"github.com/kubewalk/kubewalk/internal/derive/explain"
+)
+
+// ScriptLinks lists the links the data script at site path p of the site
+// built into root holds, each as the page it is followed from and its
+// URL, for a link checker to follow as it follows a page's: a search
+// index's entries (isSearchIndex), relative to each search page that
+// shows them, and the step and source pages of explain's data, relative
+// to each explain page that loads it. ok is false when p is none of
+// these scripts; errs are what cannot be read of it, one message each.
+func ScriptLinks(root, p string) (links [][2]string, ok bool, errs []error) {
+	read := func() ([]byte, bool) {
+		data, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(p)))
+		if err != nil {
+			errs = append(errs, err)
+		}
+		return data, err == nil
+	}
+	var err error
+	switch base := path.Base(p); {
+	case isSearchIndex(p):
+		data, ok := read()
+		if !ok {
+			return nil, true, errs
+		}
+		links, errs = searchScriptLinks(p, data)
+	case base == explainStepsJS:
+		if data, ok := read(); ok {
+			links, err = explainStepsLinks(p, data)
+		}
+	case base == explainIndexJS:
+		if data, ok := read(); ok {
+			links, err = explainIndexLinks(root, p, data)
+		}
+	case base == explainStepsSharedJS:
+		if data, ok := read(); ok {
+			links, err = explainSharedStepsLinks(p, data)
+		}
+	default:
+		return nil, false, nil
+	}
+	if err != nil {
+		errs = append(errs, err)
+	}
+	return links, true, errs
+}
+
+// explainStepsLinks are the step pages of the explain-steps.js at site
+// path p, relative to the explain page beside it.
+func explainStepsLinks(p string, data []byte) ([][2]string, error) {
+	var steps []explain.IndexStep
+	if err := readJSAssign("kubewalkExplainSteps", data, &steps); err != nil {
+		return nil, err
+	}
+	var links [][2]string
+	for _, s := range steps {
+		links = append(links, [2]string{path.Join(path.Dir(p), explainPage), s.Page})
+	}
+	return links, nil
+}
+
+// explainIndexLinks are the source pages of the call sites of the
+// explain-index.js at site path p (in a multi-release site, with what it
+// names of explain-shared.js: explainrel.go), relative to each explain
+// page that loads it: beside it, or in a language directory under it.
+func explainIndexLinks(root, p string, data []byte) ([][2]string, error) {
+	shared := func() ([]byte, error) { return os.ReadFile(filepath.Join(root, explainSharedJS)) }
+	idx, err := parseExplainIndex(data, shared)
+	if err != nil {
+		return nil, err
+	}
+	var sites []explain.IndexSite
+	for _, e := range idx.Events {
+		sites = append(sites, e.IndexSite)
+	}
+	for _, w := range idx.Writes {
+		sites = append(sites, w.IndexSite)
+	}
+	for _, h := range idx.Handlers {
+		sites = append(sites, h.IndexSite)
+	}
+	dir := path.Dir(p)
+	var pages []string
+	if isFile(root, path.Join(dir, explainPage)) {
+		pages = append(pages, path.Join(dir, explainPage))
+	}
+	es, _ := os.ReadDir(filepath.Join(root, filepath.FromSlash(dir)))
+	for _, e := range es {
+		if pg := path.Join(dir, e.Name(), explainPage); e.IsDir() && isFile(root, pg) {
+			pages = append(pages, pg)
+		}
+	}
+	var links [][2]string
+	for _, pg := range pages {
+		for _, s := range sites {
+			if s.Page != "" {
+				links = append(links, [2]string{pg, s.Page})
+			}
+		}
+	}
+	return links, nil
+}
+
+// isFile reports whether site path p of the site in root is a file.
+func isFile(root, p string) bool {
+	st, err := os.Stat(filepath.Join(root, filepath.FromSlash(p)))
+	return err == nil && st.Mode().IsRegular()
+}
+
+// explainSharedStepsLinks are the step pages of the
+// explain-steps-shared.js at site path p, relative to the explain page
+// of each release that has them, in the language directory of p.
+func explainSharedStepsLinks(p string, data []byte) ([][2]string, error) {
+	byTag, err := parseSharedSteps(data)
+	if err != nil {
+		return nil, err
+	}
+	var links [][2]string
+	for _, tag := range slices.Sorted(maps.Keys(byTag)) {
+		for _, s := range byTag[tag] {
+			links = append(links, [2]string{path.Join(tag, path.Dir(p), explainPage), s.Page})
+		}
+	}
+	return links, nil
+}
+
+// searchScriptLinks are the URLs of the search script at site path p
+// (isSearchIndex): a release's, relative to the search page beside it; a
+// multi-release site's, relative to each search page of every release
+// that has the entry (searchLinks).
+func searchScriptLinks(p string, data []byte) ([][2]string, []error) {
+	d, err := parseSearchIndex(data)
+	if err != nil {
+		return nil, []error{err}
+	}
+	var errs []error
+	for _, e := range d.Docs {
+		if len(e) != 4 {
+			errs = append(errs, fmt.Errorf("entry %q: want kind, title, URL, detail", e))
+		}
+	}
+	links, err := searchLinks(p, d)
+	if err != nil {
+		errs = append(errs, err)
+	}
+	return links, errs
+}
