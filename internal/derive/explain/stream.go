@@ -40,7 +40,7 @@ func Stream(r io.Reader, emit func(Record) error) error {
 	n := 1
 	var lead []byte
 	for {
-		line, _, err := lr.next()
+		line, err := lr.next()
 		t := bytes.TrimLeft(line, " \t\r\n\ufeff")
 		if len(t) > 0 && (t[0] == '{' || t[0] == '[') {
 			return streamJSON(n, append(lead, line...), lr, emit)
@@ -76,9 +76,10 @@ type lineReader struct {
 
 // next returns the next line with its newline, as ReadBytes('\n') does:
 // err is nil when the line ends in a newline, io.EOF at the end of the
-// input. clipped reports a line cut to maxInputLine.
-func (lr *lineReader) next() (line []byte, clipped bool, err error) {
+// input.
+func (lr *lineReader) next() ([]byte, error) {
 	if len(lr.pre) > 0 {
+		var line []byte
 		i := bytes.IndexByte(lr.pre, '\n')
 		if i < 0 {
 			line, lr.pre = lr.pre, nil
@@ -86,7 +87,7 @@ func (lr *lineReader) next() (line []byte, clipped bool, err error) {
 			line, lr.pre = lr.pre[:i+1], lr.pre[i+1:]
 		}
 		if i >= 0 {
-			return line, false, nil
+			return line, nil
 		}
 		// pre ends in the middle of a line (a clipped line ends in a
 		// newline): the rest of it follows in br.
@@ -99,7 +100,7 @@ func (lr *lineReader) next() (line []byte, clipped bool, err error) {
 				break
 			}
 			if err != bufio.ErrBufferFull {
-				return nil, false, err
+				return nil, err
 			}
 		}
 		lr.skip = false
@@ -108,7 +109,7 @@ func (lr *lineReader) next() (line []byte, clipped bool, err error) {
 }
 
 // read reads the rest of a line whose start is line.
-func (lr *lineReader) read(line []byte) ([]byte, bool, error) {
+func (lr *lineReader) read(line []byte) ([]byte, error) {
 	for {
 		frag, err := lr.br.ReadSlice('\n')
 		body := frag
@@ -118,11 +119,11 @@ func (lr *lineReader) read(line []byte) ([]byte, bool, error) {
 		if len(line)+len(body) > maxInputLine {
 			line = append(line, body[:maxInputLine-len(line)]...)
 			lr.skip = err != nil
-			return append(line, '\n'), true, nil
+			return append(line, '\n'), nil
 		}
 		line = append(line, frag...)
 		if err != bufio.ErrBufferFull {
-			return line, false, err
+			return line, err
 		}
 	}
 }
@@ -140,7 +141,7 @@ func streamLines(n int, lr *lineReader, emit func(Record) error) error {
 		}
 	}
 	for ; ; n++ {
-		line, _, err := lr.next()
+		line, err := lr.next()
 		if len(line) > 0 {
 			p.line(n, lineText(bytes.TrimSuffix(line, []byte("\n"))), add)
 			if eerr != nil {
@@ -225,8 +226,8 @@ func emitAll(recs []Record, emit func(Record) error) error {
 // the tests.
 var maxValue = 64 << 20
 
-// errTooLong ends the JSON decoder's input at a line over maxInputLine or a
-// value over maxValue: from there on the input is read line by line.
+// errTooLong ends the JSON decoder's input at a value over maxValue: from
+// there on the input is read line by line.
 var errTooLong = errors.New("explain: line or value too long for JSON")
 
 // lineFeed hands the JSON decoder the input a line at a time, so a value
@@ -246,12 +247,13 @@ func (f *lineFeed) Read(p []byte) (int, error) {
 		if f.err != nil {
 			return 0, f.err
 		}
-		line, clipped, err := f.r.next()
+		// A clipped line is handed out clipped, as Parse reads it.
+		line, err := f.r.next()
 		f.buf = append(f.buf, line...)
 		f.err = err
-		if clipped || len(f.buf) > maxValue {
-			// The decoder stops before this line: a clipped line is not
-			// the JSON that was sent.
+		if len(f.buf) > maxValue {
+			// The decoder stops before this line: from here the input
+			// is read line by line.
 			f.err = errTooLong
 			return 0, f.err
 		}

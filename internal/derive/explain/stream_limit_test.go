@@ -1,8 +1,11 @@
 package explain
 
 import (
+	"bytes"
 	"errors"
 	"io"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -114,5 +117,40 @@ func TestStreamValueWithoutEnd(t *testing.T) {
 	}
 	if lines != 1 {
 		t.Errorf("%d records, want the one of line 1", lines)
+	}
+}
+
+// TestStreamIsParseClipped: with lines clipped at a few bytes, most lines
+// of the corpus are over the limit, and Stream still gives Parse's
+// records, whole and a byte at a time (the clip falls inside the reader's
+// buffer and across its reads).
+func TestStreamIsParseClipped(t *testing.T) {
+	defer func(n int) { maxInputLine = n }(maxInputLine)
+	files, err := filepath.Glob("testdata/corpus/*")
+	if err != nil || len(files) == 0 {
+		t.Fatal(files, err)
+	}
+	for _, limit := range []int{1, 7, 40, 100} {
+		maxInputLine = limit
+		for _, f := range files {
+			in, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if jsonFallback(in) {
+				continue
+			}
+			want := Parse(in)
+			if diff := cmp.Diff(want, streamAll(t, in)); diff != "" {
+				t.Errorf("%s, lines of %d bytes: (-Parse +Stream):\n%s", filepath.Base(f), limit, diff)
+			}
+			var got []Record
+			if err := Stream(iotestOneByte{bytes.NewReader(in)}, func(r Record) error { got = append(got, r); return nil }); err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("%s, lines of %d bytes, a byte at a time: (-Parse +Stream):\n%s", filepath.Base(f), limit, diff)
+			}
+		}
 	}
 }
