@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"github.com/kubewalk/kubewalk/analyzer/fact"
 	"go/ast"
+	"go/build"
 	"go/parser"
 	"go/scanner"
 	"go/token"
@@ -847,6 +848,11 @@ func (ld *loader) specDir(d string, rec, dep bool) {
 		if !strings.HasSuffix(name, ".go") || strings.HasSuffix(name, "_test.go") || ld.spec[path] != nil {
 			continue
 		}
+		if dep {
+			if ok, err := specBuild.MatchFile(d, name); err == nil && !ok {
+				continue // another platform's, or a cgo file: go list leaves it out
+			}
+		}
 		sf := &specFile{name: path, dep: dep}
 		if dep {
 			ld.nspecDep++
@@ -855,3 +861,13 @@ func (ld *loader) specDir(d string, rec, dep bool) {
 		ld.specQ = append(ld.specQ, sf)
 	}
 }
+
+// specBuild decides which files of a dependency's directory are worth
+// parsing ahead: those of this platform's build with cgo off, as the
+// loader lists (a file's name suffix and //go:build line, read by
+// go/build). It only saves work: go list decides what is loaded.
+var specBuild = func() *build.Context {
+	c := build.Default
+	c.CgoEnabled = false
+	return &c
+}()
