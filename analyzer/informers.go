@@ -91,6 +91,7 @@ func runInformers(ix *index, facts *fact.Facts) error {
 			}
 			r.Resource = ix.apiResource(info.TypeOf(call.Args[0]))
 			r.Factory = factoryOf(namedPkgPath(sel.Recv()))
+			ix.newFuncSelector(u.pkg, call.Args[1], &r)
 		case "ForResource":
 			p := namedPkgPath(sel.Recv())
 			switch {
@@ -112,7 +113,9 @@ func runInformers(ix *index, facts *fact.Facts) error {
 		default:
 			continue
 		}
-		ix.factoryOptions(u.pkg, recv, &r, 0)
+		if r.FieldSelector == "" {
+			ix.factoryOptions(u.pkg, recv, &r, 0)
+		}
 		out = append(out, r)
 	}
 	sort.SliceStable(out, func(i, j int) bool {
@@ -252,4 +255,55 @@ func (ix *index) ownInformer(u *unit, call *ast.CallExpr, fn *types.Func) (fact.
 		}
 	}
 	return r, true
+}
+
+// newFuncSelector fills r's FieldSelector and Fields from the informer
+// function InformerFor is given, when it sets a field selector of its
+// own: the function (a literal or a root function), and the root
+// functions it calls, are searched for an assignment to a FieldSelector
+// — the scheduler's pod informer lists only pods that have not finished.
+func (ix *index) newFuncSelector(pkg *packages.Package, e ast.Expr, r *fact.InformerRequest) {
+	if fl := ix.funcLitOf(pkg, e); fl != nil {
+		ix.unitSelector(ix.unitOfLit[fl], r, 0)
+	} else if id, ok := ast.Unparen(e).(*ast.Ident); ok {
+		if fn, ok := pkg.TypesInfo.Uses[id].(*types.Func); ok {
+			ix.unitSelector(ix.unitOfObj[fn.Origin()], r, 0)
+		}
+	}
+}
+
+// unitSelector searches u, its literals, and the root functions they call
+// (two calls deep) for the first assignment to a FieldSelector.
+func (ix *index) unitSelector(u *unit, r *fact.InformerRequest, depth int) {
+	if u == nil || u.body == nil || depth > 2 {
+		return
+	}
+	var callees []*unit
+	ast.Inspect(u.body, func(n ast.Node) bool {
+		if r.FieldSelector != "" {
+			return false
+		}
+		switch n := n.(type) {
+		case *ast.AssignStmt:
+			for i, l := range n.Lhs {
+				if se, ok := ast.Unparen(l).(*ast.SelectorExpr); ok && se.Sel.Name == "FieldSelector" && len(n.Lhs) == len(n.Rhs) {
+					r.FieldSelector = exprString(n.Rhs[i])
+					r.Fields = ix.selectorFields(u.pkg, n.Rhs[i], 0)
+				}
+			}
+		case *ast.CallExpr:
+			if fn, _ := calleeOf(u.pkg.TypesInfo, n); fn != nil {
+				if cu := ix.unitOfObj[fn.Origin()]; cu != nil {
+					callees = append(callees, cu)
+				}
+			}
+		}
+		return true
+	})
+	for _, cu := range callees {
+		if r.FieldSelector != "" {
+			return
+		}
+		ix.unitSelector(cu, r, depth+1)
+	}
 }
