@@ -105,6 +105,8 @@ var DefaultRoots = []string{
 	"./pkg/registry/scheduling/rest",
 	"./plugin/pkg/admission/...",
 	"k8s.io/apiserver/pkg/admission/plugin/...",
+	// The admission webhooks' configuration informers.
+	"k8s.io/apiserver/pkg/admission/configuration",
 	// The API server's authenticators watch the
 	// extension-apiserver-authentication config map with informers of
 	// their own.
