@@ -1,8 +1,8 @@
 // Package analyzer loads a Kubernetes tree with go/types, discovers what a
 // walkthrough links to — informer handler registrations, sync wiring, API
-// writes, events, raw list-watches, feature gates and the code they guard,
-// call edges — and resolves go doc style symbol references to lines of the
-// tree.
+// writes, events, raw list-watches, requests to shared informer
+// factories, feature gates and the code they guard, call edges — and
+// resolves go doc style symbol references to lines of the tree.
 //
 //	res, hit, err := analyzer.AnalyzeCached(ctx, analyzer.Config{
 //		Dir: tree.Dir, Env: tree.Env, // from package source

@@ -52,8 +52,14 @@ func runInformers(ix *index, facts *fact.Facts) error {
 	var out []fact.InformerRequest
 	for c := range ix.staticCalls() {
 		u, call, fn, sel := c.u, c.call, c.fn, c.sel
-		if sel == nil || isFactoryPkg(u.pkg.PkgPath) {
+		if isFactoryPkg(u.pkg.PkgPath) {
 			continue // the factories' own implementation
+		}
+		if sel == nil {
+			if r, ok := ix.ownInformer(u, call, fn); ok {
+				out = append(out, r)
+			}
+			continue
 		}
 		info := u.pkg.TypesInfo
 		recv := ast.Unparen(call.Fun).(*ast.SelectorExpr).X
@@ -85,6 +91,7 @@ func runInformers(ix *index, facts *fact.Facts) error {
 			}
 			r.Resource = ix.apiResource(info.TypeOf(call.Args[0]))
 			r.Factory = factoryOf(namedPkgPath(sel.Recv()))
+			ix.newFuncSelector(u.pkg, call.Args[1], &r)
 		case "ForResource":
 			p := namedPkgPath(sel.Recv())
 			switch {
@@ -106,7 +113,9 @@ func runInformers(ix *index, facts *fact.Facts) error {
 		default:
 			continue
 		}
-		ix.factoryOptions(u.pkg, recv, &r, 0)
+		if r.FieldSelector == "" {
+			ix.factoryOptions(u.pkg, recv, &r, 0)
+		}
 		out = append(out, r)
 	}
 	sort.SliceStable(out, func(i, j int) bool {
@@ -212,4 +221,89 @@ func (ix *index) factoryOptions(pkg *packages.Package, e ast.Expr, r *fact.Infor
 		}
 	}
 	return false
+}
+
+// ownInformer reports a call of a typed informer constructor of an
+// informers/<group>/<version> package (NewFilteredConfigMapInformer,
+// NewPodInformer): an informer of its own, outside any factory, with its
+// own list and watch — the API server's watch of the
+// extension-apiserver-authentication config map is one. Method is the
+// constructor's name, Factory is "", and the field selector is the one
+// its tweak function sets.
+func (ix *index) ownInformer(u *unit, call *ast.CallExpr, fn *types.Func) (fact.InformerRequest, bool) {
+	res := ix.informerFuncResource(fn)
+	if res.Kind == "" {
+		return fact.InformerRequest{}, false
+	}
+	r := fact.InformerRequest{
+		Component: fact.Component(u.pkg.Types.Path()),
+		Caller:    u.ref,
+		At:        ix.prog.Loc(call.Pos(), call.End()),
+		Method:    fn.Name(),
+		Resource:  res,
+		Expr:      exprString(call.Fun),
+	}
+	sig := fn.Type().(*types.Signature)
+	for i := 0; i < sig.Params().Len() && i < len(call.Args); i++ {
+		switch n := namedOf(sig.Params().At(i).Type()); {
+		case n != nil && n.Obj().Name() == "TweakListOptionsFunc":
+			var lw fact.ListWatch
+			ix.optionsSelector(u.pkg, call.Args[i], &lw)
+			r.FieldSelector, r.Fields = lw.FieldSelector, lw.Fields
+		case sig.Params().At(i).Name() == "namespace":
+			r.Namespace = exprString(call.Args[i])
+		}
+	}
+	return r, true
+}
+
+// newFuncSelector fills r's FieldSelector and Fields from the informer
+// function InformerFor is given, when it sets a field selector of its
+// own: the function (a literal or a root function), and the root
+// functions it calls, are searched for an assignment to a FieldSelector
+// — the scheduler's pod informer lists only pods that have not finished.
+func (ix *index) newFuncSelector(pkg *packages.Package, e ast.Expr, r *fact.InformerRequest) {
+	if fl := ix.funcLitOf(pkg, e); fl != nil {
+		ix.unitSelector(ix.unitOfLit[fl], r, 0)
+	} else if id, ok := ast.Unparen(e).(*ast.Ident); ok {
+		if fn, ok := pkg.TypesInfo.Uses[id].(*types.Func); ok {
+			ix.unitSelector(ix.unitOfObj[fn.Origin()], r, 0)
+		}
+	}
+}
+
+// unitSelector searches u, its literals, and the root functions they call
+// (two calls deep) for the first assignment to a FieldSelector.
+func (ix *index) unitSelector(u *unit, r *fact.InformerRequest, depth int) {
+	if u == nil || u.body == nil || depth > 2 {
+		return
+	}
+	var callees []*unit
+	ast.Inspect(u.body, func(n ast.Node) bool {
+		if r.FieldSelector != "" {
+			return false
+		}
+		switch n := n.(type) {
+		case *ast.AssignStmt:
+			for i, l := range n.Lhs {
+				if se, ok := ast.Unparen(l).(*ast.SelectorExpr); ok && se.Sel.Name == "FieldSelector" && len(n.Lhs) == len(n.Rhs) {
+					r.FieldSelector = exprString(n.Rhs[i])
+					r.Fields = ix.selectorFields(u.pkg, n.Rhs[i], 0)
+				}
+			}
+		case *ast.CallExpr:
+			if fn, _ := calleeOf(u.pkg.TypesInfo, n); fn != nil {
+				if cu := ix.unitOfObj[fn.Origin()]; cu != nil {
+					callees = append(callees, cu)
+				}
+			}
+		}
+		return true
+	})
+	for _, cu := range callees {
+		if r.FieldSelector != "" {
+			return
+		}
+		ix.unitSelector(cu, r, depth+1)
+	}
 }

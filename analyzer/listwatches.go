@@ -318,6 +318,14 @@ func (ix *index) selectorFields(pkg *packages.Package, e ast.Expr, depth int) []
 			// sel.String(), fields.Set{…}.AsSelector()
 			return ix.selectorFields(pkg, ast.Unparen(x.Fun).(*ast.SelectorExpr).X, depth)
 		}
+		if fn.Pkg() != nil && fn.Pkg().Path() == "fmt" && fn.Name() == "Sprintf" && len(x.Args) > 0 {
+			// fmt.Sprintf("status.phase!=%v,status.phase!=%v", …): the
+			// format names the fields.
+			if f, ok := stringConst(info, x.Args[0]); ok {
+				addTerms(f)
+			}
+			break
+		}
 		if fn.Pkg() == nil || fn.Pkg().Path() != fieldsPkg {
 			break
 		}

@@ -2,8 +2,8 @@
 // kubewalk, and the few rules for reading it that every stage shares.
 //
 // The data: the facts the discovery passes find (Facts and what it lists:
-// handler registrations, wirings, writes, events, list-watches, feature
-// gates and their checks, call edges), the symbol index (Symbol), the identifier cross-references of
+// handler registrations, wirings, writes, events, list-watches, informer
+// requests, feature gates and their checks, call edges), the symbol index (Symbol), the identifier cross-references of
 // source pages (FileXref, Ident), and symbol references as walkthroughs
 // write them (Ref, parsed by ParseRef, and Resolved once looked up, or a
 // resolver's NotFoundError or ErrNoMatch when not). Nothing here refers to

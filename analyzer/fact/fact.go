@@ -112,7 +112,22 @@ type Wiring struct {
 }
 
 // Write is an API write made through a typed, dynamic or metadata client,
-// cli-runtime's resource.Helper or a REST request.
+// cli-runtime's resource.Helper or a REST request; through client-go's
+// record.EventSink (the core/v1 event broadcaster's Create and Patch:
+// At is the broadcaster's call, in k8s.io/client-go/tools/record, whose
+// sink sends the request from generated typed-client code that is not
+// analysed); or through a generic client whose resource is a type
+// argument, one Write per instantiation at the same At (the API Priority
+// and Fairness ensurer's ObjectOps[ObjectType].Create, for flowschemas
+// and prioritylevelconfigurations). (Schema 7.)
+//
+// Writes no fact stands for, and why: the API server's own endpoint
+// leases (pkg/controlplane/reconcilers' storageLeases) go to etcd through
+// its storage layer, not through the API, so they are never audited;
+// writes from packages outside the roots (Facts.Roots) are not seen — a
+// component's client-go machinery is analysed only where a root reaches
+// it (the event broadcasters, the lease controller, leader election's
+// resourcelock and the controller manager's client builder are roots).
 type Write struct {
 	Caller   FuncRef  `json:"caller"`
 	At       Location `json:"at"`

@@ -4,6 +4,8 @@
 package podlister
 
 import (
+	"fmt"
+
 	v1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/fields"
@@ -22,11 +24,19 @@ type Controller struct {
 func New(f informers.SharedInformerFactory, pods coreinformers.PodInformer) *Controller {
 	_ = pods.Lister() // want informer "Lister /v1 Pod pods factory=k8s.io/client-go/informers expr=pods caller=podlister.New"
 	c := &Controller{}
-	c.nodePods = f.InformerFor(&v1.Pod{}, newNodePodInformer) // want informer "InformerFor /v1 Pod pods factory=k8s.io/client-go/informers expr=f caller=podlister.New"
+	c.nodePods = f.InformerFor(&v1.Pod{}, newNodePodInformer) // want informer "InformerFor /v1 Pod pods factory=k8s.io/client-go/informers expr=f caller=podlister.New fields=status.phase"
 	return c
 }
 
-func newNodePodInformer(resync int) cache.SharedIndexInformer { return nil }
+// newNodePodInformer's informer lists only the pods that have not
+// finished.
+func newNodePodInformer(resync int) cache.SharedIndexInformer {
+	tweak := func(options *metav1.ListOptions) {
+		options.FieldSelector = fmt.Sprintf("status.phase!=%v", "Succeeded")
+	}
+	_ = tweak
+	return nil
+}
 
 // NodeOnly watches its own node, through a factory whose informers all
 // list and watch with one field selector.
@@ -36,4 +46,12 @@ func NodeOnly(client interface{}, nodeName string) {
 	}), informers.WithNamespace(metav1.NamespaceAll))
 	nodes := f.Core().V1().Nodes()
 	_ = nodes.Lister() // want informer "Lister /v1 Node nodes factory=k8s.io/client-go/informers expr=nodes caller=podlister.NodeOnly fields=metadata.name namespace=metav1.NamespaceAll"
+}
+
+// AuthConfig watches one config map with an informer of its own, made
+// outside any factory.
+func AuthConfig(client interface{}) cache.SharedIndexInformer {
+	return coreinformers.NewFilteredConfigMapInformer(client, "kube-system", 0, func(options *metav1.ListOptions) { // want informer "NewFilteredConfigMapInformer /v1 ConfigMap configmaps factory= expr=coreinformers.NewFilteredConfigMapInformer caller=podlister.AuthConfig fields=metadata.name namespace=\"kube-system\""
+		options.FieldSelector = fields.OneTermEqualSelector("metadata.name", "extension-apiserver-authentication").String()
+	})
 }
