@@ -89,7 +89,7 @@ var DefaultRoots = []string{
 	// classes; the API server's admission plugins (their informers are
 	// the API server's watches); kube-controller-manager's client builder
 	// (a service account token per controller); the leases of nodes and
-	// API servers; the events/v1 broadcaster's sink. Every one of them is
+	// API servers; the event broadcasters' sinks. Every one of them is
 	// already a dependency of the roots above, so they add bodies to
 	// check, not packages to load.
 	"./pkg/controlplane",
@@ -107,6 +107,11 @@ var DefaultRoots = []string{
 	"k8s.io/apiserver/pkg/admission/plugin/...",
 	"k8s.io/controller-manager/pkg/clientbuilder",
 	"k8s.io/component-helpers/apimachinery/lease",
+	// The kubelet patches its node's status through component-helpers'
+	// nodeutil; the controller manager and the scheduler hold their
+	// leader-election leases through resourcelock.
+	"k8s.io/component-helpers/node/util",
+	"k8s.io/client-go/tools/leaderelection/resourcelock",
 	"k8s.io/client-go/tools/events",
 	"k8s.io/client-go/tools/record",
 }
