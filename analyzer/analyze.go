@@ -105,6 +105,11 @@ var DefaultRoots = []string{
 	"./pkg/registry/scheduling/rest",
 	"./plugin/pkg/admission/...",
 	"k8s.io/apiserver/pkg/admission/plugin/...",
+	// The API server's authenticators watch the
+	// extension-apiserver-authentication config map with informers of
+	// their own.
+	"k8s.io/apiserver/pkg/authentication/request/headerrequest",
+	"k8s.io/apiserver/pkg/server/dynamiccertificates",
 	"k8s.io/controller-manager/pkg/clientbuilder",
 	"k8s.io/component-helpers/apimachinery/lease",
 	// The kubelet patches its node's status through component-helpers'

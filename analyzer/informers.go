@@ -52,8 +52,14 @@ func runInformers(ix *index, facts *fact.Facts) error {
 	var out []fact.InformerRequest
 	for c := range ix.staticCalls() {
 		u, call, fn, sel := c.u, c.call, c.fn, c.sel
-		if sel == nil || isFactoryPkg(u.pkg.PkgPath) {
+		if isFactoryPkg(u.pkg.PkgPath) {
 			continue // the factories' own implementation
+		}
+		if sel == nil {
+			if r, ok := ix.ownInformer(u, call, fn); ok {
+				out = append(out, r)
+			}
+			continue
 		}
 		info := u.pkg.TypesInfo
 		recv := ast.Unparen(call.Fun).(*ast.SelectorExpr).X
@@ -212,4 +218,38 @@ func (ix *index) factoryOptions(pkg *packages.Package, e ast.Expr, r *fact.Infor
 		}
 	}
 	return false
+}
+
+// ownInformer reports a call of a typed informer constructor of an
+// informers/<group>/<version> package (NewFilteredConfigMapInformer,
+// NewPodInformer): an informer of its own, outside any factory, with its
+// own list and watch — the API server's watch of the
+// extension-apiserver-authentication config map is one. Method is the
+// constructor's name, Factory is "", and the field selector is the one
+// its tweak function sets.
+func (ix *index) ownInformer(u *unit, call *ast.CallExpr, fn *types.Func) (fact.InformerRequest, bool) {
+	res := ix.informerFuncResource(fn)
+	if res.Kind == "" {
+		return fact.InformerRequest{}, false
+	}
+	r := fact.InformerRequest{
+		Component: fact.Component(u.pkg.Types.Path()),
+		Caller:    u.ref,
+		At:        ix.prog.Loc(call.Pos(), call.End()),
+		Method:    fn.Name(),
+		Resource:  res,
+		Expr:      exprString(call.Fun),
+	}
+	sig := fn.Type().(*types.Signature)
+	for i := 0; i < sig.Params().Len() && i < len(call.Args); i++ {
+		switch n := namedOf(sig.Params().At(i).Type()); {
+		case n != nil && n.Obj().Name() == "TweakListOptionsFunc":
+			var lw fact.ListWatch
+			ix.optionsSelector(u.pkg, call.Args[i], &lw)
+			r.FieldSelector, r.Fields = lw.FieldSelector, lw.Fields
+		case sig.Params().At(i).Name() == "namespace":
+			r.Namespace = exprString(call.Args[i])
+		}
+	}
+	return r, true
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"github.com/kubewalk/kubewalk/analyzer/fact"
 	"go/ast"
+	"go/build"
 	"go/parser"
 	"go/scanner"
 	"go/token"
@@ -140,6 +141,7 @@ func load(ctx context.Context, cfg Config) (*Program, []fact.Symbol, loadStats, 
 	st.RootPackages = len(prog.Roots)
 	st.TypeErrors = int(ld.nerrors.Load())
 	st.Filtered = int(ld.nfiltered.Load())
+	logf("analyzer: %d dependency files queued to parse ahead, %d of them used", ld.nspecDep, ld.nspecUsed.Load())
 	if n := ld.nblankFailed.Load(); n > 0 {
 		logf("analyzer: %d dependency files parsed twice (bodies not blanked)", n)
 	}
@@ -292,6 +294,10 @@ type loader struct {
 	nerrors, nfiltered atomic.Int64
 	// nblankFailed counts files whose blanked source did not parse.
 	nblankFailed atomic.Int64
+	// nspecDep counts the dependencies' files queued to be parsed ahead
+	// (under mu), nspecUsed those a package then took.
+	nspecDep  int
+	nspecUsed atomic.Int64
 	// unparsed lists the files that could not be read or parsed (under
 	// mu): Load fails with the first.
 	unparsed []packages.Error
@@ -487,6 +493,9 @@ func (ld *loader) parse(p *lpkg) {
 		if sf := ld.specFor(filename); sf != nil && p.root != sf.dep {
 			sf.parse(ld.prog.Fset) // done already, or done now
 			if sf.f != nil && sf.err == nil {
+				if sf.dep {
+					ld.nspecUsed.Add(1)
+				}
 				if sf.blankFailed {
 					ld.nblankFailed.Add(1)
 				}
@@ -839,8 +848,26 @@ func (ld *loader) specDir(d string, rec, dep bool) {
 		if !strings.HasSuffix(name, ".go") || strings.HasSuffix(name, "_test.go") || ld.spec[path] != nil {
 			continue
 		}
+		if dep {
+			if ok, err := specBuild.MatchFile(d, name); err == nil && !ok {
+				continue // another platform's, or a cgo file: go list leaves it out
+			}
+		}
 		sf := &specFile{name: path, dep: dep}
+		if dep {
+			ld.nspecDep++
+		}
 		ld.spec[path] = sf
 		ld.specQ = append(ld.specQ, sf)
 	}
 }
+
+// specBuild decides which files of a dependency's directory are worth
+// parsing ahead: those of this platform's build with cgo off, as the
+// loader lists (a file's name suffix and //go:build line, read by
+// go/build). It only saves work: go list decides what is loaded.
+var specBuild = func() *build.Context {
+	c := build.Default
+	c.CgoEnabled = false
+	return &c
+}()

@@ -27,6 +27,11 @@ package fact
 //     listed. Method "ForResource"; Resource from a constant GVR, else
 //     ResourceDynamic (the garbage collector and the quota controller ask
 //     for every resource they discover).
+//   - a typed informer constructor called directly
+//     (coreinformers.NewFilteredConfigMapInformer(client, namespace, resync,
+//     indexers, tweak)): an informer of its own, outside any factory, with
+//     its own list and watch. Method is the constructor's name and
+//     Factory is "".
 //
 // Requests inside the factories' own packages (the generated informers
 // calling InformerFor) are their implementation, not requests, and are
@@ -37,14 +42,15 @@ type InformerRequest struct {
 	// Caller is the function making the request; At the call.
 	Caller FuncRef  `json:"caller"`
 	At     Location `json:"at"`
-	// Method is "Informer", "Lister", "InformerFor" or "ForResource".
+	// Method is "Informer", "Lister", "InformerFor", "ForResource", or
+	// the constructor of an informer of its own ("NewFilteredConfigMapInformer").
 	Method string `json:"method"`
 	// Factory is the import path of the factory's package: the typed
 	// factory "k8s.io/client-go/informers" (or a generated clientset's
 	// ".../informers/externalversions"), "k8s.io/client-go/dynamic/
 	// dynamicinformer", "k8s.io/client-go/metadata/metadatainformer"; ""
 	// when the code does not tell (an InformerFor through an interface
-	// declared elsewhere).
+	// declared elsewhere) and for an informer of its own.
 	Factory string `json:"factory,omitempty"`
 	// Resource is the informer's resource; empty when ResourceDynamic.
 	Resource        Resource `json:"resource"`
@@ -58,7 +64,8 @@ type InformerRequest struct {
 	// code tells it where the factory is made: the kubelet's factories
 	// watch only its own node, and services that are not headless.
 	// Fields are the fields it tests when constant, sorted. Namespace is
-	// the factory's WithNamespace, as written. All "" for a factory over
+	// the factory's WithNamespace (an own informer's namespace argument),
+	// as written. All "" for a factory over
 	// every object, or one the analyzer could not follow to where it is
 	// made.
 	FieldSelector string   `json:"fieldSelector,omitempty"`

@@ -37,3 +37,11 @@ func NodeOnly(client interface{}, nodeName string) {
 	nodes := f.Core().V1().Nodes()
 	_ = nodes.Lister() // want informer "Lister /v1 Node nodes factory=k8s.io/client-go/informers expr=nodes caller=podlister.NodeOnly fields=metadata.name namespace=metav1.NamespaceAll"
 }
+
+// AuthConfig watches one config map with an informer of its own, made
+// outside any factory.
+func AuthConfig(client interface{}) cache.SharedIndexInformer {
+	return coreinformers.NewFilteredConfigMapInformer(client, "kube-system", 0, func(options *metav1.ListOptions) { // want informer "NewFilteredConfigMapInformer /v1 ConfigMap configmaps factory= expr=coreinformers.NewFilteredConfigMapInformer caller=podlister.AuthConfig fields=metadata.name namespace=\"kube-system\""
+		options.FieldSelector = fields.OneTermEqualSelector("metadata.name", "extension-apiserver-authentication").String()
+	})
+}
