@@ -209,7 +209,10 @@ gobench ./analyzer "$TREE_NEW"
 gobench ./source "$TREE_NEW"
 # BenchmarkServeRebuildReal edits a walkthrough of the real $NEW_TAG site,
 # its tree and facts from E2E_CACHE (cached by the builds above).
-gobench ./internal/app/serve "$TREE_NEW" -benchtime 10x
+gobench ./cmd/kubewalk/internal/serve "$TREE_NEW" -benchtime 10x
+# BenchmarkTrace on the real $NEW_TAG facts, opened as the command opens
+# them; internal/derive/trace's is on its fixture.
+gobench ./cmd/kubewalk/internal/sitebuild "$TREE_NEW"
 gobench ./internal/derive/trace "$TREE_NEW"
 # The recorded run: the programs built from an empty Go build cache (about
 # 10 minutes here), then a record with them built.
@@ -217,13 +220,13 @@ gobench ./record "$TREE_NEW" -benchtime 1x
 
 # Anything else with a benchmark that the list above missed.
 for d in $(grep -rl --include='*_test.go' --exclude-dir=.cache --exclude-dir=testdata --exclude-dir=public --exclude-dir=.git '^func Benchmark' . 2>/dev/null | xargs -rn1 dirname | sort -u); do
-  case $d in ./site | ./internal/render/codehtml | ./analyzer | ./source | ./internal/app/serve | ./internal/derive/trace | ./record) ;;
+  case $d in ./site | ./internal/render/codehtml | ./analyzer | ./source | ./cmd/kubewalk/internal/serve | ./cmd/kubewalk/internal/sitebuild | ./internal/derive/trace | ./record) ;;
   *) gobench "$d" "$TREE_NEW" ;;
   esac
 done
 
 REC=$BENCH/bench-record.txt
-A=$BENCH/bench-analyzer.txt SRC=$BENCH/bench-source.txt SV=$BENCH/bench-serve.txt TR=$BENCH/bench-trace.txt CH=$BENCH/bench-codehtml.txt
+A=$BENCH/bench-analyzer.txt SRC=$BENCH/bench-source.txt SV=$BENCH/bench-serve.txt TR=$BENCH/bench-sitebuild.txt CH=$BENCH/bench-codehtml.txt
 LOAD_END=$(cut -d' ' -f1-3 /proc/loadavg)
 
 step "summary"

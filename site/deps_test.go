@@ -20,9 +20,9 @@ func TestDependencies(t *testing.T) {
 		t.Skip("no go command")
 	}
 	const mod = "github.com/kubewalk/kubewalk/"
-	producers := []string{"analyzer", "site", "internal/render/codehtml", "internal/render/diagram", "internal/app/pipeline"}
+	producers := []string{"analyzer", "site", "internal/render/codehtml", "internal/render/diagram", "cmd/kubewalk/internal/pipeline", "cmd/kubewalk/internal/sitebuild"}
 	for pkg, banned := range map[string][]string{
-		"site":                    {"analyzer", "internal/app/pipeline"},
+		"site":                    {"analyzer", "cmd/kubewalk/internal/pipeline", "cmd/kubewalk/internal/sitebuild"},
 		"walkthrough":             producers,
 		"internal/derive/reldiff": producers,
 		"internal/derive/trace":   producers,
@@ -42,12 +42,14 @@ func TestDependencies(t *testing.T) {
 }
 
 // TestCommandsWithoutSite: the commands that build no site (explain,
-// record, export, check, list) load walkthroughs as data and never name
-// the site's package, its URL rules or its renderer: their files import
-// neither site nor a renderer.
+// record, export, check, list, trace, diff) load walkthroughs as data and
+// never name the site's package, its URL rules or its renderer: their
+// files import neither site, nor sitebuild, nor a renderer. (That the
+// packages they use link none of it is cmd/kubewalk/internal/pipeline's
+// TestDependenciesWithoutSite.)
 func TestCommandsWithoutSite(t *testing.T) {
 	const mod = "github.com/kubewalk/kubewalk/"
-	for _, cmd := range []string{"explain", "record", "export", "check", "list"} {
+	for _, cmd := range []string{"explain", "record", "export", "check", "list", "trace", "diff"} {
 		file := filepath.Join("..", "cmd", "kubewalk", cmd+".go")
 		f, err := parser.ParseFile(token.NewFileSet(), file, nil, parser.ImportsOnly)
 		if err != nil {
@@ -55,7 +57,7 @@ func TestCommandsWithoutSite(t *testing.T) {
 		}
 		for _, imp := range f.Imports {
 			p, _ := strconv.Unquote(imp.Path.Value)
-			if p == mod+"site" || strings.HasPrefix(p, mod+"internal/render/") {
+			if p == mod+"site" || p == mod+"cmd/kubewalk/internal/sitebuild" || strings.HasPrefix(p, mod+"internal/render/") {
 				t.Errorf("%s imports %s", file, p)
 			}
 		}

@@ -5,7 +5,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/kubewalk/kubewalk/internal/app/pipeline"
+	"github.com/kubewalk/kubewalk/cmd/kubewalk/internal/pipeline"
+	"github.com/kubewalk/kubewalk/cmd/kubewalk/internal/sitebuild"
 	"github.com/kubewalk/kubewalk/record"
 	"github.com/spf13/cobra"
 )
@@ -107,7 +108,7 @@ func runBuild(cmd *cobra.Command, g *globals, bf *buildFlags) error {
 		}
 		rels = append(rels, rel)
 	}
-	stats, err := pipeline.BuildReleases(cmd.Context(), rels, sets, bf.lang, bf.out, g.logf)
+	stats, err := sitebuild.BuildReleases(cmd.Context(), rels, sets, bf.lang, bf.out, g.logf)
 	if err != nil {
 		return err
 	}

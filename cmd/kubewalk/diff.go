@@ -3,7 +3,7 @@ package main
 import (
 	"fmt"
 
-	"github.com/kubewalk/kubewalk/internal/app/pipeline"
+	"github.com/kubewalk/kubewalk/cmd/kubewalk/internal/pipeline"
 	"github.com/kubewalk/kubewalk/internal/derive/reldiff"
 	"github.com/kubewalk/kubewalk/walkthrough"
 	"github.com/spf13/cobra"

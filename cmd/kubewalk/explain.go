@@ -8,7 +8,7 @@ import (
 	"io"
 	"os"
 
-	"github.com/kubewalk/kubewalk/internal/app/pipeline"
+	"github.com/kubewalk/kubewalk/cmd/kubewalk/internal/pipeline"
 	"github.com/kubewalk/kubewalk/internal/derive/explain"
 	"github.com/kubewalk/kubewalk/record"
 	"github.com/kubewalk/kubewalk/source"

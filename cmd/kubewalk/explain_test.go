@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/kubewalk/kubewalk/internal/app/codetour"
+	"github.com/kubewalk/kubewalk/cmd/kubewalk/internal/codetour"
 	"github.com/kubewalk/kubewalk/internal/derive/explain"
 )
 

@@ -10,8 +10,8 @@ import (
 	"path/filepath"
 	"unicode/utf8"
 
-	"github.com/kubewalk/kubewalk/internal/app/codetour"
-	"github.com/kubewalk/kubewalk/internal/app/pipeline"
+	"github.com/kubewalk/kubewalk/cmd/kubewalk/internal/codetour"
+	"github.com/kubewalk/kubewalk/cmd/kubewalk/internal/pipeline"
 	"github.com/spf13/cobra"
 )
 

@@ -8,7 +8,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/kubewalk/kubewalk/analyzer/fact"
-	"github.com/kubewalk/kubewalk/internal/app/pipeline"
+	"github.com/kubewalk/kubewalk/cmd/kubewalk/internal/pipeline"
 	"github.com/kubewalk/kubewalk/walkthrough"
 	"github.com/spf13/cobra"
 	"sigs.k8s.io/yaml"

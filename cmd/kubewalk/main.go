@@ -4,7 +4,8 @@
 //
 // This package holds only the command line: flags, progress and exit codes.
 // The work is done by the packages source, analyzer, walkthrough and site,
-// glued together in internal/app/pipeline.
+// glued together in internal/pipeline (and internal/sitebuild, which
+// renders the site).
 //
 // Exit codes: 0 success, 1 failure, 2 usage error (bad flags or arguments).
 package main

@@ -9,8 +9,9 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/kubewalk/kubewalk/internal/app/pipeline"
-	"github.com/kubewalk/kubewalk/internal/app/serve"
+	"github.com/kubewalk/kubewalk/cmd/kubewalk/internal/pipeline"
+	"github.com/kubewalk/kubewalk/cmd/kubewalk/internal/serve"
+	"github.com/kubewalk/kubewalk/cmd/kubewalk/internal/sitebuild"
 	"github.com/kubewalk/kubewalk/walkthrough"
 	"github.com/spf13/cobra"
 )
@@ -133,7 +134,7 @@ func (f *serveFlags) newServer(g *globals, rel *pipeline.Release, sets []pipelin
 	if f.userDir != "" {
 		watch = []string{f.userDir}
 	}
-	build := pipeline.Rebuild(rel, sets, f.lang, g.logf)
+	build := sitebuild.Rebuild(rel, sets, f.lang, g.logf)
 	return serve.New(serve.Options{
 		Build: func(ctx context.Context, out string) error {
 			_, err := build(ctx, out)

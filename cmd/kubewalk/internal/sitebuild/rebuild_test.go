@@ -1,22 +1,20 @@
-package pipeline
+package sitebuild
 
 import (
 	"context"
-	"errors"
 	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
-	"testing/fstest"
 
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/kubewalk/kubewalk/analyzer"
+	"github.com/kubewalk/kubewalk/cmd/kubewalk/internal/pipeline"
 	"github.com/kubewalk/kubewalk/internal/testsupport/testfs"
 	"github.com/kubewalk/kubewalk/source"
-	"github.com/kubewalk/kubewalk/walkthrough"
 )
 
 const (
@@ -53,7 +51,7 @@ func TestRebuildIsBuild(t *testing.T) {
 		t.Skip("loads packages")
 	}
 	dir := t.TempDir()
-	if err := testfs.CopyTree("../../../analyzer/testdata/kubelike", dir); err != nil {
+	if err := testfs.CopyTree("../../../../analyzer/testdata/kubelike", dir); err != nil {
 		t.Fatal(err)
 	}
 	res, err := analyzer.Analyze(context.Background(), analyzer.Config{
@@ -65,7 +63,7 @@ func TestRebuildIsBuild(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rel := &Release{Tree: &source.Tree{Dir: dir, Tag: "v1.99.0", Backend: "dir"}, Result: res}
+	rel := &pipeline.Release{Tree: &source.Tree{Dir: dir, Tag: "v1.99.0", Backend: "dir"}, Result: res}
 	fixed, edited := t.TempDir(), t.TempDir()
 	write := func(dir, name, content string) {
 		t.Helper()
@@ -74,7 +72,7 @@ func TestRebuildIsBuild(t *testing.T) {
 		}
 	}
 	write(fixed, "controller.md", controllerMD)
-	sets := []WalkSet{{Name: fixed, FS: os.DirFS(fixed), Dir: "."}, {Name: edited, FS: os.DirFS(edited), Dir: "."}}
+	sets := []pipeline.WalkSet{{Name: fixed, FS: os.DirFS(fixed), Dir: "."}, {Name: edited, FS: os.DirFS(edited), Dir: "."}}
 	rebuild := Rebuild(rel, sets, "en", nil)
 	slots := t.TempDir()
 	var served []string // the last two directories that built, newest last
@@ -115,53 +113,5 @@ func TestRebuildIsBuild(t *testing.T) {
 		if len(served) > 2 {
 			served = served[1:]
 		}
-	}
-}
-
-// The memo loads a set again only when a file of it changed, appeared or
-// went, or when the last load failed.
-func TestDocsMemo(t *testing.T) {
-	fsys := fstest.MapFS{"w/a.md": {Data: []byte("a")}, "w/b.ko.md": {Data: []byte("b")}, "w/sub/c.md": {Data: []byte("c")}}
-	set := WalkSet{Name: "user", FS: fsys, Dir: "w"}
-	memo := &docsMemo{sets: map[string]memoSet{}}
-	loads := 0
-	var fail error
-	load := func() ([]*walkthrough.Doc, error) {
-		loads++
-		return []*walkthrough.Doc{{ID: strconv.Itoa(loads)}}, fail
-	}
-	step := func(what string, wantLoads int, wantID string) {
-		t.Helper()
-		docs, err := memo.load(set, "en", nil, load)
-		if loads != wantLoads || (err == nil && docs[0].ID != wantID) {
-			t.Errorf("%s: %d loads, docs %s; want %d loads, docs %s", what, loads, docs[0].ID, wantLoads, wantID)
-		}
-	}
-	step("first", 1, "1")
-	step("unchanged", 1, "1")
-	fsys["w/sub/c.md"] = &fstest.MapFile{Data: []byte("c2")}
-	step("a subdirectory changed (Load does not read it)", 1, "1")
-	fsys["w/a.md"] = &fstest.MapFile{Data: []byte("a2")}
-	step("a file changed", 2, "2")
-	fsys["w/b.md"] = &fstest.MapFile{Data: []byte("")}
-	step("a file appeared", 3, "3")
-	delete(fsys, "w/b.ko.md")
-	step("a file went", 4, "4")
-	fail = errors.New("broken")
-	fsys["w/a.md"] = &fstest.MapFile{Data: []byte("a3")}
-	step("a broken file", 5, "")
-	fail = nil
-	step("the same file, loading now", 6, "6")
-	if _, err := memo.load(set, "ko", nil, load); err != nil || loads != 7 {
-		t.Errorf("another language: %d loads", loads)
-	}
-	// The set's links are checked against the other sets' walkthroughs:
-	// when those change, the set loads again.
-	also := walkthrough.LinkTargets{"deployment": {"step-1-create"}}
-	if _, err := memo.load(set, "ko", also, load); err != nil || loads != 8 {
-		t.Errorf("other walkthroughs changed: %d loads", loads)
-	}
-	if _, err := memo.load(set, "ko", walkthrough.LinkTargets{"deployment": {"step-1-create"}}, load); err != nil || loads != 8 {
-		t.Errorf("the same other walkthroughs: %d loads", loads)
 	}
 }

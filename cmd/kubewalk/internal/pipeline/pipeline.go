@@ -1,6 +1,9 @@
-// Package pipeline glues kubewalk's stages together for the command line:
-// fetch a tree (source), analyse it (analyzer, through its facts cache),
-// load and resolve walkthroughs (walkthrough), and render the site (site).
+// Package pipeline glues kubewalk's stages together for the command line, up
+// to the site: fetch a tree (source), analyse it (analyzer, through its
+// facts cache), find its recordings (record), and load and resolve
+// walkthroughs (walkthrough). Rendering a site is sitebuild's, so that the
+// commands that build none (explain, record, export, check, list, trace,
+// diff) need nothing of the site: this package does not import it.
 // It holds no logic of its own beyond choosing inputs: which walkthrough
 // directories, which analyzer roots, which cache directories.
 package pipeline
@@ -15,12 +18,10 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
-	"sync"
 
 	"github.com/kubewalk/kubewalk/analyzer"
 	"github.com/kubewalk/kubewalk/analyzer/fact"
 	"github.com/kubewalk/kubewalk/record"
-	"github.com/kubewalk/kubewalk/site"
 	"github.com/kubewalk/kubewalk/source"
 	"github.com/kubewalk/kubewalk/walkthrough"
 	"github.com/kubewalk/kubewalk/walkthroughs"
@@ -72,12 +73,6 @@ type Release struct {
 	// Recordings are the release's recorded runs, one per scenario that
 	// has one (record.Find), in the order of record.Scenarios.
 	Recordings []*record.Recording
-
-	// traces are derived once per Release: they depend on the facts only,
-	// and serve rebuilds the site on every walkthrough edit (deriving the
-	// six kinds at v1.36.3 takes 0.3 s).
-	tracesOnce sync.Once
-	traces     []site.TraceInput
 }
 
 // Open fetches the tree for opts.Tag and analyses it, with the analyzer's
@@ -169,4 +164,10 @@ func Roots(sets []WalkSet) ([]string, error) {
 	}
 	sort.Strings(roots[len(analyzer.DefaultRoots):])
 	return roots, nil
+}
+
+// Read returns the file at path, slash-separated and relative to the
+// release's tree.
+func (rel *Release) Read(path string) ([]byte, error) {
+	return os.ReadFile(filepath.Join(rel.Tree.Dir, filepath.FromSlash(path)))
 }

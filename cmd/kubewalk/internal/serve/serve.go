@@ -3,7 +3,7 @@
 // pages open in a browser.
 //
 // The server knows nothing of how a site is built: Options.Build renders
-// one into a directory (cmd/kubewalk passes pipeline.Rebuild over the
+// one into a directory (cmd/kubewalk passes sitebuild.Rebuild over the
 // release already analysed, so a Markdown edit re-resolves the
 // walkthroughs and renders again only the pages it can change, and never
 // reloads packages). Builds rotate through three directories under a

@@ -10,7 +10,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/kubewalk/kubewalk/internal/app/pipeline"
+	"github.com/kubewalk/kubewalk/cmd/kubewalk/internal/pipeline"
+	"github.com/kubewalk/kubewalk/cmd/kubewalk/internal/sitebuild"
 	"github.com/kubewalk/kubewalk/source"
 	"github.com/kubewalk/kubewalk/walkthroughs"
 )
@@ -37,12 +38,12 @@ func BenchmarkServeRebuild(b *testing.B) {
 //   - text: a sentence of the first step changes;
 //   - title: the first step's title changes, so its ID and the backlinks
 //     of every file the step cites change too;
-//   - full: the text edit, with every build a whole pipeline.Build (what
-//     serve did before pipeline.Rebuild): the baseline.
+//   - full: the text edit, with every build a whole sitebuild.Build (what
+//     serve did before sitebuild.Rebuild): the baseline.
 //
 // To run it alone:
 //
-//	KUBEWALK_E2E_CACHE=.cache/e2e go test -run '^$' -bench ServeRebuildReal ./internal/app/serve
+//	KUBEWALK_E2E_CACHE=.cache/e2e go test -run '^$' -bench ServeRebuildReal ./cmd/kubewalk/internal/serve
 func BenchmarkServeRebuildReal(b *testing.B) {
 	cache := os.Getenv("KUBEWALK_E2E_CACHE")
 	if cache == "" {
@@ -78,11 +79,11 @@ func BenchmarkServeRebuildReal(b *testing.B) {
 		}
 	}
 	full := func(ctx context.Context, out string) error {
-		_, err := pipeline.Build(ctx, rel, sets, "en", out, nil)
+		_, err := sitebuild.Build(ctx, rel, sets, "en", out, nil)
 		return err
 	}
 	rebuild := func() func(ctx context.Context, out string) error {
-		build := pipeline.Rebuild(rel, sets, "en", nil)
+		build := sitebuild.Rebuild(rel, sets, "en", nil)
 		return func(ctx context.Context, out string) error {
 			_, err := build(ctx, out)
 			return err
