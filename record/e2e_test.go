@@ -16,7 +16,8 @@ import (
 )
 
 // e2eBinaries builds (or takes from the cache make e2e shares) the
-// programs of the default release.
+// programs of the default release, with coverage counters as kubewalk
+// record builds them by default.
 func e2eBinaries(t *testing.T) *Binaries {
 	t.Helper()
 	cache := os.Getenv("KUBEWALK_E2E_CACHE")
@@ -28,7 +29,7 @@ func e2eBinaries(t *testing.T) *Binaries {
 	if err != nil {
 		t.Fatal(err)
 	}
-	bins, err := Build(ctx, tree, BuildOptions{CacheDir: cache, Logf: t.Logf})
+	bins, err := Build(ctx, tree, BuildOptions{CacheDir: cache, Coverage: true, Logf: t.Logf})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -68,19 +69,26 @@ func TestE2ERunFaults(t *testing.T) {
 			t.Errorf("err = %v, want the API server's failure with its log saying the address is in use", err)
 		}
 	})
-	t.Run("cancelled", func(t *testing.T) {
+	// cancelAt runs the scenario and cancels it when Run logs a line of
+	// format whose first argument is arg, as Ctrl-C would then.
+	cancelAt := func(t *testing.T, format, arg string) {
 		ctx, cancel := context.WithCancel(context.Background())
-		logf := func(format string, args ...any) {
-			t.Logf(format, args...)
-			if strings.HasPrefix(format, "started") && len(args) > 0 && args[0] == "kube-scheduler" {
+		defer cancel()
+		logf := func(f string, args ...any) {
+			t.Logf(f, args...)
+			if strings.HasPrefix(f, format) && len(args) > 0 && args[0] == arg {
 				cancel()
 			}
 		}
-		_, err := Run(ctx, bins, RunOptions{Logf: logf})
-		if !errors.Is(err, context.Canceled) {
+		if _, err := Run(ctx, bins, RunOptions{Logf: logf}); !errors.Is(err, context.Canceled) {
 			t.Errorf("err = %v, want context.Canceled", err)
 		}
-	})
+	}
+	t.Run("cancelled", func(t *testing.T) { cancelAt(t, "started", "kube-scheduler") })
+	// Ctrl-C once the programs hold counters of several phases: the
+	// snapshot directories go with the run's, and the covdata reading
+	// them is stopped.
+	t.Run("cancelled between phases", func(t *testing.T) { cancelAt(t, "phase", "apply/kubectl") })
 	if l := runLeftovers(t); len(l) > 0 {
 		t.Errorf("run directories left: %v", l)
 	}
