@@ -120,6 +120,12 @@ func (r *run) collectAudit(rec *Recording) error {
 		rec.Events[i].At -= o
 		rec.Events[i].Last -= o
 	}
+	if rec.Coverage != nil {
+		for i := range rec.Coverage.Phases {
+			rec.Coverage.Phases[i].Start -= o
+			rec.Coverage.Phases[i].End -= o
+		}
+	}
 	return nil
 }
 

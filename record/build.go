@@ -50,6 +50,10 @@ type Binaries struct {
 	// Tag is the release, GoVersion the toolchain that built them.
 	Tag       string `json:"tag"`
 	GoVersion string `json:"goVersion"`
+	// Coverage says the programs were built with coverage counters and
+	// write them on demand (see BuildOptions.Coverage); Run then records
+	// which code ran in each phase.
+	Coverage bool `json:"coverage,omitempty"`
 }
 
 // Path returns the executable of a program.
@@ -62,6 +66,11 @@ type BuildOptions struct {
 	CacheDir string
 	// Go is the go command; "" is "go" from PATH.
 	Go string
+	// Coverage builds the programs with coverage counters on the tree's
+	// packages (CoverPackages), each able to write its counters on
+	// demand, cached apart from the plain build as
+	// <CacheDir>/record/bin/<tag>/<go version>-<hash>-cover/.
+	Coverage bool
 	// Logf reports progress; nil is silent.
 	Logf func(format string, args ...any)
 }
@@ -102,6 +111,13 @@ func Build(ctx context.Context, tree *source.Tree, opts BuildOptions) (*Binaries
 	if err != nil {
 		return nil, err
 	}
+	var coverPkgs []string
+	if opts.Coverage {
+		if coverPkgs, err = CoverPackages(tree); err != nil {
+			return nil, err
+		}
+		sum = coverSum(sum, coverPkgs)
+	}
 	if opts.CacheDir == "" {
 		return nil, fmt.Errorf("record: no cache directory for the programs: use --cache-dir")
 	}
@@ -110,8 +126,12 @@ func Build(ctx context.Context, tree *source.Tree, opts BuildOptions) (*Binaries
 		return nil, fmt.Errorf("record: %w", err)
 	}
 	root := filepath.Join(cacheDir, "record", "bin", tree.Tag)
-	final := filepath.Join(root, goVersion+"-"+sum)
-	bins := &Binaries{Dir: final, Tag: tree.Tag, GoVersion: goVersion}
+	name := goVersion + "-" + sum
+	if opts.Coverage {
+		name += "-cover"
+	}
+	final := filepath.Join(root, name)
+	bins := &Binaries{Dir: final, Tag: tree.Tag, GoVersion: goVersion, Coverage: opts.Coverage}
 	if complete(final) {
 		return bins, nil
 	}
@@ -145,7 +165,7 @@ func Build(ctx context.Context, tree *source.Tree, opts BuildOptions) (*Binaries
 		return nil, fmt.Errorf("record: %w", err)
 	}
 	defer os.RemoveAll(tmp)
-	if err := build(ctx, tree, tmp, goVersion, ldflags, opts); err != nil {
+	if err := build(ctx, tree, tmp, goVersion, ldflags, coverPkgs, opts); err != nil {
 		return nil, err
 	}
 	stamp, _ := json.MarshalIndent(bins, "", "  ")
@@ -200,24 +220,34 @@ func buildSum(ldflags string) (string, error) {
 
 // build writes the helper module and workspace under dir and builds every
 // program into dir/bin in one go command, which compiles the packages the
-// programs share once.
-func build(ctx context.Context, tree *source.Tree, dir, goVersion, ldflags string, opts BuildOptions) error {
+// programs share once. With coverPkgs, the programs are built with
+// coverage counters on those packages and the snapshot hook in each main
+// package (coverhook).
+func build(ctx context.Context, tree *source.Tree, dir, goVersion, ldflags string, coverPkgs []string, opts BuildOptions) error {
 	work, err := writeWorkspace(tree, dir)
 	if err != nil {
 		return err
 	}
-	pkgs := []string{
-		"k8s.io/kubernetes/cmd/kube-apiserver",
-		"k8s.io/kubernetes/cmd/kube-controller-manager",
-		"k8s.io/kubernetes/cmd/kube-scheduler",
-		"k8s.io/kubernetes/cmd/kubectl",
-		helperModule + "/etcd",
-		helperModule + "/kubelet",
+	var pkgs, coverArgs []string
+	for _, m := range coverMains {
+		pkgs = append(pkgs, "k8s.io/kubernetes/"+m)
 	}
+	if len(coverPkgs) > 0 {
+		if err := writeCoverMains(tree, dir); err != nil {
+			return err
+		}
+		pkgs = pkgs[:0]
+		for _, m := range coverMains {
+			pkgs = append(pkgs, helperModule+"/"+path.Base(m))
+		}
+		coverArgs = []string{"-cover", "-covermode=atomic", "-coverpkg=" + strings.Join(coverPkgs, ",")}
+	}
+	pkgs = append(pkgs, helperModule+"/etcd", helperModule+"/kubelet")
 	// -trimpath keeps the cache's location out of the binaries and out of
 	// the Go build cache's keys, so a tree fetched into another cache
 	// directory (a fresh clone's, in CI) reuses what was compiled before.
 	args := []string{"build", "-v", "-trimpath", "-o", filepath.Join(dir, "bin") + string(filepath.Separator), "-ldflags", ldflags}
+	args = append(args, coverArgs...)
 	args = append(args, pkgs...)
 	cmd := exec.CommandContext(ctx, opts.goCmd(), args...)
 	cmd.Dir = filepath.Join(dir, "helper")
@@ -228,7 +258,11 @@ func build(ctx context.Context, tree *source.Tree, dir, goVersion, ldflags strin
 	if err != nil {
 		return err
 	}
-	opts.logf("building %s for %s with %s (about 10 minutes on 2 cores with an empty Go build cache; cached afterwards)", strings.Join(Programs, ", "), tree.Tag, goVersion)
+	what := ""
+	if len(coverPkgs) > 0 {
+		what = " with coverage counters"
+	}
+	opts.logf("building %s for %s%s with %s (about 10 minutes on 2 cores with an empty Go build cache; cached afterwards)", strings.Join(Programs, ", "), tree.Tag, what, goVersion)
 	start := time.Now()
 	if err := cmd.Start(); err != nil {
 		return fmt.Errorf("%w: %v", ErrBuild, err)

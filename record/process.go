@@ -45,6 +45,13 @@ func (r *run) start(name, bin string, args ...string) (*process, error) {
 	cmd.Dir = r.dir
 	cmd.Stdout, cmd.Stderr = out, out
 	cmd.Env = r.env()
+	if r.cover != nil {
+		env, err := r.cover.coverEnv(name)
+		if err != nil {
+			return nil, fmt.Errorf("start %s: %w", name, err)
+		}
+		cmd.Env = append(cmd.Env, env...)
+	}
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("start %s: %w", name, err)
@@ -214,9 +221,19 @@ func (r *run) waitFor(ctx context.Context, p *process, what string, timeout time
 		select {
 		case <-ctx.Done():
 			return ctx.Err()
-		case <-time.After(250 * time.Millisecond):
+		case <-time.After(r.pollEvery()):
 		}
 	}
+}
+
+// pollEvery is how often waitFor checks: often enough, with coverage,
+// that a phase boundary is seen soon after it passes (Coverage.Note says
+// 100 ms).
+func (r *run) pollEvery() time.Duration {
+	if r.cover != nil {
+		return 100 * time.Millisecond
+	}
+	return 250 * time.Millisecond
 }
 
 // ErrTimeout is wrapped when the run does not reach a state in time.
@@ -250,6 +267,19 @@ func (r *run) output(ctx context.Context, bin string, args ...string) ([]byte, e
 	cmd := exec.CommandContext(ctx, bin, args...)
 	cmd.Dir = r.dir
 	cmd.Env = r.env()
+	if r.cover != nil {
+		// kubectl's counters are the phase's; etcd's client mode, which
+		// lists the keys, counts nothing of interest.
+		name := filepath.Base(bin)
+		if name != "kubectl" {
+			name = "clients"
+		}
+		env, err := r.cover.clientEnv(name)
+		if err != nil {
+			return nil, err
+		}
+		cmd.Env = append(cmd.Env, env...)
+	}
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr

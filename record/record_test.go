@@ -3,6 +3,7 @@ package record
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -320,7 +321,7 @@ func TestRecordingRoundTrip(t *testing.T) {
 	if diff := cmp.Diff(rec.Events, back.Events); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
-	old := strings.Replace(string(data), `"format": 1`, `"format": 0`, 1)
+	old := strings.Replace(string(data), fmt.Sprintf(`"format": %d`, Format), `"format": 1`, 1)
 	if _, err := Parse("r.json", []byte(old)); err == nil || !strings.Contains(err.Error(), "record it again") {
 		t.Errorf("another format: err = %v", err)
 	}

@@ -10,8 +10,8 @@ import (
 )
 
 // Format is the version of the recording schema. A recording of another
-// format is not read.
-const Format = 1
+// format is not read. Format 2 added Coverage.
+const Format = 2
 
 // Recording is what one run of a scenario left behind, as plain data in a
 // stable order. Times are milliseconds relative to the scenario's first
@@ -36,6 +36,9 @@ type Recording struct {
 	Keys []Key `json:"keys"`
 	// NotObserved says what the run could not show, and why.
 	NotObserved []string `json:"notObserved,omitempty"`
+	// Coverage is the code that ran, per phase and program, when the
+	// programs were built with coverage counters; nil otherwise.
+	Coverage *Coverage `json:"coverage,omitempty"`
 }
 
 // Component is one program of the run.
@@ -133,13 +136,15 @@ func (r *Recording) sort() {
 	slices.SortFunc(r.Keys, func(a, b Key) int { return cmp.Compare(a.Key, b.Key) })
 }
 
-// Marshal returns the recording as indented JSON, lists never null.
+// Marshal returns the recording as indented JSON, lists never null. The
+// coverage comes last, written a line per entry (Coverage.writeJSON).
 func (r *Recording) Marshal() ([]byte, error) {
 	c := *r
 	c.Components = nonNil(c.Components)
 	c.Events = nonNil(c.Events)
 	c.Audit = nonNil(c.Audit)
 	c.Keys = nonNil(c.Keys)
+	c.Coverage = nil
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetIndent("", "  ")
@@ -147,7 +152,19 @@ func (r *Recording) Marshal() ([]byte, error) {
 	if err := enc.Encode(&c); err != nil {
 		return nil, err
 	}
-	return b.Bytes(), nil
+	if r.Coverage == nil {
+		return b.Bytes(), nil
+	}
+	// The encoder ended the object with "\n}\n": the coverage goes
+	// before that brace.
+	out := bytes.TrimSuffix(b.Bytes(), []byte("\n}\n"))
+	b2 := bytes.NewBuffer(out[:len(out):len(out)])
+	b2.WriteString(",\n  \"coverage\": ")
+	if err := r.Coverage.writeJSON(b2, "  "); err != nil {
+		return nil, err
+	}
+	b2.WriteString("\n}\n")
+	return b2.Bytes(), nil
 }
 
 func nonNil[T any](s []T) []T {

@@ -25,6 +25,9 @@ type RunOptions struct {
 	// KeepDir keeps the run directory (logs, certificates, the audit log)
 	// for debugging, and says where it is.
 	KeepDir bool
+	// Go is the go command that reads the counters of programs built with
+	// coverage (go tool covdata); "" is "go" from PATH.
+	Go string
 
 	// grace replaces stopGrace, and ports the free ports up picks, for
 	// tests.
@@ -47,7 +50,12 @@ type run struct {
 	auditLog                                                     string
 	// grace is stopGrace, shorter in tests.
 	grace time.Duration
+	// cover takes the counters at each phase boundary when the programs
+	// were built with coverage; nil otherwise.
+	cover *coverRun
 }
+
+func (o RunOptions) goCmd() string { return cmp.Or(o.Go, "go") }
 
 func (r *run) logf(format string, args ...any) {
 	if r.opts.Logf != nil {
@@ -93,7 +101,13 @@ func Run(ctx context.Context, bins *Binaries, opts RunOptions) (rec *Recording, 
 			return nil, fmt.Errorf("record: %w", err)
 		}
 	}
+	if bins.Coverage {
+		r.cover = &coverRun{dir: filepath.Join(dir, "cover")}
+	}
 	if err := r.up(ctx); err != nil {
+		return nil, err
+	}
+	if err := r.phase(ctx, "startup"); err != nil {
 		return nil, err
 	}
 	rec, err = r.scenario(ctx, sc)
@@ -103,6 +117,9 @@ func Run(ctx context.Context, bins *Binaries, opts RunOptions) (rec *Recording, 
 	// The components are stopped before the audit log is read, so that
 	// every entry is flushed and nothing more is appended.
 	r.stopAll()
+	if err := r.collectCoverage(ctx, rec); err != nil {
+		return nil, err
+	}
 	if err := r.collectAudit(rec); err != nil {
 		return nil, err
 	}
@@ -159,6 +176,9 @@ func (r *run) up(ctx context.Context) error {
 	r.etcdPort, r.peerPort, r.apiPort, r.kcmPort, r.schedPort, r.kubeletPort = ports[0], ports[1], ports[2], ports[3], ports[4], ports[5]
 	if r.pki, err = newPKI(filepath.Join(r.dir, "pki")); err != nil {
 		return fmt.Errorf("record: certificates: %w", err)
+	}
+	if r.cover != nil {
+		r.cover.start = time.Now()
 	}
 	if err := r.startEtcd(ctx); err != nil {
 		return err

@@ -38,6 +38,9 @@ type Scenario struct {
 // pods of the scenario, all Running with Image, each with a Started event,
 // and no other pod left.
 type Step struct {
+	// Name names the step's phases ("scale-up/pods"); the manifest's
+	// apply is "apply".
+	Name     string
 	Kubectl  []string
 	Replicas int
 	Image    string
@@ -91,8 +94,8 @@ var Scenarios = []Scenario{
 		Doc:      "the deployment scenario, then kubectl scale to 5 replicas and back to 2: ScalingReplicaSet up and down, SuccessfulDelete, the kubelet killing containers",
 		Manifest: nginxDeployment,
 		Steps: []Step{
-			{Kubectl: []string{"scale", "deployment/nginx-deployment", "--replicas=5"}, Replicas: 5, Image: "nginx:1.14.2"},
-			{Kubectl: []string{"scale", "deployment/nginx-deployment", "--replicas=2"}, Replicas: 2, Image: "nginx:1.14.2"},
+			{Name: "scale-up", Kubectl: []string{"scale", "deployment/nginx-deployment", "--replicas=5"}, Replicas: 5, Image: "nginx:1.14.2"},
+			{Name: "scale-down", Kubectl: []string{"scale", "deployment/nginx-deployment", "--replicas=2"}, Replicas: 2, Image: "nginx:1.14.2"},
 		},
 		Namespace: "default", Selector: "app=nginx", Replicas: 3, Image: "nginx:1.14.2",
 		Keys: nginxKeys,
@@ -102,7 +105,7 @@ var Scenarios = []Scenario{
 		Doc:      "the deployment scenario, then a rolling update to nginx:1.16.1: a second ReplicaSet scaled up while the first is scaled down",
 		Manifest: nginxDeployment,
 		Steps: []Step{
-			{Kubectl: []string{"set", "image", "deployment/nginx-deployment", "nginx=nginx:1.16.1"}, Replicas: 3, Image: "nginx:1.16.1"},
+			{Name: "set-image", Kubectl: []string{"set", "image", "deployment/nginx-deployment", "nginx=nginx:1.16.1"}, Replicas: 3, Image: "nginx:1.16.1"},
 		},
 		Namespace: "default", Selector: "app=nginx", Replicas: 3, Image: "nginx:1.14.2",
 		Keys: nginxKeys,
@@ -189,22 +192,39 @@ func (r *run) scenario(ctx context.Context, sc Scenario) (*Recording, error) {
 		return nil, fmt.Errorf("record: %w", err)
 	}
 	deadline := time.Now().Add(r.opts.Timeout)
-	steps := append([]Step{{Kubectl: []string{"apply", "-f", manifest}, Replicas: sc.Replicas, Image: sc.Image}}, sc.Steps...)
+	steps := append([]Step{{Name: "apply", Kubectl: []string{"apply", "-f", manifest}, Replicas: sc.Replicas, Image: sc.Image}}, sc.Steps...)
 	var events []rawEvent
 	for _, st := range steps {
 		r.logf("kubectl %s", strings.Join(st.Kubectl, " "))
 		if _, err := r.output(ctx, r.bins.Path("kubectl"), st.Kubectl...); err != nil {
 			return nil, fmt.Errorf("record: %w", err)
 		}
+		if err := r.phase(ctx, st.Name+"/kubectl"); err != nil {
+			return nil, err
+		}
 		what := fmt.Sprintf("exactly %d Running pods (%s) of %s with Started events", st.Replicas, sc.Selector, st.Image)
 		r.logf("waiting for %s", what)
+		// The boundaries are checked in order at each poll; several may
+		// pass at once, and each ends a phase of its own.
+		bounds := stepBoundaries(r, sc, st, &events)
+		next := 0
+		var phaseErr error
 		err := r.waitFor(ctx, nil, what, time.Until(deadline), func(ctx context.Context) (bool, error) {
-			var err error
-			if events, err = r.events(ctx); err != nil {
-				return false, err
+			for next < len(bounds) {
+				ok, err := bounds[next].passed(ctx)
+				if !ok || err != nil {
+					return false, err
+				}
+				if phaseErr = r.phase(ctx, st.Name+"/"+bounds[next].name); phaseErr != nil {
+					return true, nil
+				}
+				next++
 			}
-			return r.settled(ctx, sc, st, events)
+			return true, nil
 		})
+		if phaseErr != nil {
+			return nil, phaseErr
+		}
 		if err != nil {
 			return nil, fmt.Errorf("record: %s: %w", sc.Name, err)
 		}
@@ -223,6 +243,9 @@ func (r *run) scenario(ctx context.Context, sc Scenario) (*Recording, error) {
 			return nil, fmt.Errorf("record: %w", err)
 		}
 	}
+	if err := r.phase(ctx, "quiet"); err != nil {
+		return nil, err
+	}
 	keys, err := r.keys(ctx, sc)
 	if err != nil {
 		return nil, err
@@ -232,27 +255,107 @@ func (r *run) scenario(ctx context.Context, sc Scenario) (*Recording, error) {
 	return rec, nil
 }
 
+// boundary is a moment of a step that ends a phase.
+type boundary struct {
+	name   string
+	passed func(context.Context) (bool, error)
+}
+
+// stepBoundaries are the moments of a step after its kubectl command
+// returned, in the order they come: a ReplicaSet of the step's image and
+// size; exactly that many pods of the image, none being deleted; each
+// bound to a node; each Running with a Started event (settled, which
+// leaves the events read in *events).
+func stepBoundaries(r *run, sc Scenario, st Step, events *[]rawEvent) []boundary {
+	pods := func(ctx context.Context, bound bool) (bool, error) {
+		ps, err := r.pods(ctx, sc)
+		if err != nil {
+			return false, err
+		}
+		n := 0
+		for _, p := range ps.Items {
+			if p.Metadata.DeletionTimestamp != nil || len(p.Spec.Containers) == 0 || p.Spec.Containers[0].Image != st.Image {
+				continue
+			}
+			if bound && p.Spec.NodeName == "" {
+				return false, nil
+			}
+			n++
+		}
+		return n == st.Replicas, nil
+	}
+	return []boundary{
+		{"replicaset", func(ctx context.Context) (bool, error) {
+			var rss struct {
+				Items []struct {
+					Spec struct {
+						Replicas *int `json:"replicas"`
+						Template struct {
+							Spec struct {
+								Containers []struct {
+									Image string `json:"image"`
+								} `json:"containers"`
+							} `json:"spec"`
+						} `json:"template"`
+					} `json:"spec"`
+				} `json:"items"`
+			}
+			if err := r.getJSON(ctx, "/apis/apps/v1/namespaces/"+sc.Namespace+"/replicasets?labelSelector="+sc.Selector, &rss); err != nil {
+				return false, err
+			}
+			for _, rs := range rss.Items {
+				cs := rs.Spec.Template.Spec.Containers
+				if rs.Spec.Replicas != nil && *rs.Spec.Replicas == st.Replicas && len(cs) > 0 && cs[0].Image == st.Image {
+					return true, nil
+				}
+			}
+			return false, nil
+		}},
+		{"pods", func(ctx context.Context) (bool, error) { return pods(ctx, false) }},
+		{"bound", func(ctx context.Context) (bool, error) { return pods(ctx, true) }},
+		{"running", func(ctx context.Context) (bool, error) {
+			var err error
+			if *events, err = r.events(ctx); err != nil {
+				return false, err
+			}
+			return r.settled(ctx, sc, st, *events)
+		}},
+	}
+}
+
+// podList is the scenario's pods as the API lists them.
+type podList struct {
+	Items []struct {
+		Metadata struct {
+			Name              string  `json:"name"`
+			DeletionTimestamp *string `json:"deletionTimestamp"`
+		} `json:"metadata"`
+		Spec struct {
+			NodeName   string `json:"nodeName"`
+			Containers []struct {
+				Image string `json:"image"`
+			} `json:"containers"`
+		} `json:"spec"`
+		Status struct {
+			Phase string `json:"phase"`
+		} `json:"status"`
+	} `json:"items"`
+}
+
+func (r *run) pods(ctx context.Context, sc Scenario) (*podList, error) {
+	var pods podList
+	if err := r.getJSON(ctx, "/api/v1/namespaces/"+sc.Namespace+"/pods?labelSelector="+sc.Selector, &pods); err != nil {
+		return nil, err
+	}
+	return &pods, nil
+}
+
 // settled reports whether the scenario's pods are what st leads to:
 // exactly st.Replicas of them, none being deleted, each Running st.Image
 // with a Started event.
 func (r *run) settled(ctx context.Context, sc Scenario, st Step, events []rawEvent) (bool, error) {
-	var pods struct {
-		Items []struct {
-			Metadata struct {
-				Name              string  `json:"name"`
-				DeletionTimestamp *string `json:"deletionTimestamp"`
-			} `json:"metadata"`
-			Spec struct {
-				Containers []struct {
-					Image string `json:"image"`
-				} `json:"containers"`
-			} `json:"spec"`
-			Status struct {
-				Phase string `json:"phase"`
-			} `json:"status"`
-		} `json:"items"`
-	}
-	if err := r.getJSON(ctx, "/api/v1/namespaces/"+sc.Namespace+"/pods?labelSelector="+sc.Selector, &pods); err != nil {
+	pods, err := r.pods(ctx, sc)
+	if err != nil {
 		return false, err
 	}
 	if len(pods.Items) != st.Replicas {

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -19,7 +20,7 @@ func newRecordCmd(g *globals) *cobra.Command {
 	var sf sourceFlags
 	var output, scenario string
 	var timeout time.Duration
-	var keep, cached bool
+	var keep, cached, coverage bool
 	c := &cobra.Command{
 		Use:   "record",
 		Short: "Run the release's own control plane on 127.0.0.1 and record what a scenario makes it do",
@@ -56,6 +57,11 @@ Scenarios:
 			default:
 				return &usageError{cmd: cmd.CommandPath(), err: fmt.Errorf("-o %q: want text or json", output)}
 			}
+			// A misspelt scenario is a usage error at once, before
+			// minutes of fetching and building.
+			if !slices.Contains(record.ScenarioNames(), scenario) {
+				return &usageError{cmd: cmd.CommandPath(), err: fmt.Errorf("--scenario %q: want one of %s", scenario, strings.Join(record.ScenarioNames(), ", "))}
+			}
 			ctx := cmd.Context()
 			logf := func(format string, args ...any) { g.log.Info(fmt.Sprintf(format, args...)) }
 			var rec *record.Recording
@@ -69,7 +75,7 @@ Scenarios:
 				}
 			} else {
 				var err error
-				if rec, err = recordRelease(ctx, g, sf.options(g, sf.tag), record.RunOptions{Scenario: scenario, Timeout: timeout, Logf: logf, KeepDir: keep}); err != nil {
+				if rec, err = recordReleaseWith(ctx, g, sf.options(g, sf.tag), coverage, record.RunOptions{Scenario: scenario, Timeout: timeout, Logf: logf, KeepDir: keep}); err != nil {
 					return err
 				}
 			}
@@ -91,20 +97,26 @@ Scenarios:
 	c.Flags().StringVar(&scenario, "scenario", "deployment", "what to run: "+strings.Join(record.ScenarioNames(), ", "))
 	c.Flags().DurationVar(&timeout, "timeout", 3*time.Minute, "how long the scenario may take from the apply until its pods run")
 	c.Flags().BoolVar(&keep, "keep", false, "keep the run directory (component logs, certificates, the audit log) and print where it is")
+	c.Flags().BoolVar(&coverage, "coverage", true, "build the programs with coverage counters and record which code ran in each phase of the scenario (--coverage=false: the plain programs, no coverage)")
 	c.Flags().BoolVar(&cached, "cached", false, "show the recording made earlier for the release, attributed again, without building or running anything")
 	completeFlags(c, map[string][]cobra.Completion{"output": {"text", "json"}, "scenario": record.ScenarioNames()})
 	return c
 }
 
-// recordRelease fetches the release, builds its programs (or takes them
-// from the cache), runs the scenario and saves the recording in the cache,
-// where build finds it.
+// recordRelease records as kubewalk record does by default, with coverage.
 func recordRelease(ctx context.Context, g *globals, opts source.Options, ro record.RunOptions) (*record.Recording, error) {
+	return recordReleaseWith(ctx, g, opts, true, ro)
+}
+
+// recordReleaseWith fetches the release, builds its programs (with
+// coverage counters or not; either is cached), runs the scenario and saves
+// the recording in the cache, where build finds it.
+func recordReleaseWith(ctx context.Context, g *globals, opts source.Options, coverage bool, ro record.RunOptions) (*record.Recording, error) {
 	tree, err := source.Fetch(ctx, opts)
 	if err != nil {
 		return nil, err
 	}
-	bins, err := record.Build(ctx, tree, record.BuildOptions{CacheDir: g.cacheDir, Logf: ro.Logf})
+	bins, err := record.Build(ctx, tree, record.BuildOptions{CacheDir: g.cacheDir, Coverage: coverage, Logf: ro.Logf})
 	if err != nil {
 		return nil, err
 	}

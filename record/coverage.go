@@ -1,0 +1,355 @@
+package record
+
+import (
+	"bufio"
+	"bytes"
+	"cmp"
+	"encoding/json"
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// Coverage is the code that ran during a recorded run: per phase of the
+// scenario and per program, how many times each block of the tree's Go
+// files ran. Blocks are Go's coverage blocks (go build -cover): a run of
+// statements without a branch, from a start line and column to an end
+// line and column.
+//
+// Blocks are listed once, per file (Files); Hits then name blocks by
+// their index in the recording's numbering: file 0's blocks first, in
+// their order, then file 1's, and so on (BlockIndex). A block is
+//
+//   - ran N×, in a phase and program, when Hits holds [block, N] for them;
+//   - did not run there, when its file is in Files and the program counted
+//     it (Programs lists the files each program counted) but Hits has no
+//     pair for it;
+//   - not instrumented, when its file is not in Files at all.
+//
+// To stay small, a file none of whose blocks ran in any phase or program
+// is listed with its path and no blocks: its lines all "did not run",
+// without saying which are statements.
+type Coverage struct {
+	// Mode is the counter mode the programs were built with: "atomic".
+	Mode string `json:"mode"`
+	// Note says how exact the phase boundaries are.
+	Note string `json:"note"`
+	// Phases are the scenario's phases in order; each ends where the next
+	// begins.
+	Phases []Phase `json:"phases"`
+	// Programs are the programs that ran, in Programs order, each with the
+	// files (indexes into Files) it was built to count.
+	Programs []CoverProgram `json:"programs"`
+	// Files are the counted files in path order.
+	Files []CoverFile `json:"files"`
+	// Hits are the blocks that ran, per phase and program, in the order of
+	// Phases and then of Programs; a phase in which a program ran nothing
+	// counted (kubectl, in most) has no entry.
+	Hits []Hits `json:"hits"`
+}
+
+// Phase is a stretch of the scenario between two observed moments.
+type Phase struct {
+	// Name is "startup" (from the first program's start until the
+	// control plane is ready), then per step of the scenario
+	// "<step>/<boundary>": the step ("apply", "scale-up", "set-image", …)
+	// and what ends the phase: "kubectl" (the step's kubectl command
+	// returned), "replicaset" (a ReplicaSet of the step's image and size
+	// exists), "pods" (exactly that many pods of the image, none being
+	// deleted), "bound" (each has a node), "running" (each is Running and
+	// has a Started event); last "quiet": until no new event came for a
+	// moment, which ends the run.
+	Name string `json:"name"`
+	// Start and End are milliseconds from the scenario's first write by
+	// kubectl, as every time of the Recording.
+	Start int64 `json:"start"`
+	End   int64 `json:"end"`
+}
+
+// CoverProgram is one program and the files it counted.
+type CoverProgram struct {
+	Name  string `json:"name"`
+	Files []int  `json:"files"`
+}
+
+// CoverFile is a counted file of the tree and its blocks.
+type CoverFile struct {
+	// Path is repository-relative, as fact.Location's: staging modules
+	// under staging/src/k8s.io/.
+	Path string `json:"path"`
+	// Blocks holds five numbers per block, in position order: start line,
+	// start column, end line, end column, statements. Empty when no block
+	// of the file ran.
+	Blocks []int `json:"blocks"`
+}
+
+// NumBlocks returns how many blocks f lists.
+func (f CoverFile) NumBlocks() int { return len(f.Blocks) / 5 }
+
+// Block returns f's i-th block.
+func (f CoverFile) Block(i int) Block {
+	b := f.Blocks[5*i : 5*i+5]
+	return Block{StartLine: b[0], StartCol: b[1], EndLine: b[2], EndCol: b[3], Stmts: b[4]}
+}
+
+// Block is a coverage block: statements from StartLine.StartCol to
+// EndLine.EndCol (columns in bytes, 1-based, end exclusive).
+type Block struct {
+	StartLine, StartCol, EndLine, EndCol, Stmts int
+}
+
+// Hits are the blocks that ran in one phase and program.
+type Hits struct {
+	Phase   string `json:"phase"`
+	Program string `json:"program"`
+	// Counts holds pairs: a block index (BlockIndex), then how many
+	// times it ran (≥ 1), in block order.
+	Counts []int64 `json:"counts"`
+}
+
+// BlockIndex returns the index of the first block of each file in the
+// recording's numbering, and the total number of blocks.
+func (c *Coverage) BlockIndex() (first []int, total int) {
+	first = make([]int, len(c.Files))
+	for i, f := range c.Files {
+		first[i] = total
+		total += f.NumBlocks()
+	}
+	return first, total
+}
+
+// phaseNote is Coverage.Note: what a reader of the phases should know.
+const phaseNote = "A phase ends when kubewalk observed its boundary, polling the API server every 100 ms, and asked each program to write its counters; a program may already have run some of the next phase's code by then, so a phase can hold the start of the next. Code that runs between writing and clearing the counters (microseconds) is not counted."
+
+// coverBlock is a block of one file while counters are gathered.
+type coverBlock struct {
+	path                                 string
+	startLine, startCol, endLine, endCol int
+}
+
+// coverCounts gathers counters read from covdata textfmt output: which
+// blocks each program counted, and how often each ran per phase.
+type coverCounts struct {
+	stmts map[coverBlock]int
+	// files a program counted.
+	files map[string]map[string]bool
+	// hits per phase and program.
+	hits map[[2]string]map[coverBlock]int64
+}
+
+func newCoverCounts() *coverCounts {
+	return &coverCounts{stmts: map[coverBlock]int{}, files: map[string]map[string]bool{}, hits: map[[2]string]map[coverBlock]int64{}}
+}
+
+// repoPath turns a counted file's name (import path and file name, as the
+// go command writes it) into the tree's repository path: k8s.io/kubernetes
+// at the root, the other k8s.io modules under staging/src. Other files
+// are not the tree's.
+func repoPath(name string) (string, bool) {
+	if p, ok := strings.CutPrefix(name, "k8s.io/kubernetes/"); ok {
+		return p, true
+	}
+	if strings.HasPrefix(name, "k8s.io/") {
+		return "staging/src/" + name, true
+	}
+	return "", false
+}
+
+// add reads one covdata textfmt output (a "mode:" line, then
+// "file:startLine.startCol,endLine.endCol stmts count" lines) as what
+// program counted in phase.
+func (cc *coverCounts) add(phase, program string, r io.Reader) error {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64*1024), 1024*1024)
+	files := cc.files[program]
+	if files == nil {
+		files = map[string]bool{}
+		cc.files[program] = files
+	}
+	hits := cc.hits[[2]string{phase, program}]
+	for line := 1; sc.Scan(); line++ {
+		s := sc.Text()
+		if line == 1 && strings.HasPrefix(s, "mode: ") || s == "" {
+			continue
+		}
+		b, stmts, count, err := parseTextfmtLine(s)
+		if err != nil {
+			return fmt.Errorf("line %d: %w", line, err)
+		}
+		p, ok := repoPath(b.path)
+		if !ok {
+			continue
+		}
+		b.path = p
+		files[p] = true
+		cc.stmts[b] = stmts
+		if count == 0 {
+			continue
+		}
+		if hits == nil {
+			hits = map[coverBlock]int64{}
+			cc.hits[[2]string{phase, program}] = hits
+		}
+		hits[b] += count
+	}
+	return sc.Err()
+}
+
+// parseTextfmtLine reads "file:12.34,15.2 3 7".
+func parseTextfmtLine(s string) (coverBlock, int, int64, error) {
+	bad := func() (coverBlock, int, int64, error) {
+		return coverBlock{}, 0, 0, fmt.Errorf("not a coverage line: %q", s)
+	}
+	colon := strings.LastIndexByte(s, ':')
+	if colon < 0 {
+		return bad()
+	}
+	f := strings.Fields(s[colon+1:])
+	if len(f) != 3 {
+		return bad()
+	}
+	from, to, ok := strings.Cut(f[0], ",")
+	if !ok {
+		return bad()
+	}
+	var pos [4]int
+	for i, lc := range []string{from, to} {
+		l, c, ok := strings.Cut(lc, ".")
+		if !ok {
+			return bad()
+		}
+		var err1, err2 error
+		pos[2*i], err1 = strconv.Atoi(l)
+		pos[2*i+1], err2 = strconv.Atoi(c)
+		if err1 != nil || err2 != nil {
+			return bad()
+		}
+	}
+	stmts, err1 := strconv.Atoi(f[1])
+	count, err2 := strconv.ParseInt(f[2], 10, 64)
+	if err1 != nil || err2 != nil {
+		return bad()
+	}
+	return coverBlock{s[:colon], pos[0], pos[1], pos[2], pos[3]}, stmts, count, nil
+}
+
+// coverage builds the Coverage of phases (in order) and programs (in
+// order) from what was gathered.
+func (cc *coverCounts) coverage(phases []Phase, programs []string) *Coverage {
+	ran := map[string]bool{}
+	for _, hs := range cc.hits {
+		for b := range hs {
+			ran[b.path] = true
+		}
+	}
+	byFile := map[string][]coverBlock{}
+	for b := range cc.stmts {
+		byFile[b.path] = append(byFile[b.path], b)
+	}
+	paths := make([]string, 0, len(byFile))
+	for p := range byFile {
+		paths = append(paths, p)
+	}
+	slices.Sort(paths)
+	c := &Coverage{Mode: "atomic", Note: phaseNote, Phases: phases}
+	fileIdx := map[string]int{}
+	index := map[coverBlock]int{}
+	n := 0
+	for i, p := range paths {
+		fileIdx[p] = i
+		f := CoverFile{Path: p, Blocks: []int{}}
+		if ran[p] {
+			bs := byFile[p]
+			slices.SortFunc(bs, func(a, b coverBlock) int {
+				return cmp.Or(cmp.Compare(a.startLine, b.startLine), cmp.Compare(a.startCol, b.startCol), cmp.Compare(a.endLine, b.endLine), cmp.Compare(a.endCol, b.endCol))
+			})
+			for _, b := range bs {
+				f.Blocks = append(f.Blocks, b.startLine, b.startCol, b.endLine, b.endCol, cc.stmts[b])
+				index[b] = n
+				n++
+			}
+		}
+		c.Files = append(c.Files, f)
+	}
+	for _, prog := range programs {
+		files, ok := cc.files[prog]
+		if !ok {
+			continue
+		}
+		cp := CoverProgram{Name: prog, Files: []int{}}
+		for p := range files {
+			cp.Files = append(cp.Files, fileIdx[p])
+		}
+		slices.Sort(cp.Files)
+		c.Programs = append(c.Programs, cp)
+	}
+	for _, ph := range phases {
+		for _, prog := range programs {
+			hs := cc.hits[[2]string{ph.Name, prog}]
+			if len(hs) == 0 {
+				continue
+			}
+			h := Hits{Phase: ph.Name, Program: prog}
+			idx := make([]int, 0, len(hs))
+			counts := map[int]int64{}
+			for b, n := range hs {
+				idx = append(idx, index[b])
+				counts[index[b]] = n
+			}
+			slices.Sort(idx)
+			for _, i := range idx {
+				h.Counts = append(h.Counts, int64(i), counts[i])
+			}
+			c.Hits = append(c.Hits, h)
+		}
+	}
+	return c
+}
+
+// writeJSON writes c as JSON at the given indentation, one line per
+// phase, program, file and hits entry: indenting their number lists one
+// number a line would make a kept recording several times larger.
+func (c *Coverage) writeJSON(b *bytes.Buffer, indent string) error {
+	in := indent + "  "
+	fmt.Fprintf(b, "{\n%s\"mode\": %s,\n%s\"note\": %s,\n", in, jsonString(c.Mode), in, jsonString(c.Note))
+	lists := []struct {
+		name string
+		n    int
+		elem func(int) any
+	}{
+		{"phases", len(c.Phases), func(i int) any { return c.Phases[i] }},
+		{"programs", len(c.Programs), func(i int) any { return c.Programs[i] }},
+		{"files", len(c.Files), func(i int) any { return c.Files[i] }},
+		{"hits", len(c.Hits), func(i int) any { return c.Hits[i] }},
+	}
+	for li, l := range lists {
+		fmt.Fprintf(b, "%s%q: [", in, l.name)
+		for i := range l.n {
+			e, err := json.Marshal(l.elem(i))
+			if err != nil {
+				return err
+			}
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			fmt.Fprintf(b, "\n%s  %s", in, e)
+		}
+		if l.n > 0 {
+			b.WriteString("\n" + in)
+		}
+		b.WriteString("]")
+		if li < len(lists)-1 {
+			b.WriteByte(',')
+		}
+		b.WriteByte('\n')
+	}
+	b.WriteString(indent + "}")
+	return nil
+}
+
+func jsonString(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}
