@@ -265,7 +265,9 @@ type sourceView struct {
 	Lines  int
 	GitHub string
 	Cites  []citeView
-	Code   template.HTML
+	// Cov is the scenario choice of a page with coverage marks.
+	Cov  *covHeadView
+	Code template.HTML
 }
 
 func (b *builder) sourcePage(f string) ([]byte, error) {
@@ -274,11 +276,12 @@ func (b *builder) sourcePage(f string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	code, n := sourceCode(path.Base(f), src, b.xrefs[f], b.linkFor(p))
+	cov := b.sourceCoverage(f)
+	code, n := sourceCode(path.Base(f), src, b.xrefs[f], b.linkFor(p), cov)
 	if b.langs != nil {
-		return b.sourcePageLangs(f, code, n)
+		return b.sourcePageLangs(f, code, n, cov.head(b))
 	}
-	sv := sourceView{Path: f, Dir: path.Dir(f), Name: path.Base(f), Lines: n, GitHub: b.opts.SourceURL(f, 0, 0), Cites: b.citeViews(f)}
+	sv := sourceView{Path: f, Dir: path.Dir(f), Name: path.Base(f), Lines: n, GitHub: b.opts.SourceURL(f, 0, 0), Cites: b.citeViews(f), Cov: cov.head(b)}
 	sv.Code = code
 	return b.exec("source", b.pageData(p, f, "", sv))
 }

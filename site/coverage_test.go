@@ -1,0 +1,140 @@
+package site
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/kubewalk/kubewalk/record"
+)
+
+// fixtureCoverage is coverage of the fixture's sync.go as `record
+// --coverage` writes it: rolloutRolling's blocks (its entry, the error
+// branch, the rest) and getNewReplicaSet's, which scenario deployment
+// runs but for the error branch and scenario rollout runs more often.
+// deployment_controller.go is counted and nothing of it ran.
+func fixtureCoverage(scenario string) *record.Coverage {
+	const sync, dc = "pkg/controller/deployment/sync.go", "pkg/controller/deployment/deployment_controller.go"
+	c := &record.Coverage{
+		Mode: "atomic",
+		Phases: []record.Phase{
+			{Name: "startup", Start: -3000, End: 0},
+			{Name: "apply/kubectl", Start: 0, End: 40},
+			{Name: "apply/replicaset", Start: 40, End: 80},
+		},
+		Programs: []record.CoverProgram{{Name: "kube-controller-manager", Files: []int{0, 1}}},
+		Files: []record.CoverFile{
+			{Path: dc, Blocks: []int{}},
+			{Path: sync, Blocks: []int{
+				6, 66, 8, 13, 2, // 0: rolloutRolling's entry to the if
+				8, 13, 10, 3, 1, // 1: the error branch
+				10, 3, 17, 12, 6, // 2: the rest
+				20, 68, 23, 17, 3, // 3: getNewReplicaSet
+			}},
+		},
+	}
+	n := int64(1)
+	if scenario == "rollout" {
+		n = 4
+	}
+	// Blocks are numbered over the files: deployment_controller.go has
+	// none, so sync.go's are 0..3.
+	c.Hits = []record.Hits{
+		{Phase: "apply/replicaset", Program: "kube-controller-manager", Counts: []int64{0, n, 2, n, 3, n}},
+		{Phase: "apply/kubectl", Program: "kube-controller-manager", Counts: []int64{3, 2}},
+	}
+	return c
+}
+
+func coverageRecordings() []*record.Recording {
+	dep := fixtureRecording()
+	dep.Coverage = fixtureCoverage("deployment")
+	ro := fixtureRecording()
+	ro.Scenario = "rollout"
+	ro.Coverage = fixtureCoverage("rollout")
+	return []*record.Recording{ro, dep}
+}
+
+// srcLine returns line n's opening tag on a source page.
+func srcLine(t *testing.T, page string, n int) string {
+	t.Helper()
+	m := regexp.MustCompile(`<u id=L` + strconv.Itoa(n) + `(?: [^>]*)?>`).FindString(page)
+	if m == "" {
+		t.Fatalf("no line %d", n)
+	}
+	return m
+}
+
+func TestSourceCoverageMarks(t *testing.T) {
+	out, _ := buildFixture(t, func(in *Input) { in.Recordings = coverageRecordings() })
+	files := readTree(t, out)
+	page := files[SourcePage("pkg/controller/deployment/sync.go")]
+	if page == "" {
+		t.Fatal("no source page for sync.go")
+	}
+	for _, tc := range []struct {
+		line int
+		want string // data-n, "" for none
+	}{
+		{5, ""},   // a comment before rolloutRolling: not counted
+		{6, "1"},  // rolloutRolling's first line, its entry block
+		{8, "1"},  // the if: its block ran once, the branch's block never
+		{9, "0"},  // the error branch: counted, did not run
+		{12, "1"}, // the rest
+		{19, ""},  // the blank line between the functions
+		{21, "3"}, // getNewReplicaSet: twice while kubectl ran, once after
+	} {
+		tag := srcLine(t, page, tc.line)
+		got := ""
+		if m := regexp.MustCompile(`data-n=(\d+)`).FindStringSubmatch(tag); m != nil {
+			got = m[1]
+		}
+		if got != tc.want {
+			t.Errorf("line %d: data-n %q, want %q (%s)", tc.line, got, tc.want, tag)
+		}
+	}
+	// The default scenario is in the markup; the other one is in data-cov,
+	// runs from line 1: five lines not counted, rolloutRolling's three
+	// lines 4×, the error branch, the rest, two lines between, then
+	// getNewReplicaSet's four lines 4 + 2 = 6×.
+	if want := `data-cov="rollout=5 3.4 1.0 8.4 2 4.6"`; !strings.Contains(page, want) {
+		t.Errorf("sync.go's page lacks %s", want)
+	}
+	// The header offers both scenarios, the walkthroughs' first.
+	if !strings.Contains(page, `<option value="deployment">deployment</option><option value="rollout">rollout</option>`) {
+		t.Error("the scenario choice does not list deployment, then rollout")
+	}
+	// deployment_controller.go was counted but none of it ran: its page
+	// says so through the choice, without marking lines it cannot place.
+	if dcPage := files[SourcePage("pkg/controller/deployment/deployment_controller.go")]; strings.Contains(dcPage, "data-n=") {
+		t.Error("deployment_controller.go's lines are marked though no block of it is listed")
+	}
+}
+
+func TestSourceCoverageNone(t *testing.T) {
+	out, _ := buildFixture(t, func(in *Input) { in.Recordings = []*record.Recording{fixtureRecording()} })
+	for p, page := range readTree(t, out) {
+		if !strings.HasSuffix(p, ".html") {
+			continue
+		}
+		if strings.Contains(page, "data-n=") || strings.Contains(page, "data-cov=") || strings.Contains(page, `class="covpick`) {
+			t.Errorf("%s has coverage marks without coverage", p)
+		}
+	}
+}
+
+func TestCovRuns(t *testing.T) {
+	for _, tc := range []struct {
+		lc   lineCounts
+		want string
+	}{
+		{nil, ""},
+		{lineCounts{-1, -1, 0, 0, 7, -1, 7}, "2 2.0 1.7 1 1.7"},
+		{lineCounts{12}, "1.12"},
+	} {
+		if got := covRuns(tc.lc); got != tc.want {
+			t.Errorf("covRuns(%v) = %q, want %q", tc.lc, got, tc.want)
+		}
+	}
+}
