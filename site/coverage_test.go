@@ -138,3 +138,56 @@ func TestCovRuns(t *testing.T) {
 		}
 	}
 }
+
+// excerptBadgeOf returns the coverage badge of the excerpt of file at
+// line on a walkthrough page.
+func excerptBadgeOf(t *testing.T, page, fileLine string) string {
+	t.Helper()
+	_, after, ok := strings.Cut(page, `>`+fileLine+`</a>`)
+	if !ok {
+		t.Fatalf("no excerpt of %s", fileLine)
+	}
+	head, _, _ := strings.Cut(after, `</div>`)
+	m := regexp.MustCompile(`<span class="covbadge (\w+)">([^<]*)</span>`).FindStringSubmatch(head)
+	if m == nil {
+		return ""
+	}
+	return m[1] + ": " + m[2]
+}
+
+func TestStepCoverage(t *testing.T) {
+	recs := coverageRecordings()
+	out, _ := buildFixture(t, func(in *Input) { in.Recordings = recs })
+	page := readTree(t, out)["walkthroughs/deployment.html"]
+	// rolloutRolling's excerpt marks its call of getNewReplicaSet (line
+	// 7), in its entry block: ran once in deployment.
+	if got, want := excerptBadgeOf(t, page, "pkg/controller/deployment/sync.go:7"), "ran: ran 1× in the recorded run"; got != want {
+		t.Errorf("sync.go:7's badge is %q, want %q", got, want)
+	}
+	// NewDeploymentController's file was counted and none of it ran.
+	if got, want := excerptBadgeOf(t, page, "pkg/controller/deployment/deployment_controller.go:18"), "not: did not run in this scenario"; got != want {
+		t.Errorf("deployment_controller.go:18's badge is %q, want %q", got, want)
+	}
+	// The step citing NewDeploymentController in its text lists it with
+	// its badge.
+	if !strings.Contains(page, `<code>deployment.NewDeploymentController</code></a> <span class="covbadge not">did not run in this scenario</span>`) {
+		t.Error("the cited NewDeploymentController has no badge")
+	}
+	// The step whose ReplicaSet create fell in apply/replicaset lists
+	// rolloutRolling as run there once, by the controller manager.
+	if !regexp.MustCompile(`Code that ran in this phase <span class="meta">\(apply/replicaset\)</span>[\s\S]*?<b>kube-controller-manager</b>[\s\S]*?<code>deployment.DeploymentController.rolloutRolling</code></a> <span class="meta">×1</span>`).MatchString(page) {
+		t.Error("no step lists rolloutRolling as run once in apply/replicaset")
+	}
+
+	// When only the rollout ran rolloutRolling, the badge says where it runs.
+	dep := recs[1].Coverage
+	dep.Hits = dep.Hits[1:] // getNewReplicaSet's, while kubectl ran
+	out, _ = buildFixture(t, func(in *Input) { in.Recordings = recs })
+	page = readTree(t, out)["walkthroughs/deployment.html"]
+	if got, want := excerptBadgeOf(t, page, "pkg/controller/deployment/sync.go:7"), "not: did not run in this scenario (runs in: rollout)"; got != want {
+		t.Errorf("sync.go:7's badge is %q, want %q", got, want)
+	}
+	if strings.Contains(page, "Code that ran in this phase") {
+		t.Error("a step lists code that ran in its phase though none of the cited functions ran there")
+	}
+}

@@ -111,6 +111,8 @@ type excerptView struct {
 	Change *changeView
 	// Gates are the feature gates guarding the lines it marks (gates.go).
 	Gates []gateBadge
+	// Ran says how often its code ran in the recorded run (coverage_steps.go).
+	Ran *covBadge
 }
 
 type stepView struct {
@@ -127,6 +129,11 @@ type stepView struct {
 	// Observed are the recorded run's items attributed to the step
 	// (recorded.go); none without a recording.
 	Observed []obsView
+	// CovRefs are the badges of the symbols it cites outside its
+	// excerpts, PhaseCode the cited code that ran while its requests
+	// were made (coverage_steps.go); none without coverage.
+	CovRefs   []covRefView
+	PhaseCode *phaseCodeView
 }
 
 type navView struct{ Href, Title string }
@@ -164,6 +171,8 @@ func (b *builder) walkthroughPage(i int) ([]byte, error) {
 		sv.Changes = b.stepChanges(p, s)
 		sv.Gates = b.stepGates(p, s)
 		sv.Observed = b.stepObserved(p, d.ID, s.ID)
+		sv.CovRefs = b.stepCovRefs(p, s)
+		sv.PhaseCode = b.stepPhaseCode(p, d, s.ID)
 		if j > 0 {
 			sv.PrevHref, sv.PrevTitle = "#"+d.Steps[j-1].ID, d.Steps[j-1].Title
 		}
@@ -249,6 +258,7 @@ func (b *builder) excerpt(v views, e *walkthrough.Excerpt) (*excerptView, error)
 		Stable:      stable,
 		Change:      b.change(v.page, e.Ref.Ref),
 		Gates:       b.excerptGates(v.page, e),
+		Ran:         b.excerptBadge(e),
 	}, nil
 }
 
