@@ -2,6 +2,7 @@ package site
 
 import (
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -189,5 +190,61 @@ func TestStepCoverage(t *testing.T) {
 	}
 	if strings.Contains(page, "Code that ran in this phase") {
 		t.Error("a step lists code that ran in its phase though none of the cited functions ran there")
+	}
+}
+
+// phaseTitles returns the run page's phases: title and whether open.
+func phaseTitles(page string) []string {
+	var out []string
+	for _, m := range regexp.MustCompile(`<details class="phase" id="phase-\d+"( open)?>\s*<summary><b>([^<]*)</b>`).FindAllStringSubmatch(page, -1) {
+		out = append(out, m[2]+map[bool]string{true: " (open)", false: ""}[m[1] != ""])
+	}
+	return out
+}
+
+func TestRecordedPhases(t *testing.T) {
+	rec := fixtureRecording()
+	// A second ReplicaSet create by the same code, and a long user agent.
+	again := rec.Audit[2]
+	again.At, again.Name = 75, "nginx-deployment-second"
+	rec.Audit = append(rec.Audit, again)
+	rec.Audit[2].UserAgent += " (linux/amd64) kubernetes/abcdef0"
+	rec.Audit[0].RequestURI = "/apis/apps/v1/deployments?allowWatchBookmarks=true&timeoutSeconds=378&watch=true"
+	// A write of the API server's own while it starts.
+	rec.Audit = append(rec.Audit, record.AuditEntry{At: -800, Stage: "ResponseComplete", Verb: "create", Group: "rbac.authorization.k8s.io", Version: "v1", Resource: "clusterroles", Name: "admin", User: "system:apiserver", UserAgent: "kube-apiserver/" + fixtureTag, RequestURI: "/apis/rbac.authorization.k8s.io/v1/clusterroles", Code: 201})
+
+	// Without coverage the phases are derived: the start-up, then one per
+	// component of the scenario in the order it first acted.
+	out, _ := buildFixture(t, func(in *Input) { in.Recordings = []*record.Recording{rec} })
+	page := readTree(t, out)[RecordedPage("deployment")]
+	want := []string{"The control plane starts", "kubectl acts (open)", "deployment controller acts (open)", "&lt;script&gt;alert(1)&lt;/script&gt; acts (open)"}
+	if got := phaseTitles(page); !slices.Equal(got, want) {
+		t.Errorf("phases without coverage:\n got %q\nwant %q", got, want)
+	}
+	// The second create is folded into the first.
+	if !strings.Contains(page, `<span class="fold">×2, like the first; the last at &#43;75 ms</span>`) {
+		t.Error("the ReplicaSet's second create is not folded into the first")
+	}
+	// The long user agent is cut after its program, whole on demand.
+	if !strings.Contains(page, `<summary>user agent: <code>kube-controller-manager/`+fixtureTag+` …</code></summary>`) {
+		t.Error("the long user agent is not shortened")
+	}
+	// The watch's parameters are explained once; the start-up is drawn.
+	for _, want := range []string{"<dt><code>allowWatchBookmarks</code></dt>", "<dt><code>timeoutSeconds</code></dt>", `id="startup-sequence"`, "What is simulated"} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the run page lacks %s", want)
+		}
+	}
+	if strings.Contains(page, "<dt><code>sendInitialEvents</code></dt>") {
+		t.Error("the run page explains a parameter no watch used")
+	}
+
+	// With coverage, the recording's phases, worded.
+	rec.Coverage = fixtureCoverage("deployment")
+	out, _ = buildFixture(t, func(in *Input) { in.Recordings = []*record.Recording{rec} })
+	page = readTree(t, out)[RecordedPage("deployment")]
+	want = []string{"The control plane starts", "apply: kubectl&#39;s requests (open)", "apply: until the ReplicaSet exists (open)"}
+	if got := phaseTitles(page); !slices.Equal(got, want) {
+		t.Errorf("phases with coverage:\n got %q\nwant %q", got, want)
 	}
 }
