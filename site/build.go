@@ -167,7 +167,9 @@ type builder struct {
 	t    func(string) string
 	tmpl *template.Template
 
-	docs     []*walkthrough.Doc
+	docs []*walkthrough.Doc
+	// prose is docs' Markdown rendered (renderProse).
+	prose    map[*walkthrough.Markdown]template.HTML
 	files    []string // rendered source files, sorted
 	rendered map[string]bool
 	xrefs    map[string][]fact.Ident
@@ -380,12 +382,20 @@ func (b *builder) renderPages(ctx context.Context, dir string, pages []page) ([]
 
 // prepare validates the input and computes what pages share: the
 // walkthroughs in the build's language, the files to render, backlinks.
-func prepare(in Input, opts Options) (*builder, error) {
+func prepare(in Input, opts Options) (*builder, error) { return prepareLang(in, opts, "") }
+
+// prepareLang is prepare for the language of a bilingual site whose
+// pages are in langDir ("en/"), "" for a site of one language.
+func prepareLang(in Input, opts Options, langDir string) (*builder, error) {
 	b, err := newBuilder(in, opts)
 	if err != nil {
 		return nil, err
 	}
+	b.langDir = langDir
 	b.docs = walkthrough.Select(b.in.Docs, b.in.Lang)
+	if err := b.renderProse(); err != nil {
+		return nil, err
+	}
 	b.numberChanges()
 	for _, x := range b.in.Xrefs {
 		b.xrefs[x.Path] = x.Idents
@@ -652,7 +662,7 @@ func (b *builder) dataPages(l *pageList) error {
 		l.static(searchSharedJS, shared)
 	}
 	// Rendered by a worker like a page, so a build that reuses it does
-	// not marshal the facts (9 MB at v1.36.3).
+	// not marshal the facts, several megabytes of JSON.
 	l.ps = append(l.ps, page{path: factsFile, render: b.factsFileData})
 	l.keyed(releaseKey)
 	if b.set != nil {

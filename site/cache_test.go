@@ -75,7 +75,7 @@ func TestCacheRebuildIsFullBuild(t *testing.T) {
 			rewritten: []string{"index.html", "walkthroughs/deployment.html", "explain-index.js"}},
 		{name: "step text", do: func(docs []*walkthrough.Doc) {
 			d := enDeployment(docs)
-			d.Steps[1].Segments = append([]walkthrough.Segment{{HTML: "<p>An edit.</p>"}}, d.Steps[1].Segments...)
+			d.Steps[1].Segments = append([]walkthrough.Segment{prose("An edit.")}, d.Steps[1].Segments...)
 		}, same: []string{dcPage, syncPage, schPage, factsFile, "handlers.html"}, rewritten: []string{"walkthroughs/deployment.html"}},
 		{name: "step title: the backlinks of the files the step cites", do: func(docs []*walkthrough.Doc) {
 			enDeployment(docs).Steps[1].Title = "rolloutRolling, retitled"

@@ -32,18 +32,16 @@ import (
 //     source pages' headers are, and ?lang= picks the one shown
 //     (changesLink). Without script a reader sees the first language's.
 //
-// The diff text is in no page. The diffs of the deployment walkthrough
-// between two releases weigh more than the page itself (120 KB against
-// 190), and each changes page held its release's diffs again, as
-// highlighted HTML: 1.29 MB of v1.29..v1.37's pages, beside 1.33 MB of
-// scripts of the walkthroughs' diffs, a diff cited by two walkthroughs in
-// each. So a release has one script of its diffs, diffs.js at its root
-// for every language (diffsFile, releaseDiffs), which site.js loads the
-// first time a reader opens a walkthrough's diff, and at once on the
-// changes page (a script, because fetch() fails on file://), and writes
-// each diff as text with the diff line classes. Without script the
-// changes page says how to print the diffs (kubewalk diff). Over the
-// nine releases that is 1.06 MB where it was 2.62.
+// The diff text is in no page. A walkthrough's diffs between two
+// releases can weigh about as much as its page, and written into each
+// changes page as highlighted HTML they would be written again beside
+// the walkthroughs' own, a diff cited by two walkthroughs in each. So a
+// release has one script of its diffs, diffs.js at its root for every
+// language (diffsFile, releaseDiffs), which site.js loads the first time
+// a reader opens a walkthrough's diff, and at once on the changes page (a
+// script, because fetch() fails on file://), and writes each diff as text
+// with the diff line classes. Without script the changes page says how to
+// print the diffs (kubewalk diff). bench/README.md has the sizes.
 
 // changeView is a reference's badge and where its diff is.
 type changeView struct {
@@ -234,7 +232,7 @@ func (b *builder) diffsLink(p string) string {
 // diffsScript is a release's diffs as a script assigning a global:
 // change number → unified diff text, or "=N" for the text of change N
 // when it is the same (references to one declaration by several
-// patterns: a third of v1.29..v1.37's diffs scripts). encoding/json sorts
+// patterns, which is common). encoding/json sorts
 // the keys and escapes <, > and & (the text is source code, never markup).
 func diffsScript(diffs map[string]string) ([]byte, error) {
 	keys := slices.SortedFunc(maps.Keys(diffs), func(a, b string) int {
@@ -298,10 +296,10 @@ type changeText struct {
 
 // changeGroup is the changed references a step cites first: the page
 // lists the references by the step of the first walkthrough that cites
-// each, the step named once in each language (its heading), where each
-// reference named the steps citing it, in every language: 0.78 of the
-// 3.37 MB of v1.29..v1.37's changes pages. The last group, of no step,
-// holds the references no step cites.
+// each, the step named once in each language (its heading), rather than
+// each reference naming the steps citing it, in every language, which
+// was a quarter of the changes pages. The last group, of no step, holds
+// the references no step cites.
 type changeGroup struct {
 	Langs []groupText
 	Refs  []changeEntry

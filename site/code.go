@@ -35,11 +35,10 @@ func highlight(name string, src []byte, idents []fact.Ident, link func(fact.Loca
 }
 
 // maxCode is the most a source page's code may weigh, in bytes of HTML.
-// A page much over a megabyte takes seconds to load and lay out
-// (api.pb.go's 2.9 MB page took 4.4 s in Chromium), and a release's site
-// has to stay small enough to host; the last 48 KiB of the megabyte are
-// left to the page's head, header and backlinks (the largest of those,
-// kubelet.go's, is 5 KB).
+// A page much over a megabyte takes seconds to load and lay out in a
+// browser, and a release's site has to stay small enough to host; the
+// last 48 KiB of the megabyte are left to the page's head, header and
+// backlinks, several times what the largest of those takes.
 const maxCode = 1<<20 - 48<<10
 
 // sourceCode is the code of a source page and its number of lines. A
@@ -72,12 +71,11 @@ func sourceCode(name string, src []byte, idents []fact.Ident, link func(fact.Loc
 //
 // Each line is a <u> with its anchor and nothing else: no class (sourceCSS
 // selects the <pre>'s children), and no number: a CSS counter draws it, and
-// site.js takes a click on it to the line. The link and class each line
-// had cost 49 bytes a line, a third of a release's source pages. <u> is the
+// site.js takes a click on it to the line: a link and a class on every
+// line would be a large part of a release's source pages. <u> is the
 // shortest element a <pre> may hold that means nothing to assistive
 // technology (HTML-AAM maps it, as <span>, to a generic role); sourceCSS
-// takes its underline off. It saves 6 bytes a line over a <span>: a
-// megabyte of a release's source pages.
+// takes its underline off.
 //
 // With cov, a line the default scenario counted carries data-n, how
 // often it ran (0: not at all), which sourceCSS marks in the gutter
@@ -153,10 +151,10 @@ nav.parts{margin:.5rem 0;font-variant-numeric:tabular-nums}
 nav.parts a,nav.parts strong{padding:0 .4em}
 `
 
-// HighlightCode is walkthrough.Options.HighlightCode for the site: a
+// highlightCode is walkthrough.Links.HighlightCode for the site: a
 // walkthrough's fenced code block (YAML, shell, JSON, Go …) highlighted by
 // language as source pages are, so one stylesheet covers both.
-func HighlightCode(lang string, code []byte) template.HTML {
+func highlightCode(lang string, code []byte) template.HTML {
 	var b strings.Builder
 	for i, l := range codehtml.Lang(lang, code) {
 		if i > 0 {

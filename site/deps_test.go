@@ -1,8 +1,12 @@
 package site
 
 import (
+	"go/parser"
+	"go/token"
 	"os/exec"
+	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -22,6 +26,7 @@ func TestDependencies(t *testing.T) {
 		"walkthrough":             producers,
 		"internal/derive/reldiff": producers,
 		"internal/derive/trace":   producers,
+		"internal/derive/explain": producers,
 	} {
 		out, err := exec.Command("go", "list", "-deps", "../"+pkg).Output()
 		if err != nil {
@@ -31,6 +36,27 @@ func TestDependencies(t *testing.T) {
 		for _, b := range banned {
 			if slices.Contains(deps, mod+b) {
 				t.Errorf("%s depends on %s", pkg, b)
+			}
+		}
+	}
+}
+
+// TestCommandsWithoutSite: the commands that build no site (explain,
+// record, export, check, list) load walkthroughs as data and never name
+// the site's package, its URL rules or its renderer: their files import
+// neither site nor a renderer.
+func TestCommandsWithoutSite(t *testing.T) {
+	const mod = "github.com/kubewalk/kubewalk/"
+	for _, cmd := range []string{"explain", "record", "export", "check", "list"} {
+		file := filepath.Join("..", "cmd", "kubewalk", cmd+".go")
+		f, err := parser.ParseFile(token.NewFileSet(), file, nil, parser.ImportsOnly)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, imp := range f.Imports {
+			p, _ := strconv.Unquote(imp.Path.Value)
+			if p == mod+"site" || strings.HasPrefix(p, mod+"internal/render/") {
+				t.Errorf("%s imports %s", file, p)
 			}
 		}
 	}

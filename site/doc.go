@@ -24,10 +24,12 @@
 // HTML renderer, so data flows one way, into site, and what they report is
 // defined once. TestDependencies holds that.
 //
-// Walkthrough Markdown is rendered by package walkthrough before Build
-// sees it; its inline references link through SymbolURL (or SymbolURLFor a
-// page) and its fenced code is highlighted by HighlightCode, which this
-// package provides because it decides the URLs and the code's markup.
+// Walkthroughs come as data (walkthrough.Doc: parsed Markdown, references
+// resolved); Build renders their Markdown with walkthrough.Renderer and
+// the site's link rules (prose.go): inline references to the source
+// pages, links between walkthroughs to their pages, fenced code
+// highlighted as the source pages are. This package decides the URLs and
+// the code's markup, so only it knows them.
 //
 // # Layout
 //
@@ -109,9 +111,9 @@
 // exactly three places, each with a comment saying why it is safe: the
 // highlighted code and diagrams from internal/render/codehtml and internal/render/diagram
 // and the source page table that wraps those lines with integer-only
-// markup (both in code.go), and walkthrough segments, which are goldmark output
-// with raw HTML off around, in fenced code blocks, codehtml's output
-// again (HighlightCode, which the pipeline passes to walkthrough.Load). Tests build a site whose titles, captions, facts and
+// markup (both in code.go), and walkthrough segments, which are
+// walkthrough.Renderer's goldmark output with raw HTML off around, in
+// fenced code blocks, codehtml's output again (highlightCode, prose.go). Tests build a site whose titles, captions, facts and
 // file names carry script tags and javascript: URLs and check they come out
 // as text.
 //
@@ -133,11 +135,11 @@
 // change within a release, such as a source page's backlinks and which of
 // its links go in-site — and renders the rest; with Options.InPlace, it
 // updates an earlier build's directory instead of making a new tree, which
-// saves making some 150 directories (on a file system that has just freed
-// many inodes, ext4 spends up to a millisecond in each mkdir). The output
-// is byte for byte a full build's (TestCacheRebuildIsFullBuild). After an
-// edit of a step's text, a build of v1.36.3 renders a dozen of its 246
-// pages: home, the walkthroughs, search and explain.
+// saves making its directories again (on a file system that has just
+// freed many inodes, ext4 can be slow to mkdir). The output is byte for
+// byte a full build's (TestCacheRebuildIsFullBuild). After an edit of a
+// step's text, a build renders a few of a release's pages again: home,
+// the walkthroughs, search and explain.
 //
 // # Checking
 //
@@ -147,4 +149,84 @@
 // ScriptLinks lists, for it, the links the site's data scripts hold
 // (search indexes, explain's data), read with the decoders of their
 // format beside their encoders.
+//
+// # The format of a site of several releases (draft)
+//
+// What BuildReleases writes beyond a single release's pages, and what
+// site.js, search.js and explain.js decode, defined in one place. This is
+// the format today's encoders (merge.go, shared.go, pagemerge.go,
+// lines.go, searchrel.go, explainrel.go) emit; a stage that combines
+// releases from data must emit it or change it here first. Throughout,
+// the releases of a page are listed newest first, and a release mask is
+// a number whose bit k (least significant first) is the k-th of them,
+// written in lower-case hexadecimal without a prefix; at most 31
+// releases share a page (maxMergeRels), so site.js reads a mask as a
+// 32-bit integer.
+//
+// Shared source pages (src/<path>.html, parts <path>.<n>.html):
+//
+//   - A line is <u id=A data-r=M hidden>…</u>: A its anchor ("L12" the
+//     newest release's line 12; "L12.1", "L12.2" … the lines it lacks
+//     after its line 12), M the mask of the page's releases that show the
+//     line so (absent: all of them); hidden unless the newest shows it. A
+//     line rendered differently by some releases is written once per
+//     rendering, each with its mask, one after the other.
+//   - Each release's header is a <div class="langblock"> with data-rel
+//     (its tag) and data-lang; data-gh is its GitHub base where that is
+//     not the newest's with the tag changed. data-like=T (with data-drop,
+//     the paths of its bar's links to pages the release lacks) says the
+//     header is release T's with the release's tag put in (likeNewest),
+//     and site.js makes it; a header block (srcheadlike) carries data-n,
+//     the release's number of lines, and either data-head=T, the release
+//     whose header it is made from with the release's numbers, or the
+//     header whole in anchor form.
+//   - data-ghf, on the newest release's first part: the GitHub permalinks
+//     in the code that go to another line of the same file for some
+//     release, from the page's GitHub base on, space-separated, sorted.
+//     data-ghl, per older release: "<index>#<line>=<its line>,…" groups,
+//     space-separated, index into data-ghf.
+//   - data-lnt, on the newest's header: every href a release's other
+//     links move to, space-separated, in order of first use. data-lnk,
+//     per older release: pairs of indexes into data-lnt, "<href>
+//     <where it goes for the release>"; a target that is a fragment alone
+//     is on the first href's page (linkMoves).
+//   - ?rel=T&lang=L pick the release and language shown; a query naming
+//     a part the page lacks is a broken link (internal/linkcheck).
+//
+// Pages the releases share (<lang>/<page>, <lang>/<name>.<tag>.html for
+// a group whose newest release is not the site's): the <html> element
+// carries data-rels (the group's tags), data-releases (every release of
+// the site), data-root (the way up to the site's root) and, when other
+// groups serve the page, data-groups ("<tag>,<tag>=<url>" per group,
+// space-separated, where site.js sends their releases); a child not
+// every release has carries data-r (mask over data-rels),
+// hidden unless the newest has it; an id a hidden rendering repeats is
+// data-id there. A release's own title is a second <title>. Locations in
+// files with a shared source page print stable anchors and carry data-l
+// ("136-140", the anchors' numbers), which site.js rewrites as the
+// release's own from its line map.
+//
+// Line maps: <tag>/lines.js assigns window.kubewalkLines, a JSON object
+// from repository path to the release's lines as runs of anchors
+// (lineRuns: "<n>:<count>" n anchors on from the previous run's end,
+// "<n>.<k>:<count>" at the k-th line after the newest's line n that it
+// lacks, ":1" left out; "1:27 .1 1:9 3.1:3" is lines 1-27 at 1-27, 28 at
+// 27.1, 29-37 at 28-36, 38-40 at 39.1-39.3); a file whose lines are the
+// anchors' own is absent.
+//
+// Search: <lang>/search-site.js and <first language>/search-site-shared.js
+// list the releases newest first, the entries two releases or more have,
+// and per entry a mask of those that have it, URLs relative to a
+// release's search page, rel=* standing for the release and rel=+ for
+// the release but none for the entry's newest; each release's
+// search-index.js keeps its own entries and names its tag and the site
+// scripts to load (searchrel.go).
+//
+// Explain: explain-shared.js at the root holds the call sites two
+// releases' indexes or more have, aligned as source lines are, each with
+// "in", a mask over the releases, and "x", the values that differ; tags
+// and permalink lines are tokens in its strings. Each release's
+// explain-index.js names its bit ("copy") and keeps its own sites with
+// their places ("at"); <lang>/explain-steps-shared.js holds each distinct
+// list of steps with the tags that have it (explainrel.go).
 package site

@@ -331,7 +331,7 @@ func parityFixture(t testing.TB) func(*Input) {
 			Resolved: fact.Resolved{Symbol: fact.Symbol{Name: f.Symbol, Kind: "func", Decl: f.Decl, Body: f.Decl}}}
 	}
 	step := func(id, title string, refs []walkthrough.Ref, facts ...*walkthrough.FactsBlock) walkthrough.Step {
-		s := walkthrough.Step{ID: id, Title: title, Line: 10, Refs: refs, Segments: []walkthrough.Segment{{HTML: "<p>Text.</p>"}}}
+		s := walkthrough.Step{ID: id, Title: title, Line: 10, Refs: refs, Segments: []walkthrough.Segment{prose("Text.")}}
 		for _, f := range facts {
 			s.Segments = append(s.Segments, walkthrough.Segment{Facts: f})
 		}

@@ -33,11 +33,10 @@ package site
 // explain.js puts a release's Index and steps back together
 // (release()), as explainShared.release does here; shareExplain checks,
 // before writing, that this gives every release exactly what it wrote,
-// so every explain page answers as before. Of v1.29..v1.37 (two
-// languages), the explain scripts went from 3.09 MB to 0.62 MB (the
-// default site of v1.37 alone has 0.36 MB, written as before); a
-// page loads more than it did (explain-shared.js, 0.45 MB, and its own
-// part), one script for all the releases.
+// so every explain page answers as before. A page loads more than a
+// release's own scripts (explain-shared.js and its own part), one script
+// for all the releases, and the site holds the releases' data about
+// once.
 
 import (
 	"bytes"

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"go/scanner"
 	"go/token"
-	"html/template"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -14,6 +13,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/extension"
+	"github.com/yuin/goldmark/text"
 	"golang.org/x/tools/txtar"
 
 	"github.com/kubewalk/kubewalk/analyzer/fact"
@@ -228,9 +231,9 @@ func fixtureOf(t testing.TB, tr fixtureTree) (Input, Options) {
 		r := ref(name, lines)
 		return &walkthrough.Excerpt{Ref: r, From: r.Resolved.Symbol.Decl.StartLine, To: r.Resolved.Symbol.Decl.EndLine, Highlight: r.Resolved.Matched, Context: context, Caption: caption}
 	}
-	link := func(wtID, name string) template.HTML {
-		u := SymbolURLFor(WalkthroughPage(wtID))(ref(name, "").Resolved)
-		return template.HTML(fmt.Sprintf(`<p>See <a href="%s"><code>%s</code></a> &lt;script&gt;alert(1)&lt;/script&gt;.</p>`, template.HTMLEscapeString(u), template.HTMLEscapeString(fact.ShortSymbol(name))))
+	link := func(wtID, name string) walkthrough.Segment {
+		u := symbolURLFor(WalkthroughPage(wtID))(ref(name, "").Resolved)
+		return prose(fmt.Sprintf("See [`%s`](<%s>) \\<script\\>alert(1)\\</script\\>.", fact.ShortSymbol(name), u))
 	}
 	deployment := func(lang string, titles [4]string) *walkthrough.Doc {
 		return &walkthrough.Doc{
@@ -238,12 +241,12 @@ func fixtureOf(t testing.TB, tr fixtureTree) (Input, Options) {
 			Title: titles[0], Summary: "From kubectl apply to a running Pod <script>alert('summary')</script>",
 			Topics: []string{"controllers", "<b>bold</b>"}, Order: 1,
 			Participants: []string{"kubectl", "kube-apiserver", "deployment controller", "scheduler"},
-			Intro:        []walkthrough.Segment{{HTML: "<p>Intro text.</p>"}},
+			Intro:        []walkthrough.Segment{prose("Intro text.")},
 			Steps: []walkthrough.Step{
 				{
 					ID: "step-1-informer", Title: titles[1], Line: 10, From: "kube-apiserver", To: "deployment controller", Label: "watch: Deployment added",
 					Segments: []walkthrough.Segment{
-						{HTML: link("deployment", pkg+".NewDeploymentController")},
+						link("deployment", pkg+".NewDeploymentController"),
 						{Excerpt: ex(pkg+".NewDeploymentController", "AddEventHandler", -1, "")},
 					},
 					Refs: []walkthrough.Ref{ref(pkg+".NewDeploymentController", "")},
@@ -251,7 +254,7 @@ func fixtureOf(t testing.TB, tr fixtureTree) (Input, Options) {
 				{
 					ID: "step-2-rollout", Title: titles[2], Line: 20, From: "deployment controller", To: "kube-apiserver", Label: "create ReplicaSet",
 					Segments: []walkthrough.Segment{
-						{HTML: "<p>The rollout.</p>"},
+						prose("The rollout."),
 						{Excerpt: ex(pkg+".DeploymentController.rolloutRolling", "getNewReplicaSet", 1, "<script>alert('caption')</script>")},
 						{Facts: &walkthrough.FactsBlock{Kind: "writes", Query: "resource=replicasets", Writes: facts.Writes[:1]}},
 					},
@@ -260,7 +263,7 @@ func fixtureOf(t testing.TB, tr fixtureTree) (Input, Options) {
 				{
 					ID: "step-3-schedule", Title: titles[3], Line: 30, From: "scheduler", To: "kube-apiserver", Label: "bind <pod>",
 					Segments: []walkthrough.Segment{
-						{HTML: "<p>The scheduler binds.</p>"},
+						prose("The scheduler binds."),
 						{Excerpt: ex("k8s.io/kubernetes/pkg/scheduler.Scheduler.ScheduleOne", "", -1, "")},
 						{Facts: &walkthrough.FactsBlock{Kind: "events", Query: "reason=ScalingReplicaSet", Events: facts.Events[1:]}},
 					},
@@ -272,7 +275,7 @@ func fixtureOf(t testing.TB, tr fixtureTree) (Input, Options) {
 	docs := []*walkthrough.Doc{
 		{
 			ID: "watch", Lang: "en", File: "walkthroughs/watch.md", Title: "Watches and informers", Order: 2,
-			Steps: []walkthrough.Step{{ID: "step-1-watch", Title: "ListAndWatch", Line: 5, Segments: []walkthrough.Segment{{HTML: "<p>No code here.</p>"}}}},
+			Steps: []walkthrough.Step{{ID: "step-1-watch", Title: "ListAndWatch", Line: 5, Segments: []walkthrough.Segment{prose("No code here.")}}},
 		},
 		deployment("ko", [4]string{"디플로이먼트를 만들면 일어나는 일", "인포머 핸들러", "롤아웃", "스케줄링"}),
 		deployment("en", [4]string{"What happens when you create a Deployment <script>alert('title')</script>", "The informer handler", "rolloutRolling → getNewReplicaSet", "Scheduling"}),
@@ -326,4 +329,16 @@ func readTree(t testing.TB, dir string) map[string]string {
 		t.Fatal(err)
 	}
 	return files
+}
+
+// prose is a segment of Markdown text as walkthrough.Load makes one, but
+// without references: a step's text in a test.
+func prose(src string) walkthrough.Segment {
+	md := goldmark.New(goldmark.WithExtensions(extension.Table))
+	doc := md.Parser().Parse(text.NewReader([]byte(src)))
+	var blocks []ast.Node
+	for c := doc.FirstChild(); c != nil; c = c.NextSibling() {
+		blocks = append(blocks, c)
+	}
+	return walkthrough.Segment{Markdown: &walkthrough.Markdown{Source: []byte(src), Blocks: blocks}}
 }

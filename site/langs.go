@@ -99,11 +99,10 @@ func prepareLangs(in Input, opts Options) (*builder, error) {
 		}
 		li := in
 		li.Lang, li.Langs = l, nil
-		b, err := prepare(li, opts)
+		b, err := prepareLang(li, opts, l+"/")
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", l, err)
 		}
-		b.langDir = l + "/"
 		bs = append(bs, b)
 	}
 	// The shared source pages are the files any language cites: a

@@ -10,8 +10,6 @@ import (
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
-
-	"github.com/kubewalk/kubewalk/walkthrough"
 )
 
 // TestBrowserBilingual opens the bilingual site from file:// and switches
@@ -33,7 +31,7 @@ func TestBrowserBilingual(t *testing.T) {
 		// kubectl get events finds it.
 		for _, d := range in.Docs {
 			if d.ID == "deployment" && d.Lang == "en" {
-				d.Steps[0].Segments = append(d.Steps[0].Segments, walkthrough.Segment{HTML: "<p>Then ScalingReplicaSet.</p>"})
+				d.Steps[0].Segments = append(d.Steps[0].Segments, prose("Then ScalingReplicaSet."))
 			}
 		}
 	})

@@ -2,7 +2,6 @@ package site
 
 import (
 	"context"
-	"html/template"
 	"maps"
 	"path/filepath"
 	"slices"
@@ -15,15 +14,16 @@ import (
 )
 
 // bilingual makes the fixture a site of English and Korean. The
-// fixture's walkthrough HTML was rendered for walkthroughs/x.html, as
-// walkthrough.Load does with SymbolURL; a bilingual site's pipeline gives
-// LangSymbolURL, one directory deeper.
+// fixture's walkthrough text links to source pages from
+// walkthroughs/x.html; a bilingual site's pages are one directory deeper.
 func bilingual(in *Input) {
 	in.Langs = []string{"en", "ko"}
 	for _, d := range in.Docs {
 		for i := range d.Steps {
 			for j, s := range d.Steps[i].Segments {
-				d.Steps[i].Segments[j].HTML = template.HTML(strings.ReplaceAll(string(s.HTML), `href="../src/`, `href="../../src/`))
+				if s.Markdown != nil {
+					d.Steps[i].Segments[j] = prose(strings.ReplaceAll(string(s.Markdown.Source), "(<../src/", "(<../../src/"))
+				}
 			}
 		}
 	}

@@ -160,10 +160,10 @@ type lineOp struct {
 
 // lineDiff is a minimal line diff of a and b (Myers', through
 // diffmatchpatch with each line as one rune). It has no time limit, which
-// keeps it deterministic: the slowest real pair, the CRI's gogo-generated
-// api.pb.go against its successor (47,530 and 13,482 lines), takes 3.4 s;
-// go-udiff's bounded LCS, tried first, gave up on kubelet.go's 3,702
-// lines against 3,056 and matched 144 of the 2,202 they share.
+// keeps it deterministic, at the cost of seconds on the slowest real pair
+// (a regenerated file against its successor); go-udiff's bounded LCS,
+// tried first, gave up on kubelet.go's two releases and matched a small
+// part of the lines they share.
 func lineDiff(a, b []string) []lineOp {
 	dmp := diffmatchpatch.New()
 	dmp.DiffTimeout = 0
@@ -430,10 +430,8 @@ func (m *mergedSrc) ghFiles(base string) []string {
 // the link, named by its index in files (the page's ghFiles),
 // "<index>#<line>=<k's line>,<line>=<k's line>…", the groups
 // space-separated, links and lines sorted. A link is named once for all
-// its lines, and once for all releases: written once per line, the nine
-// releases v1.29..v1.37 spent 2.41 MB of their source pages on it;
-// grouped, 1.07 MB, 0.73 of it the links, which every release named
-// again.
+// its lines, and once for all releases: written once per line, or named
+// again by every release, it would weigh twice as much.
 func (m *mergedSrc) ghLines(k int, base string, files []string) string {
 	if k == 0 || m.moves == nil {
 		return ""
@@ -739,9 +737,8 @@ func (set *releaseSet) resolveHref(from, v string, parts bool) (string, bool) {
 // nearURL is relURL by the shortest way: up from the page's directory
 // only as far as the two paths part, "status/status_manager.go.html#L218"
 // from src/pkg/kubelet/kubelet.go.html rather than
-// "../../../src/pkg/kubelet/status/status_manager.go.html#L218". The
-// links between the shared source pages were 381 KB lighter for it
-// (v1.29..v1.37).
+// "../../../src/pkg/kubelet/status/status_manager.go.html#L218": the
+// links between the shared source pages are many, and shorter for it.
 func nearURL(from, target, fragment string) string {
 	if target == from && fragment != "" {
 		return "#" + fragment

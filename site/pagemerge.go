@@ -23,10 +23,9 @@ package site
 //   - Releases join the group of the newer ones, newest first, while that
 //     takes fewer bytes than their own page and the group's page stays
 //     within a megabyte (relPageBudget: a reader on a phone downloads it
-//     whole); of v1.29..v1.37, a walkthrough, trace or controller page
-//     is one page for every release that has it, and so is the events
-//     index; the handlers, resources and gates indexes are shared by one
-//     to four releases at a time.
+//     whole); so a walkthrough, trace or controller page is usually one
+//     page for every release that has it, and an index that differs more
+//     between releases is shared by a few releases at a time.
 //   - The renderings are merged as trees, newest first: an element's
 //     children are aligned by content (a Myers diff of subtree hashes, as
 //     the source pages' lines are aligned); a child every release has is

@@ -101,8 +101,8 @@ type excerptView struct {
 	// and to GitHub, on a page the releases share (lines.go).
 	FileLines, GitHubLines string
 	// Lines are the excerpt's lines. Their numbers are not links (site.js
-	// makes them go to Href's page at the line): 172 links cost the
-	// deployment walkthrough 14 KB. Stable says they are stable numbers
+	// makes them go to Href's page at the line): a link per line would
+	// weigh much of a walkthrough page. Stable says they are stable numbers
 	// (lines.go: data-l on the code).
 	Lines  []excerptRow
 	Stable bool
@@ -221,8 +221,8 @@ func (b *builder) segments(v views, segs []walkthrough.Segment, split bool) (tex
 		case s.Facts != nil:
 			text = append(text, segView{Facts: v.facts(s.Facts.Handlers, s.Facts.Events, s.Facts.Writes)})
 		default:
-			// s.HTML is goldmark output with raw HTML off (walkthrough.Segment).
-			text = append(text, segView{HTML: v.stableRefs(b.retarget(v.page, s.HTML))})
+			// walkthrough.Renderer's output: goldmark with raw HTML off.
+			text = append(text, segView{HTML: v.stableRefs(b.retarget(v.page, b.prose[s.Markdown]))})
 		}
 	}
 	return text, code, nil
@@ -340,7 +340,7 @@ func (b *builder) factsFileData() ([]byte, error) {
 // the release and the facts the file is compressed against (the newest
 // release's, for an older release of a site of several; none
 // otherwise), so a rebuild that reuses facts.json.zst does not marshal
-// the facts (9 MB at v1.36.3) only to measure them.
+// the facts, several megabytes of JSON, only to measure them.
 func (b *builder) factsSize() (int, error) {
 	against := b.factsAgainst()
 	if n, ok := b.reuse.cachedFactsSize(against); ok {

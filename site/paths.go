@@ -96,35 +96,31 @@ func lineNumber(s string) (int, bool) {
 	return n, err == nil && n > 0
 }
 
-// SymbolURLFor returns the function walkthrough.Options.SymbolURL wants for
+// symbolURLFor returns the function walkthrough.Links.SymbolURL wants for
 // Markdown rendered onto the page at site path pagePath (for a walkthrough,
 // WalkthroughPage(id)): the rendered source page of the symbol's file at
 // the declaration's lines, or at the matched lines when the reference named
 // some. Every file a walkthrough cites gets a source page, so the URL is
 // always in-site.
-func SymbolURLFor(pagePath string) func(fact.Resolved) string {
+func symbolURLFor(pagePath string) func(fact.Resolved) string {
 	return func(r fact.Resolved) string {
 		from, to := resolvedLines(r)
 		return relURL(pagePath, SourcePage(r.Symbol.Decl.Path), lineFragment(from, to))
 	}
 }
 
-// SymbolURL is SymbolURLFor a walkthrough page: every walkthrough page
-// sits in walkthroughs/, so one function serves them all
-// (walkthrough.Options.SymbolURL).
-func SymbolURL(r fact.Resolved) string { return symbolURLWalkthrough(r) }
+// symbolURLWalkthrough is symbolURLFor a walkthrough page: every
+// walkthrough page sits in walkthroughs/, so one function serves them all.
+var symbolURLWalkthrough = symbolURLFor(WalkthroughPage("x"))
 
-var symbolURLWalkthrough = SymbolURLFor(WalkthroughPage("x"))
+// symbolURLLang is symbolURLWalkthrough for a bilingual site
+// (Input.Langs): its walkthrough pages sit one directory deeper, in their
+// language's.
+var symbolURLLang = symbolURLFor("xx/" + WalkthroughPage("x"))
 
-// LangSymbolURL is SymbolURL for a bilingual site (Input.Langs): its
-// walkthrough pages sit one directory deeper, in their language's.
-func LangSymbolURL(r fact.Resolved) string { return symbolURLLang(r) }
-
-var symbolURLLang = SymbolURLFor("xx/" + WalkthroughPage("x"))
-
-// WalkthroughURL is walkthrough.Options.WalkthroughURL for the site: a
-// link from one walkthrough page to another's page and step.
-func WalkthroughURL(id, anchor string) string {
+// walkthroughURL is walkthrough.Links.WalkthroughURL for the site: a link
+// from one walkthrough page to another's page and step.
+func walkthroughURL(id, anchor string) string {
 	return relURL(WalkthroughPage("x"), WalkthroughPage(id), anchor)
 }
 

@@ -8,14 +8,12 @@ import (
 	"testing"
 
 	"github.com/chromedp/chromedp"
-
-	"github.com/kubewalk/kubewalk/walkthrough"
 )
 
 // wideTable is a step table wider than a phone: code words that cannot
 // wrap, in many columns.
-const wideTable = `<table><thead><tr><th>Event</th><th>Reason</th><th>Object</th><th>Message</th></tr></thead><tbody>` +
-	`<tr><td><code>Normal</code></td><td><code>ScalingReplicaSet</code></td><td><code>deployment/nginx-deployment-with-a-long-name</code></td><td><code>Scaled-up-replica-set-nginx-deployment-cbdccf466-to-3</code></td></tr></tbody></table>`
+const wideTable = "| Event | Reason | Object | Message |\n|---|---|---|---|\n" +
+	"| `Normal` | `ScalingReplicaSet` | `deployment/nginx-deployment-with-a-long-name` | `Scaled-up-replica-set-nginx-deployment-cbdccf466-to-3` |\n"
 
 // TestBrowserPhone opens the site as a 390 px phone does. A jump to a step,
 // a source line or an event reason lands with its target on screen and
@@ -34,7 +32,7 @@ func TestBrowserPhone(t *testing.T) {
 	out, _ := buildFixture(t, func(in *Input) {
 		for _, d := range in.Docs {
 			if d.ID == "deployment" {
-				d.Steps[1].Segments = append(d.Steps[1].Segments, walkthrough.Segment{HTML: wideTable})
+				d.Steps[1].Segments = append(d.Steps[1].Segments, prose(wideTable))
 			}
 		}
 	})

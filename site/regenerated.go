@@ -11,11 +11,11 @@ import (
 )
 
 // A generated file the releases of a site regenerate wholesale — the
-// CRI's api.pb.go, whose gogo-protobuf copy of v1.29–v1.33 (47,530 lines)
-// shares an eighth of its lines with the google.golang.org/protobuf one
-// of v1.34 on (13,482) — would make its shared source page mostly lines
-// one group of releases has: 4.7 MB in seven parts where v1.37.2's own
-// page is 0.79 MB, every reader of the file loading them all. So a
+// CRI's api.pb.go, whose gogo-protobuf copy of v1.29–v1.33 shares a small
+// part of its lines with the google.golang.org/protobuf one of v1.34 on —
+// would make its shared source page mostly lines one group of releases
+// has, in several parts and many times the newest release's own page,
+// every reader of the file loading them all. So a
 // release whose copy of a generated file shares less than half its
 // lines with the newest copy's does not render it: its pages link to
 // the file on GitHub at its tag, as they link to code outside the

@@ -290,7 +290,7 @@ func (b *builder) searchEntries() []searchEntry {
 	first := langsOf(b)[0]
 	for _, d := range b.docs {
 		wp := WalkthroughPage(d.ID)
-		es = append(es, searchEntry{T: d.Title, K: "walkthrough", U: relURL(root, wp, ""), D: d.Summary, body: d.Summary + " " + strings.Join(d.Topics, " ") + " " + segmentsText(d.Intro)})
+		es = append(es, searchEntry{T: d.Title, K: "walkthrough", U: relURL(root, wp, ""), D: d.Summary, body: d.Summary + " " + strings.Join(d.Topics, " ") + " " + b.segmentsText(d.Intro)})
 		for _, s := range d.Steps {
 			es = append(es, searchEntry{T: s.Title, K: "step", U: relURL(root, wp, s.ID), D: d.Title, body: b.stepText(s)})
 		}
@@ -353,7 +353,7 @@ func (b *builder) stepText(s walkthrough.Step) string {
 			sb.WriteByte('\n')
 		}
 	}
-	add(s.Label, s.From, s.To, segmentsText(s.Segments))
+	add(s.Label, s.From, s.To, b.segmentsText(s.Segments))
 	for _, r := range s.Refs {
 		add(fact.ShortSymbol(r.Resolved.Symbol.Name))
 	}
@@ -382,11 +382,12 @@ func (b *builder) stepText(s walkthrough.Step) string {
 	return sb.String()
 }
 
-// segmentsText is the text of segments' HTML, tags dropped.
-func segmentsText(segs []walkthrough.Segment) string {
+// segmentsText is the text of segments' HTML (renderProse), tags
+// dropped.
+func (b *builder) segmentsText(segs []walkthrough.Segment) string {
 	var sb strings.Builder
 	for _, s := range segs {
-		z := html.NewTokenizer(strings.NewReader(string(s.HTML)))
+		z := html.NewTokenizer(strings.NewReader(string(b.prose[s.Markdown])))
 		for tt := z.Next(); tt != html.ErrorToken; tt = z.Next() {
 			switch tt {
 			case html.TextToken:

@@ -10,8 +10,7 @@ package site
 // another's too: the same symbols, files, events, resources and steps,
 // at the same shared pages and anchors. shareReleaseSearch, run after
 // shareReleasePages, writes every entry two releases or more have once
-// for the site (of v1.29..v1.37, the search scripts' 5.9 MB became 1.4
-// MB, 2.2 times v1.37.2's alone):
+// for the site:
 //
 //   - An entry is another release's when its kind, title, detail, terms
 //     and their weights are the same and so is its URL but for ?rel= of

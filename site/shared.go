@@ -114,8 +114,7 @@ func (b *builder) sharedSource(p string) bool {
 // relQuery is the query naming b's release and language on shared
 // source page p (a site path from the release's root): "?rel=v1.30.0&lang=ko",
 // leaving out what the page shows without a query — its newest release,
-// the first language — which is most links of the newest release (678 on
-// v1.37.2's deployment walkthrough, 8 KB).
+// the first language — which is most links of the newest release.
 func (b *builder) relQuery(p string) string {
 	var q []string
 	if m := b.set.byPath[b.site(p)]; m != nil && m.rels[0] != b.self {
@@ -283,9 +282,7 @@ func renderShared(bs []*builder, sp sharedSrc) ([]byte, error) {
 // linkMoves, hrefs space-separated) into the page's data-lnt, every href
 // they name once, in the order they first name it, and each release's
 // data-lnk, the indexes of its hrefs there. The releases name mostly the
-// same hrefs: written in full for each, the nine releases v1.29..v1.37
-// spent 0.85 MB of their source pages on data-lnk, of which 0.34 MB were
-// hrefs no release of the page had named before.
+// same hrefs, so each is written once for all of them.
 func linkTable(moves []string) (table string, idx []string) {
 	at := map[string]int{}
 	var hrefs []string
@@ -335,15 +332,13 @@ type writtenHead struct{ tag, html string }
 // empty), and anchor is what the caller keeps for the releases after it.
 // Not only the newest's, for releases agree with each other more than
 // with the newest: deployment_controller.go's header is v1.34.4's in
-// v1.31..v1.33 and v1.30.14's in v1.29.6, none of them v1.37.2's. On
-// v1.29..v1.37 that took the headers written whole from 1.08 to 0.69 MB,
-// the source pages from 31.54 to 31.18 MB. Of the rest, 0.14 MB are
-// another's but for their numbers, which name other lines of the page
-// (the cited code is not where the other's is), and 0.12 MB are on pages
-// in parts: a page in parts cannot count the lines of the others, and a
-// header citing a line the release lacks cannot name it, so such a
-// header is written whole, as the release numbers it (hl and anchor
-// empty).
+// v1.31..v1.33 and v1.30.14's in v1.29.6, none of them v1.37.2's. Of the
+// headers still written whole, some are another's but for their numbers,
+// which name other lines of the page (the cited code is not where the
+// other's is), and some are on pages in parts: a page in parts cannot
+// count the lines of the others, and a header citing a line the release
+// lacks cannot name it, so such a header is written whole, as the
+// release numbers it (hl and anchor empty).
 func (m *mergedSrc) headLike(lb *builder, sv sourceView, k int, written []writtenHead) (hl headLikeView, anchor string, err error) {
 	if len(m.parts) > 1 {
 		return headLikeView{}, "", nil
@@ -489,7 +484,7 @@ func partsNav(m *mergedSrc, cur int) string {
 
 // symrefHref matches the href of a link into the source pages in a
 // walkthrough's HTML, which walkthrough.Load rendered for a release's own
-// src/ (SymbolURL): the way up, the source page, the fragment.
+// src/ (symbolURLFor): the way up, the source page, the fragment.
 var symrefHref = regexp.MustCompile(`href="((?:\.\./)*)src/([^"#?]*)(#[^"]*)?"`)
 
 // retarget points the links into the source pages of a walkthrough's

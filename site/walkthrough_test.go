@@ -13,7 +13,7 @@ import (
 )
 
 // TestWalkthroughMarkdown renders hostile Markdown through the walkthrough
-// package with site.SymbolURL, builds the site and checks that nothing
+// package with the site's link rules, builds the site and checks that nothing
 // executable survives and that every symbol link resolves.
 func TestWalkthroughMarkdown(t *testing.T) {
 	in, opts := fixture(t)
@@ -41,12 +41,7 @@ func TestWalkthroughMarkdown(t *testing.T) {
 		"kind: </code></pre><script>alert('code')</script>\n" +
 		"```\n"
 	fsys := fstest.MapFS{"w/hostile.md": {Data: []byte(md)}}
-	docs, err := walkthrough.Load(fsys, "w", "en", walkthrough.Options{
-		Resolver:      res,
-		SymbolURL:     SymbolURL,
-		HighlightCode: HighlightCode,
-		Permalink:     opts.SourceURL,
-	})
+	docs, err := walkthrough.Load(fsys, "w", "en", walkthrough.Options{Resolver: res})
 	if err != nil {
 		t.Fatal(err)
 	}

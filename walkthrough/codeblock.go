@@ -3,7 +3,7 @@ package walkthrough
 // Ordinary fenced code blocks (YAML manifests, shell sessions, JSON, Go
 // examples). This package keeps their text and language, and renders them
 // as <pre class="code block"><code>…</code></pre>; what goes inside is
-// Options.HighlightCode's, so the site highlights them with the same
+// Links.HighlightCode's, so the site highlights them with the same
 // highlighter and CSS classes as its source pages (one stylesheet, light
 // and dark, covers both) while walkthrough depends on no HTML renderer.
 // Without HighlightCode, the text is escaped, not highlighted.
@@ -24,26 +24,26 @@ import (
 	"github.com/yuin/goldmark/util"
 )
 
-// codeBlocks is the goldmark extension for fenced code.
-type codeBlocks struct{}
+// codeBlocks is the goldmark extension for fenced code, rendered with
+// links' highlighter (none when parsing only).
+type codeBlocks struct{ links *Links }
 
-func (codeBlocks) Extend(m goldmark.Markdown) {
+func (e codeBlocks) Extend(m goldmark.Markdown) {
+	if e.links == nil {
+		return
+	}
 	// Priority above goldmark's own HTML renderer (1000 and lower win
 	// later registration): registered after it, so this one is used.
-	m.Renderer().AddOptions(renderer.WithNodeRenderers(util.Prioritized(codeRenderer{}, 100)))
+	m.Renderer().AddOptions(renderer.WithNodeRenderers(util.Prioritized(codeRenderer{e.links.HighlightCode}, 100)))
 }
 
-type codeRenderer struct{}
-
-func (codeRenderer) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer) {
-	reg.Register(ast.KindFencedCodeBlock, renderCodeBlock)
+type codeRenderer struct {
+	highlight func(lang string, code []byte) template.HTML
 }
 
-// codeHTML names the attribute through which build hands a block's
-// highlighted HTML to renderCodeBlock: the one goldmark renderer serves
-// every build, so what a build's Options decide travels in the AST, as
-// refLink's hrefs do.
-const codeHTML = "kubewalk-code-html"
+func (r codeRenderer) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer) {
+	reg.Register(ast.KindFencedCodeBlock, r.renderCodeBlock)
+}
 
 // codeText returns a fenced block's language word and text, without its
 // final newline.
@@ -56,36 +56,21 @@ func codeText(n *ast.FencedCodeBlock, source []byte) (lang string, code []byte) 
 	return string(n.Language(source)), bytes.TrimSuffix(b.Bytes(), []byte("\n"))
 }
 
-// highlightCode runs highlight over every fenced code block under n that
-// is rendered as code (excerpt and facts blocks are not), keeping the
-// result on the node for renderCodeBlock.
-func highlightCode(n ast.Node, source []byte, highlight func(lang string, code []byte) template.HTML) {
-	if highlight == nil {
-		return
-	}
-	_ = ast.Walk(n, func(c ast.Node, entering bool) (ast.WalkStatus, error) {
-		fc, ok := c.(*ast.FencedCodeBlock)
-		if !ok || !entering {
-			return ast.WalkContinue, nil
-		}
-		if lang, code := codeText(fc, source); lang != "excerpt" && lang != "facts" {
-			fc.SetAttributeString(codeHTML, highlight(lang, code))
-		}
-		return ast.WalkSkipChildren, nil
-	})
-}
-
-func renderCodeBlock(w util.BufWriter, source []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
+// renderCodeBlock writes a fenced block as highlight makes it, or its
+// text escaped without a highlighter and for excerpt and facts blocks
+// (which Load makes segments of their own, so that only one nested in
+// another block, a list item, say, is rendered here).
+func (r codeRenderer) renderCodeBlock(w util.BufWriter, source []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
 	if !entering {
 		return ast.WalkSkipChildren, nil
 	}
 	n := node.(*ast.FencedCodeBlock)
 	w.WriteString(`<pre class="code block"><code>`)
-	if h, ok := n.AttributeString(codeHTML); ok {
-		// Options.HighlightCode's promise: every byte of the text escaped.
-		w.WriteString(string(h.(template.HTML)))
+	lang, code := codeText(n, source)
+	if r.highlight != nil && lang != "excerpt" && lang != "facts" {
+		// Links.HighlightCode's promise: every byte of the text escaped.
+		w.WriteString(string(r.highlight(lang, code)))
 	} else {
-		_, code := codeText(n, source)
 		w.WriteString(html.EscapeString(string(code)))
 	}
 	w.WriteString("</code></pre>\n")

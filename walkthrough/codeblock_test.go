@@ -12,28 +12,23 @@ import (
 	"github.com/kubewalk/kubewalk/internal/testsupport/fakeresolver"
 )
 
-// TestHighlightCode: fenced code reaches Options.HighlightCode as its
+// TestHighlightCode: fenced code reaches Links.HighlightCode as its
 // language and text, top level or nested in a list, and what it returns
 // is what the page gets; without it the text is escaped.
 func TestHighlightCode(t *testing.T) {
 	const src = "---\ntitle: T\n---\n\n## One\n\n```yaml\nkind: </code><script>\n```\n\n" +
 		"- item\n\n  ```\n  a < b\n  ```\n"
 	fsys := fstest.MapFS{"w.md": {Data: []byte(src)}}
-	html1 := func(opts Options) string {
-		t.Helper()
-		docs, err := Load(fsys, ".", "en", opts)
-		if err != nil || len(docs) != 1 {
-			t.Fatalf("Load: %v, %d docs", err, len(docs))
-		}
-		var b strings.Builder
-		for _, s := range docs[0].Steps[0].Segments {
-			b.WriteString(string(s.HTML))
-		}
-		return b.String()
+	docs, err := Load(fsys, ".", "en", testOptions(&fakeresolver.Resolver{Found: &fact.Facts{}}))
+	if err != nil || len(docs) != 1 {
+		t.Fatalf("Load: %v, %d docs", err, len(docs))
 	}
-
-	opts := testOptions(&fakeresolver.Resolver{Found: &fact.Facts{}})
-	got := html1(opts)
+	links := testLinks()
+	html1 := func(links Links) string {
+		t.Helper()
+		return segmentsHTML(t, docs[0].Steps[0].Segments, links)
+	}
+	got := html1(links)
 	for _, want := range []string{
 		`<pre class="code block"><code>kind: &lt;/code&gt;&lt;script&gt;</code></pre>`,
 		`<pre class="code block"><code>a &lt; b</code></pre>`,
@@ -44,11 +39,11 @@ func TestHighlightCode(t *testing.T) {
 	}
 
 	var calls []string
-	opts.HighlightCode = func(lang string, code []byte) template.HTML {
+	links.HighlightCode = func(lang string, code []byte) template.HTML {
 		calls = append(calls, fmt.Sprintf("%q %q", lang, code))
 		return template.HTML("<b>" + html.EscapeString(lang) + "</b>")
 	}
-	got = html1(opts)
+	got = html1(links)
 	if want := []string{`"yaml" "kind: </code><script>"`, `"" "a < b"`}; fmt.Sprint(calls) != fmt.Sprint(want) {
 		t.Errorf("HighlightCode calls %q, want %q", calls, want)
 	}

@@ -119,10 +119,10 @@
 //   - [text][label] or [label][] with a definition [label]: go:REF anywhere
 //     in the file.
 //
-// They render as <a class="symref" href=SymbolURL(resolved)
+// A Renderer writes them as <a class="symref" href=SymbolURL(resolved)
 // title="path:from-to">text</a> followed by <a class="symref-gh"
-// href=Permalink(path, from, to)>↗</a>. Other links render as goldmark
-// renders them.
+// href=Permalink(path, from, to)>↗</a>, with the Links it is given.
+// Other links render as goldmark renders them.
 //
 // # Excerpt blocks
 //
@@ -163,10 +163,10 @@
 // HTML is dropped (goldmark's default, never html.WithUnsafe), and
 // javascript:, vbscript:, file: and non-image data: links get an empty
 // href. Other fenced code (yaml, sh, json, go, …) keeps its text and
-// language: Load puts inside <pre class="code block"><code> what
-// Options.HighlightCode makes of it — the site highlights it as its source
-// pages — or, without one, the text escaped. This package renders no code
-// itself.
+// language: a Renderer puts inside <pre class="code block"><code> what
+// Links.HighlightCode makes of it — the site highlights it as its source
+// pages — or, without one, the text escaped. This package highlights no
+// code itself.
 //
 // # Links between walkthroughs
 //
@@ -174,7 +174,7 @@
 // [informers](informers.md) (a translation may write informers.ko.md),
 // is a link to that walkthrough: it works on GitHub as written, the site
 // points it at the walkthrough's page in the reader's language
-// (Options.WalkthroughURL), and Load and Check report a link to a
+// (Links.WalkthroughURL), and Load and Check report a link to a
 // walkthrough that is neither in the same directory nor among
 // Options.Also (kubewalk passes the other directories of the site, so
 // your walkthroughs may link to the built-in ones), or to a step anchor
@@ -197,13 +197,19 @@
 // Check resolve too; Check reports every problem of every file in every
 // language, sorted, not only the first.
 //
-// # One goldmark
+// # Documents are data; rendering is the reader's
 //
-// One goldmark.Markdown (md, built by newMarkdown) parses and renders
-// every file: nothing in Options reaches the renderer, because Load
-// writes each reference's final hrefs, and each code block's
-// HighlightCode HTML, into the AST before rendering.
-// One extension per file: refs.go (inline references: AST transformer and
-// renderer), excerpt.go, facts.go, steps.go (step split and heading
-// attributes), frontmatter.go, codeblock.go (fenced code).
+// Load returns Docs whose text is parsed Markdown (Markdown: goldmark
+// nodes, references resolved), so a command that only reads walkthroughs
+// (explain, record, export codetour, check) needs no link rules. Whoever
+// shows a Doc renders its Markdown with a Renderer and the Links it
+// decides: the site, with its pages' URLs and highlighter.
+//
+// One goldmark.Markdown (md, built by newMarkdown) parses every file; a
+// Renderer renders with one newMarkdown of its Links, the same extensions
+// by construction. One extension per file: refs.go (inline references:
+// AST transformer and renderer), walklinks.go (links between
+// walkthroughs), excerpt.go, facts.go, steps.go (step split and heading
+// attributes), frontmatter.go, codeblock.go (fenced code); render.go is
+// the Renderer and Markdown.
 package walkthrough

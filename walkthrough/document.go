@@ -1,8 +1,6 @@
 package walkthrough
 
 import (
-	"html/template"
-
 	"github.com/kubewalk/kubewalk/analyzer/fact"
 )
 
@@ -17,7 +15,8 @@ type Resolver interface {
 }
 
 // Doc is a walkthrough parsed from Markdown with every reference resolved.
-// It is plain data: the site lays it out, it never renders whole pages.
+// It is plain data: its text is parsed Markdown (Markdown), which whoever
+// shows it renders with its own link rules (Renderer).
 type Doc struct {
 	// ID is the walkthrough's identifier, the file name without ".md" and
 	// without a language suffix: "deployment" for deployment.ko.md.
@@ -47,10 +46,8 @@ type Step struct {
 	// "step-3-getnewreplicaset", or the heading's {id=…}. A translation's
 	// steps have their English original's IDs.
 	ID string `json:"id"`
-	// Title is the heading as plain text; TitleHTML is its inline markup
-	// rendered (code spans, emphasis, links), trusted like Segment.HTML.
-	Title     string        `json:"title"`
-	TitleHTML template.HTML `json:"titleHTML"`
+	// Title is the heading as plain text.
+	Title string `json:"title"`
 	// Line is the heading's line in File.
 	Line int `json:"line"`
 	// From, To and Label are the step's message in the sequence diagram;
@@ -68,13 +65,9 @@ type Step struct {
 
 // Segment is a piece of a step, in order: exactly one field is set.
 type Segment struct {
-	// HTML is rendered Markdown: goldmark with raw HTML off, so it holds
-	// only markup goldmark itself generated and escaped text. Inline
-	// references are <a class="symref" href=SymbolURL title="path:L-L">
-	// followed by <a class="symref-gh" href=Permalink>↗</a>; other fenced
-	// code is <pre class="code block"><code> around what
-	// Options.HighlightCode made of it (escaped text without one).
-	HTML template.HTML `json:"html,omitempty"`
+	// Markdown is a run of Markdown blocks, references resolved: a
+	// Renderer makes HTML of it.
+	Markdown *Markdown `json:"markdown,omitempty"`
 	// Excerpt is a code block embedding part of a declaration.
 	Excerpt *Excerpt `json:"excerpt,omitempty"`
 	// Facts is a block embedding discovered facts.

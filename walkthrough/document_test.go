@@ -41,7 +41,7 @@ func TestConcurrentLoad(t *testing.T) {
 				t.Error(err)
 				return
 			}
-			if diff := cmp.Diff(want, got); diff != "" {
+			if diff := cmp.Diff(want, got, sameMarkdown); diff != "" {
 				t.Errorf("(-want +got):\n%s", diff)
 			}
 		})
@@ -66,7 +66,7 @@ func TestLoadAll(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if diff := cmp.Diff(want, Select(all, lang)); diff != "" {
+		if diff := cmp.Diff(want, Select(all, lang), sameMarkdown); diff != "" {
 			t.Errorf("%s (-Load +LoadAll):\n%s", lang, diff)
 		}
 	}

@@ -7,26 +7,22 @@ import (
 
 // goldmark's parse time is quadratic in a few shapes of input, and a
 // walkthrough's author (or a pull request against a directory that CI
-// checks) controls the input. Measured with v1.8 on this project's
-// machine, 64 KiB of:
+// checks) controls the input. The shapes, each taking seconds for some
+// tens of KiB (bench/README.md has the times):
 //
-//   - "- - - … x", lists opened on one line: 5 s; every nesting level
-//     scans the rest of the line for a thematic break. "> > > …" and
-//     "1. 1. 1. …" take about 1 s;
-//   - "[a](" on one line: 2.2 s; each "(" scans to the end of the line
-//     for a link destination;
-//   - "[a](" a line, in one paragraph: 0.13 s, quadratic in the
-//     paragraph.
-//
-// 512 KiB of the worst of these within the limits parse in about half a
-// second.
+//   - "- - - … x", lists opened on one line: every nesting level scans
+//     the rest of the line for a thematic break; "> > > …" and
+//     "1. 1. 1. …" alike;
+//   - "[a](" on one line: each "(" scans to the end of the line for a
+//     link destination;
+//   - "[a](" a line, in one paragraph: quadratic in the paragraph.
 //
 // Parse refuses such input before goldmark sees it, with the limits
 // below, so that parse time grows linearly with the file: no line costs
 // more than maxLineBytes², no run of lines more than maxBlockBytes², and
 // nesting on a line is bounded. Each is far beyond what prose needs (the
-// built-in walkthroughs' longest line is 327 bytes, their longest
-// paragraph or code block 4 KiB, their deepest list 3 levels).
+// built-in walkthroughs' lines, paragraphs, code blocks and lists stay
+// well within them).
 const (
 	// maxLineBytes bounds a line.
 	maxLineBytes = 4 << 10

@@ -1,11 +1,9 @@
 package walkthrough
 
 import (
-	"bytes"
 	"cmp"
 	"errors"
 	"fmt"
-	"html/template"
 	"io/fs"
 	"maps"
 	"path"
@@ -21,24 +19,6 @@ import (
 type Options struct {
 	// Resolver resolves references and answers facts queries at one tag.
 	Resolver Resolver
-	// SymbolURL is the href of an inline reference in the site, relative to
-	// the walkthrough page (the site decides its URLs). nil: the permalink.
-	SymbolURL func(r fact.Resolved) string
-	// Permalink is the GitHub URL of lines from..to of a file at the tag.
-	// nil: inline references link to the symbol's pkg.go.dev page.
-	Permalink func(path string, from, to int) string
-	// WalkthroughURL is the href of a link to another walkthrough
-	// ("informers.md#step-1-…" in the Markdown) relative to the
-	// walkthrough page, anchor "" for the walkthrough itself. nil: the
-	// link stays as written, which is right on GitHub.
-	WalkthroughURL func(id, anchor string) string
-	// HighlightCode returns the HTML of a fenced code block's text (lang is
-	// the info string's first word, "" for none; code has no final
-	// newline): what goes inside <pre class="code block"><code>, lines
-	// separated by "\n". It is used as it is, so it must escape every byte
-	// of code; the site's highlights as its source pages do. nil: the text
-	// escaped, not highlighted.
-	HighlightCode func(lang string, code []byte) template.HTML
 	// Also are walkthroughs of other directories in the same site that
 	// links may name (see Targets): a user's walkthroughs link to the
 	// built-in ones. A walkthrough of the directory itself wins over one
@@ -46,7 +26,7 @@ type Options struct {
 	Also LinkTargets
 }
 
-// Load parses, resolves and renders every walkthrough in dir for lang:
+// Load parses and resolves every walkthrough in dir for lang:
 // <id>.<lang>.md where it exists, else <id>.md — a walkthrough not yet
 // translated is shown in English rather than missing (Doc.Lang says which
 // language a Doc is in, so the site can say so). Docs are sorted by
@@ -105,7 +85,7 @@ func load(fsys fs.FS, dir string, opts Options, langs func(*fileSet) []string) (
 	return docs, errors.Join(errs...)
 }
 
-// Check parses, resolves and renders every walkthrough in dir in every
+// Check parses and resolves every walkthrough in dir in every
 // language and returns every problem found (not only the first of each
 // file), sorted by file, line and column. A problem in an English file's
 // named excerpt used by a translation is reported once.
@@ -331,12 +311,11 @@ func parseOriginals(fsys fs.FS, sets []*fileSet, errs []error) (ens []*Source, c
 	return ens, clean, errs
 }
 
-// build resolves every reference of s and renders it into a Doc. Links to
+// build resolves every reference of s and makes a Doc of it. Links to
 // other walkthroughs are checked against targets (nil: not checked).
 func build(s *Source, opts *Options, targets LinkTargets) (*Doc, []error) {
 	b := &builder{opts: opts, file: s.File}
 	b.linkWalkthroughs(s, targets)
-	highlightCode(s.doc, s.src, opts.HighlightCode)
 	_ = ast.Walk(s.doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
 		r, ok := n.(*refLink)
 		if !ok || !entering || r.err != nil {
@@ -351,7 +330,6 @@ func build(s *Source, opts *Options, targets LinkTargets) (*Doc, []error) {
 			b.errs.add(s.File, line, col, "reference %s: /%s/ matches no line of %s (%s)", r.dest, r.ref.Lines, res.Symbol.Name, span(res.Symbol.Decl))
 		default:
 			r.resolved = &res
-			r.href, r.perma, r.where = linkTargets(opts, res)
 		}
 		return ast.WalkContinue, nil
 	})
@@ -388,14 +366,6 @@ func build(s *Source, opts *Options, targets LinkTargets) (*Doc, []error) {
 			To:    rename(st.To),
 			Label: st.Label,
 		}
-		var title bytes.Buffer
-		for c := st.heading.FirstChild(); c != nil; c = c.NextSibling() {
-			if err := md.Renderer().Render(&title, s.src, c); err != nil {
-				b.errs.add(s.File, st.Line, 0, "render: %v", err)
-			}
-		}
-		// Safe: goldmark output with raw HTML off (see Segment.HTML).
-		step.TitleHTML = template.HTML(title.String())
 		step.Refs = linkRefs(s, st.heading)
 		segs, refs := b.segments(s, st.blocks)
 		step.Segments = segs
@@ -405,25 +375,25 @@ func build(s *Source, opts *Options, targets LinkTargets) (*Doc, []error) {
 	return doc, b.errs.errors()
 }
 
-// segments renders a run of blocks: consecutive Markdown blocks into one
-// HTML segment, excerpts and facts into their own.
+// segments makes segments of a run of blocks: consecutive Markdown
+// blocks one Markdown segment, excerpts and facts their own.
 func (b *builder) segments(s *Source, blocks []block) ([]Segment, []Ref) {
 	var segs []Segment
 	var refs []Ref
-	var buf bytes.Buffer
+	var run []ast.Node
 	flush := func() {
-		if buf.Len() > 0 {
-			// Safe: goldmark output with raw HTML off; refLink and code
-			// block renderers escape everything they write.
-			segs = append(segs, Segment{HTML: template.HTML(buf.String())})
-			buf.Reset()
+		if len(run) > 0 {
+			segs = append(segs, Segment{Markdown: &Markdown{Source: s.src, Blocks: run}})
+			run = nil
 		}
 	}
 	for _, bl := range blocks {
 		switch {
 		case bl.node != nil:
-			if err := md.Renderer().Render(&buf, s.src, bl.node); err != nil {
-				b.errs.add(s.File, s.blockLine(bl.node), 0, "render: %v", err)
+			// A link reference definition renders as nothing: a run of
+			// them alone makes no segment.
+			if bl.node.Kind() != ast.KindLinkReferenceDefinition {
+				run = append(run, bl.node)
 			}
 			refs = append(refs, linkRefs(s, bl.node)...)
 		case bl.excerpt != nil:

@@ -7,18 +7,18 @@ import (
 	"go.abhg.dev/goldmark/frontmatter"
 )
 
-// md is the one goldmark every walkthrough is parsed and rendered with.
-//
-// Options (link rules, the code highlighter) might suggest one goldmark per
-// Options; one per process is enough and simpler, because nothing Options
-// decides reaches the renderer: Load resolves every reference into the AST
-// (refLink nodes carry their final hrefs, code blocks their highlighted
-// HTML) before rendering. goldmark's Markdown is safe for concurrent use
-// (each Parse makes its own parser.Context), so Load may run in parallel
-// for several tags.
-var md = newMarkdown()
+// md is the one goldmark every walkthrough is parsed with. goldmark's
+// Markdown is safe for concurrent use (each Parse makes its own
+// parser.Context), so Load may run in parallel for several tags. Its
+// renderer is not used: a Renderer renders with the link rules it is
+// given (render.go), from a goldmark newMarkdown made with them, so that
+// parsing and rendering have the same extensions by construction.
+var md = newMarkdown(nil)
 
-func newMarkdown() goldmark.Markdown {
+// newMarkdown is the goldmark of walkthroughs, its renderers for
+// references, links between walkthroughs and fenced code using links (nil
+// for parsing only).
+func newMarkdown(links *Links) goldmark.Markdown {
 	return goldmark.New(
 		goldmark.WithExtensions(
 			// YAML front matter between "---" lines, decoded in frontmatter.go.
@@ -32,9 +32,11 @@ func newMarkdown() goldmark.Markdown {
 			// only [text](dest) links are symbol references).
 			extension.Linkify,
 			// go: and pkg.go.dev links become symbol references (refs.go).
-			refLinks{},
-			// Ordinary fenced code, highlighted by Options.HighlightCode (codeblock.go).
-			codeBlocks{},
+			refLinks{links},
+			// Links to other walkthroughs go to their pages (walklinks.go).
+			walkLinks{links},
+			// Ordinary fenced code, highlighted by Links.HighlightCode (codeblock.go).
+			codeBlocks{links},
 		),
 		goldmark.WithParserOptions(
 			// {from=… to=… label=… #id} at the end of headings: a step's

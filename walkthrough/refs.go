@@ -2,8 +2,8 @@ package walkthrough
 
 // Inline symbol references: Markdown links whose destination names a Go
 // symbol. A parser.ASTTransformer turns them into refLink nodes at parse
-// time; Load resolves each node and the renderer writes the in-site link
-// with a GitHub permalink beside it.
+// time; Load resolves each node and a Renderer writes the link its Links
+// give with a GitHub permalink beside it.
 
 import (
 	"net/url"
@@ -34,11 +34,8 @@ type refLink struct {
 	// ref is the parsed reference; err is set instead when it did not parse.
 	ref fact.Ref
 	err error
-	// resolved, href, permalink and where are set by Load before rendering.
+	// resolved is set by Load.
 	resolved *fact.Resolved
-	href     string
-	perma    string
-	where    string
 }
 
 func (n *refLink) Kind() ast.NodeKind { return KindRefLink }
@@ -47,12 +44,15 @@ func (n *refLink) Dump(source []byte, level int) {
 	ast.DumpHelper(n, source, level, map[string]string{"Dest": string(n.dest)}, nil)
 }
 
-// refLinks is the goldmark extension for inline references.
-type refLinks struct{}
+// refLinks is the goldmark extension for inline references, rendered
+// with links (none when parsing only).
+type refLinks struct{ links *Links }
 
-func (refLinks) Extend(m goldmark.Markdown) {
+func (e refLinks) Extend(m goldmark.Markdown) {
 	m.Parser().AddOptions(parser.WithASTTransformers(util.Prioritized(refTransformer{}, 100)))
-	m.Renderer().AddOptions(renderer.WithNodeRenderers(util.Prioritized(refRenderer{}, 100)))
+	if e.links != nil {
+		m.Renderer().AddOptions(renderer.WithNodeRenderers(util.Prioritized(refRenderer{e.links}, 100)))
+	}
 }
 
 type refTransformer struct{}
@@ -152,10 +152,10 @@ func refPos(n ast.Node, source []byte) int {
 	return off
 }
 
-type refRenderer struct{}
+type refRenderer struct{ links *Links }
 
-func (refRenderer) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer) {
-	reg.Register(KindRefLink, renderRefLink)
+func (r refRenderer) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer) {
+	reg.Register(KindRefLink, r.renderRefLink)
 }
 
 // renderRefLink writes
@@ -163,11 +163,16 @@ func (refRenderer) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer) {
 //	<a class="symref" href="SITE" title="path:from-to">text</a><a class="symref-gh" href="PERMALINK" title="GitHub" aria-label="GitHub">↗</a>
 //
 // An unresolved node (Parse without Load) renders as the link it was.
-func renderRefLink(w util.BufWriter, source []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
+func (r refRenderer) renderRefLink(w util.BufWriter, source []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
 	n := node.(*refLink)
-	href, title := n.href, []byte(n.where)
+	var href, perma string
+	var title []byte
 	if n.resolved == nil {
-		href, title = string(n.dest), nil
+		href = string(n.dest)
+	} else {
+		var where string
+		href, perma, where = linkTargets(r.links, *n.resolved)
+		title = []byte(where)
 	}
 	if n.title != nil {
 		title = n.title
@@ -187,17 +192,17 @@ func renderRefLink(w util.BufWriter, source []byte, node ast.Node, entering bool
 		return ast.WalkContinue, nil
 	}
 	w.WriteString(`</a>`)
-	if n.perma != "" && n.perma != href {
+	if perma != "" && perma != href {
 		w.WriteString(`<a class="symref-gh" href="`)
-		writeURL(w, n.perma)
+		writeURL(w, perma)
 		w.WriteString(`" title="GitHub" aria-label="GitHub">↗</a>`)
 	}
 	return ast.WalkContinue, nil
 }
 
 // writeURL writes an escaped href, empty for a dangerous scheme exactly as
-// goldmark does for ordinary links: SymbolURL and Permalink are the site's
-// own, but an unresolved destination comes straight from the Markdown.
+// goldmark does for ordinary links: SymbolURL and Permalink are the
+// renderer's own, but an unresolved destination comes straight from the Markdown.
 func writeURL(w util.BufWriter, s string) {
 	u := util.URLEscape([]byte(s), true)
 	if !html.IsDangerousURL(u) {
@@ -205,9 +210,9 @@ func writeURL(w util.BufWriter, s string) {
 	}
 }
 
-// linkTargets fills in a resolved reference's href, permalink and
-// file:lines label.
-func linkTargets(opts *Options, r fact.Resolved) (href, perma, where string) {
+// linkTargets is a resolved reference's href, permalink and file:lines
+// label.
+func linkTargets(opts *Links, r fact.Resolved) (href, perma, where string) {
 	loc := r.Symbol.Decl
 	from, to := loc.StartLine, loc.EndLine
 	if len(r.Matched) > 0 {

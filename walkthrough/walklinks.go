@@ -2,8 +2,10 @@ package walkthrough
 
 // Links between walkthroughs: a Markdown link to a sibling file,
 // [the informers' first step](informers.md#step-1-…), works on GitHub as
-// written; in the site it goes to that walkthrough's page and step. Load
-// and Check report a link to a walkthrough that is neither in the same
+// written; in the site it goes to that walkthrough's page and step
+// (Links.WalkthroughURL). At parse time such a link becomes a node of
+// kind KindWalkLink naming the walkthrough and step. Load and Check
+// report a link to a walkthrough that is neither in the same
 // directory nor in Options.Also, or to a step anchor it does not have.
 
 import (
@@ -14,7 +16,11 @@ import (
 	"regexp"
 	"slices"
 
+	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/renderer"
+	"github.com/yuin/goldmark/renderer/html"
+	"github.com/yuin/goldmark/util"
 )
 
 // walkLinkDest matches a link to a sibling walkthrough: "<id>.md" or
@@ -24,27 +30,96 @@ var walkLinkDest = regexp.MustCompile(`^([A-Za-z0-9_-]+)(?:\.[a-z]{2,3})?\.md(?:
 
 // walkLink is one link to another walkthrough, found at parse time.
 type walkLink struct {
-	node      *ast.Link
 	id        string // the target walkthrough
 	anchor    string // a step anchor, or ""
 	line, col int
 }
 
-// collectWalkLinks finds the links to sibling walkthroughs in n.
+// KindWalkLink is the node kind of a link to another walkthrough.
+var KindWalkLink = ast.NewNodeKind("WalkLink")
+
+// walkLinkNode is a link to another walkthrough, in place of the
+// *ast.Link it was parsed as. Its children are the link text.
+type walkLinkNode struct {
+	ast.BaseInline
+	walkLink
+	// title is the link title as written, nil if none.
+	title []byte
+}
+
+func (n *walkLinkNode) Kind() ast.NodeKind { return KindWalkLink }
+func (n *walkLinkNode) Dump(source []byte, level int) {
+	ast.DumpHelper(n, source, level, map[string]string{"ID": n.id, "Anchor": n.anchor}, nil)
+}
+
+// collectWalkLinks finds the links to sibling walkthroughs in n and puts
+// a walkLinkNode in the place of each.
 func (s *Source) collectWalkLinks(n ast.Node) {
+	var links []*ast.Link
 	_ = ast.Walk(n, func(c ast.Node, entering bool) (ast.WalkStatus, error) {
-		l, ok := c.(*ast.Link)
-		if !ok || !entering {
-			return ast.WalkContinue, nil
+		if l, ok := c.(*ast.Link); ok && entering && walkLinkDest.MatchString(string(l.Destination)) {
+			links = append(links, l)
 		}
-		m := walkLinkDest.FindStringSubmatch(string(l.Destination))
-		if m == nil {
-			return ast.WalkContinue, nil
-		}
-		line, col := s.lineCol(refPos(l, s.src))
-		s.walkLinks = append(s.walkLinks, walkLink{node: l, id: m[1], anchor: m[2], line: line, col: col})
 		return ast.WalkContinue, nil
 	})
+	for _, l := range links {
+		m := walkLinkDest.FindStringSubmatch(string(l.Destination))
+		line, col := s.lineCol(refPos(l, s.src))
+		wl := &walkLinkNode{walkLink: walkLink{id: m[1], anchor: m[2], line: line, col: col}, title: l.Title}
+		for c := l.FirstChild(); c != nil; {
+			next := c.NextSibling()
+			wl.AppendChild(wl, c)
+			c = next
+		}
+		l.Parent().ReplaceChild(l.Parent(), l, wl)
+		s.walkLinks = append(s.walkLinks, wl.walkLink)
+	}
+}
+
+// walkLinks is the goldmark extension that renders links to other
+// walkthroughs with links (none when parsing only).
+type walkLinks struct{ links *Links }
+
+func (e walkLinks) Extend(m goldmark.Markdown) {
+	if e.links != nil {
+		m.Renderer().AddOptions(renderer.WithNodeRenderers(util.Prioritized(walkRenderer{e.links.WalkthroughURL}, 100)))
+	}
+}
+
+type walkRenderer struct {
+	url func(id, anchor string) string
+}
+
+func (r walkRenderer) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer) {
+	reg.Register(KindWalkLink, r.renderWalkLink)
+}
+
+// renderWalkLink writes the link as goldmark writes a link, to url's
+// href for the walkthrough and step, or without url to "<id>.md#anchor"
+// (a translation's "<id>.ko.md" is its original's page on GitHub too).
+func (r walkRenderer) renderWalkLink(w util.BufWriter, source []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
+	n := node.(*walkLinkNode)
+	if !entering {
+		w.WriteString("</a>")
+		return ast.WalkContinue, nil
+	}
+	dest := n.id + ".md"
+	if n.anchor != "" {
+		dest += "#" + n.anchor
+	}
+	if r.url != nil {
+		dest = r.url(n.id, n.anchor)
+	}
+	w.WriteString(`<a href="`)
+	writeURL(w, dest)
+	w.WriteString(`"`)
+	if n.title != nil {
+		w.WriteString(` title="`)
+		html.DefaultWriter.Write(w, n.title)
+		w.WriteString(`"`)
+	}
+	w.WriteString(">")
+	return ast.WalkContinue, nil
 }
 
 // LinkTargets is what links between walkthroughs may point at: walkthrough
@@ -80,7 +155,7 @@ func targetsOf(srcs []*Source) LinkTargets {
 }
 
 // linkWalkthroughs checks the links to other walkthroughs against
-// targets and sets their destinations to the site's URL for them.
+// targets.
 func (b *builder) linkWalkthroughs(s *Source, targets LinkTargets) {
 	for _, wl := range s.walkLinks {
 		dest := wl.id + ".md"
@@ -103,9 +178,5 @@ func (b *builder) linkWalkthroughs(s *Source, targets LinkTargets) {
 				continue
 			}
 		}
-		if b.opts.WalkthroughURL != nil {
-			dest = b.opts.WalkthroughURL(wl.id, wl.anchor)
-		}
-		wl.node.Destination = []byte(dest)
 	}
 }

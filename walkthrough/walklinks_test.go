@@ -25,11 +25,12 @@ func TestWalkthroughLinks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if html := string(docs[0].Steps[0].Segments[0].HTML); !strings.Contains(html, `href="b.md#step-1-watching"`) || !strings.Contains(html, `href="b.md"`) {
+	if html := segmentsHTML(t, docs[0].Steps[0].Segments[:1], testLinks()); !strings.Contains(html, `href="b.md#step-1-watching"`) || !strings.Contains(html, `href="b.md"`) {
 		t.Errorf("a.md without WalkthroughURL: %s", html)
 	}
 
-	opts.WalkthroughURL = func(id, anchor string) string {
+	links := testLinks()
+	links.WalkthroughURL = func(id, anchor string) string {
 		if anchor == "" {
 			return "page-" + id + ".html"
 		}
@@ -42,7 +43,7 @@ func TestWalkthroughLinks(t *testing.T) {
 		}
 		got := map[string]string{}
 		for _, d := range docs {
-			got[d.ID] = string(d.Steps[0].Segments[0].HTML)
+			got[d.ID] = segmentsHTML(t, d.Steps[0].Segments[:1], links)
 		}
 		if !strings.Contains(got["a"], `href="page-b.html#step-1-watching"`) || !strings.Contains(got["a"], `href="page-b.html"`) {
 			t.Errorf("%s: a: %s", lang, got["a"])

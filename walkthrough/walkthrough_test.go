@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"html/template"
 	"io/fs"
 	"maps"
 	"os"
@@ -97,9 +98,11 @@ func resolverOf(t testing.TB, file string) *fakeresolver.Resolver {
 	return res
 }
 
-func testOptions(r Resolver) Options {
-	return Options{
-		Resolver: r,
+func testOptions(r Resolver) Options { return Options{Resolver: r} }
+
+// testLinks are the link rules the tests render walkthroughs with.
+func testLinks() Links {
+	return Links{
 		SymbolURL: func(r fact.Resolved) string {
 			loc := r.Symbol.Decl
 			return fmt.Sprintf("../source/%s.html#L%d", loc.Path, loc.StartLine)
@@ -108,6 +111,65 @@ func testOptions(r Resolver) Options {
 			return fmt.Sprintf("https://github.com/kubernetes/kubernetes/blob/v1.31.0/%s#L%d-L%d", path, from, to)
 		},
 	}
+}
+
+// segmentsHTML is the HTML of segs' Markdown rendered with links.
+func segmentsHTML(t *testing.T, segs []Segment, links Links) string {
+	t.Helper()
+	r := NewRenderer(links)
+	var b strings.Builder
+	for _, s := range segs {
+		if s.Markdown == nil {
+			continue
+		}
+		h, err := r.HTML(s.Markdown)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b.WriteString(string(h))
+	}
+	return b.String()
+}
+
+// goldenDoc is a Doc as the golden files show it: its Markdown rendered
+// with testLinks, as html.
+type goldenDoc struct {
+	*Doc
+	Intro []goldenSegment `json:"intro,omitempty"`
+	Steps []goldenStep    `json:"steps"`
+}
+
+type goldenStep struct {
+	*Step
+	Segments []goldenSegment `json:"segments,omitempty"`
+	Refs     []Ref           `json:"refs,omitempty"`
+}
+
+type goldenSegment struct {
+	HTML    template.HTML `json:"html,omitempty"`
+	Excerpt *Excerpt      `json:"excerpt,omitempty"`
+	Facts   *FactsBlock   `json:"facts,omitempty"`
+}
+
+func golden(t *testing.T, docs []*Doc) []goldenDoc {
+	t.Helper()
+	segs := func(ss []Segment) []goldenSegment {
+		var out []goldenSegment
+		for _, s := range ss {
+			out = append(out, goldenSegment{HTML: template.HTML(segmentsHTML(t, []Segment{s}, testLinks())), Excerpt: s.Excerpt, Facts: s.Facts})
+		}
+		return out
+	}
+	var out []goldenDoc
+	for _, d := range docs {
+		g := goldenDoc{Doc: d, Intro: segs(d.Intro)}
+		for i := range d.Steps {
+			st := &d.Steps[i]
+			g.Steps = append(g.Steps, goldenStep{Step: st, Segments: segs(st.Segments), Refs: st.Refs})
+		}
+		out = append(out, g)
+	}
+	return out
 }
 
 // TestGolden runs every testdata/*.txtar archive: the files under
@@ -140,7 +202,7 @@ func TestGolden(t *testing.T) {
 				enc := json.NewEncoder(&b)
 				enc.SetIndent("", "  ")
 				enc.SetEscapeHTML(false)
-				if err := enc.Encode(docs); err != nil {
+				if err := enc.Encode(golden(t, docs)); err != nil {
 					t.Fatal(err)
 				}
 				if err != nil {
@@ -208,3 +270,15 @@ func TestBuiltin(t *testing.T) {
 		t.Errorf("no references in ../walkthroughs")
 	}
 }
+
+// sameMarkdown compares Markdown by what it renders to with testLinks:
+// goldmark nodes are not comparable field by field.
+var sameMarkdown = cmp.Comparer(func(a, b *Markdown) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	r := NewRenderer(testLinks())
+	ha, errA := r.HTML(a)
+	hb, errB := r.HTML(b)
+	return errA == nil && errB == nil && ha == hb
+})

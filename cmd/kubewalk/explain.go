@@ -10,9 +10,7 @@ import (
 
 	"github.com/kubewalk/kubewalk/internal/app/pipeline"
 	"github.com/kubewalk/kubewalk/internal/derive/explain"
-	"github.com/kubewalk/kubewalk/site"
 	"github.com/kubewalk/kubewalk/source"
-	"github.com/kubewalk/kubewalk/walkthrough"
 	"github.com/spf13/cobra"
 )
 
@@ -207,7 +205,7 @@ func openExplainer(ctx context.Context, g *globals, opts source.Options, sets []
 	if err != nil {
 		return nil, err
 	}
-	docs, err := pipeline.Docs(rel, sets, lang, walkthrough.Options{SymbolURL: site.SymbolURL, Permalink: rel.Tree.Permalink})
+	docs, err := pipeline.Docs(rel, sets, lang)
 	if err != nil {
 		// Steps are a bonus: explain without them rather than not at
 		// all, and say why.

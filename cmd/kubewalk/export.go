@@ -12,8 +12,6 @@ import (
 
 	"github.com/kubewalk/kubewalk/internal/app/codetour"
 	"github.com/kubewalk/kubewalk/internal/app/pipeline"
-	"github.com/kubewalk/kubewalk/site"
-	"github.com/kubewalk/kubewalk/walkthrough"
 	"github.com/spf13/cobra"
 )
 
@@ -97,7 +95,7 @@ func runExportCodeTour(cmd *cobra.Command, g *globals, cf *codetourFlags) error 
 	if err != nil {
 		return err
 	}
-	docs, err := pipeline.Docs(rel, sets, cf.lang, walkthrough.Options{SymbolURL: site.SymbolURL, Permalink: rel.Tree.Permalink})
+	docs, err := pipeline.Docs(rel, sets, cf.lang)
 	if err != nil {
 		return err
 	}

@@ -10,9 +10,7 @@ import (
 	"github.com/kubewalk/kubewalk/internal/app/pipeline"
 	"github.com/kubewalk/kubewalk/internal/derive/explain"
 	"github.com/kubewalk/kubewalk/record"
-	"github.com/kubewalk/kubewalk/site"
 	"github.com/kubewalk/kubewalk/source"
-	"github.com/kubewalk/kubewalk/walkthrough"
 	"github.com/spf13/cobra"
 )
 
@@ -151,7 +149,7 @@ func attribute(ctx context.Context, g *globals, sf sourceFlags, rec *record.Reco
 	if err != nil {
 		return nil, err
 	}
-	docs, err := pipeline.Docs(rel, sets, "en", walkthrough.Options{SymbolURL: site.SymbolURL, Permalink: rel.Tree.Permalink})
+	docs, err := pipeline.Docs(rel, sets, "en")
 	if err != nil {
 		g.log.Warn("walkthroughs not loaded; no steps shown", "err", err)
 		docs = nil

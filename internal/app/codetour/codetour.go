@@ -25,7 +25,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"html"
 	"maps"
 	"regexp"
 	"slices"
@@ -397,17 +396,14 @@ func longestFirst(m map[string]string) []string {
 	return keys
 }
 
-var tagRe = regexp.MustCompile(`<[^>]*>`)
-
 // segmentsText is the plain text of rendered segments, for descriptions
 // when the Markdown is not available.
 func segmentsText(segs []walkthrough.Segment) string {
 	var parts []string
 	for _, s := range segs {
 		switch {
-		case s.HTML != "":
-			t := tagRe.ReplaceAllString(string(s.HTML), "")
-			parts = append(parts, strings.TrimSpace(html.UnescapeString(t)))
+		case s.Markdown != nil:
+			parts = append(parts, s.Markdown.Text())
 		case s.Excerpt != nil && s.Excerpt.Caption != "":
 			parts = append(parts, s.Excerpt.Caption)
 		}

@@ -8,6 +8,9 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/text"
 
 	"github.com/kubewalk/kubewalk/analyzer/fact"
 	"github.com/kubewalk/kubewalk/walkthrough"
@@ -58,11 +61,11 @@ func fixtureDoc() *walkthrough.Doc {
 	}
 	return &walkthrough.Doc{
 		ID: "deployment", Lang: "en", File: "deployment.md", Title: "Deployment", Summary: "One line.",
-		Intro: []walkthrough.Segment{{HTML: "<p>Intro with <a>sync</a>.</p>"}},
+		Intro: []walkthrough.Segment{prose("Intro with [sync](x).")},
 		Steps: []walkthrough.Step{
 			{ID: "step-1", Title: "The controller creates a ReplicaSet", Line: 8,
 				Segments: []walkthrough.Segment{
-					{HTML: "<p><a>getNewReplicaSet</a> creates it.</p>"},
+					prose("[getNewReplicaSet](x) creates it."),
 					{Excerpt: &walkthrough.Excerpt{Ref: ref(pkg+".DeploymentController.getNewReplicaSet", getNew, 232), From: 190, To: 300, Highlight: []int{232}, Context: 2, Caption: "Created here."}},
 					{Excerpt: &walkthrough.Excerpt{Ref: ref(pkg+".DeploymentController.syncDeployment", sync), From: 10, To: 40, Context: -1}},
 				},
@@ -75,7 +78,7 @@ func fixtureDoc() *walkthrough.Doc {
 					{Caller: fact.FuncRef{Symbol: getNew.Name}, At: fact.Location{Path: file, StartLine: 286, EndLine: 286}, Type: "Normal", Reason: "ScalingReplicaSet"},
 				}}}}},
 			{ID: "step-3", Title: "No code", Line: 32,
-				Segments: []walkthrough.Segment{{HTML: "<p>Just <a>sync</a> prose &amp; more.</p>"}},
+				Segments: []walkthrough.Segment{prose("Just [sync](x) prose &amp; more.")},
 				Refs:     []walkthrough.Ref{ref("go:"+pkg+".DeploymentController.syncDeployment", sync)}},
 		},
 	}
@@ -182,4 +185,15 @@ func TestWriteFile(t *testing.T) {
 	if FileName(d) != "deployment.ko.tour" {
 		t.Errorf("FileName %q", FileName(d))
 	}
+}
+
+// prose is a segment of Markdown text as walkthrough.Load makes one, but
+// without references.
+func prose(src string) walkthrough.Segment {
+	doc := goldmark.New().Parser().Parse(text.NewReader([]byte(src)))
+	var blocks []ast.Node
+	for c := doc.FirstChild(); c != nil; c = c.NextSibling() {
+		blocks = append(blocks, c)
+	}
+	return walkthrough.Segment{Markdown: &walkthrough.Markdown{Source: []byte(src), Blocks: blocks}}
 }

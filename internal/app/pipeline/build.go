@@ -23,19 +23,17 @@ import (
 // Docs loads and resolves the walkthroughs of every set in lang against
 // rel; lang "" loads every language (walkthrough.LoadAll). A user
 // walkthrough with the ID of a built-in one replaces it.
-func Docs(rel *Release, sets []WalkSet, lang string, symbolURL walkthrough.Options) ([]*walkthrough.Doc, error) {
-	return loadDocs(rel, sets, lang, symbolURL, alsoTargets(sets), nil)
+func Docs(rel *Release, sets []WalkSet, lang string) ([]*walkthrough.Doc, error) {
+	return loadDocs(rel, sets, lang, alsoTargets(sets), nil)
 }
 
 // loadDocs is Docs, with the link targets of the sets given (they are the
 // same for every release) and the sets whose files did not change since
 // memo loaded them taken from it.
-func loadDocs(rel *Release, sets []WalkSet, lang string, symbolURL walkthrough.Options, also walkthrough.LinkTargets, memo *docsMemo) ([]*walkthrough.Doc, error) {
+func loadDocs(rel *Release, sets []WalkSet, lang string, also walkthrough.LinkTargets, memo *docsMemo) ([]*walkthrough.Doc, error) {
 	var docs []*walkthrough.Doc
 	for _, s := range sets {
-		opts := symbolURL
-		opts.Resolver = rel.Result
-		opts.Also = also
+		opts := walkthrough.Options{Resolver: rel.Result, Also: also}
 		ds, err := memo.load(s, lang, also, func() ([]*walkthrough.Doc, error) {
 			if lang == "" {
 				return walkthrough.LoadAll(s.FS, s.Dir, opts)
@@ -106,19 +104,9 @@ func buildReleases(ctx context.Context, rels []*Release, sets []WalkSet, lang st
 	// The walkthroughs' link targets depend on their files alone: read
 	// once for every release.
 	also := alsoTargets(sets)
-	symbolURL := site.SymbolURL
-	if lang == "" {
-		symbolURL = site.LangSymbolURL
-	}
 	var srels []site.Release
 	for i, rel := range rels {
-		wopts := walkthrough.Options{
-			SymbolURL:      symbolURL,
-			WalkthroughURL: site.WalkthroughURL,
-			HighlightCode:  site.HighlightCode,
-			Permalink:      rel.Tree.Permalink,
-		}
-		docs, err := loadDocs(rel, sets, lang, wopts, also, memo)
+		docs, err := loadDocs(rel, sets, lang, also, memo)
 		if err != nil {
 			return site.Stats{}, fmt.Errorf("%s: %w", rel.Tree.Tag, err)
 		}

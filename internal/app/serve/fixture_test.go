@@ -66,8 +66,7 @@ func fixtureBuild(dir string) func(ctx context.Context, out string) error {
 	perma := func(p string, from, to int) string { return source.Permalink(fixtureTag, p, from, to) }
 	return func(ctx context.Context, out string) error {
 		docs, err := walkthrough.Load(os.DirFS(dir), ".", "en", walkthrough.Options{
-			Resolver:  fakeresolver.New(facts, func(string) string { return fixtureSrc }, fixtureSymbol()),
-			SymbolURL: site.SymbolURL, Permalink: perma,
+			Resolver: fakeresolver.New(facts, func(string) string { return fixtureSrc }, fixtureSymbol()),
 		})
 		if err != nil {
 			return err

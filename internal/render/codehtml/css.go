@@ -10,7 +10,7 @@ const Scope = "code"
 //
 // Go and chroma-highlighted files share one set of classes (see
 // chromaClass), so a YAML key and a Go package name look alike on every
-// page and the sheet stays under 2 KB. The colours are GitHub's Primer
+// page and the sheet stays small. The colours are GitHub's Primer
 // syntax palette — the same values chroma's "github" and "github-dark"
 // styles are built from — assigned here by hand to semantic classes,
 // because those chroma styles leave types and packages uncoloured in light

@@ -44,24 +44,16 @@
 // rendered lines with Hrefs and ReplaceHrefs, which read what this
 // package writes, quoted or not.
 //
-// Measured on v1.36.3 (2-core Xeon @ 2.5 GHz, shared with other builds):
-// with the analyzer's real identifier tables for pkg/controller,
-// pkg/scheduler and pkg/kubelet (961 root files, 212k lines, 395k
-// identifiers, 263k linked uses) Go renders about 3,000 files per
-// CPU-second and writes 121 bytes of HTML per source line (26 MB in all);
-// the site's budget is 775 files/s on two cores and ~360 bytes per line
-// (five times Hugo's pages per second, and no more than its 64 MB). BenchmarkGo and BenchmarkGoParallel
-// (KUBEWALK_BENCH_TREE=/path/to/tree) measure the same files with
-// synthesized identifier tables, every identifier linked — the worst case:
-// 3,300 files/s on one core, 5,700 on two, 127 bytes per line, 148 with a
-// source page's per-line anchor markup. go/scanner is about a third of the
-// time; it allocates a string per identifier, which a hand-written lexer
-// would avoid, but it is the compiler's own lexing and fast enough.
+// BenchmarkGo and BenchmarkGoParallel (KUBEWALK_BENCH_TREE=/path/to/tree)
+// measure the rendering of real files with synthesized identifier tables,
+// every identifier linked — the worst case; bench/README.md has the
+// figures and the site's budget. go/scanner is a good part of the time;
+// it allocates a string per identifier, which a hand-written lexer would
+// avoid, but it is the compiler's own lexing and fast enough.
 //
 // Links are still most of a page, and some files are too big for them:
 // Options.DeclsOnly renders an outline (comments and declared names
 // classed, nothing linked), which the site uses for Generated files and
 // for any file whose full page would pass a megabyte, and Plain is the
-// text alone. At v1.37.2 that takes the CRI's api.pb.go (488 KB of
-// source) from a 2.1 MB page to 0.93 MB.
+// text alone.
 package codehtml

@@ -27,10 +27,10 @@ type Options struct {
 	// otherwise be too heavy to load (generated code, very large files):
 	// comments and declared names keep their classes; uses get neither a
 	// class nor a link (Link is never called), and keywords, strings and
-	// numbers are plain. Links are the bulk of a page's markup (30–140
-	// bytes around a name of a few), and in generated code a keyword or
-	// tag string on every line adds a fifth more: the CRI's api.pb.go
-	// (488 KB of source) weighs 0.9 MB this way and 2 MB in full.
+	// numbers are plain. Links are the bulk of a page's markup (many
+	// bytes around a name of a few letters), and in generated code a
+	// keyword or tag string on every line adds more: an outline of the
+	// CRI's api.pb.go weighs less than half its full page.
 	DeclsOnly bool
 }
 
@@ -224,9 +224,9 @@ func (l *linker) href(loc fact.Location) string {
 }
 
 // use returns the href of a use of id, "" for none. A variable, field or
-// label links only to a declaration in the site: on GitHub, the
-// permalink is 130 bytes around a name of a few letters, and there were
-// 18,000 of them in v1.37.2's site (2.3 MB, a tenth of its source pages).
+// label links only to a declaration in the site: a GitHub permalink is
+// long beside a name of a few letters, and such uses are many (their
+// permalinks were a tenth of a release's source pages).
 // Types, functions, methods and constants link wherever they are
 // declared, and a field's type is one click from its use.
 func (l *linker) use(id *fact.Ident) string {

@@ -19,10 +19,10 @@ import (
 // Graphviz runs as WebAssembly inside this process: go-graphviz embeds
 // Graphviz 12 compiled to wasm and runs it with wazero (pure Go, no cgo,
 // nothing to install, no network). Its package init compiles the module
-// for every process that links this package, whatever the command: about
-// 0.6-1 s and 6 MB written to wazero's compilation cache the first time
-// on this kind of machine, then 0.05-0.1 s and 14 MB of resident memory
-// each start. Every Graphviz context shares that one instance.
+// for every process that links this package, whatever the command: most
+// of a second and a few megabytes written to wazero's compilation cache
+// the first time, then a fraction of that each start (bench/README.md).
+// Every Graphviz context shares that one instance.
 //
 // go-graphviz puts that cache in $TMPDIR/go-graphviz, a name anyone could
 // create first in a shared /tmp and fill with code for wazero to map

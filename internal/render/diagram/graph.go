@@ -72,9 +72,9 @@ func (e Edge) kind() string {
 // (ties to the left), so that the two sides are about as tall. The graph
 // is bipartite, so every line spans one rank and none has to cross a
 // column — which is why the components are split rather than put in one
-// column (one column of 69 components was 2,100 px tall at v1.36.3) or in
-// several (lines crossing a column go between its boxes and make it
-// taller still).
+// column (a release's dozens of components make one far taller than a
+// screen) or in several (lines crossing a column go between its boxes and
+// make it taller still).
 //
 // Labels are never cut: a box is at least as wide as textWidth's estimate
 // of its label, which errs wide, and Graphviz widens it further where its

@@ -54,7 +54,7 @@
 //
 // The cache lives in os.UserCacheDir()/kubewalk/graphviz (so
 // ~/.cache/kubewalk/graphviz/go-graphviz/wazero-<version>-<arch>-<os>/,
-// about 6 MB per wazero version), in kubewalk's default --cache-dir: this
+// one per wazero version), in kubewalk's default --cache-dir: this
 // init runs before flags are parsed, so --cache-dir cannot move it. It is
 // used only if every directory from the root down to kubewalk, symbolic
 // links resolved, belongs to the user or root and is writable by nobody
@@ -63,7 +63,7 @@
 // and wazero make inside it is then out of everyone else's reach.
 // Otherwise TMPDIR is /dev/null for the length of go-graphviz's init: its
 // Mkdir fails there, so it uses no file cache and compiles in memory,
-// about 0.7 s a start instead of 0.05 s, and Dir says why. A home
+// every start paying the whole compilation, and Dir says why. A home
 // directory writable by its group is refused too, although a private
 // group would be safe: telling the two apart needs the group database,
 // which os/user reads and wazero does not import.
