@@ -212,7 +212,8 @@ gobench ./source "$TREE_NEW"
 gobench ./internal/app/serve "$TREE_NEW" -benchtime 10x
 gobench ./internal/derive/trace "$TREE_NEW"
 # The recorded run: the programs built from an empty Go build cache (about
-# 10 minutes here), then a record with them built.
+# 10 minutes here), plain and with coverage counters, then a record with
+# each built.
 gobench ./record "$TREE_NEW" -benchtime 1x
 
 # Anything else with a benchmark that the list above missed.
@@ -284,6 +285,10 @@ step "summary"
   row "trace deployments, cached facts" "$(msecs "$(metric $TR BenchmarkTrace ns/op)")" "well under 1 s"
   row "record: the programs of $NEW_TAG, empty GOCACHE: time, peak RSS" "$(secs "$(metric $REC BenchmarkBuildCold ns/op)"), $(metric $REC BenchmarkBuildCold peak-RSS-MB) MB" "beside analysis cold above"
   row "record with the programs built: time, peak RSS of all" "$(secs "$(metric $REC BenchmarkRecordCached ns/op)"), $(metric $REC BenchmarkRecordCached peak-RSS-MB) MB" "≤ 60 s, ≤ 4 GB"
+  row "record: the programs with coverage counters, empty GOCACHE: time, peak RSS" "$(secs "$(metric $REC BenchmarkBuildColdCoverage ns/op)"), $(metric $REC BenchmarkBuildColdCoverage peak-RSS-MB) MB" "≤ 1.5× the plain build"
+  row "  RATIO coverage build / plain build: time, peak RSS" "$(div "$(metric $REC BenchmarkBuildColdCoverage ns/op)" "$(metric $REC BenchmarkBuildCold ns/op)" 2)×, $(div "$(metric $REC BenchmarkBuildColdCoverage peak-RSS-MB)" "$(metric $REC BenchmarkBuildCold peak-RSS-MB)" 2)×" "≤ 1.5×"
+  row "record with coverage, programs built: time, coverage in the JSON" "$(secs "$(metric $REC BenchmarkRecordCachedCoverage ns/op)"), $(metric $REC BenchmarkRecordCachedCoverage coverage-KB) KB" "≤ 1.5× the plain record, ≤ 2 MB"
+  row "  RATIO record with coverage / plain record" "$(div "$(metric $REC BenchmarkRecordCachedCoverage ns/op)" "$(metric $REC BenchmarkRecordCached ns/op)" 2)×" "≤ 1.5×"
   row "  RATIO record / analysis warm GOCACHE" "$(div "$(metric $REC BenchmarkRecordCached ns/op)" "$(metric $A BenchmarkAnalyzeWarm ns/op)" 1)×"
   for n in "${NOTES[@]}"; do echo "NOTE: $n"; done
   echo "full output: $LOG"

@@ -91,7 +91,14 @@ func rssKB(pid string) int64 {
 // Go build cache and an empty kubewalk cache: what the first record on a
 // fresh machine pays (the module cache is warm: the tree was fetched).
 // peak-RSS-MB sums the go command and every compiler and linker it runs.
-func BenchmarkBuildCold(b *testing.B) {
+func BenchmarkBuildCold(b *testing.B) { benchBuildCold(b, false) }
+
+// BenchmarkBuildColdCoverage is BenchmarkBuildCold with coverage
+// counters, as kubewalk record builds by default: the target is 1.5× the
+// plain build's time and memory at most.
+func BenchmarkBuildColdCoverage(b *testing.B) { benchBuildCold(b, true) }
+
+func benchBuildCold(b *testing.B, coverage bool) {
 	tree, _ := benchTree(b)
 	goroot, err := goEnv(context.Background(), "go", "GOROOT")
 	if err != nil {
@@ -103,7 +110,7 @@ func BenchmarkBuildCold(b *testing.B) {
 		cache := b.TempDir()
 		stop := peakRSS(goroot)
 		b.StartTimer()
-		if _, err := Build(context.Background(), tree, BuildOptions{CacheDir: cache, Logf: b.Logf}); err != nil {
+		if _, err := Build(context.Background(), tree, BuildOptions{CacheDir: cache, Coverage: coverage, Logf: b.Logf}); err != nil {
 			b.Fatal(err)
 		}
 		b.ReportMetric(stop(), "peak-RSS-MB")
@@ -114,9 +121,17 @@ func BenchmarkBuildCold(b *testing.B) {
 // control plane and the hollow node, apply, wait for the Started events,
 // read events, audit log and etcd, stop everything. peak-RSS-MB sums the
 // programs of the run.
-func BenchmarkRecordCached(b *testing.B) {
+func BenchmarkRecordCached(b *testing.B) { benchRecordCached(b, false) }
+
+// BenchmarkRecordCachedCoverage is BenchmarkRecordCached with the
+// programs built with coverage counters: a snapshot of every program at
+// each phase boundary, read with go tool covdata. coverage-KB is what the
+// coverage adds to the recording's JSON (target: 2 MB at most).
+func BenchmarkRecordCachedCoverage(b *testing.B) { benchRecordCached(b, true) }
+
+func benchRecordCached(b *testing.B, coverage bool) {
 	tree, cache := benchTree(b)
-	bins, err := Build(context.Background(), tree, BuildOptions{CacheDir: cache, Logf: b.Logf})
+	bins, err := Build(context.Background(), tree, BuildOptions{CacheDir: cache, Coverage: coverage, Logf: b.Logf})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -129,5 +144,19 @@ func BenchmarkRecordCached(b *testing.B) {
 		}
 		b.ReportMetric(stop(), "peak-RSS-MB")
 		b.ReportMetric(float64(len(rec.Events)), "events")
+		if coverage {
+			b.StopTimer()
+			with, err := rec.Marshal()
+			if err != nil {
+				b.Fatal(err)
+			}
+			rec.Coverage = nil
+			without, err := rec.Marshal()
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.ReportMetric(float64(len(with)-len(without))/1e3, "coverage-KB")
+			b.StartTimer()
+		}
 	}
 }

@@ -13,6 +13,11 @@
 //	rec, _ := record.Run(ctx, bins, record.RunOptions{Scenario: "deployment"})
 //	fmt.Println(len(rec.Events), rec.Audit[0].UserAgent) // 23 kubectl/v1.36.3 (linux/amd64) kubernetes/unknown
 //
+//	// With coverage counters: which blocks ran in which phase.
+//	cbins, _ := record.Build(ctx, tree, record.BuildOptions{CacheDir: cache, Coverage: true})
+//	crec, _ := record.Run(ctx, cbins, record.RunOptions{Scenario: "rollout"})
+//	fmt.Println(crec.Coverage.Phases[2].Name) // apply/replicaset
+//
 // # The programs
 //
 // Build compiles, from the tree's own workspace and nothing else the module
@@ -75,4 +80,47 @@
 // exact where the event's own timestamps have a resolution of a second.
 // Save keeps it in the cache as recordings/<tag>/<scenario>.json; Find
 // looks there and then among the recordings kept with the walkthroughs.
+//
+// # Coverage: the code that ran
+//
+// With BuildOptions.Coverage (kubewalk record's default), Build compiles
+// the programs with Go's coverage counters (go build -cover
+// -covermode=atomic -coverpkg=…, CoverPackages: the kubernetes module's
+// cmd, pkg and plugin packages and the staging modules but k8s.io/api),
+// cached apart from the plain build under a name ending in -cover. Each
+// main package holds kubewalk's hook (coverhook/kubewalk_cover.go.txt):
+// on SIGUSR1 it writes the program's counters into
+// $KUBEWALK_COVERDIR/<n> with runtime/coverage.WriteMetaDir and
+// WriteCountersDir, clears them (ClearCounters, which atomic mode
+// allows) and writes a "done" file last. None of the programs handles
+// SIGUSR1 itself. The release's four main packages are copied into the
+// helper module for this, since the coverage runtime starts only in a
+// counted main package and the cover tool ignores go build -overlay.
+//
+// Run then ends a phase at each boundary of the scenario: it signals every
+// running program and waits for their "done" files. kubectl, which exits
+// after each command, writes its counters at exit into the phase's
+// directory (GOCOVERDIR). The phases are
+//
+//	startup                  the programs' start until the node is Ready and the namespace has its ServiceAccount and CA
+//	<step>/kubectl           the step's kubectl command returned ("apply", then the scenario's steps: scale-up, scale-down, set-image)
+//	<step>/replicaset        a ReplicaSet of the step's image has the step's size
+//	<step>/pods              exactly that many pods of the image exist, none being deleted
+//	<step>/bound             each of them has a node
+//	<step>/running           each is Running with a Started event
+//	quiet                    no new event came for a moment; the run ends
+//
+// Boundaries are polled every 100 ms and a snapshot takes some
+// milliseconds, so a phase may hold the first calls of the next one; the
+// recording says so in Coverage.Note. Several boundaries passed at one
+// poll make empty phases.
+//
+// Once the programs have stopped, go tool covdata textfmt reads each
+// snapshot (RunOptions.Go) and Recording.Coverage holds the result:
+// blocks listed once per file (Coverage.Files: repository paths as the
+// analyzer's, five numbers per block), and per phase and program the
+// blocks that ran with their counts (Coverage.Hits, sparse). A file
+// counted but never run is kept without blocks. Marshal writes the
+// coverage an entry per line. internal/derive/coverage turns it into
+// per-function and per-line counts.
 package record

@@ -16,7 +16,8 @@ import (
 )
 
 // e2eBinaries builds (or takes from the cache make e2e shares) the
-// programs of the default release.
+// programs of the default release, with coverage counters as kubewalk
+// record builds them by default.
 func e2eBinaries(t *testing.T) *Binaries {
 	t.Helper()
 	cache := os.Getenv("KUBEWALK_E2E_CACHE")
@@ -28,7 +29,7 @@ func e2eBinaries(t *testing.T) *Binaries {
 	if err != nil {
 		t.Fatal(err)
 	}
-	bins, err := Build(ctx, tree, BuildOptions{CacheDir: cache, Logf: t.Logf})
+	bins, err := Build(ctx, tree, BuildOptions{CacheDir: cache, Coverage: true, Logf: t.Logf})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,6 +74,21 @@ func TestE2ERunFaults(t *testing.T) {
 		logf := func(format string, args ...any) {
 			t.Logf(format, args...)
 			if strings.HasPrefix(format, "started") && len(args) > 0 && args[0] == "kube-scheduler" {
+				cancel()
+			}
+		}
+		_, err := Run(ctx, bins, RunOptions{Logf: logf})
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("err = %v, want context.Canceled", err)
+		}
+	})
+	// Ctrl-C once the programs hold counters of several phases: the
+	// snapshot directories go with the run's.
+	t.Run("cancelled between phases", func(t *testing.T) {
+		ctx, cancel := context.WithCancel(context.Background())
+		logf := func(format string, args ...any) {
+			t.Logf(format, args...)
+			if strings.HasPrefix(format, "phase") && len(args) > 0 && args[0] == "apply/kubectl" {
 				cancel()
 			}
 		}

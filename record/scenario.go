@@ -209,9 +209,11 @@ func (r *run) scenario(ctx context.Context, sc Scenario) (*Recording, error) {
 		bounds := stepBoundaries(r, sc, st, &events)
 		next := 0
 		var phaseErr error
-		err := r.waitFor(ctx, nil, what, time.Until(deadline), func(ctx context.Context) (bool, error) {
+		// A check has a context of a few seconds; a snapshot, which may
+		// take longer, has the run's.
+		err := r.waitFor(ctx, nil, what, time.Until(deadline), func(cctx context.Context) (bool, error) {
 			for next < len(bounds) {
-				ok, err := bounds[next].passed(ctx)
+				ok, err := bounds[next].passed(cctx)
 				if !ok || err != nil {
 					return false, err
 				}

@@ -60,6 +60,9 @@ for walkthroughs that must keep up with Kubernetes.`,
 						n++
 					}
 				}
+				if _, err := coverageWarnings(g.stdout, rel, sets, tag); err != nil {
+					return err
+				}
 				if n == 0 && !g.quiet {
 					fmt.Fprintf(g.stderr, "%s: ok\n", tag)
 				}

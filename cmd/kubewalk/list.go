@@ -79,6 +79,7 @@ analysed before.`,
 	f.BoolVar(&noBuiltin, "no-builtin", false, "leave the built-in walkthroughs out")
 	f.StringVar(&lang, "lang", "en", "language of the walkthroughs to list (en or ko)")
 	completeFlags(c, map[string][]cobra.Completion{"output": {"table", "json", "yaml"}})
+	c.AddCommand(newListCoverageCmd(g))
 	return c
 }
 

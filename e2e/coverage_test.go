@@ -1,0 +1,142 @@
+//go:build e2e
+
+package e2e
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/kubewalk/kubewalk/internal/derive/coverage"
+	"github.com/kubewalk/kubewalk/source"
+)
+
+// chainStep is a function of the chain the walkthroughs tell, and the
+// program it runs in.
+type chainStep struct{ symbol, program string }
+
+// coveredChain is the chain from the Deployment to the container, in
+// the order its functions first do their work.
+var coveredChain = []chainStep{
+	{"k8s.io/kubernetes/pkg/controller/deployment.DeploymentController.addDeployment", "kube-controller-manager"},
+	{"k8s.io/kubernetes/pkg/controller/deployment.DeploymentController.syncDeployment", "kube-controller-manager"},
+	{"k8s.io/kubernetes/pkg/controller/deployment.DeploymentController.getNewReplicaSet", "kube-controller-manager"},
+	{"k8s.io/kubernetes/pkg/controller/replicaset.ReplicaSetController.syncReplicaSet", "kube-controller-manager"},
+	{"k8s.io/kubernetes/pkg/scheduler.Scheduler.ScheduleOne", "kube-scheduler"},
+	{"k8s.io/kubernetes/pkg/scheduler/framework/plugins/defaultbinder.DefaultBinder.Bind", "kube-scheduler"},
+	{"k8s.io/kubernetes/pkg/kubelet/images.imageManager.EnsureImageExists", "kubelet"},
+}
+
+const rollbackFunc = "k8s.io/kubernetes/pkg/controller/deployment.DeploymentController.rollback"
+
+// TestE2ECoverage records the deployment and rollout scenarios at the
+// default release with coverage counters and holds what ran to the chain:
+// each function of it entered in a phase of the apply, no earlier than the
+// one before it, rollback never; and the rollout running lines of
+// getNewReplicaSet the deployment scenario does not.
+func TestE2ECoverage(t *testing.T) {
+	tag := source.DefaultTag
+	idx := map[string]*coverage.Index{}
+	for _, sc := range []string{"deployment", "rollout"} {
+		var r recorded
+		kubewalkJSON(t, &r, "record", "--source", "goproxy", "--tag", tag, "--scenario", sc, "-o", "json")
+		if r.Coverage == nil {
+			t.Fatalf("%s: the recording carries no coverage", sc)
+		}
+		t.Logf("%s: %d phases, %d files counted, %d hits entries", sc, len(r.Coverage.Phases), len(r.Coverage.Files), len(r.Coverage.Hits))
+		idx[sc] = coverage.New(r.Recording)
+	}
+	names := []string{rollbackFunc}
+	for _, s := range coveredChain {
+		names = append(names, s.symbol)
+	}
+	var fns []coverage.Function
+	kubewalkJSON(t, &fns, append([]string{"list", "coverage", "--source", "goproxy", "--tag", tag, "-o", "json"}, names...)...)
+	byName := map[string]coverage.Function{}
+	for _, fn := range fns {
+		byName[fn.Symbol] = fn
+	}
+	for _, sc := range []string{"deployment", "rollout"} {
+		phases := idx[sc].Phases()
+		// firstApply is the first phase of the apply in which fn was
+		// entered in program; -1 for none.
+		firstApply := func(fn coverage.Function, program string) int {
+			first := -1
+			for _, r := range fn.Runs {
+				if r.Scenario != sc || r.Program != program || !strings.HasPrefix(r.Phase, "apply/") {
+					continue
+				}
+				if i := slices.Index(phases, r.Phase); first < 0 || i < first {
+					first = i
+				}
+			}
+			return first
+		}
+		prev, prevName := 0, ""
+		for _, s := range coveredChain {
+			fn, ok := byName[s.symbol]
+			if !ok {
+				t.Errorf("%s: %s is not among the counted functions", sc, s.symbol)
+				continue
+			}
+			i := firstApply(fn, s.program)
+			if i < 0 {
+				t.Errorf("%s: %s was not entered in %s during the apply; runs: %+v", sc, s.symbol, s.program, fn.Runs)
+				continue
+			}
+			t.Logf("%s: %s first entered in %s", sc, s.symbol, phases[i])
+			if i < prev {
+				t.Errorf("%s: %s first entered in %s, before %s (%s)", sc, s.symbol, phases[i], prevName, phases[prev])
+			}
+			prev, prevName = i, s.symbol
+		}
+		if fn, ok := byName[rollbackFunc]; !ok {
+			t.Errorf("rollback is not among the counted functions")
+		} else if n := fn.Total(); n != 0 {
+			t.Errorf("%s: rollback entered %d times: %+v", sc, n, fn.Runs)
+		}
+	}
+
+	// getNewReplicaSet, line by line: the rollout runs code of it during
+	// set-image that the deployment scenario never runs.
+	gnr := byName[coveredChain[2].symbol]
+	dep, _ := idx["deployment"].Lines(gnr.Path, coverage.Filter{})
+	roll, _ := idx["rollout"].Lines(gnr.Path, coverage.Filter{Phase: "set-image"})
+	ranIn := func(lines []coverage.Line) map[int]bool {
+		m := map[int]bool{}
+		for _, l := range lines {
+			if l.Line >= gnr.Start && l.Line <= gnr.End && l.Count > 0 {
+				m[l.Line] = true
+			}
+		}
+		return m
+	}
+	depRan, rollRan := ranIn(dep), ranIn(roll)
+	var only []int
+	for l := range rollRan {
+		if !depRan[l] {
+			only = append(only, l)
+		}
+	}
+	slices.Sort(only)
+	src := treeLines(t, tag, gnr.Path)
+	for _, l := range only {
+		t.Logf("getNewReplicaSet line %d ran in the rollout only: %s", l, strings.TrimSpace(src[l-1]))
+	}
+	if len(only) == 0 {
+		t.Errorf("no line of getNewReplicaSet ran in the rollout's set-image phases that did not in the deployment scenario (deployment %v, rollout %v)", depRan, rollRan)
+	}
+}
+
+// treeLines returns the lines of a file of the release's tree.
+func treeLines(t *testing.T, tag, path string) []string {
+	t.Helper()
+	out, _ := kubewalk(t, "fetch", "--source", "goproxy", "--tag", tag, "-o", "dir")
+	data, err := os.ReadFile(filepath.Join(strings.TrimSpace(out), filepath.FromSlash(path)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strings.Split(string(data), "\n")
+}
