@@ -79,6 +79,41 @@ var DefaultRoots = []string{
 	"k8s.io/kubectl/pkg/cmd/apply",
 	"./cmd/kube-proxy/app",
 	"./pkg/proxy/...",
+	// What writes and watches while the control plane starts, before
+	// anyone calls it: the API server's post-start hooks and their
+	// controllers (the kubernetes Service and its endpoints, system
+	// namespaces, identity leases, the extension-apiserver-authentication
+	// config map), the bootstrap RBAC policy and its reconciliation, the
+	// API Priority and Fairness configuration and its status, the
+	// aggregator's APIService registration, the built-in priority
+	// classes; the API server's admission plugins (their informers are
+	// the API server's watches); kube-controller-manager's client builder
+	// (a service account token per controller); the leases of nodes and
+	// API servers; the event broadcasters' sinks. Every one of them is
+	// already a dependency of the roots above, so they add bodies to
+	// check, not packages to load.
+	"./pkg/controlplane",
+	"./pkg/controlplane/apiserver",
+	"./pkg/controlplane/controller/...",
+	"./pkg/controlplane/reconcilers",
+	"./pkg/registry/rbac/rest",
+	"k8s.io/component-helpers/auth/rbac/reconciliation",
+	"./pkg/registry/flowcontrol/ensurer",
+	"./pkg/registry/flowcontrol/rest",
+	"k8s.io/apiserver/pkg/util/flowcontrol",
+	"k8s.io/kube-aggregator/pkg/controllers/autoregister",
+	"./pkg/registry/scheduling/rest",
+	"./plugin/pkg/admission/...",
+	"k8s.io/apiserver/pkg/admission/plugin/...",
+	"k8s.io/controller-manager/pkg/clientbuilder",
+	"k8s.io/component-helpers/apimachinery/lease",
+	// The kubelet patches its node's status through component-helpers'
+	// nodeutil; the controller manager and the scheduler hold their
+	// leader-election leases through resourcelock.
+	"k8s.io/component-helpers/node/util",
+	"k8s.io/client-go/tools/leaderelection/resourcelock",
+	"k8s.io/client-go/tools/events",
+	"k8s.io/client-go/tools/record",
 }
 
 // Result is an analyzed tree: facts, the symbol index and identifier

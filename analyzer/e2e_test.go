@@ -6,6 +6,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -142,6 +143,80 @@ func TestE2ELoad(t *testing.T) {
 			if nf, ok := err.(*fact.NotFoundError); !ok || len(nf.Suggestions) == 0 ||
 				nf.Suggestions[0] != "k8s.io/kubernetes/pkg/controller/deployment.DeploymentController.getNewReplicaSet" {
 				t.Errorf("a misspelt reference: %v, want getNewReplicaSet suggested first", err)
+			}
+		})
+	}
+}
+
+// TestE2EWholeRun checks, at each release, the facts that attribute what
+// a recorded cluster does besides the scenario: the kubelet's
+// node-condition events (recorded through func values), the writes the
+// control plane makes while it starts, the informer requests behind the
+// kubelet's own-node watch, and the client-go code that adds a watch's
+// parameters, linked by symbol.
+func TestE2EWholeRun(t *testing.T) {
+	for _, rel := range e2eResults(t) {
+		t.Run(rel.Tag, func(t *testing.T) {
+			f := rel.Res.Facts()
+			for _, reason := range []string{"NodeHasSufficientMemory", "NodeHasNoDiskPressure", "NodeHasSufficientPID", "NodeReady"} {
+				found := false
+				for _, e := range f.Events {
+					if e.Reason == reason && e.FuncValue != nil && e.At.Path == "pkg/kubelet/nodestatus/setters.go" &&
+						strings.HasPrefix(e.Via, "k8s.io/kubernetes/pkg/kubelet.Kubelet.") && e.Type == "Normal" && e.Message != "" {
+						found = true
+					}
+				}
+				if !found {
+					t.Errorf("no %s event at pkg/kubelet/nodestatus/setters.go through a func value of the kubelet", reason)
+				}
+			}
+			writes := map[string]bool{}
+			for _, w := range f.Writes {
+				res := w.Resource.Resource
+				if w.Subresource != "" {
+					res += "/" + w.Subresource
+				}
+				writes[w.APIVerb+" "+res] = true
+			}
+			for _, w := range []string{
+				"create clusterroles", "create clusterrolebindings", "create roles", "create rolebindings",
+				"create flowschemas", "create prioritylevelconfigurations", "patch flowschemas/status",
+				"create apiservices", "create priorityclasses", "create namespaces", "create services",
+				"create endpoints", "create leases", "update leases", "create serviceaccounts/token",
+				"create events", "patch events", "create nodes", "patch nodes/status", "create configmaps",
+			} {
+				if !writes[w] {
+					t.Errorf("no write %q", w)
+				}
+			}
+			nodeWatch := false
+			for _, r := range f.InformerRequests {
+				if r.Component == "pkg/kubelet" && r.Resource.Resource == "nodes" && slices.Contains(r.Fields, "metadata.name") {
+					nodeWatch = true
+				}
+			}
+			if !nodeWatch {
+				t.Error("no informer request of the kubelet for its own node (nodes by metadata.name)")
+			}
+			for _, ref := range []string{
+				`k8s.io/client-go/tools/cache.Reflector.ListAndWatch`,
+				`k8s.io/client-go/tools/cache.Reflector.list`,
+				`k8s.io/client-go/tools/cache.Reflector.watch /AllowWatchBookmarks/`,
+				`k8s.io/client-go/tools/cache.Reflector.watch /TimeoutSeconds:/`,
+				`k8s.io/client-go/tools/cache.Reflector.watch /rand\.Float64/`,
+				`k8s.io/client-go/tools/cache.Reflector.watchList /SendInitialEvents/`,
+				`k8s.io/client-go/tools/cache.Reflector.watchList /ResourceVersionMatch:/`,
+			} {
+				r, err := fact.ParseRef(ref)
+				if err != nil {
+					t.Fatal(err)
+				}
+				got, err := rel.Res.Resolve(r)
+				if err != nil {
+					t.Errorf("%s: %v", ref, err)
+					continue
+				}
+				t.Logf("%s: %s lines %v", ref, got.Symbol.Decl.Path, got.Matched)
 			}
 		})
 	}

@@ -2,6 +2,7 @@ package analyzer
 
 import (
 	"go/ast"
+	"go/token"
 	"go/types"
 	"slices"
 	"sort"
@@ -43,8 +44,20 @@ import (
 // up to three levels. A recorder call inside a method that is itself a
 // recorder (a wrapper implementing EventRecorder) is marked Forwards.
 //
-// What it misses: recorders reached through reflection or stored in
-// func values; values computed at run time (listed where the code tells
+// Helpers handed over as func values: the kubelet's node-condition events
+// (NodeReady, NodeHasSufficientMemory, …) are recorded by the nodestatus
+// setters through a recordEventFunc parameter, which the kubelet fills
+// with its method value kl.recordNodeStatusEvent. A helper — a function,
+// a method, or a func literal whose own parameters reach the recorder —
+// is followed to every variable, parameter or field it is handed to in
+// the roots (as an argument of a static call, by assignment, in a struct
+// literal, and on through further parameters), and each call of those is
+// reported like a static call of the helper, with FuncValue saying where
+// the helper was handed over.
+//
+// What it misses: recorders reached through reflection; func values
+// handed over through a map, a slice or a channel, or returned from a
+// function; values computed at run time (listed where the code tells
 // them); events written directly through the typed Events client (those
 // are API writes and show up in the writes pass).
 var EventsPass = &Pass{
@@ -79,7 +92,11 @@ func eventLayoutOf(name string, sig *types.Signature) (eventLayout, bool) {
 
 // eventHelper is a function that passes its parameters on to a recorder.
 type eventHelper struct {
-	fn     *types.Func
+	// fn is the helper: a *types.Func, or an *ast.FuncLit handed over as
+	// a func value.
+	fn     any
+	sym    string
+	pos    token.Pos
 	rec    string
 	method string
 	// Each is either a constant (param -1, isConst) or a parameter index.
@@ -96,51 +113,43 @@ type callSite struct {
 type eventSite struct {
 	ev   fact.Event
 	vals [4]argVal // type, reason, action, message
-	// fwd is the declaration whose parameters the site passes on (the
-	// helper the site is in), nil when it passes none.
-	fwd *types.Func
+	// fwd is the function whose parameters the site passes on (the
+	// helper the site is in, as eventHelper.fn), nil when it passes none.
+	fwd any
 	// via is the helper the site calls, nil for a recorder call.
-	via *types.Func
+	via any
 }
 
 func runEvents(ix *index, facts *fact.Facts) error {
 	recIface := ix.lookupInterface(recordPkg, "EventRecorder")
 	evIface := ix.lookupInterface(eventsPkg, "EventRecorder")
 	var sites []*eventSite
-	helpers := map[*types.Func]*eventHelper{}
-	for _, u := range ix.bodies() {
-		info := u.pkg.TypesInfo
-		shallow(u.body, func(n ast.Node) bool {
-			call, ok := n.(*ast.CallExpr)
-			if !ok {
-				return true
+	helpers := map[any]*eventHelper{}
+	for c := range ix.staticCalls() {
+		u, call, fn, sel := c.u, c.call, c.fn, c.sel
+		if sel == nil || sel.Kind() != types.MethodVal {
+			continue
+		}
+		lay, ok := eventLayoutOf(fn.Name(), fn.Type().(*types.Signature))
+		if !ok || !isRecorderMethod(fn, sel.Recv(), lay.recorder, recIface, evIface) {
+			continue
+		}
+		vals := evalEventArgs(ix, u, call, lay)
+		s := &eventSite{ev: makeEvent(ix, u, call, lay.recorder, fn.Name()), vals: vals}
+		s.ev.Forwards = isRecorderWrapper(u, recIface, evIface)
+		if h := helperOf(ix, u, lay.recorder, fn.Name(), vals); h != nil {
+			s.fwd = h.fn
+			if helpers[h.fn] == nil {
+				helpers[h.fn] = h
 			}
-			fn, sel := calleeOf(info, call)
-			if fn == nil || sel == nil || sel.Kind() != types.MethodVal {
-				return true
-			}
-			lay, ok := eventLayoutOf(fn.Name(), fn.Type().(*types.Signature))
-			if !ok || !isRecorderMethod(fn, sel.Recv(), lay.recorder, recIface, evIface) {
-				return true
-			}
-			vals := evalEventArgs(ix, u, call, lay)
-			s := &eventSite{ev: makeEvent(ix, u, call, lay.recorder, fn.Name()), vals: vals}
-			s.ev.Forwards = isRecorderWrapper(u, recIface, evIface)
-			if h := helperOf(u, lay.recorder, fn.Name(), vals); h != nil {
-				s.fwd = h.fn
-				if helpers[h.fn] == nil {
-					helpers[h.fn] = h
-				}
-			}
-			sites = append(sites, s)
-			return true
-		})
+		}
+		sites = append(sites, s)
 	}
 	sites = followHelpers(ix, helpers, sites, recIface, evIface)
 	// Values reach a helper's parameters from its callers, which were
 	// reported after it: from the last site back, each is complete when
 	// its own callers are.
-	byVia := map[*types.Func][]*eventSite{}
+	byVia := map[any][]*eventSite{}
 	for _, s := range sites {
 		if s.via != nil {
 			byVia[s.via] = append(byVia[s.via], s)
@@ -172,7 +181,10 @@ func runEvents(ix *index, facts *fact.Facts) error {
 		if a.ReasonExpr != b.ReasonExpr {
 			return a.ReasonExpr < b.ReasonExpr
 		}
-		return a.Via < b.Via
+		if a.Via != b.Via {
+			return a.Via < b.Via
+		}
+		return a.FuncValue != nil && (b.FuncValue == nil || locBefore(*a.FuncValue, *b.FuncValue))
 	})
 	facts.Events = append(facts.Events, out...)
 	return nil
@@ -180,17 +192,26 @@ func runEvents(ix *index, facts *fact.Facts) error {
 
 // followHelpers reports each call of a helper, three levels deep (a
 // helper of a helper of a helper), with the arguments evaluated at the
-// call; a call that passes parameters of its own on makes its function a
-// helper of the next level.
-func followHelpers(ix *index, helpers map[*types.Func]*eventHelper, sites []*eventSite, recIface, evIface *types.Interface) []*eventSite {
-	done := map[*types.Func]bool{}
+// call: its static calls, and the calls of the func values it is handed
+// over as (kl.recordNodeStatusEvent passed to a nodestatus setter, which
+// calls its recordEventFunc parameter). A call that passes parameters of
+// its own on makes its function a helper of the next level.
+func followHelpers(ix *index, helpers map[any]*eventHelper, sites []*eventSite, recIface, evIface *types.Interface) []*eventSite {
+	done := map[any]bool{}
 	for fn := range helpers {
 		done[fn] = true
 	}
 	for level := 0; level < 3 && len(helpers) > 0; level++ {
-		next := map[*types.Func]*eventHelper{}
+		next := map[any]*eventHelper{}
 		for _, h := range sortedHelpers(helpers) {
-			for _, cs := range ix.callsTo[h.fn] {
+			var calls []valueCall
+			if fn, ok := h.fn.(*types.Func); ok {
+				for _, cs := range ix.callsTo[fn] {
+					calls = append(calls, valueCall{callSite: cs})
+				}
+			}
+			calls = append(calls, ix.valueCalls(h.fn)...)
+			for _, cs := range calls {
 				var vals [4]argVal
 				for i, a := range []argVal{h.typ, h.reason, h.action, h.msg} {
 					switch {
@@ -203,9 +224,13 @@ func followHelpers(ix *index, helpers map[*types.Func]*eventHelper, sites []*eve
 					}
 				}
 				s := &eventSite{ev: makeEvent(ix, cs.u, cs.call, h.rec, h.method), vals: vals, via: h.fn}
-				s.ev.Via = ix.funcRef(h.fn, nil).Symbol
+				s.ev.Via = h.sym
+				if !cs.handed.IsZero() {
+					at := cs.handed
+					s.ev.FuncValue = &at
+				}
 				s.ev.Forwards = isRecorderWrapper(cs.u, recIface, evIface)
-				if nh := helperOf(cs.u, h.rec, h.method, vals); nh != nil {
+				if nh := helperOf(ix, cs.u, h.rec, h.method, vals); nh != nil {
 					s.fwd = nh.fn
 					if !done[nh.fn] {
 						done[nh.fn] = true
@@ -235,13 +260,13 @@ func callerValues(calls []*eventSite, slot int) []string {
 	return sortedUniq(vs)
 }
 
-func sortedHelpers(m map[*types.Func]*eventHelper) []*eventHelper {
+func sortedHelpers(m map[any]*eventHelper) []*eventHelper {
 	hs := make([]*eventHelper, 0, len(m))
 	for _, h := range m {
 		hs = append(hs, h)
 	}
 	sort.Slice(hs, func(i, j int) bool {
-		return hs[i].fn.Pos() < hs[j].fn.Pos() || (hs[i].fn.Pos() == hs[j].fn.Pos() && hs[i].fn.FullName() < hs[j].fn.FullName())
+		return hs[i].pos < hs[j].pos || (hs[i].pos == hs[j].pos && hs[i].sym < hs[j].sym)
 	})
 	return hs
 }
@@ -342,16 +367,42 @@ func setEventArgs(ev *fact.Event, vals [4]argVal) {
 	}
 }
 
-// helperOf returns the helper spec of u's declaration when the event's
-// type, reason or message is one of its parameters.
-func helperOf(u *unit, rec, method string, vals [4]argVal) *eventHelper {
-	if u.top.obj == nil || (vals[0].param < 0 && vals[1].param < 0 && vals[3].param < 0) {
+// helperOf returns the helper spec of the function the event is in when
+// its type, reason or message is one of that function's parameters: the
+// func literal u when they are the literal's own (a recorder written as a
+// literal and handed over as a func value), else u's top-level
+// declaration. When both are, the literal is the helper and the values
+// of the declaration's parameters are left unknown.
+func helperOf(ix *index, u *unit, rec, method string, vals [4]argVal) *eventHelper {
+	if vals[0].param < 0 && vals[1].param < 0 && vals[3].param < 0 {
 		return nil
 	}
-	h := &eventHelper{fn: u.top.obj.Origin(), rec: rec, method: method}
+	var lit *ast.FuncLit
+	for _, v := range vals {
+		if v.param >= 0 && v.lit != nil {
+			lit = v.lit
+		}
+	}
+	h := &eventHelper{rec: rec, method: method}
+	switch {
+	case lit != nil:
+		lu := ix.unitOfLit[lit]
+		if lu == nil {
+			return nil
+		}
+		h.fn, h.sym, h.pos = lit, lu.ref.Symbol, lit.Pos()
+	case u.top.obj != nil:
+		fn := u.top.obj.Origin()
+		h.fn, h.sym, h.pos = fn, ix.funcRef(fn, nil).Symbol, fn.Pos()
+	default:
+		return nil
+	}
 	h.typ, h.reason, h.action, h.msg = vals[0], vals[1], vals[2], vals[3]
 	for _, a := range []*argVal{&h.typ, &h.reason, &h.action, &h.msg} {
 		a.values = nil // the callers' values are gathered at each call
+		if a.param >= 0 && a.lit != lit {
+			a.param = -1 // a parameter of the declaration around the literal
+		}
 	}
 	return h
 }

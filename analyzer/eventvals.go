@@ -23,7 +23,11 @@ type argVal struct {
 	// only known at run time ("Pulling image %q", "Error: %v").
 	isFormat bool
 	expr     string // as written
-	param    int    // index of the enclosing declaration's parameter it is, or -1
+	param    int    // index of the enclosing function's parameter it is, or -1
+	// lit is set when that function is the func literal the argument is
+	// written in (a literal recorder handed over as a func value), nil
+	// when it is the enclosing top-level declaration.
+	lit *ast.FuncLit
 	// values are the constants (or formats) that reach a value the code
 	// computes at run time: the values assigned to a variable or field.
 	values []string
@@ -38,10 +42,12 @@ func (a argVal) known() bool { return a.isConst || a.isFormat }
 const maxEvalDepth = 5
 
 // strEval evaluates expressions within one top-level declaration, whose
-// parameters are reported as such rather than followed.
+// parameters are reported as such rather than followed, and so are those
+// of the func literal lit when the expression is written in one.
 type strEval struct {
 	ix  *index
 	top *unit
+	lit *unit
 	// seen guards against variables defined in terms of themselves
 	// (msg = strings.Replace(msg, …)).
 	seen   map[*types.Var]bool
@@ -50,6 +56,9 @@ type strEval struct {
 
 func evalArg(ix *index, u *unit, e ast.Expr) argVal {
 	ev := &strEval{ix: ix, top: u.top, seen: map[*types.Var]bool{}, seenFn: map[*unit]bool{}}
+	if u.lit != nil {
+		ev.lit = u
+	}
 	v, _ := ev.eval(u.pkg, e, 0)
 	v.expr = exprString(e)
 	return v
@@ -87,8 +96,8 @@ func (ev *strEval) eval(pkg *packages.Package, e ast.Expr, depth int) (argVal, b
 		if obj == nil {
 			return v, true
 		}
-		if i := ev.paramIndex(obj); i >= 0 {
-			v.param = i
+		if i, lit := ev.paramIndex(obj); i >= 0 {
+			v.param, v.lit = i, lit
 			return v, true
 		}
 		return ev.evalVar(obj, v, depth)
@@ -178,7 +187,7 @@ func (ev *strEval) returned(u *unit, i int, v argVal, depth int) (argVal, bool) 
 			// A bare return: the named result's values.
 			if res := u.obj.Type().(*types.Signature).Results(); i < res.Len() && res.At(i).Name() != "" {
 				if rv, ok := inner.evalVar(res.At(i).Origin(), argVal{param: -1}, depth+1); ok {
-					rv.param = -1
+					rv.param, rv.lit = -1, nil
 					got = append(got, rv)
 				}
 			}
@@ -192,7 +201,7 @@ func (ev *strEval) returned(u *unit, i int, v argVal, depth int) (argVal, bool) 
 			return true
 		}
 		if rv, ok := inner.eval(u.pkg, r, depth+1); ok {
-			rv.param = -1 // the callee's parameters are not the caller's
+			rv.param, rv.lit = -1, nil // the callee's parameters are not the caller's
 			got = append(got, rv)
 		}
 		return true
@@ -205,13 +214,26 @@ func isError(t types.Type) bool {
 	return t != nil && types.Identical(t, types.Universe.Lookup("error").Type())
 }
 
-// paramIndex returns the index of obj among the top declaration's
-// parameters (not the variadic one), or -1.
-func (ev *strEval) paramIndex(obj *types.Var) int {
-	if ev.top == nil || ev.top.obj == nil {
-		return -1
+// paramIndex returns the index of obj among the parameters (not the
+// variadic one) of the literal the expression is written in, with that
+// literal, or else of the top declaration; -1 when it is neither's.
+func (ev *strEval) paramIndex(obj *types.Var) (int, *ast.FuncLit) {
+	if ev.lit != nil {
+		if sig, ok := ev.lit.pkg.TypesInfo.TypeOf(ev.lit.lit).(*types.Signature); ok {
+			if i := paramOf(sig, obj); i >= 0 {
+				return i, ev.lit.lit
+			}
+		}
 	}
-	sig := ev.top.obj.Type().(*types.Signature)
+	if ev.top == nil || ev.top.obj == nil {
+		return -1, nil
+	}
+	return paramOf(ev.top.obj.Type().(*types.Signature), obj), nil
+}
+
+// paramOf returns the index of obj among sig's parameters but a variadic
+// one, or -1.
+func paramOf(sig *types.Signature, obj *types.Var) int {
 	for i := 0; i < sig.Params().Len(); i++ {
 		if sig.Params().At(i).Origin() == obj && !(sig.Variadic() && i == sig.Params().Len()-1) {
 			return i
@@ -265,7 +287,7 @@ func merge(got []argVal, v argVal) argVal {
 	first := got[0]
 	same := true
 	for _, g := range got[1:] {
-		same = same && g.param == first.param && g.known() == first.known() && g.val == first.val && g.isFormat == first.isFormat && first.values == nil && g.values == nil
+		same = same && g.param == first.param && g.lit == first.lit && g.known() == first.known() && g.val == first.val && g.isFormat == first.isFormat && first.values == nil && g.values == nil
 	}
 	if same && (first.known() || first.param >= 0 || first.values != nil) {
 		first.expr = v.expr

@@ -18,6 +18,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"golang.org/x/tools/go/packages"
 )
@@ -27,7 +28,7 @@ import (
 // side by side once the index is built (runSideBySide), so a pass adds
 // facts of its own kinds only, reads no other pass's facts, and leaves
 // the index and the program as it found them.
-var Passes = []*Pass{HandlersPass, WiringPass, WritesPass, EventsPass, ListWatchesPass, GatesPass, ControllersPass, PluginsPass, CallsPass}
+var Passes = []*Pass{HandlersPass, WiringPass, WritesPass, EventsPass, ListWatchesPass, InformersPass, GatesPass, ControllersPass, PluginsPass, CallsPass}
 
 // Import paths the passes recognise by type. client-go is vendored into
 // kubernetes as the staging module k8s.io/client-go, so its import paths
@@ -40,6 +41,7 @@ const (
 	gentypePkg   = "k8s.io/client-go/gentype"
 	runtimePkg   = "k8s.io/apimachinery/pkg/runtime"
 	schemaPkg    = "k8s.io/apimachinery/pkg/runtime/schema"
+	metav1Pkg    = "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
 // unit is one function of a root package: a declaration or a func literal.
@@ -100,10 +102,24 @@ type index struct {
 	// parameter can be followed to the arguments passed for it.
 	params  map[*types.Var]paramPos
 	callsTo map[*types.Func][]callSite
+	// varCalls lists the calls in the roots of each variable, parameter
+	// or field of func type (recordEventFunc(…), c.syncHandler(…)).
+	varCalls map[*types.Var][]callSite
+	// flows maps a func value — a *types.Func (a function or method value),
+	// an *ast.FuncLit, or a *types.Var of func type — to the variables,
+	// parameters and fields it is handed to in the roots: passed as an
+	// argument of a static call, assigned, or set in a struct literal.
+	// Following flows from a function to the calls of what it reaches
+	// finds the calls of the function made through func values.
+	flows map[any][]valueFlow
 	// plurals maps "<group dir>/<version>/<Kind>" to the resource name
 	// client-gen chose, read from the typed clients' XxxGetter interfaces.
 	plurals map[string]string
 	kinds   map[string]string // "<group dir>/<version>/<resource>" → Kind
+	// inst holds the instantiations of the roots' generic functions,
+	// built on first use (instances).
+	instOnce sync.Once
+	inst     map[*types.Func][]*types.TypeList
 }
 
 // indexPass builds the index; the discovery passes require it, so it is
@@ -136,6 +152,8 @@ func buildIndex(prog *Program) *index {
 		fieldAssigns: map[*types.Var][]fieldAssign{},
 		params:       map[*types.Var]paramPos{},
 		callsTo:      map[*types.Func][]callSite{},
+		varCalls:     map[*types.Var][]callSite{},
+		flows:        map[any][]valueFlow{},
 		plurals:      map[string]string{},
 		kinds:        map[string]string{},
 	}
@@ -193,12 +211,167 @@ func buildIndex(prog *Program) *index {
 			if call, ok := n.(*ast.CallExpr); ok {
 				if fn, _ := calleeOf(info, call); fn != nil {
 					ix.callsTo[fn.Origin()] = append(ix.callsTo[fn.Origin()], callSite{u, call})
+					ix.addArgFlows(u, fn, call)
+				} else if v := varOf(info, call.Fun); v != nil {
+					ix.varCalls[v] = append(ix.varCalls[v], callSite{u, call})
 				}
 			}
 			return true
 		})
 	}
+	for _, v := range sortedVars(ix.origins) {
+		for _, o := range ix.origins[v] {
+			if o.index != 0 {
+				continue
+			}
+			if k := funcValueKey(o.pkg.TypesInfo, o.expr); k != nil {
+				ix.flows[k] = append(ix.flows[k], valueFlow{to: v, at: ix.prog.Loc(o.expr.Pos(), o.expr.End())})
+			}
+		}
+	}
 	return ix
+}
+
+// valueFlow is a func value handed to a variable, parameter or field.
+type valueFlow struct {
+	to *types.Var
+	// at is the expression handed over (kl.recordNodeStatusEvent).
+	at fact.Location
+}
+
+// addArgFlows records the func values a static call passes as arguments,
+// each to the callee's parameter.
+func (ix *index) addArgFlows(u *unit, fn *types.Func, call *ast.CallExpr) {
+	sig, ok := fn.Origin().Type().(*types.Signature)
+	if !ok {
+		return
+	}
+	n := sig.Params().Len()
+	for i, a := range call.Args {
+		if i >= n || (sig.Variadic() && i >= n-1) {
+			break
+		}
+		if k := funcValueKey(u.pkg.TypesInfo, a); k != nil {
+			ix.flows[k] = append(ix.flows[k], valueFlow{to: sig.Params().At(i).Origin(), at: ix.prog.Loc(a.Pos(), a.End())})
+		}
+	}
+}
+
+// funcValueKey returns what a func-typed expression denotes, as the key of
+// index.flows: the function of a function or method value, the literal,
+// or the variable, parameter or field holding it; nil for anything else
+// (a call's result, a value of another type).
+func funcValueKey(info *types.Info, e ast.Expr) any {
+	if t := info.TypeOf(e); t == nil {
+		return nil
+	} else if _, ok := t.Underlying().(*types.Signature); !ok {
+		return nil
+	}
+	switch x := ast.Unparen(e).(type) {
+	case *ast.FuncLit:
+		return x
+	case *ast.Ident:
+		switch o := info.Uses[x].(type) {
+		case *types.Func:
+			return o.Origin()
+		case *types.Var:
+			return o.Origin()
+		}
+	case *ast.SelectorExpr:
+		if sel := info.Selections[x]; sel != nil {
+			switch sel.Kind() {
+			case types.MethodVal:
+				if fn, ok := sel.Obj().(*types.Func); ok {
+					return fn.Origin()
+				}
+			case types.FieldVal:
+				return sel.Obj().(*types.Var).Origin()
+			}
+			return nil
+		}
+		switch o := info.Uses[x.Sel].(type) { // pkg.Func, pkg.Var
+		case *types.Func:
+			return o.Origin()
+		case *types.Var:
+			return o.Origin()
+		}
+	}
+	return nil
+}
+
+// valueCall is a call of a func value that holds a given function.
+type valueCall struct {
+	callSite
+	// handed is where the function was first handed over as a value.
+	handed fact.Location
+}
+
+// valueCalls returns the calls made through func values of key (a
+// *types.Func or *ast.FuncLit): the calls of every variable, parameter
+// and field it reaches by index.flows, through any number of hand-overs
+// (a parameter passed on as another function's argument), each with the
+// first hand-over, in source order. A call reached by several hand-overs
+// is listed once, with the first of them in source order.
+func (ix *index) valueCalls(key any) []valueCall {
+	type item struct {
+		v  *types.Var
+		at fact.Location
+	}
+	var queue []item
+	for _, f := range ix.flows[key] {
+		queue = append(queue, item{f.to, f.at})
+	}
+	seen := map[*types.Var]bool{}
+	byCall := map[*ast.CallExpr]valueCall{}
+	for len(queue) > 0 {
+		it := queue[0]
+		queue = queue[1:]
+		if seen[it.v] {
+			continue
+		}
+		seen[it.v] = true
+		for _, cs := range ix.varCalls[it.v] {
+			if old, ok := byCall[cs.call]; !ok || locBefore(it.at, old.handed) {
+				byCall[cs.call] = valueCall{cs, it.at}
+			}
+		}
+		for _, f := range ix.flows[it.v] {
+			queue = append(queue, item{f.to, it.at})
+		}
+	}
+	out := make([]valueCall, 0, len(byCall))
+	for _, vc := range byCall {
+		out = append(out, vc)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		a, b := ix.prog.Loc(out[i].call.Pos(), out[i].call.End()), ix.prog.Loc(out[j].call.Pos(), out[j].call.End())
+		if less, eq := locLess(a, b); !eq {
+			return less
+		}
+		return locBefore(out[i].handed, out[j].handed)
+	})
+	return out
+}
+
+func locBefore(a, b fact.Location) bool {
+	less, _ := locLess(a, b)
+	return less
+}
+
+// sortedVars returns the keys of m in declaration order (position, then
+// name), for deterministic output from a map.
+func sortedVars[T any](m map[*types.Var]T) []*types.Var {
+	vs := make([]*types.Var, 0, len(m))
+	for v := range m {
+		vs = append(vs, v)
+	}
+	sort.Slice(vs, func(i, j int) bool {
+		if vs[i].Pos() != vs[j].Pos() {
+			return vs[i].Pos() < vs[j].Pos()
+		}
+		return vs[i].Name() < vs[j].Name()
+	})
+	return vs
 }
 
 // originsOf returns the values a variable or field is given in the roots:
@@ -399,6 +572,40 @@ func shallow(n ast.Node, f func(ast.Node) bool) {
 		}
 		return f(m)
 	})
+}
+
+// staticCall is a call of a function or method the type checker
+// resolves: what calleeOf returns for it, in the unit it is written in.
+type staticCall struct {
+	u    *unit
+	call *ast.CallExpr
+	fn   *types.Func
+	sel  *types.Selection // nil for a call of a function
+}
+
+// staticCalls yields the calls in the roots' bodies whose callee is
+// statically known, unit by unit in source order, the way the discovery
+// passes scan for the calls they recognise.
+func (ix *index) staticCalls() iter.Seq[staticCall] {
+	return func(yield func(staticCall) bool) {
+		for _, u := range ix.bodies() {
+			info := u.pkg.TypesInfo
+			stop := false
+			shallow(u.body, func(n ast.Node) bool {
+				call, ok := n.(*ast.CallExpr)
+				if stop || !ok {
+					return !stop
+				}
+				if fn, sel := calleeOf(info, call); fn != nil && !yield(staticCall{u, call, fn, sel}) {
+					stop = true
+				}
+				return !stop
+			})
+			if stop {
+				return
+			}
+		}
+	}
 }
 
 // sortedUnits returns the units with a body, in a stable order.

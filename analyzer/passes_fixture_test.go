@@ -161,6 +161,9 @@ func renderEvent(e fact.Event) string {
 	if e.Via != "" {
 		s += " via=" + fact.ShortSymbol(e.Via)
 	}
+	if e.FuncValue != nil {
+		s += fmt.Sprintf(" funcValue=%s:%d", e.FuncValue.Path, e.FuncValue.StartLine)
+	}
 	if len(e.Dynamic) > 0 {
 		s += fmt.Sprintf(" dynamic=%s types=%q reasons=%q messages=%q", strings.Join(e.Dynamic, ","), e.TypeValues, e.ReasonValues, e.MessageValues)
 	}
@@ -196,6 +199,21 @@ func renderListWatch(lw fact.ListWatch) string {
 	}
 	return fmt.Sprintf("%s %s fields=%s consumers=%s caller=%s", lw.Func, renderResource(lw.Resource),
 		strings.Join(lw.Fields, ","), strings.Join(cs, ";"), fact.ShortSymbol(lw.Caller.Symbol))
+}
+
+func renderInformerRequest(r fact.InformerRequest) string {
+	res := renderResource(r.Resource)
+	if r.ResourceDynamic {
+		res = "dynamic"
+	}
+	s := fmt.Sprintf("%s %s factory=%s expr=%s caller=%s", r.Method, res, r.Factory, r.Expr, fact.ShortSymbol(r.Caller.Symbol))
+	if r.FieldSelector != "" {
+		s += " fields=" + strings.Join(r.Fields, ",")
+	}
+	if r.Namespace != "" {
+		s += " namespace=" + r.Namespace
+	}
+	return s
 }
 
 func renderCall(c fact.Call) string {
@@ -270,6 +288,9 @@ func factsByLine(facts *fact.Facts) map[string][]*gotFact {
 	}
 	for _, lw := range facts.ListWatches {
 		add("listwatch", lw.At, renderListWatch(lw))
+	}
+	for _, r := range facts.InformerRequests {
+		add("informer", r.At, renderInformerRequest(r))
 	}
 	for _, g := range facts.Gates {
 		add("gate", g.Spec, renderGate(g))

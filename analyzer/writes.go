@@ -57,6 +57,15 @@ import (
 // and subresource from constant Resource and SubResource arguments
 // (ResourceDynamic when Resource is not constant).
 //
+// Writes through helper layers (helperwrites.go): calls of client-go's
+// record.EventSink (the core/v1 event broadcaster's Create and Patch, its
+// implementation being generated typed-client code that is not a root),
+// and writes in generic code through a client whose resource is a type
+// argument — given directly, or a type parameter followed to the API
+// types the roots instantiate it with (the API Priority and Fairness
+// ensurer's ObjectOps[ObjectType].Create: one write for flowschemas, one
+// for prioritylevelconfigurations, at the same line).
+//
 // What it misses: a REST request whose verb is set away from the chain
 // that sends it, writes through controller-runtime clients, or through clients held in values whose static type is not one
 // of the above (a hand-written interface narrowing PodInterface is
@@ -91,6 +100,10 @@ func runWrites(ix *index, facts *fact.Facts) error {
 				out = append(out, w)
 				return true
 			}
+			if w, ok := ix.eventSinkWrite(u, call, fn, sel); ok {
+				out = append(out, w)
+				return true
+			}
 			apiVerb, sub, ok := writeVerb(fn.Name())
 			if !ok {
 				return true
@@ -101,7 +114,16 @@ func runWrites(ix *index, facts *fact.Facts) error {
 				res, ok = ix.clientOrigins(u.pkg, recvExpr, fn, 0)
 				client = typeName(sel.Recv())
 			}
-			if !ok {
+			var resources []fact.Resource
+			if ok {
+				resources = []fact.Resource{res}
+			} else {
+				// Generic code writing through a client of its type
+				// parameter: one write per instantiation.
+				resources = ix.genericResources(u, sel.Recv(), fn)
+				client = typeName(sel.Recv())
+			}
+			if len(resources) == 0 {
 				return true
 			}
 			sig := fn.Type().(*types.Signature)
@@ -111,15 +133,17 @@ func runWrites(ix *index, facts *fact.Facts) error {
 			if client == "ScaleInterface" && sub == "" {
 				sub = "scale"
 			}
-			out = append(out, fact.Write{
-				Caller:      u.ref,
-				At:          ix.prog.Loc(call.Pos(), call.End()),
-				Resource:    res,
-				Verb:        strings.ToLower(fn.Name()),
-				Subresource: sub,
-				APIVerb:     apiVerb,
-				Via:         viaOf(recvExpr, client, fn.Name()),
-			})
+			for _, res := range resources {
+				out = append(out, fact.Write{
+					Caller:      u.ref,
+					At:          ix.prog.Loc(call.Pos(), call.End()),
+					Resource:    res,
+					Verb:        strings.ToLower(fn.Name()),
+					Subresource: sub,
+					APIVerb:     apiVerb,
+					Via:         viaOf(recvExpr, client, fn.Name()),
+				})
+			}
 			return true
 		})
 	}

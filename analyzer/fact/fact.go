@@ -7,7 +7,7 @@ package fact
 // SchemaVersion is the version of the facts.json schema and of the facts
 // cache. Bump it whenever a field is added, removed or changes meaning: the
 // cache key includes it, so stale caches are ignored rather than misread.
-const SchemaVersion = 5
+const SchemaVersion = 7
 
 // Location is a span of lines in a file of the tree.
 type Location struct {
@@ -179,8 +179,20 @@ type Event struct {
 	// imageManager.logIt, kubeGenericRuntimeManager.recordContainerEvent):
 	// the helper's symbol. At and Caller are then the helper's call site,
 	// where the reason is a constant; the recorder call inside the helper
-	// is reported too, with a non-constant reason. (Schema 2.)
+	// is reported too, with a non-constant reason. (Schema 2.) A helper
+	// may also be a func literal handed over as a func value, named as
+	// FuncRef names literals ("…kubelet.Kubelet.syncLoop$1"). (Schema 6.)
 	Via string `json:"via,omitempty"`
+	// FuncValue is set when At calls the helper Via through a func value
+	// rather than by name: where the helper was handed over as a value.
+	// The kubelet's node-condition events are so: At is the call
+	// recordEventFunc(…, "NodeHasSufficientMemory") in package nodestatus,
+	// Via is Kubelet.recordNodeStatusEvent, and FuncValue the argument
+	// kl.recordNodeStatusEvent in Kubelet.defaultNodeStatusFuncs. When the
+	// value is passed on through further parameters (a setter handing its
+	// recordEventFunc to another function), FuncValue is still the first
+	// hand-over. (Schema 6.)
+	FuncValue *Location `json:"funcValue,omitempty"`
 	// Dynamic names the arguments whose value the code computes at run
 	// time, in the order "type", "reason", "message": a parameter of a
 	// helper (each call of the helper is reported too, see Via), a
@@ -296,7 +308,10 @@ type Facts struct {
 	Events     []Event               `json:"events"`
 	// ListWatches are the raw list-watches. (Schema 4.)
 	ListWatches []ListWatch `json:"listWatches"`
-	Calls       []Call      `json:"calls"`
+	// InformerRequests are the requests to shared informer factories, in
+	// path and line order. (Schema 7.)
+	InformerRequests []InformerRequest `json:"informerRequests"`
+	Calls            []Call            `json:"calls"`
 	// Gates is the release's feature-gate table, by name; GateChecks are
 	// the roots' checks of a gate, in path and line order. (Schema 5.)
 	Gates      []Gate      `json:"gates"`

@@ -30,6 +30,7 @@ func (f *Facts) withEmptyLists() Facts {
 	c.Writes = orEmpty(c.Writes)
 	c.Events = orEmpty(c.Events)
 	c.ListWatches = orEmpty(c.ListWatches)
+	c.InformerRequests = orEmpty(c.InformerRequests)
 	c.Calls = orEmpty(c.Calls)
 	c.Gates = orEmpty(c.Gates)
 	c.GateChecks = orEmpty(c.GateChecks)

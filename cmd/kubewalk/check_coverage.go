@@ -9,7 +9,6 @@ import (
 	"github.com/kubewalk/kubewalk/analyzer/fact"
 	"github.com/kubewalk/kubewalk/internal/app/pipeline"
 	"github.com/kubewalk/kubewalk/internal/derive/coverage"
-	"github.com/kubewalk/kubewalk/walkthrough"
 )
 
 // coverageWarnings prints a warning for each reference of the English
@@ -23,7 +22,7 @@ func coverageWarnings(w io.Writer, rel *pipeline.Release, sets []pipeline.WalkSe
 	if len(idx) == 0 {
 		return 0, nil
 	}
-	docs, err := pipeline.Docs(rel, sets, "en", walkthrough.Options{})
+	docs, err := pipeline.Docs(rel, sets, "en")
 	if err != nil {
 		return 0, err
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/kubewalk/kubewalk/internal/app/pipeline"
 	"github.com/kubewalk/kubewalk/internal/derive/explain"
+	"github.com/kubewalk/kubewalk/record"
 	"github.com/kubewalk/kubewalk/source"
 	"github.com/spf13/cobra"
 )
@@ -21,6 +22,10 @@ type explainFlags struct {
 	userDir   string
 	noBuiltin bool
 	lang      string
+	// recording and audit name a whole run to attribute instead of
+	// pasted lines.
+	recording string
+	audit     string
 }
 
 func newExplainCmd(g *globals) *cobra.Command {
@@ -52,7 +57,16 @@ resource and subresource to the client writes (typed clients, the REST
 client, resource.Helper), narrowed by the user name or user agent
 (system:serviceaccount:kube-system:deployment-controller is
 pkg/controller/deployment), and lists the informer handlers the write
-reaches.`,
+reaches.
+
+With --audit FILE (an API server audit log, one JSON event a line) or
+--recording FILE (a recording from kubewalk record), explain attributes the
+whole run as the site's Recorded run page does: every write, event and
+watch, start-up included; a watch names the informers and list-watches that
+opened it, its selectors and the parameters client-go added. Each request is
+taken once (a watch when it started, anything else when it completed). The
+output closes with "N of M items attributed; K listed as not attributable,
+with reasons", and every item not attributed says why.`,
 		Example: `  # The events of a rollout, as they happen
   kubectl get events --watch | kubewalk explain --source goproxy
 
@@ -61,7 +75,14 @@ reaches.`,
   kubewalk explain events.json -o json | jq '.[] | select(.explained | not)'
 
   # API server audit log lines
-  kubewalk explain --tag v1.31.0 /var/log/kubernetes/audit.log`,
+  kubewalk explain --tag v1.31.0 /var/log/kubernetes/audit.log
+
+  # A whole audit log, watches and start-up included, with the count of
+  # what was attributed
+  kubewalk explain --tag v1.31.0 --audit /var/log/kubernetes/audit.log
+
+  # A recording made by kubewalk record (its own release unless --tag)
+  kubewalk explain --recording deployment.json -o json | jq .summary`,
 		// FILE completes to file names: cobra's default.
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -74,6 +95,8 @@ reaches.`,
 	fl.StringVar(&f.userDir, "walkthroughs", "", "directory of walkthrough Markdown files besides the built-in ones")
 	fl.BoolVar(&f.noBuiltin, "no-builtin", false, "leave the built-in walkthroughs out")
 	fl.StringVar(&f.lang, "lang", "en", "language of the walkthrough steps named: en or ko")
+	fl.StringVar(&f.recording, "recording", "", "attribute a whole recording (kubewalk record's JSON) instead of FILE")
+	fl.StringVar(&f.audit, "audit", "", "attribute a whole API server audit log (JSON lines) instead of FILE")
 	completeFlags(c, map[string][]cobra.Completion{"output": {"table", "json"}})
 	return c
 }
@@ -91,6 +114,15 @@ func (f *explainFlags) run(cmd *cobra.Command, g *globals, args []string) error 
 	sets, err := pipeline.Sets(f.userDir, f.noBuiltin)
 	if err != nil {
 		return &usageError{cmd: cmd.CommandPath(), err: err}
+	}
+	if f.recording != "" && f.audit != "" {
+		return &usageError{cmd: cmd.CommandPath(), err: fmt.Errorf("--recording with --audit: give one input")}
+	}
+	if f.recording != "" || f.audit != "" {
+		if len(args) > 0 {
+			return &usageError{cmd: cmd.CommandPath(), err: fmt.Errorf("FILE %q with --recording or --audit: give one input", args[0])}
+		}
+		return f.runWhole(cmd, g, sets)
 	}
 	// Opened first, so a FILE that is not there fails before the
 	// release is fetched; read only once the release is ready, a line
@@ -114,6 +146,46 @@ func (f *explainFlags) run(cmd *cobra.Command, g *globals, args []string) error 
 		err = cerr
 	}
 	return err
+}
+
+// runWhole attributes a whole recording or audit log. A recording is of
+// its own release unless --tag says otherwise.
+func (f *explainFlags) runWhole(cmd *cobra.Command, g *globals, sets []pipeline.WalkSet) error {
+	rec, err := f.wholeInput()
+	if err != nil {
+		return err
+	}
+	tag := f.sf.tag
+	if f.recording != "" && !cmd.Flags().Changed("tag") {
+		tag = rec.Tag
+	}
+	x, err := openExplainer(cmd.Context(), g, f.sf.options(g, tag), sets, f.lang)
+	if err != nil {
+		return err
+	}
+	at := x.Attribute(rec)
+	if f.output == "json" {
+		return writeJSON(g.stdout, at)
+	}
+	return explain.WriteAttribution(g.stdout, at)
+}
+
+// wholeInput reads --recording or --audit, before the release is opened:
+// a file that is not there or not one fails at once.
+func (f *explainFlags) wholeInput() (*record.Recording, error) {
+	if f.recording != "" {
+		return record.Load(f.recording)
+	}
+	in, err := os.Open(f.audit)
+	if err != nil {
+		return nil, err
+	}
+	defer in.Close()
+	entries, err := explain.ReadAuditLog(in)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", f.audit, err)
+	}
+	return &record.Recording{Format: record.Format, Tag: f.sf.tag, Audit: entries}, nil
 }
 
 // openInput opens FILE, or standard input for "-" or no argument, for

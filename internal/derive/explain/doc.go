@@ -58,6 +58,42 @@
 // matched fact (events: reason=ScalingReplicaSet), or when one of its
 // references or excerpts covers the matched call site.
 //
+// # A whole run
+//
+// Attribute explains a recording (and ReadAuditLog turns an audit log
+// into one) item by item as One does, then goes where pasted lines stop
+// (whole.go): a watch is explained by the code that opened it, not by the
+// handlers of its resource — a list-watch the component makes itself with
+// the request's field selector (the kubelet's pods of its node), else the
+// component's requests to an informer factory for the resource
+// (fact.InformerRequest: every Informer() and Lister() call, those whose
+// factory carries the request's field selector first, and the handlers
+// registered on that informer: one watch serves them all), else its
+// requests for resources chosen at run time (ForResource: the garbage
+// collector's and the quota monitor's); Explanation.Rule says which rule
+// found the code, and Explanation.Watch carries the request's selectors
+// and parameters, each with what it means and the client-go function
+// that sets it. A write chooses among its component's write sites by
+// the chain (chain.go): the component's write right before it, of
+// something else, made in one function that makes this one too (a sync
+// that creates a ReplicaSet and then updates the Deployment's status);
+// else the last earlier write that sets off one of the component's
+// handlers, whose queue feeds a sync function: the sites that sync
+// reaches are kept. Rule says which decided, also when nothing was left
+// out. A write is put under the steps citing its line, else under those
+// citing the function that made it or its callers, never under a step
+// for an informer that merely watches its resource. What
+// kube-controller-manager writes as itself while its controllers have
+// credentials of their own is its own code's (the client builder's),
+// never a controller's. An item no fact explains keeps a reason: for the code
+// that runs in packages the analysis takes no facts from (the API
+// server's post-start hooks, the controller manager's client builder),
+// startup.go names the code and its package. Summary counts the items by
+// kind (events, writes, watches) and phase (start-up, scenario,
+// background) and gives the closing line of `kubewalk explain
+// --recording` and `--audit`. None of this changes One's answer for
+// pasted input, which explain.js must give too.
+//
 // # In the browser
 //
 // The site's explain page gives the same answers without a server.

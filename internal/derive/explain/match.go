@@ -49,6 +49,13 @@ type Explanation struct {
 	// Note says why nothing was found, or what to keep in mind about what
 	// was ("2 call sites share reason SuccessfulCreate").
 	Note string `json:"note,omitempty"`
+	// Watch is what a watch's (or list's) request URI says: its
+	// selectors and parameters. Set for recordings and audit logs only
+	// (Attribute, AttributeAudit), never for pasted input.
+	Watch *Watch `json:"watch,omitempty"`
+	// Rule says which rule chose Code among the component's call sites
+	// of the same verb and resource, when one did. Attribute only.
+	Rule string `json:"rule,omitempty"`
 }
 
 // Code is one place in the tree.
@@ -99,6 +106,10 @@ type Explainer struct {
 
 	fmtMu sync.Mutex
 	fmts  map[string]*regexp.Regexp
+
+	calleesOnce sync.Once
+	callees     map[string][]string        // caller symbol → callee symbols
+	sites       map[string][]fact.Location // callee symbol → call sites
 }
 
 type stepIndex struct {

@@ -1,6 +1,7 @@
 package explain
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/kubewalk/kubewalk/record"
@@ -14,6 +15,8 @@ import (
 type Attribution struct {
 	Events []AttributedEvent `json:"events"`
 	Audit  []AttributedAudit `json:"audit"`
+	// Summary counts what was attributed, by kind and phase.
+	Summary Summary `json:"summary"`
 }
 
 // AttributedEvent is a recorded event and its explanation.
@@ -22,7 +25,9 @@ type AttributedEvent struct {
 	// Scenario is true for the events the scenario caused (in its
 	// namespace, from the apply on); the others came from the cluster
 	// starting up or running by itself.
-	Scenario    bool        `json:"scenario"`
+	Scenario bool `json:"scenario"`
+	// Phase is PhaseStartup, PhaseScenario or PhaseBackground.
+	Phase       string      `json:"phase"`
 	Explanation Explanation `json:"explanation"`
 }
 
@@ -30,6 +35,7 @@ type AttributedEvent struct {
 type AttributedAudit struct {
 	record.AuditEntry
 	Scenario    bool        `json:"scenario"`
+	Phase       string      `json:"phase"`
 	Explanation Explanation `json:"explanation"`
 }
 
@@ -43,9 +49,11 @@ func (x *Explainer) Attribute(rec *record.Recording) *Attribution {
 	for i, e := range rec.Events {
 		r := EventRecordOf(e)
 		r.Line = i + 1
+		scenario := e.At >= 0 && e.Object.Namespace == ns
 		at.Events = append(at.Events, AttributedEvent{
 			Event:       e,
-			Scenario:    e.At >= 0 && e.Object.Namespace == ns,
+			Scenario:    scenario,
+			Phase:       phaseOf(e.At, scenario),
 			Explanation: x.One(r),
 		})
 	}
@@ -56,10 +64,28 @@ func (x *Explainer) Attribute(rec *record.Recording) *Attribution {
 		events[key{e.Namespace, e.Name}] = e.Explanation
 		scenarioEvents[key{e.Namespace, e.Name}] = e.Scenario
 	}
+	run := &wholeRun{}
+	for _, a := range rec.Audit {
+		run.perController = run.perController || strings.HasPrefix(a.User, "system:serviceaccount:kube-system:") && strings.HasPrefix(a.UserAgent, "kube-controller-manager/")
+	}
 	for i, a := range rec.Audit {
 		r := AuditRecordOf(a)
 		r.Line = i + 1
-		ex := x.One(r)
+		ex := x.whole(r, run)
+		if a.IsWrite() {
+			c, _ := auditComponent(r.Audit)
+			what := a.Verb + " " + a.Resource
+			if a.Subresource != "" {
+				what += "/" + a.Subresource
+			}
+			var callers []string
+			for _, cd := range ex.Code {
+				if cd.Role == "wrote" && len(callers) < 1 || cd.Role == "wrote" && !slices.Contains(callers, cd.Symbol) {
+					callers = append(callers, cd.Symbol)
+				}
+			}
+			run.hops = append(run.hops, hop{verb: a.Verb, resource: a.Resource, summary: what + " " + a.Name, comp: c.Name, callers: callers})
+		}
 		if ev, ok := events[key{a.Namespace, a.Name}]; ok && a.Resource == "events" && a.IsWrite() && !hasRole(ex.Code, "wrote") {
 			eventWrite(&ex, ev)
 		}
@@ -73,9 +99,11 @@ func (x *Explainer) Attribute(rec *record.Recording) *Attribution {
 		at.Audit = append(at.Audit, AttributedAudit{
 			AuditEntry:  a,
 			Scenario:    scenario,
+			Phase:       phaseOf(a.At, scenario),
 			Explanation: ex,
 		})
 	}
+	at.Summary = summarize(at)
 	return at
 }
 
@@ -86,6 +114,7 @@ func (x *Explainer) Attribute(rec *record.Recording) *Attribution {
 // write comes from, and the event's steps are the write's.
 func eventWrite(ex *Explanation, ev Explanation) {
 	if len(ev.Code) == 0 && len(ev.Steps) == 0 {
+		ex.Note = "written by the event broadcaster for the event " + summary(Record{Event: &EventRecord{Reason: ev.Event.Reason, Kind: ev.Event.Kind, Name: ev.Event.Name}}) + "; " + ev.Note
 		return
 	}
 	ex.Code = nil

@@ -33,7 +33,7 @@ var networkPoliciesGVR = schema.GroupVersionResource{Group: "networking.k8s.io",
 
 func addAllEventHandlers(sched *Scheduler, informerFactory informers.SharedInformerFactory, lw cache.ListerWatcher) error {
 	// factory chain, filtering handler with a func literal filter
-	informerFactory.Core().V1().Pods().Informer().AddEventHandler(cache.FilteringResourceEventHandler{ // want handler "AddEventHandler /v1 Pod pods add=scheduler.Scheduler.addPodToCache update=- delete=scheduler.Scheduler.deletePodFromCache filter=scheduler.addAllEventHandlers$1(func literal)[scheduler.assignedPod] caller=scheduler.addAllEventHandlers"
+	informerFactory.Core().V1().Pods().Informer().AddEventHandler(cache.FilteringResourceEventHandler{ // want handler "AddEventHandler /v1 Pod pods add=scheduler.Scheduler.addPodToCache update=- delete=scheduler.Scheduler.deletePodFromCache filter=scheduler.addAllEventHandlers$1(func literal)[scheduler.assignedPod] caller=scheduler.addAllEventHandlers" // want informer "Informer /v1 Pod pods factory=k8s.io/client-go/informers expr=informerFactory.Core().V1().Pods() caller=scheduler.addAllEventHandlers"
 		FilterFunc: func(obj interface{}) bool {
 			return assignedPod(obj)
 		},
@@ -43,10 +43,10 @@ func addAllEventHandlers(sched *Scheduler, informerFactory informers.SharedInfor
 		},
 	})
 	// a handler type with OnAdd/OnUpdate/OnDelete, and a resync period
-	informerFactory.Core().V1().Nodes().Informer().AddEventHandlerWithResyncPeriod(&nodeHandler{sched}, 30*time.Second) // want handler "AddEventHandlerWithResyncPeriod /v1 Node nodes add=scheduler.nodeHandler.OnAdd(method) update=scheduler.nodeHandler.OnUpdate(method) delete=scheduler.nodeHandler.OnDelete(method) resync=30 * time.Second caller=scheduler.addAllEventHandlers"
+	informerFactory.Core().V1().Nodes().Informer().AddEventHandlerWithResyncPeriod(&nodeHandler{sched}, 30*time.Second) // want handler "AddEventHandlerWithResyncPeriod /v1 Node nodes add=scheduler.nodeHandler.OnAdd(method) update=scheduler.nodeHandler.OnUpdate(method) delete=scheduler.nodeHandler.OnDelete(method) resync=30 * time.Second caller=scheduler.addAllEventHandlers" // want informer "Informer /v1 Node nodes factory=k8s.io/client-go/informers expr=informerFactory.Core().V1().Nodes() caller=scheduler.addAllEventHandlers"
 
 	// a local informer variable, detailed funcs, options
-	ingInf := informerFactory.Networking().V1().Ingresses().Informer()
+	ingInf := informerFactory.Networking().V1().Ingresses().Informer() // want informer "Informer networking.k8s.io/v1 Ingress ingresses factory=k8s.io/client-go/informers expr=informerFactory.Networking().V1().Ingresses() caller=scheduler.addAllEventHandlers"
 	resync := time.Minute
 	ingInf.AddEventHandlerWithOptions(cache.ResourceEventHandlerDetailedFuncs{ // want handler "AddEventHandlerWithOptions networking.k8s.io/v1 Ingress ingresses add=scheduler.addAllEventHandlers$2(func literal)[scheduler.Scheduler.onEvent] update=- delete=- resync=&resync caller=scheduler.addAllEventHandlers"
 		AddFunc: func(obj interface{}, isInInitialList bool) { sched.onEvent(obj) },
@@ -61,10 +61,10 @@ func addAllEventHandlers(sched *Scheduler, informerFactory informers.SharedInfor
 		funcs.UpdateFunc = sched.onUpdate
 		return funcs
 	}
-	informerFactory.Core().V1().Endpoints().Informer().AddEventHandler(buildEvtResHandler("endpoints")) // want handler "AddEventHandler /v1 Endpoints endpoints add=scheduler.addAllEventHandlers$3$1(func literal)[scheduler.Scheduler.onEvent] update=scheduler.Scheduler.onUpdate delete=- caller=scheduler.addAllEventHandlers"
+	informerFactory.Core().V1().Endpoints().Informer().AddEventHandler(buildEvtResHandler("endpoints")) // want handler "AddEventHandler /v1 Endpoints endpoints add=scheduler.addAllEventHandlers$3$1(func literal)[scheduler.Scheduler.onEvent] update=scheduler.Scheduler.onUpdate delete=- caller=scheduler.addAllEventHandlers" // want informer "Informer /v1 Endpoints endpoints factory=k8s.io/client-go/informers expr=informerFactory.Core().V1().Endpoints() caller=scheduler.addAllEventHandlers"
 
 	// a generic informer from a constant GVR
-	gi, err := informerFactory.ForResource(networkPoliciesGVR)
+	gi, err := informerFactory.ForResource(networkPoliciesGVR) // want informer "ForResource networking.k8s.io/v1 NetworkPolicy networkpolicies factory=k8s.io/client-go/informers expr=informerFactory caller=scheduler.addAllEventHandlers"
 	if err != nil {
 		return err
 	}

@@ -30,17 +30,17 @@ func NewDeploymentController(ctx context.Context, dInformer appsinformers.Deploy
 		eventRecorder: recorder,
 		queue:         workqueue.NewTypedRateLimitingQueue[string](),
 	}
-	dInformer.Informer().AddEventHandler(cache.ResourceEventHandlerFuncs{ // want handler "AddEventHandler apps/v1 Deployment deployments add=deployment.DeploymentController.addDeployment update=deployment.DeploymentController.updateDeployment delete=deployment.DeploymentController.deleteDeployment caller=deployment.NewDeploymentController"
+	dInformer.Informer().AddEventHandler(cache.ResourceEventHandlerFuncs{ // want handler "AddEventHandler apps/v1 Deployment deployments add=deployment.DeploymentController.addDeployment update=deployment.DeploymentController.updateDeployment delete=deployment.DeploymentController.deleteDeployment caller=deployment.NewDeploymentController" // want informer "Informer apps/v1 Deployment deployments factory=k8s.io/client-go/informers expr=dInformer caller=deployment.NewDeploymentController"
 		AddFunc:    dc.addDeployment,
 		UpdateFunc: dc.updateDeployment,
 		DeleteFunc: dc.deleteDeployment,
 	})
-	rsInformer.Informer().AddEventHandler(cache.ResourceEventHandlerFuncs{ // want handler "AddEventHandler apps/v1 ReplicaSet replicasets add=deployment.DeploymentController.addReplicaSet update=deployment.DeploymentController.updateReplicaSet delete=deployment.DeploymentController.deleteReplicaSet caller=deployment.NewDeploymentController"
+	rsInformer.Informer().AddEventHandler(cache.ResourceEventHandlerFuncs{ // want handler "AddEventHandler apps/v1 ReplicaSet replicasets add=deployment.DeploymentController.addReplicaSet update=deployment.DeploymentController.updateReplicaSet delete=deployment.DeploymentController.deleteReplicaSet caller=deployment.NewDeploymentController" // want informer "Informer apps/v1 ReplicaSet replicasets factory=k8s.io/client-go/informers expr=rsInformer caller=deployment.NewDeploymentController"
 		AddFunc:    dc.addReplicaSet,
 		UpdateFunc: dc.updateReplicaSet,
 		DeleteFunc: dc.deleteReplicaSet,
 	})
-	podInformer.Informer().AddEventHandler(cache.ResourceEventHandlerFuncs{ // want handler "AddEventHandler /v1 Pod pods add=- update=- delete=deployment.DeploymentController.deletePod caller=deployment.NewDeploymentController"
+	podInformer.Informer().AddEventHandler(cache.ResourceEventHandlerFuncs{ // want handler "AddEventHandler /v1 Pod pods add=- update=- delete=deployment.DeploymentController.deletePod caller=deployment.NewDeploymentController" // want informer "Informer /v1 Pod pods factory=k8s.io/client-go/informers expr=podInformer caller=deployment.NewDeploymentController"
 		DeleteFunc: dc.deletePod,
 	})
 

@@ -18,7 +18,7 @@ func (gb *GraphBuilder) enqueue(obj interface{}) {}
 // registration is marked as a dynamic informer's, and its func literal
 // handler is named by what it calls.
 func (gb *GraphBuilder) controllerFor(resource schema.GroupVersionResource) error {
-	shared, err := gb.sharedInformers.ForResource(resource)
+	shared, err := gb.sharedInformers.ForResource(resource) // want informer "ForResource dynamic factory=k8s.io/client-go/informers expr=gb.sharedInformers caller=garbagecollector.GraphBuilder.controllerFor"
 	if err != nil {
 		return err
 	}

@@ -24,7 +24,7 @@ func NewReplicaSetController(ctx context.Context, rsInformer appsinformers.Repli
 		podControl: podControl,
 		queue:      workqueue.NewRateLimitingQueue(),
 	}
-	rsInformer.Informer().AddEventHandler(cache.ResourceEventHandlerFuncs{ // want handler "AddEventHandler apps/v1 ReplicaSet replicasets add=replicaset.NewReplicaSetController$1(func literal)[replicaset.ReplicaSetController.addRS] update=replicaset.NewReplicaSetController$2(func literal)[replicaset.ReplicaSetController.updateRS] delete=replicaset.ReplicaSetController.deleteRS caller=replicaset.NewReplicaSetController"
+	rsInformer.Informer().AddEventHandler(cache.ResourceEventHandlerFuncs{ // want handler "AddEventHandler apps/v1 ReplicaSet replicasets add=replicaset.NewReplicaSetController$1(func literal)[replicaset.ReplicaSetController.addRS] update=replicaset.NewReplicaSetController$2(func literal)[replicaset.ReplicaSetController.updateRS] delete=replicaset.ReplicaSetController.deleteRS caller=replicaset.NewReplicaSetController" // want informer "Informer apps/v1 ReplicaSet replicasets factory=k8s.io/client-go/informers expr=rsInformer caller=replicaset.NewReplicaSetController"
 		AddFunc: func(obj interface{}) {
 			rsc.addRS(ctx, obj) // want call "static replicaset.NewReplicaSetController$1 -> replicaset.ReplicaSetController.addRS"
 		},
@@ -33,7 +33,7 @@ func NewReplicaSetController(ctx context.Context, rsInformer appsinformers.Repli
 		},
 		DeleteFunc: rsc.deleteRS,
 	})
-	podInformer.Informer().AddEventHandler(cache.FilteringResourceEventHandler{ // want handler "AddEventHandler /v1 Pod pods add=replicaset.ReplicaSetController.addPod update=- delete=- filter=replicaset.isOwned(func) caller=replicaset.NewReplicaSetController"
+	podInformer.Informer().AddEventHandler(cache.FilteringResourceEventHandler{ // want handler "AddEventHandler /v1 Pod pods add=replicaset.ReplicaSetController.addPod update=- delete=- filter=replicaset.isOwned(func) caller=replicaset.NewReplicaSetController" // want informer "Informer /v1 Pod pods factory=k8s.io/client-go/informers expr=podInformer caller=replicaset.NewReplicaSetController"
 		FilterFunc: isOwned,
 		Handler: cache.ResourceEventHandlerFuncs{
 			AddFunc: rsc.addPod,

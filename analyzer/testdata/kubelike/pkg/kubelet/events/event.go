@@ -7,3 +7,9 @@ const (
 	PullingImage     = "Pulling"
 	PulledImage      = "Pulled"
 )
+
+// Node event reason list
+const (
+	NodeReady    = "NodeReady"
+	NodeNotReady = "NodeNotReady"
+)
