@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/kubewalk/kubewalk/analyzer/fact"
+	"github.com/kubewalk/kubewalk/internal/derive/coverage"
 	"github.com/kubewalk/kubewalk/record"
 )
 
@@ -25,14 +26,13 @@ import (
 // the programs were not built to count).
 
 // covScenarios is the recordings' coverage, made once per build: the
-// scenarios that have it, the deployment scenario first, and per
-// scenario each counted file's line counts.
+// scenarios that have it, the deployment scenario first, each indexed by
+// internal/derive/coverage, which counts lines and functions for the
+// site as for `kubewalk list coverage`.
 type covScenarios struct {
 	names []string
-	// lines[i][path] are scenario i's line counts of path (lineCounts).
-	lines []map[string]lineCounts
-	// recs[i] is scenario i's recording.
-	recs []*record.Recording
+	idx   []*coverage.Index
+	recs  []*record.Recording
 }
 
 // lineCounts holds a file's lines from line 1: -1 for a line no block
@@ -71,8 +71,8 @@ func (b *builder) coverage() *covScenarios {
 		c := &covScenarios{}
 		for _, r := range recs {
 			c.names = append(c.names, r.Scenario)
+			c.idx = append(c.idx, coverage.New(r))
 			c.recs = append(c.recs, r)
-			c.lines = append(c.lines, linesRan(r.Coverage, nil))
 		}
 		b.cov = c
 	})
@@ -86,46 +86,23 @@ func boolRank(v bool) int {
 	return 0
 }
 
-// linesRan returns the line counts of every file of cov whose blocks it
-// lists, counting the hits of the phases keep accepts (nil: all). A file
-// listed without blocks (none ran) has no entry.
-func linesRan(cov *record.Coverage, keep func(phase string) bool) map[string]lineCounts {
-	first, total := cov.BlockIndex()
-	hits := make([]int64, total)
-	for _, h := range cov.Hits {
-		if keep != nil && !keep(h.Phase) {
-			continue
-		}
-		for i := 0; i+1 < len(h.Counts); i += 2 {
-			if k := h.Counts[i]; k >= 0 && k < int64(total) {
-				hits[k] += h.Counts[i+1]
-			}
+// lines returns scenario i's line counts of path, nil when it lists no
+// block of the file.
+func (c *covScenarios) lines(i int, path string) lineCounts {
+	ls, _ := c.idx[i].Lines(path, coverage.Filter{})
+	if len(ls) == 0 {
+		return nil
+	}
+	lc := make(lineCounts, ls[len(ls)-1].Line)
+	for k := range lc {
+		lc[k] = -1
+	}
+	for _, l := range ls {
+		if l.Line >= 1 {
+			lc[l.Line-1] = l.Count
 		}
 	}
-	out := map[string]lineCounts{}
-	for fi, f := range cov.Files {
-		n := f.NumBlocks()
-		if n == 0 {
-			continue
-		}
-		last := 0
-		for i := range n {
-			last = max(last, f.Block(i).EndLine)
-		}
-		lc := make(lineCounts, last)
-		for i := range lc {
-			lc[i] = -1
-		}
-		for i := range n {
-			bl := f.Block(i)
-			h := hits[first[fi]+i]
-			for l := max(bl.StartLine, 1); l <= bl.EndLine; l++ {
-				lc[l-1] = max(lc[l-1], h)
-			}
-		}
-		out[f.Path] = lc
-	}
-	return out
+	return lc
 }
 
 // sourceCov is what a source page shows of the coverage: the default
@@ -149,7 +126,7 @@ func (b *builder) sourceCoverage(f string) *sourceCov {
 	var other []string
 	any := false
 	for i, name := range c.names {
-		lc := c.lines[i][f]
+		lc := c.lines(i, f)
 		any = any || lc != nil
 		if i == 0 {
 			sc.lines = lc
@@ -200,22 +177,15 @@ func (c *covScenarios) ran(loc fact.Location) []int64 {
 	out := make([]int64, len(c.names))
 	for i := range c.names {
 		out[i] = -1
-		lc := c.lines[i][loc.Path]
+		lc := c.lines(i, loc.Path)
 		for l := loc.StartLine; l <= loc.EndLine; l++ {
 			out[i] = max(out[i], lc.at(l))
 		}
-		if out[i] < 0 && lc == nil && c.counted(i, loc.Path) {
+		if out[i] < 0 && lc == nil && c.idx[i].Counted(loc.Path) {
 			out[i] = 0 // the file was counted and no block of it ran
 		}
 	}
 	return out
-}
-
-// counted reports whether scenario i's programs counted file path.
-func (c *covScenarios) counted(i int, path string) bool {
-	cov := c.recs[i].Coverage
-	k, ok := slices.BinarySearchFunc(cov.Files, path, func(f record.CoverFile, p string) int { return strings.Compare(f.Path, p) })
-	return ok && k >= 0
 }
 
 // line returns line l's count in the default scenario, -1 when it is not

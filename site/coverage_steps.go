@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/kubewalk/kubewalk/analyzer/fact"
+	"github.com/kubewalk/kubewalk/internal/derive/coverage"
 	"github.com/kubewalk/kubewalk/record"
 	"github.com/kubewalk/kubewalk/walkthrough"
 )
@@ -158,37 +159,33 @@ func (b *builder) stepPhaseCode(p string, d *walkthrough.Doc, step string) *phas
 			slices.IndexFunc(cov.Phases, func(ph record.Phase) bool { return ph.Name == y })
 	})
 	funcs := docFuncs(d)
-	entry := entryBlocks(cov, funcs)
 	v := &phaseCodeView{Phases: phases}
-	for _, prog := range cov.Programs {
-		hits := map[int]int64{}
-		for _, h := range cov.Hits {
-			if h.Program != prog.Name || !inPhase[h.Phase] {
-				continue
-			}
-			for i := 0; i+1 < len(h.Counts); i += 2 {
-				hits[int(h.Counts[i])] += h.Counts[i+1]
-			}
-		}
-		cc := componentCode{Name: prog.Name}
-		for i, f := range funcs {
-			if k, ok := entry[i]; ok && hits[k] > 0 {
-				dl := f.Decl
-				cc.Funcs = append(cc.Funcs, funcRan{Symbol: b.shortName(f.Name, dl), Href: b.srcLink(p, dl.Path, dl.StartLine, dl.EndLine), N: hits[k]})
+	at := map[string]int{} // component → index in v.Components
+	for _, fn := range coverage.Functions(funcs, c.idx[:1], coverage.Filter{}) {
+		n := map[string]int64{}
+		var progs []string
+		for _, r := range fn.Runs {
+			if inPhase[r.Phase] && r.Count > 0 {
+				if n[r.Program] == 0 {
+					progs = append(progs, r.Program)
+				}
+				n[r.Program] += r.Count
 			}
 		}
-		if len(cc.Funcs) > 0 {
-			v.Components = append(v.Components, cc)
+		for _, prog := range progs {
+			k, ok := at[prog]
+			if !ok {
+				k = len(v.Components)
+				at[prog] = k
+				v.Components = append(v.Components, componentCode{Name: prog})
+			}
+			dl := fact.Location{Path: fn.Path, StartLine: fn.Start, EndLine: fn.End}
+			v.Components[k].Funcs = append(v.Components[k].Funcs, funcRan{Symbol: b.shortName(fn.Symbol, dl), Href: b.srcLink(p, dl.Path, dl.StartLine, dl.EndLine), N: n[prog]})
 		}
 	}
 	if len(v.Components) == 0 {
 		return nil
 	}
-	// Components in the order their first function is cited.
-	first := func(cc componentCode) int {
-		return slices.IndexFunc(funcs, func(f fact.Symbol) bool { return b.shortName(f.Name, f.Decl) == cc.Funcs[0].Symbol })
-	}
-	slices.SortStableFunc(v.Components, func(x, y componentCode) int { return first(x) - first(y) })
 	return v
 }
 
@@ -211,33 +208,6 @@ func docFuncs(d *walkthrough.Doc) []fact.Symbol {
 		}
 		for _, r := range s.Refs {
 			add(r.Resolved.Symbol)
-		}
-	}
-	return out
-}
-
-// entryBlocks returns, per function of funcs (by index), the index of
-// its entry block in cov's numbering: the first block that starts on the
-// line of its body's opening brace. A function whose file lists no
-// blocks has none.
-func entryBlocks(cov *record.Coverage, funcs []fact.Symbol) map[int]int {
-	first, _ := cov.BlockIndex()
-	out := map[int]int{}
-	for i, f := range funcs {
-		fi, ok := slices.BinarySearchFunc(cov.Files, f.Body.Path, func(cf record.CoverFile, p string) int { return strings.Compare(cf.Path, p) })
-		if !ok {
-			continue
-		}
-		cf := cov.Files[fi]
-		for k := range cf.NumBlocks() {
-			bl := cf.Block(k)
-			if bl.StartLine == f.Body.StartLine {
-				out[i] = first[fi] + k
-				break
-			}
-			if bl.StartLine > f.Body.StartLine {
-				break
-			}
 		}
 	}
 	return out
