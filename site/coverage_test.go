@@ -248,3 +248,34 @@ func TestRecordedPhases(t *testing.T) {
 		t.Errorf("phases with coverage:\n got %q\nwant %q", got, want)
 	}
 }
+
+func TestControllerCoverage(t *testing.T) {
+	out, _ := buildFixture(t, func(in *Input) { withControllers(in); in.Recordings = coverageRecordings() })
+	files := readTree(t, out)
+	var page string
+	for p, s := range files {
+		if strings.HasPrefix(p, "controllers/") && strings.Contains(s, `id="ran"`) {
+			page = s
+		}
+	}
+	if page == "" {
+		t.Fatal("no controller page has a section on the code that ran")
+	}
+	_, sec, _ := strings.Cut(page, `id="ran"`)
+	// rolloutRolling and getNewReplicaSet ran in both scenarios (source
+	// order: sync.go after deployment_controller.go), the others of the
+	// package (NewDeploymentController, addDeployment, syncDeployment) in
+	// none.
+	rows := regexp.MustCompile(`<tr><td><a href="[^"]*"><code>([^<]*)</code></a></td><td>([^<]*)</td><td>([^<]*)</td></tr>`).FindAllStringSubmatch(sec, -1)
+	var got []string
+	for _, r := range rows {
+		got = append(got, r[1]+" "+r[2]+" "+r[3])
+	}
+	want := []string{"deployment.DeploymentController.rolloutRolling 1× 4×", "deployment.DeploymentController.getNewReplicaSet 3× 6×"}
+	if !slices.Equal(got, want) {
+		t.Errorf("rows:\n got %q\nwant %q", got, want)
+	}
+	if !strings.Contains(sec, "<th>deployment</th><th>rollout</th>") || !strings.Contains(sec, "2 functions of its packages ran in a recorded scenario") || !strings.Contains(sec, "3 more were counted and ran in none") {
+		t.Errorf("the section's head or sentence is wrong:\n%s", sec[:min(len(sec), 600)])
+	}
+}
