@@ -129,6 +129,9 @@ type obsView struct {
 	AgentShort string
 	// Step links the step the item belongs to (on the run page only).
 	Step *navView
+	// Note says why no code was found, or what to keep in mind about it
+	// (explain.Explanation.Note).
+	Note string
 }
 
 type obsCode struct {
@@ -140,8 +143,8 @@ func offset(ms int64) string { return fmt.Sprintf("%+d ms", ms) }
 // view renders an item for the page at p; withStep adds the link to its
 // step.
 func (b *builder) obsView(p string, it obsItem, withStep bool) obsView {
-	v := obsView{At: offset(it.At)}
 	ex := it.explanation()
+	v := obsView{At: offset(it.At), Note: ex.Note}
 	if a := it.Audit; a != nil {
 		v.Kind = "audit"
 		res := a.Resource
