@@ -77,10 +77,12 @@ func sourceCode(name string, src []byte, idents []fact.Ident, link func(fact.Loc
 // technology (HTML-AAM maps it, as <span>, to a generic role); sourceCSS
 // takes its underline off.
 //
-// With cov, a line the default scenario counted carries data-n, how
-// often it ran (0: not at all), which sourceCSS marks in the gutter
-// without script, and the <pre> carries the other scenarios' counts in
-// data-cov for site.js (covRuns).
+// With cov, a line the default scenario ran carries data-n, how often
+// it ran, which sourceCSS marks in the gutter without script, and the
+// <pre> carries every scenario's counts, the default's first, in
+// data-cov for site.js (covRuns), which marks the counted lines that did
+// not run as well: a mark on each of those in the markup would cost more
+// than all the runs (v1.37.2: 56,097 of 86,767 counted lines).
 func codeTable(lines []codehtml.Line, cov *sourceCov) template.HTML {
 	var sb strings.Builder
 	sb.Grow(codeSize(lines) + cov.size() + len(`<pre class="code src"></pre>`))
@@ -94,7 +96,7 @@ func codeTable(lines []codehtml.Line, cov *sourceCov) template.HTML {
 	for i, l := range lines {
 		sb.WriteString(lineOpen + ` id=L`)
 		sb.WriteString(strconv.Itoa(i + 1))
-		if n := cov.line(i + 1); n >= 0 {
+		if n := cov.line(i + 1); n > 0 {
 			sb.WriteString(` data-n=`)
 			sb.WriteString(strconv.FormatInt(n, 10))
 		}

@@ -106,11 +106,12 @@ func (c *covScenarios) lines(i int, path string) lineCounts {
 }
 
 // sourceCov is what a source page shows of the coverage: the default
-// scenario's line counts, in the markup, and the other scenarios' as
-// run-length data for site.js.
+// scenario's lines that ran, in the markup, and every scenario's counts
+// as run-length data for site.js.
 type sourceCov struct {
 	lines lineCounts
-	// other is the <pre>'s data-cov: "scale=RUNS|rollout=RUNS" (covRuns).
+	// other is the <pre>'s data-cov:
+	// "deployment=RUNS|scale=RUNS|rollout=RUNS" (covRuns).
 	other string
 }
 
@@ -130,7 +131,6 @@ func (b *builder) sourceCoverage(f string) *sourceCov {
 		any = any || lc != nil
 		if i == 0 {
 			sc.lines = lc
-			continue
 		}
 		other = append(other, name+"="+covRuns(lc))
 	}
@@ -204,7 +204,7 @@ func (sc *sourceCov) size() int {
 	}
 	n := len(` data-cov=""`) + len(sc.other)
 	for _, c := range sc.lines {
-		if c >= 0 {
+		if c > 0 {
 			n += len(` data-n=`) + len(strconv.FormatInt(c, 10))
 		}
 	}

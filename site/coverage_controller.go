@@ -61,7 +61,7 @@ func (b *builder) controllerRan(p string, dirs []string) *ctlRanView {
 		for _, r := range fn.Runs {
 			n[slices.Index(c.names, r.Scenario)] += r.Count
 		}
-		fr := ctlFuncRan{Symbol: b.shortName(fn.Symbol, fact.Location{Path: fn.Path, StartLine: fn.Start, EndLine: fn.End}), Href: b.srcLink(p, fn.Path, fn.Start, fn.End)}
+		fr := ctlFuncRan{Symbol: b.shortName(fn.Symbol, fact.Location{Path: fn.Path, StartLine: fn.Start, EndLine: fn.End}), Href: b.covHref(p, fact.Location{Path: fn.Path, StartLine: fn.Start, EndLine: fn.End})}
 		for _, k := range n {
 			s := ""
 			if k > 0 {

@@ -3,6 +3,7 @@ package site
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/kubewalk/kubewalk/analyzer/fact"
@@ -120,6 +121,27 @@ func (b *builder) stepCovRefs(p string, s walkthrough.Step) []covRefView {
 type phaseCodeView struct {
 	Phases     []string
 	Components []componentCode
+	// Same links the earlier step of the walkthrough whose requests fell
+	// in the same phases, which lists the same code; Components is then
+	// empty.
+	Same *navView
+}
+
+// samePhases points sv's code that ran to the first earlier step with the
+// same phases (seen, by phases), rather than listing it again.
+func samePhases(sv *stepView, seen map[string]*stepView) {
+	pc := sv.PhaseCode
+	if pc == nil {
+		return
+	}
+	key := strings.Join(pc.Phases, "\x00")
+	first, ok := seen[key]
+	if !ok {
+		seen[key] = sv
+		return
+	}
+	pc.Components = nil
+	pc.Same = &navView{Href: "#" + first.ID, Title: strconv.Itoa(first.Num) + ". " + first.Title}
 }
 
 type componentCode struct {
@@ -180,7 +202,7 @@ func (b *builder) stepPhaseCode(p string, d *walkthrough.Doc, step string) *phas
 				v.Components = append(v.Components, componentCode{Name: prog})
 			}
 			dl := fact.Location{Path: fn.Path, StartLine: fn.Start, EndLine: fn.End}
-			v.Components[k].Funcs = append(v.Components[k].Funcs, funcRan{Symbol: b.shortName(fn.Symbol, dl), Href: b.srcLink(p, dl.Path, dl.StartLine, dl.EndLine), N: n[prog]})
+			v.Components[k].Funcs = append(v.Components[k].Funcs, funcRan{Symbol: b.shortName(fn.Symbol, dl), Href: b.covHref(p, dl), N: n[prog]})
 		}
 	}
 	if len(v.Components) == 0 {
@@ -211,4 +233,14 @@ func docFuncs(d *walkthrough.Doc) []fact.Symbol {
 		}
 	}
 	return out
+}
+
+// covHref links a function that ran to its source page, "" when the site
+// has none: the lists of code that ran name hundreds of functions, and a
+// GitHub link each would weigh more than the rest of the list.
+func (b *builder) covHref(p string, l fact.Location) string {
+	if !b.rendered[l.Path] {
+		return ""
+	}
+	return b.srcLink(p, l.Path, l.StartLine, l.EndLine)
 }

@@ -81,7 +81,7 @@ func TestSourceCoverageMarks(t *testing.T) {
 		{5, ""},   // a comment before rolloutRolling: not counted
 		{6, "1"},  // rolloutRolling's first line, its entry block
 		{8, "1"},  // the if: its block ran once, the branch's block never
-		{9, "0"},  // the error branch: counted, did not run
+		{9, ""},   // the error branch: counted, did not run (site.js marks it from data-cov)
 		{12, "1"}, // the rest
 		{19, ""},  // the blank line between the functions
 		{21, "3"}, // getNewReplicaSet: twice while kubectl ran, once after
@@ -95,15 +95,15 @@ func TestSourceCoverageMarks(t *testing.T) {
 			t.Errorf("line %d: data-n %q, want %q (%s)", tc.line, got, tc.want, tag)
 		}
 	}
-	// The default scenario is in the markup; the other one is in data-cov,
-	// runs from line 1: five lines not counted, rolloutRolling's three
-	// lines 4×, the error branch, the rest, two lines between, then
-	// getNewReplicaSet's four lines 4 + 2 = 6×.
-	if want := `data-cov="rollout=5 3.4 1.0 8.4 2 4.6"`; !strings.Contains(page, want) {
+	// Every scenario is in data-cov, the default first, as runs from line
+	// 1: five lines not counted, rolloutRolling's three lines, the error
+	// branch (did not run), the rest, two lines between, then
+	// getNewReplicaSet's four lines.
+	if want := `data-cov="deployment=5 3.1 1.0 8.1 2 4.3|rollout=5 3.4 1.0 8.4 2 4.6"`; !strings.Contains(page, want) {
 		t.Errorf("sync.go's page lacks %s", want)
 	}
 	// The header offers both scenarios, the walkthroughs' first.
-	if !strings.Contains(page, `<option value="deployment">deployment</option><option value="rollout">rollout</option>`) {
+	if !strings.Contains(page, `<option>deployment</option><option>rollout</option>`) {
 		t.Error("the scenario choice does not list deployment, then rollout")
 	}
 	// deployment_controller.go was counted but none of it ran: its page

@@ -162,6 +162,7 @@ func (b *builder) walkthroughPage(i int) ([]byte, error) {
 		return nil, err
 	}
 	var msgs []seqMsg
+	phaseSteps := map[string]*stepView{}
 	for j, s := range d.Steps {
 		sv := stepView{ID: s.ID, Title: s.Title, Num: j + 1}
 		sv.Text, sv.Code, err = b.segments(v, s.Segments, true)
@@ -173,6 +174,7 @@ func (b *builder) walkthroughPage(i int) ([]byte, error) {
 		sv.Observed = b.stepObserved(p, d.ID, s.ID)
 		sv.CovRefs = b.stepCovRefs(p, s)
 		sv.PhaseCode = b.stepPhaseCode(p, d, s.ID)
+		samePhases(&sv, phaseSteps)
 		if j > 0 {
 			sv.PrevHref, sv.PrevTitle = "#"+d.Steps[j-1].ID, d.Steps[j-1].Title
 		}

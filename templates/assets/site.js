@@ -615,9 +615,10 @@
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", apply); else apply();
 })();
 // kubewalk: a source page's coverage marks (site/coverage.go). The markup
-// marks the lines the default scenario counted (data-n: how often each
-// ran); the <pre>'s data-cov holds the other scenarios' counts as runs
-// ("N" lines not counted, "N.C" lines that ran C times). This shows the
+// marks the lines the default scenario ran (data-n: how often); the
+// <pre>'s data-cov holds every scenario's counts as runs ("N" lines not
+// counted, "N.C" lines that ran C times, "N.0" lines that did not run),
+// the default's first. This marks the lines that did not run, shows the
 // scenario choice, switches the marks, words each mark's count in the
 // page's language (data-t) and lets the keyboard reach the first line of
 // each run of marks.
@@ -660,7 +661,6 @@
     if (!pre) return;
     var lines = covLines(pre), data = {}, sels = document.querySelectorAll(".covpick select");
     if (!sels.length) return;
-    data[sels[0].options[0].value] = lines.map(function (u) { return u.getAttribute("data-n"); });
     (pre.getAttribute("data-cov") || "").split("|").forEach(function (s) {
       var eq = s.indexOf("=");
       if (eq > 0) data[s.slice(0, eq)] = covDecode(s.slice(eq + 1), lines.length);
@@ -670,6 +670,7 @@
       if (!data[name]) return;
       cur = name;
       sels.forEach(function (s) { s.value = name; });
+      document.querySelectorAll(".covkey.ran code").forEach(function (c) { c.textContent = name; });
       covApply(lines, data[name]);
     }
     sels.forEach(function (s) {
