@@ -36,7 +36,9 @@
 // pool of GOMAXPROCS workers, in import order (a package as soon as its
 // imports are checked; checks take precedence over parses, being on the
 // import graph's critical path). While go/packages lists, the workers
-// already parse the root directories' files (speculate). Root packages get
+// already parse the root directories' files and, as those files' imports
+// name them, the in-tree packages they import, transitively, as
+// dependencies are parsed (speculate, specImports). Root packages get
 // full syntax with comments and a complete types.Info; dependencies are
 // parsed without comments, their function bodies are ignored by the type
 // checker (types.Config.IgnoreFuncBodies, and DisableUnusedImportCheck, so

@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -273,10 +274,16 @@ type loader struct {
 	order  []*lpkg // in listing order
 	parseQ []*lpkg
 	checkQ []*lpkg
-	// specQ and spec: files of the roots' directories, parsed while go
-	// list runs (see speculate).
+	// specQ and spec: files of the roots' directories and of the in-tree
+	// directories they import, parsed while go list runs (see
+	// speculate). spec is written under mu until listed is set.
 	specQ []*specFile
 	spec  map[string]*specFile
+	// specDirs are the directories queued for speculation; dir and
+	// modPath map an import path to its directory (specImports).
+	specDirs map[string]bool
+	dir      string
+	modPath  string
 	// listed is set when the listing is complete; pending counts packages
 	// not yet type-checked.
 	listed  bool
@@ -429,6 +436,7 @@ func (ld *loader) work() {
 			ld.specQ = ld.specQ[1:]
 			ld.mu.Unlock()
 			sf.parse(ld.prog.Fset)
+			ld.specImports(sf)
 			continue
 		default:
 			ld.mu.Unlock()
@@ -476,9 +484,12 @@ func (ld *loader) parse(p *lpkg) {
 		mode = rootParseMode
 	}
 	for _, filename := range p.pkg.GoFiles {
-		if sf := ld.spec[filename]; sf != nil && p.root {
+		if sf := ld.specFor(filename); sf != nil && p.root != sf.dep {
 			sf.parse(ld.prog.Fset) // done already, or done now
 			if sf.f != nil && sf.err == nil {
+				if sf.blankFailed {
+					ld.nblankFailed.Add(1)
+				}
 				if rel, ok := ld.prog.RelPath(filename); ok && p.inTree {
 					p.syms = appendSymbols(p.syms, p.list.ImportPath, rel, ld.prog.Fset, sf.f, sf.src)
 				}
@@ -524,12 +535,7 @@ func (ld *loader) parse(p *lpkg) {
 			}
 		}
 		if !p.root {
-			// Keep the braces so declaration spans stay right.
-			for _, d := range f.Decls {
-				if fd, ok := d.(*ast.FuncDecl); ok && fd.Body != nil {
-					fd.Body = &ast.BlockStmt{Lbrace: fd.Body.Lbrace, Rbrace: fd.Body.Rbrace}
-				}
-			}
+			dropBodies(f)
 		}
 		p.pkg.Syntax = append(p.pkg.Syntax, f)
 	}
@@ -662,13 +668,19 @@ type importerFunc func(path string) (*types.Package, error)
 func (f importerFunc) Import(path string) (*types.Package, error) { return f(path) }
 
 // specFile is a file parsed ahead, before go list has said which
-// files the root packages have.
+// files the packages have.
 type specFile struct {
 	name string
+	// dep says the file is a dependency's, guessed from an import: it is
+	// parsed as parse parses dependencies (bodies blanked, no comments),
+	// and src keeps the original for the symbol index.
+	dep  bool
 	once sync.Once
 	src  []byte
 	f    *ast.File
 	err  error
+	// blankFailed is set when the blanked source did not parse.
+	blankFailed bool
 }
 
 // rootParseMode is how root files are parsed.
@@ -677,17 +689,99 @@ const rootParseMode = parser.SkipObjectResolution | parser.ParseComments
 func (sf *specFile) parse(fset *token.FileSet) {
 	sf.once.Do(func() {
 		sf.src, sf.err = os.ReadFile(sf.name)
-		if sf.err == nil {
+		if sf.err != nil {
+			return
+		}
+		if !sf.dep {
 			sf.f, sf.err = parser.ParseFile(fset, sf.name, sf.src, rootParseMode)
+			return
+		}
+		if blanked := blankBodies(sf.src); len(sf.src) > 0 && &blanked[0] != &sf.src[0] {
+			sf.f, sf.err = parser.ParseFile(fset, sf.name, blanked, parser.SkipObjectResolution)
+			if sf.err != nil {
+				sf.f, sf.blankFailed = nil, true
+			}
+		}
+		if sf.f == nil {
+			sf.f, sf.err = parser.ParseFile(fset, sf.name, sf.src, parser.SkipObjectResolution)
+		}
+		if sf.f != nil {
+			dropBodies(sf.f)
 		}
 	})
+}
+
+// dropBodies empties f's function bodies, keeping their braces so that
+// declaration spans stay right.
+func dropBodies(f *ast.File) {
+	for _, d := range f.Decls {
+		if fd, ok := d.(*ast.FuncDecl); ok && fd.Body != nil {
+			fd.Body = &ast.BlockStmt{Lbrace: fd.Body.Lbrace, Rbrace: fd.Body.Rbrace}
+		}
+	}
+}
+
+// specFor returns the file parsed ahead under that name, or nil.
+func (ld *loader) specFor(name string) *specFile {
+	ld.mu.Lock()
+	defer ld.mu.Unlock()
+	return ld.spec[name]
+}
+
+// specImports queues, for parsing ahead as dependencies, the files of
+// the in-tree directories sf imports that are not queued yet: the
+// Kubernetes module's packages and the staging modules', which are most
+// of the source a load parses (std and the modules outside the tree are
+// parsed once listed). A directory go list then does not list, or a file
+// its build constraints leave out, was parsed for nothing, by a worker
+// that had nothing else to do.
+func (ld *loader) specImports(sf *specFile) {
+	if sf.f == nil {
+		return
+	}
+	var dirs []string
+	for _, imp := range sf.f.Imports {
+		path, err := strconv.Unquote(imp.Path.Value)
+		if err != nil {
+			continue
+		}
+		if d := ld.importDir(path); d != "" {
+			dirs = append(dirs, d)
+		}
+	}
+	ld.mu.Lock()
+	defer ld.mu.Unlock()
+	if ld.listed {
+		return
+	}
+	for _, d := range dirs {
+		if !ld.specDirs[d] {
+			ld.specDirs[d] = true
+			ld.specDir(d, false, true)
+		}
+	}
+	ld.cond.Broadcast()
+}
+
+// importDir returns the tree directory of an import path of the
+// Kubernetes module or of a staging module, "" for any other.
+func (ld *loader) importDir(path string) string {
+	switch {
+	case ld.modPath != "" && strings.HasPrefix(path, ld.modPath+"/"):
+		return filepath.Join(ld.dir, filepath.FromSlash(path[len(ld.modPath)+1:]))
+	case strings.HasPrefix(path, "k8s.io/"):
+		return filepath.Join(ld.dir, "staging", "src", filepath.FromSlash(path))
+	}
+	return ""
 }
 
 // speculate queues the Go files of the directories the root patterns name,
 // to be parsed by idle workers while go list runs: go list prints nothing
 // until it has loaded the whole import graph (2 s for DefaultRoots, on
 // about one core), and the roots' files — parsed with bodies and comments
-// — are the costliest to parse. A file go list then leaves out (build
+// — are the costliest to parse. Each file parsed ahead queues the in-tree
+// directories it imports (specImports), so the dependencies' parse
+// overlaps the listing too. A file go list then leaves out (build
 // constraints) was parsed for nothing; a root whose directory could not be
 // guessed (an import path outside the tree's module and staging layout) is
 // parsed as usual.
@@ -701,7 +795,9 @@ func (ld *loader) speculate(dir string, patterns []string) {
 			}
 		}
 	}
+	ld.dir, ld.modPath = dir, modPath
 	ld.spec = map[string]*specFile{}
+	ld.specDirs = map[string]bool{}
 	for _, pat := range patterns {
 		rec := strings.HasSuffix(pat, "/...")
 		pat = strings.TrimSuffix(pat, "/...")
@@ -717,11 +813,13 @@ func (ld *loader) speculate(dir string, patterns []string) {
 		if !strings.HasPrefix(d, dir) {
 			continue
 		}
-		ld.specDir(d, rec)
+		ld.specDir(d, rec, false)
 	}
 }
 
-func (ld *loader) specDir(d string, rec bool) {
+// specDir queues the Go files of directory d (and of those below it, when
+// rec), as a dependency's when dep.
+func (ld *loader) specDir(d string, rec, dep bool) {
 	entries, err := os.ReadDir(d)
 	if err != nil {
 		return
@@ -734,14 +832,14 @@ func (ld *loader) specDir(d string, rec bool) {
 		path := filepath.Join(d, name)
 		if e.IsDir() {
 			if rec && name != "testdata" && name != "vendor" {
-				ld.specDir(path, true)
+				ld.specDir(path, true, dep)
 			}
 			continue
 		}
 		if !strings.HasSuffix(name, ".go") || strings.HasSuffix(name, "_test.go") || ld.spec[path] != nil {
 			continue
 		}
-		sf := &specFile{name: path}
+		sf := &specFile{name: path, dep: dep}
 		ld.spec[path] = sf
 		ld.specQ = append(ld.specQ, sf)
 	}

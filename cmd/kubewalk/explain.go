@@ -64,7 +64,8 @@ With --audit FILE (an API server audit log, one JSON event a line) or
 whole run as the site's Recorded run page does: every write, event and
 watch, start-up included; a watch names the informers and list-watches that
 opened it, its selectors and the parameters client-go added. Each request is
-taken once (a watch when it started, anything else when it completed). The
+taken once (a watch when it started, a write or list when it completed; gets
+are left out). The
 output closes with "N of M items attributed; K listed as not attributable,
 with reasons", and every item not attributed says why.`,
 		Example: `  # The events of a rollout, as they happen

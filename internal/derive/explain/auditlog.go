@@ -15,8 +15,10 @@ import (
 // one JSON object a line, as --audit-log-path writes them) into the
 // entries of a recording, so that Attribute explains it as it explains a
 // recorded run. Each request is kept once, at the stage where it is
-// whole: a write, list or get when it completed, a watch when it started
-// (a watch completes only when it ends). Times are made relative to the
+// whole: a write or a list when it completed, a watch when it started
+// (a watch completes only when it ends). Gets are left out: a read of
+// one object by name is no fact's (lists and watches are the
+// reflectors'). Times are made relative to the
 // first write by kubectl, as a recording's are; in a log without one,
 // every entry is at 0 (the cluster running by itself).
 //
@@ -43,6 +45,8 @@ func ReadAuditLog(r io.Reader) ([]record.AuditEntry, error) {
 		a := rec.Audit
 		switch {
 		case a.Verb == "watch" && a.Stage == "ResponseStarted":
+		case a.Verb == "get":
+			continue // a single read by name: no fact finds those
 		case a.Verb != "watch" && a.Stage == "ResponseComplete":
 		default:
 			continue

@@ -110,15 +110,3 @@ func phaseOf(at int64, scenario bool) string {
 	}
 	return PhaseBackground
 }
-
-// Kind returns the count of one kind and phase ("" for every phase).
-func (s Summary) Kind(kind, phase string) KindSummary {
-	out := KindSummary{Kind: kind, Phase: phase}
-	for _, k := range s.Kinds {
-		if k.Kind == kind && (phase == "" || k.Phase == phase) {
-			out.Items += k.Items
-			out.Attributed += k.Attributed
-		}
-	}
-	return out
-}
