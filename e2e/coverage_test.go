@@ -9,8 +9,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kubewalk/kubewalk/analyzer/fact"
 	"github.com/kubewalk/kubewalk/internal/derive/coverage"
+	"github.com/kubewalk/kubewalk/record"
 	"github.com/kubewalk/kubewalk/source"
+	"github.com/kubewalk/kubewalk/walkthroughs"
 )
 
 // chainStep is a function of the chain the walkthroughs tell, and the
@@ -127,6 +130,43 @@ func TestE2ECoverage(t *testing.T) {
 	}
 	if len(only) == 0 {
 		t.Errorf("no line of getNewReplicaSet ran in the rollout's set-image phases that did not in the deployment scenario (deployment %v, rollout %v)", depRan, rollRan)
+	}
+
+	// The kept recordings, made on another day, entered each function of
+	// the chain in the same steps. Phases may differ by a poll between
+	// two runs; steps do not.
+	for _, sc := range []string{"deployment", "rollout"} {
+		kept, err := record.Find(t.TempDir(), walkthroughs.Recordings, tag, sc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if kept == nil || kept.Coverage == nil {
+			t.Logf("%s: no kept recording with coverage to compare with", sc)
+			continue
+		}
+		for _, s := range coveredChain {
+			fn := byName[s.symbol]
+			// Blocks lie inside bodies only, so the declaration's lines
+			// find the same entry block as the body's.
+			decl := fact.Location{Path: fn.Path, StartLine: fn.Start, EndLine: fn.End}
+			sym := []fact.Symbol{{Name: fn.Symbol, Kind: "method", Decl: decl, Body: decl}}
+			steps := func(x *coverage.Index) []string {
+				var out []string
+				for _, f := range coverage.Functions(sym, []*coverage.Index{x}, coverage.Filter{Program: s.program}) {
+					for _, r := range f.Runs {
+						step, _, _ := strings.Cut(r.Phase, "/")
+						if !slices.Contains(out, step) {
+							out = append(out, step)
+						}
+					}
+				}
+				slices.Sort(out)
+				return out
+			}
+			if k, n := steps(coverage.New(kept)), steps(idx[sc]); !slices.Equal(k, n) {
+				t.Errorf("%s: %s entered in steps %v, the kept recording in %v", sc, s.symbol, n, k)
+			}
+		}
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"path"
 	"slices"
 	"strconv"
 	"strings"
@@ -20,7 +21,9 @@ import (
 //
 // Blocks are listed once, per file (Files); Hits then name blocks by
 // their index in the recording's numbering: file 0's blocks first, in
-// their order, then file 1's, and so on (BlockIndex). A block is
+// their order, then file 1's, and so on (BlockIndex). Blocks keep their
+// lines, not their columns: the site marks lines, and a line's count is
+// the largest of the blocks on it. A block is
 //
 //   - ran N×, in a phase and program, when Hits holds [block, N] for them;
 //   - did not run there, when its file is in Files and the program counted
@@ -28,9 +31,13 @@ import (
 //     pair for it;
 //   - not instrumented, when its file is not in Files at all.
 //
-// To stay small, a file none of whose blocks ran in any phase or program
-// is listed with its path and no blocks: its lines all "did not run",
-// without saying which are statements.
+// To stay small (a kept recording's coverage is 2 MB at most): a file
+// none of whose blocks ran in any phase or program is listed with its
+// path and no blocks (its lines all "did not run", none singled out as a
+// statement); numbers are stored as differences from the one before
+// (CoverFile.Blocks, Hits.Counts); and generated files (zz_generated.*,
+// *.pb.go), which the site shows as declarations only and which hold a
+// third of the blocks, are left out: they read as not counted.
 type Coverage struct {
 	// Mode is the counter mode the programs were built with: "atomic".
 	Mode string `json:"mode"`
@@ -79,34 +86,51 @@ type CoverFile struct {
 	// Path is repository-relative, as fact.Location's: staging modules
 	// under staging/src/k8s.io/.
 	Path string `json:"path"`
-	// Blocks holds five numbers per block, in position order: start line,
-	// start column, end line, end column, statements. Empty when no block
-	// of the file ran.
+	// Blocks holds three numbers per block, in position order: its start
+	// line less the previous block's start line (the first block's: its
+	// start line), its end line less its start line, and its number of
+	// statements. Empty when no block of the file ran. Decode reads it.
 	Blocks []int `json:"blocks"`
 }
 
 // NumBlocks returns how many blocks f lists.
-func (f CoverFile) NumBlocks() int { return len(f.Blocks) / 5 }
+func (f CoverFile) NumBlocks() int { return len(f.Blocks) / 3 }
 
-// Block returns f's i-th block.
-func (f CoverFile) Block(i int) Block {
-	b := f.Blocks[5*i : 5*i+5]
-	return Block{StartLine: b[0], StartCol: b[1], EndLine: b[2], EndCol: b[3], Stmts: b[4]}
+// Decode returns f's blocks in order.
+func (f CoverFile) Decode() []Block {
+	out := make([]Block, 0, f.NumBlocks())
+	line := 0
+	for i := 0; i+2 < len(f.Blocks); i += 3 {
+		line += f.Blocks[i]
+		out = append(out, Block{StartLine: line, EndLine: line + f.Blocks[i+1], Stmts: f.Blocks[i+2]})
+	}
+	return out
 }
 
-// Block is a coverage block: statements from StartLine.StartCol to
-// EndLine.EndCol (columns in bytes, 1-based, end exclusive).
+// Block is a coverage block: statements from StartLine to EndLine.
 type Block struct {
-	StartLine, StartCol, EndLine, EndCol, Stmts int
+	StartLine, EndLine, Stmts int
 }
 
 // Hits are the blocks that ran in one phase and program.
 type Hits struct {
 	Phase   string `json:"phase"`
 	Program string `json:"program"`
-	// Counts holds pairs: a block index (BlockIndex), then how many
-	// times it ran (≥ 1), in block order.
+	// Counts holds pairs: a block index (BlockIndex) less the previous
+	// pair's (the first pair's: the index itself), then how many times it
+	// ran (≥ 1), in block order. Decode reads it.
 	Counts []int64 `json:"counts"`
+}
+
+// Decode returns the blocks that ran, by index, and their counts.
+func (h Hits) Decode() (blocks []int, counts []int64) {
+	b := 0
+	for i := 0; i+1 < len(h.Counts); i += 2 {
+		b += int(h.Counts[i])
+		blocks = append(blocks, b)
+		counts = append(counts, h.Counts[i+1])
+	}
+	return blocks, counts
 }
 
 // BlockIndex returns the index of the first block of each file in the
@@ -157,6 +181,13 @@ func repoPath(name string) (string, bool) {
 	return "", false
 }
 
+// generated reports whether a file is generated code the recording leaves
+// out: conversion, deep-copy and defaulting functions, protobuf code.
+func generated(p string) bool {
+	base := path.Base(p)
+	return strings.HasPrefix(base, "zz_generated") || strings.HasSuffix(base, ".pb.go")
+}
+
 // add reads one covdata textfmt output (a "mode:" line, then
 // "file:startLine.startCol,endLine.endCol stmts count" lines) as what
 // program counted in phase.
@@ -179,7 +210,7 @@ func (cc *coverCounts) add(phase, program string, r io.Reader) error {
 			return fmt.Errorf("line %d: %w", line, err)
 		}
 		p, ok := repoPath(b.path)
-		if !ok {
+		if !ok || generated(p) {
 			continue
 		}
 		b.path = p
@@ -265,10 +296,21 @@ func (cc *coverCounts) coverage(phases []Phase, programs []string) *Coverage {
 			slices.SortFunc(bs, func(a, b coverBlock) int {
 				return cmp.Or(cmp.Compare(a.startLine, b.startLine), cmp.Compare(a.startCol, b.startCol), cmp.Compare(a.endLine, b.endLine), cmp.Compare(a.endCol, b.endCol))
 			})
+			// Blocks on the same lines (a condition and what follows it
+			// on its line) are one: the site marks lines.
+			prev := 0
+			var last *coverBlock
 			for _, b := range bs {
-				f.Blocks = append(f.Blocks, b.startLine, b.startCol, b.endLine, b.endCol, cc.stmts[b])
+				if last != nil && last.startLine == b.startLine && last.endLine == b.endLine {
+					f.Blocks[len(f.Blocks)-1] += cc.stmts[b]
+					index[b] = n - 1
+					continue
+				}
+				f.Blocks = append(f.Blocks, b.startLine-prev, b.endLine-b.startLine, cc.stmts[b])
+				prev = b.startLine
 				index[b] = n
 				n++
+				last = &b
 			}
 		}
 		c.Files = append(c.Files, f)
@@ -292,15 +334,20 @@ func (cc *coverCounts) coverage(phases []Phase, programs []string) *Coverage {
 				continue
 			}
 			h := Hits{Phase: ph.Name, Program: prog}
-			idx := make([]int, 0, len(hs))
 			counts := map[int]int64{}
 			for b, n := range hs {
-				idx = append(idx, index[b])
-				counts[index[b]] = n
+				// Blocks merged into one keep the largest count.
+				counts[index[b]] = max(counts[index[b]], n)
+			}
+			idx := make([]int, 0, len(counts))
+			for i := range counts {
+				idx = append(idx, i)
 			}
 			slices.Sort(idx)
+			prev := 0
 			for _, i := range idx {
-				h.Counts = append(h.Counts, int64(i), counts[i])
+				h.Counts = append(h.Counts, int64(i-prev), counts[i])
+				prev = i
 			}
 			c.Hits = append(c.Hits, h)
 		}

@@ -33,6 +33,16 @@ type Index struct {
 	cov           *record.Coverage
 	files         map[string]int
 	first         []int
+	// blocks are each file's decoded blocks, filled as files are asked
+	// for; hits are the Hits decoded.
+	blocks map[int][]record.Block
+	hits   []hits
+}
+
+type hits struct {
+	phase, program string
+	blocks         []int
+	counts         []int64
 }
 
 // New indexes rec's coverage; nil when it has none.
@@ -40,12 +50,26 @@ func New(rec *record.Recording) *Index {
 	if rec == nil || rec.Coverage == nil {
 		return nil
 	}
-	x := &Index{Scenario: rec.Scenario, Tag: rec.Tag, cov: rec.Coverage, files: map[string]int{}}
+	x := &Index{Scenario: rec.Scenario, Tag: rec.Tag, cov: rec.Coverage, files: map[string]int{}, blocks: map[int][]record.Block{}}
 	for i, f := range rec.Coverage.Files {
 		x.files[f.Path] = i
 	}
 	x.first, _ = rec.Coverage.BlockIndex()
+	for _, h := range rec.Coverage.Hits {
+		b, c := h.Decode()
+		x.hits = append(x.hits, hits{h.Phase, h.Program, b, c})
+	}
 	return x
+}
+
+// fileBlocks returns the decoded blocks of file fi.
+func (x *Index) fileBlocks(fi int) []record.Block {
+	bs, ok := x.blocks[fi]
+	if !ok {
+		bs = x.cov.Files[fi].Decode()
+		x.blocks[fi] = bs
+	}
+	return bs
 }
 
 // Phases returns the names of the recording's phases in order.
@@ -75,14 +99,12 @@ type Hit struct {
 // numbering) in the phases and programs f picks, in the recording's order.
 func (x *Index) blockHits(b int, f Filter) []Hit {
 	var out []Hit
-	for _, h := range x.cov.Hits {
-		if !f.phase(h.Phase) || !f.program(h.Program) {
+	for _, h := range x.hits {
+		if !f.phase(h.phase) || !f.program(h.program) {
 			continue
 		}
-		n := len(h.Counts) / 2
-		i := sort.Search(n, func(i int) bool { return h.Counts[2*i] >= int64(b) })
-		if i < n && h.Counts[2*i] == int64(b) {
-			out = append(out, Hit{Phase: h.Phase, Program: h.Program, Count: h.Counts[2*i+1]})
+		if i, ok := slices.BinarySearch(h.blocks, b); ok {
+			out = append(out, Hit{Phase: h.phase, Program: h.program, Count: h.counts[i]})
 		}
 	}
 	return out
@@ -95,10 +117,9 @@ func (x *Index) entryBlock(body fact.Location) int {
 	if !ok {
 		return -1
 	}
-	f := x.cov.Files[fi]
-	n := f.NumBlocks()
-	i := sort.Search(n, func(i int) bool { return f.Block(i).StartLine >= body.StartLine })
-	if i < n && f.Block(i).StartLine <= body.EndLine {
+	bs := x.fileBlocks(fi)
+	i := sort.Search(len(bs), func(i int) bool { return bs[i].StartLine >= body.StartLine })
+	if i < len(bs) && bs[i].StartLine <= body.EndLine {
 		return x.first[fi] + i
 	}
 	return -1
@@ -120,14 +141,12 @@ func (x *Index) Lines(path string, f Filter) ([]Line, bool) {
 	if !ok {
 		return nil, false
 	}
-	file := x.cov.Files[fi]
 	counts := map[int]int64{}
-	for i := range file.NumBlocks() {
+	for i, b := range x.fileBlocks(fi) {
 		var sum int64
 		for _, h := range x.blockHits(x.first[fi]+i, f) {
 			sum += h.Count
 		}
-		b := file.Block(i)
 		for l := b.StartLine; l <= b.EndLine; l++ {
 			counts[l] = max(counts[l], sum)
 		}

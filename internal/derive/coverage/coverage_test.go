@@ -38,11 +38,13 @@ func fixture(scenario string, existing int64) *record.Recording {
 			},
 			Files: []record.CoverFile{
 				{Path: "pkg/controller/deployment/idle.go", Blocks: []int{}},
+				// Lines as differences: start less the previous start,
+				// end less start, statements.
 				{Path: "pkg/controller/deployment/sync.go", Blocks: []int{
-					10, 60, 12, 20, 2,
-					12, 20, 14, 3, 1,
-					15, 2, 15, 17, 1,
-					20, 40, 21, 9, 1,
+					10, 2, 2,
+					2, 2, 1,
+					3, 0, 1,
+					5, 1, 1,
 				}},
 			},
 			Hits: hits,
