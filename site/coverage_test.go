@@ -27,11 +27,13 @@ func fixtureCoverage(scenario string) *record.Coverage {
 		Programs: []record.CoverProgram{{Name: "kube-controller-manager", Files: []int{0, 1}}},
 		Files: []record.CoverFile{
 			{Path: dc, Blocks: []int{}},
+			// Per block: its start line less the previous one's, its
+			// end line less its start line, its statements.
 			{Path: sync, Blocks: []int{
-				6, 66, 8, 13, 2, // 0: rolloutRolling's entry to the if
-				8, 13, 10, 3, 1, // 1: the error branch
-				10, 3, 17, 12, 6, // 2: the rest
-				20, 68, 23, 17, 3, // 3: getNewReplicaSet
+				6, 2, 2, // 0: rolloutRolling's entry to the if, lines 6-8
+				2, 2, 1, // 1: the error branch, 8-10
+				2, 7, 6, // 2: the rest, 10-17
+				10, 3, 3, // 3: getNewReplicaSet, 20-23
 			}},
 		},
 	}
@@ -40,9 +42,10 @@ func fixtureCoverage(scenario string) *record.Coverage {
 		n = 4
 	}
 	// Blocks are numbered over the files: deployment_controller.go has
-	// none, so sync.go's are 0..3.
+	// none, so sync.go's are 0..3; each pair names its block as the
+	// difference from the previous pair's (0, 2, 3 as 0, 2, 1).
 	c.Hits = []record.Hits{
-		{Phase: "apply/replicaset", Program: "kube-controller-manager", Counts: []int64{0, n, 2, n, 3, n}},
+		{Phase: "apply/replicaset", Program: "kube-controller-manager", Counts: []int64{0, n, 2, n, 1, n}},
 		{Phase: "apply/kubectl", Program: "kube-controller-manager", Counts: []int64{3, 2}},
 	}
 	return c
