@@ -89,7 +89,7 @@ func codeTable(lines []codehtml.Line, cov *sourceCov) template.HTML {
 	sb.WriteString(`<pre class="code src"`)
 	if cov != nil {
 		sb.WriteString(` data-cov="`)
-		sb.WriteString(cov.other) // scenario names ([a-z-]), digits, spaces, '.', '=' and '|'
+		sb.WriteString(cov.runs) // scenario names ([a-z-]), digits, spaces, '.', '=' and '|'
 		sb.WriteString(`"`)
 	}
 	sb.WriteString(`>`)

@@ -110,9 +110,9 @@ func (c *covScenarios) lines(i int, path string) lineCounts {
 // as run-length data for site.js.
 type sourceCov struct {
 	lines lineCounts
-	// other is the <pre>'s data-cov:
+	// runs is the <pre>'s data-cov:
 	// "deployment=RUNS|scale=RUNS|rollout=RUNS" (covRuns).
-	other string
+	runs string
 }
 
 // sourceCoverage returns file f's coverage for its source page, nil when
@@ -124,7 +124,7 @@ func (b *builder) sourceCoverage(f string) *sourceCov {
 		return nil
 	}
 	var sc sourceCov
-	var other []string
+	var runs []string
 	any := false
 	for i, name := range c.names {
 		lc := c.lines(i, f)
@@ -132,12 +132,12 @@ func (b *builder) sourceCoverage(f string) *sourceCov {
 		if i == 0 {
 			sc.lines = lc
 		}
-		other = append(other, name+"="+covRuns(lc))
+		runs = append(runs, name+"="+covRuns(lc))
 	}
 	if !any {
 		return nil
 	}
-	sc.other = strings.Join(other, "|")
+	sc.runs = strings.Join(runs, "|")
 	return &sc
 }
 
@@ -170,9 +170,9 @@ type covHeadView struct {
 	Scenarios []string
 }
 
-// funcRan is how often the code at loc ran in each scenario with
-// coverage: the count of its busiest counted line in from..to, -1 where
-// no line of it is counted.
+// ran is how often the code at loc ran in each scenario with coverage:
+// the count of its busiest counted line in loc, 0 where its file was
+// counted and nothing of it ran, -1 where no line of it is counted.
 func (c *covScenarios) ran(loc fact.Location) []int64 {
 	out := make([]int64, len(c.names))
 	for i := range c.names {
@@ -202,7 +202,7 @@ func (sc *sourceCov) size() int {
 	if sc == nil {
 		return 0
 	}
-	n := len(` data-cov=""`) + len(sc.other)
+	n := len(` data-cov=""`) + len(sc.runs)
 	for _, c := range sc.lines {
 		if c > 0 {
 			n += len(` data-n=`) + len(strconv.FormatInt(c, 10))
