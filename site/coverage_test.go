@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kubewalk/kubewalk/analyzer/fact"
 	"github.com/kubewalk/kubewalk/record"
 )
 
@@ -218,8 +219,18 @@ func TestRecordedPhases(t *testing.T) {
 
 	// Without coverage the phases are derived: the start-up, then one per
 	// component of the scenario in the order it first acted.
-	out, _ := buildFixture(t, func(in *Input) { in.Recordings = []*record.Recording{rec} })
+	// The reflector's watch, which sets allowWatchBookmarks on a plain
+	// watch, as a symbol of the fixture's client-go file.
+	reflectorWatch := func(in *Input) {
+		loc := fact.Location{Path: "staging/src/k8s.io/client-go/tools/cache/shared_informer.go", StartLine: 1, EndLine: 2}
+		in.Symbols = append(slices.Clone(in.Symbols), fact.Symbol{Name: "k8s.io/client-go/tools/cache.Reflector.watch", Kind: "method", Decl: loc, Body: loc})
+	}
+	out, _ := buildFixture(t, func(in *Input) { reflectorWatch(in); in.Recordings = []*record.Recording{rec} })
 	page := readTree(t, out)[RecordedPage("deployment")]
+	// (The fixture has no source page of that file: the link is GitHub's.)
+	if want := `Set by <a class="sym" href="https://github.com/kubernetes/kubernetes/blob/` + fixtureTag + `/staging/src/k8s.io/client-go/tools/cache/shared_informer.go#L1-L2"><code>cache.Reflector.watch</code></a>`; !strings.Contains(page, want) {
+		t.Errorf("allowWatchBookmarks is not linked to the reflector's watch: no %s", want)
+	}
 	want := []string{"The control plane starts", "kubectl acts (open)", "deployment controller acts (open)", "&lt;script&gt;alert(1)&lt;/script&gt; acts (open)"}
 	if got := phaseTitles(page); !slices.Equal(got, want) {
 		t.Errorf("phases without coverage:\n got %q\nwant %q", got, want)

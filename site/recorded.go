@@ -272,7 +272,7 @@ func (b *builder) recordedPage(scenario string) ([]byte, error) {
 		return nil, err
 	}
 	v.Phases = b.runPhases(p, r)
-	v.Params = b.runParams(r)
+	v.Params = b.runParams(p, r)
 	return b.exec("recorded", b.pageData(p, b.t("recorded.title")+": "+scenario, "recorded", v))
 }
 
@@ -599,15 +599,18 @@ func shortAgent(ua string) string {
 
 // watchParams are the watch parameters a reader of the audit log meets,
 // each explained once on the Recorded run page (recorded.param.<name>).
-var watchParams = []string{"allowWatchBookmarks", "sendInitialEvents", "resourceVersionMatch", "resourceVersion", "timeoutSeconds", "labelSelector", "fieldSelector"}
+var watchParams = []string{"allowWatchBookmarks", "sendInitialEvents", "resourceVersionMatch", "resourceVersion", "timeoutSeconds", "timeout", "labelSelector", "fieldSelector"}
 
-// paramView is a watch parameter the run's watches use, explained.
-type paramView struct{ Name, Text string }
+// paramView is a watch parameter the run's watches use, explained, with
+// the client-go code that sets it where explain names it (Symbol, Href).
+type paramView struct{ Name, Text, Symbol, Href string }
 
 // runParams are the watch parameters r's watches use, in watchParams
-// order.
-func (b *builder) runParams(r *recordedRun) []paramView {
+// order, each linked to the code explain says sets it in the first watch
+// that carries it.
+func (b *builder) runParams(p string, r *recordedRun) []paramView {
 	used := map[string]bool{}
+	setBy := map[string]string{}
 	for _, a := range r.at.Audit {
 		if a.Verb != "watch" {
 			continue
@@ -617,12 +620,29 @@ func (b *builder) runParams(r *recordedRun) []paramView {
 				used[k] = true
 			}
 		}
+		if w := a.Explanation.Watch; w != nil {
+			for _, wp := range w.Params {
+				if setBy[wp.Name] == "" {
+					setBy[wp.Name] = wp.Symbol
+				}
+			}
+		}
 	}
 	var out []paramView
 	for _, k := range watchParams {
-		if used[k] {
-			out = append(out, paramView{Name: k, Text: b.t("recorded.param." + k)})
+		if !used[k] {
+			continue
 		}
+		pv := paramView{Name: k, Text: b.t("recorded.param." + k)}
+		if sym := setBy[k]; sym != "" {
+			for _, s := range b.in.Symbols {
+				if s.Name == sym {
+					pv.Symbol, pv.Href = b.shortName(s.Name, s.Decl), b.srcLink(p, s.Decl.Path, s.Decl.StartLine, s.Decl.EndLine)
+					break
+				}
+			}
+		}
+		out = append(out, pv)
 	}
 	return out
 }
