@@ -168,6 +168,9 @@ func covRuns(lc lineCounts) string {
 // with coverage, the first shown by the markup.
 type covHeadView struct {
 	Scenarios []string
+	// NoneRan names the scenarios that counted the file when nothing of
+	// it ran in any of them.
+	NoneRan string
 }
 
 // ran is how often the code at loc ran in each scenario with coverage:
@@ -211,10 +214,26 @@ func (sc *sourceCov) size() int {
 	return n
 }
 
-// head returns the source header's scenario choice for sc, nil for none.
-func (sc *sourceCov) head(b *builder) *covHeadView {
-	if sc == nil {
+// covHead returns the source header's part of file f's coverage: the
+// scenario choice when sc marks lines; when none of f ran though a
+// scenario counted it, the scenarios that did (the recording lists such
+// a file without its blocks, so no line can be marked); else nil.
+func (b *builder) covHead(f string, sc *sourceCov) *covHeadView {
+	c := b.coverage()
+	switch {
+	case sc != nil:
+		return &covHeadView{Scenarios: c.names}
+	case c == nil || b.set != nil:
 		return nil
 	}
-	return &covHeadView{Scenarios: b.coverage().names}
+	var in []string
+	for i, name := range c.names {
+		if c.idx[i].Counted(f) {
+			in = append(in, name)
+		}
+	}
+	if len(in) == 0 {
+		return nil
+	}
+	return &covHeadView{NoneRan: strings.Join(in, ", ")}
 }

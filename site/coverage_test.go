@@ -111,9 +111,13 @@ func TestSourceCoverageMarks(t *testing.T) {
 		t.Error("the scenario choice does not list deployment, then rollout")
 	}
 	// deployment_controller.go was counted but none of it ran: its page
-	// says so through the choice, without marking lines it cannot place.
-	if dcPage := files[SourcePage("pkg/controller/deployment/deployment_controller.go")]; strings.Contains(dcPage, "data-n=") {
+	// says so, without marking lines it cannot place.
+	dcPage := files[SourcePage("pkg/controller/deployment/deployment_controller.go")]
+	if strings.Contains(dcPage, "data-n=") || strings.Contains(dcPage, "data-cov=") {
 		t.Error("deployment_controller.go's lines are marked though no block of it is listed")
+	}
+	if !strings.Contains(dcPage, "No line of this file ran in the recorded runs (deployment, rollout)") {
+		t.Error("deployment_controller.go's page does not say none of it ran")
 	}
 }
 

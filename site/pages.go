@@ -291,9 +291,9 @@ func (b *builder) sourcePage(f string) ([]byte, error) {
 	cov := b.sourceCoverage(f)
 	code, n := sourceCode(path.Base(f), src, b.xrefs[f], b.linkFor(p), cov)
 	if b.langs != nil {
-		return b.sourcePageLangs(f, code, n, cov.head(b))
+		return b.sourcePageLangs(f, code, n, b.covHead(f, cov))
 	}
-	sv := sourceView{Path: f, Dir: path.Dir(f), Name: path.Base(f), Lines: n, GitHub: b.opts.SourceURL(f, 0, 0), Cites: b.citeViews(f), Cov: cov.head(b)}
+	sv := sourceView{Path: f, Dir: path.Dir(f), Name: path.Base(f), Lines: n, GitHub: b.opts.SourceURL(f, 0, 0), Cites: b.citeViews(f), Cov: b.covHead(f, cov)}
 	sv.Code = code
 	return b.exec("source", b.pageData(p, f, "", sv))
 }
