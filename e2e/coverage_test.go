@@ -37,8 +37,8 @@ const rollbackFunc = "k8s.io/kubernetes/pkg/controller/deployment.DeploymentCont
 // TestE2ECoverage records the deployment and rollout scenarios at the
 // default release with coverage counters and holds what ran to the chain:
 // each function of it entered in a phase of the apply, no earlier than the
-// one before it, rollback never; and the rollout running lines of
-// getNewReplicaSet the deployment scenario does not.
+// one before it, rollback never; getNewReplicaSet's branches per
+// scenario; and what only a rolling update runs.
 func TestE2ECoverage(t *testing.T) {
 	tag := source.DefaultTag
 	idx := map[string]*coverage.Index{}
@@ -102,34 +102,69 @@ func TestE2ECoverage(t *testing.T) {
 		}
 	}
 
-	// getNewReplicaSet, line by line: the rollout runs code of it during
-	// set-image that the deployment scenario never runs.
+	// getNewReplicaSet, line by line. Its existing-ReplicaSet branch runs
+	// in both scenarios: every sync after the ReplicaSet exists goes
+	// through it. During set-image its create call runs again, making the
+	// new template's ReplicaSet.
 	gnr := byName[coveredChain[2].symbol]
-	dep, _ := idx["deployment"].Lines(gnr.Path, coverage.Filter{})
-	roll, _ := idx["rollout"].Lines(gnr.Path, coverage.Filter{Phase: "set-image"})
-	ranIn := func(lines []coverage.Line) map[int]bool {
-		m := map[int]bool{}
-		for _, l := range lines {
-			if l.Line >= gnr.Start && l.Line <= gnr.End && l.Count > 0 {
-				m[l.Line] = true
+	src := treeLines(t, tag, gnr.Path)
+	lineOf := func(text string) int {
+		for l := gnr.Start; l <= gnr.End && l <= len(src); l++ {
+			if strings.Contains(src[l-1], text) {
+				return l
 			}
 		}
-		return m
+		t.Fatalf("%q not in getNewReplicaSet (%s:%d-%d)", text, gnr.Path, gnr.Start, gnr.End)
+		return 0
 	}
-	depRan, rollRan := ranIn(dep), ranIn(roll)
-	var only []int
-	for l := range rollRan {
-		if !depRan[l] {
-			only = append(only, l)
+	count := func(sc, phase string, line int) int64 {
+		lines, _ := idx[sc].Lines(gnr.Path, coverage.Filter{Phase: phase})
+		for _, l := range lines {
+			if l.Line == line {
+				return l.Count
+			}
+		}
+		return 0
+	}
+	existing, create := lineOf("rsCopy := existingNewRS.DeepCopy()"), lineOf(").Create(ctx, &newRS")
+	for _, c := range []struct {
+		scenario, phase string
+		line            int
+	}{
+		{"deployment", "apply", existing}, {"deployment", "apply", create},
+		{"rollout", "set-image", existing}, {"rollout", "set-image", create},
+	} {
+		n := count(c.scenario, c.phase, c.line)
+		t.Logf("%s, %s: getNewReplicaSet line %d ran %d times: %s", c.scenario, c.phase, c.line, n, strings.TrimSpace(src[c.line-1]))
+		if n == 0 {
+			t.Errorf("%s, %s: getNewReplicaSet line %d did not run: %s", c.scenario, c.phase, c.line, strings.TrimSpace(src[c.line-1]))
 		}
 	}
-	slices.Sort(only)
-	src := treeLines(t, tag, gnr.Path)
-	for _, l := range only {
-		t.Logf("getNewReplicaSet line %d ran in the rollout only: %s", l, strings.TrimSpace(src[l-1]))
-	}
-	if len(only) == 0 {
-		t.Errorf("no line of getNewReplicaSet ran in the rollout's set-image phases that did not in the deployment scenario (deployment %v, rollout %v)", depRan, rollRan)
+	// What only a rolling update does: scale the old ReplicaSet down and
+	// the new one up.
+	for _, name := range []string{
+		"k8s.io/kubernetes/pkg/controller/deployment.DeploymentController.scaleDownOldReplicaSetsForRollingUpdate",
+		"k8s.io/kubernetes/pkg/controller/deployment.DeploymentController.scaleReplicaSet",
+	} {
+		var fs []coverage.Function
+		kubewalkJSON(t, &fs, "list", "coverage", "--source", "goproxy", "--tag", tag, "-o", "json", name)
+		var dep, roll int64
+		for _, f := range fs {
+			if f.Symbol != name {
+				continue
+			}
+			for _, r := range f.Runs {
+				switch {
+				case r.Scenario == "deployment":
+					dep += r.Count
+				case r.Scenario == "rollout" && strings.HasPrefix(r.Phase, "set-image/"):
+					roll += r.Count
+				}
+			}
+		}
+		if dep != 0 || roll == 0 {
+			t.Errorf("%s: entered %d times in the deployment scenario and %d in the rollout's set-image, want 0 and some", name, dep, roll)
+		}
 	}
 
 	// The kept recordings, made on another day, entered each function of

@@ -95,13 +95,15 @@ func TestCoveragePhases(t *testing.T) {
 	for _, d := range []string{"logs", "home", "tmp"} {
 		os.MkdirAll(filepath.Join(dir, d), 0o755)
 	}
-	r := &run{dir: dir, grace: time.Second, cover: &coverRun{dir: filepath.Join(dir, "cover"), start: time.Now()}}
+	ctx := context.Background()
+	r := &run{dir: dir, grace: time.Second, cover: newCoverRun(ctx, filepath.Join(dir, "cover"), "go")}
+	r.cover.start = time.Now()
+	defer r.cover.stop()
 	defer r.stopAll()
 	p, err := r.start("kube-scheduler", bin)
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx := context.Background()
 	// Run signals programs once they are ready, as here.
 	waitFile := func(name string) {
 		t.Helper()
@@ -127,7 +129,7 @@ func TestCoveragePhases(t *testing.T) {
 	}
 	r.stopAll()
 	rec := &Recording{}
-	if err := r.collectCoverage(ctx, rec); err != nil {
+	if err := r.collectCoverage(rec); err != nil {
 		t.Fatal(err)
 	}
 	c := rec.Coverage

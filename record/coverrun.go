@@ -18,12 +18,60 @@ import (
 
 // coverRun takes the counters of a run whose programs count coverage: a
 // snapshot of every running program at each phase boundary, into
-// <run dir>/cover/<program>/<phase number>/, read once the run is over.
+// <run dir>/cover/<program>/<phase number>/, each read with go tool
+// covdata while the scenario goes on (a phase's snapshots are complete
+// when it ends).
 type coverRun struct {
 	dir string
 	// phases are the boundaries so far: a name and when it was observed.
 	phases []phaseMark
 	start  time.Time
+
+	// reads reads the snapshots, one covdata at a time, so that the
+	// programs of the run keep a core; cancel stops them (Run's end).
+	reads   *errgroup.Group
+	readCtx context.Context
+	cancel  context.CancelFunc
+	goCmd   string
+	mu      sync.Mutex
+	cc      *coverCounts
+}
+
+// newCoverRun starts taking counters into dir; stop must be called.
+func newCoverRun(ctx context.Context, dir, goCmd string) *coverRun {
+	ctx, cancel := context.WithCancel(ctx)
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(1)
+	return &coverRun{dir: dir, reads: g, readCtx: gctx, cancel: cancel, goCmd: goCmd, cc: newCoverCounts()}
+}
+
+// stop ends the reads still going and waits for their covdata to exit.
+func (c *coverRun) stop() {
+	c.cancel()
+	c.reads.Wait()
+}
+
+// read reads the snapshots of phase n (1-based), named name, of every
+// program that left one.
+func (c *coverRun) read(n int, name string) {
+	for _, prog := range Programs {
+		dir := filepath.Join(c.dir, prog, strconv.Itoa(n))
+		if _, err := os.Stat(dir); err != nil {
+			continue // kubectl did not run in this phase
+		}
+		c.reads.Go(func() error {
+			out, err := covdataText(c.readCtx, c.goCmd, dir)
+			if err != nil {
+				return err
+			}
+			c.mu.Lock()
+			defer c.mu.Unlock()
+			if err := c.cc.add(name, prog, bytes.NewReader(out)); err != nil {
+				return fmt.Errorf("record: coverage of %s in %s: %w", prog, name, err)
+			}
+			return nil
+		})
+	}
 }
 
 type phaseMark struct {
@@ -90,54 +138,31 @@ func (r *run) phase(ctx context.Context, name string) error {
 		}
 	}
 	c.phases = append(c.phases, phaseMark{name, at})
+	c.read(len(c.phases), name)
 	r.logf("phase %s ended (counters of %d programs in %s)", name, len(running), time.Since(at).Round(time.Millisecond))
 	return nil
 }
 
-// collectCoverage reads every snapshot with go tool covdata textfmt and
-// gives rec its Coverage; times are absolute until collectAudit makes
-// them relative.
-func (r *run) collectCoverage(ctx context.Context, rec *Recording) error {
+// collectCoverage waits for the snapshots still being read and gives rec
+// its Coverage; times are absolute until collectAudit makes them
+// relative.
+func (r *run) collectCoverage(rec *Recording) error {
 	c := r.cover
 	if c == nil {
 		return nil
 	}
 	start := time.Now()
-	cc := newCoverCounts()
-	var mu sync.Mutex
-	g, ctx := errgroup.WithContext(ctx)
-	// covdata is single-threaded and reads each program's meta-data; two
-	// at a time keep a 2-core machine busy without starving it.
-	g.SetLimit(2)
-	var phases []Phase
-	prev := c.start
-	for i, ph := range c.phases {
-		phases = append(phases, Phase{Name: ph.name, Start: prev.UnixMilli(), End: ph.end.UnixMilli()})
-		prev = ph.end
-		for _, prog := range Programs {
-			dir := filepath.Join(c.dir, prog, strconv.Itoa(i+1))
-			if _, err := os.Stat(dir); err != nil {
-				continue // kubectl did not run in this phase
-			}
-			g.Go(func() error {
-				out, err := covdataText(ctx, r.opts.goCmd(), dir)
-				if err != nil {
-					return err
-				}
-				mu.Lock()
-				defer mu.Unlock()
-				if err := cc.add(ph.name, prog, bytes.NewReader(out)); err != nil {
-					return fmt.Errorf("record: coverage of %s in %s: %w", prog, ph.name, err)
-				}
-				return nil
-			})
-		}
-	}
-	if err := g.Wait(); err != nil {
+	if err := c.reads.Wait(); err != nil {
 		return err
 	}
-	rec.Coverage = cc.coverage(phases, Programs)
-	r.logf("read the counters of %d phases in %s", len(phases), time.Since(start).Round(time.Millisecond))
+	var phases []Phase
+	prev := c.start
+	for _, ph := range c.phases {
+		phases = append(phases, Phase{Name: ph.name, Start: prev.UnixMilli(), End: ph.end.UnixMilli()})
+		prev = ph.end
+	}
+	rec.Coverage = c.cc.coverage(phases, Programs)
+	r.logf("read the counters of %d phases (%s after the run)", len(phases), time.Since(start).Round(time.Millisecond))
 	return nil
 }
 

@@ -115,12 +115,14 @@
 // recording says so in Coverage.Note. Several boundaries passed at one
 // poll make empty phases.
 //
-// Once the programs have stopped, go tool covdata textfmt reads each
-// snapshot (RunOptions.Go) and Recording.Coverage holds the result:
-// blocks listed once per file (Coverage.Files: repository paths as the
-// analyzer's, five numbers per block), and per phase and program the
-// blocks that ran with their counts (Coverage.Hits, sparse). A file
-// counted but never run is kept without blocks. Marshal writes the
-// coverage an entry per line. internal/derive/coverage turns it into
-// per-function and per-line counts.
+// Each phase's snapshots are read with go tool covdata textfmt
+// (RunOptions.Go) while the scenario goes on, one at a time, and
+// Recording.Coverage holds the result: blocks listed once per file
+// (Coverage.Files: repository paths as the analyzer's, lines as
+// differences, no columns), and per phase and program the blocks that ran
+// with their counts (Coverage.Hits, sparse). A file counted but never run
+// is kept without blocks; generated files (zz_generated.*, *.pb.go) are
+// left out. Marshal writes the coverage an entry per line.
+// internal/derive/coverage turns it into per-function and per-line
+// counts.
 package record

@@ -83,6 +83,9 @@ func Run(ctx context.Context, bins *Binaries, opts RunOptions) (rec *Recording, 
 	r := &run{bins: bins, opts: opts, dir: dir, grace: cmp.Or(opts.grace, stopGrace)}
 	defer func() {
 		r.stopAll()
+		if r.cover != nil {
+			r.cover.stop()
+		}
 		if opts.KeepDir {
 			r.logf("kept the run directory %s", dir)
 			return
@@ -102,7 +105,7 @@ func Run(ctx context.Context, bins *Binaries, opts RunOptions) (rec *Recording, 
 		}
 	}
 	if bins.Coverage {
-		r.cover = &coverRun{dir: filepath.Join(dir, "cover")}
+		r.cover = newCoverRun(ctx, filepath.Join(dir, "cover"), opts.goCmd())
 	}
 	if err := r.up(ctx); err != nil {
 		return nil, err
@@ -117,7 +120,7 @@ func Run(ctx context.Context, bins *Binaries, opts RunOptions) (rec *Recording, 
 	// The components are stopped before the audit log is read, so that
 	// every entry is flushed and nothing more is appended.
 	r.stopAll()
-	if err := r.collectCoverage(ctx, rec); err != nil {
+	if err := r.collectCoverage(rec); err != nil {
 		return nil, err
 	}
 	if err := r.collectAudit(rec); err != nil {
