@@ -222,6 +222,9 @@ type builder struct {
 	// recs are the attributed Recordings, made once (recorded.go).
 	recOnce sync.Once
 	recs    []*recordedRun
+	// cov is the recordings' coverage, made once (coverage.go).
+	covOnce sync.Once
+	cov     *covScenarios
 
 	// controllers is the controller pages' data, made on first use; nil
 	// when the facts have no controllers or plugins.

@@ -15,6 +15,7 @@ import (
 
 	"github.com/kubewalk/kubewalk/analyzer/fact"
 	"github.com/kubewalk/kubewalk/internal/render/codehtml"
+	"github.com/kubewalk/kubewalk/record"
 )
 
 // Cache carries pages from one Build to the next build of the same
@@ -50,7 +51,8 @@ import (
 //
 // "The release" is everything in Input but Docs and what is derived from
 // them (Changes, FactChanges: only pages rendered every time show those):
-// Tag, Commit, Backend, Lang, Since, Facts, Symbols, Xrefs and Traces are
+// Tag, Commit, Backend, Lang, Since, Facts, Symbols, Xrefs, Traces and
+// Recordings (source pages mark the lines a recorded run counted) are
 // compared (the slices and Facts by identity: an analysis result is never
 // modified) and the Cache starts afresh when any of them differs. ReadFile and
 // Options.SourceURL cannot be compared: a Cache must not outlive the tree
@@ -92,13 +94,16 @@ type cacheBase struct {
 	xrefs                             *fact.FileXref
 	symbols                           *fact.Symbol
 	traces                            *TraceInput
-	nXrefs, nSymbols, nTraces         int
+	// recordings: source pages mark the lines their coverage counted.
+	recordings                       **record.Recording
+	nXrefs, nSymbols, nTraces, nRecs int
 }
 
 func baseOf(in Input) cacheBase {
 	return cacheBase{
 		tag: in.Tag, commit: in.Commit, backend: in.Backend, lang: in.Lang, since: in.Since,
 		facts: in.Facts, xrefs: first(in.Xrefs), symbols: first(in.Symbols), traces: first(in.Traces),
+		recordings: first(in.Recordings), nRecs: len(in.Recordings),
 		nXrefs: len(in.Xrefs), nSymbols: len(in.Symbols), nTraces: len(in.Traces),
 	}
 }

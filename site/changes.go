@@ -130,17 +130,8 @@ func (b *builder) stepChanges(p string, s walkthrough.Step) []changeView {
 	if len(b.changeN) == 0 {
 		return nil
 	}
-	seen := map[string]bool{}
-	for _, r := range excerptRefs(s.Segments) {
-		seen[r.String()] = true
-	}
 	var out []changeView
-	for _, r := range s.Refs {
-		k := r.Ref.String()
-		if seen[k] {
-			continue
-		}
-		seen[k] = true
+	for _, r := range textRefs(s) {
 		if cv := b.change(p, r.Ref); cv != nil {
 			out = append(out, *cv)
 		}
@@ -168,6 +159,23 @@ func stepRefs(s walkthrough.Step) []fact.Ref {
 		refs = append(refs, r.Ref)
 	}
 	return append(refs, excerptRefs(s.Segments)...)
+}
+
+// textRefs are the references step s cites in its text and not by an
+// excerpt (which carries its own badges), once each, in the order cited.
+func textRefs(s walkthrough.Step) []walkthrough.Ref {
+	seen := map[string]bool{}
+	for _, r := range excerptRefs(s.Segments) {
+		seen[r.String()] = true
+	}
+	var out []walkthrough.Ref
+	for _, r := range s.Refs {
+		if k := r.Ref.String(); !seen[k] {
+			seen[k] = true
+			out = append(out, r)
+		}
+	}
+	return out
 }
 
 // excerptRefs are the references of the excerpts among segs.

@@ -47,18 +47,21 @@ const maxCode = 1<<20 - 48<<10
 // rendering would pass maxCode; one that still passes it is plain text.
 // Line anchors (#L12) are the same at every level, so links into the page
 // never depend on how it was rendered.
-func sourceCode(name string, src []byte, idents []fact.Ident, link func(fact.Location) string) (template.HTML, int) {
+//
+// cov, when not nil, marks the lines a recorded scenario counted
+// (coverage.go); its bytes count towards maxCode.
+func sourceCode(name string, src []byte, idents []fact.Ident, link func(fact.Location) string, cov *sourceCov) (template.HTML, int) {
 	var lines []codehtml.Line
 	if path.Ext(name) != ".go" || !codehtml.Generated(src) {
 		lines = highlight(name, src, idents, link)
 	}
-	if lines == nil || codeSize(lines) > maxCode {
+	if lines == nil || codeSize(lines)+cov.size() > maxCode {
 		lines = codehtml.Go(src, idents, codehtml.Options{DeclsOnly: true})
 	}
-	if codeSize(lines) > maxCode {
+	if codeSize(lines)+cov.size() > maxCode {
 		lines = codehtml.Plain(src)
 	}
-	return codeTable(lines), len(lines)
+	return codeTable(lines, cov), len(lines)
 }
 
 // codeTable lays out a source page's lines. It is built here rather than in
@@ -73,13 +76,30 @@ func sourceCode(name string, src []byte, idents []fact.Ident, link func(fact.Loc
 // shortest element a <pre> may hold that means nothing to assistive
 // technology (HTML-AAM maps it, as <span>, to a generic role); sourceCSS
 // takes its underline off.
-func codeTable(lines []codehtml.Line) template.HTML {
+//
+// With cov, a line the default scenario ran carries data-n, how often
+// it ran, which sourceCSS marks in the gutter without script, and the
+// <pre> carries every scenario's counts, the default's first, in
+// data-cov for site.js (covRuns), which marks the counted lines that did
+// not run as well: a mark on each of those in the markup would cost more
+// than all the runs (v1.37.2: 56,097 of 86,767 counted lines).
+func codeTable(lines []codehtml.Line, cov *sourceCov) template.HTML {
 	var sb strings.Builder
-	sb.Grow(codeSize(lines) + len(`<pre class="code src"></pre>`))
-	sb.WriteString(`<pre class="code src">`)
+	sb.Grow(codeSize(lines) + cov.size() + len(`<pre class="code src"></pre>`))
+	sb.WriteString(`<pre class="code src"`)
+	if cov != nil {
+		sb.WriteString(` data-cov="`)
+		sb.WriteString(cov.runs) // scenario names ([a-z-]), digits, spaces, '.', '=' and '|'
+		sb.WriteString(`"`)
+	}
+	sb.WriteString(`>`)
 	for i, l := range lines {
 		sb.WriteString(lineOpen + ` id=L`)
 		sb.WriteString(strconv.Itoa(i + 1))
+		if n := cov.line(i + 1); n > 0 {
+			sb.WriteString(` data-n=`)
+			sb.WriteString(strconv.FormatInt(n, 10))
+		}
 		sb.WriteString(`>`)
 		sb.WriteString(string(l)) // balanced, escaped HTML from highlight
 		sb.WriteString(lineClose)
@@ -111,7 +131,10 @@ func codeSize(lines []codehtml.Line) int {
 // excerpts' .ln, and numbers them with a counter styled as excerpts' .nr,
 // so the number is not text (nor copied with the code) and costs no bytes
 // in the page. A line is highlighted when it is the fragment's target or
-// site.js marks it (hl: a range #L10-L20). A line of a multi-release
+// site.js marks it (hl: a range #L10-L20). A line a recorded scenario
+// counted (data-n: codeTable) has a bar in its gutter, solid where it
+// ran and dashed where it did not, and shows its count on hover and on
+// focus (data-t: site.js's text, in the page's language). A line of a multi-release
 // page that the release shown lacks is hidden (merge.go), and so not
 // counted.
 const sourceCSS = `pre.src{counter-reset:ln}
@@ -120,6 +143,12 @@ pre.src>u::before{content:counter(ln);display:inline-block;box-sizing:border-box
 pre.src>u:hover::before{color:var(--accent)}
 pre.src>u.hl,pre.src>u:target{background:var(--target);box-shadow:inset 3px 0 var(--mark-edge)}
 pre.src>u[hidden]{display:none}
+pre.src>u[data-n]{position:relative}
+pre.src>u[data-n]::before{background:linear-gradient(to left,var(--cov-ran) 4px,transparent 4px)}
+pre.src>u[data-n="0"]::before{background:repeating-linear-gradient(var(--cov-not) 0 3px,transparent 3px 6px) right/4px 100% no-repeat}
+pre.src>u[data-n]:not([data-n="0"]):hover::after,pre.src>u[data-n]:focus::after{content:attr(data-n) "×";position:absolute;right:.5rem;top:0;padding:0 .4em;font-size:.8em;color:var(--fg);background:var(--panel);border:1px solid var(--line);border-radius:3px}
+pre.src>u[data-t]:hover::after,pre.src>u[data-t]:focus::after{content:attr(data-t)}
+pre.src>u[data-n]:focus{outline:2px solid var(--accent);outline-offset:-2px}
 nav.parts{margin:.5rem 0;font-variant-numeric:tabular-nums}
 nav.parts a,nav.parts strong{padding:0 .4em}
 `

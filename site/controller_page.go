@@ -27,6 +27,9 @@ type controllerPageView struct {
 	Steps                 []stepLink
 	Notes                 []string
 	Index                 string
+	// Ran is which of its functions ran in the recorded scenarios
+	// (coverage_controller.go); nil without coverage.
+	Ran *ctlRanView
 }
 
 type ctlWatchView struct {
@@ -103,6 +106,7 @@ func (b *builder) controllerPage(d *controllerData, i int) ([]byte, error) {
 	pv.SyncIntro = b.count("controller.syncs", len(cv.Syncs))
 	pv.EventIntro = b.count("controller.events", len(cv.Events))
 	pv.StepIntro = b.count("controller.steps", len(pv.Steps))
+	pv.Ran = b.controllerRan(p, c.Packages)
 	title := strings.ReplaceAll(b.t("controller.title"), "{name}", c.Name)
 	return b.exec("controller", b.pageData(p, title, "controllers", pv))
 }

@@ -274,11 +274,11 @@ type langBlock struct {
 // sourcePageLangs is the source page of file f in a bilingual site: the
 // page of the first language, with every language's header and backlinks
 // and the code once.
-func (b *builder) sourcePageLangs(f string, code template.HTML, lines int) ([]byte, error) {
+func (b *builder) sourcePageLangs(f string, code template.HTML, lines int, cov *covHeadView) ([]byte, error) {
 	p := SourcePage(f)
 	var parts srcParts
 	for _, lb := range b.langs {
-		sv := sourceView{Path: f, Dir: path.Dir(f), Name: path.Base(f), Lines: lines, GitHub: b.opts.SourceURL(f, 0, 0), Cites: lb.citeViews(f)}
+		sv := sourceView{Path: f, Dir: path.Dir(f), Name: path.Base(f), Lines: lines, GitHub: b.opts.SourceURL(f, 0, 0), Cites: lb.citeViews(f), Cov: cov}
 		if err := parts.add(lb, langBlock{pageData: lb.pageData(p, f, "", sv), Hide: lb != b}); err != nil {
 			return nil, err
 		}

@@ -111,6 +111,8 @@ type excerptView struct {
 	Change *changeView
 	// Gates are the feature gates guarding the lines it marks (gates.go).
 	Gates []gateBadge
+	// Ran says how often its code ran in the recorded run (coverage_steps.go).
+	Ran *covBadge
 }
 
 type stepView struct {
@@ -127,6 +129,11 @@ type stepView struct {
 	// Observed are the recorded run's items attributed to the step
 	// (recorded.go); none without a recording.
 	Observed []obsView
+	// CovRefs are the badges of the symbols it cites outside its
+	// excerpts, PhaseCode the cited code that ran while its requests
+	// were made (coverage_steps.go); none without coverage.
+	CovRefs   []covRefView
+	PhaseCode *phaseCodeView
 }
 
 type navView struct{ Href, Title string }
@@ -155,6 +162,7 @@ func (b *builder) walkthroughPage(i int) ([]byte, error) {
 		return nil, err
 	}
 	var msgs []seqMsg
+	phaseSteps := map[string]*stepView{}
 	for j, s := range d.Steps {
 		sv := stepView{ID: s.ID, Title: s.Title, Num: j + 1}
 		sv.Text, sv.Code, err = b.segments(v, s.Segments, true)
@@ -164,6 +172,9 @@ func (b *builder) walkthroughPage(i int) ([]byte, error) {
 		sv.Changes = b.stepChanges(p, s)
 		sv.Gates = b.stepGates(p, s)
 		sv.Observed = b.stepObserved(p, d.ID, s.ID)
+		sv.CovRefs = b.stepCovRefs(p, s)
+		sv.PhaseCode = b.stepPhaseCode(p, d, s.ID)
+		samePhases(&sv, phaseSteps)
 		if j > 0 {
 			sv.PrevHref, sv.PrevTitle = "#"+d.Steps[j-1].ID, d.Steps[j-1].Title
 		}
@@ -249,6 +260,7 @@ func (b *builder) excerpt(v views, e *walkthrough.Excerpt) (*excerptView, error)
 		Stable:      stable,
 		Change:      b.change(v.page, e.Ref.Ref),
 		Gates:       b.excerptGates(v.page, e),
+		Ran:         b.excerptBadge(e),
 	}, nil
 }
 
@@ -265,7 +277,9 @@ type sourceView struct {
 	Lines  int
 	GitHub string
 	Cites  []citeView
-	Code   template.HTML
+	// Cov is the scenario choice of a page with coverage marks.
+	Cov  *covHeadView
+	Code template.HTML
 }
 
 func (b *builder) sourcePage(f string) ([]byte, error) {
@@ -274,11 +288,12 @@ func (b *builder) sourcePage(f string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	code, n := sourceCode(path.Base(f), src, b.xrefs[f], b.linkFor(p))
+	cov := b.sourceCoverage(f)
+	code, n := sourceCode(path.Base(f), src, b.xrefs[f], b.linkFor(p), cov)
 	if b.langs != nil {
-		return b.sourcePageLangs(f, code, n)
+		return b.sourcePageLangs(f, code, n, b.covHead(f, cov))
 	}
-	sv := sourceView{Path: f, Dir: path.Dir(f), Name: path.Base(f), Lines: n, GitHub: b.opts.SourceURL(f, 0, 0), Cites: b.citeViews(f)}
+	sv := sourceView{Path: f, Dir: path.Dir(f), Name: path.Base(f), Lines: n, GitHub: b.opts.SourceURL(f, 0, 0), Cites: b.citeViews(f), Cov: b.covHead(f, cov)}
 	sv.Code = code
 	return b.exec("source", b.pageData(p, f, "", sv))
 }

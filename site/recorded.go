@@ -4,7 +4,9 @@ import (
 	"cmp"
 	"fmt"
 	"html/template"
+	"net/url"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/kubewalk/kubewalk/analyzer/fact"
@@ -119,8 +121,17 @@ type obsView struct {
 	// (a status update repeated, one event per Pod), the last at Last.
 	More int
 	Last string
+	// Times, on the run page, is how many items More folded with this
+	// one ("×7, like the first").
+	Times int
+	// AgentShort is a long user agent cut short (shortAgent), the whole
+	// one shown on demand; "" when Agent is short.
+	AgentShort string
 	// Step links the step the item belongs to (on the run page only).
 	Step *navView
+	// Note says why no code was found, or what to keep in mind about it
+	// (explain.Explanation.Note).
+	Note string
 }
 
 type obsCode struct {
@@ -132,8 +143,8 @@ func offset(ms int64) string { return fmt.Sprintf("%+d ms", ms) }
 // view renders an item for the page at p; withStep adds the link to its
 // step.
 func (b *builder) obsView(p string, it obsItem, withStep bool) obsView {
-	v := obsView{At: offset(it.At)}
 	ex := it.explanation()
+	v := obsView{At: offset(it.At), Note: ex.Note}
 	if a := it.Audit; a != nil {
 		v.Kind = "audit"
 		res := a.Resource
@@ -174,8 +185,7 @@ func (b *builder) stepObserved(p, doc, step string) []obsView {
 	if r == nil {
 		return nil
 	}
-	var out []obsView
-	at := map[string]int{}
+	var vs []obsView
 	for _, it := range r.byStep[doc+"#"+step] {
 		v := b.obsView(p, it, false)
 		// The panel is read beside the step's code: the user names the
@@ -183,6 +193,18 @@ func (b *builder) stepObserved(p, doc, step string) []obsView {
 		// the run page has the user agent and every call site.
 		v.Agent = ""
 		v.Code = v.Code[:min(len(v.Code), 1)]
+		vs = append(vs, v)
+	}
+	return fold(vs)
+}
+
+// fold folds each item into the first before it of the same kind, head
+// and component made by the same code (a status update repeated, one
+// event per Pod): that one counts it in More and ends at its time.
+func fold(vs []obsView) []obsView {
+	var out []obsView
+	at := map[string]int{}
+	for _, v := range vs {
 		key := v.Kind + "\x00" + v.Head + "\x00" + v.Who
 		if len(v.Code) > 0 {
 			key += "\x00" + v.Code[0].Where
@@ -202,21 +224,19 @@ type recordedView struct {
 	Tag, Scenario, GoVersion string
 	// Doc says what the scenario did; Others link the other scenarios'
 	// pages.
-	Doc          string
-	Others       []navView
-	Components   []record.Component
-	Diagram      template.HTML
-	Items        []obsView
-	Watches      []watchView
-	Keys         []record.Key
-	Unattributed []obsView
-	NotObserved  []string
-	// Background counts the audited writes and events outside the
-	// scenario (the cluster starting and running by itself).
-	Background int
+	Doc        string
+	Others     []navView
+	Components []record.Component
+	Diagram    template.HTML
+	// StartupDiagram draws the start-up's writes, Phases file the whole
+	// run (runPhases), Params explain the watches' parameters.
+	StartupDiagram template.HTML
+	Phases         []phaseView
+	Params         []paramView
+	Keys           []record.Key
+	Unattributed   []obsView
+	NotObserved    []string
 }
-
-type watchView struct{ At, Who, Resource, URI string }
 
 func (b *builder) recordedPage(scenario string) ([]byte, error) {
 	r := b.recorded(scenario)
@@ -233,34 +253,26 @@ func (b *builder) recordedPage(scenario string) ([]byte, error) {
 		}
 	}
 	for _, it := range r.items {
-		ov := b.obsView(p, it, true)
-		v.Items = append(v.Items, ov)
 		if !it.explanation().Explained {
-			v.Unattributed = append(v.Unattributed, ov)
-		}
-	}
-	for i := range r.at.Audit {
-		a := &r.at.Audit[i]
-		switch {
-		case a.Verb == "watch" && a.User != "system:apiserver":
-			res := a.Resource
-			if a.Group != "" {
-				res += "." + a.Group
-			}
-			v.Watches = append(v.Watches, watchView{At: offset(a.At), Who: actor(a.AuditEntry), Resource: res, URI: a.RequestURI})
-		case !a.Scenario:
-			v.Background++
-		}
-	}
-	for _, e := range r.at.Events {
-		if !e.Scenario {
-			v.Background++
+			v.Unattributed = append(v.Unattributed, b.obsView(p, it, true))
 		}
 	}
 	var err error
-	if v.Diagram, err = b.recordedDiagram(p, r); err != nil {
+	if v.Diagram, err = b.recordedDiagram(p, r.items); err != nil {
 		return nil, err
 	}
+	// The start-up's writes: the cluster's own, before kubectl's first.
+	var startup []obsItem
+	for i := range r.at.Audit {
+		if a := &r.at.Audit[i]; a.At < 0 && !a.Scenario {
+			startup = append(startup, obsItem{At: a.At, Audit: a})
+		}
+	}
+	if v.StartupDiagram, err = b.recordedDiagram(p, startup); err != nil {
+		return nil, err
+	}
+	v.Phases = b.runPhases(p, r)
+	v.Params = b.runParams(p, r)
 	return b.exec("recorded", b.pageData(p, b.t("recorded.title")+": "+scenario, "recorded", v))
 }
 
@@ -287,7 +299,7 @@ func actor(a record.AuditEntry) string {
 // each component's requests to the API server, repeated requests folded
 // into one arrow (×N), each arrow linking to the step its first request is
 // attributed to.
-func (b *builder) recordedDiagram(p string, r *recordedRun) (template.HTML, error) {
+func (b *builder) recordedDiagram(p string, items []obsItem) (template.HTML, error) {
 	const api = "kube-apiserver"
 	participants := []string{}
 	type arrow struct {
@@ -296,9 +308,9 @@ func (b *builder) recordedDiagram(p string, r *recordedRun) (template.HTML, erro
 	}
 	var arrows []*arrow
 	byKey := map[string]*arrow{}
-	for _, it := range r.items {
+	for _, it := range items {
 		a := it.Audit
-		if a == nil || a.Resource == "events" {
+		if a == nil || a.Resource == "events" || !a.IsWrite() {
 			continue
 		}
 		from := actor(a.AuditEntry)
@@ -373,4 +385,264 @@ func (b *builder) recordedHref(p string) string {
 		first = panelScenario
 	}
 	return relURL(p, RecordedPage(first), "")
+}
+
+// phaseView is a phase of the run as the Recorded run page teaches it:
+// what the components wrote, reported and watched in it, repeats folded.
+type phaseView struct {
+	ID, Title string
+	// From and To are its bounds, "+61 ms".
+	From, To string
+	// Open: shown unfolded without a click (the scenario's phases; the
+	// start-up and the quiet end are folded).
+	Open bool
+	// Items are its writes and events, Watches its watches, each folded
+	// (fold); the counts are before folding.
+	Items, Watches           []obsView
+	NWrites, NEvents, NWatch int
+}
+
+// runPhase is a phase's name and bounds while items are filed.
+type runPhase struct {
+	name       string
+	start, end int64
+	// actor, for a phase derived without coverage: the component whose
+	// requests and events it holds.
+	actor string
+}
+
+// runPhases files every audited write, watch and event of r into the
+// run's phases: the recording's Coverage phases when it has them (by
+// time), else derived from the audit log and events: the start-up
+// (before kubectl's first write), kubectl's requests, then one phase per
+// component of the scenario in the order it first acted (the hops of the
+// chain), and last what the cluster did by itself meanwhile.
+func (b *builder) runPhases(p string, r *recordedRun) []phaseView {
+	var all []obsItem
+	for i := range r.at.Audit {
+		a := &r.at.Audit[i]
+		if a.IsWrite() || a.Verb == "watch" {
+			all = append(all, obsItem{At: a.At, Audit: a})
+		}
+	}
+	for i := range r.at.Events {
+		all = append(all, obsItem{At: r.at.Events[i].At, Event: &r.at.Events[i]})
+	}
+	slices.SortStableFunc(all, func(x, y obsItem) int { return cmp.Compare(x.At, y.At) })
+	// The step each scenario item is attributed to first (attributed).
+	for i := range all {
+		if s := all[i].explanation().Steps; len(s) > 0 && all[i].scenario() {
+			all[i].Doc, all[i].Step = s[0].Walkthrough, s[0].Step
+		}
+	}
+	var phases []runPhase
+	var of func(it obsItem) int
+	if c := r.rec.Coverage; c != nil && len(c.Phases) > 0 {
+		for _, ph := range c.Phases {
+			phases = append(phases, runPhase{name: ph.Name, start: ph.Start, end: ph.End})
+		}
+		of = func(it obsItem) int {
+			for i, ph := range phases {
+				if it.At < ph.end || i == len(phases)-1 {
+					return i
+				}
+			}
+			return 0
+		}
+	} else {
+		phases = []runPhase{{name: "startup"}}
+		at := map[string]int{}
+		for _, it := range all {
+			if !it.scenario() {
+				continue
+			}
+			who := it.actor()
+			if _, ok := at[who]; !ok {
+				at[who] = len(phases)
+				phases = append(phases, runPhase{name: "actor", actor: who})
+			}
+		}
+		quiet := len(phases)
+		phases = append(phases, runPhase{name: "quiet"})
+		of = func(it obsItem) int {
+			switch {
+			case it.scenario():
+				return at[it.actor()]
+			case it.At < 0:
+				return 0
+			}
+			return quiet
+		}
+	}
+	views := make([]phaseView, len(phases))
+	items := make([][]obsView, len(phases))
+	watches := make([][]obsView, len(phases))
+	first := make([]bool, len(phases))
+	for _, it := range all {
+		i := of(it)
+		pv := &views[i]
+		if !first[i] {
+			first[i] = true
+			pv.From = offset(it.At)
+		}
+		pv.To = offset(it.At)
+		v := b.obsView(p, it, true)
+		v.Who = it.actor()
+		v.AgentShort = shortAgent(v.Agent)
+		switch {
+		case it.Audit != nil && it.Audit.Verb == "watch":
+			pv.NWatch++
+			v.Kind = "watch"
+			// A component opens dozens of watches with one user agent,
+			// which its writes show: a watch shows who opened it and
+			// the code that did.
+			v.Agent, v.AgentShort = "", ""
+			v.Code = v.Code[:min(len(v.Code), 2)]
+			watches[i] = append(watches[i], v)
+		case it.Audit != nil:
+			pv.NWrites++
+			items[i] = append(items[i], v)
+		default:
+			pv.NEvents++
+			items[i] = append(items[i], v)
+		}
+	}
+	var out []phaseView
+	for i, ph := range phases {
+		pv := views[i]
+		if pv.NWrites+pv.NEvents+pv.NWatch == 0 {
+			continue
+		}
+		pv.ID = "phase-" + strconv.Itoa(len(out)+1)
+		pv.Title = b.phaseTitle(ph)
+		pv.Open = ph.name != "startup" && ph.name != "quiet"
+		if c := r.rec.Coverage; c != nil && len(c.Phases) > 0 {
+			pv.From, pv.To = offset(ph.start), offset(ph.end)
+		}
+		pv.Items, pv.Watches = fold(items[i]), fold(watches[i])
+		for _, vs := range [][]obsView{pv.Items, pv.Watches} {
+			for k := range vs {
+				if vs[k].More > 0 {
+					vs[k].Times = vs[k].More + 1
+				}
+			}
+		}
+		out = append(out, pv)
+	}
+	return out
+}
+
+// scenario reports whether the item is one the scenario caused.
+func (it obsItem) scenario() bool {
+	if it.Audit != nil {
+		return it.Audit.Scenario
+	}
+	return it.Event.Scenario
+}
+
+// actor names who made the request or reported the event, events'
+// reporting components named as their requests' actors are
+// ("deployment-controller" as "deployment controller", the
+// default-scheduler as kube-scheduler), so a hop holds both.
+func (it obsItem) actor() string {
+	if it.Audit != nil {
+		return actor(it.Audit.AuditEntry)
+	}
+	switch c := it.Event.Component; {
+	case c == "default-scheduler":
+		return "kube-scheduler"
+	case strings.HasSuffix(c, "-controller"):
+		return strings.ReplaceAll(c, "-", " ")
+	default:
+		return c
+	}
+}
+
+// phaseTitle words a phase for readers: "startup", "<step>/<boundary>"
+// (record.Phase) or a derived phase.
+func (b *builder) phaseTitle(ph runPhase) string {
+	if ph.name == "actor" {
+		return fmt.Sprintf(b.t("phase.actor"), ph.actor)
+	}
+	step, boundary, ok := strings.Cut(ph.name, "/")
+	switch {
+	case !ok && (ph.name == "startup" || ph.name == "quiet"):
+		return b.t("phase." + ph.name)
+	case ok && slices.Contains(phaseBoundaries, boundary):
+		return fmt.Sprintf(b.t("phase."+boundary), step)
+	}
+	return ph.name
+}
+
+// phaseBoundaries are the ends of a scenario step's phases that
+// record.Phase names, each worded by phase.<boundary>.
+var phaseBoundaries = []string{"kubectl", "replicaset", "pods", "bound", "running"}
+
+// shortAgent is a long user agent cut after its program and version
+// ("kube-controller-manager/v1.37.2"), "" when it is short enough to
+// show whole.
+func shortAgent(ua string) string {
+	const most = 40
+	if len(ua) <= most {
+		return ""
+	}
+	short, _, _ := strings.Cut(ua, " ")
+	if prog, rest, ok := strings.Cut(short, "/"); ok {
+		version, _, _ := strings.Cut(rest, "/")
+		short = prog + "/" + version
+	}
+	if len(short) > most {
+		short = short[:most]
+	}
+	return short + " …"
+}
+
+// watchParams are the watch parameters a reader of the audit log meets,
+// each explained once on the Recorded run page (recorded.param.<name>).
+var watchParams = []string{"allowWatchBookmarks", "sendInitialEvents", "resourceVersionMatch", "resourceVersion", "timeoutSeconds", "timeout", "labelSelector", "fieldSelector"}
+
+// paramView is a watch parameter the run's watches use, explained, with
+// the client-go code that sets it where explain names it (Symbol, Href).
+type paramView struct{ Name, Text, Symbol, Href string }
+
+// runParams are the watch parameters r's watches use, in watchParams
+// order, each linked to the code explain says sets it in the first watch
+// that carries it.
+func (b *builder) runParams(p string, r *recordedRun) []paramView {
+	used := map[string]bool{}
+	setBy := map[string]string{}
+	for _, a := range r.at.Audit {
+		if a.Verb != "watch" {
+			continue
+		}
+		if u, err := url.Parse(a.RequestURI); err == nil {
+			for k := range u.Query() {
+				used[k] = true
+			}
+		}
+		if w := a.Explanation.Watch; w != nil {
+			for _, wp := range w.Params {
+				if setBy[wp.Name] == "" {
+					setBy[wp.Name] = wp.Symbol
+				}
+			}
+		}
+	}
+	var out []paramView
+	for _, k := range watchParams {
+		if !used[k] {
+			continue
+		}
+		pv := paramView{Name: k, Text: b.t("recorded.param." + k)}
+		if sym := setBy[k]; sym != "" {
+			for _, s := range b.in.Symbols {
+				if s.Name == sym {
+					pv.Symbol, pv.Href = b.shortName(s.Name, s.Decl), b.srcLink(p, s.Decl.Path, s.Decl.StartLine, s.Decl.EndLine)
+					break
+				}
+			}
+		}
+		out = append(out, pv)
+	}
+	return out
 }

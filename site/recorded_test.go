@@ -128,13 +128,13 @@ func TestBrowserRecordedRun(t *testing.T) {
 	}
 	ctx := browser(t, 1280, 900)
 	for _, base := range []string{srv.URL, "file://" + filepath.ToSlash(abs)} {
-		err := chromedp.Do(ctx, chromedp.Navigate(base+"/recorded.html"), chromedp.WaitVisible(chromedp.CSS(`ol.timeline li`)))
+		err := chromedp.Do(ctx, chromedp.Navigate(base+"/recorded.html"), chromedp.WaitVisible(chromedp.CSS(`details.phase[open] ol.timeline li`)))
 		if err != nil {
 			t.Fatalf("%s: %v", base, err)
 		}
 		n, err := chromedp.Run(ctx, chromedp.Evaluate[int](`document.querySelectorAll('ol.timeline > li').length`))
-		if err != nil || n != 4 {
-			t.Errorf("%s: %d timeline items, want 4 (the apply, the ReplicaSet, the event, the patch), err %v", base, n, err)
+		if err != nil || n != 5 {
+			t.Errorf("%s: %d items in the phases, want 5 (the node's start-up event, the apply, the ReplicaSet, the event, the patch), err %v", base, n, err)
 		}
 		arrows, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`Array.from(document.querySelectorAll('figure.diagram svg a')).map(a => a.getAttribute('href'))`))
 		if err != nil || len(arrows) == 0 {

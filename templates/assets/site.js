@@ -618,3 +618,73 @@
   window.addEventListener("hashchange", apply);
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", apply); else apply();
 })();
+// kubewalk: a source page's coverage marks (site/coverage.go). The markup
+// marks the lines the default scenario ran (data-n: how often); the
+// <pre>'s data-cov holds every scenario's counts as runs ("N" lines not
+// counted, "N.C" lines that ran C times, "N.0" lines that did not run),
+// the default's first. This marks the lines that did not run, shows the
+// scenario choice, switches the marks, words each mark's count in the
+// page's language (data-t) and lets the keyboard reach the first line of
+// each run of marks.
+(function () {
+  "use strict";
+  function covLines(pre) {
+    return Array.prototype.filter.call(pre.children, function (u) { return u.tagName === "U"; });
+  }
+  function covDecode(runs, n) {
+    var out = new Array(n), at = 0;
+    runs.split(" ").forEach(function (r) {
+      if (!r) return;
+      var p = r.split("."), k = parseInt(p[0], 10);
+      for (var i = 0; i < k && at < n; i++, at++) out[at] = p.length > 1 ? p[1] : null;
+    });
+    for (; at < n; at++) out[at] = null;
+    return out;
+  }
+  function covText(v) {
+    var picks = document.querySelectorAll(".covpick"), pick = picks[0];
+    for (var i = 0; i < picks.length; i++) if (picks[i].offsetParent !== null) pick = picks[i];
+    if (!pick) return "";
+    return v === "0" ? pick.getAttribute("data-not") : pick.getAttribute("data-ran").replace("%d", v);
+  }
+  function covApply(lines, counts) {
+    var prev = null;
+    lines.forEach(function (u, i) {
+      var v = counts[i];
+      if (v === null) {
+        u.removeAttribute("data-n"); u.removeAttribute("data-t"); u.removeAttribute("tabindex");
+      } else {
+        u.setAttribute("data-n", v); u.setAttribute("data-t", covText(v));
+        if (v !== prev) u.setAttribute("tabindex", "0"); else u.removeAttribute("tabindex");
+      }
+      prev = v;
+    });
+  }
+  function covInit() {
+    var pre = document.querySelector("pre.src[data-cov]");
+    if (!pre) return;
+    var lines = covLines(pre), data = {}, sels = document.querySelectorAll(".covpick select");
+    if (!sels.length) return;
+    (pre.getAttribute("data-cov") || "").split("|").forEach(function (s) {
+      var eq = s.indexOf("=");
+      if (eq > 0) data[s.slice(0, eq)] = covDecode(s.slice(eq + 1), lines.length);
+    });
+    var cur = sels[0].options[0].value;
+    function show(name) {
+      if (!data[name]) return;
+      cur = name;
+      sels.forEach(function (s) { s.value = name; });
+      document.querySelectorAll(".covkey.ran code").forEach(function (c) { c.textContent = name; });
+      covApply(lines, data[name]);
+    }
+    sels.forEach(function (s) {
+      s.closest(".covsel").hidden = false;
+      s.addEventListener("change", function () { show(s.value); });
+    });
+    // The language switch shows another header: word the marks in its language.
+    new MutationObserver(function () { covApply(lines, data[cur]); })
+      .observe(document.documentElement, { attributes: true, attributeFilter: ["lang"] });
+    show(cur);
+  }
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", covInit); else covInit();
+})();

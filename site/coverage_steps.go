@@ -1,0 +1,246 @@
+package site
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/kubewalk/kubewalk/analyzer/fact"
+	"github.com/kubewalk/kubewalk/internal/derive/coverage"
+	"github.com/kubewalk/kubewalk/record"
+	"github.com/kubewalk/kubewalk/walkthrough"
+)
+
+// A walkthrough step shows the coverage in three places: a badge on each
+// excerpt, a badge on each symbol the step cites besides its excerpts,
+// and in its Observed panel the cited functions that ran in the phases
+// the step's requests fell in.
+
+// covBadge says how often a reference's code ran in the walkthroughs'
+// scenario, or that it did not and in which other scenarios it did.
+type covBadge struct {
+	Ran    bool
+	Text   string // "ran 3× in the recorded run", "did not run in this scenario"
+	RunsIn string // "runs in: rollout", "" for none
+}
+
+// refLocation is where a reference's code is counted: the lines its
+// regular expression matched, else a function's first body line (its
+// entry block), else its declaration.
+func refLocations(r fact.Resolved, marks []int) []fact.Location {
+	path := r.Symbol.Decl.Path
+	if len(marks) == 0 {
+		marks = r.Matched
+	}
+	if len(marks) > 0 {
+		out := make([]fact.Location, len(marks))
+		for i, l := range marks {
+			out[i] = fact.Location{Path: path, StartLine: l, EndLine: l}
+		}
+		return out
+	}
+	if b := r.Symbol.Body; !b.IsZero() {
+		return []fact.Location{{Path: b.Path, StartLine: b.StartLine, EndLine: b.StartLine}}
+	}
+	return []fact.Location{r.Symbol.Decl}
+}
+
+// badge returns the coverage badge of the code at locs, nil when the
+// walkthroughs' scenario did not count it (or there is no coverage).
+func (b *builder) covBadge(locs []fact.Location) *covBadge {
+	c := b.coverage()
+	if c == nil {
+		return nil
+	}
+	ran := make([]int64, len(c.names))
+	for i := range ran {
+		ran[i] = -1
+	}
+	for _, loc := range locs {
+		for i, n := range c.ran(loc) {
+			ran[i] = max(ran[i], n)
+		}
+	}
+	if ran[0] < 0 {
+		return nil
+	}
+	if ran[0] > 0 {
+		return &covBadge{Ran: true, Text: fmt.Sprintf(b.t("cov.ran"), ran[0])}
+	}
+	v := &covBadge{Text: b.t("cov.notran")}
+	var in []string
+	for i, n := range ran[1:] {
+		if n > 0 {
+			in = append(in, c.names[i+1])
+		}
+	}
+	if len(in) > 0 {
+		v.RunsIn = fmt.Sprintf(b.t("cov.runsin"), strings.Join(in, ", "))
+	}
+	return v
+}
+
+// excerptBadge is an excerpt's badge: its marked lines', else its
+// reference's.
+func (b *builder) excerptBadge(e *walkthrough.Excerpt) *covBadge {
+	if b.coverage() == nil {
+		return nil
+	}
+	return b.covBadge(refLocations(e.Resolved, e.Highlight))
+}
+
+// covRefView is a symbol a step cites, with its badge.
+type covRefView struct {
+	Symbol, Href string
+	Badge        *covBadge
+}
+
+// stepCovRefs are the badges of the symbols step s cites outside its
+// excerpts (which carry their own), once each, in the order cited.
+func (b *builder) stepCovRefs(p string, s walkthrough.Step) []covRefView {
+	if b.coverage() == nil {
+		return nil
+	}
+	var out []covRefView
+	for _, r := range textRefs(s) {
+		bd := b.covBadge(refLocations(r.Resolved, nil))
+		if bd == nil {
+			continue
+		}
+		d := r.Resolved.Symbol.Decl
+		out = append(out, covRefView{Symbol: b.shortName(r.Resolved.Symbol.Name, d), Href: b.srcLink(p, d.Path, d.StartLine, d.EndLine), Badge: bd})
+	}
+	return out
+}
+
+// phaseCodeView is the Observed panel's code that ran in a step's
+// phases: per component, the functions the walkthrough cites in the
+// order it cites them (the order of the chain: handler, queue, worker,
+// sync, write), each with how often it was entered.
+type phaseCodeView struct {
+	Phases     []string
+	Components []componentCode
+	// Same links the earlier step of the walkthrough whose requests fell
+	// in the same phases, which lists the same code; Components is then
+	// empty.
+	Same *navView
+}
+
+// samePhases points sv's code that ran to the first earlier step with the
+// same phases (seen, by phases), rather than listing it again.
+func samePhases(sv *stepView, seen map[string]*stepView) {
+	pc := sv.PhaseCode
+	if pc == nil {
+		return
+	}
+	key := strings.Join(pc.Phases, "\x00")
+	first, ok := seen[key]
+	if !ok {
+		seen[key] = sv
+		return
+	}
+	pc.Components = nil
+	pc.Same = &navView{Href: "#" + first.ID, Title: strconv.Itoa(first.Num) + ". " + first.Title}
+}
+
+type componentCode struct {
+	Name  string
+	Funcs []funcRan
+}
+
+type funcRan struct {
+	Symbol, Href string
+	N            int64
+}
+
+// stepPhaseCode returns step's code that ran, nil when the step has no
+// observed item or the recording no coverage.
+func (b *builder) stepPhaseCode(p string, d *walkthrough.Doc, step string) *phaseCodeView {
+	c, r := b.coverage(), b.recorded(panelScenario)
+	if c == nil || r == nil || c.names[0] != panelScenario {
+		return nil
+	}
+	cov := c.recs[0].Coverage
+	// The phases the step's observed items fell in.
+	inPhase := map[string]bool{}
+	var phases []string
+	for _, it := range r.byStep[d.ID+"#"+step] {
+		for _, ph := range cov.Phases {
+			if it.At >= ph.Start && it.At < ph.End && !inPhase[ph.Name] {
+				inPhase[ph.Name] = true
+				phases = append(phases, ph.Name)
+			}
+		}
+	}
+	if len(phases) == 0 {
+		return nil
+	}
+	slices.SortFunc(phases, func(x, y string) int {
+		return slices.IndexFunc(cov.Phases, func(ph record.Phase) bool { return ph.Name == x }) -
+			slices.IndexFunc(cov.Phases, func(ph record.Phase) bool { return ph.Name == y })
+	})
+	funcs := docFuncs(d)
+	v := &phaseCodeView{Phases: phases}
+	at := map[string]int{} // component → index in v.Components
+	for _, fn := range coverage.Functions(funcs, c.idx[:1], coverage.Filter{}) {
+		n := map[string]int64{}
+		var progs []string
+		for _, r := range fn.Runs {
+			if inPhase[r.Phase] && r.Count > 0 {
+				if n[r.Program] == 0 {
+					progs = append(progs, r.Program)
+				}
+				n[r.Program] += r.Count
+			}
+		}
+		for _, prog := range progs {
+			k, ok := at[prog]
+			if !ok {
+				k = len(v.Components)
+				at[prog] = k
+				v.Components = append(v.Components, componentCode{Name: prog})
+			}
+			dl := fact.Location{Path: fn.Path, StartLine: fn.Start, EndLine: fn.End}
+			v.Components[k].Funcs = append(v.Components[k].Funcs, funcRan{Symbol: b.shortName(fn.Symbol, dl), Href: b.covHref(p, dl), N: n[prog]})
+		}
+	}
+	if len(v.Components) == 0 {
+		return nil
+	}
+	return v
+}
+
+// docFuncs are the functions and methods doc cites, by reference or
+// excerpt, once each, in the order it cites them.
+func docFuncs(d *walkthrough.Doc) []fact.Symbol {
+	var out []fact.Symbol
+	seen := map[string]bool{}
+	add := func(s fact.Symbol) {
+		if (s.Kind == "func" || s.Kind == "method") && !s.Body.IsZero() && !seen[s.Name] {
+			seen[s.Name] = true
+			out = append(out, s)
+		}
+	}
+	for _, s := range d.Steps {
+		for _, seg := range s.Segments {
+			if seg.Excerpt != nil {
+				add(seg.Excerpt.Resolved.Symbol)
+			}
+		}
+		for _, r := range s.Refs {
+			add(r.Resolved.Symbol)
+		}
+	}
+	return out
+}
+
+// covHref links a function that ran to its source page, "" when the site
+// has none: the lists of code that ran name hundreds of functions, and a
+// GitHub link each would weigh more than the rest of the list.
+func (b *builder) covHref(p string, l fact.Location) string {
+	if !b.rendered[l.Path] {
+		return ""
+	}
+	return b.srcLink(p, l.Path, l.StartLine, l.EndLine)
+}
