@@ -80,7 +80,14 @@ func reasons(rec *record.Recording) map[string]int {
 func TestE2ERecord(t *testing.T) {
 	for _, tag := range recordTags {
 		t.Run(tag, func(t *testing.T) {
-			out, stderr := kubewalk(t, "record", "--source", "goproxy", "--tag", tag, "-o", "json")
+			args := []string{"record", "--source", "goproxy", "--tag", tag, "-o", "json"}
+			if tag != source.DefaultTag {
+				// The older release is recorded with its plain programs: one
+				// build a release keeps make e2e within CI's time from an
+				// empty build cache; TestE2ECoverage covers the counters.
+				args = append(args, "--coverage=false")
+			}
+			out, stderr := kubewalk(t, args...)
 			t.Logf("record %s:\n%s", tag, stderr)
 			var r recorded
 			if err := json.Unmarshal([]byte(out), &r); err != nil {
