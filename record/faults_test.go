@@ -7,6 +7,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -51,11 +52,16 @@ func TestFindDamagedCache(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	edit := func(old, new string) []byte { return []byte(strings.Replace(string(good), old, new, 1)) }
+	edit := func(old, new string) []byte {
+		if !strings.Contains(string(good), old) {
+			t.Fatalf("the recording has no %s to damage", old)
+		}
+		return []byte(strings.Replace(string(good), old, new, 1))
+	}
 	for name, data := range map[string][]byte{
 		"truncated":      good[:len(good)/2],
 		"empty":          {},
-		"other format":   edit(`"format": 1`, `"format": 0`),
+		"other format":   edit(`"format": `+strconv.Itoa(Format)+`,`, `"format": 0,`),
 		"other release":  edit(`"tag": "v1.37.2"`, `"tag": "v1.36.3"`),
 		"other scenario": edit(`"scenario": "deployment"`, `"scenario": "scale"`),
 		"a path":         edit(`"scenario": "deployment"`, `"scenario": "../../deployment"`),
