@@ -91,9 +91,10 @@ func Run(ctx context.Context, bins *Binaries, opts RunOptions) (rec *Recording, 
 	r := &run{bins: bins, opts: opts, dir: dir, grace: cmp.Or(opts.grace, stopGrace), crashed: crashed}
 	defer func() {
 		// Whatever a wait made of the cancelled context (context.Canceled,
-		// a failed request or kubectl), the error is the component's. A
-		// component's own failure to start keeps its more precise words.
-		if cause := context.Cause(ctx); err != nil && errors.Is(cause, ErrComponent) && !errors.Is(err, ErrComponent) {
+		// a failed request or kubectl, the failure wrapped by a phase), the
+		// error is the component's, alone. A component's own failure to
+		// start keeps its more precise words.
+		if cause := context.Cause(ctx); err != nil && errors.Is(cause, ErrComponent) && (!errors.Is(err, ErrComponent) || errors.Is(err, cause)) {
 			err = cause
 		}
 		r.stopAll()
