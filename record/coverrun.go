@@ -120,6 +120,9 @@ func (r *run) phase(ctx context.Context, name string) error {
 			return p.failed("exited before the phase " + name + " ended")
 		}
 		if err := p.cmd.Process.Signal(syscall.SIGUSR1); err != nil {
+			if errors.Is(err, os.ErrProcessDone) {
+				return p.failed("exited before the phase " + name + " ended")
+			}
 			return fmt.Errorf("record: %s: ask for its counters: %w", p.name, err)
 		}
 		running = append(running, p)

@@ -62,6 +62,11 @@
 // bounded by RunOptions.Timeout, until its Pods are Running and each has a
 // Started event, then for a quiet moment in which no event arrives.
 //
+// A component that exits before Run stops it, in whatever phase, ends the
+// run at once: every wait selects on a context its exit cancels, and Run
+// returns one ErrComponent naming it, with its exit status and the last
+// lines of its log.
+//
 // Every process ends when Run returns, on success, error, timeout or a
 // cancelled context (Ctrl-C): SIGTERM to the group, SIGKILL after a grace
 // period (the hollow kubelet ignores SIGTERM), and Run waits until no

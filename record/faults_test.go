@@ -3,7 +3,11 @@ package record
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io/fs"
+	"net"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path"
 	"path/filepath"
@@ -13,6 +17,7 @@ import (
 	"syscall"
 	"testing"
 	"testing/fstest"
+	"time"
 
 	"github.com/kubewalk/kubewalk/internal/testsupport/testfs"
 	"github.com/kubewalk/kubewalk/walkthroughs"
@@ -310,5 +315,106 @@ func TestTwoReleasesAtOnce(t *testing.T) {
 	}
 	if l := leftovers(t, tmp); len(l) > 0 {
 		t.Errorf("left behind in TMPDIR: %v", l)
+	}
+}
+
+// A component that exits while the run waits for another ends the run at
+// once with its own failure (its name, exit status and log), not with the
+// timeout of the other's wait; nothing is left running or on disk.
+func TestRunComponentExitsMidRun(t *testing.T) {
+	tmp := isolatedTemp(t)
+	pids := t.TempDir()
+	// The test answers etcd's health check, so that the run goes on to
+	// the API server, which never becomes ready.
+	health := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {}))
+	defer health.Close()
+	ports, err := freePorts(6)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ports[0] = health.Listener.Addr().(*net.TCPAddr).Port
+	bins := fakeBins(t, map[string]string{
+		"etcd":           "echo etcd serving\nwhile :; do sleep 1; done",
+		"kube-apiserver": "while :; do sleep 1; done",
+	})
+	// etcd is killed once the API server has started, by the pid the run
+	// reported; the API server's is kept to see that it was stopped.
+	var etcdPid, apiPid int
+	logf := func(format string, args ...any) {
+		line := fmt.Sprintf(format, args...)
+		fmt.Sscanf(line, "started etcd (pid %d)", &etcdPid)
+		if _, err := fmt.Sscanf(line, "started kube-apiserver (pid %d)", &apiPid); err == nil && etcdPid > 0 {
+			if err := os.WriteFile(filepath.Join(pids, "apiserver"), []byte(strconv.Itoa(apiPid)), 0o644); err != nil {
+				t.Error(err)
+			}
+			syscall.Kill(etcdPid, syscall.SIGKILL)
+		}
+	}
+	_, err = Run(context.Background(), bins, RunOptions{ports: ports, Logf: logf, grace: 200 * time.Millisecond})
+	// The component's failure alone, not wrapped in the words of the wait
+	// it ended.
+	if !errors.Is(err, ErrComponent) || !strings.HasPrefix(err.Error(), ErrComponent.Error()+": etcd exited") {
+		t.Fatalf("err = %v, want etcd's failure alone", err)
+	}
+	for _, want := range []string{"signal: killed", "etcd serving"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error lacks %q:\n%v", want, err)
+		}
+	}
+	if alive(t, filepath.Join(pids, "apiserver")) {
+		t.Error("the API server still runs after Run returned")
+	}
+	if l := leftovers(t, tmp); len(l) > 0 {
+		t.Errorf("left behind in TMPDIR: %v", l)
+	}
+}
+
+// A coverage snapshot asked of a component that dies of it ends the phase
+// at once with that component's failure, even while the phase still waits
+// for the counters of another that never writes them.
+func TestPhaseComponentDiesOfSnapshot(t *testing.T) {
+	tmp := isolatedTemp(t)
+	dir := filepath.Join(tmp, "run")
+	for _, d := range []string{"logs", "home", "tmp"} {
+		if err := os.MkdirAll(filepath.Join(dir, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ctx, crashed := context.WithCancelCause(context.Background())
+	defer crashed(nil)
+	r := &run{dir: dir, grace: 200 * time.Millisecond, crashed: crashed, cover: newCoverRun(ctx, filepath.Join(dir, "cover"), "go")}
+	defer r.cover.stop()
+	defer r.stopAll()
+	// The scheduler's stand-in ignores SIGUSR1 and never writes counters;
+	// the kubelet's dies of it (a shell's default for the signal).
+	for name, script := range map[string]string{
+		"kube-scheduler": "trap '' USR1\ntouch started-scheduler\nwhile :; do sleep 1; done",
+		"kubelet":        "echo kubelet up\ntouch started-kubelet\nwhile :; do sleep 1; done",
+	} {
+		bin := filepath.Join(t.TempDir(), name)
+		if err := os.WriteFile(bin, []byte("#!/bin/sh\n"+script+"\n"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := r.start(name, bin); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Both have set their traps before the signal.
+	err := r.waitFor(ctx, nil, "both started", 10*time.Second, func(context.Context) (bool, error) {
+		_, err1 := os.Stat(filepath.Join(dir, "started-scheduler"))
+		_, err2 := os.Stat(filepath.Join(dir, "started-kubelet"))
+		return err1 == nil && err2 == nil, nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = r.phase(ctx, "startup")
+	if !errors.Is(err, ErrComponent) || errors.Is(err, ErrTimeout) {
+		t.Fatalf("err = %v, want the kubelet's failure and no timeout", err)
+	}
+	for _, want := range []string{"kubelet exited", "signal: user defined signal 1", "kubelet up"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error lacks %q:\n%v", want, err)
+		}
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"time"
 )
@@ -26,6 +27,9 @@ type process struct {
 	ready time.Duration
 	done  chan struct{} // closed when the process has exited
 	err   error         // its exit status, once done is closed
+	// stopping is set by stop: the exit that follows is the run's doing,
+	// not a crash.
+	stopping atomic.Bool
 }
 
 // start starts bin with args, its output to logs/<name>.log in the run
@@ -60,6 +64,11 @@ func (r *run) start(name, bin string, args ...string) (*process, error) {
 	go func() {
 		p.err = cmd.Wait()
 		close(p.done)
+		// An exit the run did not ask for ends the run at once: every
+		// wait selects on the context this cancels, whatever the phase.
+		if !p.stopping.Load() && r.crashed != nil {
+			r.crashed(p.failed("exited before the run ended"))
+		}
 	}()
 	r.procs = append(r.procs, p)
 	r.logf("started %s (pid %d)", name, cmd.Process.Pid)
@@ -89,6 +98,7 @@ const stopGrace = 5 * time.Second
 
 // stop ends the process group: SIGTERM, then SIGKILL after grace.
 func (p *process) stop(grace time.Duration) {
+	p.stopping.Store(true)
 	select {
 	case <-p.done:
 		return
@@ -171,8 +181,11 @@ var ErrComponent = errors.New("a component of the recorded run failed")
 // failed returns ErrComponent for p, with why and the tail of its log.
 func (p *process) failed(why string) error {
 	status := ""
-	if p.exited() && p.err != nil {
-		status = " (" + p.err.Error() + ")"
+	if p.exited() {
+		status = " (exit status 0)"
+		if p.err != nil {
+			status = " (" + p.err.Error() + ")"
+		}
 	}
 	return fmt.Errorf("%w: %s %s%s; the last lines of its log (%s):\n%s", ErrComponent, p.name, why, status, p.logFile, indent(p.logTail(15)))
 }
@@ -185,7 +198,9 @@ func indent(s string) string {
 }
 
 // waitFor polls check until it returns true, the process exits, the
-// timeout passes or ctx ends. A check error is kept for the message.
+// timeout passes or ctx ends. A check error is kept for the message. When
+// ctx ends it returns its cause: context.Canceled for Ctrl-C, the
+// component's failure when one exited (Run's context).
 func (r *run) waitFor(ctx context.Context, p *process, what string, timeout time.Duration, check func(context.Context) (bool, error)) error {
 	deadline := time.Now().Add(timeout)
 	var last error
@@ -203,7 +218,7 @@ func (r *run) waitFor(ctx context.Context, p *process, what string, timeout time
 			last = err
 		}
 		if ctx.Err() != nil {
-			return ctx.Err()
+			return context.Cause(ctx)
 		}
 		if p != nil && p.exited() {
 			return p.failed("exited before " + what)
@@ -220,7 +235,7 @@ func (r *run) waitFor(ctx context.Context, p *process, what string, timeout time
 		}
 		select {
 		case <-ctx.Done():
-			return ctx.Err()
+			return context.Cause(ctx)
 		case <-time.After(r.pollEvery()):
 		}
 	}

@@ -53,6 +53,9 @@ type run struct {
 	// cover takes the counters at each phase boundary when the programs
 	// were built with coverage; nil otherwise.
 	cover *coverRun
+	// crashed cancels Run's context with a component's failure when the
+	// component exits before the run stops it; nil outside Run.
+	crashed context.CancelCauseFunc
 }
 
 func (o RunOptions) goCmd() string { return cmp.Or(o.Go, "go") }
@@ -80,8 +83,20 @@ func Run(ctx context.Context, bins *Binaries, opts RunOptions) (rec *Recording, 
 	if err != nil {
 		return nil, fmt.Errorf("record: %w", err)
 	}
-	r := &run{bins: bins, opts: opts, dir: dir, grace: cmp.Or(opts.grace, stopGrace)}
+	// Every wait of the run, every request and kubectl, selects on ctx: a
+	// component that exits cancels it, so the run ends at once with that
+	// component's failure rather than at a timeout.
+	ctx, crashed := context.WithCancelCause(ctx)
+	defer crashed(nil)
+	r := &run{bins: bins, opts: opts, dir: dir, grace: cmp.Or(opts.grace, stopGrace), crashed: crashed}
 	defer func() {
+		// Whatever a wait made of the cancelled context (context.Canceled,
+		// a failed request or kubectl, the failure wrapped by a phase), the
+		// error is the component's, alone. A component's own failure to
+		// start keeps its more precise words.
+		if cause := context.Cause(ctx); err != nil && errors.Is(cause, ErrComponent) && (!errors.Is(err, ErrComponent) || errors.Is(err, cause)) {
+			err = cause
+		}
 		r.stopAll()
 		if r.cover != nil {
 			r.cover.stop()
@@ -115,6 +130,10 @@ func Run(ctx context.Context, bins *Binaries, opts RunOptions) (rec *Recording, 
 	}
 	rec, err = r.scenario(ctx, sc)
 	if err != nil {
+		return nil, err
+	}
+	// A component that exited after the last wait fails the run as well.
+	if err := context.Cause(ctx); err != nil {
 		return nil, err
 	}
 	// The components are stopped before the audit log is read, so that
