@@ -627,9 +627,12 @@
 
   // ---- match.go ----
   function best(cands) {
-    var top = -Infinity;
-    cands.forEach(function (c) { top = Math.max(top, c.score); });
-    return cands.filter(function (c) { return c.score === top; }).map(function (c) { return c.v; });
+    var top = -Infinity, tie = -Infinity;
+    cands.forEach(function (c) {
+      var t = c.tie || 0;
+      if (c.score > top || (c.score === top && t > tie)) { top = c.score; tie = t; }
+    });
+    return cands.filter(function (c) { return c.score === top && (c.tie || 0) === tie; }).map(function (c) { return c.v; });
   }
   function reachedFrom(site, dirs) {
     return (site.r || []).some(function (i) { return inDirs(X.dirs[i] + "/", dirs); });
@@ -705,6 +708,19 @@
     }
     return score;
   }
+  // opening: match.go's. Does a format begin with the words msg begins
+  // with? It breaks ties when no format prints msg whole.
+  function opening(f, msg, m) {
+    if (m !== -2) return 1;
+    var formats = f.m ? [f.m] : (f.mv || []);
+    if (starts(msg, "(combined from similar events): ")) msg = msg.slice("(combined from similar events): ".length);
+    for (var i = 0; i < formats.length; i++) {
+      verbRe.lastIndex = 0;
+      var v = verbRe.exec(formats[i]), head = v ? formats[i].slice(0, v.index) : formats[i];
+      if (head !== "" && starts(msg, head)) return 1;
+    }
+    return 0;
+  }
   function code(role, site, symbol, detail) {
     return {
       role: role, symbol: symbol != null ? symbol : site.c, path: site.f, line: site.l, permalink: site.u || "",
@@ -738,7 +754,7 @@
       s += m;
       if (e.type && f.t === e.type) s++;
       if (e.action && f.a === e.action) s++;
-      cands.push({ v: f, score: s });
+      cands.push({ v: f, score: s, tie: opening(f, e.message, m) });
     });
     if (!cands.length) {
       x.component = comp;
