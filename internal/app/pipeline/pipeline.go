@@ -122,6 +122,7 @@ func Open(ctx context.Context, opts source.Options, sets []WalkSet, logf func(st
 	} else {
 		analysed("analysed", "tag", tree.Tag, "roots", len(roots))
 	}
+	dropTestSupport(res.Facts())
 	if bad := res.Facts().Incomplete; len(bad) > 0 {
 		log.Warn("some packages did not load; facts in them may be missing (-v lists the errors)", "tag", tree.Tag, "packages", len(bad), "first", bad[0])
 	}
