@@ -212,7 +212,7 @@
     found.sort(function (a, b) {
       return b.s - a.s || (kindOrder[a.e[0]] - kindOrder[b.e[0]]) || order(a.e[1], b.e[1]) || order(a.e[2], b.e[2]) || order(a.e[3], b.e[3]);
     });
-    count.textContent = found.length ? found.length + " " + count.dataset.results : count.dataset.none;
+    count.textContent = found.length ? count.dataset.results.replace("{n}", found.length) : count.dataset.none;
     for (var k = 0; k < found.length && k < MAX; k++) {
       var h = found[k].e, li = document.createElement("li");
       var kind = document.createElement("span");
