@@ -189,7 +189,9 @@ func (b *builder) explainPage() ([]byte, error) {
 // explainStrings is the JSON of the words explain.js writes into its
 // results (roles, "via", where a component was read from, notes), in the
 // page's language: every explain.role., explain.via, explain.from. and
-// explain.note. string of the table, keys sorted.
+// explain.note. string of the table, keys sorted. Their English is
+// internal/derive/explain's wording, word for word, {0}… for its
+// arguments: the parity test holds the English page to kubewalk explain.
 func (b *builder) explainStrings() (string, error) {
 	m := map[string]string{}
 	for k := range messages["en"] {

@@ -127,7 +127,7 @@ func localized(lang string, rs []lineResult) []lineResult {
 		}
 		if name, from, ok := strings.Cut(r.Component, " ("); ok {
 			from = strings.TrimSuffix(from, ")")
-			if ko, ok := messages[lang]["explain.from."+from]; ok {
+			if ko, ok := messages[lang]["explain.from."+strings.ReplaceAll(from, " ", "")]; ok {
 				r.Component = name + " (" + ko + ")"
 			}
 		}

@@ -92,7 +92,7 @@ func (b *builder) resourceName(h fact.HandlerRegistration) string {
 // generic informer held in a field) a sentence saying so.
 func (b *builder) resourceTitle(label string) string {
 	if label == "?" {
-		return b.t("handlers.unknownresource")
+		return b.t("handlers.unknownres")
 	}
 	return label
 }

@@ -20,7 +20,7 @@ func TestHandlersUnknownResource(t *testing.T) {
 	if strings.Contains(page, ">?<") {
 		t.Error("handlers page names a resource ?")
 	}
-	if strings.Count(page, messages["en"]["handlers.unknownresource"]) < 2 {
+	if strings.Count(page, messages["en"]["handlers.unknownres"]) < 2 {
 		t.Error("handlers page does not say the resource is not named, in the by-resource list and the row")
 	}
 }

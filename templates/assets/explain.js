@@ -812,7 +812,7 @@
       // A read (get, list, watch): the component's informers.
       sites = X.handlers.filter(function (h) { return h.res === a.resource && !(mine && !inDirs(h.f, comp.dirs)); });
       x.code = sites.map(function (h) { return code("watches", h); });
-      if (!x.code.length) x.notes.push(mine ? ["noinformerin", a.resource, comp.name] : ["noinformer", a.resource]);
+      if (!x.code.length) x.notes.push(mine ? ["noinfin", a.resource, comp.name] : ["noinformer", a.resource]);
     }
     if (!comp && x.code.length) x.component = codeComponent(x.code[0].path);
     x.steps = stepsFor(sites, "");
@@ -882,7 +882,7 @@
       td = el("td", "comp");
       if (x.component) {
         td.appendChild(el("span", "name", x.component.name));
-        td.appendChild(el("span", "from meta", " (" + T("explain.from." + x.component.from, [], x.component.from) + ")"));
+        td.appendChild(el("span", "from meta", " (" + T("explain.from." + x.component.from.replace(" ", ""), [], x.component.from) + ")"));
       }
       tr.appendChild(td);
       td = el("td", "code");
