@@ -82,7 +82,7 @@ func TestE2EAutoFallsBack(t *testing.T) {
 		t.Fatalf("fetch -o json: %v\n%s", err, out)
 	}
 	t.Logf("auto: backend %s in %v; stderr:\n%s", tree.Backend, time.Since(start).Round(time.Millisecond), stderr)
-	if tree.Backend == "goproxy" && !strings.Contains(stderr, "git remote unreachable") {
+	if tree.Backend == "goproxy" && !strings.Contains(stderr, "unreachable, using the Go module proxy") {
 		t.Error("fell back to goproxy without saying so")
 	}
 }

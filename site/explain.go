@@ -168,8 +168,12 @@ func (b *builder) explainPage() ([]byte, error) {
 	}
 	// The example is the recorded run's events, as kubectl printed them
 	// at this release, when there is a recording.
-	body := struct{ SharedJS, IndexJS, StepsJS, ExplainJS, Example string }{
-		"", index, relURL(explainPage, explainStepsJS, ""), b.asset(explainPage, "explain.js"), b.recordedEvents(),
+	strs, err := b.explainStrings()
+	if err != nil {
+		return nil, err
+	}
+	body := struct{ SharedJS, IndexJS, StepsJS, ExplainJS, Example, Strings string }{
+		"", index, relURL(explainPage, explainStepsJS, ""), b.asset(explainPage, "explain.js"), b.recordedEvents(), strs,
 	}
 	if b.set != nil {
 		// A multi-release site's explain scripts are what shareExplain
@@ -180,6 +184,25 @@ func (b *builder) explainPage() ([]byte, error) {
 		body.StepsJS = relURL(page, b.langDir+explainStepsSharedJS, "")
 	}
 	return b.exec("explain", b.pageData(explainPage, b.t("explain.title"), "explain", body))
+}
+
+// explainStrings is the JSON of the words explain.js writes into its
+// results (roles, "via", where a component was read from, notes), in the
+// page's language: every explain.role., explain.via, explain.from. and
+// explain.note. string of the table, keys sorted. Their English is
+// internal/derive/explain's wording, word for word, {0}… for its
+// arguments: the parity test holds the English page to kubewalk explain.
+func (b *builder) explainStrings() (string, error) {
+	m := map[string]string{}
+	for k := range messages["en"] {
+		for _, p := range []string{"explain.role.", "explain.via", "explain.from.", "explain.note."} {
+			if strings.HasPrefix(k, p) {
+				m[k] = b.t(k)
+			}
+		}
+	}
+	j, err := json.Marshal(m) // map keys sorted: the same page every build
+	return string(j), err
 }
 
 // readJSAssign reads a script jsAssign wrote for global into v; numbers

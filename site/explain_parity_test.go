@@ -157,6 +157,15 @@ package images
 
 func (m *imageManager) EnsureImageExists(pod *v1.Pod) {
 	m.logIt(objRef, v1.EventTypeNormal, events.PullingImage, logPrefix, fmt.Sprintf("Pulling image %q", image), klog.Info)
+	msg := fmt.Sprintf("Container image %q already present on machine", image)
+	m.logIt(objRef, v1.EventTypeNormal, events.PulledImage, logPrefix, msg, klog.Info)
+	msg = fmt.Sprintf("Container image %q already present on machine and can be accessed by the pod", image)
+	m.logIt(objRef, v1.EventTypeNormal, events.PulledImage, logPrefix, msg, klog.Info)
+}
+
+func (m *imageManager) pullImage(pod *v1.Pod) {
+	msg := fmt.Sprintf("Successfully pulled image %q in %v (%v including waiting). Image size: %v bytes.", image, d, w, size)
+	m.logIt(objRef, v1.EventTypeNormal, events.PulledImage, logPrefix, msg, klog.Info)
 }
 
 func (m *imageManager) logIt(objRef *v1.ObjectReference, eventtype, event, prefix, msg string) {
@@ -264,6 +273,10 @@ func parityFixture(t testing.TB) func(*Input) {
 		{Caller: fn("pkg/controller/deployment.DeploymentController.scaleReplicaSet", prog, "func (dc *DeploymentController) scaleReplicaSet"), At: at(prog, "Eventf"), Recorder: "record", Method: "Eventf", Type: "Normal", Reason: "ScalingReplicaSet", ReasonExpr: `"ScalingReplicaSet"`, Message: "Scaled %s replica set %s from %d to %d"},
 		{Caller: fn("pkg/scheduler.Scheduler.finishBinding", sched, "func (sched *Scheduler) finishBinding"), At: at(sched, "Eventf"), Recorder: "events", Method: "Eventf", Type: "Normal", Reason: "Scheduled", ReasonExpr: `"Scheduled"`, Message: "Successfully assigned %v/%v to %v", Action: "Binding"},
 		{Caller: fn("pkg/kubelet/images.imageManager.EnsureImageExists", image, "func (m *imageManager) EnsureImageExists"), At: at(image, "m.logIt"), Recorder: "record", Method: "Event", Type: "Normal", Reason: "Pulling", ReasonExpr: "events.PullingImage", Via: kk + "pkg/kubelet/images.imageManager.logIt"},
+		// Three call sites of Pulled: the message's opening tells them apart.
+		{Caller: fn("pkg/kubelet/images.imageManager.EnsureImageExists", image, "func (m *imageManager) EnsureImageExists"), At: at(image, "present on machine\", image"), Recorder: "record", Method: "Event", Type: "Normal", Reason: "Pulled", ReasonExpr: "events.PulledImage", Message: "Container image %q already present on machine", Via: kk + "pkg/kubelet/images.imageManager.logIt"},
+		{Caller: fn("pkg/kubelet/images.imageManager.EnsureImageExists", image, "func (m *imageManager) EnsureImageExists"), At: at(image, "by the pod"), Recorder: "record", Method: "Event", Type: "Normal", Reason: "Pulled", ReasonExpr: "events.PulledImage", Message: "Container image %q already present on machine and can be accessed by the pod", Via: kk + "pkg/kubelet/images.imageManager.logIt"},
+		{Caller: fn("pkg/kubelet/images.imageManager.pullImage", image, "func (m *imageManager) pullImage"), At: at(image, "Successfully pulled"), Recorder: "record", Method: "Event", Type: "Normal", Reason: "Pulled", ReasonExpr: "events.PulledImage", Message: "Successfully pulled image %q in %v (%v including waiting). Image size: %v bytes.", Via: kk + "pkg/kubelet/images.imageManager.logIt"},
 		{Caller: fn("pkg/kubelet/kuberuntime.kubeGenericRuntimeManager.doBackOff", rt, "func (m *kubeGenericRuntimeManager) doBackOff"), At: at(rt, "BackOffStartContainer"), Recorder: "record", Method: "Eventf", Type: "Warning", Reason: "BackOff", ReasonExpr: "events.BackOffStartContainer", Message: "Back-off restarting failed container %s in pod %s"},
 		// A controller the component tables do not name, and a reason
 		// recorded with both types.

@@ -217,7 +217,7 @@ func TestBrowserExplainBilingual(t *testing.T) {
 	explainFixture(&in)
 	for _, lang := range in.Langs {
 		got := pasteExplain(t, ctx, fileURL(t, out)+lang+"/"+explainPage, events)
-		want := goResults(explain.New(in.Facts, walkthrough.Select(in.Docs, lang), explainOptions(opts.SourceURL)), events)
+		want := localized(lang, goResults(explain.New(in.Facts, walkthrough.Select(in.Docs, lang), explainOptions(opts.SourceURL)), events))
 		if diff := cmp.Diff(want, got, cmpopts.EquateEmpty()); diff != "" {
 			t.Errorf("%s: page differs from kubewalk explain (-go +page):\n%s", lang, diff)
 		}

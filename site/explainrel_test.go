@@ -356,7 +356,7 @@ func TestBrowserExplainOlderRelease(t *testing.T) {
 		for _, lang := range r.Langs {
 			page := r.Tag + "/" + lang + "/" + explainPage
 			got := pasteExplain(t, ctx, fileURL(t, out)+page, events)
-			want := goResults(explain.New(r.Facts, walkthrough.Select(r.Docs, lang), explainOptions(r.SourceURL)), events)
+			want := localized(lang, goResults(explain.New(r.Facts, walkthrough.Select(r.Docs, lang), explainOptions(r.SourceURL)), events))
 			if diff := cmp.Diff(noHref(want), noHref(got), cmpopts.EquateEmpty()); diff != "" {
 				t.Errorf("%s: page differs from kubewalk explain at %s (-go +page):\n%s", page, r.Tag, diff)
 			}

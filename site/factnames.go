@@ -84,5 +84,15 @@ func (b *builder) resourceName(h fact.HandlerRegistration) string {
 	if h.InformerDynamic {
 		return b.t("handlers.anyresource")
 	}
-	return resourceLabel(h.Informer)
+	return b.resourceTitle(resourceLabel(h.Informer))
+}
+
+// resourceTitle is a resource label as a reader sees it: the label, or
+// for an informer whose resource the analyzer could not tell ("?", a
+// generic informer held in a field) a sentence saying so.
+func (b *builder) resourceTitle(label string) string {
+	if label == "?" {
+		return b.t("handlers.unknownres")
+	}
+	return label
 }

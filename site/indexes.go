@@ -57,7 +57,7 @@ func (b *builder) handlersPage() ([]byte, error) {
 	}
 	byRes := b.resourceFacts().watch
 	for _, k := range slices.Sorted(maps.Keys(byRes)) {
-		body.ByResource = append(body.ByResource, handlerRefs{ID: anchorID("r-", k), Title: k, Refs: b.handlerRefs(handlersPage, hs, ids, byRes[k])})
+		body.ByResource = append(body.ByResource, handlerRefs{ID: anchorID("r-", k), Title: b.resourceTitle(k), Refs: b.handlerRefs(handlersPage, hs, ids, byRes[k])})
 	}
 	return b.exec("handlers", b.pageData(handlersPage, b.t("handlers.title"), "handlers", body))
 }

@@ -58,6 +58,9 @@ func (b *builder) note(n trace.Note) string {
 func (b *builder) notes(ns []trace.Note) []string {
 	var out []string
 	for _, n := range ns {
+		if n.Diagnostic() {
+			continue // the analyzer's limits are for `kubewalk trace`, not for readers
+		}
 		out = append(out, b.note(n))
 	}
 	return out

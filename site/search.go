@@ -290,7 +290,7 @@ func (b *builder) searchEntries() []searchEntry {
 	first := langsOf(b)[0]
 	for _, d := range b.docs {
 		wp := WalkthroughPage(d.ID)
-		es = append(es, searchEntry{T: d.Title, K: "walkthrough", U: relURL(root, wp, ""), D: d.Summary, body: d.Summary + " " + strings.Join(d.Topics, " ") + " " + b.segmentsText(d.Intro)})
+		es = append(es, searchEntry{T: d.Title, K: "walkthrough", U: relURL(root, wp, ""), D: plainMarkdown(d.Summary), body: d.Summary + " " + strings.Join(d.Topics, " ") + " " + b.segmentsText(d.Intro)})
 		for _, s := range d.Steps {
 			es = append(es, searchEntry{T: s.Title, K: "step", U: relURL(root, wp, s.ID), D: d.Title, body: b.stepText(s)})
 		}
@@ -302,15 +302,27 @@ func (b *builder) searchEntries() []searchEntry {
 		full, _, _ := strings.Cut(name, "$")
 		es = append(es, searchEntry{T: b.shortName(name, decl), K: "symbol", U: first.link(root, SourcePage(decl.Path), lineFragment(decl.StartLine, decl.EndLine)), D: full, body: full})
 	}
-	seenEv := map[string]int{}
+	// An event's entry is its reason; its detail, the snippet a result
+	// shows, is its types and message formats, which pasted text matches.
+	byReason := map[string][]fact.Event{}
 	for _, e := range b.in.Facts.Events {
-		k := eventKey(e)
-		if i, ok := seenEv[k]; ok {
-			es[i].body += " " + e.Message
-			continue
+		byReason[eventKey(e)] = append(byReason[eventKey(e)], e)
+	}
+	for _, k := range slices.Sorted(maps.Keys(byReason)) {
+		var types, msgs []string
+		for _, e := range byReason[k] {
+			types = appendNew(types, e.Type)
+			msgs = appendNew(msgs, e.Message)
+			for _, m := range e.MessageValues {
+				msgs = appendNew(msgs, m)
+			}
 		}
-		seenEv[k] = len(es)
-		es = append(es, searchEntry{T: k, K: "event", U: relURL(root, eventsPage, anchorID("e-", k)), D: e.Type, body: e.Message})
+		slices.Sort(types)
+		d := strings.Join(types, "/")
+		if len(msgs) > 0 {
+			d = strings.TrimPrefix(d+" — "+clip(strings.Join(msgs, " · "), 160), " — ")
+		}
+		es = append(es, searchEntry{T: k, K: "event", U: relURL(root, eventsPage, anchorID("e-", k)), D: d, body: strings.Join(msgs, " ")})
 	}
 	res := map[string]bool{}
 	for _, h := range b.in.Facts.Handlers {
@@ -339,6 +351,38 @@ func (b *builder) searchEntries() []searchEntry {
 		out = []searchEntry{}
 	}
 	return out
+}
+
+// appendNew appends s to list unless it is empty or there already.
+func appendNew(list []string, s string) []string {
+	if s == "" || slices.Contains(list, s) {
+		return list
+	}
+	return append(list, s)
+}
+
+// clip cuts s to at most n runes, at a space where one is near, marking
+// the cut with "…".
+func clip(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	cut := n
+	for i := n; i > n-20 && i > 0; i-- {
+		if r[i] == ' ' {
+			cut = i
+			break
+		}
+	}
+	return strings.TrimRight(string(r[:cut]), " ·") + "…"
+}
+
+// plainMarkdown is a front matter summary as plain text: the backticks
+// and emphasis marks a summary may be written with (it is Markdown on
+// the page) mean nothing in a search result's plain text.
+func plainMarkdown(s string) string {
+	return strings.NewReplacer("`", "", "**", "", "__", "").Replace(s)
 }
 
 // stepText is what a step is found by besides its title: its prose, the

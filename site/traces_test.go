@@ -30,6 +30,7 @@ func traceFixture(in *Input) {
 				Next:  &trace.Node{Resource: w.Resource, Event: "add", Notes: []trace.Note{{ID: "no-watcher", Args: []string{"<watches>"}}}},
 			}},
 		}},
+		Notes: []trace.Note{{ID: "unknown-lw", Args: []string{"1", "kubelet.NewSourceApiserver (pkg/kubelet/config/apiserver.go:40)"}}},
 	}}
 	in.Traces = []TraceInput{{Kind: "deployment", Title: "Deployment", Trace: tr}, {Kind: "service", Title: "Service"}}
 }
@@ -60,6 +61,10 @@ func TestTracePages(t *testing.T) {
 		if m[1] == m[2] {
 			t.Errorf("trace page: two links to %s for one step", m[1])
 		}
+	}
+	// The analyzer's limits are the terminal's (`kubewalk trace`), not a reader's.
+	if strings.Contains(page, "raw list-watches") || strings.Contains(page, "NewSourceApiserver") {
+		t.Error("trace page carries the analyzer's note on raw list-watches")
 	}
 	if _, ok := files["traces/service.html"]; ok {
 		t.Errorf("an empty trace got a page")

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net/url"
 	"os"
 	"path/filepath"
 	"time"
@@ -139,7 +140,14 @@ func fetchAuto(ctx context.Context, opts Options) (*Tree, error) {
 	}
 	t, err := fetchCached(ctx, opts, backendGit)
 	if errors.Is(err, ErrUnreachable) {
-		opts.Logger.Warn("git remote unreachable, using the Go module proxy instead", "repo", opts.Repo, "err", err)
+		// The cause (a DNS or connection error) is detail: the reader
+		// needs to know only that the proxy is used instead.
+		opts.Logger.Debug("git remote unreachable", "repo", opts.Repo, "err", err)
+		if u, perr := url.Parse(opts.Repo); perr == nil && u.Hostname() == "github.com" {
+			opts.Logger.Warn("GitHub unreachable, using the Go module proxy")
+		} else {
+			opts.Logger.Warn("git remote unreachable, using the Go module proxy", "repo", opts.Repo)
+		}
 		return fetchCached(ctx, opts, backendGoproxy)
 	}
 	return t, err

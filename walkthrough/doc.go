@@ -154,6 +154,19 @@
 //	events:   reason= type= recorder= component=
 //	writes:   resource= kind= group= verb= subresource= component=
 //
+// component= is a package, as the end of its import path: for events and
+// writes, the package of the function that records or writes; for
+// handlers, the registration's component. It matches that package only,
+// not the packages under it, so a reason several controllers record is
+// narrowed to one of them:
+//
+//	```facts
+//	events: reason=SuccessfulCreate component=pkg/controller
+//	```
+//
+// lists the pod control's "Created pod: …" (which the replicaset and job
+// controllers share) and leaves out pkg/controller/cronjob's "Created job".
+//
 // An empty result is an error: the walkthrough promises something the code
 // at this tag no longer has.
 //

@@ -108,10 +108,13 @@ func runBuild(cmd *cobra.Command, g *globals, bf *buildFlags) error {
 		}
 		rels = append(rels, rel)
 	}
+	rendered := pipeline.Phase(g.log, "rendering", "out", bf.out)
 	stats, err := sitebuild.BuildReleases(cmd.Context(), rels, sets, bf.lang, bf.out, g.logf)
 	if err != nil {
+		rendered("render failed")
 		return err
 	}
+	rendered("rendered", "pages", stats.Pages+stats.SourcePages)
 	if !g.quiet {
 		fmt.Fprintf(g.stderr, "built %s (%s): %d pages, %d source pages, %.1f MB in %s\n",
 			bf.out, strings.Join(tags, ", "), stats.Pages, stats.SourcePages, float64(stats.Bytes)/1e6, time.Since(start).Round(100*time.Millisecond))

@@ -49,6 +49,16 @@ for walkthroughs that must keep up with Kubernetes.`,
 			if err := prefetch(cmd.Context(), g, &sf, tags); err != nil {
 				return err
 			}
+			// What is checked, said beside "ok": a check that read nothing
+			// (an empty --walkthroughs) must not look like a pass.
+			files, refs := 0, 0
+			for _, s := range sets {
+				srcs, _ := walkthrough.ParseDir(s.FS, s.Dir) // syntax errors are Check's to print
+				files += len(srcs)
+				for _, src := range srcs {
+					refs += len(src.Refs)
+				}
+			}
 			problems := 0
 			for _, tag := range tags {
 				rel, err := pipeline.Open(cmd.Context(), sf.options(g, tag), sets, g.logf)
@@ -67,13 +77,16 @@ for walkthroughs that must keep up with Kubernetes.`,
 					return err
 				}
 				if n == 0 && !g.quiet {
-					fmt.Fprintf(g.stderr, "%s: ok\n", tag)
+					fmt.Fprintf(g.stderr, "%s: ok (%s, %s)\n", tag, plural(files, "walkthrough file"), plural(refs, "reference"))
 				}
 				problems += n
 			}
 			if problems > 0 {
 				fmt.Fprintf(g.stderr, "%d problems\n", problems)
 				return silentError{n: problems}
+			}
+			if !g.quiet && len(tags) > 1 {
+				fmt.Fprintf(g.stderr, "checked %s and %s at %d releases: ok\n", plural(files, "walkthrough file"), plural(refs, "reference"), len(tags))
 			}
 			return nil
 		},
@@ -124,4 +137,12 @@ func diagnostic(s pipeline.WalkSet, tag string, err error) string {
 		return termSafe(fmt.Sprintf("%s:%d:%d: [%s] %s", filepath.Join(dir, we.File), we.Line, we.Col, tag, msg))
 	}
 	return termSafe(fmt.Sprintf("%s: [%s] %v", dir, tag, err))
+}
+
+// plural is "1 reference", "2 references".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }

@@ -26,7 +26,7 @@ func newListCmd(g *globals) *cobra.Command {
 		Use:       "list handlers|events|writes|listwatches|gates|controllers|plugins|walkthroughs",
 		Short:     "List discovered facts or the walkthroughs",
 		ValidArgs: []cobra.Completion{"handlers", "events", "writes", "listwatches", "gates", "controllers", "plugins", "walkthroughs"},
-		Args:      cobra.MatchAll(cobra.ExactArgs(1), cobra.OnlyValidArgs),
+		Args:      cobra.MatchAll(cobra.ExactArgs(1), onlyValidArgs),
 		Long: `List prints what the analyzer discovered at a release — informer handler
 registrations, recorded events, API writes, raw list-watches (the
 kubelet's pod source: a reflector over pods with a spec.nodeName field
@@ -102,7 +102,7 @@ func emit[T any](w io.Writer, output string, items []T, rows func([]T) [][]strin
 	for _, r := range rows(items) {
 		cells := make([]string, len(r))
 		for i, c := range r {
-			cells[i] = termSafe(c)
+			cells[i] = termCell(c)
 		}
 		fmt.Fprintln(tw, strings.Join(cells, "\t"))
 	}

@@ -50,6 +50,27 @@ func TestUsageErrorsExitTwo(t *testing.T) {
 	}
 }
 
+// A misspelt command or argument is answered with the nearest ones.
+func TestDidYouMean(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"explian"}, "Did you mean this?\n\texplain\n"},
+		{[]string{"list", "event"}, "Did you mean this?\n\tevents\n"},
+		{[]string{"list", "hnadlers"}, "Did you mean this?\n\thandlers\n"},
+		{[]string{"list", "gate"}, "\tgates\n"},
+	} {
+		code, _, stderr := kw(t, tc.args...)
+		if code != exitUsage || !strings.Contains(stderr, tc.want) {
+			t.Errorf("kubewalk %s: exit %d, stderr %q lacks %q", strings.Join(tc.args, " "), code, stderr, tc.want)
+		}
+	}
+	if _, _, stderr := kw(t, "frobnicate"); strings.Contains(stderr, "Did you mean") {
+		t.Errorf("kubewalk frobnicate: a suggestion for nothing near: %q", stderr)
+	}
+}
+
 func TestEveryCommandHelpHasExamples(t *testing.T) {
 	root := newRootCmd(strings.NewReader(""), &bytes.Buffer{}, &bytes.Buffer{})
 	for _, c := range root.Commands() {

@@ -19,7 +19,9 @@ func writeJSON(w io.Writer, v any) error {
 // screen; C1 controls; CR and BS; the bidirectional controls that reorder
 // what is shown) spelled out as Go escapes, as strconv quotes them. A file
 // or front matter written by someone else reaches the terminal in error
-// messages and tables. Newlines stay: an error may have several lines.
+// messages and tables. Newlines and tabs stay: an error may have several
+// lines, and cobra indents its suggestions with a tab (termCell spells a
+// tab out, where it would break a table's columns).
 func termSafe(s string) string {
 	if strings.IndexFunc(s, unshown) < 0 {
 		return s
@@ -34,6 +36,8 @@ func termSafe(s string) string {
 	return strings.Join(lines, "\n")
 }
 
-// unshown reports a rune a terminal does not simply show; a tab is one, as
-// it would break a table's columns.
-func unshown(r rune) bool { return r != '\n' && !strconv.IsGraphic(r) }
+// unshown reports a rune a terminal does not simply show.
+func unshown(r rune) bool { return r != '\n' && r != '\t' && !strconv.IsGraphic(r) }
+
+// termCell is termSafe for a cell of a table: a tab is spelled out too.
+func termCell(s string) string { return strings.ReplaceAll(termSafe(s), "\t", `\t`) }

@@ -18,7 +18,7 @@ func TestTagsRange(t *testing.T) {
 		code, _, stderr := kw(t, append([]string{"--cache-dir", cache, "check", "--source", "goproxy", "--no-builtin", "--walkthroughs", wdir}, args...)...)
 		return code, stderr
 	}
-	if code, stderr := check("--tags", "v1.98..v1.99"); code != exitOK || !strings.Contains(stderr, "v1.99.0: ok") {
+	if code, stderr := check("--tags", "v1.98..v1.99"); code != exitOK || !strings.Contains(stderr, "v1.99.0: ok (1 walkthrough file, 2 references)") || !strings.Contains(stderr, "msg=fetched") || !strings.Contains(stderr, "msg=analysed") && !strings.Contains(stderr, `msg="facts from cache"`) {
 		t.Errorf("--tags v1.98..v1.99: exit %d, want 0 and v1.99.0 checked:\n%s", code, stderr)
 	}
 	for _, bad := range []string{"v1.50..v1.60", "v1.99", ""} {

@@ -57,6 +57,8 @@ func newRootCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 			return cmd.Help()
 		},
 	}
+	// "explian" → explain: a swap is two edits.
+	root.SuggestionsMinimumDistance = 2
 	root.SetIn(stdin)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
@@ -99,7 +101,7 @@ func wrapArgs(c *cobra.Command) {
 		if c.HasSubCommands() || c.Name() == "kubewalk" {
 			c.Args = func(cmd *cobra.Command, args []string) error {
 				if len(args) > 0 {
-					return fmt.Errorf("unknown command %q for %q", args[0], cmd.CommandPath())
+					return fmt.Errorf("unknown command %q for %q%s", args[0], cmd.CommandPath(), didYouMean(cmd.SuggestionsFor(args[0])))
 				}
 				return nil
 			}

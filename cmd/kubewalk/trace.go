@@ -32,8 +32,9 @@ the watchers of the written resource — to --depth hops. Every hop is printed
 with its file:line; hops the code does not connect statically are marked,
 with the reason.
 
-KIND is a kind or a plural resource, in any case (Deployment, deployments,
-statefulsets, jobs, services, …); resource.group picks a group.
+KIND is a kind, a plural resource or kubectl's short name, in any case
+(Deployment, deployments, deploy, sts, jobs, svc, …); resource.group picks
+a group.
 
 -o markdown writes a draft walkthrough in kubewalk's format, every step
 anchored by symbol, for an author to complete.`,

@@ -40,6 +40,15 @@
   "use strict";
   var X = window.kubewalkExplain, steps = window.kubewalkExplainSteps;
   var input = document.getElementById("explain-input"), out = document.getElementById("explain-results");
+  // The page's words (site/i18n.go's explain.* strings, in the page's
+  // language) come in the results' data-strings; T fills a format's {0}, {1}
+  // with args, or gives fallback for a key the table lacks.
+  var pageWords = Object.create(null);
+  try { pageWords = JSON.parse(out.getAttribute("data-strings") || "{}"); } catch (err) { pageWords = Object.create(null); }
+  function T(key, args, fallback) {
+    var f = Object.prototype.hasOwnProperty.call(pageWords, key) ? pageWords[key] : fallback;
+    return String(f).replace(/\{(\d+)\}/g, function (m, i) { return args[+i] != null ? String(args[+i]) : m; });
+  }
   if (X && typeof X.copy === "number") { // this release's part of a site of several
     X = release(window.kubewalkExplainShared, X, window.kubewalkExplainStepsShared);
     if (X) window.kubewalkExplain = X, steps = window.kubewalkExplainSteps = X.steps;
@@ -627,9 +636,12 @@
 
   // ---- match.go ----
   function best(cands) {
-    var top = -Infinity;
-    cands.forEach(function (c) { top = Math.max(top, c.score); });
-    return cands.filter(function (c) { return c.score === top; }).map(function (c) { return c.v; });
+    var top = -Infinity, tie = -Infinity;
+    cands.forEach(function (c) {
+      var t = c.tie || 0;
+      if (c.score > top || (c.score === top && t > tie)) { top = c.score; tie = t; }
+    });
+    return cands.filter(function (c) { return c.score === top && (c.tie || 0) === tie; }).map(function (c) { return c.v; });
   }
   function reachedFrom(site, dirs) {
     return (site.r || []).some(function (i) { return inDirs(X.dirs[i] + "/", dirs); });
@@ -705,6 +717,19 @@
     }
     return score;
   }
+  // opening: match.go's. Does a format begin with the words msg begins
+  // with? It breaks ties when no format prints msg whole.
+  function opening(f, msg, m) {
+    if (m !== -2) return 1;
+    var formats = f.m ? [f.m] : (f.mv || []);
+    if (starts(msg, "(combined from similar events): ")) msg = msg.slice("(combined from similar events): ".length);
+    for (var i = 0; i < formats.length; i++) {
+      verbRe.lastIndex = 0;
+      var v = verbRe.exec(formats[i]), head = v ? formats[i].slice(0, v.index) : formats[i];
+      if (head !== "" && starts(msg, head)) return 1;
+    }
+    return 0;
+  }
   function code(role, site, symbol, detail) {
     return {
       role: role, symbol: symbol != null ? symbol : site.c, path: site.f, line: site.l, permalink: site.u || "",
@@ -712,15 +737,15 @@
     };
   }
   function explain(r) {
-    var x = { summary: summary(r), component: null, code: [], handlers: [], steps: [], note: "" };
+    var x = { summary: summary(r), component: null, code: [], handlers: [], steps: [], notes: [] };
     if (r.kind === "event" && r.event) explainEvent(x, r.event);
     else if (r.kind === "audit" && r.audit) explainAudit(x, r.audit);
-    else x.note = "not a kubectl event line or an audit record";
+    else x.notes.push(["notline"]);
     x.explained = x.code.length > 0 || x.steps.length > 0;
     return x;
   }
   function explainEvent(x, e) {
-    if (e.reason === "") { x.note = "the event has no reason"; return; }
+    if (e.reason === "") { x.notes.push(["noreason"]); return; }
     var comp = eventComponent(e), cands = [], worded = false, formats = false;
     X.events.forEach(function (f) {
       var s = 0;
@@ -738,27 +763,25 @@
       s += m;
       if (e.type && f.t === e.type) s++;
       if (e.action && f.a === e.action) s++;
-      cands.push({ v: f, score: s });
+      cands.push({ v: f, score: s, tie: opening(f, e.message, m) });
     });
     if (!cands.length) {
       x.component = comp;
-      x.note = "no recorder call with reason " + quote(e.reason) + " at " + X.tag;
+      x.notes.push(["norecorder", quote(e.reason), X.tag]);
       x.steps = stepsFor([], e.reason); // a facts block may still name the reason
       return;
     }
     var top = best(cands);
     x.code = top.map(function (f) { return code("emitted", f); });
-    var notes = [];
-    if (cands.length > 1) notes.push(cands.length + " call sites record reason " + e.reason + "; " + top.length + " shown");
+    if (cands.length > 1) x.notes.push(["callsites", cands.length, e.reason, top.length]);
     // messages are reworded between releases, reasons seldom
-    if (formats && !worded) notes.push("no call site at " + X.tag + " words the message so: it may come from another release");
-    x.note = notes.join("; ");
+    if (formats && !worded) x.notes.push(["reworded", X.tag]);
     x.component = comp || codeComponent(top[0].f);
     x.steps = stepsFor(top, e.reason);
   }
   var writeVerbs = set(["create", "update", "patch", "delete", "deletecollection"]);
   function explainAudit(x, a) {
-    if (a.verb === "" || a.resource === "") { x.note = "the audit record names no verb or resource"; return; }
+    if (a.verb === "" || a.resource === "") { x.notes.push(["noverb"]); return; }
     var comp = auditComponent(a), mine = comp && comp.dirs.length > 0;
     var what = a.verb + " " + a.resource + (a.subresource ? "/" + a.subresource : ""), sites = [], handled = [];
     x.component = comp;
@@ -777,8 +800,8 @@
       });
       sites = best(cands);
       x.code = sites.map(function (w) { return code("wrote", w); });
-      if (!x.code.length) x.note = "no client write of " + what + (mine ? " by " + comp.name : "") + " found at " + X.tag;
-      else if (!mine && x.code.length > 1) x.note = x.code.length + " writers of " + what + "; the request does not say which";
+      if (!x.code.length) x.notes.push(mine ? ["nowriteby", what, comp.name, X.tag] : ["nowrite", what, X.tag]);
+      else if (!mine && x.code.length > 1) x.notes.push(["writers", x.code.length, what]);
       // Who reacts next: a binding or a status write updates the object.
       var which = a.verb === "create" && a.subresource === "" ? "add" : a.verb === "delete" || a.verb === "deletecollection" ? "del" : "upd";
       handled = X.handlers.filter(function (h) { return h.res === a.resource && h[which] != null; });
@@ -789,7 +812,7 @@
       // A read (get, list, watch): the component's informers.
       sites = X.handlers.filter(function (h) { return h.res === a.resource && !(mine && !inDirs(h.f, comp.dirs)); });
       x.code = sites.map(function (h) { return code("watches", h); });
-      if (!x.code.length) x.note = "no informer of " + a.resource + " found" + (mine ? " in " + comp.name : "");
+      if (!x.code.length) x.notes.push(mine ? ["noinfin", a.resource, comp.name] : ["noinformer", a.resource]);
     }
     if (!comp && x.code.length) x.component = codeComponent(x.code[0].path);
     x.steps = stepsFor(sites, "");
@@ -826,7 +849,7 @@
   function codeLine(c) {
     var d = el("div", "site");
     d.setAttribute("data-role", c.role);
-    d.appendChild(el("span", "role meta", c.role + " "));
+    d.appendChild(el("span", "role meta", T("explain.role." + c.role, [], c.role) + " "));
     var sym = link(c.page || c.permalink, readableSymbol(c.symbol), "sym");
     sym.title = c.symbol.indexOf("$") < 0 ? c.symbol : readableSymbol(c.symbol);
     d.appendChild(sym);
@@ -837,7 +860,7 @@
       d.appendChild(link(c.permalink, "\u2197", "gh"));
     }
     if (c.detail) d.appendChild(el("div", "detail meta", c.detail));
-    if (c.via) d.appendChild(el("div", "via meta", "via " + readableSymbol(c.via))).title = c.via.indexOf("$") < 0 ? c.via : readableSymbol(c.via);
+    if (c.via) d.appendChild(el("div", "via meta", T("explain.via", [readableSymbol(c.via)], "via {0}"))).title = c.via.indexOf("$") < 0 ? c.via : readableSymbol(c.via);
     return d;
   }
   var runs = 0;
@@ -859,7 +882,7 @@
       td = el("td", "comp");
       if (x.component) {
         td.appendChild(el("span", "name", x.component.name));
-        td.appendChild(el("span", "from meta", " (" + x.component.from + ")"));
+        td.appendChild(el("span", "from meta", " (" + T("explain.from." + x.component.from.replace(" ", ""), [], x.component.from) + ")"));
       }
       tr.appendChild(td);
       td = el("td", "code");
@@ -874,7 +897,7 @@
         }
         more.appendChild(codeLine(c));
       });
-      if (x.note) td.appendChild(el("div", "note meta", x.note));
+      if (x.notes.length) td.appendChild(el("div", "note meta", x.notes.map(function (n) { return T("explain.note." + n[0], n.slice(1), n[0]); }).join("; ")));
       tr.appendChild(td);
       td = el("td", "steps");
       x.steps.forEach(function (s) { td.appendChild(el("div")).appendChild(link(s.p, s.t + " \u203a " + s.s, "step")); });

@@ -126,10 +126,11 @@
   // format best; the steps that show or name that event (their text has
   // its reason) are what explains it, so they follow it, scored half the
   // event's. It returns the steps promoted.
-  function promoteSteps(scores, hits, need, known) {
-    var best = -1, boost = {};
+  function promoteSteps(scores, hits, need, known, named) {
+    var best = named, boost = {};
     if (known < 3) return boost;
     for (var d in scores) {
+      if (named >= 0) break; // the event the line names is the one
       // Of two alike, the first by title, not by the entries' order.
       if (docs[d][0] === "event" && Object.keys(hits[d]).length >= need &&
           (best < 0 || scores[d] > scores[best] || scores[d] === scores[best] && docs[d][1] < docs[best][1])) best = d;
@@ -142,6 +143,37 @@
       boost[s] = true;
     }
     return boost;
+  }
+  // namedEvent is the event entry whose title (its reason) is the first
+  // of the query's terms to be one, -1 for none.
+  function namedEvent(qterms) {
+    for (var i = 0; i < qterms.length; i++) {
+      var post = terms[qterms[i]] || [];
+      for (var j = 0; j < post.length; j += 2) {
+        var d = post[j];
+        if (docs[d][0] === "event" && docs[d][1].toLowerCase() === qterms[i]) return d;
+      }
+    }
+    return -1;
+  }
+  // marked fills el with text, each word of it that is one of the
+  // query's terms (or, for Hangul, holds one of its bigrams) in a <mark>:
+  // the snippet shows why the entry was found. Text nodes only, never
+  // markup from the index.
+  function marked(el, text, qterms) {
+    var want = Object.create(null);
+    qterms.forEach(function (t) { want[t] = true; });
+    var re = /[\p{L}\p{N}]+/gu, last = 0, m;
+    while ((m = re.exec(text))) {
+      var w = m[0], ws = split(w), hit = ws.length > 0 && ws.some(function (t) { return want[t]; });
+      if (!hit) continue;
+      if (m.index > last) el.appendChild(document.createTextNode(text.slice(last, m.index)));
+      var mk = document.createElement("mark");
+      mk.textContent = w;
+      el.appendChild(mk);
+      last = m.index + w.length;
+    }
+    if (last < text.length) el.appendChild(document.createTextNode(text.slice(last)));
   }
   function order(a, b) { return a < b ? -1 : a > b ? 1 : 0; }
   function run(q) {
@@ -159,12 +191,20 @@
     // An entry must have most of the query's terms that the index knows:
     // pasted event text carries names (default/nginx, node1) none has.
     var need = known <= 2 ? known : Math.ceil(known * 0.4);
-    var boost = promoteSteps(scores, hits, need, known);
-    var lq = q.trim().toLowerCase(), found = [];
+    // A pasted event line (kubectl get events, any layout) names its
+    // event by its reason, the first word of it that is an event's
+    // title (the REASON column comes before the message in every
+    // layout): that event is found whatever else the line holds (names,
+    // ages, a node) and comes first.
+    var named = known >= 3 ? namedEvent(uniq) : -1;
+    var boost = promoteSteps(scores, hits, need, known, named);
+    var lq = q.trim().toLowerCase(), found = [], top = 0;
+    for (var d in scores) top = Math.max(top, scores[d]);
     for (var d in scores) {
-      if (!boost[d] && Object.keys(hits[d]).length < need) continue;
+      if (!boost[d] && +d !== named && Object.keys(hits[d]).length < need) continue;
       var e = docs[d], s = scores[d];
-      if (e[1].toLowerCase() === lq) s *= 2; else if (e[1].toLowerCase().indexOf(lq) >= 0) s *= 1.5;
+      if (+d === named) s = 2 * top + 1;
+      else if (e[1].toLowerCase() === lq) s *= 2; else if (e[1].toLowerCase().indexOf(lq) >= 0) s *= 1.5;
       found.push({ e: e, s: s });
     }
     // Ties go by URL and detail, not by the entries' order, which
@@ -172,7 +212,7 @@
     found.sort(function (a, b) {
       return b.s - a.s || (kindOrder[a.e[0]] - kindOrder[b.e[0]]) || order(a.e[1], b.e[1]) || order(a.e[2], b.e[2]) || order(a.e[3], b.e[3]);
     });
-    count.textContent = found.length ? found.length + " " + count.dataset.results : count.dataset.none;
+    count.textContent = found.length ? count.dataset.results.replace("{n}", found.length) : count.dataset.none;
     for (var k = 0; k < found.length && k < MAX; k++) {
       var h = found[k].e, li = document.createElement("li");
       var kind = document.createElement("span");
@@ -180,9 +220,9 @@
       kind.textContent = list.dataset["k" + h[0].charAt(0).toUpperCase() + h[0].slice(1)] || h[0];
       var a = document.createElement("a");
       a.href = h[2]; // relative to search.html's directory
-      a.textContent = h[1];
+      marked(a, h[1], qs);
       li.appendChild(kind); li.appendChild(a);
-      if (h[3]) { var dd = document.createElement("span"); dd.className = "d"; dd.textContent = h[3]; li.appendChild(dd); }
+      if (h[3]) { var dd = document.createElement("span"); dd.className = "d"; marked(dd, h[3], qs); li.appendChild(dd); }
       list.appendChild(li);
     }
     window.kubewalkSearchShown = performance.now();

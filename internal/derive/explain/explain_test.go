@@ -608,3 +608,43 @@ func TestExplainDynamicEvents(t *testing.T) {
 		t.Errorf("a message worded otherwise: lines %v, note %q", lines(ex), ex.Note)
 	}
 }
+
+// A message no format prints whole (an older release's wording) is
+// explained by the call sites whose format begins as it does, not by
+// every call site of its reason: pullImage's, not the two that say the
+// image was already present.
+func TestExplainRewordedTail(t *testing.T) {
+	at := func(line int) fact.Location {
+		return fact.Location{Path: "pkg/kubelet/images/image_manager.go", StartLine: line, EndLine: line}
+	}
+	ev := func(caller string, line int, msg string) fact.Event {
+		return fact.Event{Caller: fact.FuncRef{Symbol: "k8s.io/kubernetes/pkg/kubelet/images.imageManager." + caller}, At: at(line),
+			Recorder: "record", Method: "Event", Type: "Normal", Reason: "Pulled", ReasonExpr: "events.PulledImage", Message: msg}
+	}
+	facts := &fact.Facts{Tag: "v1.37.2", Events: []fact.Event{
+		ev("EnsureImageExists", 252, "Container image %q already present on machine"),
+		ev("EnsureImageExists", 265, "Container image %q already present on machine and can be accessed by the pod"),
+		ev("pullImage", 381, "Successfully pulled image %q in %v (%v including waiting). Image size: %v bytes."),
+	}}
+	x := New(facts, nil, Options{})
+	for _, tc := range []struct {
+		msg  string
+		want []int
+	}{
+		{`Successfully pulled image "nginx:1.14.2" in 9.57s (9.57s including waiting)`, []int{381}},
+		{`Successfully pulled image "nginx:1.14.2" in 9.57s (9.57s including waiting). Image size: 0 bytes.`, []int{381}},
+		{`(combined from similar events): Successfully pulled image "nginx" in 1s (1s including waiting)`, []int{381}},
+		{`Container image "nginx:1.14.2" already present on machine`, []int{252}},
+		// Worded as no format begins: every call site of the reason.
+		{`Image pulled`, []int{252, 265, 381}},
+	} {
+		ex := x.One(Record{Kind: KindEvent, Event: &EventRecord{Type: "Normal", Reason: "Pulled", Kind: "Pod", Message: tc.msg}})
+		var got []int
+		for _, c := range ex.Code {
+			got = append(got, c.Line)
+		}
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("%q: lines %v, want %v", tc.msg, got, tc.want)
+		}
+	}
+}

@@ -202,17 +202,23 @@ func (x *Explainer) One(r Record) Explanation {
 type scored[T any] struct {
 	v     T
 	score int
+	// tie breaks equal scores: for events, whether the message format
+	// begins as the message does (opening).
+	tie int
 }
 
-// best keeps the candidates with the highest score, in their order.
+// best keeps the candidates with the highest score, and among them the
+// highest tie, in their order.
 func best[T any](cs []scored[T]) []T {
-	top := -1 << 30
+	top, tie := -1<<30, -1<<30
 	for _, c := range cs {
-		top = max(top, c.score)
+		if c.score > top || c.score == top && c.tie > tie {
+			top, tie = c.score, c.tie
+		}
 	}
 	var out []T
 	for _, c := range cs {
-		if c.score == top {
+		if c.score == top && c.tie == tie {
 			out = append(out, c.v)
 		}
 	}
@@ -234,7 +240,7 @@ func (x *Explainer) event(ex *Explanation, e *EventRecord) {
 		}
 		m := x.messageScore(f, e.Message)
 		worded, formats = worded || m > 0, formats || m != 0
-		cands = append(cands, scored[fact.Event]{f, s + m})
+		cands = append(cands, scored[fact.Event]{f, s + m, x.opening(f, e.Message, m)})
 	}
 	if len(cands) == 0 {
 		if hasComp {
@@ -361,7 +367,7 @@ func (x *Explainer) auditWriters(ex *Explanation, a *AuditRecord, comp Component
 		if dyn {
 			s--
 		}
-		cands = append(cands, scored[fact.Write]{w, s})
+		cands = append(cands, scored[fact.Write]{w, s, 0})
 	}
 	var locs []fact.Location
 	for _, w := range best(cands) {
@@ -560,7 +566,7 @@ func (x *Explainer) stepsFor(sites []fact.Location, reason string) []StepRef {
 	var cs []scored[StepRef]
 	for i, s := range score {
 		if s > 0 {
-			cs = append(cs, scored[StepRef]{x.steps[i].ref, s})
+			cs = append(cs, scored[StepRef]{x.steps[i].ref, s, 0})
 		}
 	}
 	sort.SliceStable(cs, func(i, j int) bool { return cs[i].score > cs[j].score })
@@ -652,6 +658,34 @@ func (x *Explainer) messageScore(f fact.Event, msg string) int {
 		}
 	}
 	return score
+}
+
+// opening breaks ties between call sites scored alike: 1 when one of the
+// message formats begins with the words msg begins with (its text before
+// the first verb) or could print msg, 0 when none does. A message from a
+// release that reworded a format's tail ("Successfully pulled image %q in
+// %v (%v including waiting)", before the image size was added) then ranks
+// the call site whose format prints it above those that merely record the
+// same reason ("Container image %q already present on machine").
+func (x *Explainer) opening(f fact.Event, msg string, m int) int {
+	if m != -2 {
+		return 1
+	}
+	formats := f.MessageValues
+	if f.Message != "" {
+		formats = []string{f.Message}
+	}
+	msg = strings.TrimPrefix(msg, "(combined from similar events): ")
+	for _, format := range formats {
+		head := format
+		if i := verbRe.FindStringIndex(format); i != nil {
+			head = format[:i[0]]
+		}
+		if head != "" && strings.HasPrefix(msg, head) {
+			return 1
+		}
+	}
+	return 0
 }
 
 func (x *Explainer) formatMatches(format, msg string) bool {

@@ -47,6 +47,11 @@ var NoteText = map[string]string{
 	"no-sync-wiring":  "no sync wiring or Run method found for %s",
 }
 
+// Diagnostic reports whether the note is about the analysis rather than
+// the chain (list-watches whose resource the analyzer could not tell): a
+// maintainer's line for `kubewalk trace`, which pages for readers leave out.
+func (n Note) Diagnostic() bool { return n.ID == "unknown-lw" }
+
 // note makes a Note, each argument printed with %v.
 func note(id string, args ...any) Note {
 	n := Note{ID: id}

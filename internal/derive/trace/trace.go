@@ -219,8 +219,9 @@ func Kinds(f *fact.Facts) []fact.Resource {
 	return sortedResources(seen)
 }
 
-// FindKind resolves a kind as the user types it — Kind or plural resource,
-// any case, optionally "resource.group" — against the facts. Of several
+// FindKind resolves a kind as the user types it — Kind, plural resource or
+// kubectl short name (deploy, rs, po, svc, …), in any case, optionally
+// "resource.group" — against the facts. Of several
 // groups with the same name, the core group wins, then the first group
 // alphabetically.
 func FindKind(f *fact.Facts, name string) (fact.Resource, error) {
@@ -229,6 +230,9 @@ func FindKind(f *fact.Facts, name string) (fact.Resource, error) {
 	hasGroup := false
 	if i := strings.IndexByte(q, '.'); i >= 0 {
 		q, group, hasGroup = q[:i], q[i+1:], true
+	}
+	if long, ok := shortNames[q]; ok {
+		q = long
 	}
 	var match []fact.Resource
 	for _, r := range Kinds(f) {
@@ -253,6 +257,38 @@ func FindKind(f *fact.Facts, name string) (fact.Resource, error) {
 		return match[i].Group < match[j].Group
 	})
 	return match[0], nil
+}
+
+// shortNames are the short names kubectl accepts for the built-in
+// resources (each type's ShortNames() in the API server's REST storage,
+// as `kubectl api-resources` lists them), to their plural resource.
+var shortNames = map[string]string{
+	"cm":     "configmaps",
+	"cj":     "cronjobs",
+	"cs":     "componentstatuses",
+	"csr":    "certificatesigningrequests",
+	"deploy": "deployments",
+	"ds":     "daemonsets",
+	"ep":     "endpoints",
+	"ev":     "events",
+	"hpa":    "horizontalpodautoscalers",
+	"ing":    "ingresses",
+	"limits": "limitranges",
+	"netpol": "networkpolicies",
+	"no":     "nodes",
+	"ns":     "namespaces",
+	"pc":     "priorityclasses",
+	"pdb":    "poddisruptionbudgets",
+	"po":     "pods",
+	"pv":     "persistentvolumes",
+	"pvc":    "persistentvolumeclaims",
+	"quota":  "resourcequotas",
+	"rc":     "replicationcontrollers",
+	"rs":     "replicasets",
+	"sa":     "serviceaccounts",
+	"sc":     "storageclasses",
+	"sts":    "statefulsets",
+	"svc":    "services",
 }
 
 func dedup(s []string) []string {

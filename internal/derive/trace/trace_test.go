@@ -320,7 +320,7 @@ func TestUnknownListWatch(t *testing.T) {
 
 func TestFindKind(t *testing.T) {
 	f := chainFacts()
-	for _, q := range []string{"Deployment", "deployments", "DEPLOYMENTS", "deployments.apps"} {
+	for _, q := range []string{"Deployment", "deployments", "DEPLOYMENTS", "deployments.apps", "deploy", "Deploy", "deploy.apps"} {
 		r, err := FindKind(f, q)
 		if err != nil || r != deployments {
 			t.Errorf("FindKind(%q) = %+v, %v", q, r, err)

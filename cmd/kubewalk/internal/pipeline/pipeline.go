@@ -86,10 +86,13 @@ func Open(ctx context.Context, opts source.Options, sets []WalkSet, logf func(st
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
+	fetched := Phase(log, "fetching", "tag", opts.Tag)
 	tree, err := source.Fetch(ctx, opts)
 	if err != nil {
+		fetched("fetch failed", "tag", opts.Tag)
 		return nil, err
 	}
+	fetched("fetched", "tag", tree.Tag, "source", tree.Backend)
 	roots, err := Roots(sets)
 	if err != nil {
 		return nil, err
@@ -102,18 +105,24 @@ func Open(ctx context.Context, opts source.Options, sets []WalkSet, logf func(st
 		Commit: tree.Commit,
 		Logf:   logf,
 	}
-	log.Info("analysing", "tag", tree.Tag, "roots", len(roots))
+	// Said only once it takes a while: facts from the cache come in a
+	// second, an analysis takes minutes.
+	analysed := Phase(log, "analysing (no cached facts)", "tag", tree.Tag, "roots", len(roots))
 	res, hit, err := analyzer.AnalyzeCached(ctx, cfg, filepath.Join(opts.CacheDir, "facts"))
 	if errors.Is(err, analyzer.ErrCacheUnwritable) {
 		log.Warn("facts not cached: the next run analyses the release again; give --cache-dir a writable directory", "tag", tree.Tag, "err", err)
 		err = nil
 	}
 	if err != nil {
+		analysed("analysis failed", "tag", tree.Tag)
 		return nil, fmt.Errorf("analyse %s: %w", tree.Tag, err)
 	}
 	if hit {
-		log.Debug("facts from cache", "tag", tree.Tag)
+		analysed("facts from cache", "tag", tree.Tag)
+	} else {
+		analysed("analysed", "tag", tree.Tag, "roots", len(roots))
 	}
+	dropTestSupport(res.Facts())
 	if bad := res.Facts().Incomplete; len(bad) > 0 {
 		log.Warn("some packages did not load; facts in them may be missing (-v lists the errors)", "tag", tree.Tag, "packages", len(bad), "first", bad[0])
 	}
