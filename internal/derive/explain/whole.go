@@ -45,7 +45,7 @@ func (x *Explainer) whole(r Record, run *wholeRun) Explanation {
 		ex.Steps = x.stepsFor(codeSites(ex.Code), "")
 		ex.Explained = len(ex.Code) > 0 || len(ex.Steps) > 0
 	} else {
-		if !ex.Explained && len(comp.Dirs) > 0 && !kcmItself {
+		if len(ex.Code) == 0 && len(comp.Dirs) > 0 && !kcmItself {
 			// The component's code beyond componentDirs: the
 			// aggregator's, the client builder's.
 			wc := comp

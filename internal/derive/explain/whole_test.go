@@ -223,6 +223,22 @@ func TestAttributeLinkedLibraryWatches(t *testing.T) {
 	if n := at.Audit[2].Explanation.Note; !strings.Contains(n, "no list-watch or informer request of configmaps found in kube-proxy") {
 		t.Errorf("kube-proxy, which does not link it: note %q", n)
 	}
+
+	// A write too: the kubelet's CSINode, created by the volume plugins'
+	// node info manager outside pkg/kubelet.
+	const create = kk + "pkg/volume/csi/nodeinfomanager.nodeInfoManager.CreateCSINode"
+	f.Roots = append(f.Roots, "./pkg/volume/csi/nodeinfomanager")
+	f.Writes = append(f.Writes, fact.Write{
+		Caller: fact.FuncRef{Symbol: create, Decl: loc("pkg/volume/csi/nodeinfomanager/nodeinfomanager.go", 509)},
+		At:     loc("pkg/volume/csi/nodeinfomanager/nodeinfomanager.go", 535), Verb: "create", APIVerb: "create",
+		Resource: fact.Resource{Group: "storage.k8s.io", Version: "v1", Kind: "CSINode", Resource: "csinodes"},
+	})
+	rec.Audit = []record.AuditEntry{{At: -900, Stage: "ResponseComplete", Verb: "create", Group: "storage.k8s.io", Resource: "csinodes", Name: "node1",
+		User: "system:node:node1", UserAgent: "kubelet/v1.37.2 (linux/amd64) kubernetes/unknown", RequestURI: "/apis/storage.k8s.io/v1/csinodes", Code: 201}}
+	at = New(f, nil, Options{}).Attribute(rec)
+	if ex := at.Audit[0].Explanation; !ex.Explained || len(ex.Code) != 1 || ex.Code[0].Symbol != create {
+		t.Errorf("the kubelet's CSINode create: explained %v, code %+v, note %q", ex.Explained, ex.Code, ex.Note)
+	}
 }
 
 // The summary counts every item by kind and phase, and its line says how
