@@ -121,6 +121,26 @@ var DefaultRoots = []string{
 	"k8s.io/client-go/tools/leaderelection/resourcelock",
 	"k8s.io/client-go/tools/events",
 	"k8s.io/client-go/tools/record",
+	// The API server's other watches at start-up: the RBAC authorizer's
+	// listers and the Node authorizer's graph (its informers' handlers
+	// are registered in the graph populator), the ClusterIP allocator and
+	// its repair loops (service CIDRs, IP addresses), the endpoint slice
+	// getter of the service resolver the API server reaches aggregated
+	// APIs and webhooks with, and the quota evaluators the ResourceQuota
+	// admission plugin (and the controller manager's quota controller)
+	// use, which watch device classes and resource claims. Like the
+	// start-up roots above, each is already a dependency of the roots.
+	"./pkg/kubeapiserver/authorizer",
+	"./plugin/pkg/auth/authorizer/node",
+	"./pkg/registry/core/service/ipallocator",
+	"./pkg/registry/core/service/ipallocator/controller",
+	"k8s.io/apiserver/pkg/util/proxy",
+	"./pkg/quota/v1/evaluator/core",
+	// The scheduler's resource slice tracker for dynamic resource
+	// allocation, which the scheduler hands its informers; the kubelet's
+	// CSI node info manager, which creates the node's CSINode.
+	"k8s.io/dynamic-resource-allocation/resourceslice/tracker",
+	"./pkg/volume/csi/nodeinfomanager",
 }
 
 // Result is an analyzed tree: facts, the symbol index and identifier

@@ -17,9 +17,9 @@ import (
 // every piece of code sharing it.
 //
 // What it finds: every call, in a non-test file of a root package, of
-// Informer() or Lister() on a typed informer (a type named …Informer of a
-// package k8s.io/client-go/informers/<group>/<version>, or of a generated
-// clientset's informers/externalversions/<group>/<version>), of
+// Informer(), TypedInformer() or Lister() on a typed informer (a type
+// named …Informer of a package k8s.io/client-go/informers/<group>/<version>,
+// or of a generated clientset's informers/externalversions/<group>/<version>), of
 // InformerFor on a type whose InformerFor takes a runtime.Object and a
 // NewInformerFunc (the typed factories and their internal interface), and
 // of ForResource on a factory (typed, dynamic or metadata).
@@ -37,7 +37,7 @@ import (
 // GenericInformer are not requests: ForResource made the informer.
 var InformersPass = &Pass{
 	Name:     "informers",
-	Doc:      "requests to shared informer factories: Informer() and Lister() of typed informers, InformerFor and ForResource, with the resource asked for",
+	Doc:      "requests to shared informer factories: Informer(), TypedInformer() and Lister() of typed informers, InformerFor and ForResource, with the resource asked for",
 	Requires: []*Pass{indexPass},
 	Run:      withIndex(runInformers),
 }
@@ -71,7 +71,7 @@ func runInformers(ix *index, facts *fact.Facts) error {
 			Expr:      exprString(recv),
 		}
 		switch fn.Name() {
-		case "Informer", "Lister":
+		case "Informer", "TypedInformer", "Lister":
 			if len(call.Args) != 0 {
 				continue
 			}

@@ -15,7 +15,7 @@ import (
 // minAttributed is the fraction of a whole recorded run of the default
 // release that must be attributed to code: every event, write and watch,
 // start-up included. What is left must each say why.
-const minAttributed = 0.95
+const minAttributed = 0.99
 
 // defaultRecording is the recording of the default release's deployment
 // scenario: the one `kubewalk record` left in the shared cache, else the

@@ -225,3 +225,32 @@ func pkgDir(p string) string {
 	}
 	return ""
 }
+
+// linkedDirs are library directories a component links and runs code of
+// at run time, outside its own directories: their informers and writes
+// are the component's own. Several components link each of them, so
+// they belong to no one component's directories (componentDirs,
+// moreDirs); a component's whole run counts them for the components
+// listed here. The facts carry no import graph to decide this from, and
+// the call graph does not reach them from a component's command, which
+// is not an analysis root.
+var linkedDirs = map[string][]string{
+	// The delegated authentication every component serving HTTPS
+	// builds: its client CA and request-header config map informers.
+	"kube-scheduler": {
+		"staging/src/k8s.io/apiserver/pkg/server/dynamiccertificates",
+		"staging/src/k8s.io/apiserver/pkg/authentication/request/headerrequest",
+		// The resource slice tracker, handed the scheduler's informers.
+		"staging/src/k8s.io/dynamic-resource-allocation",
+	},
+	"kube-controller-manager": {
+		"staging/src/k8s.io/apiserver/pkg/server/dynamiccertificates",
+		"staging/src/k8s.io/apiserver/pkg/authentication/request/headerrequest",
+		// The quota evaluators of the resource quota controller.
+		"pkg/quota",
+	},
+	// The quota evaluators of the ResourceQuota admission plugin.
+	"kube-apiserver": {"pkg/quota"},
+	// The volume plugins the kubelet runs: the CSI node info manager.
+	"kubelet": {"pkg/volume"},
+}

@@ -45,7 +45,7 @@ func (x *Explainer) whole(r Record, run *wholeRun) Explanation {
 		ex.Steps = x.stepsFor(codeSites(ex.Code), "")
 		ex.Explained = len(ex.Code) > 0 || len(ex.Steps) > 0
 	} else {
-		if !ex.Explained && len(comp.Dirs) > 0 && !kcmItself {
+		if len(ex.Code) == 0 && len(comp.Dirs) > 0 && !kcmItself {
 			// The component's code beyond componentDirs: the
 			// aggregator's, the client builder's.
 			wc := comp
@@ -112,12 +112,13 @@ func codeSites(cs []Code) []fact.Location {
 }
 
 // wholeDirs are the directories of a component's code for a whole run:
-// componentDirs' and moreDirs'.
+// componentDirs', moreDirs' and linkedDirs'.
 func wholeDirs(c Component) []string {
-	if more, ok := moreDirs[c.Name]; ok {
-		return append(slices.Clone(c.Dirs), more...)
+	more := append(slices.Clone(moreDirs[c.Name]), linkedDirs[c.Name]...)
+	if len(more) == 0 {
+		return c.Dirs
 	}
-	return c.Dirs
+	return append(slices.Clone(c.Dirs), more...)
 }
 
 // moreDirs are the directories of a component's code beyond

@@ -191,6 +191,56 @@ func TestAttributeWatches(t *testing.T) {
 	}
 }
 
+// A library several components link (the delegated authentication's
+// config map informer) counts for each component that links it, and for
+// no other.
+func TestAttributeLinkedLibraryWatches(t *testing.T) {
+	const uri = "/api/v1/namespaces/kube-system/configmaps?fieldSelector=metadata.name%3Dextension-apiserver-authentication" + watchQuery
+	rec := &record.Recording{
+		Format: record.Format, Tag: "v1.37.2", Scenario: "deployment",
+		Audit: []record.AuditEntry{
+			watchEntry(-900, "system:kube-scheduler", "kube-scheduler/v1.37.2 (linux/amd64) kubernetes/unknown", "", "configmaps", uri),
+			watchEntry(-900, "system:kube-controller-manager", "kube-controller-manager/v1.37.2 (linux/amd64) kubernetes/unknown", "", "configmaps", uri),
+			watchEntry(-900, "system:kube-proxy", "kube-proxy/v1.37.2 (linux/amd64) kubernetes/unknown", "", "configmaps", uri),
+		},
+	}
+	f := factoryFacts()
+	f.Roots = append(f.Roots, "k8s.io/apiserver/pkg/server/dynamiccertificates")
+	const ctor = "k8s.io/apiserver/pkg/server/dynamiccertificates.NewDynamicCAFromConfigMapController"
+	f.Calls = append(f.Calls, fact.Call{From: ctor, To: "k8s.io/client-go/informers/core/v1.NewFilteredConfigMapInformer",
+		At: loc("staging/src/k8s.io/apiserver/pkg/server/dynamiccertificates/configmap_cafile_content.go", 92), Kind: "static"})
+	at := New(f, nil, Options{}).Attribute(rec)
+	for i, want := range []bool{true, true, false} {
+		ex := at.Audit[i].Explanation
+		if ex.Explained != want {
+			t.Errorf("watch by %s: explained %v, want %v (note %q)", at.Audit[i].User, ex.Explained, want, ex.Note)
+			continue
+		}
+		if want && (len(ex.Code) != 1 || ex.Code[0].Symbol != ctor || ex.Code[0].Role != "opened") {
+			t.Errorf("watch by %s: code %+v, want the delegated authentication's informer", at.Audit[i].User, ex.Code)
+		}
+	}
+	if n := at.Audit[2].Explanation.Note; !strings.Contains(n, "no list-watch or informer request of configmaps found in kube-proxy") {
+		t.Errorf("kube-proxy, which does not link it: note %q", n)
+	}
+
+	// A write too: the kubelet's CSINode, created by the volume plugins'
+	// node info manager outside pkg/kubelet.
+	const create = kk + "pkg/volume/csi/nodeinfomanager.nodeInfoManager.CreateCSINode"
+	f.Roots = append(f.Roots, "./pkg/volume/csi/nodeinfomanager")
+	f.Writes = append(f.Writes, fact.Write{
+		Caller: fact.FuncRef{Symbol: create, Decl: loc("pkg/volume/csi/nodeinfomanager/nodeinfomanager.go", 509)},
+		At:     loc("pkg/volume/csi/nodeinfomanager/nodeinfomanager.go", 535), Verb: "create", APIVerb: "create",
+		Resource: fact.Resource{Group: "storage.k8s.io", Version: "v1", Kind: "CSINode", Resource: "csinodes"},
+	})
+	rec.Audit = []record.AuditEntry{{At: -900, Stage: "ResponseComplete", Verb: "create", Group: "storage.k8s.io", Resource: "csinodes", Name: "node1",
+		User: "system:node:node1", UserAgent: "kubelet/v1.37.2 (linux/amd64) kubernetes/unknown", RequestURI: "/apis/storage.k8s.io/v1/csinodes", Code: 201}}
+	at = New(f, nil, Options{}).Attribute(rec)
+	if ex := at.Audit[0].Explanation; !ex.Explained || len(ex.Code) != 1 || ex.Code[0].Symbol != create {
+		t.Errorf("the kubelet's CSINode create: explained %v, code %+v, note %q", ex.Explained, ex.Code, ex.Note)
+	}
+}
+
 // The summary counts every item by kind and phase, and its line says how
 // many were attributed.
 func TestAttributionSummary(t *testing.T) {

@@ -45,6 +45,9 @@ func addAllEventHandlers(sched *Scheduler, informerFactory informers.SharedInfor
 	// a handler type with OnAdd/OnUpdate/OnDelete, and a resync period
 	informerFactory.Core().V1().Nodes().Informer().AddEventHandlerWithResyncPeriod(&nodeHandler{sched}, 30*time.Second) // want handler "AddEventHandlerWithResyncPeriod /v1 Node nodes add=scheduler.nodeHandler.OnAdd(method) update=scheduler.nodeHandler.OnUpdate(method) delete=scheduler.nodeHandler.OnDelete(method) resync=30 * time.Second caller=scheduler.addAllEventHandlers" // want informer "Informer /v1 Node nodes factory=k8s.io/client-go/informers expr=informerFactory.Core().V1().Nodes() caller=scheduler.addAllEventHandlers"
 
+	// the type-safe variant is a request for the same informer
+	_ = informerFactory.Core().V1().Nodes().TypedInformer() // want informer "TypedInformer /v1 Node nodes factory=k8s.io/client-go/informers expr=informerFactory.Core().V1().Nodes() caller=scheduler.addAllEventHandlers"
+
 	// a local informer variable, detailed funcs, options
 	ingInf := informerFactory.Networking().V1().Ingresses().Informer() // want informer "Informer networking.k8s.io/v1 Ingress ingresses factory=k8s.io/client-go/informers expr=informerFactory.Networking().V1().Ingresses() caller=scheduler.addAllEventHandlers"
 	resync := time.Minute
