@@ -73,28 +73,30 @@ func (b *builder) recorded(scenario string) *recordedRun {
 	return nil
 }
 
-// attributed explains every item of rec and files the scenario's items
-// by the step each is attributed to first.
+// attributed explains every item of rec, keeps the scenario's in items
+// and files every item — the control plane's start-up and what it does by
+// itself too, which the steps about them explain — by the step each is
+// attributed to first.
 func attributed(x *explain.Explainer, rec *record.Recording) *recordedRun {
 	r := &recordedRun{rec: rec, at: x.Attribute(rec), byStep: map[string][]obsItem{}}
+	var all []obsItem
 	for i := range r.at.Audit {
 		a := &r.at.Audit[i]
-		if a.Scenario {
-			r.items = append(r.items, obsItem{At: a.At, Audit: a})
-		}
+		all = append(all, obsItem{At: a.At, Audit: a})
 	}
 	for i := range r.at.Events {
 		e := &r.at.Events[i]
-		if e.Scenario {
-			r.items = append(r.items, obsItem{At: e.At, Event: e})
-		}
+		all = append(all, obsItem{At: e.At, Event: e})
 	}
-	slices.SortStableFunc(r.items, func(a, b obsItem) int { return cmp.Compare(a.At, b.At) })
-	for i := range r.items {
-		it := &r.items[i]
+	slices.SortStableFunc(all, func(a, b obsItem) int { return cmp.Compare(a.At, b.At) })
+	for i := range all {
+		it := &all[i]
 		if s := it.explanation().Steps; len(s) > 0 {
 			it.Doc, it.Step = s[0].Walkthrough, s[0].Step
 			r.byStep[it.Doc+"#"+it.Step] = append(r.byStep[it.Doc+"#"+it.Step], *it)
+		}
+		if it.scenario() {
+			r.items = append(r.items, *it)
 		}
 	}
 	return r
