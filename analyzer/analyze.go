@@ -138,8 +138,11 @@ var DefaultRoots = []string{
 	"./pkg/quota/v1/evaluator/core",
 	// The scheduler's resource slice tracker for dynamic resource
 	// allocation, which the scheduler hands its informers; the kubelet's
-	// CSI node info manager, which creates the node's CSINode.
-	"k8s.io/dynamic-resource-allocation/resourceslice/tracker",
+	// CSI node info manager, which creates the node's CSINode. The
+	// tracker is newer than some releases kubewalk reads (v1.31 has none):
+	// as a pattern it matches nothing there, where an import path would
+	// be a missing root.
+	"k8s.io/dynamic-resource-allocation/resourceslice/tracker/...",
 	"./pkg/volume/csi/nodeinfomanager",
 }
 
