@@ -5,6 +5,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/kubewalk/kubewalk/analyzer/fact"
 	"github.com/kubewalk/kubewalk/record"
@@ -26,7 +27,8 @@ func (f Filter) phase(name string) bool {
 
 func (f Filter) program(name string) bool { return f.Program == "" || name == f.Program }
 
-// Index is the coverage of one recording, ready for look-ups.
+// Index is the coverage of one recording, ready for look-ups. It is safe
+// for concurrent use: the site renders pages in parallel over one Index.
 type Index struct {
 	// Scenario and Tag are the recording's.
 	Scenario, Tag string
@@ -34,7 +36,8 @@ type Index struct {
 	files         map[string]int
 	first         []int
 	// blocks are each file's decoded blocks, filled as files are asked
-	// for; hits are the Hits decoded.
+	// for, under mu; hits are the Hits decoded.
+	mu     sync.Mutex
 	blocks map[int][]record.Block
 	hits   []hits
 }
@@ -64,6 +67,8 @@ func New(rec *record.Recording) *Index {
 
 // fileBlocks returns the decoded blocks of file fi.
 func (x *Index) fileBlocks(fi int) []record.Block {
+	x.mu.Lock()
+	defer x.mu.Unlock()
 	bs, ok := x.blocks[fi]
 	if !ok {
 		bs = x.cov.Files[fi].Decode()

@@ -1,6 +1,7 @@
 package coverage
 
 import (
+	"sync"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -113,5 +114,30 @@ func TestLines(t *testing.T) {
 	}
 	if New(&record.Recording{}) != nil {
 		t.Error("an index of a recording without coverage")
+	}
+}
+
+// TestConcurrentLookups: the site renders pages in parallel over one
+// Index; its blocks are decoded lazily, and that must not race (a build
+// crashed with "concurrent map read and map write"). Run with -race, or
+// the runtime's own check of map writes, it fails without the lock.
+func TestConcurrentLookups(t *testing.T) {
+	x := New(fixture("rollout", 2))
+	want, _ := x.Lines("pkg/controller/deployment/sync.go", Filter{})
+	x = New(fixture("rollout", 2))
+	var wg sync.WaitGroup
+	got := make([][]Line, 16)
+	for i := range got {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			got[i], _ = x.Lines("pkg/controller/deployment/sync.go", Filter{})
+		}()
+	}
+	wg.Wait()
+	for i, g := range got {
+		if diff := cmp.Diff(want, g); diff != "" {
+			t.Errorf("lookup %d (-want +got):\n%s", i, diff)
+		}
 	}
 }
