@@ -248,12 +248,18 @@ func (b *builder) excerpt(v views, e *walkthrough.Excerpt) (*excerptView, error)
 	}
 	label, gh := v.lines(p, from, to), v.lines(p, e.From, e.To)
 	rows, stable := v.excerptRows(p, excerpt(lines, e.From, e.To, e.Highlight, e.Context))
+	// A cited file has a source page unless it would pass the page budget
+	// (unrenderOversized): then the link goes to GitHub at the tag.
+	href := b.opts.SourceURL(p, label.from, label.to)
+	if b.rendered[p] {
+		href = b.link(v.page, SourcePage(p), lineFragment(from, to))
+	}
 	return &excerptView{
 		Caption:     e.Caption,
 		Symbol:      e.Resolved.Symbol.Name,
 		File:        p + ":" + label.String(),
 		FileLines:   label.Mark,
-		Href:        b.link(v.page, SourcePage(p), lineFragment(from, to)),
+		Href:        href,
 		GitHub:      b.opts.SourceURL(p, gh.from, gh.to),
 		GitHubLines: gh.Mark,
 		Lines:       rows,
