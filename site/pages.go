@@ -38,7 +38,11 @@ func (b *builder) homePage() ([]byte, error) {
 		// FactsNewest is the release whose facts the file is compressed
 		// against (factsfile.go), "" for none: the way to open it differs.
 		FactsNewest string
-	}{Docs: docs, Files: len(b.files), Changes: b.homeChanges()}
+		// Platform is the GOOS/GOARCH the facts describe ("" when they
+		// do not say): a reader learns other platforms' files are not in
+		// them.
+		Platform string
+	}{Docs: docs, Files: len(b.files), Changes: b.homeChanges(), Platform: b.in.Facts.Platform}
 	if nb := b.factsNewest(); nb != nil {
 		body.FactsNewest = nb.in.Tag
 	}
