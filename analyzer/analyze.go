@@ -4,9 +4,12 @@ import (
 	"context"
 	"fmt"
 	"github.com/kubewalk/kubewalk/analyzer/fact"
+	"os"
+	"os/exec"
 	"runtime"
 	"runtime/debug"
 	"sort"
+	"strings"
 	"sync"
 	"time"
 )
@@ -198,7 +201,11 @@ func Analyze(ctx context.Context, cfg Config) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	facts := fact.Facts{Schema: fact.SchemaVersion, Tag: cfg.Tag, Commit: cfg.Commit, Roots: sortedCopy(cfg.roots())}
+	platform, err := goPlatform(ctx, prog.Dir, cfg.Env)
+	if err != nil {
+		return nil, err
+	}
+	facts := fact.Facts{Schema: fact.SchemaVersion, Tag: cfg.Tag, Commit: cfg.Commit, Roots: sortedCopy(cfg.roots()), Platform: platform}
 	for path, p := range prog.Packages {
 		if len(p.Errors) > 0 {
 			facts.Incomplete = append(facts.Incomplete, path)
@@ -218,6 +225,23 @@ func Analyze(ctx context.Context, cfg Config) (*Result, error) {
 	logf("analyzer: %d symbols; passes %v; xrefs of %d files (waited %v); total %v",
 		len(syms), t2.Sub(t1).Round(time.Millisecond), len(xrefs), time.Since(t2).Round(time.Millisecond), time.Since(t0).Round(time.Millisecond))
 	return &Result{Symbols: syms, Xrefs: xrefs, facts: facts, dir: prog.Dir, stats: stats}, nil
+}
+
+// goPlatform is the GOOS/GOARCH the go command lists packages for in dir
+// with env, as listAndCheck runs it: the platform the facts describe.
+func goPlatform(ctx context.Context, dir string, env []string) (string, error) {
+	cmd := exec.CommandContext(ctx, "go", "env", "GOOS", "GOARCH")
+	cmd.Dir = dir
+	cmd.Env = append(append(os.Environ(), env...), "CGO_ENABLED=0")
+	out, err := cmd.Output()
+	if err != nil {
+		return "", fmt.Errorf("go env: %w", err)
+	}
+	f := strings.Fields(string(out))
+	if len(f) != 2 {
+		return "", fmt.Errorf("go env GOOS GOARCH: unexpected output %q", out)
+	}
+	return f[0] + "/" + f[1], nil
 }
 
 // Lookup returns the symbol named name ("importpath.Name" or

@@ -139,6 +139,9 @@ func Build(ctx context.Context, in Input, opts Options) (Stats, error) {
 	var pl *placer
 	build := func(dir string, old map[string]cachedOut) (Stats, error) {
 		b, err := prepare(in, opts)
+		if err == nil {
+			err = unrenderOversized(b)
+		}
 		if err != nil {
 			return Stats{}, err
 		}
@@ -172,8 +175,11 @@ type builder struct {
 	prose    map[*walkthrough.Markdown]template.HTML
 	files    []string // rendered source files, sorted
 	rendered map[string]bool
-	xrefs    map[string][]fact.Ident
-	cites    map[string][]cite
+	// oversized: a one-release build left files unrendered for their
+	// size (unrenderOversized), so its prose needs retargeting.
+	oversized bool
+	xrefs     map[string][]fact.Ident
+	cites     map[string][]cite
 
 	mu    sync.Mutex
 	cache map[string]*cachedFile // highlighted for pages in walkthroughs/
@@ -257,6 +263,9 @@ type page struct {
 
 func render(ctx context.Context, in Input, opts Options, dir string) (Stats, error) {
 	b, err := prepareLangs(in, opts)
+	if err == nil {
+		err = unrenderOversized(b)
+	}
 	if err != nil {
 		return Stats{}, err
 	}

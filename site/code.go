@@ -44,7 +44,9 @@ const maxCode = 1<<20 - 48<<10
 // sourceCode is the code of a source page and its number of lines. A
 // generated file is rendered lighter (declarations classed, no links for
 // uses: codehtml.Options.DeclsOnly), and so is any file whose full
-// rendering would pass maxCode; one that still passes it is plain text.
+// rendering would pass maxCode; one that still passes it is plain text
+// (a one-release build renders no file whose plain text passes maxCode:
+// unrenderOversized).
 // Line anchors (#L12) are the same at every level, so links into the page
 // never depend on how it was rendered.
 //

@@ -100,7 +100,8 @@
 //
 // Which files get source pages: those a walkthrough cites (excerpts and
 // inline references) and those a handler, wiring, write or event points
-// into. Identifier links go to the target's source page when it has one and
+// into, but for a file whose page would pass a megabyte even as plain
+// text, which a site of one release links on GitHub (regenerated.go). Identifier links go to the target's source page when it has one and
 // to GitHub at the tag otherwise — rendering every target would pull in
 // most of the tree for a few clicks.
 //

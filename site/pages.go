@@ -38,7 +38,11 @@ func (b *builder) homePage() ([]byte, error) {
 		// FactsNewest is the release whose facts the file is compressed
 		// against (factsfile.go), "" for none: the way to open it differs.
 		FactsNewest string
-	}{Docs: docs, Files: len(b.files), Changes: b.homeChanges()}
+		// Platform is the GOOS/GOARCH the facts describe ("" when they
+		// do not say): a reader learns other platforms' files are not in
+		// them.
+		Platform string
+	}{Docs: docs, Files: len(b.files), Changes: b.homeChanges(), Platform: b.in.Facts.Platform}
 	if nb := b.factsNewest(); nb != nil {
 		body.FactsNewest = nb.in.Tag
 	}
@@ -248,12 +252,18 @@ func (b *builder) excerpt(v views, e *walkthrough.Excerpt) (*excerptView, error)
 	}
 	label, gh := v.lines(p, from, to), v.lines(p, e.From, e.To)
 	rows, stable := v.excerptRows(p, excerpt(lines, e.From, e.To, e.Highlight, e.Context))
+	// A cited file has a source page unless it would pass the page budget
+	// (unrenderOversized): then the link goes to GitHub at the tag.
+	href := b.opts.SourceURL(p, label.from, label.to)
+	if b.rendered[p] {
+		href = b.link(v.page, SourcePage(p), lineFragment(from, to))
+	}
 	return &excerptView{
 		Caption:     e.Caption,
 		Symbol:      e.Resolved.Symbol.Name,
 		File:        p + ":" + label.String(),
 		FileLines:   label.Mark,
-		Href:        b.link(v.page, SourcePage(p), lineFragment(from, to)),
+		Href:        href,
 		GitHub:      b.opts.SourceURL(p, gh.from, gh.to),
 		GitHubLines: gh.Mark,
 		Lines:       rows,

@@ -1,11 +1,13 @@
 package site
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
 	"path"
 	"slices"
+	"strconv"
 
 	"github.com/kubewalk/kubewalk/internal/render/codehtml"
 )
@@ -95,4 +97,52 @@ func sharedLineShare(a, b []string) float64 {
 		}
 	}
 	return float64(n) / float64(len(a))
+}
+
+// A file whose source page would pass the page budget (maxCode) even as
+// plain text, the lightest rendering sourceCode has — the gogo-generated
+// CRI API of v1.29–v1.33 would be 2.1 MB so — is not rendered in a site
+// of one release: like a file an older release regenerated, its links go
+// to GitHub at the tag. (A site of several releases cuts such a page into
+// parts instead: merge.go.) A page of its declarations alone would not
+// do: facts and walkthroughs link any of its lines.
+
+// unrenderOversized takes the files whose page would pass maxCode out of
+// a one-release build's rendered files, before any page links to them.
+func unrenderOversized(b *builder) error {
+	var drop []string
+	for _, f := range b.files {
+		src, err := b.in.ReadFile(f)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue // the page errs the same way, with its file named
+		}
+		if err != nil {
+			return fmt.Errorf("%s: %w", f, err)
+		}
+		if !plainFits(src, b.sourceCoverage(f)) {
+			drop = append(drop, f)
+		}
+	}
+	if len(drop) == 0 {
+		return nil
+	}
+	files := slices.DeleteFunc(slices.Clone(b.files), func(f string) bool { return slices.Contains(drop, f) })
+	for _, f := range drop {
+		delete(b.rendered, f) // the languages' one map
+	}
+	for _, lb := range langsOf(b) {
+		lb.files, lb.oversized = files, true
+	}
+	return nil
+}
+
+// plainFits reports whether src as plain text, with cov's marks, is
+// within maxCode, as sourceCode measures it. Escaping makes a byte five
+// at most, so a file under that bound is not rendered to know.
+func plainFits(src []byte, cov *sourceCov) bool {
+	n := bytes.Count(src, []byte("\n")) + 1
+	if 5*len(src)+n*(lineMarkup+len(strconv.Itoa(n)))+cov.size() <= maxCode {
+		return true
+	}
+	return codeSize(codehtml.Plain(src))+cov.size() <= maxCode
 }

@@ -489,11 +489,12 @@ var symrefHref = regexp.MustCompile(`href="((?:\.\./)*)src/([^"#?]*)(#[^"]*)?"`)
 
 // retarget points the links into the source pages of a walkthrough's
 // HTML, on page p, at the shared pages serving b's release, or at GitHub
-// for a file the release does not render (unrenderRegenerated). A link
+// for a file the release does not render (unrenderRegenerated,
+// unrenderOversized). A link
 // that names no file of the release's is left as it was (the link
 // checker reports it).
 func (b *builder) retarget(p string, h template.HTML) template.HTML {
-	if b.set == nil || !strings.Contains(string(h), "src/") {
+	if b.set == nil && !b.oversized || !strings.Contains(string(h), "src/") {
 		return h
 	}
 	// Safe: only href values change, to relURL's escaped output.
@@ -508,7 +509,7 @@ func (b *builder) retarget(p string, h template.HTML) template.HTML {
 			return m
 		}
 		frag := strings.TrimPrefix(html.UnescapeString(s[3]), "#")
-		if b.set.srcVariant("src/"+target, b.self) == "" {
+		if b.set == nil || b.set.srcVariant("src/"+target, b.self) == "" {
 			f, ok := strings.CutSuffix(target, ".html")
 			from, to, okL := parseLines(frag)
 			if !ok || b.rendered[f] || !okL {

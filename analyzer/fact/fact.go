@@ -7,7 +7,7 @@ package fact
 // SchemaVersion is the version of the facts.json schema and of the facts
 // cache. Bump it whenever a field is added, removed or changes meaning: the
 // cache key includes it, so stale caches are ignored rather than misread.
-const SchemaVersion = 7
+const SchemaVersion = 8
 
 // Location is a span of lines in a file of the tree.
 type Location struct {
@@ -311,6 +311,11 @@ type Facts struct {
 	Tag    string   `json:"tag"`
 	Commit string   `json:"commit,omitempty"`
 	Roots  []string `json:"roots"`
+	// Platform is the GOOS/GOARCH the tree was loaded for, as the go
+	// command chose it ("linux/amd64"): files built only for other
+	// platforms, such as _windows.go files, are not in the facts.
+	// (Schema 8.)
+	Platform string `json:"platform,omitempty"`
 	// Incomplete lists the packages that did not load cleanly (a list,
 	// parse or type error that is not one of the expected kinds): facts in
 	// them, and in code that depends on them, may be missing. At a release
