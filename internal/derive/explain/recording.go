@@ -86,7 +86,7 @@ func (x *Explainer) Attribute(rec *record.Recording) *Attribution {
 			}
 			run.hops = append(run.hops, hop{verb: a.Verb, resource: a.Resource, summary: what + " " + a.Name, comp: c.Name, callers: callers})
 		}
-		if ev, ok := events[key{a.Namespace, a.Name}]; ok && a.Resource == "events" && a.IsWrite() && !hasRole(ex.Code, "wrote") {
+		if ev, ok := events[key{a.Namespace, a.Name}]; ok && a.Resource == "events" && a.IsWrite() && !writtenByComponent(ex.Code) {
 			eventWrite(&ex, ev)
 		}
 		scenario := a.At >= 0 && a.Namespace == ns && a.IsWrite()
@@ -127,9 +127,26 @@ func eventWrite(ex *Explanation, ev Explanation) {
 	ex.Explained = true
 }
 
-func hasRole(cs []Code, role string) bool {
+// writtenByComponent reports whether an Event object's write has a write
+// site of the component's own: a typed client call outside client-go's
+// event broadcasters. A write found only in the broadcasters' sinks
+// (tools/record's EventSink, tools/events) is the recorder call's, which
+// eventWrite names instead — the sink writes whatever any recorder call
+// of the component was given.
+func writtenByComponent(cs []Code) bool {
 	for _, c := range cs {
-		if c.Role == role {
+		if c.Role == "wrote" && !isEventSink(c.Path) {
+			return true
+		}
+	}
+	return false
+}
+
+// isEventSink reports whether path is a file of client-go's event
+// broadcasters.
+func isEventSink(path string) bool {
+	for _, d := range []string{"k8s.io/client-go/tools/record/", "k8s.io/client-go/tools/events/"} {
+		if strings.Contains(path, d) {
 			return true
 		}
 	}

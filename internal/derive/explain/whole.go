@@ -88,7 +88,13 @@ func (x *Explainer) writeSteps(ex *Explanation) {
 	}
 	if len(sites) == 0 {
 		// An Event's write gets its steps from the event (eventWrite);
+		// the user's own request (kubectl, whose code is not analysed)
+		// keeps the steps of the code that handles it, which explain it;
 		// any other is not explained by who watches its resource.
+		if ex.Component != nil && ex.Component.Name == "kubectl" {
+			ex.Explained = len(ex.Code) > 0 || len(ex.Steps) > 0
+			return
+		}
 		if ex.Audit == nil || ex.Audit.Resource != "events" {
 			ex.Steps = nil
 			ex.Explained = len(ex.Code) > 0
