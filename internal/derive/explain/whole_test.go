@@ -331,3 +331,53 @@ func TestReadAuditLog(t *testing.T) {
 		t.Errorf("a line that is not an audit event: err %v, want one naming line 2", err)
 	}
 }
+
+// An Event's write whose only write site is client-go's event sink is
+// the recorder call's: the sink writes what any recorder call of the
+// component was given, so the call that emitted the event is named.
+func TestAttributeEventWriteToRecorderCall(t *testing.T) {
+	fn := func(sym, path string, line int) fact.FuncRef {
+		return fact.FuncRef{Symbol: sym, Decl: fact.Location{Path: path, StartLine: line, EndLine: line + 40}}
+	}
+	const sinkPath = "staging/src/k8s.io/client-go/tools/record/event.go"
+	f := &fact.Facts{
+		Tag:   "v1.37.2",
+		Roots: []string{"./pkg/controller/...", "k8s.io/client-go/tools/record"},
+		Events: []fact.Event{{
+			Caller: fn(kk+"pkg/controller/deployment.DeploymentController.scaleReplicaSet", "pkg/controller/deployment/sync.go", 400),
+			At:     loc("pkg/controller/deployment/sync.go", 420), Recorder: "record.EventRecorder", Method: "Eventf",
+			Type: "Normal", Reason: "ScalingReplicaSet", ReasonExpr: `"ScalingReplicaSet"`, Message: "Scaled %s replica set %s from %d to %d",
+		}},
+		Writes: []fact.Write{{
+			Caller: fn("k8s.io/client-go/tools/record.recordEvent", sinkPath, 300), At: loc(sinkPath, 320),
+			Resource: fact.Resource{Version: "v1", Kind: "Event", Resource: "events"}, Verb: "create", APIVerb: "create", Via: "record.EventSink",
+		}},
+		// The controller reaches the sink (through the broadcaster it
+		// starts), so the sink's write counts as the controller manager's.
+		Calls: []fact.Call{{From: kk + "pkg/controller/deployment.DeploymentController.scaleReplicaSet", To: "k8s.io/client-go/tools/record.recordEvent",
+			At: loc("pkg/controller/deployment/sync.go", 421), Kind: "static"}},
+	}
+	const agent = "kube-controller-manager/v1.37.2 (linux/amd64) kubernetes/unknown/system:serviceaccount:kube-system:deployment-controller"
+	rec := &record.Recording{
+		Format: record.Format, Tag: "v1.37.2", Scenario: "deployment",
+		Events: []record.Event{{
+			At: 10, Type: "Normal", Reason: "ScalingReplicaSet", Component: "deployment-controller", Count: 1,
+			Object:  record.ObjectRef{Kind: "Deployment", Namespace: "default", Name: "nginx-deployment"},
+			Message: "Scaled up replica set nginx-deployment-54fd4d6d4c from 0 to 3", Name: "nginx-deployment.1", Namespace: "default",
+		}},
+		Audit: []record.AuditEntry{{
+			At: 10, Stage: "ResponseComplete", Verb: "create", Version: "v1", Resource: "events", Namespace: "default", Name: "nginx-deployment.1",
+			User: "system:serviceaccount:kube-system:deployment-controller", UserAgent: agent,
+			RequestURI: "/api/v1/namespaces/default/events", Code: 201, ObjectKind: "Event",
+		}},
+	}
+	at := New(f, nil, Options{}).Attribute(rec)
+	ex := at.Audit[0].Explanation
+	i := slices.IndexFunc(ex.Code, func(c Code) bool { return c.Role == "emitted" })
+	if i < 0 || ex.Code[i].Path != "pkg/controller/deployment/sync.go" || ex.Code[i].Line != 420 {
+		t.Fatalf("the event's write is attributed to %+v, want the recorder call at pkg/controller/deployment/sync.go:420", ex.Code)
+	}
+	if !ex.Explained {
+		t.Error("the event's write is not explained")
+	}
+}
