@@ -213,6 +213,13 @@ func (r *run) scenario(ctx context.Context, sc Scenario) (*Recording, error) {
 		// take longer, has the run's.
 		err := r.waitFor(ctx, nil, what, time.Until(deadline), func(cctx context.Context) (bool, error) {
 			for next < len(bounds) {
+				// The timeout bounds the scenario, snapshots included: a
+				// check that began in time must not pass boundaries that
+				// the cluster reached while counters were being written
+				// after it.
+				if time.Now().After(deadline) {
+					return false, nil
+				}
 				ok, err := bounds[next].passed(cctx)
 				if !ok || err != nil {
 					return false, err
