@@ -168,12 +168,6 @@ func (x *Explainer) indexCalls() {
 	})
 }
 
-// callSites are the places sym is called from.
-func (x *Explainer) callSites(sym string) []fact.Location {
-	x.indexCalls()
-	return x.sites[sym]
-}
-
 // reachFrom returns the functions sym calls, directly or through others,
 // sym included, breadth first up to a bound (the forward counterpart of
 // reach).
