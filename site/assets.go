@@ -25,11 +25,12 @@ type asset struct {
 }
 
 // assets returns templates' assets/, site.css with the code tokens' CSS
-// (internal/render/codehtml) appended.
-func assets() ([]asset, error) {
+// (internal/render/codehtml) appended; releases.js, the script of a site
+// of several releases' pages, only when withReleases.
+func assets(withReleases bool) ([]asset, error) {
 	var as []asset
 	err := fs.WalkDir(templates.FS, strings.TrimSuffix(assetsDir, "/"), func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
+		if err != nil || d.IsDir() || p == assetsDir+releasesJS && !withReleases {
 			return err
 		}
 		data, err := fs.ReadFile(templates.FS, p)
@@ -43,6 +44,22 @@ func assets() ([]asset, error) {
 		return nil
 	})
 	return as, err
+}
+
+// releasesJS is the script only the pages of a site of several releases
+// load (releasesScript).
+const releasesJS = "releases.js"
+
+// releasesScript returns the link from the page at site path p to
+// releases.js, or "" when b's pages do not load it: they do when the
+// release is one of several, in a multi-release site (b.set) or built
+// with the changes since the previous release (Input.Since), whose diffs
+// releases.js draws.
+func (b *builder) releasesScript(p string) string {
+	if b.set == nil && b.in.Since == "" {
+		return ""
+	}
+	return b.asset(p, releasesJS)
 }
 
 // asset returns the link from the page at site path p of b's release to

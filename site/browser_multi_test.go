@@ -151,7 +151,7 @@ func TestBrowserDiffSameAsAnother(t *testing.T) {
 	}
 	page := `<!DOCTYPE html><html lang="en"><head><title>T</title></head><body><div hidden data-diffs="d.diffs.js"></div>` +
 		`<template id="diffbox"><div class="diffbox"><pre class="code diff"></pre><p><a>on the changes page</a></p></div></template>` +
-		`<ul class="changes"><li><a class="badge" data-diff href="c.html#d2">changed</a></li></ul><script src="site.js"></script></body></html>`
+		`<ul class="changes"><li><a class="badge" data-diff href="c.html#d2">changed</a></li></ul><script src="releases.js"></script><script src="site.js"></script></body></html>`
 	dir := withSiteJS(t, map[string]string{"w.html": page, "d.diffs.js": string(js)})
 	ctx := browser(t, 800, 600)
 	openPage(t, ctx, fileURL(t, dir)+"w.html")

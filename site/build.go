@@ -678,7 +678,7 @@ func (b *builder) dataPages(l *pageList) error {
 		return nil // a multi-release site has one marker and one assets/, at its root (writeRoot)
 	}
 	l.static(markerFile, []byte("kubewalk site\n"))
-	as, err := assets()
+	as, err := assets(b.in.Since != "")
 	if err != nil {
 		return err
 	}

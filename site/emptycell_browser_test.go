@@ -28,7 +28,7 @@ func TestBrowserEmptyCellOlder(t *testing.T) {
 		`<td id="shared-text">on <span data-r="1">(locked)</span></td>` +
 		`<td id="both"><a href="#x" data-r="1">newer</a><a href="#y" data-r="2" hidden>older</a></td>` +
 		`<td id="empty"></td>` +
-		`</tr></tbody></table><script src="site.js"></script></body></html>`
+		`</tr></tbody></table><script src="releases.js"></script><script src="site.js"></script></body></html>`
 	dir := withSiteJS(t, map[string]string{"p.html": page, "site.css": string(css)})
 	ctx := browser(t, 800, 600)
 	dash := `["only-newer","shared-text","both","empty"].map(id => getComputedStyle(document.getElementById(id), "::before").content).join(" ")`

@@ -172,8 +172,8 @@ func (b *builder) explainPage() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	body := struct{ SharedJS, IndexJS, StepsJS, ExplainJS, Example, Strings string }{
-		"", index, relURL(explainPage, explainStepsJS, ""), b.asset(explainPage, "explain.js"), b.recordedEvents(), strs,
+	body := struct{ SharedJS, IndexJS, StepsJS, RelJS, ExplainJS, Example, Strings string }{
+		"", index, relURL(explainPage, explainStepsJS, ""), "", b.asset(explainPage, "explain.js"), b.recordedEvents(), strs,
 	}
 	if b.set != nil {
 		// A multi-release site's explain scripts are what shareExplain
@@ -183,7 +183,12 @@ func (b *builder) explainPage() ([]byte, error) {
 		body.SharedJS = relURL(page, explainSharedJS, "")
 		body.StepsJS = relURL(page, b.langDir+explainStepsSharedJS, "")
 	}
-	return b.exec("explain", b.pageData(explainPage, b.t("explain.title"), "explain", body))
+	pd := b.pageData(explainPage, b.t("explain.title"), "explain", body)
+	// explain.js needs releases.js first: the page loads it with the
+	// explain scripts, not again at its foot.
+	body.RelJS, pd.RelJS = pd.RelJS, ""
+	pd.Body = body
+	return b.exec("explain", pd)
 }
 
 // explainStrings is the JSON of the words explain.js writes into its

@@ -219,7 +219,7 @@ func TestBrowserReleaseGroups(t *testing.T) {
 	}
 	page := func(rels, groups, body string) string {
 		return `<!DOCTYPE html><html data-rels="` + rels + `" data-releases="v3 v2 v1" data-root="" data-groups="` + groups +
-			`"><head><title>T</title></head><body>` + body + `<script src="site.js"></script></body></html>`
+			`"><head><title>T</title></head><body>` + body + `<script src="releases.js"></script><script src="site.js"></script></body></html>`
 	}
 	dir := withSiteJS(t, map[string]string{
 		"x.html":    page("v3 v2", "v1=x.v1.html", `<p id="far" data-r="2" hidden>two</p><p data-r="1">three</p>`),

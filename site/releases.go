@@ -311,7 +311,7 @@ func writeRoot(dir string, bs []*builder) (int64, error) {
 	if err != nil {
 		return 0, err
 	}
-	as, err := assets()
+	as, err := assets(true)
 	if err != nil {
 		return 0, err
 	}

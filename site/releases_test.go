@@ -406,7 +406,7 @@ func TestMultiReleaseBilingualOnce(t *testing.T) {
 			t.Errorf("%s: written per language or release", p)
 		}
 	}
-	as, err := assets()
+	as, err := assets(true)
 	if err != nil {
 		t.Fatal(err)
 	}

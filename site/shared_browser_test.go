@@ -439,7 +439,7 @@ func TestBrowserHeadLinesCounted(t *testing.T) {
 </u><u data-r=2 hidden>b, as v1 has it
 </u><u id=L3>c
 </u><u id=L4>d
-</u></pre><script src="site.js"></script></body></html>`
+</u></pre><script src="releases.js"></script><script src="site.js"></script></body></html>`
 	dir := withSiteJS(t, map[string]string{"x.go.html": page})
 	ctx := browser(t, 800, 600)
 	openPage(t, ctx, fileURL(t, dir)+"x.go.html?rel=v1")
@@ -456,7 +456,8 @@ func TestBrowserHeadLinesCounted(t *testing.T) {
 	}
 }
 
-// withSiteJS writes files (name to content) and site.js into a new
+// withSiteJS writes files (name to content), site.js and releases.js
+// (which a page of a multi-release site loads first) into a new
 // directory, and returns it.
 func withSiteJS(t *testing.T, files map[string]string) string {
 	t.Helper()
@@ -466,6 +467,10 @@ func withSiteJS(t *testing.T, files map[string]string) string {
 		t.Fatal(err)
 	}
 	files["site.js"] = string(js)
+	if js, err = fs.ReadFile(templates.FS, "assets/"+releasesJS); err != nil {
+		t.Fatal(err)
+	}
+	files[releasesJS] = string(js)
 	for name, data := range files {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(data), 0o644); err != nil {
 			t.Fatal(err)
@@ -485,7 +490,7 @@ func TestBrowserLinkMovedOnPage(t *testing.T) {
 		`<div class="langblock" data-lang="en" data-rel="v2" data-lnt="y.html#L2 #L3"><header class="top">v2</header></div>` +
 		`<div class="langblock" data-lang="en" data-rel="v1" data-lnk="0 1" hidden><header class="top">v1</header></div>` +
 		`<pre class="code src"><u id=L1><a href="y.html#L2">f</a>
-</u></pre><script src="site.js"></script></body></html>`
+</u></pre><script src="releases.js"></script><script src="site.js"></script></body></html>`
 	dir := withSiteJS(t, map[string]string{"x.go.html": page, "y.html": `<p id="L2">two</p><p id="L3">three</p>`})
 	ctx := browser(t, 800, 600)
 	openPage(t, ctx, fileURL(t, dir)+"x.go.html?rel=v1")

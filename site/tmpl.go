@@ -39,7 +39,10 @@ type pageData struct {
 	Active string // nav key of the current section
 	// Links from this page to the site's fixed pages and assets.
 	Home, Handlers, Events, Resources, Gates, Search, Explain, SearchJS, SearchIndexJS, CSS, JS, Facts string
-	Release                                                                                            release
+	// RelJS links releases.js, loaded before JS by the pages of a release
+	// of several (releasesScript); "" otherwise.
+	RelJS   string
+	Release release
 	// Versions is the version switcher (multi-release sites only) and
 	// Root the link to the list of releases.
 	Versions []versionView
@@ -87,6 +90,7 @@ func (b *builder) pageData(p, title, active string, body any) pageData {
 		SearchIndexJS: b.link(p, searchIndexJS, ""),
 		CSS:           b.asset(p, "site.css"),
 		JS:            b.asset(p, "site.js"),
+		RelJS:         b.releasesScript(p),
 		Facts:         b.link(p, factsFile, ""),
 		Release:       r,
 		Versions:      b.versions(p),

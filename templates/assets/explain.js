@@ -10,8 +10,8 @@
 // language, are explain-steps.js's (window.kubewalkExplainSteps), so that
 // the languages of a bilingual site share the rest (site/explain.go). In
 // a site of several releases, what the releases' indexes and steps share
-// is written once, and release() below puts this release's back together
-// (site/explainrel.go). This script ports the rest of
+// is written once, and releases.js's explain() puts this release's back
+// together (site/releases/explainrel.go). This script ports the rest of
 // internal/derive/explain function for function (the Go name is in each
 // comment): Parse (parse.go, table.go, json.go, audit.go), the ranking
 // in Explain (match.go) and the component rules (component.go).
@@ -49,63 +49,12 @@
     var f = Object.prototype.hasOwnProperty.call(pageWords, key) ? pageWords[key] : fallback;
     return String(f).replace(/\{(\d+)\}/g, function (m, i) { return args[+i] != null ? String(args[+i]) : m; });
   }
-  if (X && typeof X.copy === "number") { // this release's part of a site of several
-    X = release(window.kubewalkExplainShared, X, window.kubewalkExplainStepsShared);
+  if (X && typeof X.copy === "number") { // this release's part of a site of several (releases.js)
+    X = window.kubewalkReleases ? window.kubewalkReleases.explain(window.kubewalkExplainShared, X, window.kubewalkExplainStepsShared) : null;
     if (X) window.kubewalkExplain = X, steps = window.kubewalkExplainSteps = X.steps;
   }
   if (!X || !steps || !input || !out) return;
   X.steps = steps;
-
-  // ---- site/explainrel.go: a release's Index in a site of several ----
-  // release is explainShared.release and explainSharedSteps.steps: the
-  // release's own sites (R, each at its place) among the shared sites S
-  // it has (bit R.copy of "in"), each with its own line and values ("x")
-  // and the tokens S.tok names back to its tag and line; and the steps
-  // of its page (SS) in the page's language.
-  function release(S, R, SS) {
-    if (!S || !SS) return null;
-    var tag = R.rel || R.tag, c = R.copy, T = S.tok.charAt(0), N = S.tok.charAt(1), X = { tag: R.tag, dirs: S.dirs }, k;
-    var tables = S.tables[R.tables] || {};
-    for (k in tables) X[k] = tables[k];
-    function has(m, i) { var d = m.length - 1 - (i >> 2); return d >= 0 && (parseInt(m.charAt(d), 16) >> (i & 3) & 1) === 1; }
-    function detok(v, t) {
-      if (typeof v === "string") return v.split(t).join(tag);
-      if (Array.isArray(v)) return v.map(function (x) { return detok(x, t); });
-      if (v === null || typeof v !== "object") return v;
-      var o = {};
-      Object.keys(v).forEach(function (f) { o[f] = detok(v[f], t); });
-      return o;
-    }
-    function site(e) {
-      var o = {}, n = 0, i;
-      Object.keys(e).forEach(function (f) { if (f !== "in" && f !== "x") o[f] = e[f]; });
-      if (Array.isArray(e.l)) { for (i = 0; i < c; i++) if (has(e.in, i)) n++; o.l = e.l[n]; }
-      (e.x || []).forEach(function (g) {
-        if (!has(g[0], c)) return;
-        Object.keys(g[1]).forEach(function (f) {
-          var v = g[1][f], b = o[f];
-          if (v === null) delete o[f];
-          else if (typeof b === "string" && Array.isArray(v)) o[f] = b.slice(0, v[0]) + v[1] + b.slice(b.length - v[2]);
-          else o[f] = v;
-        });
-      });
-      if (typeof o.u === "string") o.u = o.u.split(N).join(String(o.l));
-      return detok(o, T);
-    }
-    Object.keys(S.entries).forEach(function (kind) {
-      var list = [], own = R.entries[kind] || [], j = 0;
-      function mine() { while (j < own.length && own[j].at === list.length) list.push(own[j++]); }
-      S.entries[kind].forEach(function (e) {
-        if (!has(e.in, c)) return;
-        mine();
-        list.push(site(e));
-      });
-      mine();
-      X[kind] = list;
-    });
-    SS.lists.forEach(function (l) { if (l.tags.indexOf(tag) >= 0) X.steps = detok(l.steps, SS.tok.charAt(0)); });
-    return X;
-  }
 
   // ---- Go's string functions ----
   var SPACES = "\t\n\v\f\r \u0085\u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000"; // unicode.IsSpace
