@@ -74,5 +74,5 @@ func (b *builder) releaseDir() string {
 	if b.set == nil {
 		return ""
 	}
-	return b.set.rels[b.self].prefix
+	return b.set.rels[b.self].Dir
 }

@@ -381,6 +381,9 @@ func (b *builder) changeCites(p string) changeCites {
 // references, their declarations' places and diffs, the facts — once,
 // what is text once per language (changesLang), each language's header
 // too.
+//
+// Its 120 lines fill one view (changesBody) field by field, code once and
+// text per language, from the same loop over the release's changes.
 func (b *builder) changesPage() ([]byte, error) {
 	p := changesPage
 	body := changesBody{Since: b.in.Since}

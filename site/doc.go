@@ -44,7 +44,7 @@
 //	diffs.js                        the diffs of the changes page and the walkthroughs' badges (changes.go)
 //	search-index.js                 the full-text search index as a script (file:// cannot fetch JSON; search.go)
 //	facts.json.zst                  every fact, for tools, zstd-compressed (package analyzer/fact/factsfile; linked from the home page)
-//	assets/site.css site.js search.js explain.js lang.js
+//	assets/site.css site.js search.js explain.js lang.js (releases.js: a release of several, site/releases)
 //	.kubewalk-site                  marker: Build only ever replaces its own output
 //
 // With Input.Langs (the command line's default: en and ko) the site is
@@ -57,40 +57,9 @@
 // (assets/lang.js); every page has a language switch and hreflang
 // alternates.
 //
-// BuildReleases makes one site of several releases: <out>/<tag>/… per
-// release, laid out as above but for the assets, which sit once at
-// <out>/assets/ for every release (assets.go), and the source pages,
-// which sit once at <out>/src/ for every release that renders the
-// file: each line once, marked with the releases that have it, and each
-// release's permalink,
-// backlinks and switcher, chosen by ?rel=<tag> (shared.go, merge.go); a
-// page over a megabyte is cut into parts, src/<path>.2.html …. The
-// walkthroughs, indexes, traces and controller pages two releases or more
-// have are written once as well, at <out>/<lang>/… (pagemerge.go): the
-// releases' renderings, which print a location's lines by its source
-// page's anchors (lines.go: site.js numbers them as the release read
-// does, from its <out>/<tag>/lines.js), merged as trees, what differs
-// written per release and chosen by ?rel=<tag> in site.js, every link
-// of the site to one of
-// them naming its release; a page that would pass a megabyte is written
-// once per group of releases (<name>.<tag>.html beside it); a
-// resources page's graph is drawn on the layout of every release's
-// graph (graphrel.go), so its drawings merge too. What the releases'
-// search and explain scripts share is written once at the root and in
-// <out>/<lang>/ (searchrel.go, explainrel.go), each release's own part
-// staying in <out>/<tag>/ with the recorded run and its changes page
-// (one page for its languages in a bilingual site: changes.go). Files no
-// release renders that the facts locate code in are aligned across the
-// releases too (linemaps.go), so a GitHub permalink into them is printed
-// once by its stable lines. <out>/index.html lists the
-// releases newest first (semver). Every page has a version switcher whose targets are computed
-// at build time from each release's page inventory: the same walkthrough
-// (site.js carries the step in view over when the other release has that
-// step ID), the same source file when it is rendered there, else that
-// release's home. Each release after the oldest shows, on every excerpt
-// and step, a badge for references whose code moved, changed, was renamed
-// or is gone since the previous release (Input.Changes, from
-// internal/derive/reldiff), with the diff behind a <details>. One release builds
+// Package site/releases makes one site of several releases from
+// renderings of this package (RenderReleases, each release's Manifest)
+// and defines the pages and scripts such a site adds; one release builds
 // flat, exactly as Build.
 //
 // Every link is relative to the page it is on, so the site works from
@@ -150,84 +119,4 @@
 // ScriptLinks lists, for it, the links the site's data scripts hold
 // (search indexes, explain's data), read with the decoders of their
 // format beside their encoders.
-//
-// # The format of a site of several releases (draft)
-//
-// What BuildReleases writes beyond a single release's pages, and what
-// site.js, search.js and explain.js decode, defined in one place. This is
-// the format today's encoders (merge.go, shared.go, pagemerge.go,
-// lines.go, searchrel.go, explainrel.go) emit; a stage that combines
-// releases from data must emit it or change it here first. Throughout,
-// the releases of a page are listed newest first, and a release mask is
-// a number whose bit k (least significant first) is the k-th of them,
-// written in lower-case hexadecimal without a prefix; at most 31
-// releases share a page (maxMergeRels), so site.js reads a mask as a
-// 32-bit integer.
-//
-// Shared source pages (src/<path>.html, parts <path>.<n>.html):
-//
-//   - A line is <u id=A data-r=M hidden>…</u>: A its anchor ("L12" the
-//     newest release's line 12; "L12.1", "L12.2" … the lines it lacks
-//     after its line 12), M the mask of the page's releases that show the
-//     line so (absent: all of them); hidden unless the newest shows it. A
-//     line rendered differently by some releases is written once per
-//     rendering, each with its mask, one after the other.
-//   - Each release's header is a <div class="langblock"> with data-rel
-//     (its tag) and data-lang; data-gh is its GitHub base where that is
-//     not the newest's with the tag changed. data-like=T (with data-drop,
-//     the paths of its bar's links to pages the release lacks) says the
-//     header is release T's with the release's tag put in (likeNewest),
-//     and site.js makes it; a header block (srcheadlike) carries data-n,
-//     the release's number of lines, and either data-head=T, the release
-//     whose header it is made from with the release's numbers, or the
-//     header whole in anchor form.
-//   - data-ghf, on the newest release's first part: the GitHub permalinks
-//     in the code that go to another line of the same file for some
-//     release, from the page's GitHub base on, space-separated, sorted.
-//     data-ghl, per older release: "<index>#<line>=<its line>,…" groups,
-//     space-separated, index into data-ghf.
-//   - data-lnt, on the newest's header: every href a release's other
-//     links move to, space-separated, in order of first use. data-lnk,
-//     per older release: pairs of indexes into data-lnt, "<href>
-//     <where it goes for the release>"; a target that is a fragment alone
-//     is on the first href's page (linkMoves).
-//   - ?rel=T&lang=L pick the release and language shown; a query naming
-//     a part the page lacks is a broken link (internal/linkcheck).
-//
-// Pages the releases share (<lang>/<page>, <lang>/<name>.<tag>.html for
-// a group whose newest release is not the site's): the <html> element
-// carries data-rels (the group's tags), data-releases (every release of
-// the site), data-root (the way up to the site's root) and, when other
-// groups serve the page, data-groups ("<tag>,<tag>=<url>" per group,
-// space-separated, where site.js sends their releases); a child not
-// every release has carries data-r (mask over data-rels),
-// hidden unless the newest has it; an id a hidden rendering repeats is
-// data-id there. A release's own title is a second <title>. Locations in
-// files with a shared source page print stable anchors and carry data-l
-// ("136-140", the anchors' numbers), which site.js rewrites as the
-// release's own from its line map.
-//
-// Line maps: <tag>/lines.js assigns window.kubewalkLines, a JSON object
-// from repository path to the release's lines as runs of anchors
-// (lineRuns: "<n>:<count>" n anchors on from the previous run's end,
-// "<n>.<k>:<count>" at the k-th line after the newest's line n that it
-// lacks, ":1" left out; "1:27 .1 1:9 3.1:3" is lines 1-27 at 1-27, 28 at
-// 27.1, 29-37 at 28-36, 38-40 at 39.1-39.3); a file whose lines are the
-// anchors' own is absent.
-//
-// Search: <lang>/search-site.js and <first language>/search-site-shared.js
-// list the releases newest first, the entries two releases or more have,
-// and per entry a mask of those that have it, URLs relative to a
-// release's search page, rel=* standing for the release and rel=+ for
-// the release but none for the entry's newest; each release's
-// search-index.js keeps its own entries and names its tag and the site
-// scripts to load (searchrel.go).
-//
-// Explain: explain-shared.js at the root holds the call sites two
-// releases' indexes or more have, aligned as source lines are, each with
-// "in", a mask over the releases, and "x", the values that differ; tags
-// and permalink lines are tokens in its strings. Each release's
-// explain-index.js names its bit ("copy") and keeps its own sites with
-// their places ("at"); <lang>/explain-steps-shared.js holds each distinct
-// list of steps with the tags that have it (explainrel.go).
 package site

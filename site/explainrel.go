@@ -249,6 +249,10 @@ func newExplainCopy(p, tag string, idx map[string]any) (*explainCopy, error) {
 // encodeExplain makes explain-shared.js, each copy's explain-index.js and
 // each language's explain-steps-shared.js (by language directory), and
 // checks that they give every copy and view back.
+//
+// Its 113 lines are three encodings that share the tokens and the
+// alignment of the copies' sites, and the check (roundTrip) of all three
+// together.
 func encodeExplain(copies []*explainCopy, views []*explainView) (*explainShared, []*explainOwn, map[string]*explainSharedSteps, error) {
 	tagTok, lineTok, err := explainTokens(copies, views)
 	if err != nil {
@@ -366,6 +370,9 @@ func encodeExplain(copies []*explainCopy, views []*explainView) (*explainShared,
 // sharedSite is the site of explain-shared.js that the copies ms have,
 // their sites (tokenized) by copy: each field's most common value (the
 // newest's of equals), the lines, and each copy's other values.
+//
+// Its 85 lines are one pass over the site's fields, each choosing the
+// shared value and collecting the copies' differences (x) as it goes.
 func sharedSite(ms []int, by map[int]map[string]any) (map[string]any, error) {
 	e := map[string]any{"in": hexMask(ms)}
 	var fields []string

@@ -312,7 +312,7 @@ func (set *releaseSet) lineSet() *releaseSet {
 	}
 	out := &releaseSet{merged: map[string]*mergedSrc{}, byPath: map[string]*mergedSrc{}}
 	for _, r := range set.rels {
-		out.rels = append(out.rels, &relIndex{tag: r.tag})
+		out.rels = append(out.rels, &relIndex{Manifest: Manifest{Tag: r.Tag}})
 	}
 	for f, m := range set.merged {
 		out.merged[f] = &mergedSrc{file: m.file, rels: m.rels, ids: m.ids, at: m.at}
@@ -326,7 +326,7 @@ func (set *releaseSet) lineSet() *releaseSet {
 // relIndex returns the index of release tag in set.rels, or -1.
 func (set *releaseSet) relIndex(tag string) int {
 	for i, r := range set.rels {
-		if r.tag == tag {
+		if r.Tag == tag {
 			return i
 		}
 	}

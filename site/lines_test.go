@@ -136,7 +136,7 @@ func TestPrintLines(t *testing.T) {
 func TestRenumber(t *testing.T) {
 	m := mergedOf("a\nb\nc\nd\ne\nf\n", "a\nx\nb\nc\ne\nf\ng\n")
 	set := &releaseSet{
-		rels:   []*relIndex{{tag: "v2"}, {tag: "v1"}},
+		rels:   []*relIndex{{Manifest: Manifest{Tag: "v2"}}, {Manifest: Manifest{Tag: "v1"}}},
 		merged: map[string]*mergedSrc{"pkg/x.go": m},
 		byPath: map[string]*mergedSrc{"src/pkg/x.go.html": m, "src/pkg/x.go.2.html": m},
 	}

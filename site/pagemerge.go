@@ -128,6 +128,12 @@ type relPages struct {
 // (lines.go). tags are newest first, set the releases' lineSet (nil when
 // the pages print their own lines). It returns the change in bytes and
 // in pages.
+//
+// It is long (some 185 lines) because its phases — list the site's pages
+// and each page's releases, merge them in parallel, relink the site,
+// renumber and remove what was shared, write the line maps — work on the
+// one relPages and the workers' results in order; each phase is a block
+// with its comment.
 func shareReleasePages(ctx context.Context, dir string, tags []string, set *releaseSet, workers, budget int) (dBytes int64, dPages int, err error) {
 	rp := &relPages{to: map[string][]string{}, site: map[string]bool{}, all: tags, budget: budget, set: set}
 	err = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
@@ -1055,6 +1061,11 @@ func (mt *mergeTree) setMask(n *html.Node, v uint64) {
 }
 
 // children aligns c's children with m's.
+//
+// Its 103 lines are one diff walk (Myers, over subtree hashes) whose
+// runs of deletions and insertions are paired (partners) and merged,
+// rolled back when a pair fails, in place: the walk's state is the
+// function's.
 func (mt *mergeTree) children(m, c *html.Node, bit uint64) bool {
 	var ms, cs []*html.Node
 	for x := m.FirstChild; x != nil; x = x.NextSibling {
@@ -1165,6 +1176,9 @@ func (mt *mergeTree) children(m, c *html.Node, bit uint64) bool {
 // children in common, plus one a pair (a longest common subsequence
 // weighted so). match[k] is ins[k]'s partner in dels, or -1. Runs longer
 // than maxPartners on both sides are paired greedily, in order.
+//
+// Its 85 lines are one dynamic program (the weighted common subsequence)
+// and its traceback, with the greedy fallback for long runs.
 func (mt *mergeTree) partners(dels, ins []*html.Node) []int {
 	match := make([]int, len(ins))
 	for k := range match {

@@ -1,20 +1,22 @@
 package site
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"html/template"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"runtime"
-	"sort"
+	"slices"
 	"strings"
-
-	"github.com/kubewalk/kubewalk/analyzer/fact/factsfile"
 )
 
-// Release is one release of a multi-release site (BuildReleases).
+// Release is one release of a multi-release site (RenderReleases; package
+// site/releases builds such a site).
 type Release struct {
 	Input
 	// SourceURL is the release's permalink rule (Options.SourceURL for
@@ -37,16 +39,40 @@ type releaseSet struct {
 	graphs releaseGraphs
 }
 
-// relIndex is one release's page inventory.
+// relIndex is one release's page inventory: its Manifest, and its
+// builder while the site is rendered.
 type relIndex struct {
-	b      *builder // the release's (first language's) builder
-	tag    string
-	prefix string              // site path prefix: "v1.36.3/"
-	steps  map[string][]string // walkthrough ID → its step IDs
-	pages  map[string]bool     // other generated pages (traces/…)
-	docs   int
-	since  string
-	nChg   int // references whose code changed since the previous release
+	Manifest
+	b     *builder        // the release's (first language's) builder
+	pages map[string]bool // Manifest.Pages
+}
+
+// Manifest is what site hands the releases stage (package site/releases)
+// of one release it rendered as part of a site of several: plain data,
+// which the stage writes the site's list of releases from
+// (WriteReleaseList) and which every page's version switcher is computed
+// from.
+type Manifest struct {
+	// Tag and Commit are the release's (Input.Tag, Input.Commit); Since
+	// is the release whose changes it shows (Input.Since), "" for none.
+	Tag, Commit, Since string
+	// Dir is the release's subtree, from the site's root: "v1.36.3/"
+	// (ReleaseDir).
+	Dir string
+	// Steps are its walkthroughs' step IDs, by walkthrough ID, one entry
+	// per walkthrough.
+	Steps map[string][]string
+	// Pages are its other HTML pages, which a version switcher looks for
+	// in the other releases (releasePages): site paths from a language's
+	// directory ("traces/informer.html"), sorted; neither walkthroughs nor
+	// source pages.
+	Pages []string
+	// Sources are the files it has a source page of, sorted: each is
+	// served by a shared source page (src/<file>.html, shared.go).
+	Sources []string
+	// Changed counts the references whose code changed since Since (not
+	// unchanged, not merely moved).
+	Changed int
 }
 
 // versionView is one entry of the version switcher.
@@ -66,60 +92,33 @@ type versionView struct {
 	Line bool
 }
 
-// checkTag rejects a tag that cannot be a directory name of the site.
-func checkTag(tag string) error {
-	if tag == "" || tag == "." || tag == ".." || strings.HasPrefix(tag, ".") || strings.ContainsAny(tag, "/\\\x00#?%") ||
-		tag == "assets" || strings.HasSuffix(tag, ".html") {
-		return fmt.Errorf("site: release tag %q cannot name a directory of the site", tag)
-	}
-	return nil
-}
-
-// newerFirst sorts tags newest first, as factsfile.ReadSite expects a
-// site's releases to be (factsfile.NewerFirst).
-func newerFirst(a, b string) bool { return factsfile.NewerFirst(a, b) }
-
 // ReleaseDir returns the site path prefix of a release in a multi-release
 // site: "v1.36.3/".
 func ReleaseDir(tag string) string { return tag + "/" }
 
-// BuildReleases renders a site of several releases into opts.Out: one
-// subtree per release (<out>/<tag>/…, each laid out as Build lays out a
-// single release but for the source pages), the source pages at the top
-// (<out>/src/…), each written once for the releases that would show the
-// same code (shared.go), an index.html at the top listing the releases
-// newest first, and on every page a version switcher that keeps the
-// reader on the same walkthrough step or source line where the other
-// release has it.
-// The whole tree is written to one temporary directory and renamed into
-// place, as Build does. A single release is built flat, as Build.
-func BuildReleases(ctx context.Context, rels []Release, opts Options) (Stats, error) {
-	return buildReleases(ctx, rels, opts, tuning{})
+// RenderReleases is the releases stage's hook into rendering: package
+// site/releases, whose Build makes a site of several releases, has it
+// render rels — two or more, newest first, their tags checked — into dir
+// as the releases of one site, and gets back each release's Manifest,
+// newest first, and what was written. It writes one subtree per release
+// (<dir>/<tag>/…, each laid out as Build lays out a single release but
+// for the source pages), the source pages at the top (<dir>/src/…), each
+// written once for the releases that show the same code (shared.go), on
+// every page a version switcher that keeps the reader on the same
+// walkthrough step or source line where the other release has it, and
+// what the releases' pages, search and explain scripts share written
+// once (pagemerge.go, searchrel.go, explainrel.go). The site's list of
+// releases, its assets and its marker are the stage's to write
+// (WriteReleaseList); so is making the site atomically
+// (WriteAtomically).
+func RenderReleases(ctx context.Context, dir string, rels []Release, opts Options) ([]Manifest, Stats, error) {
+	return renderReleases(ctx, dir, rels, opts, tuning{})
 }
 
-// buildReleases is BuildReleases, built as tune says.
-func buildReleases(ctx context.Context, rels []Release, opts Options, tune tuning) (Stats, error) {
-	if len(rels) == 0 {
-		return Stats{}, errors.New("site: no releases")
-	}
-	if len(rels) == 1 {
-		o := opts
-		if rels[0].SourceURL != nil {
-			o.SourceURL = rels[0].SourceURL
-		}
-		return Build(ctx, rels[0].Input, o)
-	}
-	rels = append([]Release(nil), rels...)
-	sort.SliceStable(rels, func(i, j int) bool { return newerFirst(rels[i].Tag, rels[j].Tag) })
-	seen := map[string]bool{}
-	for _, r := range rels {
-		if err := checkTag(r.Tag); err != nil {
-			return Stats{}, err
-		}
-		if seen[r.Tag] {
-			return Stats{}, fmt.Errorf("site: release %s given twice", r.Tag)
-		}
-		seen[r.Tag] = true
+// renderReleases is RenderReleases, built as tune says.
+func renderReleases(ctx context.Context, dir string, rels []Release, opts Options, tune tuning) ([]Manifest, Stats, error) {
+	if len(rels) < 2 {
+		return nil, Stats{}, errors.New("site: RenderReleases needs two releases or more")
 	}
 	// Prepare every release first: each page's switcher needs to know the
 	// pages of all of them.
@@ -132,7 +131,7 @@ func buildReleases(ctx context.Context, rels []Release, opts Options, tune tunin
 		}
 		b, err := prepareLangs(r.Input, o)
 		if err != nil {
-			return Stats{}, fmt.Errorf("%s: %w", r.Tag, err)
+			return nil, Stats{}, fmt.Errorf("%s: %w", r.Tag, err)
 		}
 		for _, lb := range langsOf(b) {
 			lb.set, lb.self, lb.tune = set, i, tune
@@ -140,89 +139,98 @@ func buildReleases(ctx context.Context, rels []Release, opts Options, tune tunin
 		bs = append(bs, b)
 	}
 	if err := unrenderRegenerated(bs); err != nil {
-		return Stats{}, err
+		return nil, Stats{}, err
 	}
 	for _, b := range bs {
 		ri, err := b.index()
 		if err != nil {
-			return Stats{}, fmt.Errorf("%s: %w", b.in.Tag, err)
+			return nil, Stats{}, fmt.Errorf("%s: %w", b.in.Tag, err)
 		}
 		ri.b = b
 		set.rels = append(set.rels, ri)
 	}
 	if err := set.share(ctx, bs); err != nil {
+		return nil, Stats{}, err
+	}
+	ms := make([]Manifest, len(set.rels))
+	for i, r := range set.rels {
+		ms[i] = r.Manifest
+	}
+	st, err := writeReleases(ctx, dir, bs, opts, tune)
+	return ms, st, err
+}
+
+// writeReleases writes the releases bs, prepared and shared, into dir.
+func writeReleases(ctx context.Context, dir string, bs []*builder, opts Options, tune tuning) (Stats, error) {
+	st, err := writeShared(ctx, dir, bs)
+	if err != nil {
 		return Stats{}, err
 	}
-	return atomically(opts.Out, func(dir string) (Stats, error) {
-		st, err := writeShared(ctx, dir, bs)
+	for _, b := range bs {
+		sub := filepath.Join(dir, b.in.Tag)
+		if err := os.Mkdir(sub, 0o755); err != nil {
+			return Stats{}, err
+		}
+		s, err := b.write(ctx, sub)
 		if err != nil {
+			return Stats{}, fmt.Errorf("%s: %w", b.in.Tag, err)
+		}
+		st.Pages += s.Pages
+		st.SourcePages += s.SourcePages
+		st.Bytes += s.Bytes
+	}
+	tags := make([]string, len(bs))
+	for i, b := range bs {
+		tags[i] = b.in.Tag
+	}
+	var db int64
+	var dp int
+	if !tune.ownReleasePages {
+		workers := opts.Workers
+		if workers <= 0 {
+			workers = runtime.GOMAXPROCS(0)
+		}
+		budget := relPageBudget
+		if tune.relPageBudget > 0 {
+			budget = tune.relPageBudget
+		}
+		if db, dp, err = shareReleasePages(ctx, dir, tags, bs[0].set.lineSet(), workers, budget); err != nil {
 			return Stats{}, err
 		}
-		for _, b := range bs {
-			sub := filepath.Join(dir, b.in.Tag)
-			if err := os.Mkdir(sub, 0o755); err != nil {
-				return Stats{}, err
-			}
-			s, err := b.write(ctx, sub)
-			if err != nil {
-				return Stats{}, fmt.Errorf("%s: %w", b.in.Tag, err)
-			}
-			st.Pages += s.Pages
-			st.SourcePages += s.SourcePages
-			st.Bytes += s.Bytes
-			if s.LargestBytes > st.LargestBytes {
-				st.Largest, st.LargestBytes = ReleaseDir(b.in.Tag)+s.Largest, s.LargestBytes
-			}
-		}
-		n, err := writeRoot(dir, bs)
-		if err != nil {
-			return Stats{}, err
-		}
-		st.Pages++
-		st.Bytes += n
-		tags := make([]string, len(bs))
-		for i, b := range bs {
-			tags[i] = b.in.Tag
-		}
-		var db int64
-		var dp int
-		if !tune.ownReleasePages {
-			workers := opts.Workers
-			if workers <= 0 {
-				workers = runtime.GOMAXPROCS(0)
-			}
-			budget := relPageBudget
-			if tune.relPageBudget > 0 {
-				budget = tune.relPageBudget
-			}
-			if db, dp, err = shareReleasePages(ctx, dir, tags, bs[0].set.lineSet(), workers, budget); err != nil {
-				return Stats{}, err
-			}
-		}
-		st.Bytes += db
-		st.Pages += dp
-		if err := shareExplain(dir, bs, &st); err != nil {
-			return Stats{}, err
-		}
-		ds, err := shareReleaseSearch(dir, tags)
-		if err != nil {
-			return Stats{}, err
-		}
-		st.Bytes += ds
-		st.Largest, st.LargestBytes, err = largestPage(dir)
-		return st, err
-	})
+	}
+	st.Bytes += db
+	st.Pages += dp
+	if err := shareExplain(dir, bs, &st); err != nil {
+		return Stats{}, err
+	}
+	ds, err := shareReleaseSearch(dir, tags)
+	if err != nil {
+		return Stats{}, err
+	}
+	st.Bytes += ds
+	st.Largest, st.LargestBytes, err = largestPage(dir)
+	return st, err
+}
+
+// WriteAtomically runs write on a temporary directory beside out and
+// swaps it into place when write succeeds, as Build makes a site: a
+// failed or cancelled write leaves the previous site as it was. out must
+// be a site kubewalk wrote, or absent (ErrForeignFiles).
+func WriteAtomically(out string, write func(dir string) (Stats, error)) (Stats, error) {
+	return atomically(out, write)
 }
 
 // index lists the pages of b's release for the other releases' switchers.
 func (b *builder) index() (*relIndex, error) {
 	ri := &relIndex{
-		tag: b.in.Tag, prefix: ReleaseDir(b.in.Tag),
-		steps: map[string][]string{}, pages: map[string]bool{},
-		docs: len(b.docs), since: b.in.Since,
+		Manifest: Manifest{
+			Tag: b.in.Tag, Commit: b.in.Commit, Since: b.in.Since, Dir: ReleaseDir(b.in.Tag),
+			Steps: map[string][]string{}, Sources: b.files,
+		},
+		pages: map[string]bool{},
 	}
 	for _, d := range b.docs {
-		ri.steps[d.ID] = docSteps(b.docs, d.ID)
+		ri.Steps[d.ID] = docSteps(b.docs, d.ID)
 	}
 	ps, err := b.releasePages()
 	if err != nil {
@@ -231,9 +239,10 @@ func (b *builder) index() (*relIndex, error) {
 	for _, p := range ps {
 		ri.pages[p] = true
 	}
+	ri.Pages = slices.Sorted(maps.Keys(ri.pages))
 	for _, c := range b.in.Changes {
 		if c.Status != "unchanged" && c.Status != "moved" {
-			ri.nChg++
+			ri.Changed++
 		}
 	}
 	return ri, nil
@@ -251,14 +260,14 @@ func (b *builder) versions(p string) []versionView {
 	self := b.set.rels[b.self]
 	docID, isDoc := walkthroughID(p)
 	steps := docSteps(b.docs, docID)
-	from := self.prefix + b.full(p)
+	from := self.Dir + b.full(p)
 	var out []versionView
 	for i, r := range b.set.rels {
-		v := versionView{Tag: r.tag, Current: i == b.self}
+		v := versionView{Tag: r.Tag, Current: i == b.self}
 		target, ok := p, true
 		switch {
 		case isDoc:
-			ids, has := r.steps[docID]
+			ids, has := r.Steps[docID]
 			ok = has
 			if has {
 				v.Keep = keepList(steps, ids)
@@ -269,7 +278,7 @@ func (b *builder) versions(p string) []versionView {
 		if !ok {
 			target, v.Home = homePage, true
 		}
-		v.Href = relURL(from, r.prefix+b.full(target), "")
+		v.Href = relURL(from, r.Dir+b.full(target), "")
 		out = append(out, v)
 	}
 	return out
@@ -291,23 +300,25 @@ type releaseRow struct {
 	Latest                   bool
 }
 
-// writeRoot writes the multi-release site's own files: index.html, the
-// assets of every release's pages and the marker. It returns the bytes
-// written.
-func writeRoot(dir string, bs []*builder) (int64, error) {
-	b := bs[0] // the newest release's language and templates
+// WriteReleaseList writes, into dir, a multi-release site's own files:
+// index.html, the list of the releases ms (newest first) in language
+// lang ("" for English), the assets every release's pages load, and the
+// marker. It returns the bytes written.
+func WriteReleaseList(dir, lang string, ms []Manifest) (int64, error) {
+	if lang == "" {
+		lang = "en"
+	}
 	var rows []releaseRow
-	for i, x := range bs {
-		ri := x.set.rels[x.self]
+	for i, m := range ms {
 		rows = append(rows, releaseRow{
-			Tag: x.in.Tag, Href: relURL(homePage, ri.prefix+homePage, ""), Commit: x.in.Commit,
-			Since: ri.since, Docs: ri.docs, Changed: ri.nChg, Latest: i == 0,
+			Tag: m.Tag, Href: relURL(homePage, m.Dir+homePage, ""), Commit: m.Commit,
+			Since: m.Since, Docs: len(m.Steps), Changed: m.Changed, Latest: i == 0,
 		})
 	}
-	data, err := b.exec("releases", struct {
+	data, err := execIn(lang, "releases", struct {
 		Lang, CSS string
 		Releases  []releaseRow
-	}{b.in.Lang, assetsDir + "site.css", rows})
+	}{lang, assetsDir + "site.css", rows})
 	if err != nil {
 		return 0, err
 	}
@@ -328,6 +339,27 @@ func writeRoot(dir string, bs []*builder) (int64, error) {
 		n += int64(len(f.data))
 	}
 	return n, nil
+}
+
+// execIn runs the named template in language lang, outside any build.
+func execIn(lang, name string, data any) ([]byte, error) {
+	t, err := catalog(lang)
+	if err != nil {
+		return nil, err
+	}
+	tmpl, err := parsedTemplates()
+	if err != nil {
+		return nil, err
+	}
+	if tmpl, err = tmpl.Clone(); err != nil {
+		return nil, err
+	}
+	tmpl.Funcs(template.FuncMap{"t": t})
+	var buf bytes.Buffer
+	if err := tmpl.ExecuteTemplate(&buf, name, data); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
 }
 
 // releasePages lists the pages of b's release a version switcher looks

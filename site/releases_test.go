@@ -334,22 +334,6 @@ func TestMultiReleaseDeterministic(t *testing.T) {
 	}
 }
 
-func TestMultiReleaseRejects(t *testing.T) {
-	for _, c := range []struct{ name, tag1, tag2 string }{
-		{"twice", newTag, newTag},
-		{"slash", newTag, "../x"},
-		{"assets", newTag, "assets"},
-		{"dot", newTag, ".hidden"},
-	} {
-		rels, opts := multiFixture(t)
-		rels[0].Tag, rels[1].Tag = c.tag1, c.tag2
-		opts.Out = filepath.Join(t.TempDir(), "public")
-		if _, err := BuildReleases(context.Background(), rels, opts); err == nil {
-			t.Errorf("%s: tags %q, %q built", c.name, c.tag1, c.tag2)
-		}
-	}
-}
-
 func TestSummaryCodeSpans(t *testing.T) {
 	out, _ := buildFixture(t, func(in *Input) {
 		for _, d := range in.Docs {

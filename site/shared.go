@@ -102,7 +102,7 @@ func (b *builder) site(p string) string {
 		}
 		return p // "src/" itself
 	}
-	return b.set.rels[b.self].prefix + b.full(p)
+	return b.set.rels[b.self].Dir + b.full(p)
 }
 
 // sharedSource reports whether site path p is a source page shared by the
@@ -137,7 +137,7 @@ func (b *builder) srcVersions(p string) []versionView {
 	from := b.site(p)
 	var out []versionView
 	for i, r := range b.set.rels {
-		v := versionView{Tag: r.tag, Current: i == b.self}
+		v := versionView{Tag: r.Tag, Current: i == b.self}
 		other := r.b
 		if b.langs != nil {
 			other = langsOf(r.b)[slices.Index(b.langs, b)]
@@ -191,6 +191,10 @@ func writeShared(ctx context.Context, dir string, bs []*builder) (Stats, error) 
 // every release it serves (merge.go), and every release's and language's
 // header and backlinks, all but the newest release's first language
 // hidden.
+//
+// Its 86 lines are one loop over the page's releases and languages whose
+// blocks depend on those written before it (the newest's header, the
+// headers written whole so far, which an older release's is made from).
 func renderShared(bs []*builder, sp sharedSrc) ([]byte, error) {
 	f, p := sp.file, sp.path // the part's own path: its switcher stays on it
 	set := bs[0].set

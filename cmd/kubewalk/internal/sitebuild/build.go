@@ -18,6 +18,7 @@ import (
 	"github.com/kubewalk/kubewalk/internal/derive/reldiff"
 	"github.com/kubewalk/kubewalk/internal/derive/trace"
 	"github.com/kubewalk/kubewalk/site"
+	"github.com/kubewalk/kubewalk/site/releases"
 	"github.com/kubewalk/kubewalk/source"
 	"github.com/kubewalk/kubewalk/walkthrough"
 )
@@ -28,7 +29,7 @@ func Build(ctx context.Context, rel *pipeline.Release, sets []pipeline.WalkSet, 
 }
 
 // BuildReleases renders one site of several releases into out
-// (site.BuildReleases): a subtree per release with a version switcher, and
+// (package site/releases): a subtree per release with a version switcher, and
 // on each release's walkthroughs a badge for every reference whose code
 // changed since the previous (older) release in the site, with the diff
 // (reldiff.CompareRef). One release builds the flat single-release site.
@@ -63,7 +64,7 @@ func buildReleases(ctx context.Context, rels []*pipeline.Release, sets []pipelin
 		}
 		srels = append(srels, site.Release{Input: in, SourceURL: rel.Tree.Permalink})
 	}
-	return site.BuildReleases(ctx, srels, opts)
+	return releases.Build(ctx, srels, opts)
 }
 
 // CommitURL is the GitHub page of a commit of the Kubernetes repository
