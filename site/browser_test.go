@@ -6,39 +6,18 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
-)
 
-// chromium finds a Chromium or Chrome binary: $KUBEWALK_CHROMIUM, else
-// Debian's /usr/bin/chromium and the usual names on $PATH. Without one the
-// browser tests skip — except under CI, where a missing browser fails them
-// (.ci/run installs Debian's chromium package).
-func chromium(t *testing.T) string {
-	t.Helper()
-	if p := os.Getenv("KUBEWALK_CHROMIUM"); p != "" {
-		return p
-	}
-	for _, name := range []string{"/usr/bin/chromium", "chromium", "chromium-browser", "google-chrome", "google-chrome-stable"} {
-		if p, err := exec.LookPath(name); err == nil {
-			return p
-		}
-	}
-	if os.Getenv("CI") != "" {
-		t.Fatal("no Chromium found (install Debian's chromium package or set KUBEWALK_CHROMIUM); CI is set, so this is a failure")
-	}
-	t.Skip("no Chromium found (apt-get install chromium, or set KUBEWALK_CHROMIUM)")
-	return ""
-}
+	"github.com/kubewalk/kubewalk/site/internal/browsertest"
+)
 
 // artifacts is where screenshots go: $KUBEWALK_ARTIFACTS, else a temp dir.
 func artifacts(t *testing.T) string {
@@ -50,43 +29,6 @@ func artifacts(t *testing.T) string {
 		return d
 	}
 	return t.TempDir()
-}
-
-// browser starts headless Chromium with the flags this closed network
-// needs (without them Chromium waits on network services that never
-// answer) and a fresh profile.
-func browser(t *testing.T, width, height int) context.Context {
-	t.Helper()
-	exe := chromium(t)
-	opts := []chromedp.ExecAllocatorOption{
-		chromedp.ExecPath(exe),
-		chromedp.Headless,
-		chromedp.NoSandbox,
-		chromedp.DisableGPU,
-		chromedp.NoFirstRun,
-		chromedp.NoDefaultBrowserCheck,
-		chromedp.Flag("disable-quic", true),
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.Flag("disable-extensions", true),
-		chromedp.Flag("disable-dev-shm-usage", true),
-		chromedp.Flag("hide-scrollbars", true),
-		// file:// pages may load the scripts beside them.
-		chromedp.Flag("allow-file-access-from-files", true),
-		chromedp.UserDataDir(t.TempDir()),
-		chromedp.WindowSize(width, height),
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
-	t.Cleanup(cancel)
-	actx, acancel := chromedp.NewExecAllocator(ctx, opts...)
-	t.Cleanup(acancel)
-	bctx, bcancel := chromedp.NewContext(actx, chromedp.WithLogf(t.Logf))
-	t.Cleanup(bcancel)
-	if err := chromedp.Do(bctx); err != nil {
-		t.Fatalf("start %s: %v", exe, err)
-	}
-	return bctx
 }
 
 func screenshot(t *testing.T, ctx context.Context, dir, name string, full bool) {
@@ -271,30 +213,11 @@ func colorScheme(scheme string) chromedp.Action[chromedp.Void] {
 	})
 }
 
-// voidEval evaluates a script for its effect.
-func voidEval(expr string) chromedp.Action[chromedp.Void] {
-	return chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
-		_, err := chromedp.Evaluate[any](expr)(ctx, t)
-		return err
-	})
-}
-
-// openPage opens url in ctx's tab and waits for its body. It goes by
-// about:blank, so a fragment on the page already open is a fresh load,
-// not a same-document jump.
-func openPage(t *testing.T, ctx context.Context, url string) {
-	t.Helper()
-	if err := chromedp.Do(ctx, chromedp.Navigate("about:blank"), chromedp.Navigate(url), chromedp.WaitReady(chromedp.CSS("body"))); err != nil {
-		t.Fatal(err)
-	}
-}
-
-// fileURL is the file:// URL of directory dir, with a trailing slash.
-func fileURL(t *testing.T, dir string) string {
-	t.Helper()
-	abs, err := filepath.Abs(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return "file://" + filepath.ToSlash(abs) + "/"
-}
+// The browser helpers of package browsertest, by the names this
+// package's tests use.
+var (
+	browser  = browsertest.New
+	voidEval = browsertest.VoidEval
+	openPage = browsertest.OpenPage
+	fileURL  = browsertest.FileURL
+)

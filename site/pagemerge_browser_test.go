@@ -150,7 +150,7 @@ func compareSharedPages(t *testing.T, ctx context.Context, shared, own string, t
 				want.Links[k] = site(own, l, tag)
 			}
 			// The page of the release's group (the entry page sends the
-			// reader there: TestBrowserReleaseGroups).
+			// reader there: site/releases TestBrowserReleaseGroups).
 			at := p
 			if data, err := os.ReadFile(filepath.Join(shared, filepath.FromSlash(p))); err == nil {
 				if g, ok := linkcheck.ReadSharedPage(p, data).Groups[tag]; ok {
@@ -208,42 +208,4 @@ func compareSharedSite(t *testing.T, oldTree fixtureTree) (shared string, pages 
 		t.Fatal("no link compared")
 	}
 	return shared, pages, ctx
-}
-
-// TestBrowserReleaseGroups: a release another page of the same page's
-// releases serves (data-groups) is sent there, at the same place, and
-// shows its own rendering.
-func TestBrowserReleaseGroups(t *testing.T) {
-	if testing.Short() {
-		t.Skip("browser test skipped in -short mode")
-	}
-	page := func(rels, groups, body string) string {
-		return `<!DOCTYPE html><html data-rels="` + rels + `" data-releases="v3 v2 v1" data-root="" data-groups="` + groups +
-			`"><head><title>T</title></head><body>` + body + `<script src="releases.js"></script><script src="site.js"></script></body></html>`
-	}
-	dir := withSiteJS(t, map[string]string{
-		"x.html":    page("v3 v2", "v1=x.v1.html", `<p id="far" data-r="2" hidden>two</p><p data-r="1">three</p>`),
-		"x.v1.html": page("v1", "v3,v2=x.html", `<p style="margin-top:3000px" id="far">one</p>`),
-	})
-	ctx := browser(t, 800, 600)
-	base := fileURL(t, dir)
-	for _, c := range []struct{ from, want, text string }{
-		{"x.html?rel=v1#far", "x.v1.html?rel=v1#far", "one"},
-		{"x.v1.html?rel=v2", "x.html?rel=v2", "two"},
-		{"x.html", "x.html", "three"},
-	} {
-		openPage(t, ctx, base+c.from)
-		var at, text string
-		for range 50 { // the page sends the reader on
-			got, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`[location.href, document.body ? document.body.innerText.trim() : ""]`))
-			if err == nil && strings.HasPrefix(got[0], base+c.want) {
-				at, text = got[0], got[1]
-				break
-			}
-			time.Sleep(50 * time.Millisecond)
-		}
-		if at != base+c.want || text != c.text {
-			t.Errorf("%s: at %q showing %q, want %s showing %q", c.from, at, text, c.want, c.text)
-		}
-	}
 }

@@ -420,42 +420,6 @@ func buildPage(t *testing.T, rels []Release, opts *Options, p string) string {
 	return string(page)
 }
 
-// TestBrowserHeadLinesCounted: a release's source header made from the
-// newest's (data-head) numbers its cited lines as the release does —
-// counting the lines it has that the newest lacks — and says its own
-// number of lines and its own links.
-func TestBrowserHeadLinesCounted(t *testing.T) {
-	if testing.Short() {
-		t.Skip("browser test skipped in -short mode")
-	}
-	head := `<header class="srchead"><p class="meta"><span class="count">4</span> lines · <a class="gh" href="https://github.com/k/k/blob/v2/x.go">GitHub</a></p>` +
-		`<ul><li><a href="w.html?rel=v2#s1">Step</a> <span class="lines">L2-L3, L4</span></li></ul></header>`
-	page := `<!DOCTYPE html><html lang="en"><head><title>T</title></head><body>` +
-		`<div class="langblock" data-lang="en" data-rel="v2">` + head + `</div>` +
-		`<div class="langblock" data-lang="en" data-rel="v1" data-head="v2" data-n="5" hidden></div>` +
-		`<pre class="code src"><u id=L1>a
-</u><u id=L1.1 data-r=2 hidden>only in v1
-</u><u id=L2 data-r=1>b
-</u><u data-r=2 hidden>b, as v1 has it
-</u><u id=L3>c
-</u><u id=L4>d
-</u></pre><script src="releases.js"></script><script src="site.js"></script></body></html>`
-	dir := withSiteJS(t, map[string]string{"x.go.html": page})
-	ctx := browser(t, 800, 600)
-	openPage(t, ctx, fileURL(t, dir)+"x.go.html?rel=v1")
-	got, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`(() => {
-		const h = document.querySelector('.langblock:not([hidden]) header.srchead');
-		return h ? [h.querySelector('.count').textContent, h.querySelector('.lines').textContent, h.querySelector('a.gh').getAttribute('href'), h.querySelector('li a').getAttribute('href')] : [];
-	})()`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := []string{"5", "L3-L4, L5", "https://github.com/k/k/blob/v1/x.go", "w.html?rel=v1#s1"}
-	if !slices.Equal(got, want) {
-		t.Errorf("v1's source header: %q, want %q", got, want)
-	}
-}
-
 // withSiteJS writes files (name to content), site.js and releases.js
 // (which a page of a multi-release site loads first) into a new
 // directory, and returns it.
@@ -477,37 +441,6 @@ func withSiteJS(t *testing.T, files map[string]string) string {
 		}
 	}
 	return dir
-}
-
-// TestBrowserLinkMovedOnPage: data-lnk may name where a link goes by its
-// fragment alone, on the same page as the link (site/merge.go
-// linkMoves); read as the older release, the link goes there.
-func TestBrowserLinkMovedOnPage(t *testing.T) {
-	if testing.Short() {
-		t.Skip("browser test skipped in -short mode")
-	}
-	page := `<!DOCTYPE html><html lang="en"><head><title>T</title></head><body>` +
-		`<div class="langblock" data-lang="en" data-rel="v2" data-lnt="y.html#L2 #L3"><header class="top">v2</header></div>` +
-		`<div class="langblock" data-lang="en" data-rel="v1" data-lnk="0 1" hidden><header class="top">v1</header></div>` +
-		`<pre class="code src"><u id=L1><a href="y.html#L2">f</a>
-</u></pre><script src="releases.js"></script><script src="site.js"></script></body></html>`
-	dir := withSiteJS(t, map[string]string{"x.go.html": page, "y.html": `<p id="L2">two</p><p id="L3">three</p>`})
-	ctx := browser(t, 800, 600)
-	openPage(t, ctx, fileURL(t, dir)+"x.go.html?rel=v1")
-	if err := chromedp.Do(ctx, voidEval(`document.querySelector('pre.src a').click()`)); err != nil {
-		t.Fatal(err)
-	}
-	var got string
-	for range 50 {
-		got, _ = chromedp.Run(ctx, chromedp.Evaluate[string](`location.pathname.split('/').pop() + location.hash`))
-		if strings.HasPrefix(got, "y.html") {
-			break
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-	if got != "y.html#L3" {
-		t.Errorf("as v1, the link went to %s, want y.html#L3", got)
-	}
 }
 
 // An older release's reader following a GitHub link in the shared code
