@@ -13,6 +13,7 @@ import (
 
 	"github.com/kubewalk/kubewalk/analyzer/fact"
 	"github.com/kubewalk/kubewalk/internal/derive/reldiff"
+	"github.com/kubewalk/kubewalk/site/internal/jsdata"
 	"github.com/kubewalk/kubewalk/walkthrough"
 )
 
@@ -248,7 +249,7 @@ func diffsScript(diffs map[string]string) ([]byte, error) {
 		}
 		first[diffs[k]], out[k] = k, diffs[k]
 	}
-	return jsAssign("kubewalkDiffs", out)
+	return jsdata.Assign("kubewalkDiffs", out)
 }
 
 // ---- changes.html ----

@@ -3,14 +3,14 @@ package site
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
-	"io"
 	"path"
 	"slices"
 	"strings"
 	"sync"
 
 	"github.com/kubewalk/kubewalk/internal/derive/explain"
+	"github.com/kubewalk/kubewalk/site/internal/explainshare"
+	"github.com/kubewalk/kubewalk/site/internal/jsdata"
 )
 
 // The explain page: the reader pastes `kubectl get events`
@@ -86,12 +86,12 @@ func (b *builder) explainIndexes() (*explainIndexes, error) {
 	x.once.Do(func() {
 		for _, lb := range ls {
 			idx := lb.explainer().Index()
-			base, err := jsAssign("kubewalkExplain", explainBase{Index: idx})
+			base, err := jsdata.Assign("kubewalkExplain", explainBase{Index: idx})
 			if err != nil {
 				x.err = err
 				return
 			}
-			steps, err := jsAssign("kubewalkExplainSteps", idx.Steps)
+			steps, err := jsdata.Assign("kubewalkExplainSteps", idx.Steps)
 			if err != nil {
 				x.err = err
 				return
@@ -125,18 +125,6 @@ func (b *builder) explainStepsScript() ([]byte, error) {
 		return nil, err
 	}
 	return x.steps[slices.Index(langsOf(b), b)], nil
-}
-
-// jsAssign is a script assigning v, as JSON, to a global: data a page
-// loads with <script src>, as file:// cannot fetch() it. json.Marshal
-// escapes <, > and & (and U+2028, U+2029), so no string in v can end the
-// script or break out of the string it sits in.
-func jsAssign(global string, v any) ([]byte, error) {
-	data, err := json.Marshal(v)
-	if err != nil {
-		return nil, err
-	}
-	return append(append([]byte("window."+global+" = "), data...), ";\n"...), nil
 }
 
 // explainer is the build's one Explainer, made on first use: the explain
@@ -180,8 +168,8 @@ func (b *builder) explainPage() ([]byte, error) {
 		// makes of them (explainrel.go): what the releases share at the
 		// site's root, the steps at the root of the language's directory.
 		page := b.site(explainPage)
-		body.SharedJS = relURL(page, explainSharedJS, "")
-		body.StepsJS = relURL(page, b.langDir+explainStepsSharedJS, "")
+		body.SharedJS = relURL(page, explainshare.SharedJS, "")
+		body.StepsJS = relURL(page, b.langDir+explainshare.StepsSharedJS, "")
 	}
 	pd := b.pageData(explainPage, b.t("explain.title"), "explain", body)
 	// explain.js needs releases.js first: the page loads it with the
@@ -210,31 +198,12 @@ func (b *builder) explainStrings() (string, error) {
 	return string(j), err
 }
 
-// readJSAssign reads a script jsAssign wrote for global into v; numbers
-// in an interface value are json.Numbers, as written.
-func readJSAssign(global string, data []byte, v any) error {
-	jsn, ok := strings.CutPrefix(string(data), "window."+global+" = ")
-	jsn, ok2 := strings.CutSuffix(jsn, ";\n")
-	if !ok || !ok2 {
-		return fmt.Errorf("not a script assigning %s", global)
-	}
-	dec := json.NewDecoder(strings.NewReader(jsn))
-	dec.UseNumber()
-	if err := dec.Decode(v); err != nil {
-		return err
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return fmt.Errorf("not a script assigning %s: more after its value", global)
-	}
-	return nil
-}
-
 // relinkExplainSteps points the step links of explain-steps.js at site
 // path f (relative to the explain page beside it) at the pages the
 // releases share, as relinkSearch does a search index's.
 func (rp *relPages) relinkExplainSteps(f string, data []byte) ([]byte, error) {
 	var steps []explain.IndexStep
-	if err := readJSAssign("kubewalkExplainSteps", data, &steps); err != nil {
+	if err := jsdata.Read("kubewalkExplainSteps", data, &steps); err != nil {
 		return nil, err
 	}
 	links := make([]*string, len(steps))
@@ -244,5 +213,5 @@ func (rp *relPages) relinkExplainSteps(f string, data []byte) ([]byte, error) {
 	if !rp.moveLinks(path.Join(path.Dir(f), explainPage), links) {
 		return data, nil
 	}
-	return jsAssign("kubewalkExplainSteps", steps)
+	return jsdata.Assign("kubewalkExplainSteps", steps)
 }

@@ -20,6 +20,7 @@ import (
 
 	"github.com/kubewalk/kubewalk/analyzer/fact"
 	"github.com/kubewalk/kubewalk/internal/derive/explain"
+	"github.com/kubewalk/kubewalk/site/internal/explainshare"
 	"github.com/kubewalk/kubewalk/walkthrough"
 )
 
@@ -49,15 +50,15 @@ func readExplainIndex(t *testing.T, files map[string]string, page string) (*expl
 	for _, m := range scriptSrc.FindAllStringSubmatch(files[page], -1) {
 		p := path.Join(path.Dir(page), m[1])
 		switch path.Base(p) {
-		case explainSharedJS:
+		case explainshare.SharedJS:
 			shared = p
 		case explainIndexJS:
 			at = p
 		case explainStepsJS:
 			readScript(t, files, p, "kubewalkExplainSteps", &steps)
-		case explainStepsSharedJS:
+		case explainshare.StepsSharedJS:
 			js, ok := files[p]
-			byTag, err := parseSharedSteps([]byte(js))
+			byTag, err := explainshare.ParseSharedSteps([]byte(js))
 			if !ok || err != nil {
 				t.Fatalf("%s: %v", p, err)
 			}
@@ -71,11 +72,11 @@ func readExplainIndex(t *testing.T, files map[string]string, page string) (*expl
 	if !ok {
 		t.Fatalf("no %s", at)
 	}
-	idx, err := parseExplainIndex([]byte(js), func() ([]byte, error) {
+	idx, err := explainshare.ParseIndex([]byte(js), func() ([]byte, error) {
 		if d, ok := files[shared]; ok {
 			return []byte(d), nil
 		}
-		return nil, fmt.Errorf("%s loads no %s", page, explainSharedJS)
+		return nil, fmt.Errorf("%s loads no %s", page, explainshare.SharedJS)
 	})
 	if err != nil {
 		t.Fatalf("%s: %v", at, err)

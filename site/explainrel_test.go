@@ -16,152 +16,10 @@ import (
 	"github.com/kubewalk/kubewalk/analyzer/fact"
 	"github.com/kubewalk/kubewalk/internal/derive/explain"
 	"github.com/kubewalk/kubewalk/internal/linkcheck"
+	"github.com/kubewalk/kubewalk/site/internal/explainshare"
+	"github.com/kubewalk/kubewalk/site/internal/jsdata"
 	"github.com/kubewalk/kubewalk/walkthrough"
 )
-
-// explainRelCopies are three releases' indexes, newest first, as the
-// releases would write them (and as explain.Indexes), and their steps:
-// the same call sites at other lines (and GitHub's tag and line in their
-// permalinks), a source page link with ?rel= in all but the newest, a
-// permalink whose range ends elsewhere, two sites the middle release
-// lists in the other order, a site only the oldest has, a detail with
-// characters outside the BMP and with the characters the tokens would be
-// ('~', '^'), and the oldest's steps unlike the others'.
-func explainRelCopies(t *testing.T) ([]*explainCopy, []*explainView, []*explain.Index) {
-	t.Helper()
-	type ev struct {
-		line, end      int
-		reason, detail string
-		reach          []string
-	}
-	scaled, killed := "Eventf(Normal, \"Scaled\") 𝄞 ~^", "Eventf(Warning)"
-	rels := []struct {
-		tag    string
-		events []ev
-	}{
-		{"v1.3.0", []ev{{10, 12, "Scaled", scaled, []string{"pkg/a"}}, {20, 0, "Killed", killed, []string{"pkg/b", "pkg/a"}}, {30, 0, "Pulled", "Eventf(Normal)", nil}}},
-		{"v1.2.0", []ev{{30, 0, "Pulled", "Eventf(Normal)", nil}, {13, 16, "Scaled", scaled, []string{"pkg/a"}}, {23, 0, "Killed", killed, []string{"pkg/b", "pkg/a"}}}},
-		{"v1.1.0", []ev{{13, 15, "Scaled", scaled, []string{"pkg/a"}}, {5, 0, "Old", "Eventf(Normal, \"Old\")", []string{"pkg/c"}}, {23, 0, "Killed", killed, []string{"pkg/b", "pkg/a"}}}},
-	}
-	var copies []*explainCopy
-	var views []*explainView
-	var idxs []*explain.Index
-	for i, r := range rels {
-		idx := &explain.Index{Tag: r.tag, Dirs: []string{}, Reasons: map[string][]int{"Scaled": {0}},
-			Controllers: map[string][]string{"deployment": {"pkg/a"}}, Components: map[string][]string{}, Kinds: map[string]string{}}
-		for _, e := range r.events {
-			s := explain.IndexSite{Symbol: "k8s.io/kubernetes/pkg/a.F", Path: "pkg/a/a.go", Line: e.line, Detail: e.detail,
-				Permalink: fmt.Sprintf("https://github.com/kubernetes/kubernetes/blob/%s/pkg/a/a.go#L%d", r.tag, e.line),
-				Page:      fmt.Sprintf("../src/pkg/a/a.go.html?rel=%s#L%d", r.tag, e.line)}
-			if e.end > 0 {
-				s.Permalink += fmt.Sprintf("-L%d", e.end)
-			}
-			if i == 0 {
-				s.Page = fmt.Sprintf("../src/pkg/a/a.go.html#L%d", e.line)
-			}
-			for _, d := range e.reach {
-				if !slices.Contains(idx.Dirs, d) {
-					idx.Dirs = append(idx.Dirs, d)
-				}
-				s.Reach = append(s.Reach, slices.Index(idx.Dirs, d))
-			}
-			idx.Events = append(idx.Events, explain.IndexEvent{IndexSite: s, Reason: e.reason})
-		}
-		idxs = append(idxs, idx)
-		js, err := jsAssign("kubewalkExplain", explainBase{Index: idx})
-		if err != nil {
-			t.Fatal(err)
-		}
-		var m map[string]any
-		if err := readJSAssign("kubewalkExplain", js, &m); err != nil {
-			t.Fatal(err)
-		}
-		c, err := newExplainCopy(r.tag+"/"+explainIndexJS, r.tag, m)
-		if err != nil {
-			t.Fatal(err)
-		}
-		copies = append(copies, c)
-		steps := []explain.IndexStep{{Title: "Deployment", StepTitle: "Scale", Page: "../walkthroughs/deployment.html?rel=" + r.tag + "#step-1"}}
-		if i == 2 {
-			steps[0].StepTitle, steps[0].Page = "Scale (old)", "../walkthroughs/deployment.v1.1.0.html?rel="+r.tag+"#step-1"
-		}
-		js, err = jsAssign("kubewalkExplainSteps", steps)
-		if err != nil {
-			t.Fatal(err)
-		}
-		v := &explainView{tag: r.tag, steps: r.tag + "/" + explainStepsJS}
-		if err := readJSAssign("kubewalkExplainSteps", js, &v.data); err != nil {
-			t.Fatal(err)
-		}
-		idx.Steps = steps
-		views = append(views, v)
-	}
-	return copies, views, idxs
-}
-
-// TestExplainShared: what three releases' indexes share is written once,
-// and each release's explain-index.js, read with explain-shared.js, is
-// its index again, every value as it wrote it.
-func TestExplainShared(t *testing.T) {
-	copies, views, want := explainRelCopies(t)
-	shared, owns, steps, err := encodeExplain(copies, views)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if shared.Tok != "|@" {
-		t.Errorf("tokens %q, want |@ (the data has ~ and ^)", shared.Tok)
-	}
-	// Scaled and Killed are everyone's. Pulled, first in the middle
-	// release and last in the newest, cannot be one site in an order
-	// both agree with: it is each one's own, as Old is the oldest's.
-	var reasons []string
-	for _, e := range shared.Entries["events"] {
-		reasons = append(reasons, e["reason"].(string)+" "+e["in"].(string))
-	}
-	if diff := cmp.Diff([]string{"Scaled 7", "Killed 7"}, reasons); diff != "" {
-		t.Errorf("shared sites (-want +got):\n%s", diff)
-	}
-	var own []string
-	for _, o := range owns {
-		for _, e := range o.Entries["events"] {
-			own = append(own, fmt.Sprintf("%s %s at %v", o.Tag, e["reason"], e["at"]))
-		}
-	}
-	if diff := cmp.Diff([]string{"v1.3.0 Pulled at 2", "v1.2.0 Pulled at 0", "v1.1.0 Old at 1"}, own); diff != "" {
-		t.Errorf("the releases' own sites (-want +got):\n%s", diff)
-	}
-	if len(shared.Tables) != 1 || len(steps[""].Lists) != 2 {
-		t.Errorf("%d tables, %d lists of steps; want one of them, two of steps", len(shared.Tables), len(steps[""].Lists))
-	}
-
-	// Read back through the scripts, as the link checker does.
-	sharedJS, err := jsAssign("kubewalkExplainShared", shared)
-	if err != nil {
-		t.Fatal(err)
-	}
-	stepsJS, err := jsAssign("kubewalkExplainStepsShared", steps[""])
-	if err != nil {
-		t.Fatal(err)
-	}
-	byTag, err := parseSharedSteps(stepsJS)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i, c := range copies {
-		ownJS, err := jsAssign("kubewalkExplain", owns[i])
-		if err != nil {
-			t.Fatal(err)
-		}
-		got, err := parseExplainIndex(ownJS, func() ([]byte, error) { return sharedJS, nil })
-		if err != nil {
-			t.Fatal(err)
-		}
-		got.Steps = byTag[c.tag]
-		if diff := cmp.Diff(named(want[i]), named(got), cmpopts.EquateEmpty()); diff != "" {
-			t.Errorf("%s (-want +got):\n%s", c.tag, diff)
-		}
-	}
-}
 
 // named is idx with its sites' reach as directories, and no Dirs: two
 // indexes can number the same directories differently.
@@ -208,30 +66,147 @@ func named(idx *explain.Index) any {
 	}{x, evs, ws, hs}
 }
 
-// TestStringEdit: an edit keeps whole characters, counted as JavaScript
-// counts them.
-func TestStringEdit(t *testing.T) {
-	for _, c := range []struct{ base, want string }{
-		{"https://x/blob/~/a.go#L^-L12", "https://x/blob/~/a.go#L^-L15"},
-		{"../src/a.go.html?rel=~#L10", "../src/a.go.html#L10"},
-		{"𝄞a𝄞b𝄞", "𝄞a𝄢b𝄞"},
-		{"abc", ""},
-		{"", "abc"},
-	} {
-		e := stringEdit(c.base, c.want)
-		got, ok := e.(string)
-		if !ok {
-			var err error
-			if got, err = applyEdit(c.base, e.([]any)); err != nil {
-				t.Fatal(err)
+// explainRelCopies are three releases' indexes, newest first, as the
+// releases would write them (and as explain.Indexes), and their steps:
+// the same call sites at other lines (and GitHub's tag and line in their
+// permalinks), a source page link with ?rel= in all but the newest, a
+// permalink whose range ends elsewhere, two sites the middle release
+// lists in the other order, a site only the oldest has, a detail with
+// characters outside the BMP and with the characters the tokens would be
+// ('~', '^'), and the oldest's steps unlike the others'.
+func explainRelCopies(t *testing.T) ([]*explainshare.Copy, []*explainshare.View, []*explain.Index) {
+	t.Helper()
+	type ev struct {
+		line, end      int
+		reason, detail string
+		reach          []string
+	}
+	scaled, killed := "Eventf(Normal, \"Scaled\") 𝄞 ~^", "Eventf(Warning)"
+	rels := []struct {
+		tag    string
+		events []ev
+	}{
+		{"v1.3.0", []ev{{10, 12, "Scaled", scaled, []string{"pkg/a"}}, {20, 0, "Killed", killed, []string{"pkg/b", "pkg/a"}}, {30, 0, "Pulled", "Eventf(Normal)", nil}}},
+		{"v1.2.0", []ev{{30, 0, "Pulled", "Eventf(Normal)", nil}, {13, 16, "Scaled", scaled, []string{"pkg/a"}}, {23, 0, "Killed", killed, []string{"pkg/b", "pkg/a"}}}},
+		{"v1.1.0", []ev{{13, 15, "Scaled", scaled, []string{"pkg/a"}}, {5, 0, "Old", "Eventf(Normal, \"Old\")", []string{"pkg/c"}}, {23, 0, "Killed", killed, []string{"pkg/b", "pkg/a"}}}},
+	}
+	var copies []*explainshare.Copy
+	var views []*explainshare.View
+	var idxs []*explain.Index
+	for i, r := range rels {
+		idx := &explain.Index{Tag: r.tag, Dirs: []string{}, Reasons: map[string][]int{"Scaled": {0}},
+			Controllers: map[string][]string{"deployment": {"pkg/a"}}, Components: map[string][]string{}, Kinds: map[string]string{}}
+		for _, e := range r.events {
+			s := explain.IndexSite{Symbol: "k8s.io/kubernetes/pkg/a.F", Path: "pkg/a/a.go", Line: e.line, Detail: e.detail,
+				Permalink: fmt.Sprintf("https://github.com/kubernetes/kubernetes/blob/%s/pkg/a/a.go#L%d", r.tag, e.line),
+				Page:      fmt.Sprintf("../src/pkg/a/a.go.html?rel=%s#L%d", r.tag, e.line)}
+			if e.end > 0 {
+				s.Permalink += fmt.Sprintf("-L%d", e.end)
 			}
+			if i == 0 {
+				s.Page = fmt.Sprintf("../src/pkg/a/a.go.html#L%d", e.line)
+			}
+			for _, d := range e.reach {
+				if !slices.Contains(idx.Dirs, d) {
+					idx.Dirs = append(idx.Dirs, d)
+				}
+				s.Reach = append(s.Reach, slices.Index(idx.Dirs, d))
+			}
+			idx.Events = append(idx.Events, explain.IndexEvent{IndexSite: s, Reason: e.reason})
 		}
-		if got != c.want {
-			t.Errorf("edit %v of %q gives %q, want %q", e, c.base, got, c.want)
+		idxs = append(idxs, idx)
+		js, err := jsdata.Assign("kubewalkExplain", explainBase{Index: idx})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var m map[string]any
+		if err := jsdata.Read("kubewalkExplain", js, &m); err != nil {
+			t.Fatal(err)
+		}
+		c, err := explainshare.NewCopy(r.tag+"/"+explainIndexJS, r.tag, m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		copies = append(copies, c)
+		steps := []explain.IndexStep{{Title: "Deployment", StepTitle: "Scale", Page: "../walkthroughs/deployment.html?rel=" + r.tag + "#step-1"}}
+		if i == 2 {
+			steps[0].StepTitle, steps[0].Page = "Scale (old)", "../walkthroughs/deployment.v1.1.0.html?rel="+r.tag+"#step-1"
+		}
+		js, err = jsdata.Assign("kubewalkExplainSteps", steps)
+		if err != nil {
+			t.Fatal(err)
+		}
+		v := &explainshare.View{Tag: r.tag, Steps: r.tag + "/" + explainStepsJS}
+		if err := jsdata.Read("kubewalkExplainSteps", js, &v.Data); err != nil {
+			t.Fatal(err)
+		}
+		idx.Steps = steps
+		views = append(views, v)
+	}
+	return copies, views, idxs
+}
+
+// TestExplainShared: what three releases' indexes share is written once,
+// and each release's explain-index.js, read with explain-shared.js, is
+// its index again, every value as it wrote it.
+func TestExplainShared(t *testing.T) {
+	copies, views, want := explainRelCopies(t)
+	shared, owns, steps, err := explainshare.Encode(copies, views)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if shared.Tok != "|@" {
+		t.Errorf("tokens %q, want |@ (the data has ~ and ^)", shared.Tok)
+	}
+	// Scaled and Killed are everyone's. Pulled, first in the middle
+	// release and last in the newest, cannot be one site in an order
+	// both agree with: it is each one's own, as Old is the oldest's.
+	var reasons []string
+	for _, e := range shared.Entries["events"] {
+		reasons = append(reasons, e["reason"].(string)+" "+e["in"].(string))
+	}
+	if diff := cmp.Diff([]string{"Scaled 7", "Killed 7"}, reasons); diff != "" {
+		t.Errorf("shared sites (-want +got):\n%s", diff)
+	}
+	var own []string
+	for _, o := range owns {
+		for _, e := range o.Entries["events"] {
+			own = append(own, fmt.Sprintf("%s %s at %v", o.Tag, e["reason"], e["at"]))
 		}
 	}
-	if e, ok := stringEdit("𝄞a𝄞b𝄞", "𝄞a𝄢b𝄞").([]any); !ok || e[0] != 3 || e[2] != 3 {
-		t.Errorf("edit %v: want 3 UTF-16 code units kept each side", e)
+	if diff := cmp.Diff([]string{"v1.3.0 Pulled at 2", "v1.2.0 Pulled at 0", "v1.1.0 Old at 1"}, own); diff != "" {
+		t.Errorf("the releases' own sites (-want +got):\n%s", diff)
+	}
+	if len(shared.Tables) != 1 || len(steps[""].Lists) != 2 {
+		t.Errorf("%d tables, %d lists of steps; want one of them, two of steps", len(shared.Tables), len(steps[""].Lists))
+	}
+
+	// Read back through the scripts, as the link checker does.
+	sharedJS, err := jsdata.Assign("kubewalkExplainShared", shared)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stepsJS, err := jsdata.Assign("kubewalkExplainStepsShared", steps[""])
+	if err != nil {
+		t.Fatal(err)
+	}
+	byTag, err := explainshare.ParseSharedSteps(stepsJS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, c := range copies {
+		ownJS, err := jsdata.Assign("kubewalkExplain", owns[i])
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := explainshare.ParseIndex(ownJS, func() ([]byte, error) { return sharedJS, nil })
+		if err != nil {
+			t.Fatal(err)
+		}
+		got.Steps = byTag[c.Tag]
+		if diff := cmp.Diff(named(want[i]), named(got), cmpopts.EquateEmpty()); diff != "" {
+			t.Errorf("%s (-want +got):\n%s", c.Tag, diff)
+		}
 	}
 }
 
@@ -278,7 +253,7 @@ func TestMultiReleaseExplain(t *testing.T) {
 			t.Errorf("%s: a release's steps left", p)
 		}
 	}
-	for _, p := range []string{explainSharedJS, "en/" + explainStepsSharedJS, "ko/" + explainStepsSharedJS} {
+	for _, p := range []string{explainshare.SharedJS, "en/" + explainshare.StepsSharedJS, "ko/" + explainshare.StepsSharedJS} {
 		if _, ok := files[p]; !ok {
 			t.Errorf("no %s", p)
 		}

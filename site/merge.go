@@ -12,13 +12,13 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/sergi/go-diff/diffmatchpatch"
 	"golang.org/x/sync/errgroup"
 
 	"github.com/kubewalk/kubewalk/analyzer/fact"
 	"github.com/kubewalk/kubewalk/internal/render/codehtml"
+	"github.com/kubewalk/kubewalk/site/internal/linediff"
 )
 
 // A multi-release site has one source page per file (split into parts
@@ -128,14 +128,14 @@ func align(copies [][]string) (masks []uint64, at [][]int32) {
 				i, j = i+1, j+1
 			}
 		}
-		for _, d := range lineDiff(merged, ls) {
-			switch d.op {
+		for _, d := range linediff.Lines(merged, ls) {
+			switch d.Op {
 			case diffmatchpatch.DiffEqual:
-				same(d.n)
+				same(d.N)
 			case diffmatchpatch.DiffDelete:
-				keep(i + d.n)
+				keep(i + d.N)
 			case diffmatchpatch.DiffInsert: // lines only this copy has (so far)
-				for end := j + d.n; j < end; j++ {
+				for end := j + d.N; j < end; j++ {
 					mine[j] = int32(len(nm))
 					nm, nmask = append(nm, ls[j]), append(nmask, 1<<k)
 				}
@@ -150,42 +150,6 @@ func align(copies [][]string) (masks []uint64, at [][]int32) {
 		merged, masks, at = nm, nmask, append(at, mine)
 	}
 	return masks, at
-}
-
-// lineOp is a run of n lines of a line diff.
-type lineOp struct {
-	op diffmatchpatch.Operation
-	n  int
-}
-
-// lineDiff is a minimal line diff of a and b (Myers', through
-// diffmatchpatch with each line as one rune). It has no time limit, which
-// keeps it deterministic, at the cost of seconds on the slowest real pair
-// (a regenerated file against its successor); go-udiff's bounded LCS,
-// tried first, gave up on kubelet.go's two releases and matched a small
-// part of the lines they share.
-func lineDiff(a, b []string) []lineOp {
-	dmp := diffmatchpatch.New()
-	dmp.DiffTimeout = 0
-	ra, rb, _ := dmp.DiffLinesToRunes(diffText(a), diffText(b))
-	var out []lineOp
-	for _, d := range dmp.DiffMainRunes(ra, rb, false) {
-		out = append(out, lineOp{d.Type, utf8.RuneCountInString(d.Text)})
-	}
-	return out
-}
-
-// diffText joins lines for DiffLinesToRunes, which splits at newlines: a
-// final line without one gets one, so it matches the same line elsewhere.
-func diffText(ls []string) string {
-	var sb strings.Builder
-	for _, l := range ls {
-		sb.WriteString(l)
-		if !strings.HasSuffix(l, "\n") {
-			sb.WriteByte('\n')
-		}
-	}
-	return sb.String()
 }
 
 // anchors names merged lines by the newest copy's line numbers (bit 0):

@@ -139,14 +139,14 @@ func TestMergeGroups(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	budget := int(one[0].mt.estimate(one[0].doc)) + 60
+	budget := int(one[0].Estimate()) + 60
 	gs, err := mergeGroups(docs, tags, sizes, budget)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var got []string
 	for _, g := range gs {
-		got = append(got, strings.Join(g.tags, ","))
+		got = append(got, strings.Join(g.Tags, ","))
 	}
 	if want := []string{"v4,v3", "v2", "v1"}; !slices.Equal(got, want) {
 		t.Errorf("groups %v, want %v", got, want)

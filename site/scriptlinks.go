@@ -9,6 +9,8 @@ import (
 	"slices"
 
 	"github.com/kubewalk/kubewalk/internal/derive/explain"
+	"github.com/kubewalk/kubewalk/site/internal/explainshare"
+	"github.com/kubewalk/kubewalk/site/internal/jsdata"
 )
 
 // ScriptLinks lists the links the data script at site path p of the site
@@ -42,7 +44,7 @@ func ScriptLinks(root, p string) (links [][2]string, ok bool, errs []error) {
 		if data, ok := read(); ok {
 			links, err = explainIndexLinks(root, p, data)
 		}
-	case base == explainStepsSharedJS:
+	case base == explainshare.StepsSharedJS:
 		if data, ok := read(); ok {
 			links, err = explainSharedStepsLinks(p, data)
 		}
@@ -59,7 +61,7 @@ func ScriptLinks(root, p string) (links [][2]string, ok bool, errs []error) {
 // path p, relative to the explain page beside it.
 func explainStepsLinks(p string, data []byte) ([][2]string, error) {
 	var steps []explain.IndexStep
-	if err := readJSAssign("kubewalkExplainSteps", data, &steps); err != nil {
+	if err := jsdata.Read("kubewalkExplainSteps", data, &steps); err != nil {
 		return nil, err
 	}
 	var links [][2]string
@@ -74,8 +76,8 @@ func explainStepsLinks(p string, data []byte) ([][2]string, error) {
 // names of explain-shared.js: explainrel.go), relative to each explain
 // page that loads it: beside it, or in a language directory under it.
 func explainIndexLinks(root, p string, data []byte) ([][2]string, error) {
-	shared := func() ([]byte, error) { return os.ReadFile(filepath.Join(root, explainSharedJS)) }
-	idx, err := parseExplainIndex(data, shared)
+	shared := func() ([]byte, error) { return os.ReadFile(filepath.Join(root, explainshare.SharedJS)) }
+	idx, err := explainshare.ParseIndex(data, shared)
 	if err != nil {
 		return nil, err
 	}
@@ -121,7 +123,7 @@ func isFile(root, p string) bool {
 // explain-steps-shared.js at site path p, relative to the explain page
 // of each release that has them, in the language directory of p.
 func explainSharedStepsLinks(p string, data []byte) ([][2]string, error) {
-	byTag, err := parseSharedSteps(data)
+	byTag, err := explainshare.ParseSharedSteps(data)
 	if err != nil {
 		return nil, err
 	}
