@@ -10,6 +10,8 @@ import (
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/kubewalk/kubewalk/site/internal/linemap"
 )
 
 // TestBrowserMalformedFragment opens an older release's view of a shared
@@ -53,7 +55,7 @@ func TestBrowserMalformedFragment(t *testing.T) {
 		openPage(t, ctx, u)
 		// An older release's line numbers are written once its line map
 		// has loaded (lines.go).
-		if _, err := chromedp.Run(ctx, chromedp.Poll[bool](`document.readyState === "complete" && (!document.querySelector('script[src$="/`+linesJS+`"]') || window.kubewalkLines !== undefined)`, chromedp.WithPollingTimeout(5*time.Second))); err != nil {
+		if _, err := chromedp.Run(ctx, chromedp.Poll[bool](`document.readyState === "complete" && (!document.querySelector('script[src$="/`+linemap.FileName+`"]') || window.kubewalkLines !== undefined)`, chromedp.WithPollingTimeout(5*time.Second))); err != nil {
 			t.Fatalf("%s: %v", u, err)
 		}
 		v, err := chromedp.Run(ctx, chromedp.Evaluate[view](`({

@@ -13,6 +13,7 @@ import (
 	"golang.org/x/net/html"
 
 	"github.com/kubewalk/kubewalk/analyzer/fact"
+	"github.com/kubewalk/kubewalk/site/internal/linemap"
 )
 
 // decodeRuns reads a lineRuns map as site.js does: the stable number of
@@ -49,14 +50,15 @@ func decodeRuns(t *testing.T, runs string) []string {
 	return out
 }
 
-// mergedOf aligns copies of a file (newest first) as merge does.
-func mergedOf(copies ...string) *mergedSrc {
+// mergedOf aligns copies of a file (newest first) as merge does, as its
+// line map.
+func mergedOf(copies ...string) *linemap.File {
 	var ls [][]string
 	for _, c := range copies {
 		ls = append(ls, textLines([]byte(c)))
 	}
 	masks, at := align(ls)
-	return &mergedSrc{file: "pkg/x.go", rels: []int{0, 1, 2}[:len(copies)], ids: anchors(masks), at: at}
+	return &linemap.File{Rels: []int{0, 1, 2}[:len(copies)], IDs: anchors(masks), At: at}
 }
 
 // A release's line map names each of its lines by its stable number, and
@@ -65,14 +67,14 @@ func mergedOf(copies ...string) *mergedSrc {
 func TestLineRuns(t *testing.T) {
 	m := mergedOf("a\nb\nc\nd\ne\nf\n", "a\nx\nb\nc\ne\nf\ng\n", "a\nb\nc\nd\ne\nf\n")
 	want := []string{"", "1 .1 1:2 2:2 .1", ""}
-	for k := range m.rels {
-		runs := m.lineRuns(k)
+	for k := range m.Rels {
+		runs := m.Runs(k)
 		if runs != want[k] {
 			t.Errorf("copy %d: lineRuns = %q, want %q", k, runs, want[k])
 		}
 		var stable []string
-		for _, ml := range m.at[k] {
-			stable = append(stable, strings.TrimPrefix(m.ids[ml], "L"))
+		for _, ml := range m.At[k] {
+			stable = append(stable, strings.TrimPrefix(m.IDs[ml], "L"))
 		}
 		if runs != "" {
 			if diff := cmp.Diff(stable, decodeRuns(t, runs)); diff != "" {
@@ -80,7 +82,7 @@ func TestLineRuns(t *testing.T) {
 			}
 		}
 		for n, s := range stable {
-			if got, ok := m.ownLine(k, s); !ok || got != n+1 {
+			if got, ok := m.Own(k, s); !ok || got != n+1 {
 				t.Errorf("copy %d: ownLine(%s) = %d, %v; want %d", k, s, got, ok, n+1)
 			}
 		}
@@ -89,43 +91,14 @@ func TestLineRuns(t *testing.T) {
 		k int
 		s string
 	}{{1, "4"}, {0, "1.1"}, {0, "6.1"}, {1, "7"}, {1, "0.1"}, {1, "x"}, {1, "01"}} {
-		if got, ok := m.ownLine(c.k, c.s); ok {
+		if got, ok := m.Own(c.k, c.s); ok {
 			t.Errorf("copy %d: ownLine(%s) = %d, want none", c.k, c.s, got)
 		}
 	}
 	// Lines before the newest's first: "0.1" on.
 	m = mergedOf("b\nc\n", "a\nb\nc\n")
-	if got := m.lineRuns(1); got != ".1 1:2" {
+	if got := m.Runs(1); got != ".1 1:2" {
 		t.Errorf("lines before the newest's first: %q", got)
-	}
-}
-
-func TestPrintLines(t *testing.T) {
-	for _, c := range []struct{ in, from, to, want string }{
-		{"pkg/x.go:12-20", "30", "38", "pkg/x.go:30-38"},
-		{"x.go:12", "30", "", "x.go:30"},
-		{"x.go:12", "30", "38", "x.go:30"}, // one line printed: its first
-		{"pkg/x.go:12.1-14", "9", "11", "pkg/x.go:9-11"},
-		{"AddFunc in f (x.go:12) → calls g", "30", "", "AddFunc in f (x.go:30) → calls g"},
-		{"x.go:12 and x.go:14", "30", "", "x.go:12 and x.go:30"},
-		{"see x.go:14, then", "30", "", "see x.go:14, then"},
-		{"ax.go:12", "30", "", "ax.go:12"},
-		{"x.go:12x", "30", "", "x.go:12x"},
-		{"This code on GitHub", "30", "", "This code on GitHub"},
-	} {
-		if got := printLines(c.in, "x.go", c.from, c.to); got != c.want {
-			t.Errorf("printLines(%q, %s-%s) = %q, want %q", c.in, c.from, c.to, got, c.want)
-		}
-	}
-	for _, c := range []struct{ in, from, to, want string }{
-		{ghBlob + "v1/pkg/x.go#L12-L20", "30", "38", ghBlob + "v1/pkg/x.go#L30-L38"},
-		{ghBlob + "v1/pkg/x.go#L12.1", "30", "", ghBlob + "v1/pkg/x.go#L30"},
-		{ghBlob + "v1/pkg/x.go#L12", "30", "38", ghBlob + "v1/pkg/x.go#L30"},
-		{ghBlob + "v1/pkg/x.go", "30", "", ghBlob + "v1/pkg/x.go"},
-	} {
-		if got := ghLines(c.in, c.from, c.to); got != c.want {
-			t.Errorf("ghLines(%q) = %q, want %q", c.in, got, c.want)
-		}
 	}
 }
 
@@ -135,10 +108,10 @@ func TestPrintLines(t *testing.T) {
 // line numbers and elisions.
 func TestRenumber(t *testing.T) {
 	m := mergedOf("a\nb\nc\nd\ne\nf\n", "a\nx\nb\nc\ne\nf\ng\n")
-	set := &releaseSet{
-		rels:   []*relIndex{{Manifest: Manifest{Tag: "v2"}}, {Manifest: Manifest{Tag: "v1"}}},
-		merged: map[string]*mergedSrc{"pkg/x.go": m},
-		byPath: map[string]*mergedSrc{"src/pkg/x.go.html": m, "src/pkg/x.go.2.html": m},
+	set := &linemap.Maps{
+		Tags:  []string{"v2", "v1"},
+		Files: map[string]*linemap.File{"pkg/x.go": m},
+		Pages: map[string]string{"src/pkg/x.go.html": "pkg/x.go", "src/pkg/x.go.2.html": "pkg/x.go"},
 	}
 	const page = `<a class="loc" data-l="2-3" href="../src/pkg/x.go.2.html#L2-L3">pkg/x.go:2-3</a>` +
 		`<a class="gh" data-l="2-3" href="https://github.com/kubernetes/kubernetes/blob/v2/pkg/x.go#L2-L3">↗</a>` +
@@ -174,7 +147,7 @@ func TestRenumber(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		set.renumber(doc, "en/handlers.html", c.tag, c.keep)
+		set.Renumber(doc, "en/handlers.html", c.tag, c.keep)
 		var buf bytes.Buffer
 		if err := html.Render(&buf, doc); err != nil {
 			t.Fatal(err)
@@ -211,13 +184,13 @@ func TestSharedLineNumbers(t *testing.T) {
 		// And _ = 25 after the newer's line 13, at 13.1.
 		"pkg/controller/deployment/sync.go": "1:2 .1:3 1:11 .1 1:11",
 	}
-	lines := files[oldTag+"/"+linesJS]
+	lines := files[oldTag+"/"+linemap.FileName]
 	for f, runs := range wantRuns {
 		if !strings.Contains(lines, `"`+f+`":"`+runs+`"`) {
-			t.Errorf("%s: no %s: %s", linesJS, runs, lines)
+			t.Errorf("%s: no %s: %s", linemap.FileName, runs, lines)
 		}
 	}
-	if _, ok := files[newTag+"/"+linesJS]; ok {
+	if _, ok := files[newTag+"/"+linemap.FileName]; ok {
 		t.Errorf("the newest release has a line map")
 	}
 	// The handlers page's rows are both releases': what is not names
@@ -260,8 +233,8 @@ func TestLinkedFileLineNumbers(t *testing.T) {
 		t.Fatalf("%s has a source page; the test wants a file without", f)
 	}
 	// Lines 1-2 the newer lacks (after 0), 3-7 at 1-5.
-	if lines := files[oldTag+"/"+linesJS]; !strings.Contains(lines, `"`+f+`":".1:2 1:5"`) {
-		t.Errorf("%s: no line runs of %s: %s", linesJS, f, lines)
+	if lines := files[oldTag+"/"+linemap.FileName]; !strings.Contains(lines, `"`+f+`":".1:2 1:5"`) {
+		t.Errorf("%s: no line runs of %s: %s", linemap.FileName, f, lines)
 	}
 	page := files["gates.html"]
 	links := regexp.MustCompile(`<a [^>]*href="https://github.com/kubernetes/kubernetes/blob/[^"]*/`+regexp.QuoteMeta(f)+`#([^"]*)"[^>]*>`).FindAllStringSubmatch(page, -1)

@@ -85,6 +85,7 @@ import (
 	"golang.org/x/net/html/atom"
 	"golang.org/x/sync/errgroup"
 
+	"github.com/kubewalk/kubewalk/site/internal/linemap"
 	"github.com/kubewalk/kubewalk/site/internal/treemerge"
 )
 
@@ -113,7 +114,7 @@ type relPages struct {
 	budget int      // the most a shared page may weigh
 	// set is the site's releases, whose line maps number the pages'
 	// lines for each (lines.go); nil numbers none.
-	set *releaseSet
+	set *linemap.Maps
 }
 
 // shareReleasePages writes the pages sharedRelPage names that two
@@ -131,7 +132,7 @@ type relPages struct {
 // renumber and remove what was shared, write the line maps — work on the
 // one relPages and the workers' results in order; each phase is a block
 // with its comment.
-func shareReleasePages(ctx context.Context, dir string, tags []string, set *releaseSet, workers, budget int) (dBytes int64, dPages int, err error) {
+func shareReleasePages(ctx context.Context, dir string, tags []string, set *linemap.Maps, workers, budget int) (dBytes int64, dPages int, err error) {
 	rp := &relPages{to: map[string][]string{}, site: map[string]bool{}, all: tags, budget: budget, set: set}
 	err = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
@@ -284,7 +285,7 @@ func shareReleasePages(ctx context.Context, dir string, tags []string, set *rele
 			}
 			out := data
 			if tag := rp.ownLines(f); tag != "" {
-				if out, err = rp.set.ownNumbers(f, tag, data); err != nil {
+				if out, err = rp.set.OwnNumbers(f, tag, data); err != nil {
 					return fmt.Errorf("%s: %w", f, err)
 				}
 			}
@@ -355,7 +356,7 @@ func (rp *relPages) merge(dir, p string) (gps []groupPage, links map[string]bool
 		if rp.set != nil && g.Tags[0] != rp.all[0] {
 			// What a reader without script sees: the group's newest
 			// release's lines.
-			g.number = func(doc *html.Node) { rp.set.renumber(doc, p, g.Tags[0], true) }
+			g.number = func(doc *html.Node) { rp.set.Renumber(doc, p, g.Tags[0], true) }
 		}
 		var others []string
 		for j, o := range out {

@@ -16,6 +16,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/kubewalk/kubewalk/internal/linkcheck"
+	"github.com/kubewalk/kubewalk/site/internal/linemap"
 )
 
 // TestBrowserSharedReleasePages builds the two-release site twice, with
@@ -115,7 +116,7 @@ func compareSharedPages(t *testing.T, ctx context.Context, shared, own string, t
 		// An older release's line numbers are written once its line map
 		// has loaded (lines.go).
 		for range 100 {
-			done, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`document.readyState === "complete" && (!document.querySelector('script[src$="/`+linesJS+`"]') || window.kubewalkLines !== undefined)`))
+			done, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`document.readyState === "complete" && (!document.querySelector('script[src$="/`+linemap.FileName+`"]') || window.kubewalkLines !== undefined)`))
 			if err != nil {
 				t.Fatal(err)
 			}

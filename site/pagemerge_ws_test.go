@@ -207,3 +207,13 @@ func sameViews(t *testing.T, tags, pages []string, out []byte) {
 		}
 	}
 }
+
+// attr returns n's attribute k.
+func attr(n *html.Node, k string) (string, bool) {
+	for _, a := range n.Attr {
+		if a.Key == k && a.Namespace == "" {
+			return a.Val, true
+		}
+	}
+	return "", false
+}

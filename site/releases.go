@@ -194,7 +194,7 @@ func writeReleases(ctx context.Context, dir string, bs []*builder, opts Options,
 		if tune.relPageBudget > 0 {
 			budget = tune.relPageBudget
 		}
-		if db, dp, err = shareReleasePages(ctx, dir, tags, bs[0].set.lineSet(), workers, budget); err != nil {
+		if db, dp, err = shareReleasePages(ctx, dir, tags, bs[0].set.lineMaps(), workers, budget); err != nil {
 			return Stats{}, err
 		}
 	}
