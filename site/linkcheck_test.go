@@ -8,6 +8,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/kubewalk/kubewalk/internal/linkcheck"
+	"github.com/kubewalk/kubewalk/site/internal/searchindex"
 )
 
 func TestLinks(t *testing.T) {
@@ -31,7 +32,7 @@ func TestScriptLinks(t *testing.T) {
 		}
 	}
 	write("b.html", `<span id="L1"></span><span id="L2"></span>`)
-	write("search-index.js", searchIndexHead+`{"docs":[["file","ok","b.html#L2",""],["file","gone","gone.html",""],["file","short"]],"terms":{}}`+searchIndexTail)
+	write("search-index.js", searchindex.IndexHead+`{"docs":[["file","ok","b.html#L2",""],["file","gone","gone.html",""],["file","short"]],"terms":{}}`+searchindex.Tail)
 	write("explain-steps.js", "window.kubewalkExplainSteps = 3;\n")
 	write("assets/site.js", "window.x = 1;\n")
 	var got []string

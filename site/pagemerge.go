@@ -86,6 +86,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/kubewalk/kubewalk/site/internal/linemap"
+	"github.com/kubewalk/kubewalk/site/internal/searchindex"
 	"github.com/kubewalk/kubewalk/site/internal/treemerge"
 )
 
@@ -266,7 +267,7 @@ func shareReleasePages(ctx context.Context, dir string, tags []string, set *line
 		if i := strings.IndexByte(f, '/'); i > 0 && merged[f[i+1:]] != nil {
 			continue // a copy, removed above
 		}
-		if len(merged) > 0 && (strings.HasSuffix(f, ".html") || isSearchIndex(f) || path.Base(f) == explainStepsJS) || rp.ownLines(f) != "" {
+		if len(merged) > 0 && (strings.HasSuffix(f, ".html") || searchindex.IsIndex(f) || path.Base(f) == explainStepsJS) || rp.ownLines(f) != "" {
 			files = append(files, f)
 		}
 	}
@@ -291,7 +292,7 @@ func shareReleasePages(ctx context.Context, dir string, tags []string, set *line
 			}
 			if len(merged) == 0 {
 				// Nothing shared: no link to move.
-			} else if isSearchIndex(f) {
+			} else if searchindex.IsIndex(f) {
 				if out, err = rp.relinkSearch(f, data); err != nil {
 					return fmt.Errorf("%s: %w", f, err)
 				}
@@ -418,7 +419,7 @@ func (rp *relPages) relink(f string, data []byte) []byte {
 // relinkSearch points the URLs of the search index at site path f
 // (relative to the search page beside it) at the shared pages.
 func (rp *relPages) relinkSearch(f string, data []byte) ([]byte, error) {
-	d, err := parseSearchIndex(data)
+	d, err := searchindex.Parse(data)
 	if err != nil {
 		return nil, err
 	}
@@ -431,7 +432,7 @@ func (rp *relPages) relinkSearch(f string, data []byte) ([]byte, error) {
 	if !rp.moveLinks(path.Join(path.Dir(f), searchPage), links) {
 		return data, nil
 	}
-	return searchScript(d)
+	return searchindex.Script(d)
 }
 
 // moveLinks moves each of links, written on the page at site path page

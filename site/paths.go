@@ -2,13 +2,14 @@ package site
 
 import (
 	"fmt"
-	"net/url"
 	"path"
 	"strconv"
 	"strings"
 
 	"github.com/kubewalk/kubewalk/analyzer/fact"
 	"github.com/kubewalk/kubewalk/analyzer/fact/factsfile"
+	"github.com/kubewalk/kubewalk/site/internal/searchindex"
+	"github.com/kubewalk/kubewalk/site/internal/sitepath"
 )
 
 // Every URL the site emits is relative to the page it appears on, so the
@@ -25,10 +26,10 @@ const (
 	handlersPage   = "handlers.html"
 	eventsPage     = "events.html"
 	resourcesPage  = "resources.html"
-	searchPage     = "search.html"
+	searchPage     = searchindex.Page
 	changesPage    = "changes.html"
-	searchIndexJS  = "search-index.js"
-	searchSharedJS = "search-shared.js"
+	searchIndexJS  = searchindex.IndexJS
+	searchSharedJS = searchindex.SharedJS
 	factsFile      = factsfile.Name
 	markerFile     = ".kubewalk-site"
 )
@@ -41,25 +42,8 @@ func WalkthroughPage(id string) string { return "walkthroughs/" + id + ".html" }
 func SourcePage(repoPath string) string { return "src/" + repoPath + ".html" }
 
 // relURL returns the URL of site path target as seen from the page at site
-// path from, with each segment percent-escaped, plus fragment (without "#")
-// when not empty. A link to the page itself is just the fragment.
-func relURL(from, target, fragment string) string {
-	var b strings.Builder
-	if target != from || fragment == "" {
-		b.WriteString(strings.Repeat("../", strings.Count(from, "/")))
-		for i, seg := range strings.Split(target, "/") {
-			if i > 0 {
-				b.WriteByte('/')
-			}
-			b.WriteString(url.PathEscape(seg))
-		}
-	}
-	if fragment != "" {
-		b.WriteByte('#')
-		b.WriteString(fragment)
-	}
-	return b.String()
-}
+// path from (sitepath.Rel).
+func relURL(from, target, fragment string) string { return sitepath.Rel(from, target, fragment) }
 
 // lineFragment is the anchor of lines from..to: "L12" or "L12-L20".
 func lineFragment(from, to int) string {

@@ -13,6 +13,8 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+
+	"github.com/kubewalk/kubewalk/site/internal/searchshare"
 )
 
 // Release is one release of a multi-release site (RenderReleases; package
@@ -107,7 +109,7 @@ func ReleaseDir(tag string) string { return tag + "/" }
 // every page a version switcher that keeps the reader on the same
 // walkthrough step or source line where the other release has it, and
 // what the releases' pages, search and explain scripts share written
-// once (pagemerge.go, searchrel.go, explainrel.go). The site's list of
+// once (pagemerge.go, searchshare, explainrel.go). The site's list of
 // releases, its assets and its marker are the stage's to write
 // (WriteReleaseList); so is making the site atomically
 // (WriteAtomically).
@@ -203,7 +205,7 @@ func writeReleases(ctx context.Context, dir string, bs []*builder, opts Options,
 	if err := shareExplain(dir, bs, &st); err != nil {
 		return Stats{}, err
 	}
-	ds, err := shareReleaseSearch(dir, tags)
+	ds, err := searchshare.Share(dir, tags)
 	if err != nil {
 		return Stats{}, err
 	}

@@ -11,12 +11,14 @@ import (
 	"github.com/kubewalk/kubewalk/internal/derive/explain"
 	"github.com/kubewalk/kubewalk/site/internal/explainshare"
 	"github.com/kubewalk/kubewalk/site/internal/jsdata"
+	"github.com/kubewalk/kubewalk/site/internal/searchindex"
+	"github.com/kubewalk/kubewalk/site/internal/searchshare"
 )
 
 // ScriptLinks lists the links the data script at site path p of the site
 // built into root holds, each as the page it is followed from and its
 // URL, for a link checker to follow as it follows a page's: a search
-// index's entries (isSearchIndex), relative to each search page that
+// index's entries (searchindex.IsIndex), relative to each search page that
 // shows them, and the step and source pages of explain's data, relative
 // to each explain page that loads it. ok is false when p is none of
 // these scripts; errs are what cannot be read of it, one message each.
@@ -30,7 +32,7 @@ func ScriptLinks(root, p string) (links [][2]string, ok bool, errs []error) {
 	}
 	var err error
 	switch base := path.Base(p); {
-	case isSearchIndex(p):
+	case searchindex.IsIndex(p):
 		data, ok := read()
 		if !ok {
 			return nil, true, errs
@@ -137,11 +139,11 @@ func explainSharedStepsLinks(p string, data []byte) ([][2]string, error) {
 }
 
 // searchScriptLinks are the URLs of the search script at site path p
-// (isSearchIndex): a release's, relative to the search page beside it; a
+// (searchindex.IsIndex): a release's, relative to the search page beside it; a
 // multi-release site's, relative to each search page of every release
-// that has the entry (searchLinks).
+// that has the entry (searchshare.Links).
 func searchScriptLinks(p string, data []byte) ([][2]string, []error) {
-	d, err := parseSearchIndex(data)
+	d, err := searchindex.Parse(data)
 	if err != nil {
 		return nil, []error{err}
 	}
@@ -151,7 +153,7 @@ func searchScriptLinks(p string, data []byte) ([][2]string, []error) {
 			errs = append(errs, fmt.Errorf("entry %q: want kind, title, URL, detail", e))
 		}
 	}
-	links, err := searchLinks(p, d)
+	links, err := searchshare.Links(p, d)
 	if err != nil {
 		errs = append(errs, err)
 	}

@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/kubewalk/kubewalk/site/internal/searchindex"
 )
 
 func TestSearchTerms(t *testing.T) {
@@ -45,7 +47,7 @@ func TestSearchIndexFullText(t *testing.T) {
 	parse := func(p, head string) searchData {
 		t.Helper()
 		js, ok := strings.CutPrefix(files[p], head)
-		js, ok2 := strings.CutSuffix(js, searchIndexTail)
+		js, ok2 := strings.CutSuffix(js, searchindex.Tail)
 		var d searchData
 		if !ok || !ok2 || json.Unmarshal([]byte(js), &d) != nil {
 			t.Fatalf("%s is not a search index", p)
@@ -55,7 +57,7 @@ func TestSearchIndexFullText(t *testing.T) {
 	// The entries the languages have alike are written once, in the
 	// first language's directory; each language's index is those, then
 	// its own, numbered on from them, as search.js puts them together.
-	shared := parse("en/search-shared.js", searchSharedHead)
+	shared := parse("en/search-shared.js", searchindex.SharedHead)
 	if len(shared.Docs) == 0 || !strings.Contains(files["ko/search.html"], `<script src="../en/search-shared.js"></script>`) {
 		t.Fatalf("no entries shared by the languages' indexes (%d), or the Korean search page does not load them", len(shared.Docs))
 	}
@@ -64,7 +66,7 @@ func TestSearchIndexFullText(t *testing.T) {
 	}
 	index := func(p string) searchData {
 		t.Helper()
-		d := parse(p, searchIndexHead)
+		d := parse(p, searchindex.IndexHead)
 		all := searchData{Docs: slices.Concat(shared.Docs, d.Docs), Lens: slices.Concat(shared.Lens, d.Lens), Terms: maps.Clone(shared.Terms)}
 		for k, post := range d.Terms {
 			post = slices.Clone(post)

@@ -19,48 +19,10 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/kubewalk/kubewalk/internal/linkcheck"
+	"github.com/kubewalk/kubewalk/site/internal/searchindex"
+	"github.com/kubewalk/kubewalk/site/internal/searchshare"
 	"github.com/kubewalk/kubewalk/source"
 )
-
-func TestSearchRelTemplate(t *testing.T) {
-	for _, c := range []struct {
-		u, tag, tmpl string
-		bare         bool
-	}{
-		{"../../en/events.html?rel=v1.29.6#e-BackOff", "v1.29.6", "../../en/events.html?rel=*#e-BackOff", false},
-		{"../../src/a.go.html?rel=v1.29.6", "v1.29.6", "../../src/a.go.html?rel=*", false},
-		// A link into a shared source page from the page's first
-		// release has no ?rel=; rel=* goes where a link with one has it.
-		{"../../src/a.go.html#L3-L9", "v1.37.2", "../../src/a.go.html?rel=*#L3-L9", true},
-		{"../../src/a.go.html?lang=ko#L3", "v1.37.2", "../../src/a.go.html?rel=*&lang=ko#L3", true},
-		{"walkthroughs/x.html#step-1", "v1.29.6", "walkthroughs/x.html?rel=*#step-1", true},
-		// Another release's ?rel= is the URL's own.
-		{"../../en/handlers.v1.31.14.html?rel=v1.30.14#h", "v1.30.14", "../../en/handlers.v1.31.14.html?rel=*#h", false},
-		{"../../en/handlers.html?rel=v1.31.14#h", "v1.30.14", "../../en/handlers.html?rel=*&rel=v1.31.14#h", true},
-		// What search.js could not tell from a template.
-		{"../../src/rel=+.go.html", "v1", "", false},
-		{"x.html?rel=v1%2B2", "v1+2", "", false},
-	} {
-		tmpl, bare := searchRelTemplate(c.u, c.tag)
-		if tmpl != c.tmpl || bare != c.bare {
-			t.Errorf("searchRelTemplate(%q, %q) = %q, %v; want %q, %v", c.u, c.tag, tmpl, bare, c.tmpl, c.bare)
-		}
-		if tmpl == "" {
-			continue
-		}
-		// The site script writes rel=+ for an entry whose newest release
-		// is bare, and search.js gives every release its URL back.
-		plus := strings.Replace(tmpl, "rel=*", "rel=+", 1)
-		if got := searchSiteURL(plus, c.tag, bare); got != c.u {
-			t.Errorf("searchSiteURL(%q, %q, %v) = %q, want %q", plus, c.tag, bare, got, c.u)
-		}
-		if !bare {
-			if got := searchSiteURL(tmpl, c.tag, false); got != c.u {
-				t.Errorf("searchSiteURL(%q, %q) = %q, want %q", tmpl, c.tag, got, c.u)
-			}
-		}
-	}
-}
 
 // releaseSearch is the index search.js makes on the search page at site
 // path page of the site files: its scripts (search.html's, and the site
@@ -69,7 +31,7 @@ func releaseSearch(t *testing.T, files map[string]string, page string) searchDat
 	t.Helper()
 	read := func(p string) searchData {
 		t.Helper()
-		d, err := parseSearchIndex([]byte(files[p]))
+		d, err := searchindex.Parse([]byte(files[p]))
 		if err != nil {
 			t.Fatalf("%s (loaded by %s): %v", p, page, err)
 		}
@@ -92,7 +54,7 @@ func releaseSearch(t *testing.T, files map[string]string, page string) searchDat
 	}
 	for _, u := range own.Site {
 		d := read(path.Join(path.Dir(page), u))
-		if d.head == searchSiteSharedHead {
+		if d.Head == searchindex.SiteSharedHead {
 			siteShared = &d
 		} else {
 			site = &d
@@ -111,7 +73,7 @@ func releaseSearch(t *testing.T, files map[string]string, page string) searchDat
 				continue
 			}
 			if p.Releases != nil {
-				e = []string{e[0], e[1], searchSiteURL(e[2], own.Release, p.Rels[i]&(1<<bit-1) == 0), e[3]}
+				e = []string{e[0], e[1], searchshare.SiteURL(e[2], own.Release, p.Rels[i]&(1<<bit-1) == 0), e[3]}
 			}
 			at[i] = len(out.Docs)
 			out.Docs, out.Lens = append(out.Docs, e), append(out.Lens, p.Lens[i])
@@ -226,11 +188,11 @@ func TestShareReleaseSearch(t *testing.T) {
 		t.Helper()
 		for tag, r := range rels {
 			for p, js := range map[string]searchData{
-				"en/" + searchSharedJS: searchIndexData(r.shared, searchSharedHead),
-				"en/" + searchIndexJS:  searchIndexData(r.en, searchIndexHead),
-				"ko/" + searchIndexJS:  searchIndexData(r.ko, searchIndexHead),
+				"en/" + searchSharedJS: searchIndexData(r.shared, searchindex.SharedHead),
+				"en/" + searchIndexJS:  searchIndexData(r.en, searchindex.IndexHead),
+				"ko/" + searchIndexJS:  searchIndexData(r.ko, searchindex.IndexHead),
 			} {
-				data, err := searchScript(js)
+				data, err := searchindex.Script(js)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -243,7 +205,7 @@ func TestShareReleaseSearch(t *testing.T) {
 	dir := t.TempDir()
 	write(dir)
 	before := readTree(t, dir)
-	dBytes, err := shareReleaseSearch(dir, tags)
+	dBytes, err := searchshare.Share(dir, tags)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -256,7 +218,7 @@ func TestShareReleaseSearch(t *testing.T) {
 		return n
 	}
 	if got := size(after) - size(before); dBytes != got {
-		t.Errorf("shareReleaseSearch says the site grew by %d bytes; it grew by %d", dBytes, got)
+		t.Errorf("searchshare.Share says the site grew by %d bytes; it grew by %d", dBytes, got)
 	}
 	if size(after) >= size(before) {
 		t.Errorf("the search scripts weigh %d bytes, %d before", size(after), size(before))
@@ -272,7 +234,7 @@ func TestShareReleaseSearch(t *testing.T) {
 
 	site := func(p string) searchData {
 		t.Helper()
-		d, err := parseSearchIndex([]byte(after[p]))
+		d, err := searchindex.Parse([]byte(after[p]))
 		if err != nil {
 			t.Fatalf("%s: %v", p, err)
 		}
@@ -290,18 +252,18 @@ func TestShareReleaseSearch(t *testing.T) {
 		p    string
 		want map[string]want
 	}{
-		{"en/" + searchSiteSharedJS, map[string]want{
+		{"en/" + searchindex.SiteSharedJS, map[string]want{
 			"Run":    {"../../src/a.go.html?rel=+#L1", 0b111}, // v3 with no ?rel=
 			"Old":    {"../../src/b.go.html?rel=+#L5", 0b110}, // v2 with none
 			"Moved":  {"../../src/a.go.html?rel=*#L7", 0b110}, // v3's is its own
 			"Odd":    {"../../src/c.go.html?rel=*#L2", 0b011}, // v1's is its own
 			"Common": {"../../en/events.html?rel=*#e-Common", 0b111},
 		}},
-		{"en/" + searchSiteJS, map[string]want{
+		{"en/" + searchindex.SiteJS, map[string]want{
 			"Sync": {"../../en/walkthroughs/w.html?rel=*#step-1", 0b011}, // v1's text differs
 			"Own":  {"walkthroughs/own.html", 0b110},
 		}},
-		{"ko/" + searchSiteJS, map[string]want{
+		{"ko/" + searchindex.SiteJS, map[string]want{
 			"동기화": {"../../ko/walkthroughs/w.html?rel=*#step-1", 0b111},
 		}},
 	} {
@@ -327,7 +289,7 @@ func TestShareReleaseSearch(t *testing.T) {
 		{"v2/ko/" + searchIndexJS, "둘"},
 		{"v3/ko/" + searchIndexJS, "둘"},
 	} {
-		d, err := parseSearchIndex([]byte(after[c.p]))
+		d, err := searchindex.Parse([]byte(after[c.p]))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -335,18 +297,18 @@ func TestShareReleaseSearch(t *testing.T) {
 			t.Errorf("%s lost %q", c.p, c.title)
 		}
 	}
-	v2, err := parseSearchIndex([]byte(after["v2/ko/"+searchIndexJS]))
+	v2, err := searchindex.Parse([]byte(after["v2/ko/"+searchIndexJS]))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(v2.Docs) != 2 || v2.Release != "v2" || !slices.Equal(v2.Site, []string{"../../en/" + searchSiteSharedJS, "../../ko/" + searchSiteJS}) {
+	if len(v2.Docs) != 2 || v2.Release != "v2" || !slices.Equal(v2.Site, []string{"../../en/" + searchindex.SiteSharedJS, "../../ko/" + searchindex.SiteJS}) {
 		t.Errorf("v2/ko/search-index.js: %d entries, release %q, site scripts %q", len(v2.Docs), v2.Release, v2.Site)
 	}
 
 	// The same scripts make the same site.
 	again := t.TempDir()
 	write(again)
-	if _, err := shareReleaseSearch(again, tags); err != nil {
+	if _, err := searchshare.Share(again, tags); err != nil {
 		t.Fatal(err)
 	}
 	if diff := cmp.Diff(after, readTree(t, again)); diff != "" {
@@ -399,7 +361,7 @@ func buildMultiSearch(t testing.TB) string {
 func TestMultiReleaseSearch(t *testing.T) {
 	out := buildMultiSearch(t)
 	files := readTree(t, out)
-	for _, p := range []string{"en/" + searchSiteSharedJS, "en/" + searchSiteJS, "ko/" + searchSiteJS} {
+	for _, p := range []string{"en/" + searchindex.SiteSharedJS, "en/" + searchindex.SiteJS, "ko/" + searchindex.SiteJS} {
 		if _, ok := files[p]; !ok {
 			t.Errorf("no %s", p)
 		}
@@ -486,10 +448,10 @@ func TestMultiReleaseSearch(t *testing.T) {
 	}
 	n := 0
 	for p, f := range files {
-		if !isSearchIndex(p) {
+		if !searchindex.IsIndex(p) {
 			continue
 		}
-		d, err := parseSearchIndex([]byte(f))
+		d, err := searchindex.Parse([]byte(f))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -499,7 +461,7 @@ func TestMultiReleaseSearch(t *testing.T) {
 				t.Errorf("%s: %q is the site's, for releases %b", p, d.Docs[i][1], e)
 			}
 		}
-		if p == "en/"+searchSiteJS && !slices.ContainsFunc(d.Docs, func(e []string) bool { return e[1] == "DeploymentPaused" }) {
+		if p == "en/"+searchindex.SiteJS && !slices.ContainsFunc(d.Docs, func(e []string) bool { return e[1] == "DeploymentPaused" }) {
 			t.Errorf("%s: the older releases' event is not the site's", p)
 		}
 	}
@@ -511,8 +473,8 @@ func TestMultiReleaseSearch(t *testing.T) {
 	}
 
 	// The link checker reads the site's scripts for every release.
-	p := filepath.Join(out, "en", searchSiteJS)
-	data := strings.Replace(files["en/"+searchSiteJS], "#e-ScalingReplicaSet", "#e-Nope", 1)
+	p := filepath.Join(out, "en", searchindex.SiteJS)
+	data := strings.Replace(files["en/"+searchindex.SiteJS], "#e-ScalingReplicaSet", "#e-Nope", 1)
 	if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
 		t.Fatal(err)
 	}

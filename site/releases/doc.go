@@ -18,10 +18,16 @@
 // Where the stage needs rendering — every page's version switcher, the
 // shared source pages, the merge of the pages the releases share, the
 // shared search and explain scripts — it goes through
-// site.RenderReleases, which still does that work inside package site
-// (site/shared.go, merge.go, lines.go, linemaps.go, pagemerge.go,
-// searchrel.go, explainrel.go, graphrel.go, regenerated.go): moving it
-// here, over data such as Manifest, is the rest of issue 31's item 1.
+// site.RenderReleases, which still runs that work from package site
+// (site/shared.go, merge.go, linemaps.go, pagemerge.go, explainrel.go,
+// graphrel.go, regenerated.go). Its algorithms are in packages of no
+// site code under site/internal, over data, which this package can
+// import as site does: treemerge (a page's renderings merged as trees),
+// linemap (line maps and renumbering, over linemap.Maps), searchshare and
+// searchindex (the shared search scripts), explainshare (the shared
+// explain scripts), linediff, jsdata. Running those passes here, over
+// data such as Manifest and linemap.Maps, is the rest of issue 31's
+// item 1.
 //
 // # Layout
 //
@@ -217,6 +223,6 @@
 // window.kubewalkExplainStepsShared (<lang>/explain-steps-shared.js) is
 // {tok, lists}: each distinct list of steps, tag as a token, with the
 // tags that have it. releases.js's explain(S, R, SS) puts a release's
-// index and steps back together; site/explainrel.go checks before
-// writing that this gives every release what it wrote.
+// index and steps back together; explainshare.Encode checks before it
+// returns them that this gives every release what it wrote.
 package releases

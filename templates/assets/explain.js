@@ -11,7 +11,7 @@
 // the languages of a bilingual site share the rest (site/explain.go). In
 // a site of several releases, what the releases' indexes and steps share
 // is written once, and releases.js's explain() puts this release's back
-// together (site/releases/explainrel.go). This script ports the rest of
+// together (site/internal/explainshare). This script ports the rest of
 // internal/derive/explain function for function (the Go name is in each
 // comment): Parse (parse.go, table.go, json.go, audit.go), the ranking
 // in Explain (match.go) and the component rules (component.go).

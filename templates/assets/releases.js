@@ -507,7 +507,7 @@
       return out;
     }
   }
-  // ---- site/releases: explainrel.go, a release's Index in a site of several ----
+  // ---- site/internal/explainshare: a release's Index in a site of several ----
   // explainIndex is explainShared.release and explainSharedSteps.steps: the
   // release's own sites (R, each at its place) among the shared sites S
   // it has (bit R.copy of "in"), each with its own line and values ("x")
