@@ -159,7 +159,7 @@ func TestE2EMultiRelease(t *testing.T) {
 		t.Errorf("index.html does not list %s before %s", newer, older)
 	}
 
-	// One page for both releases (site/pagemerge.go), in the budget of a
+	// One page for both releases (site/internal/pageshare), in the budget of a
 	// page the releases share.
 	page := read("en/walkthroughs/deployment.html") // bilingual: English under en/
 	if len(page) > 1<<20 {

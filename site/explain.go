@@ -3,7 +3,6 @@ package site
 import (
 	"bytes"
 	"encoding/json"
-	"path"
 	"slices"
 	"strings"
 	"sync"
@@ -39,9 +38,9 @@ import (
 // releases' scripts share is then written once (explainrel.go).
 
 const (
-	explainPage    = "explain.html"
+	explainPage    = explainshare.Page
 	explainIndexJS = "explain-index.js"
-	explainStepsJS = "explain-steps.js"
+	explainStepsJS = explainshare.StepsJS
 )
 
 // explainOptions are the explainer's link rules on the explain page:
@@ -196,22 +195,4 @@ func (b *builder) explainStrings() (string, error) {
 	}
 	j, err := json.Marshal(m) // map keys sorted: the same page every build
 	return string(j), err
-}
-
-// relinkExplainSteps points the step links of explain-steps.js at site
-// path f (relative to the explain page beside it) at the pages the
-// releases share, as relinkSearch does a search index's.
-func (rp *relPages) relinkExplainSteps(f string, data []byte) ([]byte, error) {
-	var steps []explain.IndexStep
-	if err := jsdata.Read("kubewalkExplainSteps", data, &steps); err != nil {
-		return nil, err
-	}
-	links := make([]*string, len(steps))
-	for i := range steps {
-		links[i] = &steps[i].Page
-	}
-	if !rp.moveLinks(path.Join(path.Dir(f), explainPage), links) {
-		return data, nil
-	}
-	return jsdata.Assign("kubewalkExplainSteps", steps)
 }

@@ -10,7 +10,7 @@ import (
 // releaseGraphs are a multi-release site's resource graphs, per
 // language: every release's drawn on the layout of all of them
 // (diagram.Graphs), so that the resources page the releases share holds
-// what their graphs share once (pagemerge.go), where each release's own
+// what their graphs share once (package pageshare), where each release's own
 // layout would differ in every coordinate.
 type releaseGraphs struct {
 	mu     sync.Mutex

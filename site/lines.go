@@ -1,7 +1,7 @@
 package site
 
 // Line numbers on the pages a multi-release site's releases share
-// (pagemerge.go).
+// (package pageshare).
 //
 // Two releases' renderings of a walkthrough, an index or a trace differ
 // mostly by the line numbers they print — "x.go:136" in one is "x.go:129"
@@ -35,14 +35,12 @@ import (
 	"html"
 	"html/template"
 	"net/url"
-	"os"
-	"path/filepath"
 	"regexp"
-	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/kubewalk/kubewalk/site/internal/linemap"
+	"github.com/kubewalk/kubewalk/site/internal/pageshare"
 )
 
 // lineNums are lines of a file as a page prints them.
@@ -153,7 +151,7 @@ func (v views) excerptRows(p string, ls []exLine) (rows []excerptRow, stable boo
 // stableLines reports whether v's page prints stable line numbers: it is
 // of a kind the releases share, and the build shares them.
 func (v views) stableLines() bool {
-	return v.b.set != nil && !v.b.tune.ownReleasePages && sharedRelPage(v.page)
+	return v.b.set != nil && !v.b.tune.ownReleasePages && pageshare.Shares(v.page)
 }
 
 // stableLine returns line n of file f of b's release as its shared source
@@ -172,7 +170,7 @@ func (b *builder) stableLine(f string, n int) (string, bool) {
 }
 
 // lineMaps is what numbering lines on the pages the releases share
-// (pagemerge.go, linemap) needs of set: the releases' tags and the source
+// (package pageshare, linemap) needs of set: the releases' tags and the source
 // pages' alignments, without their code and the releases' builders.
 // Given it instead of set, shareReleasePages lets them go, most of a
 // multi-release build's heap. nil for nil.
@@ -242,40 +240,5 @@ func (v views) stableRefs(h template.HTML) template.HTML {
 	}))
 }
 
-// ownLines returns the release of site path f when f is its page of a
-// kind the releases share that stays in its directory (pagemerge.go), so
-// prints its own line numbers; "" for any other file.
-func (rp *relPages) ownLines(f string) string {
-	if rp.set == nil || !strings.HasSuffix(f, ".html") {
-		return ""
-	}
-	tag, rest, _ := strings.Cut(f, "/")
-	if !slices.Contains(rp.all, tag) || rp.at[rest] != nil {
-		return ""
-	}
-	if _, p, lang := strings.Cut(rest, "/"); sharedRelPage(rest) || lang && sharedRelPage(p) {
-		return tag
-	}
-	return ""
-}
-
-// writeLines writes the line map of each release but the newest into its
-// directory (linemap.FileName), for releases.js to number the shared pages' lines as
-// that release does; it returns the bytes written.
-func (rp *relPages) writeLines(dir string) (int64, error) {
-	if rp.set == nil || len(rp.at) == 0 {
-		return 0, nil
-	}
-	var n int64
-	for i, tag := range rp.all[1:] {
-		data, err := rp.set.Script(i + 1)
-		if err != nil {
-			return 0, err
-		}
-		if err := os.WriteFile(filepath.Join(dir, tag, linemap.FileName), data, 0o644); err != nil {
-			return 0, err
-		}
-		n += int64(len(data))
-	}
-	return n, nil
-}
+// ghBlob is the start of a GitHub permalink at a tag.
+const ghBlob = linemap.GitHubBlob

@@ -17,10 +17,11 @@ import (
 
 	"github.com/kubewalk/kubewalk/internal/linkcheck"
 	"github.com/kubewalk/kubewalk/site/internal/linemap"
+	"github.com/kubewalk/kubewalk/site/internal/pageshare"
 )
 
 // TestBrowserSharedReleasePages builds the two-release site twice, with
-// the pages its releases share (pagemerge.go) and with each release's own
+// the pages its releases share (package pageshare) and with each release's own
 // copies, and reads every shared page as each release in Chromium: the
 // text shown, the title and every link shown must be the release's own
 // page's, a link to a shared page naming it with the release.
@@ -87,7 +88,7 @@ func compareSharedPages(t *testing.T, ctx context.Context, shared, own string, t
 			t.Fatal(err)
 		}
 		q := u.Query()
-		// A group's page is the shared page (pagemerge.go, groupPath).
+		// A group's page is the shared page (pageshare, groupPath).
 		if m := groupPageRE.FindStringSubmatch(u.Path); m != nil && isShared[m[1]+".html"] {
 			u.Path = m[1] + ".html"
 		}
@@ -196,7 +197,7 @@ func compareSharedSite(t *testing.T, oldTree fixtureTree) (shared string, pages 
 	shared = buildMultiOf(t, oldTree)
 	own := buildMultiTuned(t, oldTree, tuning{ownReleasePages: true})
 	for p := range readTree(t, shared) {
-		if _, rest, _ := strings.Cut(p, "/"); sharedRelPage(p) || sharedRelPage(rest) && !strings.HasPrefix(p, "v") {
+		if _, rest, _ := strings.Cut(p, "/"); pageshare.Shares(p) || pageshare.Shares(rest) && !strings.HasPrefix(p, "v") {
 			pages = append(pages, p)
 		}
 	}

@@ -14,6 +14,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/kubewalk/kubewalk/site/internal/pageshare"
 	"github.com/kubewalk/kubewalk/site/internal/searchshare"
 )
 
@@ -109,7 +110,7 @@ func ReleaseDir(tag string) string { return tag + "/" }
 // every page a version switcher that keeps the reader on the same
 // walkthrough step or source line where the other release has it, and
 // what the releases' pages, search and explain scripts share written
-// once (pagemerge.go, searchshare, explainrel.go). The site's list of
+// once (packages pageshare, searchshare; explainrel.go). The site's list of
 // releases, its assets and its marker are the stage's to write
 // (WriteReleaseList); so is making the site atomically
 // (WriteAtomically).
@@ -192,11 +193,11 @@ func writeReleases(ctx context.Context, dir string, bs []*builder, opts Options,
 		if workers <= 0 {
 			workers = runtime.GOMAXPROCS(0)
 		}
-		budget := relPageBudget
+		budget := pageshare.Budget
 		if tune.relPageBudget > 0 {
 			budget = tune.relPageBudget
 		}
-		if db, dp, err = shareReleasePages(ctx, dir, tags, bs[0].set.lineMaps(), workers, budget); err != nil {
+		if db, dp, err = pageshare.Share(ctx, dir, tags, bs[0].set.lineMaps(), workers, budget); err != nil {
 			return Stats{}, err
 		}
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/kubewalk/kubewalk/internal/derive/reldiff"
 	"github.com/kubewalk/kubewalk/internal/linkcheck"
 	"github.com/kubewalk/kubewalk/record"
+	"github.com/kubewalk/kubewalk/site/internal/pageshare"
 	"github.com/kubewalk/kubewalk/source"
 	"github.com/kubewalk/kubewalk/walkthrough"
 )
@@ -155,7 +156,7 @@ func TestMultiRelease(t *testing.T) {
 		newTag + "/changes.html", newTag + "/" + diffsFile,
 		"src/pkg/scheduler/schedule_one.go.html",
 		oldTag + "/index.html",
-		// Written once for both releases (pagemerge.go).
+		// Written once for both releases (package pageshare).
 		"handlers.html", "events.html", "resources.html", "walkthroughs/deployment.html",
 	} {
 		if _, ok := files[want]; !ok {
@@ -289,9 +290,9 @@ func TestMultiReleasePageBudget(t *testing.T) {
 		if !strings.HasSuffix(p, ".html") {
 			continue
 		}
-		if _, rest, _ := strings.Cut(p, "/"); strings.HasPrefix(p, "v") && sharedRelPage(rest) {
+		if _, rest, _ := strings.Cut(p, "/"); strings.HasPrefix(p, "v") && pageshare.Shares(rest) {
 			own = append(own, p)
-		} else if sharedRelPage(p) {
+		} else if pageshare.Shares(p) {
 			shared = append(shared, p)
 			if len(data) > 9000 {
 				t.Errorf("%s: %d bytes shared, over the budget", p, len(data))
@@ -401,7 +402,7 @@ func TestMultiReleaseBilingualOnce(t *testing.T) {
 	}
 
 	// Both languages' deployment walkthrough (written once for both
-	// releases: pagemerge.go) loads the newer release's one diffs script.
+	// releases: package pageshare) loads the newer release's one diffs script.
 	diffs := newTag + "/" + diffsFile
 	if !strings.HasPrefix(files[diffs], "window.kubewalkDiffs = {") {
 		t.Errorf("%s: %.80q", diffs, files[diffs])

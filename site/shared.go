@@ -11,6 +11,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/kubewalk/kubewalk/site/internal/pageshare"
 )
 
 // A multi-release site writes one source page per file, at the site's
@@ -391,8 +393,8 @@ var citedLine = regexp.MustCompile(`L[0-9]+`)
 // naming it.
 func relinked(h, from, rel string) string {
 	relOf := regexp.MustCompile(`((?:\?|&amp;)rel=)` + regexp.QuoteMeta(url.QueryEscape(from)) + `([&#]|$)`)
-	return quotedURL.ReplaceAllStringFunc(h, func(a string) string {
-		sm := quotedURL.FindStringSubmatch(a)
+	return pageshare.QuotedURL.ReplaceAllStringFunc(h, func(a string) string {
+		sm := pageshare.QuotedURL.FindStringSubmatch(a)
 		v := strings.ReplaceAll(sm[2], "/"+from+"/", "/"+rel+"/")
 		v = relOf.ReplaceAllString(v, "${1}"+url.QueryEscape(rel)+"${2}")
 		return sm[1] + `="` + v + `"`

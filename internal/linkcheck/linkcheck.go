@@ -102,7 +102,7 @@ func (c *linkChecker) errorf(page, format string, args ...any) {
 }
 
 // pageLink is a URL found on a page. On a page the releases of a
-// multi-release site share (pagemerge.go), mask is the releases it is
+// multi-release site share (site/internal/pageshare), mask is the releases it is
 // shown for (a bit per release, as data-r).
 type pageLink struct {
 	raw, tag, attr string

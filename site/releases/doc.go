@@ -18,16 +18,19 @@
 // Where the stage needs rendering — every page's version switcher, the
 // shared source pages, the merge of the pages the releases share, the
 // shared search and explain scripts — it goes through
-// site.RenderReleases, which still runs that work from package site
-// (site/shared.go, merge.go, linemaps.go, pagemerge.go, explainrel.go,
-// graphrel.go, regenerated.go). Its algorithms are in packages of no
-// site code under site/internal, over data, which this package can
-// import as site does: treemerge (a page's renderings merged as trees),
-// linemap (line maps and renumbering, over linemap.Maps), searchshare and
-// searchindex (the shared search scripts), explainshare (the shared
-// explain scripts), linediff, jsdata. Running those passes here, over
-// data such as Manifest and linemap.Maps, is the rest of issue 31's
-// item 1.
+// site.RenderReleases, which still runs that work from package site:
+// rendering the shared source pages and the releases' parts of every
+// page in site itself (site/shared.go, merge.go, linemaps.go,
+// graphrel.go, regenerated.go, changes.go), and the passes over the
+// written site in packages of no site code under site/internal, which
+// this package can import as site does: pageshare (the pages the
+// releases share; its tree merge in treemerge), linemap (line maps and
+// renumbering, over linemap.Maps), searchshare and searchindex (the
+// shared search scripts), explainshare (the shared explain scripts; site's
+// explainrel.go feeds it), linediff, jsdata, sitepath. Calling those
+// passes from here instead, over data such as Manifest and linemap.Maps,
+// and rendering the shared source pages from data site hands over, is
+// the rest of issue 31's item 1.
 //
 // # Layout
 //
@@ -148,7 +151,7 @@
 //
 // # Pages the releases share
 //
-// <lang>/<page> and <lang>/<name>.<tag>.html (site/pagemerge.go): each
+// <lang>/<page> and <lang>/<name>.<tag>.html (site/internal/pageshare): each
 // release's rendering, parsed, its links moved to the shared page's
 // place, merged as trees newest first.
 //

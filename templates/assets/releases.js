@@ -26,7 +26,7 @@
       location.href = a.getAttribute("href").split("#")[0] + "#" + id;
     });
     // A page a multi-release site writes once for several releases
-    // (site/pagemerge.go): data-rels lists them, newest first, and
+    // (site/internal/pageshare): data-rels lists them, newest first, and
     // data-releases the site's; ?rel= names the one to show (the newest
     // without it). A release another page of the same page serves is sent
     // there (data-groups). For an older release, its renderings are shown
@@ -414,7 +414,7 @@
       if (!madeFrom(el, n, "header.top")) return;
       var q = "rel=" + encodeURIComponent(r), self = "", cur = null;
       // The release's directory, and the release named by a link to a page
-      // the releases share (site/pagemerge.go).
+      // the releases share (site/internal/pageshare).
       el.querySelectorAll("[href], [action]").forEach(function (a) {
         var at = a.hasAttribute("href") ? "href" : "action";
         a.setAttribute(at, moveRel(a.getAttribute(at), n, r));

@@ -6,7 +6,7 @@
 // Each release writes its explain-index.js and each of its languages its
 // explain-steps.js as a single-release site does (package site,
 // explain.go), and, once every release is written and the walkthroughs'
-// links moved to the pages the releases share (site's pagemerge.go),
+// links moved to the pages the releases share (site/internal/pageshare),
 // site's shareExplain has Encode write what they have in common once:
 //
 //   - explain-shared.js, at the site's root: the call sites two releases'
@@ -59,6 +59,10 @@ import (
 )
 
 const (
+	// StepsJS is a release's explain-steps.js, in each of its language
+	// directories (package site's explain.go writes it).
+	StepsJS       = "explain-steps.js"
+	Page          = "explain.html" // the explain page, beside StepsJS
 	SharedJS      = "explain-shared.js"
 	StepsSharedJS = "explain-steps-shared.js"
 )

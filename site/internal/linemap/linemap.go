@@ -186,7 +186,7 @@ func (m *Maps) rel(tag string) int { return slices.Index(m.Tags, tag) }
 // Renumber writes the line numbers marked on doc, the page at site path
 // page, as release tag numbers them, where it has the lines; tag's are
 // those not hidden. keep keeps the marks, for site.js to number them for
-// another release (a group's page, the merge written: pagemerge.go), a
+// another release (a group's page, the merge written: package pageshare), a
 // line number whose text is no longer its stable number getting it as
 // data-l; else they go (a page of one release).
 func (m *Maps) Renumber(doc *xhtml.Node, page, tag string, keep bool) {

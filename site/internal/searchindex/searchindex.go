@@ -88,7 +88,7 @@ func Script(d Data) ([]byte, error) {
 
 // Parse reads a search script back (IsIndex): the link
 // checker checks its URLs, a multi-release site points them at the pages
-// its releases share (pagemerge.go) and writes the entries its releases
+// its releases share (package pageshare) and writes the entries its releases
 // share once (package searchshare).
 func Parse(data []byte) (Data, error) {
 	var d Data

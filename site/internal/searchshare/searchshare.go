@@ -7,7 +7,7 @@
 // (search.go: search-shared.js, the entries its languages have alike,
 // and its language's search-index.js), written in the release's subtree
 // and their URLs then pointed at the pages the releases share
-// (pagemerge.go, relinkSearch). Most of one release's entries are
+// (package pageshare, relinkSearch). Most of one release's entries are
 // another's too: the same symbols, files, events, resources and steps,
 // at the same shared pages and anchors. Share, run after
 // shareReleasePages, writes every entry two releases or more have once

@@ -1,7 +1,7 @@
 // Package treemerge merges renderings of one HTML page by several
-// releases, newest first, into one page that shows each (package site's
-// pagemerge.go, which site/releases' package comment defines the output
-// of): their trees aligned by content, what every release has written
+// releases, newest first, into one page that shows each (package
+// pageshare runs it; site/releases' package comment defines the output):
+// their trees aligned by content, what every release has written
 // once, what only some have marked with a mask of them (data-r, hidden
 // unless the newest has it), an id a hidden rendering repeats moved to
 // data-id. It knows nothing of releases' directories, links or line

@@ -1,17 +1,17 @@
-package site
-
-// A multi-release site's own pages, shared by its releases.
+// Package pageshare writes once the pages two releases or more of a
+// site of several releases have (package site runs Share on the site it
+// rendered; site/releases' package comment defines the pages it writes).
 //
 // Each release renders its walkthroughs, indexes (handlers, events,
 // resources, gates), traces and controller pages as a
 // single-release site would, in its own subtree (<tag>/<lang>/…), but
 // for its line numbers: a location in a file with a shared source page
 // is printed by the page's stable anchors, the same in every release
-// whose code there is the same (lines.go). Two releases' renderings of a
+// whose code there is the same (package site's lines.go). Two releases' renderings of a
 // page are then mostly the same but for what names the release: its
 // directory in links, ?rel= on links into the shared source pages, the
 // tag of GitHub permalinks, the page title.
-// shareReleasePages writes each page two releases or more have once for
+// Share writes each page two releases or more have once for
 // a group of releases, at <lang>/<page> beside the shared source pages
 // (the group of the newest release that has it) and <lang>/<name>.<tag>.html
 // (the others', named by their newest release):
@@ -22,7 +22,7 @@ package site
 //     links, ?rel= of itself dropped, and the tag in the title.
 //   - Releases join the group of the newer ones, newest first, while that
 //     takes fewer bytes than their own page and the group's page stays
-//     within a megabyte (relPageBudget: a reader on a phone downloads it
+//     within a megabyte (Budget: a reader on a phone downloads it
 //     whole); so a walkthrough, trace or controller page is usually one
 //     page for every release that has it, and an index that differs more
 //     between releases is shared by a few releases at a time.
@@ -65,6 +65,7 @@ package site
 //
 // The link checker reads a shared page as each release it shows a link
 // for sees it (internal/linkcheck, releaseView).
+package pageshare
 
 import (
 	"bytes"
@@ -85,14 +86,18 @@ import (
 	"golang.org/x/net/html/atom"
 	"golang.org/x/sync/errgroup"
 
+	"github.com/kubewalk/kubewalk/internal/derive/explain"
+	"github.com/kubewalk/kubewalk/site/internal/explainshare"
+	"github.com/kubewalk/kubewalk/site/internal/jsdata"
 	"github.com/kubewalk/kubewalk/site/internal/linemap"
 	"github.com/kubewalk/kubewalk/site/internal/searchindex"
+	"github.com/kubewalk/kubewalk/site/internal/sitepath"
 	"github.com/kubewalk/kubewalk/site/internal/treemerge"
 )
 
-// sharedRelPage reports whether a page (its path under a release's
-// language directory) is one shareReleasePages may share.
-func sharedRelPage(p string) bool {
+// Shares reports whether a page (its path under a release's
+// language directory) is one Share may share.
+func Shares(p string) bool {
 	switch p {
 	case "handlers.html", "events.html", "resources.html", "gates.html":
 		return true
@@ -101,7 +106,7 @@ func sharedRelPage(p string) bool {
 	return (dir == "traces/" || dir == "controllers/" || dir == "walkthroughs/") && strings.HasSuffix(f, ".html")
 }
 
-// relPages is what shareReleasePages knows of a multi-release site.
+// relPages is what Share knows of a multi-release site.
 type relPages struct {
 	// to maps each page shared ("en/handlers.html", the path of its
 	// copies under each release's directory) to the releases that have
@@ -118,7 +123,7 @@ type relPages struct {
 	set *linemap.Maps
 }
 
-// shareReleasePages writes the pages sharedRelPage names that two
+// Share writes the pages Shares names that two
 // releases or more of the multi-release site in dir have once per group
 // of releases (workers at a time), as the package comment says, removes
 // the releases' copies and points every link of the site at the shared
@@ -133,7 +138,7 @@ type relPages struct {
 // renumber and remove what was shared, write the line maps — work on the
 // one relPages and the workers' results in order; each phase is a block
 // with its comment.
-func shareReleasePages(ctx context.Context, dir string, tags []string, set *linemap.Maps, workers, budget int) (dBytes int64, dPages int, err error) {
+func Share(ctx context.Context, dir string, tags []string, set *linemap.Maps, workers, budget int) (dBytes int64, dPages int, err error) {
 	rp := &relPages{to: map[string][]string{}, site: map[string]bool{}, all: tags, budget: budget, set: set}
 	err = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
@@ -154,7 +159,7 @@ func shareReleasePages(ctx context.Context, dir string, tags []string, set *line
 				continue
 			}
 			// A bilingual release has a directory per language.
-			if _, p, lang := strings.Cut(rest, "/"); sharedRelPage(rest) || lang && sharedRelPage(p) {
+			if _, p, lang := strings.Cut(rest, "/"); Shares(rest) || lang && Shares(p) {
 				rp.to[rest] = append(rp.to[rest], t)
 			}
 		}
@@ -267,7 +272,7 @@ func shareReleasePages(ctx context.Context, dir string, tags []string, set *line
 		if i := strings.IndexByte(f, '/'); i > 0 && merged[f[i+1:]] != nil {
 			continue // a copy, removed above
 		}
-		if len(merged) > 0 && (strings.HasSuffix(f, ".html") || searchindex.IsIndex(f) || path.Base(f) == explainStepsJS) || rp.ownLines(f) != "" {
+		if len(merged) > 0 && (strings.HasSuffix(f, ".html") || searchindex.IsIndex(f) || path.Base(f) == explainshare.StepsJS) || rp.ownLines(f) != "" {
 			files = append(files, f)
 		}
 	}
@@ -296,7 +301,7 @@ func shareReleasePages(ctx context.Context, dir string, tags []string, set *line
 				if out, err = rp.relinkSearch(f, data); err != nil {
 					return fmt.Errorf("%s: %w", f, err)
 				}
-			} else if path.Base(f) == explainStepsJS {
+			} else if path.Base(f) == explainshare.StepsJS {
 				if out, err = rp.relinkExplainSteps(f, data); err != nil {
 					return fmt.Errorf("%s: %w", f, err)
 				}
@@ -362,7 +367,7 @@ func (rp *relPages) merge(dir, p string) (gps []groupPage, links map[string]bool
 		var others []string
 		for j, o := range out {
 			if j != i {
-				others = append(others, strings.Join(o.tags, ",")+"="+relURL(out[i].path, o.path, ""))
+				others = append(others, strings.Join(o.tags, ",")+"="+sitepath.Rel(out[i].path, o.path, ""))
 			}
 		}
 		if out[i].data, err = g.render(out[i].path, rp.all, others); err != nil {
@@ -386,10 +391,10 @@ func groupPath(p, tag string) string {
 	return strings.TrimSuffix(p, ".html") + "." + tag + ".html"
 }
 
-// relPageBudget is the most a page shared by releases may weigh: what a
+// Budget is the most a page shared by releases may weigh: what a
 // reader on a phone downloads for one page; a megabyte, as make bench
 // counts it.
-const relPageBudget = 1_000_000
+const Budget = 1_000_000
 
 // errUnmergeable is the error of a page no two releases' renderings of
 // which merge smaller.
@@ -398,15 +403,15 @@ var errUnmergeable = errors.New("the renderings cannot be merged")
 // urlAttr are the attributes that hold a URL on the pages shared.
 var urlAttr = map[string]bool{"href": true, "src": true, "action": true, "data-src": true, "data-diffs": true}
 
-// quotedURL finds the URL attributes the templates write (quoted): the
+// QuotedURL finds the URL attributes the templates write (quoted): the
 // only ones that may link to a release's page.
-var quotedURL = regexp.MustCompile(`\b(href|action)="([^"]*)"`)
+var QuotedURL = regexp.MustCompile(`\b(href|action)="([^"]*)"`)
 
 // relink points page f's links to shared pages' copies at the shared
 // pages, with ?rel= of the copy's release.
 func (rp *relPages) relink(f string, data []byte) []byte {
-	return quotedURL.ReplaceAllFunc(data, func(m []byte) []byte {
-		sm := quotedURL.FindSubmatch(m)
+	return QuotedURL.ReplaceAllFunc(data, func(m []byte) []byte {
+		sm := QuotedURL.FindSubmatch(m)
 		raw := html.UnescapeString(string(sm[2]))
 		v, _, ok := rp.move(f, f, raw, "")
 		if !ok {
@@ -429,7 +434,7 @@ func (rp *relPages) relinkSearch(f string, data []byte) ([]byte, error) {
 			links = append(links, &e[2])
 		}
 	}
-	if !rp.moveLinks(path.Join(path.Dir(f), searchPage), links) {
+	if !rp.moveLinks(path.Join(path.Dir(f), searchindex.Page), links) {
 		return data, nil
 	}
 	return searchindex.Script(d)
@@ -477,9 +482,9 @@ func (rp *relPages) move(from, to, raw, self string) (v, shared string, ok bool)
 	if target == path.Join(path.Dir(from), u.Path) && from == to {
 		return raw, "", false
 	}
-	out := relURL(to, target, u.Fragment)
+	out := sitepath.Rel(to, target, u.Fragment)
 	if target == to && u.Fragment != "" {
-		out = relURL(to, target, "")
+		out = sitepath.Rel(to, target, "")
 		out += "#" + u.Fragment
 	}
 	return withQuery(out, q.Encode()), shared, true
@@ -534,7 +539,7 @@ func asGroup(page, v, tag string) string {
 	if !ok {
 		return v
 	}
-	return withQuery(relURL(page, relToken+"/"+rest, u.Fragment), u.RawQuery)
+	return withQuery(sitepath.Rel(page, relToken+"/"+rest, u.Fragment), u.RawQuery)
 }
 
 // relToken stands for the newest release of a page's merged renderings
@@ -553,7 +558,7 @@ func withQuery(s, q string) string {
 }
 
 // ghBlob is the start of a GitHub permalink at a tag.
-const ghBlob = "https://github.com/kubernetes/kubernetes/blob/"
+const ghBlob = linemap.GitHubBlob
 
 // pageGroup is releases (newest first) whose renderings of a page are
 // merged into one page (treemerge), and how to number its lines.
@@ -619,4 +624,60 @@ func setRelease(n *html.Node, tag string) {
 	for c := n.FirstChild; c != nil; c = c.NextSibling {
 		setRelease(c, tag)
 	}
+}
+
+// relinkExplainSteps points the step links of explain-steps.js at site
+// path f (relative to the explain page beside it) at the pages the
+// releases share, as relinkSearch does a search index's.
+func (rp *relPages) relinkExplainSteps(f string, data []byte) ([]byte, error) {
+	var steps []explain.IndexStep
+	if err := jsdata.Read("kubewalkExplainSteps", data, &steps); err != nil {
+		return nil, err
+	}
+	links := make([]*string, len(steps))
+	for i := range steps {
+		links[i] = &steps[i].Page
+	}
+	if !rp.moveLinks(path.Join(path.Dir(f), explainshare.Page), links) {
+		return data, nil
+	}
+	return jsdata.Assign("kubewalkExplainSteps", steps)
+}
+
+// ownLines returns the release of site path f when f is its page of a
+// kind the releases share that stays in its directory, so
+// prints its own line numbers; "" for any other file.
+func (rp *relPages) ownLines(f string) string {
+	if rp.set == nil || !strings.HasSuffix(f, ".html") {
+		return ""
+	}
+	tag, rest, _ := strings.Cut(f, "/")
+	if !slices.Contains(rp.all, tag) || rp.at[rest] != nil {
+		return ""
+	}
+	if _, p, lang := strings.Cut(rest, "/"); Shares(rest) || lang && Shares(p) {
+		return tag
+	}
+	return ""
+}
+
+// writeLines writes the line map of each release but the newest into its
+// directory (linemap.FileName), for releases.js to number the shared pages' lines as
+// that release does; it returns the bytes written.
+func (rp *relPages) writeLines(dir string) (int64, error) {
+	if rp.set == nil || len(rp.at) == 0 {
+		return 0, nil
+	}
+	var n int64
+	for i, tag := range rp.all[1:] {
+		data, err := rp.set.Script(i + 1)
+		if err != nil {
+			return 0, err
+		}
+		if err := os.WriteFile(filepath.Join(dir, tag, linemap.FileName), data, 0o644); err != nil {
+			return 0, err
+		}
+		n += int64(len(data))
+	}
+	return n, nil
 }
