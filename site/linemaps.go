@@ -12,6 +12,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/kubewalk/kubewalk/analyzer/fact"
+	"github.com/kubewalk/kubewalk/site/internal/linemap"
 )
 
 // alignLinked gives the files the releases' facts locate code in but no
@@ -52,15 +53,15 @@ func (set *releaseSet) alignLinked(ctx context.Context, bs []*builder, files map
 					return err
 				}
 				m.rels = append(m.rels, r)
-				copies = append(copies, textLines(src))
+				copies = append(copies, linemap.TextLines(src))
 				m.lines = append(m.lines, len(copies[len(copies)-1]))
 			}
 			if len(copies) < 2 {
 				m.rels = nil
 				return nil
 			}
-			masks, at := align(copies)
-			m.ids, m.at, m.all = anchors(masks), at, 1<<len(m.rels)-1
+			masks, at := linemap.Align(copies)
+			m.ids, m.at, m.all = linemap.Anchors(masks), at, 1<<len(m.rels)-1
 			return nil
 		})
 	}

@@ -13,12 +13,11 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/sergi/go-diff/diffmatchpatch"
 	"golang.org/x/sync/errgroup"
 
 	"github.com/kubewalk/kubewalk/analyzer/fact"
 	"github.com/kubewalk/kubewalk/internal/render/codehtml"
-	"github.com/kubewalk/kubewalk/site/internal/linediff"
+	"github.com/kubewalk/kubewalk/site/internal/linemap"
 )
 
 // A multi-release site has one source page per file (split into parts
@@ -78,97 +77,6 @@ type lineView struct {
 // in a number site.js reads as a 32-bit integer.
 const maxMergeRels = 31
 
-// textLines splits src as codehtml does: a final line without a newline
-// counts, an empty file has none.
-func textLines(src []byte) []string {
-	s := string(src)
-	if s == "" {
-		return nil
-	}
-	ls := strings.SplitAfter(s, "\n")
-	if ls[len(ls)-1] == "" {
-		ls = ls[:len(ls)-1]
-	}
-	return ls
-}
-
-// align merges the lines of several copies of a file, newest first: the
-// merged lines, which copies have each (a bit per copy), and per copy the
-// merged line of each of its lines. Each copy is diffed against the lines
-// merged so far, so a line an older copy shares with any newer one is
-// matched, not only with the newest.
-func align(copies [][]string) (masks []uint64, at [][]int32) {
-	var merged []string
-	for k, ls := range copies {
-		if k == 0 {
-			merged = append(merged, ls...)
-			masks = make([]uint64, len(ls))
-			at = append(at, make([]int32, len(ls)))
-			for i := range ls {
-				masks[i] = 1
-				at[0][i] = int32(i)
-			}
-			continue
-		}
-		var nm []string
-		var nmask []uint64
-		remap := make([]int32, len(merged))
-		mine := make([]int32, len(ls))
-		i, j := 0, 0           // next merged line, next line of this copy
-		keep := func(to int) { // merged lines before to: not this copy's
-			for ; i < to; i++ {
-				remap[i] = int32(len(nm))
-				nm, nmask = append(nm, merged[i]), append(nmask, masks[i])
-			}
-		}
-		same := func(n int) { // n lines both have
-			for ; n > 0; n-- {
-				remap[i], mine[j] = int32(len(nm)), int32(len(nm))
-				nm, nmask = append(nm, merged[i]), append(nmask, masks[i]|1<<k)
-				i, j = i+1, j+1
-			}
-		}
-		for _, d := range linediff.Lines(merged, ls) {
-			switch d.Op {
-			case diffmatchpatch.DiffEqual:
-				same(d.N)
-			case diffmatchpatch.DiffDelete:
-				keep(i + d.N)
-			case diffmatchpatch.DiffInsert: // lines only this copy has (so far)
-				for end := j + d.N; j < end; j++ {
-					mine[j] = int32(len(nm))
-					nm, nmask = append(nm, ls[j]), append(nmask, 1<<k)
-				}
-			}
-		}
-		same(len(merged) - i)
-		for _, a := range at {
-			for x, m := range a {
-				a[x] = remap[m]
-			}
-		}
-		merged, masks, at = nm, nmask, append(at, mine)
-	}
-	return masks, at
-}
-
-// anchors names merged lines by the newest copy's line numbers (bit 0):
-// "L12", and "L12.1", "L12.2" for lines after its line 12 that it lacks.
-func anchors(masks []uint64) []string {
-	ids := make([]string, len(masks))
-	n, k := 0, 0
-	for i, m := range masks {
-		if m&1 != 0 {
-			n, k = n+1, 0
-			ids[i] = "L" + strconv.Itoa(n)
-			continue
-		}
-		k++
-		ids[i] = "L" + strconv.Itoa(n) + "." + strconv.Itoa(k)
-	}
-	return ids
-}
-
 // merge aligns every shared file's copies (align), renders each copy
 // (renderMerged) and splits the pages into parts (split), files side by
 // side; files are the releases (indexes into bs) rendering each file.
@@ -197,11 +105,11 @@ func (set *releaseSet) merge(ctx context.Context, bs []*builder, files map[strin
 				if err != nil {
 					return fmt.Errorf("%s: %s: %w", bs[r].in.Tag, m.file, err)
 				}
-				copies[k] = textLines(src)
+				copies[k] = linemap.TextLines(src)
 				m.lines = append(m.lines, len(copies[k]))
 			}
-			masks, at := align(copies)
-			m.ids, m.at = anchors(masks), at
+			masks, at := linemap.Align(copies)
+			m.ids, m.at = linemap.Anchors(masks), at
 			m.views = make([][]lineView, len(masks))
 			return nil
 		})

@@ -6,71 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-
-	"github.com/google/go-cmp/cmp"
 )
-
-// TestAlign: copies of a file, newest first, merge into one sequence in
-// which each copy's lines keep their order, a line shared by any two
-// copies is there once, and the anchors are the newest copy's line
-// numbers, with ".k" for the lines after one that it lacks.
-func TestAlign(t *testing.T) {
-	copies := [][]string{
-		lines("a", "b", "new", "c", "d"),  // newest
-		lines("a", "b", "c", "old1", "d"), // middle
-		lines("x", "a", "b", "c", "old1", "old2", "d"),
-	}
-	masks, at := align(copies)
-	ids := anchors(masks)
-	var got []string
-	merged := make([]string, len(masks))
-	for k, c := range copies {
-		for j, ml := range at[k] {
-			if merged[ml] != "" && merged[ml] != c[j] {
-				t.Fatalf("merged line %d is both %q and %q", ml, merged[ml], c[j])
-			}
-			merged[ml] = c[j]
-		}
-		for j := 1; j < len(at[k]); j++ {
-			if at[k][j] <= at[k][j-1] {
-				t.Errorf("copy %d's lines out of order in the merge: %v", k, at[k])
-			}
-		}
-	}
-	for i, l := range merged {
-		got = append(got, ids[i]+" "+strings.TrimSpace(l)+" "+strings.Repeat("1", int(masks[i]&1))+strings.Repeat("2", int(masks[i]>>1&1))+strings.Repeat("3", int(masks[i]>>2&1)))
-	}
-	want := []string{"L0.1 x 3", "L1 a 123", "L2 b 123", "L3 new 1", "L4 c 123", "L4.1 old1 23", "L4.2 old2 3", "L5 d 123"}
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("merged (-want +got):\n%s", diff)
-	}
-}
-
-// TestAlignLongFile: lines moved far apart in a long file still match (a
-// bounded diff gave up on such pairs and merged almost nothing).
-func TestAlignLongFile(t *testing.T) {
-	var a, b []string
-	for i := range 3000 {
-		l := "line " + strings.Repeat("x", i%7) + string(rune('a'+i%26)) + " " + strconv.Itoa(i)
-		a = append(a, l+"\n")
-		if i%3 == 0 {
-			b = append(b, "changed "+strconv.Itoa(i)+"\n")
-		} else {
-			b = append(b, l+"\n")
-		}
-	}
-	masks, _ := align([][]string{a, b})
-	if len(masks) != 3000+1000 {
-		t.Errorf("%d merged lines, want 4000 (2000 shared)", len(masks))
-	}
-}
-
-func lines(ls ...string) []string {
-	for i := range ls {
-		ls[i] += "\n"
-	}
-	return ls
-}
 
 // TestFileRenderingsByLinks: two releases' renderings of a line that
 // differ only in where their links go are one, where the older release's

@@ -10,6 +10,7 @@ import (
 	"strconv"
 
 	"github.com/kubewalk/kubewalk/internal/render/codehtml"
+	"github.com/kubewalk/kubewalk/site/internal/linemap"
 )
 
 // A generated file the releases of a site regenerate wholesale — the
@@ -55,13 +56,13 @@ func unrenderRegenerated(bs []*builder) error {
 			}
 			if !seen {
 				if codehtml.Generated(src) {
-					newest[f] = textLines(src)
+					newest[f] = linemap.TextLines(src)
 				} else {
 					newest[f] = nil
 				}
 				continue
 			}
-			if sharedLineShare(textLines(src), ref) < minSharedLines {
+			if sharedLineShare(linemap.TextLines(src), ref) < minSharedLines {
 				drop = append(drop, f)
 			}
 		}

@@ -18,8 +18,11 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/sergi/go-diff/diffmatchpatch"
 	xhtml "golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
+
+	"github.com/kubewalk/kubewalk/site/internal/linediff"
 )
 
 // Maps are the line maps of a site's shared source pages.
@@ -505,4 +508,95 @@ func hasClass(n *xhtml.Node, c string) bool {
 		}
 	}
 	return false
+}
+
+// TextLines splits src as codehtml does: a final line without a newline
+// counts, an empty file has none.
+func TextLines(src []byte) []string {
+	s := string(src)
+	if s == "" {
+		return nil
+	}
+	ls := strings.SplitAfter(s, "\n")
+	if ls[len(ls)-1] == "" {
+		ls = ls[:len(ls)-1]
+	}
+	return ls
+}
+
+// Align merges the lines of several copies of a file, newest first: the
+// merged lines, which copies have each (a bit per copy), and per copy the
+// merged line of each of its lines. Each copy is diffed against the lines
+// merged so far, so a line an older copy shares with any newer one is
+// matched, not only with the newest.
+func Align(copies [][]string) (masks []uint64, at [][]int32) {
+	var merged []string
+	for k, ls := range copies {
+		if k == 0 {
+			merged = append(merged, ls...)
+			masks = make([]uint64, len(ls))
+			at = append(at, make([]int32, len(ls)))
+			for i := range ls {
+				masks[i] = 1
+				at[0][i] = int32(i)
+			}
+			continue
+		}
+		var nm []string
+		var nmask []uint64
+		remap := make([]int32, len(merged))
+		mine := make([]int32, len(ls))
+		i, j := 0, 0           // next merged line, next line of this copy
+		keep := func(to int) { // merged lines before to: not this copy's
+			for ; i < to; i++ {
+				remap[i] = int32(len(nm))
+				nm, nmask = append(nm, merged[i]), append(nmask, masks[i])
+			}
+		}
+		same := func(n int) { // n lines both have
+			for ; n > 0; n-- {
+				remap[i], mine[j] = int32(len(nm)), int32(len(nm))
+				nm, nmask = append(nm, merged[i]), append(nmask, masks[i]|1<<k)
+				i, j = i+1, j+1
+			}
+		}
+		for _, d := range linediff.Lines(merged, ls) {
+			switch d.Op {
+			case diffmatchpatch.DiffEqual:
+				same(d.N)
+			case diffmatchpatch.DiffDelete:
+				keep(i + d.N)
+			case diffmatchpatch.DiffInsert: // lines only this copy has (so far)
+				for end := j + d.N; j < end; j++ {
+					mine[j] = int32(len(nm))
+					nm, nmask = append(nm, ls[j]), append(nmask, 1<<k)
+				}
+			}
+		}
+		same(len(merged) - i)
+		for _, a := range at {
+			for x, m := range a {
+				a[x] = remap[m]
+			}
+		}
+		merged, masks, at = nm, nmask, append(at, mine)
+	}
+	return masks, at
+}
+
+// Anchors names merged lines by the newest copy's line numbers (bit 0):
+// "L12", and "L12.1", "L12.2" for lines after its line 12 that it lacks.
+func Anchors(masks []uint64) []string {
+	ids := make([]string, len(masks))
+	n, k := 0, 0
+	for i, m := range masks {
+		if m&1 != 0 {
+			n, k = n+1, 0
+			ids[i] = "L" + strconv.Itoa(n)
+			continue
+		}
+		k++
+		ids[i] = "L" + strconv.Itoa(n) + "." + strconv.Itoa(k)
+	}
+	return ids
 }
