@@ -11,7 +11,7 @@
   // numbers it, as excerpts do (on a later part of a page, counting on from
   // where the part starts): it becomes that line's anchor.
   function apply() {
-    for (var i = 0; i < marked.length; i++) marked[i].classList.remove("hl");
+    for (var i = 0; i < marked.length; i++) marked[i].classList.remove("hl", "hl1");
     marked = [];
     var n = /^#N(\d+)$/.exec(location.hash);
     if (n) {
@@ -34,6 +34,9 @@
       if (el === to) break;
     }
     if (marked.length) {
+      // The range's first line stands out from the rest (site/code.go's
+      // CSS): a whole function is a tint, its start a mark.
+      marked[0].classList.add("hl1");
       // Centre short ranges; put long ones at the top so their start shows.
       marked[0].scrollIntoView({ block: marked.length < 20 ? "center" : "start" });
     }
@@ -314,7 +317,7 @@
       a.setAttribute(at, moveRel(a.getAttribute(at), n, r));
     });
     (el.getAttribute("data-drop") || "").split(" ").forEach(function (p) {
-      el.querySelectorAll("nav.bar > a[href]").forEach(function (a) {
+      el.querySelectorAll("nav.bar .navlinks > a[href]").forEach(function (a) {
         if (p && a.getAttribute("href").slice(-(r.length + p.length + 2)) === "/" + r + "/" + p) a.remove();
       });
     });
@@ -687,4 +690,79 @@
     show(cur);
   }
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", covInit); else covInit();
+})();
+// kubewalk: tables on narrow screens. Each data cell is labelled with its
+// column's heading (data-label) and the table classed "stack": where the
+// table's container is narrow (site.css: a container query), every row
+// becomes a card of labelled cells instead of a table wider than the
+// screen. Without script the table scrolls sideways in its box. Rows
+// added later (the explain page's results) are labelled as they come.
+(function () {
+  "use strict";
+  function label(table) {
+    var heads = table.tHead && table.tHead.rows[0];
+    if (!heads) return;
+    var names = [];
+    for (var i = 0; i < heads.cells.length; i++) {
+      var span = heads.cells[i].colSpan || 1, t = heads.cells[i].textContent.trim();
+      for (var k = 0; k < span; k++) names.push(t);
+    }
+    table.classList.add("stack");
+    for (var b = 0; b < table.tBodies.length; b++) {
+      var rows = table.tBodies[b].rows;
+      for (var r = 0; r < rows.length; r++) {
+        for (var c = 0, col = 0; c < rows[r].cells.length; c++) {
+          var td = rows[r].cells[c];
+          if (names[col] && td.tagName === "TD") td.setAttribute("data-label", names[col]);
+          col += td.colSpan || 1;
+        }
+      }
+    }
+  }
+  function init() {
+    document.querySelectorAll("table.facts, .prose table").forEach(function (t) {
+      label(t);
+      for (var b = 0; b < t.tBodies.length; b++) {
+        if (t.tBodies[b].id) new MutationObserver(function () { label(t); }).observe(t.tBodies[b], { childList: true });
+      }
+    });
+  }
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", init); else init();
+})();
+// kubewalk: on a source page, once its own header has scrolled away, a
+// bar under the site's header names the file and the function the top of
+// the screen is in. Go only: a line that starts "func" begins one.
+(function () {
+  "use strict";
+  var pre = document.querySelector("pre.src"), top = document.querySelector("header.top");
+  var name = pre && document.querySelector(".srchead h1");
+  if (!pre || !name || !/\.go$/.test(name.textContent.trim())) return;
+  var file = name.lastChild.textContent.trim(), funcs = [];
+  for (var u = pre.firstElementChild; u; u = u.nextElementSibling) {
+    var m = /^func\s+(?:\(\s*(?:\w+\s+)?\*?(\w+)[^)]*\)\s*)?(\w+)/.exec(u.textContent);
+    if (m) funcs.push({ el: u, name: (m[1] ? m[1] + "." : "") + m[2] });
+  }
+  var bar = document.createElement("div");
+  bar.className = "srcwhere";
+  bar.setAttribute("aria-hidden", "true");
+  bar.hidden = true;
+  pre.parentNode.insertBefore(bar, pre);
+  var queued = false;
+  function update() {
+    queued = false;
+    var edge = top ? top.getBoundingClientRect().bottom : 0, cur = "";
+    for (var i = 0; i < funcs.length; i++) {
+      var el = funcs[i].el;
+      if (!el.offsetParent) continue; // another release's line, hidden
+      if (el.getBoundingClientRect().top > edge + 8) break;
+      cur = funcs[i].name;
+    }
+    var text = cur ? file + " \u203a " + cur : file, hide = pre.getBoundingClientRect().top > edge;
+    bar.style.top = edge > 0 ? edge + "px" : "0"; // reads first, then writes: one layout a frame
+    bar.hidden = hide;
+    if (bar.textContent !== text) bar.textContent = text;
+  }
+  window.addEventListener("scroll", function () { if (!queued) { queued = true; requestAnimationFrame(update); } }, { passive: true });
+  window.addEventListener("hashchange", update);
+  update();
 })();
