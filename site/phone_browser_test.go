@@ -4,8 +4,10 @@ import (
 	"context"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/chromedp/chromedp"
 )
@@ -139,6 +141,25 @@ func TestBrowserPhone(t *testing.T) {
 		}
 		if d[3] < 0 {
 			t.Errorf("the step's previous/next links are %.0f px below the end of its code: want after it", d[3])
+		}
+	})
+
+	// Back from the source page a step links lands on the step again,
+	// just under the header.
+	t.Run("back", func(t *testing.T) {
+		open(t, "walkthroughs/deployment.html#step-2-rollout")
+		href, err := chromedp.Run(ctx, chromedp.Evaluate[string](`(document.querySelector('#step-2-rollout .exhead a.file') || {}).href || ''`))
+		if err != nil || href == "" {
+			t.Fatalf("no file link in the step's excerpt (%v)", err)
+		}
+		// Script, not Navigate and NavigateBack: a page restored from the
+		// back cache fires no load event to wait for.
+		if err := chromedp.Do(ctx, voidEval(`location.href = `+strconv.Quote(href)), chromedp.Sleep(time.Second), voidEval(`history.back()`), chromedp.Sleep(time.Second)); err != nil {
+			t.Fatal(err)
+		}
+		d, err := chromedp.Run(ctx, chromedp.Evaluate[[]float64](`[document.getElementById('step-2-rollout').getBoundingClientRect().top, document.querySelector('header.top').getBoundingClientRect().bottom]`))
+		if err != nil || len(d) != 2 || d[0] < d[1] || d[0] > d[1]+40 {
+			t.Errorf("back on the step: its top at %v px, the header's bottom at … (%v): want just under the header", d, err)
 		}
 	})
 
