@@ -766,3 +766,41 @@
   window.addEventListener("hashchange", update);
   update();
 })();
+// kubewalk: the whole resource graph, focused. A choice above it lists
+// its resources and components (read from the drawing: site/graphfocus.go,
+// internal/render/diagram marks each node with data-n and data-kind and
+// each line with data-e, its ends); picking one dims everything but it,
+// the lines that touch it and what is at their other end.
+(function () {
+  "use strict";
+  var pick = document.querySelector(".graphpick");
+  var svg = pick && pick.parentNode.querySelector("svg[role=img]");
+  if (!svg) return;
+  var sel = pick.querySelector("select"), nodes = {}, groups = { resource: [], component: [] };
+  svg.querySelectorAll("g[data-n]").forEach(function (g) {
+    var label = (g.querySelector("text") || {}).textContent || "", k = g.getAttribute("data-kind");
+    nodes[g.getAttribute("data-n")] = g;
+    if (groups[k]) groups[k].push([label, g.getAttribute("data-n")]);
+  });
+  ["resource", "component"].forEach(function (k) {
+    groups[k].sort(function (a, b) { return a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0; });
+    groups[k].forEach(function (e) {
+      var o = document.createElement("option");
+      o.value = e[1];
+      o.textContent = e[0];
+      sel.appendChild(o);
+    });
+  });
+  var lines = svg.querySelectorAll("g[data-e]");
+  sel.addEventListener("change", function () {
+    var n = sel.value, near = {};
+    near[n] = true;
+    lines.forEach(function (g) {
+      var ends = g.getAttribute("data-e").split(" "), on = n === "" || ends[0] === n || ends[1] === n;
+      if (on) { near[ends[0]] = true; near[ends[1]] = true; }
+      g.classList.toggle("dim", !on);
+    });
+    for (var id in nodes) nodes[id].classList.toggle("dim", n !== "" && !near[id]);
+  });
+  pick.hidden = false;
+})();
