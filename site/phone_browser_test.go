@@ -17,6 +17,9 @@ import (
 const wideTable = "| Event | Reason | Object | Message |\n|---|---|---|---|\n" +
 	"| `Normal` | `ScalingReplicaSet` | `deployment/nginx-deployment-with-a-long-name` | `Scaled-up-replica-set-nginx-deployment-cbdccf466-to-3` |\n"
 
+// narrowTable fits a phone: it stays a table.
+const narrowTable = "| Tiny | N |\n|---|---|\n| create | 1 |\n"
+
 // TestBrowserPhone opens the site as a 390 px phone does. A jump to a step,
 // a source line or an event reason lands with its target on screen and
 // below the header's bottom (and a step's at 1100 and 1400 px too); nothing in a step, the explain results or
@@ -34,7 +37,7 @@ func TestBrowserPhone(t *testing.T) {
 	out, _ := buildFixture(t, func(in *Input) {
 		for _, d := range in.Docs {
 			if d.ID == "deployment" {
-				d.Steps[1].Segments = append(d.Steps[1].Segments, prose(wideTable))
+				d.Steps[1].Segments = append(d.Steps[1].Segments, prose(wideTable), prose(narrowTable))
 			}
 		}
 	})
@@ -117,6 +120,14 @@ func TestBrowserPhone(t *testing.T) {
 		})()`))
 		if err != nil || strings.Join(tw, " ") != "true true block Object" {
 			t.Errorf("step table (fits, inside the window, a cell's display, its label) = %q, %v; want true true block Object", tw, err)
+		}
+		// A table that fits stays a table.
+		nw, err := chromedp.Run(ctx, chromedp.Evaluate[string](`(() => {
+			const t = [...document.querySelectorAll('#step-2-rollout .prose table')].find(t => t.tHead && t.tHead.textContent.includes('Tiny'));
+			return t ? t.className + '|' + getComputedStyle(t.tBodies[0].rows[0].cells[0]).display : 'none';
+		})()`))
+		if err != nil || nw != "|table-cell" {
+			t.Errorf("a narrow table (class|a cell's display) = %q, %v; want a table", nw, err)
 		}
 	})
 

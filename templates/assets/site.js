@@ -692,11 +692,13 @@
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", covInit); else covInit();
 })();
 // kubewalk: tables on narrow screens. Each data cell is labelled with its
-// column's heading (data-label) and the table classed "stack": where the
-// table's container is narrow (site.css: a container query), every row
-// becomes a card of labelled cells instead of a table wider than the
-// screen. Without script the table scrolls sideways in its box. Rows
-// added later (the explain page's results) are labelled as they come.
+// column's heading (data-label), and a table wider than its box is classed
+// "stack": where its container is narrow (site.css: a container query),
+// every row becomes a card of labelled cells instead of a table wider
+// than the screen; a table that fits stays a table. Without script the
+// table scrolls sideways in its box. Rows added later (the explain page's
+// results) are labelled as they come; a new width (a phone turned) is
+// measured again.
 (function () {
   "use strict";
   function label(table) {
@@ -707,7 +709,6 @@
       var span = heads.cells[i].colSpan || 1, t = heads.cells[i].textContent.trim();
       for (var k = 0; k < span; k++) names.push(t);
     }
-    table.classList.add("stack");
     for (var b = 0; b < table.tBodies.length; b++) {
       var rows = table.tBodies[b].rows;
       for (var r = 0; r < rows.length; r++) {
@@ -719,12 +720,26 @@
       }
     }
   }
+  // fit classes t "stack" when, laid out as a table, it is wider than
+  // its box: it scrolls, or the .tablewrap around it does.
+  function fit(t) {
+    var wrap = t.parentElement;
+    t.classList.remove("stack");
+    if (t.scrollWidth > t.clientWidth + 1 || wrap && wrap.scrollWidth > wrap.clientWidth + 1) t.classList.add("stack");
+  }
   function init() {
-    document.querySelectorAll("table.facts, .prose table").forEach(function (t) {
+    var tables = document.querySelectorAll("table.facts, .prose table"), queued = false;
+    tables.forEach(function (t) {
       label(t);
+      fit(t);
       for (var b = 0; b < t.tBodies.length; b++) {
-        if (t.tBodies[b].id) new MutationObserver(function () { label(t); }).observe(t.tBodies[b], { childList: true });
+        if (t.tBodies[b].id) new MutationObserver(function () { label(t); fit(t); }).observe(t.tBodies[b], { childList: true });
       }
+    });
+    window.addEventListener("resize", function () {
+      if (queued) return;
+      queued = true;
+      requestAnimationFrame(function () { queued = false; tables.forEach(fit); });
     });
   }
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", init); else init();
