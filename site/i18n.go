@@ -381,7 +381,7 @@ var messages = map[string]map[string]string{
 		"observed.more.n":                     "같은 것 %d개 더, 마지막은 %s",
 		"observed.user":                       "사용자",
 		"observed.source":                     "보고한 컴포넌트",
-		"observed.agent":                      "user agent",
+		"observed.agent":                      "사용자 에이전트(user agent)",
 		"observed.role.emitted":               "발생시킨 코드",
 		"observed.role.wrote":                 "쓴 코드",
 		"observed.role.watches":               "감시하는 코드",
