@@ -32,10 +32,10 @@ func TestBrowserGraphFocus(t *testing.T) {
 		const text = g => g.querySelector('text').textContent;
 		return {
 			Options: [...document.querySelectorAll('.graphpick select option')].map(o => o.textContent),
-			Shown: [...svg.querySelectorAll('g[data-n]:not(.dim)')].map(text),
-			Dimmed: [...svg.querySelectorAll('g[data-n].dim')].map(text),
-			Lines: svg.querySelectorAll('g[data-e]').length,
-			Dim: svg.querySelectorAll('g[data-e].dim').length,
+			Shown: [...svg.querySelectorAll('g[data-node]:not(.dim)')].map(text),
+			Dimmed: [...svg.querySelectorAll('g[data-node].dim')].map(text),
+			Lines: svg.querySelectorAll('g[data-ends]').length,
+			Dim: svg.querySelectorAll('g[data-ends].dim').length,
 		};
 	})()`
 	pick := func(label string) state {

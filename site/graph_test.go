@@ -62,7 +62,7 @@ func TestResourceGraph(t *testing.T) {
 	// Boxes and frames: a text in a group, with the link around it.
 	type item struct{ text, href string }
 	var items []item
-	for _, m := range regexp.MustCompile(`<g(?: data-n="\d+" data-kind="[a-z]+")?>(?:<a href="([^"]*)">)?<(?:path|polygon|rect)[^>]*/><text[^>]*>([^<]*)</text>`).FindAllStringSubmatch(svg, -1) {
+	for _, m := range regexp.MustCompile(`<g(?: data-node="\d+" data-kind="[a-z]+")?>(?:<a href="([^"]*)">)?<(?:path|polygon|rect)[^>]*/><text[^>]*>([^<]*)</text>`).FindAllStringSubmatch(svg, -1) {
 		var text string
 		if err := xml.Unmarshal([]byte("<t>"+m[2]+"</t>"), &text); err != nil {
 			t.Fatal(err)
@@ -120,7 +120,7 @@ func TestMultiReleaseResourceGraph(t *testing.T) {
 	}
 	// The newer release's scheduler writes pods/binding; the older's
 	// does not.
-	own := regexp.MustCompile(`<g data-e="[0-9 ]+" data-r="1"><title>[^<]*pkg/scheduler writes pods`).FindString(svg)
+	own := regexp.MustCompile(`<g data-ends="[0-9 ]+" data-r="1"><title>[^<]*pkg/scheduler writes pods`).FindString(svg)
 	if own == "" {
 		t.Errorf("no line of the newer release's own for the scheduler's write:\n%s", svg)
 	}

@@ -783,8 +783,8 @@
 })();
 // kubewalk: the whole resource graph, focused. A choice above it lists
 // its resources and components (read from the drawing: site/graphfocus.go,
-// internal/render/diagram marks each node with data-n and data-kind and
-// each line with data-e, its ends); picking one dims everything but it,
+// internal/render/diagram marks each node with data-node and data-kind and
+// each line with data-ends); picking one dims everything but it,
 // the lines that touch it and what is at their other end.
 (function () {
   "use strict";
@@ -792,10 +792,10 @@
   var svg = pick && pick.parentNode.querySelector("svg[role=img]");
   if (!svg) return;
   var sel = pick.querySelector("select"), nodes = {}, groups = { resource: [], component: [] };
-  svg.querySelectorAll("g[data-n]").forEach(function (g) {
+  svg.querySelectorAll("g[data-node]").forEach(function (g) {
     var label = (g.querySelector("text") || {}).textContent || "", k = g.getAttribute("data-kind");
-    nodes[g.getAttribute("data-n")] = g;
-    if (groups[k]) groups[k].push([label, g.getAttribute("data-n")]);
+    nodes[g.getAttribute("data-node")] = g;
+    if (groups[k]) groups[k].push([label, g.getAttribute("data-node")]);
   });
   ["resource", "component"].forEach(function (k) {
     groups[k].sort(function (a, b) { return a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0; });
@@ -806,12 +806,12 @@
       sel.appendChild(o);
     });
   });
-  var lines = svg.querySelectorAll("g[data-e]");
+  var lines = svg.querySelectorAll("g[data-ends]");
   sel.addEventListener("change", function () {
     var n = sel.value, near = {};
     near[n] = true;
     lines.forEach(function (g) {
-      var ends = g.getAttribute("data-e").split(" "), on = n === "" || ends[0] === n || ends[1] === n;
+      var ends = g.getAttribute("data-ends").split(" "), on = n === "" || ends[0] === n || ends[1] === n;
       if (on) { near[ends[0]] = true; near[ends[1]] = true; }
       g.classList.toggle("dim", !on);
     });

@@ -196,15 +196,16 @@ func (c *cleaner) group(e xml.StartElement, obj object) error {
 			c.skip = 1
 			return nil
 		}
-		// A node says its index and kind, a line the indexes of its
-		// ends, so that a script can focus the drawing on a node and
-		// its neighbours (site.js) without reading labels back.
+		// A node says its index and kind (data-node, data-kind), a line
+		// the indexes of its ends (data-ends), so that a script can
+		// focus the drawing on a node and its neighbours (site.js)
+		// without reading labels back.
 		switch o.kind {
 		case 'n':
-			c.w.s(`<g data-n="`).s(strconv.Itoa(o.i)).s(`" data-kind="`).s(nodeKind(c.m.nodes[o.i].Kind)).s(`">`)
+			c.w.s(`<g data-node="`).s(strconv.Itoa(o.i)).s(`" data-kind="`).s(nodeKind(c.m.nodes[o.i].Kind)).s(`">`)
 		case 'e':
 			l := c.m.lines[o.i]
-			c.w.s(`<g data-e="`).s(strconv.Itoa(l.tail)).s(" ").s(strconv.Itoa(l.head)).s(`">`)
+			c.w.s(`<g data-ends="`).s(strconv.Itoa(l.tail)).s(" ").s(strconv.Itoa(l.head)).s(`">`)
 		default:
 			c.w.s("<g>")
 		}

@@ -23,7 +23,7 @@ func checkSVG(t *testing.T, svg []byte) {
 		"x": true, "y": true, "x1": true, "y1": true, "x2": true, "y2": true, "rx": true, "ry": true, "cx": true, "cy": true,
 		"d": true, "points": true, "transform": true, "text-anchor": true,
 		"fill-opacity": true, "stroke-opacity": true, "stroke-dasharray": true, "stroke-width": true,
-		"data-n": true, "data-kind": true, "data-e": true}
+		"data-node": true, "data-kind": true, "data-ends": true}
 	d := xml.NewDecoder(bytes.NewReader(svg))
 	d.Strict = true
 	depth := 0
