@@ -285,7 +285,8 @@ func runSideBySide(ctx context.Context, prog *Program, facts *fact.Facts, passes
 	}
 	t := time.Now()
 	ix := buildIndex(prog)
-	logf("analyzer: pass %s: %v", indexPass.Name, time.Since(t).Round(time.Millisecond))
+	calls, nodes := ix.visited()
+	logf("analyzer: pass %s: %v (%d calls resolved, %d body nodes kept)", indexPass.Name, time.Since(t).Round(time.Millisecond), calls, nodes)
 	errs := make([]error, len(passes))
 	took := make([]time.Duration, len(passes))
 	found := make([]any, len(passes))

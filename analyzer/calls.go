@@ -289,6 +289,8 @@ func (ix *index) implementations(calls []ifaceCall) func(fn *types.Func, recv ty
 		methodNames:  map[*types.Named]map[string]bool{},
 		cache:        map[implKey][]string{},
 		implementers: map[string][]types.Type{},
+		ptrSets:      map[*types.Named]*types.MethodSet{},
+		valueSets:    map[*types.Named]*types.MethodSet{},
 	}
 	x.indexTypes(names)
 	return x.resolve
@@ -308,8 +310,14 @@ type implIndex struct {
 	cache       map[implKey][]string
 	// implementers caches, per interface type, the candidates (T or *T)
 	// that implement it: one interface's calls usually use several of its
-	// methods, and types.Implements is most of this pass's time.
+	// methods.
 	implementers map[string][]types.Type
+	// ptrSets and valueSets are the candidates' method sets, of *T (made
+	// by indexTypes) and of T (on first use): whether T or *T implements
+	// an interface is read from them, once per candidate rather than once
+	// per candidate and interface as types.Implements would look the
+	// methods up again.
+	ptrSets, valueSets map[*types.Named]*types.MethodSet
 }
 
 type implKey struct {
@@ -353,6 +361,7 @@ func (x *implIndex) indexTypes(names map[string]bool) {
 							set[ms.At(j).Obj().Name()] = true
 						}
 						x.methodNames[n] = set
+						x.ptrSets[n] = ms
 					}
 				}
 			}
@@ -413,16 +422,40 @@ candidates:
 				continue candidates
 			}
 		}
+		vs := x.valueSets[n]
+		if vs == nil {
+			vs = types.NewMethodSet(n)
+			x.valueSets[n] = vs
+		}
 		var t types.Type = n
-		if !types.Implements(t, iface) {
-			t = types.NewPointer(n)
-			if !types.Implements(t, iface) {
+		if !hasMethods(vs, iface) {
+			if !hasMethods(x.ptrSets[n], iface) {
 				continue
 			}
+			t = types.NewPointer(n)
 		}
 		impls = append(impls, t)
 	}
 	return impls
+}
+
+// hasMethods reports whether a type of method set ms implements iface,
+// as types.Implements tells for a concrete type: every method of iface is
+// in ms, a method (not blocked by a field or an ambiguous selector) of
+// an identical signature.
+func hasMethods(ms *types.MethodSet, iface *types.Interface) bool {
+	for i := 0; i < iface.NumMethods(); i++ {
+		m := iface.Method(i)
+		sel := ms.Lookup(m.Pkg(), m.Name())
+		if sel == nil {
+			return false
+		}
+		f, ok := sel.Obj().(*types.Func)
+		if !ok || !types.Identical(f.Type(), m.Type()) {
+			return false
+		}
+	}
+	return true
 }
 
 func dedupSorted(s []string) []string {

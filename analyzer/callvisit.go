@@ -104,6 +104,15 @@ func (ix *index) callee(info *types.Info, call *ast.CallExpr) (*types.Func, *typ
 	return calleeOf(info, call)
 }
 
+// visited returns how many calls the visit resolved and how many body
+// nodes it kept, for the log.
+func (ix *index) visited() (calls, nodes int) {
+	for _, u := range ix.units {
+		nodes += len(u.nodes)
+	}
+	return len(ix.callees), nodes
+}
+
 // visitor walks the syntax of one unit: a declaration's body, a func
 // literal's body, or a package's var declarations (the init unit, which
 // keeps no nodes).
