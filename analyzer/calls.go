@@ -347,7 +347,7 @@ func (x *implIndex) indexTypes(names map[string]bool) {
 				continue // record.FakeRecorder and the like are test doubles
 			}
 			n, ok := tn.Type().(*types.Named)
-			if !ok || n.TypeParams().Len() > 0 || types.IsInterface(n) {
+			if !ok || n.TypeParams().Len() > 0 || types.IsInterface(n) || !mayHaveMethod(n, names) {
 				continue
 			}
 			ms := types.NewMethodSet(types.NewPointer(n))
@@ -367,6 +367,26 @@ func (x *implIndex) indexTypes(names map[string]bool) {
 			}
 		}
 	}
+}
+
+// mayHaveMethod reports whether *n's method set may have one of names:
+// n declares one, or it is a struct with embedded fields, which promote
+// methods. Making the method set of every named type of the program only
+// to find it has none of names was most of indexTypes' time.
+func mayHaveMethod(n *types.Named, names map[string]bool) bool {
+	if st, ok := n.Underlying().(*types.Struct); ok {
+		for i := 0; i < st.NumFields(); i++ {
+			if st.Field(i).Embedded() {
+				return true
+			}
+		}
+	}
+	for i := 0; i < n.NumMethods(); i++ {
+		if names[n.Method(i).Name()] {
+			return true
+		}
+	}
+	return false
 }
 
 // resolve returns the in-tree methods that a call of fn on recv (an
