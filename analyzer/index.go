@@ -375,8 +375,11 @@ func (ix *index) originsOf(v *types.Var) []origin {
 	return os
 }
 
-// addFile makes units for the functions of one root file and records the
-// origins of its variables and fields.
+// addFile makes units for the functions of one root file and visits
+// them (callvisit.go): the visit numbers their func literals, records the
+// origins of variables and fields, resolves the calls and keeps the body
+// nodes the passes read. A declaration's signature holds none of these,
+// so only its body is visited.
 func (ix *index) addFile(pkg *packages.Package, f *ast.File) {
 	info := pkg.TypesInfo
 	called := map[ast.Expr]bool{}
