@@ -270,9 +270,10 @@ func sortedCopy(s []string) []string {
 // requires the index at most, builds the index once and then runs the
 // passes on GOMAXPROCS goroutines, the longest (the calls pass, listed
 // last) first: they run one after another otherwise, on one core of two
-// for over a second. Each discovery pass adds to facts of its own kinds
+// for over a second. Each discovery pass returns facts of its own kinds
 // only and reads the index and the program, neither of which changes
-// once built, so the facts are the same as in order. A pass that
+// once built, so the facts are the same as in order; they are added to
+// facts in the passes' order once all have run. A pass that
 // requires another falls back to RunPasses.
 func runSideBySide(ctx context.Context, prog *Program, facts *fact.Facts, passes []*Pass, logf func(string, ...any)) error {
 	for _, p := range passes {
@@ -284,9 +285,11 @@ func runSideBySide(ctx context.Context, prog *Program, facts *fact.Facts, passes
 	}
 	t := time.Now()
 	ix := buildIndex(prog)
-	logf("analyzer: pass %s: %v", indexPass.Name, time.Since(t).Round(time.Millisecond))
+	calls, nodes := ix.visited()
+	logf("analyzer: pass %s: %v (%d calls resolved, %d body nodes kept)", indexPass.Name, time.Since(t).Round(time.Millisecond), calls, nodes)
 	errs := make([]error, len(passes))
 	took := make([]time.Duration, len(passes))
+	found := make([]any, len(passes))
 	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
 	var wg sync.WaitGroup
 	for i := len(passes) - 1; i >= 0; i-- {
@@ -298,15 +301,17 @@ func runSideBySide(ctx context.Context, prog *Program, facts *fact.Facts, passes
 			if errs[i] = ctx.Err(); errs[i] != nil {
 				return
 			}
-			pr := &PassRun{Prog: prog, Facts: facts, ResultOf: map[*Pass]any{}}
+			pr := &PassRun{Prog: prog, Tag: facts.Tag, ResultOf: map[*Pass]any{}}
 			if len(p.Requires) > 0 {
 				pr.ResultOf[indexPass] = ix
 			}
 			t := time.Now()
-			if _, err := p.Run(pr); err != nil {
+			res, err := p.Run(pr)
+			if err != nil {
 				errs[i] = fmt.Errorf("analyzer pass %s: %w", p.Name, err)
 				return
 			}
+			found[i] = res
 			took[i] = time.Since(t)
 		}()
 	}
@@ -317,6 +322,11 @@ func runSideBySide(ctx context.Context, prog *Program, facts *fact.Facts, passes
 		}
 		// Logged here, in order, from this goroutine alone.
 		logf("analyzer: pass %s: %v", passes[i].Name, took[i].Round(time.Millisecond))
+	}
+	for _, res := range found {
+		if f, ok := res.(*fact.Facts); ok {
+			addFacts(facts, f)
+		}
 	}
 	return nil
 }

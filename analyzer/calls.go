@@ -82,7 +82,7 @@ type callKey struct {
 	kind     string
 }
 
-func runCalls(ix *index, facts *fact.Facts) error {
+func runCalls(ix *index, _ *PassRun) (*fact.Facts, error) {
 	e := &callEdges{ix: ix, seen: map[callKey]bool{}}
 	for _, u := range ix.bodies() {
 		e.scan(u)
@@ -110,8 +110,7 @@ func runCalls(ix *index, facts *fact.Facts) error {
 		}
 		return a.Kind < b.Kind
 	})
-	facts.Calls = append(facts.Calls, out...)
-	return nil
+	return &fact.Facts{Calls: out}, nil
 }
 
 // add records an edge from u to the function named to, at most once per
@@ -128,69 +127,54 @@ func (e *callEdges) add(u *unit, to string, at fact.Location, kind string) {
 	e.out = append(e.out, fact.Call{From: u.ref.Symbol, To: to, At: at, Kind: kind})
 }
 
-// scan adds the edges of u's body: its func literals, its calls, and the
-// functions it uses as values.
+// scan adds the edges of u's body, in the order the visit kept its nodes:
+// its func literals, its calls, and the functions it uses as values.
 func (e *callEdges) scan(u *unit) {
-	info := u.pkg.TypesInfo
-	callee := map[ast.Expr]bool{}
-	skip := map[*ast.Ident]bool{} // selectors' Sel, handled with the selector
-	shallow(u.body, func(n ast.Node) bool {
-		switch n := n.(type) {
+	for _, n := range u.nodes {
+		switch x := n.node.(type) {
 		case *ast.FuncLit:
-			if n == u.lit {
-				return true
+			if lu := e.ix.unitOfLit[x]; lu != nil {
+				e.add(u, lu.ref.Symbol, e.ix.prog.Loc(x.Pos(), x.Pos()), "func literal")
 			}
-			if lu := e.ix.unitOfLit[n]; lu != nil {
-				e.add(u, lu.ref.Symbol, e.ix.prog.Loc(n.Pos(), n.Pos()), "func literal")
-			}
-			return false
 		case *ast.CallExpr:
-			e.call(u, n, callee)
+			e.call(u, x, n.fn, n.sel)
 		case *ast.SelectorExpr:
-			skip[n.Sel] = true
-			if callee[n] {
-				return true
+			// A method value or expression, or a package's function,
+			// not called here.
+			if !e.ix.inTree(n.fn) {
+				continue
 			}
-			if sel := info.Selections[n]; sel != nil {
-				if fn, ok := sel.Obj().(*types.Func); ok && (sel.Kind() == types.MethodVal || sel.Kind() == types.MethodExpr) && e.ix.inTree(fn) && !types.IsInterface(sel.Recv()) {
-					e.add(u, e.ix.funcRef(fn, sel.Recv()).Symbol, e.ix.prog.Loc(n.Pos(), n.End()), "method value")
+			if n.sel != nil {
+				if !types.IsInterface(n.sel.Recv()) {
+					e.add(u, e.ix.funcRef(n.fn, n.sel.Recv()).Symbol, e.ix.prog.Loc(x.Pos(), x.End()), "method value")
 				}
-			} else if fn, ok := info.Uses[n.Sel].(*types.Func); ok && e.ix.inTree(fn) {
-				e.add(u, e.ix.funcRef(fn, nil).Symbol, e.ix.prog.Loc(n.Pos(), n.End()), "func value")
+			} else {
+				e.add(u, e.ix.funcRef(n.fn, nil).Symbol, e.ix.prog.Loc(x.Pos(), x.End()), "func value")
 			}
 		case *ast.Ident:
-			if callee[n] || skip[n] {
-				return true
-			}
-			if fn, ok := info.Uses[n].(*types.Func); ok && e.ix.inTree(fn) {
-				if fn.Type().(*types.Signature).Recv() == nil {
-					e.add(u, e.ix.funcRef(fn, nil).Symbol, e.ix.prog.Loc(n.Pos(), n.End()), "func value")
-				}
+			if e.ix.inTree(n.fn) && n.fn.Type().(*types.Signature).Recv() == nil {
+				e.add(u, e.ix.funcRef(n.fn, nil).Symbol, e.ix.prog.Loc(x.Pos(), x.End()), "func value")
 			}
 		}
-		return true
-	})
+	}
 }
 
-// call adds the edge of a call in u: static, through a func value, or
-// (later, in runCalls) to an interface method's implementations. It marks
-// the called expression in callee, so the scan does not count it as a
-// value too.
-func (e *callEdges) call(u *unit, n *ast.CallExpr, callee map[ast.Expr]bool) {
-	info := u.pkg.TypesInfo
-	fun := ast.Unparen(n.Fun)
-	switch f := fun.(type) {
-	case *ast.IndexExpr:
-		fun = f.X
-	case *ast.IndexListExpr:
-		fun = f.X
-	}
-	callee[fun] = true
-	fn, sel := calleeOf(info, n)
+// call adds the edge of a call in u of fn (sel its selection, nil for a
+// function; fn nil for a call of a func value): static, through a func
+// value, or (later, in runCalls) to an interface method's
+// implementations.
+func (e *callEdges) call(u *unit, n *ast.CallExpr, fn *types.Func, sel *types.Selection) {
 	if fn == nil {
 		// A func value in a field or variable:
 		// dc.enqueueDeployment(d), dc.syncHandler(ctx, key).
-		if v := varOf(info, fun); v != nil {
+		fun := ast.Unparen(n.Fun)
+		switch f := fun.(type) {
+		case *ast.IndexExpr:
+			fun = f.X
+		case *ast.IndexListExpr:
+			fun = f.X
+		}
+		if v := varOf(u.pkg.TypesInfo, fun); v != nil {
 			at := e.ix.prog.Loc(n.Pos(), n.End())
 			for _, to := range e.ix.funcValues(v) {
 				e.add(u, to, at, funcValueKind(v))
@@ -305,6 +289,8 @@ func (ix *index) implementations(calls []ifaceCall) func(fn *types.Func, recv ty
 		methodNames:  map[*types.Named]map[string]bool{},
 		cache:        map[implKey][]string{},
 		implementers: map[string][]types.Type{},
+		ptrSets:      map[*types.Named]*types.MethodSet{},
+		valueSets:    map[*types.Named]*types.MethodSet{},
 	}
 	x.indexTypes(names)
 	return x.resolve
@@ -324,8 +310,14 @@ type implIndex struct {
 	cache       map[implKey][]string
 	// implementers caches, per interface type, the candidates (T or *T)
 	// that implement it: one interface's calls usually use several of its
-	// methods, and types.Implements is most of this pass's time.
+	// methods.
 	implementers map[string][]types.Type
+	// ptrSets and valueSets are the candidates' method sets, of *T (made
+	// by indexTypes) and of T (on first use): whether T or *T implements
+	// an interface is read from them, once per candidate rather than once
+	// per candidate and interface as types.Implements would look the
+	// methods up again.
+	ptrSets, valueSets map[*types.Named]*types.MethodSet
 }
 
 type implKey struct {
@@ -355,7 +347,7 @@ func (x *implIndex) indexTypes(names map[string]bool) {
 				continue // record.FakeRecorder and the like are test doubles
 			}
 			n, ok := tn.Type().(*types.Named)
-			if !ok || n.TypeParams().Len() > 0 || types.IsInterface(n) {
+			if !ok || n.TypeParams().Len() > 0 || types.IsInterface(n) || !mayHaveMethod(n, names) {
 				continue
 			}
 			ms := types.NewMethodSet(types.NewPointer(n))
@@ -369,11 +361,32 @@ func (x *implIndex) indexTypes(names map[string]bool) {
 							set[ms.At(j).Obj().Name()] = true
 						}
 						x.methodNames[n] = set
+						x.ptrSets[n] = ms
 					}
 				}
 			}
 		}
 	}
+}
+
+// mayHaveMethod reports whether *n's method set may have one of names:
+// n declares one, or it is a struct with embedded fields, which promote
+// methods. Making the method set of every named type of the program only
+// to find it has none of names was most of indexTypes' time.
+func mayHaveMethod(n *types.Named, names map[string]bool) bool {
+	if st, ok := n.Underlying().(*types.Struct); ok {
+		for i := 0; i < st.NumFields(); i++ {
+			if st.Field(i).Embedded() {
+				return true
+			}
+		}
+	}
+	for i := 0; i < n.NumMethods(); i++ {
+		if names[n.Method(i).Name()] {
+			return true
+		}
+	}
+	return false
 }
 
 // resolve returns the in-tree methods that a call of fn on recv (an
@@ -429,16 +442,40 @@ candidates:
 				continue candidates
 			}
 		}
+		vs := x.valueSets[n]
+		if vs == nil {
+			vs = types.NewMethodSet(n)
+			x.valueSets[n] = vs
+		}
 		var t types.Type = n
-		if !types.Implements(t, iface) {
-			t = types.NewPointer(n)
-			if !types.Implements(t, iface) {
+		if !hasMethods(vs, iface) {
+			if !hasMethods(x.ptrSets[n], iface) {
 				continue
 			}
+			t = types.NewPointer(n)
 		}
 		impls = append(impls, t)
 	}
 	return impls
+}
+
+// hasMethods reports whether a type of method set ms implements iface,
+// as types.Implements tells for a concrete type: every method of iface is
+// in ms, a method (not blocked by a field or an ambiguous selector) of
+// an identical signature.
+func hasMethods(ms *types.MethodSet, iface *types.Interface) bool {
+	for i := 0; i < iface.NumMethods(); i++ {
+		m := iface.Method(i)
+		sel := ms.Lookup(m.Pkg(), m.Name())
+		if sel == nil {
+			return false
+		}
+		f, ok := sel.Obj().(*types.Func)
+		if !ok || !types.Identical(f.Type(), m.Type()) {
+			return false
+		}
+	}
+	return true
 }
 
 func dedupSorted(s []string) []string {

@@ -49,7 +49,7 @@ const (
 	disabledVar      = "ControllersDisabledByDefault"
 )
 
-func runControllers(ix *index, facts *fact.Facts) error {
+func runControllers(ix *index, _ *PassRun) (*fact.Facts, error) {
 	var out []fact.Controller
 	for _, u := range ix.bodies() {
 		if u.decl == nil || u.decl.Recv != nil {
@@ -71,25 +71,19 @@ func runControllers(ix *index, facts *fact.Facts) error {
 		}
 		return out[i].Name < out[j].Name
 	})
-	facts.Controllers = append(facts.Controllers, out...)
-	return nil
+	return &fact.Facts{Controllers: out}, nil
 }
 
 // descriptorEntries reads NewControllerDescriptors: every call in it of a
 // function returning a *ControllerDescriptor is an entry.
 func (ix *index) descriptorEntries(reg *unit) []fact.Controller {
 	var out []fact.Controller
-	info := reg.pkg.TypesInfo
-	shallow(reg.body, func(n ast.Node) bool {
-		call, ok := n.(*ast.CallExpr)
-		if !ok {
-			return true
-		}
-		fn, _ := calleeOf(info, call)
+	for call := range reg.calls() {
+		fn := call.fn
 		if fn == nil || !returnsDescriptor(fn) {
-			return true
+			continue
 		}
-		c := fact.Controller{Manager: path.Dir(reg.ref.Decl.Path), Registry: reg.ref, At: ix.prog.Loc(call.Pos(), call.End())}
+		c := fact.Controller{Manager: path.Dir(reg.ref.Decl.Path), Registry: reg.ref, At: ix.prog.Loc(call.call.Pos(), call.call.End())}
 		d := ix.funcRef(fn, nil)
 		c.Descriptor = &d
 		if du := ix.unitOfObj[fn.Origin()]; du != nil && du.body != nil {
@@ -98,8 +92,7 @@ func (ix *index) descriptorEntries(reg *unit) []fact.Controller {
 		if c.Name != "" {
 			out = append(out, c)
 		}
-		return true
-	})
+	}
 	return out
 }
 

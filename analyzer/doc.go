@@ -86,14 +86,18 @@
 // # Passes
 //
 // Analyze runs Passes as RunPasses does, but side by side on GOMAXPROCS
-// goroutines once the index is built, as each adds facts of its own kinds
-// only. A Pass has the shape of x/tools' analysis.Analyzer: a name, a
-// doc, the passes it Requires and a Run that receives their results
-// (PassRun.ResultOf) and adds what it finds to the facts. Every discovery
-// pass requires the unexported index pass (the functions of the roots,
-// their func literals named as go/ssa names them, and the values assigned
-// to variables and fields), so the index is built once per run and shared
-// as a value; nothing outlives the call.
+// goroutines once the index is built, as each finds facts of its own
+// kinds only. A Pass has the shape of x/tools' analysis.Analyzer: a name,
+// a doc, the passes it Requires and a Run that receives their results
+// (PassRun.ResultOf) and returns its own; a discovery pass's result is a
+// *fact.Facts of what it found, which RunPasses adds to the facts. Every
+// discovery pass requires the unexported index pass (the functions of the
+// roots, their func literals named as go/ssa names them, and the values
+// assigned to variables and fields), so the index is built once per run
+// and shared as a value; nothing outlives the call. The index is built by
+// the one walk of the roots' syntax (callvisit.go): it resolves every
+// call's callee once and keeps, per function, the nodes of its body the
+// passes look at, which they read instead of walking the bodies again.
 // Each pass's doc says what it finds and what it misses on purpose.
 //
 // # Symbols

@@ -120,7 +120,7 @@ type eventSite struct {
 	via any
 }
 
-func runEvents(ix *index, facts *fact.Facts) error {
+func runEvents(ix *index, _ *PassRun) (*fact.Facts, error) {
 	recIface := ix.lookupInterface(recordPkg, "EventRecorder")
 	evIface := ix.lookupInterface(eventsPkg, "EventRecorder")
 	var sites []*eventSite
@@ -186,8 +186,7 @@ func runEvents(ix *index, facts *fact.Facts) error {
 		}
 		return a.FuncValue != nil && (b.FuncValue == nil || locBefore(*a.FuncValue, *b.FuncValue))
 	})
-	facts.Events = append(facts.Events, out...)
-	return nil
+	return &fact.Facts{Events: out}, nil
 }
 
 // followHelpers reports each call of a helper, three levels deep (a

@@ -126,7 +126,7 @@ func (ev *strEval) evalCall(pkg *packages.Package, call *ast.CallExpr, v argVal,
 		ev2.expr = v.expr
 		return ev2, ok
 	}
-	fn, _ := calleeOf(info, call)
+	fn, _ := ev.ix.callee(info, call)
 	if fn == nil || fn.Pkg() == nil {
 		return v, true
 	}
@@ -181,9 +181,8 @@ func (ev *strEval) returned(u *unit, i int, v argVal, depth int) (argVal, bool) 
 	defer delete(ev.seenFn, u)
 	inner := &strEval{ix: ev.ix, top: u.top, seen: ev.seen, seenFn: ev.seenFn}
 	var got []argVal
-	shallow(u.body, func(n ast.Node) bool {
-		ret, ok := n.(*ast.ReturnStmt)
-		if ok && len(ret.Results) == 0 && u.top == u && u.obj != nil {
+	for ret := range u.returns() {
+		if len(ret.Results) == 0 && u.top == u && u.obj != nil {
 			// A bare return: the named result's values.
 			if res := u.obj.Type().(*types.Signature).Results(); i < res.Len() && res.At(i).Name() != "" {
 				if rv, ok := inner.evalVar(res.At(i).Origin(), argVal{param: -1}, depth+1); ok {
@@ -191,21 +190,20 @@ func (ev *strEval) returned(u *unit, i int, v argVal, depth int) (argVal, bool) 
 					got = append(got, rv)
 				}
 			}
-			return true
+			continue
 		}
-		if !ok || i >= len(ret.Results) || len(ret.Results) == 1 && i > 0 {
-			return true
+		if i >= len(ret.Results) || len(ret.Results) == 1 && i > 0 {
+			continue
 		}
 		r := ret.Results[i]
 		if id, ok := ast.Unparen(r).(*ast.Ident); ok && id.Name == "nil" {
-			return true
+			continue
 		}
 		if rv, ok := inner.eval(u.pkg, r, depth+1); ok {
 			rv.param, rv.lit = -1, nil // the callee's parameters are not the caller's
 			got = append(got, rv)
 		}
-		return true
-	})
+	}
 	return merge(got, v), true
 }
 
@@ -262,7 +260,7 @@ func (ev *strEval) evalVar(obj *types.Var, v argVal, depth int) (argVal, bool) {
 			if !ok {
 				continue
 			}
-			fn, _ := calleeOf(o.pkg.TypesInfo, call)
+			fn, _ := ev.ix.callee(o.pkg.TypesInfo, call)
 			if fn == nil || ev.ix.unitOfObj[fn.Origin()] == nil {
 				continue
 			}

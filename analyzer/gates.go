@@ -5,6 +5,7 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"iter"
 	"sort"
 
 	"github.com/kubewalk/kubewalk/analyzer/fact"
@@ -67,12 +68,11 @@ const (
 	clientFeaturesPkg = "k8s.io/client-go/features"
 )
 
-func runGates(ix *index, facts *fact.Facts) error {
-	gates, err := gateTable(ix, facts.Tag)
+func runGates(ix *index, run *PassRun) (*fact.Facts, error) {
+	gates, err := gateTable(ix, run.Tag)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	facts.Gates = append(facts.Gates, gates...)
 	held := gateVars(ix)
 	var checks []fact.GateCheck
 	for _, u := range ix.bodies() {
@@ -91,55 +91,123 @@ func runGates(ix *index, facts *fact.Facts) error {
 		}
 		return a.Kind < b.Kind
 	})
-	facts.GateChecks = append(facts.GateChecks, checks...)
-	return nil
+	return &fact.Facts{Gates: gates, GateChecks: checks}, nil
 }
 
 // gateChecks returns the gate checks in u's body (not in the func
 // literals inside it, which are units of their own): calls of Enabled,
-// and ifs deciding on a variable in held.
+// and ifs deciding on a variable in held. The calls and the ifs are the
+// visit's (unit.nodes); the nodes around each check are found again from
+// the body down.
 func gateChecks(ix *index, u *unit, held map[*types.Var]string) []fact.GateCheck {
 	info := u.pkg.TypesInfo
+	type found struct {
+		pos    token.Pos
+		checks []fact.GateCheck
+	}
+	var all []found
+	for _, n := range u.nodes {
+		switch x := n.node.(type) {
+		case *ast.CallExpr:
+			if gate, via, ok := gateQuery(info, x, n.fn, n.sel); ok {
+				base := fact.GateCheck{Gate: gate, Caller: u.ref, At: ix.prog.Loc(x.Pos(), x.End()), Via: via}
+				all = append(all, found{x.Pos(), guards(ix.prog, info, pathTo(u.body, x), x, base)})
+			}
+		case *ast.IfStmt:
+			// A variable holding an answer decides only in the
+			// condition of the if around it (elsewhere it is a use,
+			// which is not reported).
+			if len(held) == 0 {
+				continue
+			}
+			for e := range heldIn(info, x.Cond, held) {
+				base := fact.GateCheck{Gate: held[varOf(info, e)], Caller: u.ref, At: ix.prog.Loc(e.Pos(), e.End()), Via: exprString(e)}
+				var checks []fact.GateCheck
+				for _, g := range guards(ix.prog, info, pathTo(u.body, e), e, base) {
+					if g.Kind != "use" {
+						checks = append(checks, g)
+					}
+				}
+				all = append(all, found{e.Pos(), checks})
+			}
+		}
+	}
+	// In source order, as a walk of the body would find them: an if's
+	// condition comes after the calls of its init statement.
+	sort.SliceStable(all, func(i, j int) bool { return all[i].pos < all[j].pos })
 	var out []fact.GateCheck
+	for _, f := range all {
+		out = append(out, f.checks...)
+	}
+	return out
+}
+
+// heldIn yields the identifiers and selectors in cond (not in func
+// literals) that denote a variable or field in held; a selector's
+// selected name is seen as the selector (pl.enableX), not on its own.
+func heldIn(info *types.Info, cond ast.Expr, held map[*types.Var]string) iter.Seq[ast.Expr] {
+	return func(yield func(ast.Expr) bool) {
+		stop := false
+		var visit func(n ast.Node) bool
+		visit = func(n ast.Node) bool {
+			if stop {
+				return false
+			}
+			switch e := n.(type) {
+			case *ast.FuncLit:
+				return false
+			case *ast.SelectorExpr:
+				if v := varOf(info, e); v != nil && held[v] != "" && !yield(e) {
+					stop = true
+					return false
+				}
+				ast.Inspect(e.X, visit)
+				return false
+			case *ast.Ident:
+				if v := varOf(info, e); v != nil && held[v] != "" && !yield(e) {
+					stop = true
+					return false
+				}
+			}
+			return true
+		}
+		ast.Inspect(cond, visit)
+	}
+}
+
+// pathTo returns the nodes from root down to target, both included, as
+// a walk of root that does not enter func literals has them stacked when
+// it reaches target; nil when target is not under root.
+func pathTo(root, target ast.Node) []ast.Node {
 	var stack []ast.Node
-	ast.Inspect(u.body, func(n ast.Node) bool {
+	done := false
+	ast.Inspect(root, func(n ast.Node) bool {
+		if done {
+			return false
+		}
 		if n == nil {
 			stack = stack[:len(stack)-1]
 			return true
 		}
-		if _, ok := n.(*ast.FuncLit); ok {
-			return false // no f(nil) follows a false
+		if _, ok := n.(*ast.FuncLit); ok || n.Pos() > target.Pos() || n.End() < target.End() {
+			return false
 		}
 		stack = append(stack, n)
-		switch e := n.(type) {
-		case *ast.CallExpr:
-			if gate, via, ok := gateQuery(info, e); ok {
-				base := fact.GateCheck{Gate: gate, Caller: u.ref, At: ix.prog.Loc(e.Pos(), e.End()), Via: via}
-				out = append(out, guards(ix.prog, info, stack, e, base)...)
-			}
-		case *ast.Ident, *ast.SelectorExpr:
-			if sel, ok := stack[len(stack)-2].(*ast.SelectorExpr); ok && sel.Sel == n {
-				return true // the field of pl.enableX, seen as pl.enableX
-			}
-			v := varOf(info, e.(ast.Expr))
-			if gate := held[v]; v != nil && gate != "" {
-				base := fact.GateCheck{Gate: gate, Caller: u.ref, At: ix.prog.Loc(e.Pos(), e.End()), Via: exprString(e.(ast.Expr))}
-				for _, g := range guards(ix.prog, info, stack, e.(ast.Expr), base) {
-					if g.Kind != "use" {
-						out = append(out, g)
-					}
-				}
-			}
+		if n == target {
+			done = true
+			return false
 		}
 		return true
 	})
-	return out
+	if !done {
+		return nil
+	}
+	return stack
 }
 
-// gateQuery reports whether call asks a feature gate about a constant
-// gate, and returns the gate's name and the gate as written.
-func gateQuery(info *types.Info, call *ast.CallExpr) (gate, via string, ok bool) {
-	fn, sel := calleeOf(info, call)
+// gateQuery reports whether call, of fn (sel its selection), asks a
+// feature gate about a constant gate, and returns the gate's name and the gate as written.
+func gateQuery(info *types.Info, call *ast.CallExpr, fn *types.Func, sel *types.Selection) (gate, via string, ok bool) {
 	if fn == nil || sel == nil || fn.Name() != "Enabled" || len(call.Args) != 1 {
 		return "", "", false
 	}
@@ -290,7 +358,8 @@ func gateVars(ix *index) map[*types.Var]string {
 		}
 		switch e := ast.Unparen(o.expr).(type) {
 		case *ast.CallExpr:
-			gate, _, _ := gateQuery(o.pkg.TypesInfo, e)
+			fn, sel := ix.callee(o.pkg.TypesInfo, e)
+			gate, _, _ := gateQuery(o.pkg.TypesInfo, e, fn, sel)
 			return gate
 		case *ast.Ident, *ast.SelectorExpr:
 			return held[varOf(o.pkg.TypesInfo, e)]

@@ -66,30 +66,18 @@ var registrationMethods = map[string]bool{
 // enough to stay cheap and to avoid cycles.
 const maxOriginDepth = 4
 
-func runHandlers(ix *index, facts *fact.Facts) error {
+func runHandlers(ix *index, _ *PassRun) (*fact.Facts, error) {
 	var out []fact.HandlerRegistration
-	for _, u := range ix.bodies() {
-		if u.pkg.PkgPath == cachePkg {
+	for c := range ix.staticCalls() {
+		if c.u.pkg.PkgPath == cachePkg {
 			// client-go's own informer machinery: AddEventHandler
 			// forwarding its parameter, NewInformer making the
 			// informer. The registrations are its callers'.
 			continue
 		}
-		info := u.pkg.TypesInfo
-		shallow(u.body, func(n ast.Node) bool {
-			call, ok := n.(*ast.CallExpr)
-			if !ok {
-				return true
-			}
-			fn, sel := calleeOf(info, call)
-			if fn == nil {
-				return true
-			}
-			if r, ok := ix.registration(u, call, fn, sel); ok {
-				out = append(out, r)
-			}
-			return true
-		})
+		if r, ok := ix.registration(c.u, c.call, c.fn, c.sel); ok {
+			out = append(out, r)
+		}
 	}
 	sort.SliceStable(out, func(i, j int) bool {
 		if less, eq := locLess(out[i].At, out[j].At); !eq {
@@ -97,8 +85,7 @@ func runHandlers(ix *index, facts *fact.Facts) error {
 		}
 		return out[i].InformerExpr < out[j].InformerExpr
 	})
-	facts.Handlers = append(facts.Handlers, out...)
-	return nil
+	return &fact.Facts{Handlers: out}, nil
 }
 
 // isHandlerType reports whether t is cache.ResourceEventHandler.
@@ -217,7 +204,7 @@ func (ix *index) informerOf(pkg *packages.Package, e ast.Expr, depth int) fact.R
 	}
 	switch x := e.(type) {
 	case *ast.CallExpr:
-		fn, sel := calleeOf(info, x)
+		fn, sel := ix.callee(info, x)
 		if fn == nil {
 			for _, o := range ix.returnsOf(pkg, x) {
 				if r := ix.informerOf(o.pkg, o.expr, depth+1); r.Kind != "" || r.Resource != "" {
@@ -265,7 +252,7 @@ func (ix *index) informerOf(pkg *packages.Package, e ast.Expr, depth int) fact.R
 					r = ix.informerOf(o.pkg, o.expr, depth+1)
 				} else if call, ok := ast.Unparen(o.expr).(*ast.CallExpr); ok {
 					// inf, err := factory.ForResource(gvr)
-					if fn, sel := calleeOf(o.pkg.TypesInfo, call); fn != nil && sel != nil && fn.Name() == "ForResource" && len(call.Args) == 1 {
+					if fn, sel := ix.callee(o.pkg.TypesInfo, call); fn != nil && sel != nil && fn.Name() == "ForResource" && len(call.Args) == 1 {
 						r = ix.gvrResource(o.pkg, call.Args[0], depth+1)
 					}
 				}
@@ -291,7 +278,7 @@ func (ix *index) forResource(pkg *packages.Package, e ast.Expr, depth int) bool 
 	info := pkg.TypesInfo
 	switch x := ast.Unparen(e).(type) {
 	case *ast.CallExpr:
-		fn, sel := calleeOf(info, x)
+		fn, sel := ix.callee(info, x)
 		if fn == nil || sel == nil {
 			return false
 		}
@@ -308,7 +295,7 @@ func (ix *index) forResource(pkg *packages.Package, e ast.Expr, depth int) bool 
 		}
 		for _, o := range ix.originsOf(v) {
 			if call, ok := ast.Unparen(o.expr).(*ast.CallExpr); ok && o.index != 0 {
-				if fn, sel := calleeOf(o.pkg.TypesInfo, call); fn != nil && sel != nil && fn.Name() == "ForResource" {
+				if fn, sel := ix.callee(o.pkg.TypesInfo, call); fn != nil && sel != nil && fn.Name() == "ForResource" {
 					return true
 				}
 			} else if o.index == 0 && ix.forResource(o.pkg, o.expr, depth+1) {
@@ -394,7 +381,7 @@ func (ix *index) gvrResource(pkg *packages.Package, e ast.Expr, depth int) fact.
 			}
 		}
 	case *ast.CallExpr:
-		fn, sel := calleeOf(info, x)
+		fn, sel := ix.callee(info, x)
 		if fn == nil || sel == nil || fn.Name() != "WithResource" || len(x.Args) != 1 {
 			return fact.Resource{}
 		}
@@ -594,7 +581,7 @@ func (ix *index) handlerFunc(pkg *packages.Package, e ast.Expr, depth int) *fact
 		// A handler made by a call (controllerutil.CreateAddNodeHandler(func…)):
 		// the function called, and the functions handed to it.
 		h := &fact.Handler{Form: "call"}
-		if fn, sel := calleeOf(info, x); fn != nil && ix.inTree(fn) {
+		if fn, sel := ix.callee(info, x); fn != nil && ix.inTree(fn) {
 			var recv types.Type
 			if sel != nil {
 				recv = sel.Recv()
@@ -627,27 +614,20 @@ func (ix *index) handlerFunc(pkg *packages.Package, e ast.Expr, depth int) *fact
 func (ix *index) directCalls(u *unit) []string {
 	var out []string
 	seen := map[string]bool{}
-	info := u.pkg.TypesInfo
-	shallow(u.body, func(n ast.Node) bool {
-		call, ok := n.(*ast.CallExpr)
-		if !ok {
-			return true
-		}
-		fn, sel := calleeOf(info, call)
-		if fn == nil || !ix.inTree(fn) {
-			return true
+	for c := range u.calls() {
+		if c.fn == nil || !ix.inTree(c.fn) {
+			continue
 		}
 		var recv types.Type
-		if sel != nil {
-			recv = sel.Recv()
+		if c.sel != nil {
+			recv = c.sel.Recv()
 		}
-		s := ix.funcRef(fn, recv).Symbol
+		s := ix.funcRef(c.fn, recv).Symbol
 		if s != "" && !seen[s] {
 			seen[s] = true
 			out = append(out, s)
 		}
-		return true
-	})
+	}
 	return out
 }
 
@@ -657,7 +637,7 @@ func (ix *index) directCalls(u *unit) []string {
 // followed.
 func (ix *index) returnsOf(pkg *packages.Package, call *ast.CallExpr) []origin {
 	var u *unit
-	if fn, _ := calleeOf(pkg.TypesInfo, call); fn != nil {
+	if fn, _ := ix.callee(pkg.TypesInfo, call); fn != nil {
 		u = ix.unitOfObj[fn.Origin()]
 	} else if v := varOf(pkg.TypesInfo, call.Fun); v != nil {
 		for _, o := range ix.origins[v] {
@@ -670,12 +650,11 @@ func (ix *index) returnsOf(pkg *packages.Package, call *ast.CallExpr) []origin {
 		return nil
 	}
 	var out []origin
-	shallow(u.body, func(n ast.Node) bool {
-		if ret, ok := n.(*ast.ReturnStmt); ok && len(ret.Results) > 0 {
+	for ret := range u.returns() {
+		if len(ret.Results) > 0 {
 			out = append(out, origin{u.pkg, ret.Results[0], 0})
 		}
-		return true
-	})
+	}
 	return out
 }
 

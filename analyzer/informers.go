@@ -48,7 +48,7 @@ const (
 	metadataInformerPkg = "k8s.io/client-go/metadata/metadatainformer"
 )
 
-func runInformers(ix *index, facts *fact.Facts) error {
+func runInformers(ix *index, _ *PassRun) (*fact.Facts, error) {
 	var out []fact.InformerRequest
 	for c := range ix.staticCalls() {
 		u, call, fn, sel := c.u, c.call, c.fn, c.sel
@@ -125,8 +125,7 @@ func runInformers(ix *index, facts *fact.Facts) error {
 		}
 		return less
 	})
-	facts.InformerRequests = append(facts.InformerRequests, out...)
-	return nil
+	return &fact.Facts{InformerRequests: out}, nil
 }
 
 // namedPkgPath returns the package path of t's named type (through a
@@ -173,7 +172,7 @@ func (ix *index) factoryOptions(pkg *packages.Package, e ast.Expr, r *fact.Infor
 	info := pkg.TypesInfo
 	switch x := ast.Unparen(e).(type) {
 	case *ast.CallExpr:
-		fn, sel := calleeOf(info, x)
+		fn, sel := ix.callee(info, x)
 		if fn == nil {
 			return false
 		}
@@ -197,7 +196,7 @@ func (ix *index) factoryOptions(pkg *packages.Package, e ast.Expr, r *fact.Infor
 				if !ok || len(opt.Args) != 1 {
 					continue
 				}
-				ofn, _ := calleeOf(info, opt)
+				ofn, _ := ix.callee(info, opt)
 				switch {
 				case ofn == nil:
 				case ofn.Name() == "WithTweakListOptions":
@@ -292,7 +291,7 @@ func (ix *index) unitSelector(u *unit, r *fact.InformerRequest, depth int) {
 				}
 			}
 		case *ast.CallExpr:
-			if fn, _ := calleeOf(u.pkg.TypesInfo, n); fn != nil {
+			if fn, _ := ix.callee(u.pkg.TypesInfo, n); fn != nil {
 				if cu := ix.unitOfObj[fn.Origin()]; cu != nil {
 					callees = append(callees, cu)
 				}

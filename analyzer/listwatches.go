@@ -76,7 +76,7 @@ var lwConsumerKinds = map[string]string{
 	"NewInformerWithOptions":            "informer",
 }
 
-func runListWatches(ix *index, facts *fact.Facts) error {
+func runListWatches(ix *index, _ *PassRun) (*fact.Facts, error) {
 	var out []fact.ListWatch
 	byNode := map[ast.Node]int{} // list-watch expression → index in out
 	type consumerCall struct {
@@ -90,27 +90,26 @@ func runListWatches(ix *index, facts *fact.Facts) error {
 			continue // client-go's own plumbing
 		}
 		info := u.pkg.TypesInfo
-		shallow(u.body, func(n ast.Node) bool {
-			switch n := n.(type) {
+		for _, n := range u.nodes {
+			switch x := n.node.(type) {
 			case *ast.CallExpr:
-				fn, _ := calleeOf(info, n)
+				fn := n.fn
 				if fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != cachePkg {
-					return true
+					continue
 				}
 				if listWatchFuncs[fn.Name()] {
-					byNode[n] = len(out)
-					out = append(out, ix.listWatchCall(u, n, fn))
+					byNode[x] = len(out)
+					out = append(out, ix.listWatchCall(u, x, fn))
 				} else if lwConsumerKinds[fn.Name()] != "" {
-					consumers = append(consumers, consumerCall{u, n, fn})
+					consumers = append(consumers, consumerCall{u, x, fn})
 				}
 			case *ast.CompositeLit:
-				if isNamed(info.TypeOf(n), cachePkg, "ListWatch") {
-					byNode[n] = len(out)
-					out = append(out, ix.listWatchLit(u, n))
+				if isNamed(info.TypeOf(x), cachePkg, "ListWatch") {
+					byNode[x] = len(out)
+					out = append(out, ix.listWatchLit(u, x))
 				}
 			}
-			return true
-		})
+		}
 	}
 	for _, c := range consumers {
 		sig := c.fn.Type().(*types.Signature)
@@ -153,8 +152,7 @@ func runListWatches(ix *index, facts *fact.Facts) error {
 			return less
 		})
 	}
-	facts.ListWatches = append(facts.ListWatches, out...)
-	return nil
+	return &fact.Facts{ListWatches: out}, nil
 }
 
 // listWatchCall describes NewListWatchFromClient(c, resource, namespace,
@@ -206,21 +204,16 @@ func (ix *index) listWatchLit(u *unit, lit *ast.CompositeLit) fact.ListWatch {
 		if fu == nil {
 			continue
 		}
-		shallow(fl.Body, func(n ast.Node) bool {
-			call, ok := n.(*ast.CallExpr)
-			if !ok {
-				return true
-			}
-			fn, sel := calleeOf(fu.pkg.TypesInfo, call)
+		for c := range fu.calls() {
+			fn, sel := c.fn, c.sel
 			if fn == nil || sel == nil || (fn.Name() != "List" && fn.Name() != "Watch") {
-				return true
+				continue
 			}
-			recv := ast.Unparen(call.Fun).(*ast.SelectorExpr).X
+			recv := ast.Unparen(c.call.Fun).(*ast.SelectorExpr).X
 			if r, _, ok := ix.clientResource(fu, recv, sel.Recv(), fn); ok {
 				lw.Resource = mergeResource(lw.Resource, r)
 			}
-			return true
-		})
+		}
 		ix.optionsSelector(u.pkg, kv.Value, &lw)
 	}
 	return lw
@@ -254,10 +247,10 @@ func (ix *index) optionsSelector(pkg *packages.Package, e ast.Expr, lw *fact.Lis
 	if fu == nil {
 		return
 	}
-	shallow(fl.Body, func(n ast.Node) bool {
-		as, ok := n.(*ast.AssignStmt)
+	for _, n := range fu.nodes {
+		as, ok := n.node.(*ast.AssignStmt)
 		if !ok || len(as.Lhs) != len(as.Rhs) {
-			return true
+			continue
 		}
 		for i, l := range as.Lhs {
 			if se, ok := ast.Unparen(l).(*ast.SelectorExpr); ok && se.Sel.Name == "FieldSelector" {
@@ -265,8 +258,7 @@ func (ix *index) optionsSelector(pkg *packages.Package, e ast.Expr, lw *fact.Lis
 				lw.Fields = ix.selectorFields(fu.pkg, as.Rhs[i], 0)
 			}
 		}
-		return true
-	})
+	}
 }
 
 // restClientResource tells the resource a list-watch names from the
@@ -278,7 +270,7 @@ func (ix *index) restClientResource(info *types.Info, client ast.Expr, name stri
 	if !ok {
 		return r
 	}
-	fn, sel := calleeOf(info, call)
+	fn, sel := ix.callee(info, call)
 	if fn == nil || sel == nil || fn.Name() != "RESTClient" {
 		return r
 	}
@@ -310,7 +302,7 @@ func (ix *index) selectorFields(pkg *packages.Package, e ast.Expr, depth int) []
 	}
 	switch x := ast.Unparen(e).(type) {
 	case *ast.CallExpr:
-		fn, sel := calleeOf(info, x)
+		fn, sel := ix.callee(info, x)
 		if fn == nil {
 			break
 		}
@@ -404,7 +396,7 @@ func (ix *index) listWatchesOf(pkg *packages.Package, e ast.Expr, byNode map[ast
 	var out []int
 	switch x := e.(type) {
 	case *ast.CallExpr:
-		if fn, _ := calleeOf(pkg.TypesInfo, x); fn != nil && fn.Pkg() != nil && fn.Pkg().Path() == cachePkg {
+		if fn, _ := ix.callee(pkg.TypesInfo, x); fn != nil && fn.Pkg() != nil && fn.Pkg().Path() == cachePkg {
 			for _, a := range x.Args {
 				out = append(out, ix.listWatchesOf(pkg, a, byNode, depth+1)...)
 			}
@@ -452,7 +444,7 @@ func (ix *index) undeltaPush(pkg *packages.Package, e ast.Expr, depth int) *fact
 	if !ok || len(call.Args) == 0 {
 		return nil
 	}
-	fn, _ := calleeOf(pkg.TypesInfo, call)
+	fn, _ := ix.callee(pkg.TypesInfo, call)
 	if fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != cachePkg || fn.Name() != "NewUndeltaStore" {
 		return nil
 	}

@@ -42,7 +42,7 @@ var PluginsPass = &Pass{
 // declared, newest first.
 var frameworkPkgs = []string{"k8s.io/kube-scheduler/framework", "k8s.io/kubernetes/pkg/scheduler/framework"}
 
-func runPlugins(ix *index, facts *fact.Facts) error {
+func runPlugins(ix *index, _ *PassRun) (*fact.Facts, error) {
 	ifaces := ix.extensionInterfaces()
 	var out []fact.SchedulerPlugin
 	for _, u := range ix.bodies() {
@@ -66,8 +66,7 @@ func runPlugins(ix *index, facts *fact.Facts) error {
 		})
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Name < out[j].Name })
-	facts.SchedulerPlugins = append(facts.SchedulerPlugins, out...)
-	return nil
+	return &fact.Facts{SchedulerPlugins: out}, nil
 }
 
 // extendedBy names the plugin interface each extensions interface extends.

@@ -66,7 +66,7 @@ type wiringScan struct {
 	gets         map[*unit][]*types.Var
 }
 
-func runWiring(ix *index, facts *fact.Facts) error {
+func runWiring(ix *index, _ *PassRun) (*fact.Facts, error) {
 	s := &wiringScan{
 		ix:           ix,
 		rootPkgs:     map[string]bool{},
@@ -105,36 +105,34 @@ func runWiring(ix *index, facts *fact.Facts) error {
 		}
 		return a.Sync.Symbol < b.Sync.Symbol
 	})
-	facts.Wirings = append(facts.Wirings, out...)
-	return nil
+	return &fact.Facts{Wirings: out}, nil
 }
 
 // scan records u's assignments of functions to fields, its calls of
 // function-typed fields and its calls on work queue fields.
 func (s *wiringScan) scan(u *unit) {
 	info := u.pkg.TypesInfo
-	shallow(u.body, func(n ast.Node) bool {
-		switch n := n.(type) {
+	for _, n := range u.nodes {
+		switch x := n.node.(type) {
 		case *ast.AssignStmt:
-			if len(n.Lhs) != len(n.Rhs) {
-				return true
+			if len(x.Lhs) != len(x.Rhs) {
+				continue
 			}
-			for i, l := range n.Lhs {
+			for i, l := range x.Lhs {
 				se, ok := ast.Unparen(l).(*ast.SelectorExpr)
 				if !ok {
 					continue
 				}
 				if sel := info.Selections[se]; sel != nil && sel.Kind() == types.FieldVal {
-					s.addSite(u, sel.Recv(), sel.Obj().(*types.Var), n.Rhs[i], n)
+					s.addSite(u, sel.Recv(), sel.Obj().(*types.Var), x.Rhs[i], x)
 				}
 			}
 		case *ast.CompositeLit:
-			s.scanLiteral(u, n)
+			s.scanLiteral(u, x)
 		case *ast.CallExpr:
-			s.scanCall(u, n)
+			s.scanCall(u, x)
 		}
-		return true
-	})
+	}
 }
 
 // scanLiteral records the keyed fields of a struct literal that are

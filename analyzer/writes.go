@@ -83,69 +83,10 @@ const (
 	scalePkg    = "k8s.io/client-go/scale"
 )
 
-func runWrites(ix *index, facts *fact.Facts) error {
+func runWrites(ix *index, _ *PassRun) (*fact.Facts, error) {
 	var out []fact.Write
-	for _, u := range ix.bodies() {
-		info := u.pkg.TypesInfo
-		shallow(u.body, func(n ast.Node) bool {
-			call, ok := n.(*ast.CallExpr)
-			if !ok {
-				return true
-			}
-			fn, sel := calleeOf(info, call)
-			if fn == nil || sel == nil || sel.Kind() != types.MethodVal {
-				return true
-			}
-			if w, ok := ix.otherWrite(u, call, fn, sel); ok {
-				out = append(out, w)
-				return true
-			}
-			if w, ok := ix.eventSinkWrite(u, call, fn, sel); ok {
-				out = append(out, w)
-				return true
-			}
-			apiVerb, sub, ok := writeVerb(fn.Name())
-			if !ok {
-				return true
-			}
-			recvExpr := ast.Unparen(call.Fun).(*ast.SelectorExpr).X
-			res, client, ok := ix.clientResource(u, recvExpr, sel.Recv(), fn)
-			if !ok && types.IsInterface(sel.Recv()) {
-				res, ok = ix.clientOrigins(u.pkg, recvExpr, fn, 0)
-				client = typeName(sel.Recv())
-			}
-			var resources []fact.Resource
-			if ok {
-				resources = []fact.Resource{res}
-			} else {
-				// Generic code writing through a client of its type
-				// parameter: one write per instantiation.
-				resources = ix.genericResources(u, sel.Recv(), fn)
-				client = typeName(sel.Recv())
-			}
-			if len(resources) == 0 {
-				return true
-			}
-			sig := fn.Type().(*types.Signature)
-			if s := constSubresources(u, call, sig); s != "" {
-				sub = s
-			}
-			if client == "ScaleInterface" && sub == "" {
-				sub = "scale"
-			}
-			for _, res := range resources {
-				out = append(out, fact.Write{
-					Caller:      u.ref,
-					At:          ix.prog.Loc(call.Pos(), call.End()),
-					Resource:    res,
-					Verb:        strings.ToLower(fn.Name()),
-					Subresource: sub,
-					APIVerb:     apiVerb,
-					Via:         viaOf(recvExpr, client, fn.Name()),
-				})
-			}
-			return true
-		})
+	for c := range ix.staticCalls() {
+		out = append(out, ix.callWrites(c)...)
 	}
 	sort.SliceStable(out, func(i, j int) bool {
 		a, b := out[i], out[j]
@@ -157,8 +98,64 @@ func runWrites(ix *index, facts *fact.Facts) error {
 		}
 		return a.Verb < b.Verb
 	})
-	facts.Writes = append(facts.Writes, out...)
-	return nil
+	return &fact.Facts{Writes: out}, nil
+}
+
+// callWrites returns the writes a call makes: none, one, or one per
+// resource a generic client is instantiated with.
+func (ix *index) callWrites(c staticCall) []fact.Write {
+	u, call, fn, sel := c.u, c.call, c.fn, c.sel
+	if sel == nil || sel.Kind() != types.MethodVal {
+		return nil
+	}
+	if w, ok := ix.otherWrite(u, call, fn, sel); ok {
+		return []fact.Write{w}
+	}
+	if w, ok := ix.eventSinkWrite(u, call, fn, sel); ok {
+		return []fact.Write{w}
+	}
+	apiVerb, sub, ok := writeVerb(fn.Name())
+	if !ok {
+		return nil
+	}
+	recvExpr := ast.Unparen(call.Fun).(*ast.SelectorExpr).X
+	res, client, ok := ix.clientResource(u, recvExpr, sel.Recv(), fn)
+	if !ok && types.IsInterface(sel.Recv()) {
+		res, ok = ix.clientOrigins(u.pkg, recvExpr, fn, 0)
+		client = typeName(sel.Recv())
+	}
+	var resources []fact.Resource
+	if ok {
+		resources = []fact.Resource{res}
+	} else {
+		// Generic code writing through a client of its type
+		// parameter: one write per instantiation.
+		resources = ix.genericResources(u, sel.Recv(), fn)
+		client = typeName(sel.Recv())
+	}
+	if len(resources) == 0 {
+		return nil
+	}
+	sig := fn.Type().(*types.Signature)
+	if s := constSubresources(u, call, sig); s != "" {
+		sub = s
+	}
+	if client == "ScaleInterface" && sub == "" {
+		sub = "scale"
+	}
+	var out []fact.Write
+	for _, res := range resources {
+		out = append(out, fact.Write{
+			Caller:      u.ref,
+			At:          ix.prog.Loc(call.Pos(), call.End()),
+			Resource:    res,
+			Verb:        strings.ToLower(fn.Name()),
+			Subresource: sub,
+			APIVerb:     apiVerb,
+			Via:         viaOf(recvExpr, client, fn.Name()),
+		})
+	}
+	return out
 }
 
 // writeVerb maps a client method to the API verb and subresource, and

@@ -133,7 +133,8 @@ func codeSize(lines []codehtml.Line) int {
 // excerpts' .ln, and numbers them with a counter styled as excerpts' .nr,
 // so the number is not text (nor copied with the code) and costs no bytes
 // in the page. A line is highlighted when it is the fragment's target or
-// site.js marks it (hl: a range #L10-L20). A line a recorded scenario
+// site.js marks it (hl: a range #L10-L20, tinted, its first line hl1 as
+// strong as a target). A line a recorded scenario
 // counted (data-n: codeTable) has a bar in its gutter, solid where it
 // ran and dashed where it did not, and shows its count on hover and on
 // focus (data-t: site.js's text, in the page's language). A line of a multi-release
@@ -143,7 +144,8 @@ const sourceCSS = `pre.src{counter-reset:ln}
 pre.src>u{display:block;padding-right:1rem;min-height:1.5em;counter-increment:ln;text-decoration:none}
 pre.src>u::before{content:counter(ln);display:inline-block;box-sizing:border-box;width:4.2em;padding-right:.9em;margin-right:.6em;text-align:right;color:var(--muted);border-right:1px solid var(--line);cursor:pointer}
 pre.src>u:hover::before{color:var(--accent)}
-pre.src>u.hl,pre.src>u:target{background:var(--target);box-shadow:inset 3px 0 var(--mark-edge)}
+pre.src>u.hl{background:color-mix(in srgb,var(--target) 40%,transparent);box-shadow:inset 3px 0 var(--mark-edge)}
+pre.src>u.hl1,pre.src>u:target{background:var(--target);box-shadow:inset 3px 0 var(--mark-edge)}
 pre.src>u[hidden]{display:none}
 pre.src>u[data-n]{position:relative}
 pre.src>u[data-n]::before{background:linear-gradient(to left,var(--cov-ran) 4px,transparent 4px)}

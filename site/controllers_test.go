@@ -49,6 +49,10 @@ func TestControllerPages(t *testing.T) {
 		}
 		return string(b)
 	}
+	// The home page's indexes list the controllers with a line on them.
+	if home := read(homePage); !strings.Contains(home, `<li><a href="controllers/index.html">Controllers</a> — kube-controller-manager&#39;s controllers`) {
+		t.Error("the home page's indexes do not list the controllers")
+	}
 	page := read(ControllerPage("deployment-controller"))
 	for _, want := range []string{
 		"<h1>deployment-controller</h1>",

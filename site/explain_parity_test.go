@@ -495,7 +495,7 @@ const pageResultsJS = `[...document.querySelectorAll('#explain-results > tr')].m
 		component: txt(tr.querySelector('td.comp')),
 		code: code_.map(site), handlers: handlers.map(site),
 		links: code_.concat(handlers).map(d => (d.querySelector('a.gh') || {getAttribute: () => ''}).getAttribute('href')),
-		steps: [...tr.querySelectorAll('a.step')].map(a => a.getAttribute('href') + ' ' + a.textContent),
+		steps: [...tr.querySelectorAll('a.steplink')].map(a => a.getAttribute('href') + ' ' + a.textContent),
 		explained: tr.className === 'explained',
 		note: txt(tr.querySelector('.note')),
 	};

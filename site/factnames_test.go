@@ -59,7 +59,7 @@ func TestEventsPageDynamic(t *testing.T) {
 		`values passed:</span> <code class="msg">Normal</code> <code class="msg">Warning</code>`,
 		`<code class="msg">Scaled &lt;b&gt;up&lt;/b&gt; %s</code>`,
 		`set at run time:</span> <code class="expr">msg</code>`,
-		`Explained in:</span><br><a class="step" href="walkthroughs/deployment.html#`,
+		`Explained in:</span><br><a class="steplink" href="walkthroughs/deployment.html#`,
 	} {
 		if !strings.Contains(page, want) {
 			t.Errorf("events.html lacks %s", want)

@@ -39,9 +39,20 @@ func TestResourceGraph(t *testing.T) {
 		in.Facts.Writes = append(in.Facts.Writes, w)
 	})
 	page := readTree(t, out)["resources.html"]
-	svg := regexp.MustCompile(`(?s)<svg xmlns.*?</svg>`).FindString(page)
-	if svg == "" {
-		t.Fatal("no graph on the resources page")
+	svgs := regexp.MustCompile(`(?s)<svg xmlns.*?</svg>`).FindAllString(page, -1)
+	if len(svgs) != 2 || !strings.Contains(page, `<details class="wholegraph">`) {
+		t.Fatalf("resources page: %d graphs, want the chain's and the whole one, folded", len(svgs))
+	}
+	// The chain's graph: its resources and the components that touch
+	// them, nothing else.
+	focus, svg := svgs[0], svgs[1]
+	for _, want := range []string{">pods</text>", ">replicasets.apps</text>", ">deployment</text>"} {
+		if !strings.Contains(focus, want) {
+			t.Errorf("the chain's graph lacks %s", want)
+		}
+	}
+	if strings.Contains(focus, "kind not known") {
+		t.Error("the chain's graph has a resource off the chain")
 	}
 	for _, want := range []string{"writes: the arrowhead points at the resource", "watches: the arrowhead points at the component"} {
 		if !strings.Contains(page, want) {
@@ -51,7 +62,7 @@ func TestResourceGraph(t *testing.T) {
 	// Boxes and frames: a text in a group, with the link around it.
 	type item struct{ text, href string }
 	var items []item
-	for _, m := range regexp.MustCompile(`<g>(?:<a href="([^"]*)">)?<(?:path|polygon|rect)[^>]*/><text[^>]*>([^<]*)</text>`).FindAllStringSubmatch(svg, -1) {
+	for _, m := range regexp.MustCompile(`<g(?: data-node="\d+" data-kind="[a-z]+")?>(?:<a href="([^"]*)">)?<(?:path|polygon|rect)[^>]*/><text[^>]*>([^<]*)</text>`).FindAllStringSubmatch(svg, -1) {
 		var text string
 		if err := xml.Unmarshal([]byte("<t>"+m[2]+"</t>"), &text); err != nil {
 			t.Fatal(err)
@@ -93,18 +104,23 @@ func TestResourceGraph(t *testing.T) {
 // release has is a group of its own, for that release (data-r).
 func TestMultiReleaseResourceGraph(t *testing.T) {
 	page := readTree(t, buildMulti(t))["resources.html"]
-	svgs := regexp.MustCompile(`<svg xmlns`).FindAllStringIndex(page, -1)
-	if len(svgs) != 1 {
-		t.Fatalf("resources.html: %d graphs, want one for both releases", len(svgs))
+	// The whole graph, folded after the chain's.
+	whole := strings.Index(page, `<details class="wholegraph">`)
+	if whole < 0 {
+		t.Fatal("resources.html: no whole graph")
 	}
-	svg := page[svgs[0][0]:]
+	svgs := regexp.MustCompile(`<svg xmlns`).FindAllStringIndex(page[whole:], -1)
+	if len(svgs) != 1 {
+		t.Fatalf("resources.html: %d whole graphs, want one for both releases", len(svgs))
+	}
+	svg := page[whole+svgs[0][0]:]
 	svg = svg[:strings.Index(svg, "</svg>")]
 	if strings.Contains(svg[:strings.Index(svg, ">")], "data-r") {
 		t.Error("the graph is drawn for one release")
 	}
 	// The newer release's scheduler writes pods/binding; the older's
 	// does not.
-	own := regexp.MustCompile(`<g data-r="1"><title>[^<]*pkg/scheduler writes pods`).FindString(svg)
+	own := regexp.MustCompile(`<g data-ends="[0-9 ]+" data-r="1"><title>[^<]*pkg/scheduler writes pods`).FindString(svg)
 	if own == "" {
 		t.Errorf("no line of the newer release's own for the scheduler's write:\n%s", svg)
 	}

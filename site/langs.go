@@ -212,6 +212,17 @@ func (b *builder) langViews(p string) []langView {
 	return out
 }
 
+// originalStep links, from walkthrough page p, the step id of the same
+// walkthrough in English, "" when the site has no English pages.
+func (b *builder) originalStep(p, id string) string {
+	for _, lb := range b.langs {
+		if lb.in.Lang == "en" && lb != b {
+			return relURL(b.full(p), lb.full(p), id)
+		}
+	}
+	return ""
+}
+
 // walkthroughID returns the walkthrough ID of a walkthrough page's site
 // path.
 func walkthroughID(p string) (string, bool) {

@@ -227,3 +227,28 @@ func TestBilingualExplainOwn(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// TestStaleTranslationNote: a translated step older than its English text
+// says so, linking the English step; its up-to-date neighbours say nothing.
+func TestStaleTranslationNote(t *testing.T) {
+	out, _ := buildFixture(t, func(in *Input) {
+		bilingual(in)
+		for _, d := range in.Docs {
+			if d.ID == "deployment" && d.Lang == "ko" {
+				d.Steps[1].Stale = true
+			}
+		}
+	})
+	files := readTree(t, out)
+	ko := files["ko/walkthroughs/deployment.html"]
+	want := `<p class="note stale">이 단계의 영어 원문이 번역된 뒤에 바뀌었습니다. <a href="../../en/walkthroughs/deployment.html#step-2-rollout" hreflang="en" lang="en">영어 원문 보기 →</a></p>`
+	if !strings.Contains(ko, want) {
+		t.Errorf("ko/walkthroughs/deployment.html has no note on its stale step; want\n%s", want)
+	}
+	if n := strings.Count(ko, `class="note stale"`); n != 1 {
+		t.Errorf("%d stale notes, want 1", n)
+	}
+	if strings.Contains(files["en/walkthroughs/deployment.html"], `class="note stale"`) {
+		t.Error("the English page has a stale note")
+	}
+}

@@ -4,8 +4,10 @@ import (
 	"context"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/chromedp/chromedp"
 )
@@ -14,6 +16,9 @@ import (
 // wrap, in many columns.
 const wideTable = "| Event | Reason | Object | Message |\n|---|---|---|---|\n" +
 	"| `Normal` | `ScalingReplicaSet` | `deployment/nginx-deployment-with-a-long-name` | `Scaled-up-replica-set-nginx-deployment-cbdccf466-to-3` |\n"
+
+// narrowTable fits a phone: it stays a table.
+const narrowTable = "| Tiny | N |\n|---|---|\n| create | 1 |\n"
 
 // TestBrowserPhone opens the site as a 390 px phone does. A jump to a step,
 // a source line or an event reason lands with its target on screen and
@@ -32,7 +37,7 @@ func TestBrowserPhone(t *testing.T) {
 	out, _ := buildFixture(t, func(in *Input) {
 		for _, d := range in.Docs {
 			if d.ID == "deployment" {
-				d.Steps[1].Segments = append(d.Steps[1].Segments, prose(wideTable))
+				d.Steps[1].Segments = append(d.Steps[1].Segments, prose(wideTable), prose(narrowTable))
 			}
 		}
 	})
@@ -88,9 +93,12 @@ func TestBrowserPhone(t *testing.T) {
 				t.Fatal(err)
 			}
 			open(t, "walkthroughs/deployment.html#step-2-rollout")
-			d, err := chromedp.Run(ctx, chromedp.Evaluate[[]float64](`[document.getElementById('step-2-rollout').getBoundingClientRect().top, document.querySelector('header.top').getBoundingClientRect().bottom]`))
-			if err != nil || len(d) != 2 || d[0] < d[1] {
+			d, err := chromedp.Run(ctx, chromedp.Evaluate[[]float64](`[document.getElementById('step-2-rollout').getBoundingClientRect().top, document.querySelector('header.top').getBoundingClientRect().bottom, document.querySelector('header.top').getBoundingClientRect().height]`))
+			if err != nil || len(d) != 3 || d[0] < d[1] {
 				t.Errorf("%d px: step's top, header's bottom = %v (%v): hidden", w, d, err)
+			}
+			if len(d) == 3 && d[2] > 60 {
+				t.Errorf("%d px: the header is %.0f px high: want one row", w, d[2])
 			}
 		}
 		if err := chromedp.Do(ctx, chromedp.EmulateViewport(390, 844, chromedp.EmulateMobile)); err != nil {
@@ -100,15 +108,84 @@ func TestBrowserPhone(t *testing.T) {
 
 	t.Run("no overflow", func(t *testing.T) {
 		noOverflow(t, ctx, open, "walkthroughs/deployment.html", "events.html", "handlers.html", "resources.html", "src/pkg/controller/deployment/sync.go.html", "search.html?q=deploy")
-		// The step table is there, wider than the phone, and scrolls
-		// inside its own box.
+		// The step table is there, wider than a phone's screen as a
+		// table: each of its rows is a card of cells labelled with their
+		// column, nothing reaching past the right edge.
 		open(t, "walkthroughs/deployment.html")
-		tw, err := chromedp.Run(ctx, chromedp.Evaluate[[]float64](`(() => {
-			const t = document.querySelector('#step-2-rollout .prose table');
-			return t ? [t.scrollWidth, t.clientWidth, t.getBoundingClientRect().right] : [];
+		tw, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`(() => {
+			const t = [...document.querySelectorAll('#step-2-rollout .prose table')].find(t => t.tHead && t.tHead.textContent.includes('Object'));
+			if (!t) return [];
+			const td = t.tBodies[0].rows[0].cells[2];
+			return [String(t.scrollWidth <= t.clientWidth + 1), String(t.getBoundingClientRect().right <= 390), getComputedStyle(td).display, td.getAttribute('data-label') || ''];
 		})()`))
-		if err != nil || len(tw) != 3 || tw[0] <= tw[1] || tw[2] > 390 {
-			t.Errorf("step table (scroll width, width, right edge) = %v, %v; want wider inside than out, inside the window", tw, err)
+		if err != nil || strings.Join(tw, " ") != "true true block Object" {
+			t.Errorf("step table (fits, inside the window, a cell's display, its label) = %q, %v; want true true block Object", tw, err)
+		}
+		// A table that fits stays a table.
+		nw, err := chromedp.Run(ctx, chromedp.Evaluate[string](`(() => {
+			const t = [...document.querySelectorAll('#step-2-rollout .prose table')].find(t => t.tHead && t.tHead.textContent.includes('Tiny'));
+			return t ? t.className + '|' + getComputedStyle(t.tBodies[0].rows[0].cells[0]).display : 'none';
+		})()`))
+		if err != nil || nw != "|table-cell" {
+			t.Errorf("a narrow table (class|a cell's display) = %q, %v; want a table", nw, err)
+		}
+	})
+
+	// The header is two rows on a phone, under 100 px, and stays on screen
+	// as the page scrolls, the language switch and search with it; a
+	// step's previous/next links come after its code, not before it.
+	t.Run("header and step order", func(t *testing.T) {
+		open(t, "walkthroughs/deployment.html#step-2-rollout")
+		d, err := chromedp.Run(ctx, chromedp.Evaluate[[]float64](`(() => {
+			window.scrollBy(0, 400);
+			const h = document.querySelector('header.top').getBoundingClientRect();
+			const sw = document.querySelector('header.top .find').getBoundingClientRect();
+			const step = document.getElementById('step-2-rollout');
+			const code = step.querySelector('.codecol'), nav = step.querySelector('.stepnav');
+			return [h.height, h.top, sw.bottom, code && nav ? nav.getBoundingClientRect().top - code.getBoundingClientRect().bottom : -1];
+		})()`))
+		if err != nil || len(d) != 4 {
+			t.Fatalf("header: %v, %v", d, err)
+		}
+		if d[0] > 100 || d[1] != 0 || d[2] <= 0 {
+			t.Errorf("phone header: height %.0f px, top %.0f, search box's bottom %.0f after scrolling; want ≤ 100 px, stuck at 0, on screen", d[0], d[1], d[2])
+		}
+		if d[3] < 0 {
+			t.Errorf("the step's previous/next links are %.0f px below the end of its code: want after it", d[3])
+		}
+	})
+
+	// Back from the source page a step links lands on the step again,
+	// just under the header.
+	t.Run("back", func(t *testing.T) {
+		open(t, "walkthroughs/deployment.html#step-2-rollout")
+		href, err := chromedp.Run(ctx, chromedp.Evaluate[string](`(document.querySelector('#step-2-rollout .exhead a.file') || {}).href || ''`))
+		if err != nil || href == "" {
+			t.Fatalf("no file link in the step's excerpt (%v)", err)
+		}
+		// Script, not Navigate and NavigateBack: a page restored from the
+		// back cache fires no load event to wait for.
+		if err := chromedp.Do(ctx, voidEval(`location.href = `+strconv.Quote(href)), chromedp.Sleep(time.Second), voidEval(`history.back()`), chromedp.Sleep(time.Second)); err != nil {
+			t.Fatal(err)
+		}
+		d, err := chromedp.Run(ctx, chromedp.Evaluate[[]float64](`[document.getElementById('step-2-rollout').getBoundingClientRect().top, document.querySelector('header.top').getBoundingClientRect().bottom]`))
+		if err != nil || len(d) != 2 || d[0] < d[1] || d[0] > d[1]+40 {
+			t.Errorf("back on the step: its top at %v px, the header's bottom at … (%v): want just under the header", d, err)
+		}
+	})
+
+	// On a source page scrolled into a function, a bar under the header
+	// names the file and the function.
+	t.Run("source where", func(t *testing.T) {
+		// A short window, so the fixture's short file scrolls.
+		if err := chromedp.Do(ctx, chromedp.EmulateViewport(390, 240, chromedp.EmulateMobile)); err != nil {
+			t.Fatal(err)
+		}
+		defer chromedp.Do(ctx, chromedp.EmulateViewport(390, 844, chromedp.EmulateMobile))
+		open(t, "src/pkg/controller/deployment/sync.go.html#L9")
+		got, err := chromedp.Run(ctx, chromedp.Evaluate[string](`new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => { const b = document.querySelector('.srcwhere'); r(b && !b.hidden ? b.textContent : 'hidden'); })))`, chromedp.EvalAwaitPromise))
+		if err != nil || got != "sync.go \u203a DeploymentController.rolloutRolling" {
+			t.Errorf("source page's bar after scrolling: %q, %v; want the file and the function", got, err)
 		}
 	})
 

@@ -43,6 +43,9 @@ func TestRecordedRun(t *testing.T) {
 	if !ok {
 		t.Fatalf("no %s", "recorded.html")
 	}
+	if !strings.Contains(files[homePage], `<li><a href="recorded.html">Recorded run</a> — What a real control plane`) {
+		t.Error("the home page's indexes do not list the recorded run")
+	}
 	for _, want := range []string{
 		// The write and the event are attributed to the fixture's facts.
 		"written by",

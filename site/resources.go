@@ -23,7 +23,10 @@ func (b *builder) resourcesPage() ([]byte, error) {
 	v := b.views(resourcesPage)
 	rf := b.resourceFacts()
 	body := struct {
-		Graph     any
+		Graph, Focus any
+		// Picks are what the whole graph can be focused on (site.js):
+		// the resources, then the components, by label.
+		Picks     []string
 		Resources []resourceView
 	}{}
 	traces := b.resourceTraces(resourcesPage)
@@ -43,6 +46,16 @@ func (b *builder) resourcesPage() ([]byte, error) {
 	}
 	if svg != "" {
 		body.Graph = svg
+		focus, err := b.focusGraphSVG(rf)
+		if err != nil {
+			return nil, err
+		}
+		if focus != "" {
+			body.Focus = focus
+		}
+		for _, k := range rf.keys {
+			body.Picks = append(body.Picks, b.graphLabel(k))
+		}
 	}
 	return b.exec("resources", b.pageData(resourcesPage, b.t("resources.title"), "resources", body))
 }

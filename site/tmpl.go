@@ -21,6 +21,9 @@ var parsedTemplates = sync.OnceValues(func() (*template.Template, error) {
 		// code_spans splits text on backticks into plain and code runs,
 		// for front-matter summaries written with Markdown code spans.
 		"code_spans": codeSpans,
+		// beside_css is the link to the asset name beside the page's
+		// stylesheet link css: every asset is in the one assets/.
+		"beside_css": func(css, name string) string { return strings.TrimSuffix(css, "site.css") + name },
 	}).ParseFS(templates.FS, "*.html")
 })
 

@@ -58,6 +58,10 @@ type stepView struct {
 	// were made (coverage_steps.go); none without coverage.
 	CovRefs   []covRefView
 	PhaseCode *phaseCodeView
+	// Stale marks a translated step older than its English step; Original
+	// links the English step when the site has that language.
+	Stale    bool
+	Original string
 }
 
 type navView struct{ Href, Title string }
@@ -88,7 +92,10 @@ func (b *builder) walkthroughPage(i int) ([]byte, error) {
 	var msgs []seqMsg
 	phaseSteps := map[string]*stepView{}
 	for j, s := range d.Steps {
-		sv := stepView{ID: s.ID, Title: s.Title, Num: j + 1}
+		sv := stepView{ID: s.ID, Title: s.Title, Num: j + 1, Stale: s.Stale}
+		if s.Stale {
+			sv.Original = b.originalStep(p, s.ID)
+		}
 		sv.Text, sv.Code, err = b.segments(v, s.Segments, true)
 		if err != nil {
 			return nil, fmt.Errorf("%s:%d: %w", d.File, s.Line, err)

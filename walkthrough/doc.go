@@ -83,15 +83,25 @@
 // inside it; a level-1 heading is an error (the title is in the front
 // matter). A step heading may end in goldmark's attribute syntax
 // {from=… to=… label=… id=…} (or #id): from and to, both or neither, name
-// participants; label is the message's text. Only those keys are accepted
-// on step headings and only an id on other headings; anything else
+// participants; label is the message's text. Only those keys (and a
+// translation's en, below) are accepted on step headings and only an id
+// on other headings; anything else
 // ({onclick=…}, {style=…}, {.class}) is an error, and attributes are never
 // rendered as written. A step's ID is its id attribute or
 // "step-<n>-<slug of the title>", unique in the file.
 //
 // A translation has the same steps in the same order (checked); its steps
 // take the original's IDs, so anchors are the same in every language, and
-// the original's from and to (a translation's heading may set only label).
+// the original's from and to (a translation's heading may set only label
+// and en). A translated step's {en="1a2b3c4d"} names the English text it
+// was translated from: the fingerprint of the English step's Markdown
+// (StepInfo.Source: 8 hex digits of a SHA-256, heading to the next step,
+// trailing blanks left out; quoted, since goldmark leaves a value that
+// starts with a digit unparsed). When the English step changes, the
+// fingerprints differ: the step is Stale, the site says the translation
+// is older than its original, and kubewalk check warns, printing the
+// fingerprint to write once the translation is brought up to date. A
+// step without en= is not marked, and check asks for one.
 //
 // # References
 //

@@ -56,6 +56,9 @@ type Step struct {
 	From  string `json:"from,omitempty"`
 	To    string `json:"to,omitempty"`
 	Label string `json:"label,omitempty"`
+	// Stale marks a translation's step translated from an older text of
+	// its English step (StepInfo.Stale).
+	Stale bool `json:"stale,omitempty"`
 	// Segments are the step's content in order.
 	Segments []Segment `json:"segments,omitempty"`
 	// Refs are every reference resolved in the step, in source order, for

@@ -71,6 +71,8 @@ func TestErrors(t *testing.T) {
 		{"translation order", ok, "---\ntitle: K\norder: 2\n---\n## S\n", "w.ko.md:3:1: order: is set in the English file w.md only"},
 		{"translation steps", ok, "---\ntitle: K\n---\n## S\n## T\n", "w.ko.md:5:1: 2 steps, but w.md has 1"},
 		{"translation from", ok, "---\ntitle: K\n---\n## S {from=a to=b}\n", "w.ko.md:4:6: heading attribute from is set in the English file w.md only"},
+		{"translation en on the original", "---\ntitle: W\n---\n## S {en=\"0123abcd\"}\n", "", "w.md:4:6: heading attribute en= is for a translation's step"},
+		{"translation en not a fingerprint", ok, "---\ntitle: K\n---\n## S {en=v1}\n", `w.ko.md:4:6: heading attribute en="v1": want the 8 hex digits`},
 		{"translation participants", ok, "---\ntitle: K\nparticipants: [x]\n---\n## S\n", "w.ko.md:3:1: participants: 1 names, but w.md has 2"},
 		{"translation use unknown", ok, "---\ntitle: K\n---\n## S\n```excerpt\nuse: m\n```\n", `w.ko.md:6:6: use: no excerpt named "m" (did you mean n?)`},
 	}

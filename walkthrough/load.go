@@ -430,6 +430,7 @@ func build(s *Source, opts *Options, targets LinkTargets) (*Doc, []error) {
 			From:  rename(st.From),
 			To:    rename(st.To),
 			Label: st.Label,
+			Stale: st.Stale(),
 		}
 		step.Refs = linkRefs(s, st.heading)
 		segs, refs := b.segments(s, st.blocks)

@@ -141,6 +141,9 @@ func parse(file string, src []byte, base *Source) (*Source, errorList) {
 		s.inheritMeta(&errs)
 	}
 	s.splitSteps(s.readHeadings(&errs), &errs)
+	if base == nil {
+		s.hashSteps()
+	}
 	if len(s.steps) == 0 {
 		errs.add(file, 1, 1, "no steps: a walkthrough is a sequence of ## headings")
 	}
@@ -266,6 +269,21 @@ func (s *Source) splitSteps(stepAttrs map[*ast.Heading]headingAttrs, errs *error
 	}
 }
 
+// hashSteps sets each step's Source: the fingerprint of its lines, from
+// its heading to the line before the next step's (or the file's end).
+func (s *Source) hashSteps() {
+	lines := strings.Split(string(s.src), "\n")
+	for i, st := range s.steps {
+		end := len(lines)
+		if i+1 < len(s.steps) {
+			end = s.steps[i+1].Line - 1
+		}
+		if st.Line >= 1 && st.Line <= end {
+			st.Source = stepHash(lines[st.Line-1 : end])
+		}
+	}
+}
+
 // stepHeading sets a step's id and message from its attributes.
 func (s *Source) stepHeading(st *stepSrc, a headingAttrs, n int, errs *errorList) {
 	line, col := s.headingAttrPos(st.heading)
@@ -275,14 +293,18 @@ func (s *Source) stepHeading(st *stepSrc, a headingAttrs, n int, errs *errorList
 				errs.add(s.File, line, col, "heading attribute %s is set in the English file %s only", k, b.File)
 			}
 		}
+		st.Translated = a.en
 		if n <= len(b.steps) {
 			en := b.steps[n-1]
-			st.ID, st.From, st.To, st.Label = en.ID, en.From, en.To, en.Label
+			st.ID, st.From, st.To, st.Label, st.Source = en.ID, en.From, en.To, en.Label, en.Source
 			if a.has["label"] {
 				st.Label = a.label
 			}
 		}
 		return
+	}
+	if a.has["en"] {
+		errs.add(s.File, line, col, "heading attribute en= is for a translation's step: the English step it was translated from")
 	}
 	st.ID = a.id
 	if st.ID == "" {

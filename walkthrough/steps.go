@@ -2,12 +2,15 @@ package walkthrough
 
 // Steps: a walkthrough is split at its level-2 headings. A step heading's
 // attributes ({from=… to=… label=… #id}, goldmark's heading attribute
-// syntax) carry its sequence-diagram message. Attributes are read here and
+// syntax) carry its sequence-diagram message; a translated step's {en=…}
+// names the English step it was translated from (stepHash). Attributes are read here and
 // then removed from the node: no attribute written in Markdown is ever
 // rendered as given, so {onclick=…} or {style=…} cannot reach the page
 // (they are errors besides).
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"regexp"
 	"strconv"
@@ -27,12 +30,45 @@ type StepInfo struct {
 	From  string `json:"from,omitempty"`
 	To    string `json:"to,omitempty"`
 	Label string `json:"label,omitempty"`
+	// Source is the English step's fingerprint (stepHash: its Markdown,
+	// heading to the next step); a translation's step has its original's.
+	Source string `json:"source,omitempty"`
+	// Translated, on a translation's step, is the fingerprint its heading
+	// names ({en=…}): the English step it was translated from. A step
+	// whose Translated is not its Source is stale (Stale).
+	Translated string `json:"translated,omitempty"`
 }
+
+// Stale reports whether a translation's step was translated from another
+// text than its English step's today. A step with no {en=…} is not
+// stale: nothing says what it was translated from (check warns of it).
+func (st StepInfo) Stale() bool { return st.Translated != "" && st.Translated != st.Source }
+
+// stepHash is the fingerprint of an English step's Markdown: the first 8
+// hex digits of the SHA-256 of its lines, each without trailing blanks,
+// blank lines at its end left out. A translator writes it on the
+// translated step's heading ({en=…}); when the English changes, the
+// fingerprints differ and the translation is marked as older than its
+// original.
+func stepHash(lines []string) string {
+	for len(lines) > 0 && strings.TrimSpace(lines[len(lines)-1]) == "" {
+		lines = lines[:len(lines)-1]
+	}
+	h := sha256.New()
+	for _, l := range lines {
+		h.Write([]byte(strings.TrimRight(l, " \t")))
+		h.Write([]byte{'\n'})
+	}
+	return hex.EncodeToString(h.Sum(nil))[:8]
+}
+
+// hashChars is what a step fingerprint is made of.
+var hashChars = regexp.MustCompile(`^[0-9a-f]{8}$`)
 
 // headingAttrs are the attributes a heading may carry.
 type headingAttrs struct {
-	id, from, to, label string
-	has                 map[string]bool
+	id, from, to, label, en string
+	has                     map[string]bool
 }
 
 var idChars = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_-]*$`)
@@ -59,10 +95,10 @@ func (s *Source) takeHeadingAttrs(n *ast.Heading, step bool, errs *errorList) he
 			errs.add(s.File, line, col, "heading attribute %s: want a string", key)
 			continue
 		}
-		allowed := key == "id" || (step && (key == "from" || key == "to" || key == "label"))
+		allowed := key == "id" || (step && (key == "from" || key == "to" || key == "label" || key == "en"))
 		if !allowed {
 			if step {
-				errs.add(s.File, line, col, "unknown heading attribute %q (a step heading takes from, to, label and id)", key)
+				errs.add(s.File, line, col, "unknown heading attribute %q (a step heading takes from, to, label and id; a translation's, label and en)", key)
 			} else {
 				errs.add(s.File, line, col, "unknown heading attribute %q (a sub-heading takes only an id)", key)
 			}
@@ -82,6 +118,12 @@ func (s *Source) takeHeadingAttrs(n *ast.Heading, step bool, errs *errorList) he
 			a.to = val
 		case "label":
 			a.label = val
+		case "en":
+			if !hashChars.MatchString(val) {
+				errs.add(s.File, line, col, "heading attribute en=%q: want the 8 hex digits of the English step's fingerprint (kubewalk check prints it)", val)
+				continue
+			}
+			a.en = val
 		}
 	}
 	return a

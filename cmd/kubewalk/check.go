@@ -58,6 +58,11 @@ for walkthroughs that must keep up with Kubernetes.`,
 				for _, src := range srcs {
 					refs += len(src.Refs)
 				}
+				dir := "walkthroughs"
+				if s.Name != "builtin" {
+					dir = s.Name
+				}
+				translationWarnings(g.stdout, dir, srcs)
 			}
 			problems := 0
 			for _, tag := range tags {

@@ -849,7 +849,7 @@
       if (x.notes.length) td.appendChild(el("div", "note meta", x.notes.map(function (n) { return T("explain.note." + n[0], n.slice(1), n[0]); }).join("; ")));
       tr.appendChild(td);
       td = el("td", "steps");
-      x.steps.forEach(function (s) { td.appendChild(el("div")).appendChild(link(s.p, s.t + " \u203a " + s.s, "step")); });
+      x.steps.forEach(function (s) { td.appendChild(el("div")).appendChild(link(s.p, s.t + " \u203a " + s.s, "steplink")); });
       tr.appendChild(td);
       out.appendChild(tr);
     });

@@ -420,7 +420,7 @@
         a.setAttribute(at, moveRel(a.getAttribute(at), n, r));
       });
       (el.getAttribute("data-drop") || "").split(" ").forEach(function (p) {
-        el.querySelectorAll("nav.bar > a[href]").forEach(function (a) {
+        el.querySelectorAll("nav.bar .navlinks > a[href]").forEach(function (a) {
           if (p && a.getAttribute("href").slice(-(r.length + p.length + 2)) === "/" + r + "/" + p) a.remove();
         });
       });

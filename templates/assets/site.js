@@ -11,7 +11,7 @@
   // numbers it, as excerpts do (on a later part of a page, counting on from
   // where the part starts): it becomes that line's anchor.
   function apply() {
-    for (var i = 0; i < marked.length; i++) marked[i].classList.remove("hl");
+    for (var i = 0; i < marked.length; i++) marked[i].classList.remove("hl", "hl1");
     marked = [];
     var n = /^#N(\d+)$/.exec(location.hash);
     if (n) {
@@ -34,6 +34,9 @@
       if (el === to) break;
     }
     if (marked.length) {
+      // The range's first line stands out from the rest (site/code.go's
+      // CSS): a whole function is a tint, its start a mark.
+      marked[0].classList.add("hl1");
       // Centre short ranges; put long ones at the top so their start shows.
       marked[0].scrollIntoView({ block: marked.length < 20 ? "center" : "start" });
     }
@@ -223,4 +226,132 @@
     show(cur);
   }
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", covInit); else covInit();
+})();
+// kubewalk: tables on narrow screens. Each data cell is labelled with its
+// column's heading (data-label), and a table wider than its box is classed
+// "stack": where its container is narrow (site.css: a container query),
+// every row becomes a card of labelled cells instead of a table wider
+// than the screen; a table that fits stays a table. Without script the
+// table scrolls sideways in its box. Rows added later (the explain page's
+// results) are labelled as they come; a new width (a phone turned) is
+// measured again.
+(function () {
+  "use strict";
+  function label(table) {
+    var heads = table.tHead && table.tHead.rows[0];
+    if (!heads) return;
+    var names = [];
+    for (var i = 0; i < heads.cells.length; i++) {
+      var span = heads.cells[i].colSpan || 1, t = heads.cells[i].textContent.trim();
+      for (var k = 0; k < span; k++) names.push(t);
+    }
+    for (var b = 0; b < table.tBodies.length; b++) {
+      var rows = table.tBodies[b].rows;
+      for (var r = 0; r < rows.length; r++) {
+        for (var c = 0, col = 0; c < rows[r].cells.length; c++) {
+          var td = rows[r].cells[c];
+          if (names[col] && td.tagName === "TD") td.setAttribute("data-label", names[col]);
+          col += td.colSpan || 1;
+        }
+      }
+    }
+  }
+  // fit classes t "stack" when, laid out as a table, it is wider than
+  // its box: it scrolls, or the .tablewrap around it does.
+  function fit(t) {
+    var wrap = t.parentElement;
+    t.classList.remove("stack");
+    if (t.scrollWidth > t.clientWidth + 1 || wrap && wrap.scrollWidth > wrap.clientWidth + 1) t.classList.add("stack");
+  }
+  function init() {
+    var tables = document.querySelectorAll("table.facts, .prose table"), queued = false;
+    tables.forEach(function (t) {
+      label(t);
+      fit(t);
+      for (var b = 0; b < t.tBodies.length; b++) {
+        if (t.tBodies[b].id) new MutationObserver(function () { label(t); fit(t); }).observe(t.tBodies[b], { childList: true });
+      }
+    });
+    window.addEventListener("resize", function () {
+      if (queued) return;
+      queued = true;
+      requestAnimationFrame(function () { queued = false; tables.forEach(fit); });
+    });
+  }
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", init); else init();
+})();
+// kubewalk: on a source page, once its own header has scrolled away, a
+// bar under the site's header names the file and the function the top of
+// the screen is in. Go only: a line that starts "func" begins one.
+(function () {
+  "use strict";
+  var pre = document.querySelector("pre.src"), top = document.querySelector("header.top");
+  var name = pre && document.querySelector(".srchead h1");
+  if (!pre || !name || !/\.go$/.test(name.textContent.trim())) return;
+  var file = name.lastChild.textContent.trim(), funcs = [];
+  for (var u = pre.firstElementChild; u; u = u.nextElementSibling) {
+    var m = /^func\s+(?:\(\s*(?:\w+\s+)?\*?(\w+)[^)]*\)\s*)?(\w+)/.exec(u.textContent);
+    if (m) funcs.push({ el: u, name: (m[1] ? m[1] + "." : "") + m[2] });
+  }
+  var bar = document.createElement("div");
+  bar.className = "srcwhere";
+  bar.setAttribute("aria-hidden", "true");
+  bar.hidden = true;
+  pre.parentNode.insertBefore(bar, pre);
+  var queued = false;
+  function update() {
+    queued = false;
+    var edge = top ? top.getBoundingClientRect().bottom : 0, cur = "";
+    for (var i = 0; i < funcs.length; i++) {
+      var el = funcs[i].el;
+      if (!el.offsetParent) continue; // another release's line, hidden
+      if (el.getBoundingClientRect().top > edge + 8) break;
+      cur = funcs[i].name;
+    }
+    var text = cur ? file + " \u203a " + cur : file, hide = pre.getBoundingClientRect().top > edge;
+    bar.style.top = edge > 0 ? edge + "px" : "0"; // reads first, then writes: one layout a frame
+    bar.hidden = hide;
+    if (bar.textContent !== text) bar.textContent = text;
+  }
+  window.addEventListener("scroll", function () { if (!queued) { queued = true; requestAnimationFrame(update); } }, { passive: true });
+  window.addEventListener("hashchange", update);
+  update();
+})();
+// kubewalk: the whole resource graph, focused. A choice above it lists
+// its resources and components (read from the drawing: site/graphfocus.go,
+// internal/render/diagram marks each node with data-node and data-kind and
+// each line with data-ends); picking one dims everything but it,
+// the lines that touch it and what is at their other end.
+(function () {
+  "use strict";
+  var pick = document.querySelector(".graphpick");
+  var svg = pick && pick.parentNode.querySelector("svg[role=img]");
+  if (!svg) return;
+  var sel = pick.querySelector("select"), nodes = {}, groups = { resource: [], component: [] };
+  svg.querySelectorAll("g[data-node]").forEach(function (g) {
+    var label = (g.querySelector("text") || {}).textContent || "", k = g.getAttribute("data-kind");
+    nodes[g.getAttribute("data-node")] = g;
+    if (groups[k]) groups[k].push([label, g.getAttribute("data-node")]);
+  });
+  ["resource", "component"].forEach(function (k) {
+    groups[k].sort(function (a, b) { return a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0; });
+    groups[k].forEach(function (e) {
+      var o = document.createElement("option");
+      o.value = e[1];
+      o.textContent = e[0];
+      sel.appendChild(o);
+    });
+  });
+  var lines = svg.querySelectorAll("g[data-ends]");
+  sel.addEventListener("change", function () {
+    var n = sel.value, near = {};
+    near[n] = true;
+    lines.forEach(function (g) {
+      var ends = g.getAttribute("data-ends").split(" "), on = n === "" || ends[0] === n || ends[1] === n;
+      if (on) { near[ends[0]] = true; near[ends[1]] = true; }
+      g.classList.toggle("dim", !on);
+    });
+    for (var id in nodes) nodes[id].classList.toggle("dim", n !== "" && !near[id]);
+  });
+  pick.hidden = false;
 })();

@@ -196,7 +196,19 @@ func (c *cleaner) group(e xml.StartElement, obj object) error {
 			c.skip = 1
 			return nil
 		}
-		c.w.s("<g>")
+		// A node says its index and kind (data-node, data-kind), a line
+		// the indexes of its ends (data-ends), so that a script can
+		// focus the drawing on a node and its neighbours (site.js)
+		// without reading labels back.
+		switch o.kind {
+		case 'n':
+			c.w.s(`<g data-node="`).s(strconv.Itoa(o.i)).s(`" data-kind="`).s(nodeKind(c.m.nodes[o.i].Kind)).s(`">`)
+		case 'e':
+			l := c.m.lines[o.i]
+			c.w.s(`<g data-ends="`).s(strconv.Itoa(l.tail)).s(" ").s(strconv.Itoa(l.head)).s(`">`)
+		default:
+			c.w.s("<g>")
+		}
 		if o.kind == 'e' {
 			title := c.m.lines[o.i].title
 			if c.v != nil {
@@ -213,6 +225,15 @@ func (c *cleaner) group(e xml.StartElement, obj object) error {
 		}
 	}
 	return fmt.Errorf("unexpected <g id=%q class=%q>", id, class)
+}
+
+// nodeKind is a node's Kind as an attribute value: "resource" or
+// "component", anything else "other".
+func nodeKind(k string) string {
+	if k == "resource" || k == "component" {
+		return k
+	}
+	return "other"
 }
 
 // shown reports whether the view draws o.

@@ -83,7 +83,7 @@ func TestGraphs(t *testing.T) {
 		}
 	}
 	// pods's box is the same bytes in both, at the union's place.
-	box := regexp.MustCompile(`<g><a href="#res-pods">.*</g>`)
+	box := regexp.MustCompile(`<g data-node="[0-9]+" data-kind="resource"><a href="#res-pods">.*</g>`)
 	if b := box.FindString(o); b == "" || b != box.FindString(c) {
 		t.Errorf("pods's box differs:\n%s\n%s", b, box.FindString(c))
 	}

@@ -22,7 +22,8 @@ func checkSVG(t *testing.T, svg []byte) {
 		"font-family": true, "font-size": true, "font-weight": true, "fill": true, "stroke": true, "href": true,
 		"x": true, "y": true, "x1": true, "y1": true, "x2": true, "y2": true, "rx": true, "ry": true, "cx": true, "cy": true,
 		"d": true, "points": true, "transform": true, "text-anchor": true,
-		"fill-opacity": true, "stroke-opacity": true, "stroke-dasharray": true, "stroke-width": true}
+		"fill-opacity": true, "stroke-opacity": true, "stroke-dasharray": true, "stroke-width": true,
+		"data-node": true, "data-kind": true, "data-ends": true}
 	d := xml.NewDecoder(bytes.NewReader(svg))
 	d.Strict = true
 	depth := 0
@@ -46,6 +47,9 @@ func checkSVG(t *testing.T, svg []byte) {
 				}
 				if a.Name.Local == "href" && !codehtml.SafeHref(a.Value) {
 					t.Errorf("unsafe href %q", a.Value)
+				}
+				if strings.HasPrefix(a.Name.Local, "data-") && strings.Trim(a.Value, "0123456789 ") != "" && a.Value != "resource" && a.Value != "component" && a.Value != "other" {
+					t.Errorf("%s=%q: want indexes or a kind", a.Name.Local, a.Value)
 				}
 				if (a.Name.Local == "fill" || a.Name.Local == "stroke") && a.Value != "currentColor" && a.Value != "none" && a.Value != "transparent" {
 					t.Errorf("colour %s=%q: diagrams draw in currentColor", a.Name.Local, a.Value)
