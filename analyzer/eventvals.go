@@ -100,7 +100,7 @@ func (ev *strEval) eval(pkg *packages.Package, e ast.Expr, depth int) (argVal, b
 			v.param, v.lit = i, lit
 			return v, true
 		}
-		return ev.evalVar(obj, v, depth)
+		return ev.evalVar(obj, v, depth, pkg, x)
 	}
 	return v, true
 }
@@ -185,7 +185,7 @@ func (ev *strEval) returned(u *unit, i int, v argVal, depth int) (argVal, bool) 
 		if len(ret.Results) == 0 && u.top == u && u.obj != nil {
 			// A bare return: the named result's values.
 			if res := u.obj.Type().(*types.Signature).Results(); i < res.Len() && res.At(i).Name() != "" {
-				if rv, ok := inner.evalVar(res.At(i).Origin(), argVal{param: -1}, depth+1); ok {
+				if rv, ok := inner.evalVar(res.At(i).Origin(), argVal{param: -1}, depth+1, nil, nil); ok {
 					rv.param, rv.lit = -1, nil
 					got = append(got, rv)
 				}
@@ -244,7 +244,10 @@ func paramOf(sig *types.Signature, obj *types.Var) int {
 // in the roots. One value, or values that agree, are the variable's; a
 // parameter they all come from is that parameter; otherwise the variable
 // is only known at run time and the constants among its values are listed.
-func (ev *strEval) evalVar(obj *types.Var, v argVal, depth int) (argVal, bool) {
+// When use, written in pkg, is the variable as the expression evaluated
+// names it, a local variable's values are those whose assignment reaches
+// that use (reach.go); nil use takes every value.
+func (ev *strEval) evalVar(obj *types.Var, v argVal, depth int, pkg *packages.Package, use ast.Expr) (argVal, bool) {
 	if ev.seen[obj] {
 		return v, false
 	}
@@ -253,7 +256,11 @@ func (ev *strEval) evalVar(obj *types.Var, v argVal, depth int) (argVal, bool) {
 	var got []argVal
 	// A parameter of another root function takes the arguments of its
 	// static calls (a condition's Message set by newCondition's callers).
-	for _, o := range ev.ix.originsOf(obj) {
+	os := ev.ix.originsOf(obj)
+	if use != nil {
+		os = ev.ix.reaching(pkg, obj, use, os)
+	}
+	for _, o := range os {
 		if o.index != 0 {
 			// One of several results (x, err := f()): f's return statements.
 			call, ok := ast.Unparen(o.expr).(*ast.CallExpr)

@@ -100,3 +100,29 @@ func (w *wrapper) Eventf(object runtime.Object, eventtype, reason, messageFmt st
 
 func (w *wrapper) AnnotatedEventf(object runtime.Object, annotations map[string]string, eventtype, reason, messageFmt string, args ...interface{}) {
 }
+
+// finished has the job controller's shape: a local reason assigned in
+// several branches. Only the assignments that reach the recorder call on
+// some path are its values: "Suspended" is returned before the call,
+// "Skipped" continues the loop, and "Pending" is assigned again on every
+// path to the call.
+func (c *Controller) finished(obj runtime.Object, suspended, deadline bool, pods []string) {
+	reason := "Pending"
+	for _, p := range pods {
+		if p == "" {
+			reason = "Skipped"
+			continue
+		}
+	}
+	if suspended {
+		reason = "Suspended"
+		c.recorder.Event(obj, v1.EventTypeNormal, reason, "Job suspended") // want event "record.Event Normal \"Suspended\" reasonExpr=reason message=\"Job suspended\" caller"
+		return
+	}
+	if deadline {
+		reason = "DeadlineExceeded"
+	} else {
+		reason = "BackoffLimitExceeded"
+	}
+	c.recorder.Event(obj, v1.EventTypeWarning, reason, "Job failed") // want event "record.Event Warning \"\" reasonExpr=reason message=\"Job failed\" dynamic=reason types=[] reasons=[\"BackoffLimitExceeded\" \"DeadlineExceeded\"] messages=[] caller"
+}
