@@ -145,7 +145,9 @@ type Write struct {
 	APIVerb string `json:"apiVerb"`
 	// ResourceDynamic is set when the resource is known only at run time:
 	// a cli-runtime resource.Helper write (kubectl's, of the objects in its
-	// files), a REST request whose Resource(…) is not a constant. Resource
+	// files), a REST request whose Resource(…) is not a constant, a dynamic
+	// or metadata client's write whose GroupVersionResource the code does
+	// not tell (the namespace deleter's, the garbage collector's). Resource
 	// is then empty. (Schema 5.)
 	ResourceDynamic bool `json:"resourceDynamic,omitempty"`
 	// Via is the client method called, "CoreV1().Pods().Create", as the
