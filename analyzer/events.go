@@ -343,7 +343,7 @@ func setEventArgs(ev *fact.Event, vals [4]argVal) {
 	} else {
 		ev.TypeExpr = typ.expr
 		ev.Dynamic = append(ev.Dynamic, "type")
-		ev.TypeValues = typ.values
+		ev.TypeValues, ev.TypeField = typ.values, typ.field
 		if typ.isFormat {
 			ev.TypeValues = sortedUniq(append(slices.Clone(typ.values), typ.val))
 		}
@@ -352,7 +352,7 @@ func setEventArgs(ev *fact.Event, vals [4]argVal) {
 		ev.Reason = reason.val
 	} else {
 		ev.Dynamic = append(ev.Dynamic, "reason")
-		ev.ReasonValues = reason.values
+		ev.ReasonValues, ev.ReasonField = reason.values, reason.field
 	}
 	if action.isConst {
 		ev.Action = action.val
@@ -362,7 +362,7 @@ func setEventArgs(ev *fact.Event, vals [4]argVal) {
 	} else {
 		ev.MessageExpr = msg.expr
 		ev.Dynamic = append(ev.Dynamic, "message")
-		ev.MessageValues = msg.values
+		ev.MessageValues, ev.MessageField = msg.values, msg.field
 	}
 }
 
@@ -398,7 +398,7 @@ func helperOf(ix *index, u *unit, rec, method string, vals [4]argVal) *eventHelp
 	}
 	h.typ, h.reason, h.action, h.msg = vals[0], vals[1], vals[2], vals[3]
 	for _, a := range []*argVal{&h.typ, &h.reason, &h.action, &h.msg} {
-		a.values = nil // the callers' values are gathered at each call
+		a.values, a.field = nil, "" // the callers' values are gathered at each call
 		if a.param >= 0 && a.lit != lit {
 			a.param = -1 // a parameter of the declaration around the literal
 		}

@@ -31,6 +31,11 @@ type argVal struct {
 	// values are the constants (or formats) that reach a value the code
 	// computes at run time: the values assigned to a variable or field.
 	values []string
+	// field, when values came from a struct field, names it
+	// ("JobCondition.Reason"): they are every value the field is given in
+	// the roots, whichever object it belongs to, not only those that
+	// reach this use.
+	field string
 }
 
 // known reports whether the argument's value, or its format, is told.
@@ -100,7 +105,11 @@ func (ev *strEval) eval(pkg *packages.Package, e ast.Expr, depth int) (argVal, b
 			v.param, v.lit = i, lit
 			return v, true
 		}
-		return ev.evalVar(obj, v, depth, pkg, x)
+		r, ok := ev.evalVar(obj, v, depth, pkg, x)
+		if obj.IsField() && !r.known() && r.param < 0 && len(r.values) > 0 {
+			r.field = fieldName(info, x, obj)
+		}
+		return r, ok
 	}
 	return v, true
 }
@@ -303,6 +312,9 @@ func merge(got []argVal, v argVal) argVal {
 			v.values = append(v.values, g.val)
 		}
 		v.values = append(v.values, g.values...)
+		if v.field == "" {
+			v.field = g.field
+		}
 	}
 	v.values = sortedUniq(v.values)
 	return v
@@ -315,4 +327,20 @@ func sortedUniq(ss []string) []string {
 	}
 	slices.Sort(ss)
 	return slices.Compact(ss)
+}
+
+// fieldName names the field obj that e selects by its struct type and
+// name, "JobCondition.Reason"; the bare name when the type is unnamed or
+// the field is promoted from an embedded one.
+func fieldName(info *types.Info, e ast.Expr, obj *types.Var) string {
+	se, ok := ast.Unparen(e).(*ast.SelectorExpr)
+	if !ok {
+		return obj.Name()
+	}
+	if sel := info.Selections[se]; sel != nil && len(sel.Index()) == 1 {
+		if n := namedOf(sel.Recv()); n != nil {
+			return n.Obj().Name() + "." + obj.Name()
+		}
+	}
+	return obj.Name()
 }
