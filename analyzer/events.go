@@ -27,9 +27,12 @@ import (
 // related, type, reason, action, note) and evaluated as far as the code
 // tells (eventvals.go): constants with go/types (`events.PullingImage` →
 // "Pulling"); fmt.Sprintf's format, fmt.Sprint's operands and string
-// concatenation, with %v for a part known only at run time; a variable or
-// field through the values assigned to it in the roots (one value is its
-// value, several are listed as the values that reach it); a root
+// concatenation, with %v for a part known only at run time; a local
+// variable through the values whose assignment reaches the call
+// (reach.go), a field or package variable through every value assigned
+// to it in the roots (one value is its value, several are listed, and a
+// field's are named by Event.ReasonField and the like, since they need
+// not all reach the call); a root
 // function's result through its return statements (an error's text is
 // one of the formats the function makes it with); Eventf(…, "%s", msg)
 // as msg. What stays unknown is marked dynamic (Event.Dynamic).
