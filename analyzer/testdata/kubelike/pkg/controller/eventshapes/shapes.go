@@ -160,3 +160,13 @@ func (c *Controller) recordFinished(obj runtime.Object, finishedCond *jobConditi
 		c.recorder.Event(obj, v1.EventTypeWarning, finishedCond.Reason, "Job failed") // want event "record.Event Warning \"\" reasonExpr=finishedCond.Reason message=\"Job failed\" dynamic=reason types=[] reasons=[\"CompletionsReached\" \"DeadlineExceeded\" \"JobSuspended\"] messages=[] reasonField=jobCondition.Reason caller"
 	}
 }
+
+// retried assigns its reason after the call in a loop: the next turn's
+// call sees it, so both values reach.
+func (c *Controller) retried(obj runtime.Object, pods []string) {
+	reason := "FirstTry"
+	for range pods {
+		c.recorder.Event(obj, v1.EventTypeWarning, reason, "Retrying") // want event "record.Event Warning \"\" reasonExpr=reason message=\"Retrying\" dynamic=reason types=[] reasons=[\"FirstTry\" \"Retried\"] messages=[] caller"
+		reason = "Retried"
+	}
+}
