@@ -38,9 +38,9 @@ type Config struct {
 }
 
 // DefaultMemoryLimit is the soft memory limit while loading: generous
-// enough that the GC seldom runs during a load of DefaultRoots (live heap
-// under 1 GiB), low enough to keep peak RSS under 1.5 GB. The figures are
-// in bench/README.md.
+// enough that the GC seldom runs during a load of DefaultRoots, whose live
+// heap stays below it, and low enough to bound the load's peak RSS. The
+// figures, and a higher limit tried, are in bench/README.md.
 const DefaultMemoryLimit = 1200 << 20
 
 func (c Config) logf() func(string, ...any) {
@@ -186,9 +186,9 @@ func Analyze(ctx context.Context, cfg Config) (*Result, error) {
 		if limit == 0 {
 			limit = DefaultMemoryLimit
 		}
-		// The GC dominates a load at the default GOGC (the heap grows
-		// to ~1 GB of mostly live data): let the heap grow to the limit
-		// instead, then restore.
+		// The GC dominates a load at the default GOGC (the heap is
+		// mostly live data, so a cycle frees little): let the heap grow
+		// to the limit instead, then restore.
 		oldLimit := debug.SetMemoryLimit(limit)
 		oldPercent := debug.SetGCPercent(400)
 		defer func() {

@@ -157,7 +157,7 @@ func hashFile(w io.Writer, path, name string) error {
 // the SHA-256 of all that precedes it. Decoding catches a truncated file
 // but not a changed byte inside a string or a number: without the sum,
 // one flipped bit in a path was a cache hit that published the damaged
-// path. Summing 15 MB costs about as much as reading it.
+// path. Summing the file costs about as much as reading it.
 
 func writeCache(file, key string, res *Result) error {
 	if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {

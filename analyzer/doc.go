@@ -47,7 +47,7 @@
 // dropped once they are checked. Declaration spans of dependencies come
 // from the symbol index instead (Program.DeclLoc), which is built from the
 // syntax at parse time. The GC is relaxed while loading: a soft memory
-// limit (Config.MemoryLimit, default 1200 MiB) with GOGC at 400, restored
+// limit (Config.MemoryLimit, default DefaultMemoryLimit) with GOGC at 400, restored
 // afterwards.
 //
 // Why not let go/packages type-check (NeedTypes with NeedDeps): it lists

@@ -27,9 +27,12 @@ import (
 // related, type, reason, action, note) and evaluated as far as the code
 // tells (eventvals.go): constants with go/types (`events.PullingImage` →
 // "Pulling"); fmt.Sprintf's format, fmt.Sprint's operands and string
-// concatenation, with %v for a part known only at run time; a variable or
-// field through the values assigned to it in the roots (one value is its
-// value, several are listed as the values that reach it); a root
+// concatenation, with %v for a part known only at run time; a local
+// variable through the values whose assignment reaches the call
+// (reach.go), a field or package variable through every value assigned
+// to it in the roots (one value is its value, several are listed, and a
+// field's are named by Event.ReasonField and the like, since they need
+// not all reach the call); a root
 // function's result through its return statements (an error's text is
 // one of the formats the function makes it with); Eventf(…, "%s", msg)
 // as msg. What stays unknown is marked dynamic (Event.Dynamic).
@@ -343,7 +346,7 @@ func setEventArgs(ev *fact.Event, vals [4]argVal) {
 	} else {
 		ev.TypeExpr = typ.expr
 		ev.Dynamic = append(ev.Dynamic, "type")
-		ev.TypeValues = typ.values
+		ev.TypeValues, ev.TypeField = typ.values, typ.field
 		if typ.isFormat {
 			ev.TypeValues = sortedUniq(append(slices.Clone(typ.values), typ.val))
 		}
@@ -352,7 +355,7 @@ func setEventArgs(ev *fact.Event, vals [4]argVal) {
 		ev.Reason = reason.val
 	} else {
 		ev.Dynamic = append(ev.Dynamic, "reason")
-		ev.ReasonValues = reason.values
+		ev.ReasonValues, ev.ReasonField = reason.values, reason.field
 	}
 	if action.isConst {
 		ev.Action = action.val
@@ -362,7 +365,7 @@ func setEventArgs(ev *fact.Event, vals [4]argVal) {
 	} else {
 		ev.MessageExpr = msg.expr
 		ev.Dynamic = append(ev.Dynamic, "message")
-		ev.MessageValues = msg.values
+		ev.MessageValues, ev.MessageField = msg.values, msg.field
 	}
 }
 
@@ -398,7 +401,7 @@ func helperOf(ix *index, u *unit, rec, method string, vals [4]argVal) *eventHelp
 	}
 	h.typ, h.reason, h.action, h.msg = vals[0], vals[1], vals[2], vals[3]
 	for _, a := range []*argVal{&h.typ, &h.reason, &h.action, &h.msg} {
-		a.values = nil // the callers' values are gathered at each call
+		a.values, a.field = nil, "" // the callers' values are gathered at each call
 		if a.param >= 0 && a.lit != lit {
 			a.param = -1 // a parameter of the declaration around the literal
 		}

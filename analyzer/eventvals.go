@@ -31,6 +31,11 @@ type argVal struct {
 	// values are the constants (or formats) that reach a value the code
 	// computes at run time: the values assigned to a variable or field.
 	values []string
+	// field, when values came from a struct field, names it
+	// ("JobCondition.Reason"): they are every value the field is given in
+	// the roots, whichever object it belongs to, not only those that
+	// reach this use.
+	field string
 }
 
 // known reports whether the argument's value, or its format, is told.
@@ -100,7 +105,11 @@ func (ev *strEval) eval(pkg *packages.Package, e ast.Expr, depth int) (argVal, b
 			v.param, v.lit = i, lit
 			return v, true
 		}
-		return ev.evalVar(obj, v, depth)
+		r, ok := ev.evalVar(obj, v, depth, pkg, x)
+		if obj.IsField() && !r.known() && r.param < 0 && len(r.values) > 0 {
+			r.field = fieldName(info, x, obj)
+		}
+		return r, ok
 	}
 	return v, true
 }
@@ -185,7 +194,7 @@ func (ev *strEval) returned(u *unit, i int, v argVal, depth int) (argVal, bool) 
 		if len(ret.Results) == 0 && u.top == u && u.obj != nil {
 			// A bare return: the named result's values.
 			if res := u.obj.Type().(*types.Signature).Results(); i < res.Len() && res.At(i).Name() != "" {
-				if rv, ok := inner.evalVar(res.At(i).Origin(), argVal{param: -1}, depth+1); ok {
+				if rv, ok := inner.evalVar(res.At(i).Origin(), argVal{param: -1}, depth+1, nil, nil); ok {
 					rv.param, rv.lit = -1, nil
 					got = append(got, rv)
 				}
@@ -244,7 +253,10 @@ func paramOf(sig *types.Signature, obj *types.Var) int {
 // in the roots. One value, or values that agree, are the variable's; a
 // parameter they all come from is that parameter; otherwise the variable
 // is only known at run time and the constants among its values are listed.
-func (ev *strEval) evalVar(obj *types.Var, v argVal, depth int) (argVal, bool) {
+// When use, written in pkg, is the variable as the expression evaluated
+// names it, a local variable's values are those whose assignment reaches
+// that use (reach.go); nil use takes every value.
+func (ev *strEval) evalVar(obj *types.Var, v argVal, depth int, pkg *packages.Package, use ast.Expr) (argVal, bool) {
 	if ev.seen[obj] {
 		return v, false
 	}
@@ -253,7 +265,11 @@ func (ev *strEval) evalVar(obj *types.Var, v argVal, depth int) (argVal, bool) {
 	var got []argVal
 	// A parameter of another root function takes the arguments of its
 	// static calls (a condition's Message set by newCondition's callers).
-	for _, o := range ev.ix.originsOf(obj) {
+	os := ev.ix.originsOf(obj)
+	if use != nil {
+		os = ev.ix.reaching(pkg, obj, use, os)
+	}
+	for _, o := range os {
 		if o.index != 0 {
 			// One of several results (x, err := f()): f's return statements.
 			call, ok := ast.Unparen(o.expr).(*ast.CallExpr)
@@ -296,6 +312,9 @@ func merge(got []argVal, v argVal) argVal {
 			v.values = append(v.values, g.val)
 		}
 		v.values = append(v.values, g.values...)
+		if v.field == "" {
+			v.field = g.field
+		}
 	}
 	v.values = sortedUniq(v.values)
 	return v
@@ -308,4 +327,20 @@ func sortedUniq(ss []string) []string {
 	}
 	slices.Sort(ss)
 	return slices.Compact(ss)
+}
+
+// fieldName names the field obj that e selects by its struct type and
+// name, "JobCondition.Reason"; the bare name when the type is unnamed or
+// the field is promoted from an embedded one.
+func fieldName(info *types.Info, e ast.Expr, obj *types.Var) string {
+	se, ok := ast.Unparen(e).(*ast.SelectorExpr)
+	if !ok {
+		return obj.Name()
+	}
+	if sel := info.Selections[se]; sel != nil && len(sel.Index()) == 1 {
+		if n := namedOf(sel.Recv()); n != nil {
+			return n.Obj().Name() + "." + obj.Name()
+		}
+	}
+	return obj.Name()
 }

@@ -353,8 +353,9 @@ func methodResult(t types.Type, name string) types.Type {
 }
 
 // gvrResource evaluates a schema.GroupVersionResource argument:
-// a keyed composite literal with constant fields, a variable assigned one,
-// or `gv.WithResource("pods")` on a package's SchemeGroupVersion.
+// a keyed composite literal with constant fields, a variable or parameter
+// every value of which names the same resource, or `gv.WithResource("pods")`
+// on a package's SchemeGroupVersion. The zero Resource when it is not told.
 func (ix *index) gvrResource(pkg *packages.Package, e ast.Expr, depth int) fact.Resource {
 	info := pkg.TypesInfo
 	e = ast.Unparen(e)
@@ -401,16 +402,26 @@ func (ix *index) gvrResource(pkg *packages.Package, e ast.Expr, depth int) fact.
 		if depth > maxOriginDepth {
 			return fact.Resource{}
 		}
-		if v := varOf(info, x); v != nil {
-			for _, o := range ix.originsOf(v) {
-				if o.index == 0 {
-					if r := ix.gvrResource(o.pkg, o.expr, depth+1); r.Resource != "" {
-						return r
-					}
-				}
-			}
+		// A variable or parameter names a resource when every value it is
+		// given names the same one: a value found at run time (the
+		// namespace deleter's gvr, ranging over what discovery returns)
+		// beside a constant one leaves it unknown, not the constant's.
+		v := varOf(info, x)
+		if v == nil {
+			return fact.Resource{}
 		}
-		return fact.Resource{}
+		var got fact.Resource
+		for i, o := range ix.originsOf(v) {
+			if o.index != 0 {
+				return fact.Resource{}
+			}
+			r := ix.gvrResource(o.pkg, o.expr, depth+1)
+			if r.Resource == "" || i > 0 && r != got {
+				return fact.Resource{}
+			}
+			got = r
+		}
+		return got
 	default:
 		return fact.Resource{}
 	}

@@ -102,6 +102,9 @@ type index struct {
 	// built on first use (instances).
 	instOnce sync.Once
 	inst     map[*types.Func][]*types.TypeList
+	// cfgs holds the control-flow graphs the reaching-definitions walk
+	// built (reach.go).
+	cfgs cfgCache
 }
 
 // indexPass builds the index; the discovery passes require it, so it is

@@ -610,7 +610,8 @@ func (ld *loader) check(p *lpkg) {
 	_ = types.NewChecker(tc, ld.prog.Fset, p.pkg.Types, p.pkg.TypesInfo).Files(p.pkg.Syntax)
 	if !p.root {
 		// Dependency syntax is dropped once checked: keeping it (bodies
-		// emptied) costs ~450 MB of peak RSS on DefaultRoots. Positions
+		// emptied) is a large part of peak RSS on DefaultRoots
+		// (bench/README.md). Positions
 		// live on in the FileSet, and Program.DeclLoc gives the spans of
 		// in-tree declarations from the symbol index.
 		p.pkg.Syntax = nil

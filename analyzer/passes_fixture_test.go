@@ -167,6 +167,11 @@ func renderEvent(e fact.Event) string {
 	if len(e.Dynamic) > 0 {
 		s += fmt.Sprintf(" dynamic=%s types=%q reasons=%q messages=%q", strings.Join(e.Dynamic, ","), e.TypeValues, e.ReasonValues, e.MessageValues)
 	}
+	for _, f := range []struct{ name, field string }{{"typeField", e.TypeField}, {"reasonField", e.ReasonField}, {"messageField", e.MessageField}} {
+		if f.field != "" {
+			s += " " + f.name + "=" + f.field
+		}
+	}
 	if e.Forwards {
 		s += " forwards"
 	}

@@ -24,7 +24,9 @@ import (
 //     (Client[T], ClientWithList[T, L], …), the resource read from T;
 //   - a dynamic or metadata client (k8s.io/client-go/dynamic,
 //     k8s.io/client-go/metadata), the resource read from the constant GVR
-//     passed to Resource(gvr) in the same expression.
+//     passed to Resource(gvr) in the same expression; when the GVR is not
+//     told (a parameter also given what discovery returns, as in the
+//     namespace deleter), the write is marked ResourceDynamic.
 //
 // Reads (Get, List, Watch, ProxyGet, GetLogs, …) are not writes.
 //
@@ -143,16 +145,24 @@ func (ix *index) callWrites(c staticCall) []fact.Write {
 	if client == "ScaleInterface" && sub == "" {
 		sub = "scale"
 	}
+	// A dynamic or metadata client whose GroupVersionResource the code
+	// does not tell writes a resource known only at run time.
+	dyn := false
+	if n := namedOf(sel.Recv()); n != nil && n.Obj().Pkg() != nil {
+		p := n.Obj().Pkg().Path()
+		dyn = p == dynamicPkg || p == metadataPkg
+	}
 	var out []fact.Write
 	for _, res := range resources {
 		out = append(out, fact.Write{
-			Caller:      u.ref,
-			At:          ix.prog.Loc(call.Pos(), call.End()),
-			Resource:    res,
-			Verb:        strings.ToLower(fn.Name()),
-			Subresource: sub,
-			APIVerb:     apiVerb,
-			Via:         viaOf(recvExpr, client, fn.Name()),
+			Caller:          u.ref,
+			At:              ix.prog.Loc(call.Pos(), call.End()),
+			Resource:        res,
+			Verb:            strings.ToLower(fn.Name()),
+			Subresource:     sub,
+			APIVerb:         apiVerb,
+			ResourceDynamic: dyn && res.Resource == "",
+			Via:             viaOf(recvExpr, client, fn.Name()),
 		})
 	}
 	return out

@@ -30,10 +30,10 @@ import (
 //	jq -c '.calls as $c | .calls = [$c.callers[] as [$f, $p, $cs] | $cs[] as [$t, $s, $e, $k]
 //	  | {from: $c.symbols[$f], to: $c.symbols[$t], at: {path: $p, start: $s, end: $e}, kind: $k}]'
 //
-// Written this way the call graph is 3 MB of JSON instead of 11.4
-// (v1.37.2) and compresses to a quarter less (zstd) or a third (gzip):
-// the symbols, 70 bytes each on average and named again and again across
-// the file, are named once. ReadJSON reads either form.
+// Written this way the call graph's JSON is a fraction of the plain
+// form's and compresses smaller too: the symbols, long and named again
+// and again across the file, are named once (bench/README.md has the
+// figures). ReadJSON reads either form.
 
 // compactFacts is Facts with its Calls shadowed by the compact call graph
 // (encoding/json lets the shallower field win, and orders it after every

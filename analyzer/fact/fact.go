@@ -7,7 +7,7 @@ package fact
 // SchemaVersion is the version of the facts.json schema and of the facts
 // cache. Bump it whenever a field is added, removed or changes meaning: the
 // cache key includes it, so stale caches are ignored rather than misread.
-const SchemaVersion = 8
+const SchemaVersion = 9
 
 // Location is a span of lines in a file of the tree.
 type Location struct {
@@ -145,7 +145,9 @@ type Write struct {
 	APIVerb string `json:"apiVerb"`
 	// ResourceDynamic is set when the resource is known only at run time:
 	// a cli-runtime resource.Helper write (kubectl's, of the objects in its
-	// files), a REST request whose Resource(…) is not a constant. Resource
+	// files), a REST request whose Resource(…) is not a constant, a dynamic
+	// or metadata client's write whose GroupVersionResource the code does
+	// not tell (the namespace deleter's, the garbage collector's). Resource
 	// is then empty. (Schema 5.)
 	ResourceDynamic bool `json:"resourceDynamic,omitempty"`
 	// Via is the client method called, "CoreV1().Pods().Create", as the
@@ -220,6 +222,16 @@ type Event struct {
 	TypeValues    []string `json:"typeValues,omitempty"`
 	ReasonValues  []string `json:"reasonValues,omitempty"`
 	MessageValues []string `json:"messageValues,omitempty"`
+	// TypeField, ReasonField and MessageField name the struct field the
+	// argument's listed values came from ("JobCondition.Reason" for the
+	// job controller's finishedCond.Reason): those are every value the
+	// field is given anywhere in the roots, whichever object holds it, so
+	// not all of them need reach this call; a reader should say so.
+	// Empty when the values are those that reach a variable or parameter
+	// at this call. (Schema 9.)
+	TypeField    string `json:"typeField,omitempty"`
+	ReasonField  string `json:"reasonField,omitempty"`
+	MessageField string `json:"messageField,omitempty"`
 	// Forwards is set on a recorder call inside a method that is itself a
 	// recorder (a wrapper implementing EventRecorder, as the kubelet's
 	// innerEventRecorder does): its arguments are its own parameters, and

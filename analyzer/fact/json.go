@@ -12,7 +12,7 @@ import (
 // the two apart.
 //
 // It is compact, not indented: indented, a real release's facts are half
-// again as large (13 MB against 9), and tools read it, not people. <, >
+// again as large (bench/README.md), and tools read it, not people. <, >
 // and & are escaped as encoding/json does by default, so the file is safe
 // to serve beside HTML.
 func (f *Facts) WriteJSON(w io.Writer) error {

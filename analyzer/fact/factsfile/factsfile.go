@@ -20,8 +20,8 @@ const Name = "facts.json.zst"
 // github.com/klauspost/compress/zstd at its best level, one goroutine,
 // EncodeAll (one frame, its content size in the header, a checksum): the
 // same facts make the same bytes, whatever the machine, with one version
-// of the library. Its window is the default 8 MB, more than a release's
-// compact JSON, so a decoder needs no more memory than that.
+// of the library. Its window is the library's default, larger than a
+// release's compact JSON, so a decoder needs no more memory than that.
 func Encode(f *fact.Facts) ([]byte, error) {
 	js, err := compactJSON(f)
 	if err != nil {
@@ -173,8 +173,8 @@ func read(r io.Reader, ref []byte) (*fact.Facts, error) {
 // isPatchFrame tells, from its header, a frame EncodePatch writes: not a
 // single segment, its window larger than its content. Other encoders, and
 // Encode, write a frame of a known size that fits its window as a single
-// segment; one of less than 1 KB may state a window larger than it, but
-// is not facts. Read uses it only to name what a frame it cannot decode
+// segment; one smaller than zstd.MinWindowSize may state a window larger
+// than it, but is not facts. Read uses it only to name what a frame it cannot decode
 // is.
 func isPatchFrame(h zstd.Header) bool {
 	return !h.Skippable && !h.SingleSegment && h.DictionaryID == 0 && h.HasFCS &&

@@ -42,8 +42,9 @@ func (c *Controller) shapes(obj runtime.Object, name string, err error, failed b
 		eventType = v1.EventTypeWarning
 	}
 	c.recorder.Eventf(obj, eventType, reasonSynced, "%s", msg) // want event "record.Eventf  \"Synced\" reasonExpr=reasonSynced message=\"Object %s synced\" dynamic=type types=[\"Normal\" \"Warning\"] reasons=[] messages=[] caller"
-	// A field: the values assigned to it anywhere in the roots.
-	c.recorder.Event(obj, v1.EventTypeWarning, c.cond.Reason, fmt.Sprint("Condition ", c.cond.Reason)) // want event "record.Event Warning \"\" reasonExpr=c.cond.Reason message=\"Condition %v\" dynamic=reason types=[] reasons=[\"Backoff\" \"DeadlineExceeded\"] messages=[] caller"
+	// A field: the values assigned to it anywhere in the roots, whichever
+	// object holds it; reasonField says so.
+	c.recorder.Event(obj, v1.EventTypeWarning, c.cond.Reason, fmt.Sprint("Condition ", c.cond.Reason)) // want event "record.Event Warning \"\" reasonExpr=c.cond.Reason message=\"Condition %v\" dynamic=reason types=[] reasons=[\"Backoff\" \"DeadlineExceeded\"] messages=[] reasonField=condition.Reason caller"
 	// events/v1: regarding, related, type, reason, action, note.
 	c.events.Eventf(obj, nil, v1.EventTypeNormal, "Scheduled", "Binding", "Assigned %s", name) // want event "events.Eventf Normal \"Scheduled\" reasonExpr=\"Scheduled\" message=\"Assigned %s\" action=Binding caller"
 }
@@ -99,4 +100,73 @@ func (w *wrapper) Eventf(object runtime.Object, eventtype, reason, messageFmt st
 }
 
 func (w *wrapper) AnnotatedEventf(object runtime.Object, annotations map[string]string, eventtype, reason, messageFmt string, args ...interface{}) {
+}
+
+// finished has the job controller's shape: a local reason assigned in
+// several branches. Only the assignments that reach the recorder call on
+// some path are its values: "Suspended" is returned before the call,
+// "Skipped" continues the loop, and "Pending" is assigned again on every
+// path to the call.
+func (c *Controller) finished(obj runtime.Object, suspended, deadline bool, pods []string) {
+	reason := "Pending"
+	for _, p := range pods {
+		if p == "" {
+			reason = "Skipped"
+			continue
+		}
+	}
+	if suspended {
+		reason = "Suspended"
+		c.recorder.Event(obj, v1.EventTypeNormal, reason, "Job suspended") // want event "record.Event Normal \"Suspended\" reasonExpr=reason message=\"Job suspended\" caller"
+		return
+	}
+	if deadline {
+		reason = "DeadlineExceeded"
+	} else {
+		reason = "BackoffLimitExceeded"
+	}
+	c.recorder.Event(obj, v1.EventTypeWarning, reason, "Job failed") // want event "record.Event Warning \"\" reasonExpr=reason message=\"Job failed\" dynamic=reason types=[] reasons=[\"BackoffLimitExceeded\" \"DeadlineExceeded\"] messages=[] caller"
+}
+
+// jobCondition, newJobCondition, ensureSuspended and recordFinished have
+// the job controller's own shape (recordJobFinished): the failed-job
+// event's reason is a field of the condition it is handed, and the
+// values listed are every reason any jobCondition is given, the
+// suspended condition's among them; reasonField says they are the
+// field's, not those that reach the call.
+type jobCondition struct {
+	Type   string
+	Reason string
+}
+
+func newJobCondition(typ, reason string) *jobCondition {
+	return &jobCondition{Type: typ, Reason: reason}
+}
+
+func ensureSuspended(conds []jobCondition) []jobCondition {
+	return append(conds, *newJobCondition("Suspended", "JobSuspended"))
+}
+
+func (c *Controller) syncJob(obj runtime.Object, deadline bool) {
+	finished := newJobCondition("Complete", "CompletionsReached")
+	if deadline {
+		finished = newJobCondition("Failed", "DeadlineExceeded")
+	}
+	c.recordFinished(obj, finished)
+}
+
+func (c *Controller) recordFinished(obj runtime.Object, finishedCond *jobCondition) {
+	if finishedCond.Type != "Complete" {
+		c.recorder.Event(obj, v1.EventTypeWarning, finishedCond.Reason, "Job failed") // want event "record.Event Warning \"\" reasonExpr=finishedCond.Reason message=\"Job failed\" dynamic=reason types=[] reasons=[\"CompletionsReached\" \"DeadlineExceeded\" \"JobSuspended\"] messages=[] reasonField=jobCondition.Reason caller"
+	}
+}
+
+// retried assigns its reason after the call in a loop: the next turn's
+// call sees it, so both values reach.
+func (c *Controller) retried(obj runtime.Object, pods []string) {
+	reason := "FirstTry"
+	for range pods {
+		c.recorder.Event(obj, v1.EventTypeWarning, reason, "Retrying") // want event "record.Event Warning \"\" reasonExpr=reason message=\"Retrying\" dynamic=reason types=[] reasons=[\"FirstTry\" \"Retried\"] messages=[] caller"
+		reason = "Retried"
+	}
 }

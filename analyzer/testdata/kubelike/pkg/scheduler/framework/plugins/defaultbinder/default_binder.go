@@ -6,6 +6,7 @@ import (
 	v1 "k8s.io/api/core/v1"
 	policyv1 "k8s.io/api/policy/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/dynamic"
 	clientset "k8s.io/client-go/kubernetes"
@@ -36,3 +37,17 @@ func (b DefaultBinder) others(ctx context.Context, dyn dynamic.Interface) {
 }
 
 var podsGVR = v1.SchemeGroupVersion.WithResource("pods")
+
+// The namespace deleter's shape: a helper deletes through a dynamic
+// client with the GVR it is given, pods first and then every resource
+// discovery returns. The resource is known only at run time, not pods.
+func (b DefaultBinder) deleteAll(ctx context.Context, dyn dynamic.Interface, discovered map[schema.GroupVersionResource]bool) {
+	b.deleteResource(ctx, dyn, podsGVR)
+	for gvr := range discovered {
+		b.deleteResource(ctx, dyn, gvr)
+	}
+}
+
+func (b DefaultBinder) deleteResource(ctx context.Context, dyn dynamic.Interface, gvr schema.GroupVersionResource) {
+	_ = dyn.Resource(gvr).Namespace("ns").Delete(ctx, "p", metav1.DeleteOptions{}) // want write " delete apiVerb=delete group= version= kind= via=Resource().Namespace().Delete caller=defaultbinder.DefaultBinder.deleteResource dynamic"
+}
