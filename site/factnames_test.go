@@ -51,6 +51,7 @@ func TestEventsPageDynamic(t *testing.T) {
 		e.Type, e.TypeExpr, e.Reason, e.ReasonExpr, e.Message, e.MessageExpr = "", "eventType", "", "reason", "", "msg"
 		e.Dynamic = []string{"type", "reason", "message"}
 		e.TypeValues, e.ReasonValues, e.MessageValues = []string{"Normal", "Warning"}, []string{"ScalingReplicaSet"}, []string{"Scaled <b>up</b> %s"}
+		e.ReasonField, e.MessageField = "JobCondition.Reason", "JobCondition.Message"
 		in.Facts.Events = append(in.Facts.Events, e)
 	})
 	page := readTree(t, out)["events.html"]
@@ -60,6 +61,8 @@ func TestEventsPageDynamic(t *testing.T) {
 		`<code class="msg">Scaled &lt;b&gt;up&lt;/b&gt; %s</code>`,
 		`set at run time:</span> <code class="expr">msg</code>`,
 		`Explained in:</span><br><a class="steplink" href="walkthroughs/deployment.html#`,
+		// Values a field is given anywhere are said to be that.
+		`<span class="meta">Not every value listed reaches this call: they are all the values the code gives <code>JobCondition.Reason</code> <code>JobCondition.Message</code></span>`,
 	} {
 		if !strings.Contains(page, want) {
 			t.Errorf("events.html lacks %s", want)

@@ -2,6 +2,7 @@ package site
 
 import (
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/kubewalk/kubewalk/analyzer/fact"
@@ -63,8 +64,11 @@ type eventRow struct {
 	// run time; the Values are what reaches them, as far as the code tells.
 	TypeExpr, MessageExpr                   string
 	TypeValues, ReasonValues, MessageValues []string
-	Caller                                  funcView
-	At                                      locView
+	// Fields name the struct fields some of the Values came from: every
+	// value such a field is given, not only what reaches this call.
+	Fields []string
+	Caller funcView
+	At     locView
 	// Steps are the walkthrough steps that cite the call site.
 	Steps []stepLink
 }
@@ -244,6 +248,7 @@ func (v views) eventRow(e fact.Event) eventRow {
 		Recorder: e.Recorder, Method: e.Method,
 		TypeExpr: e.TypeExpr, MessageExpr: e.MessageExpr,
 		TypeValues: e.TypeValues, ReasonValues: e.ReasonValues, MessageValues: e.MessageValues,
+		Fields: fieldsOf(e),
 		Caller: v.fn(e.Caller, ""),
 		At:     v.loc(e.At),
 	}
@@ -271,4 +276,16 @@ func (v views) facts(hs []fact.HandlerRegistration, es []fact.Event, ws []fact.W
 		f.Writes = append(f.Writes, v.writeRow(w))
 	}
 	return f
+}
+
+// fieldsOf lists the struct fields an event's argument values came from
+// (fact.Event.TypeField and the others), each once.
+func fieldsOf(e fact.Event) []string {
+	var out []string
+	for _, f := range []string{e.TypeField, e.ReasonField, e.MessageField} {
+		if f != "" && !slices.Contains(out, f) {
+			out = append(out, f)
+		}
+	}
+	return out
 }
