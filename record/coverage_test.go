@@ -1,10 +1,12 @@
 package record
 
 import (
+	"bytes"
 	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -96,7 +98,7 @@ func TestCoveragePhases(t *testing.T) {
 		os.MkdirAll(filepath.Join(dir, d), 0o755)
 	}
 	ctx := context.Background()
-	r := &run{dir: dir, grace: time.Second, cover: newCoverRun(ctx, filepath.Join(dir, "cover"), "go")}
+	r := &run{dir: dir, grace: time.Second, cover: newCoverRun(ctx, filepath.Join(dir, "cover"))}
 	r.cover.start = time.Now()
 	defer r.cover.stop()
 	defer r.stopAll()
@@ -171,6 +173,56 @@ func TestCoveragePhases(t *testing.T) {
 	}
 	if len(c.Hits) != 2 {
 		t.Errorf("hits = %+v, want the two phases in which something ran", c.Hits)
+	}
+
+	// What Run read of the snapshots is what go tool covdata textfmt
+	// shows of them.
+	cc := newCoverCounts()
+	for i, name := range names {
+		snap := filepath.Join(dir, "cover", "kube-scheduler", strconv.Itoa(i+1))
+		out := filepath.Join(t.TempDir(), "counters.txt")
+		if b, err := exec.Command("go", "tool", "covdata", "textfmt", "-i="+snap, "-o="+out).CombinedOutput(); err != nil {
+			t.Fatalf("covdata: %v\n%s", err, b)
+		}
+		text, err := os.ReadFile(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := cc.add(name, "kube-scheduler", bytes.NewReader(text)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if diff := cmp.Diff(cc.coverage(c.Phases, Programs), c); diff != "" {
+		t.Errorf("covdata textfmt (-) and kubewalk (+) read the snapshots differently:\n%s", diff)
+	}
+
+	// A file cut short, at any length, is an error, not a panic.
+	snap := filepath.Join(dir, "cover", "kube-scheduler", "1")
+	metas, counters, err := covFiles(snap)
+	if err != nil || len(metas) != 1 || len(counters) != 1 {
+		t.Fatalf("snapshot files: %v %v %v", metas, counters, err)
+	}
+	for _, f := range metas {
+		data, _ := os.ReadFile(f)
+		if _, err := parseCovMeta(data); err != nil {
+			t.Fatal(err)
+		}
+		for n := range len(data) {
+			if _, err := parseCovMeta(data[:n]); err == nil {
+				t.Errorf("meta-data cut to %d of %d bytes read", n, len(data))
+			}
+		}
+	}
+	data, _ := os.ReadFile(counters[0])
+	none := func(string) error { return nil }
+	each := func(uint32, uint32, []uint32) error { return nil }
+	if _, err := parseCovCounters(data, none, each); err != nil {
+		t.Fatal(err)
+	}
+	for n := range len(data) {
+		if _, err := parseCovCounters(data[:n], none, each); err == nil {
+			t.Errorf("counters cut to %d of %d bytes read", n, len(data))
+		}
 	}
 }
 

@@ -103,7 +103,8 @@
 // counted main package and the cover tool ignores go build -overlay.
 //
 // Run then ends a phase at each boundary of the scenario: it signals every
-// running program and waits for their "done" files. kubectl, which exits
+// running program and waits for their "done" files (looked for every few
+// milliseconds: a snapshot takes that long). kubectl, which exits
 // after each command, writes its counters at exit into the phase's
 // directory (GOCOVERDIR). The phases are
 //
@@ -120,9 +121,13 @@
 // recording says so in Coverage.Note. Several boundaries passed at one
 // poll make empty phases.
 //
-// Each phase's snapshots are read with go tool covdata textfmt
-// (RunOptions.Go) while the scenario goes on, one at a time, and
-// Recording.Coverage holds the result: blocks listed once per file
+// Each phase's snapshots are read while the scenario goes on, one at a
+// time and without holding up the next boundary's check, by kubewalk
+// itself (covfile.go: the meta-data and counter files as Go's
+// internal/coverage writes them, version 1; a program's meta-data is
+// decoded once per run, a snapshot's counters cost what ran), and
+// Recording.Coverage holds the result, what go tool covdata textfmt
+// would show of the same files: blocks listed once per file
 // (Coverage.Files: repository paths as the analyzer's, lines as
 // differences, no columns), and per phase and program the blocks that ran
 // with their counts (Coverage.Hits, sparse). A file counted but never run
