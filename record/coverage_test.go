@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/kubewalk/kubewalk/source"
 )
 
 // tinyMain is a program built with coverage counters on tinyWork and
@@ -318,5 +320,44 @@ func TestParseTextfmtLineRejects(t *testing.T) {
 		if _, _, _, err := parseTextfmtLine(s); err == nil {
 			t.Errorf("%q read as a coverage line", s)
 		}
+	}
+}
+
+// CoverPackages counts the analyzer's roots that lie in the tree's
+// Kubernetes modules, k8s.io/api's and other modules' left out, and
+// without roots every package of those modules.
+func TestCoverPackages(t *testing.T) {
+	base := t.TempDir()
+	for name, data := range map[string]string{
+		"go.work":           "go 1.26.0\n\nuse (\n\t./kubernetes\n\t./kubernetes/staging/src/k8s.io/api\n\t./kubernetes/staging/src/k8s.io/client-go\n)\n",
+		"kubernetes/go.mod": "module k8s.io/kubernetes\n",
+		"kubernetes/staging/src/k8s.io/api/go.mod":       "module k8s.io/api\n",
+		"kubernetes/staging/src/k8s.io/client-go/go.mod": "module k8s.io/client-go\n",
+	} {
+		if err := writeFile(filepath.Join(base, filepath.FromSlash(name)), []byte(data)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tree := &source.Tree{Dir: filepath.Join(base, "kubernetes"), Tag: "v1.37.2", Env: []string{"GOWORK=" + filepath.Join(base, "go.work")}}
+	for _, tc := range []struct {
+		roots []string
+		want  []string
+	}{
+		{nil, []string{"k8s.io/client-go/...", "k8s.io/kubernetes/cmd/...", "k8s.io/kubernetes/pkg/...", "k8s.io/kubernetes/plugin/...", helperModule + "/..."}},
+		{
+			[]string{"./pkg/controller/...", "k8s.io/client-go/tools/cache", "k8s.io/api/core/v1", "github.com/x/y", "k8s.io/client-gox/z", "k8s.io/kubernetes/pkg/controller/...", "./cmd/kube-proxy/app"},
+			[]string{"k8s.io/client-go/tools/cache", "k8s.io/kubernetes/cmd/kube-proxy/app", "k8s.io/kubernetes/pkg/controller/...", helperModule + "/..."},
+		},
+	} {
+		got, err := CoverPackages(tree, tc.roots)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(tc.want, got); diff != "" {
+			t.Errorf("CoverPackages(%q) (-want +got):\n%s", tc.roots, diff)
+		}
+	}
+	if _, err := CoverPackages(tree, []string{"k8s.io/api/core/v1"}); err == nil {
+		t.Error("roots in no counted module gave patterns")
 	}
 }

@@ -90,9 +90,16 @@
 //
 // With BuildOptions.Coverage (kubewalk record's default), Build compiles
 // the programs with Go's coverage counters (go build -cover
-// -covermode=atomic -coverpkg=…, CoverPackages: the kubernetes module's
-// cmd, pkg and plugin packages and the staging modules but k8s.io/api),
-// cached apart from the plain build under a name ending in -cover. Each
+// -covermode=atomic -coverpkg=…, CoverPackages), cached apart from the
+// plain build under a name ending in -cover. The packages counted are
+// BuildOptions.CoverRoots, which kubewalk record sets to the analyzer's
+// roots and the walkthroughs' packages: the code the site shows and
+// `kubewalk list coverage` lists (record does not import the analyzer;
+// its caller passes them in). Every other package is compiled as in the
+// plain programs, which keeps the build, the programs' counting and the
+// recording smaller; without CoverRoots every package of the kubernetes
+// module's cmd, pkg and plugin trees and of the staging modules but
+// k8s.io/api is counted. Each
 // main package holds kubewalk's hook (coverhook/kubewalk_cover.go.txt):
 // on SIGUSR1 it writes the program's counters into
 // $KUBEWALK_COVERDIR/<n> with runtime/coverage.WriteMetaDir and

@@ -29,7 +29,7 @@ func e2eBinaries(t *testing.T) *Binaries {
 	if err != nil {
 		t.Fatal(err)
 	}
-	bins, err := Build(ctx, tree, BuildOptions{CacheDir: cache, Coverage: true, Logf: t.Logf})
+	bins, err := Build(ctx, tree, BuildOptions{CacheDir: cache, Coverage: true, CoverRoots: coverRoots(t, tree, cache), Logf: t.Logf})
 	if err != nil {
 		t.Fatal(err)
 	}
