@@ -99,7 +99,8 @@ func BenchmarkBuildCold(b *testing.B) { benchBuildCold(b, false) }
 func BenchmarkBuildColdCoverage(b *testing.B) { benchBuildCold(b, true) }
 
 func benchBuildCold(b *testing.B, coverage bool) {
-	tree, _ := benchTree(b)
+	tree, shared := benchTree(b)
+	roots := coverRoots(b, tree, shared)
 	goroot, err := goEnv(context.Background(), "go", "GOROOT")
 	if err != nil {
 		b.Fatal(err)
@@ -110,7 +111,11 @@ func benchBuildCold(b *testing.B, coverage bool) {
 		cache := b.TempDir()
 		stop := peakRSS(goroot)
 		b.StartTimer()
-		if _, err := Build(context.Background(), tree, BuildOptions{CacheDir: cache, Coverage: coverage, Logf: b.Logf}); err != nil {
+		opts := BuildOptions{CacheDir: cache, Coverage: coverage, Logf: b.Logf}
+		if coverage {
+			opts.CoverRoots = roots
+		}
+		if _, err := Build(context.Background(), tree, opts); err != nil {
 			b.Fatal(err)
 		}
 		b.ReportMetric(stop(), "peak-RSS-MB")
@@ -125,13 +130,17 @@ func BenchmarkRecordCached(b *testing.B) { benchRecordCached(b, false) }
 
 // BenchmarkRecordCachedCoverage is BenchmarkRecordCached with the
 // programs built with coverage counters: a snapshot of every program at
-// each phase boundary, read with go tool covdata. coverage-KB is what the
+// each phase boundary, read while the scenario goes on. coverage-KB is what the
 // coverage adds to the recording's JSON (target: 2 MB at most).
 func BenchmarkRecordCachedCoverage(b *testing.B) { benchRecordCached(b, true) }
 
 func benchRecordCached(b *testing.B, coverage bool) {
 	tree, cache := benchTree(b)
-	bins, err := Build(context.Background(), tree, BuildOptions{CacheDir: cache, Coverage: coverage, Logf: b.Logf})
+	opts := BuildOptions{CacheDir: cache, Coverage: coverage, Logf: b.Logf}
+	if coverage {
+		opts.CoverRoots = coverRoots(b, tree, cache)
+	}
+	bins, err := Build(context.Background(), tree, opts)
 	if err != nil {
 		b.Fatal(err)
 	}

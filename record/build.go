@@ -71,6 +71,11 @@ type BuildOptions struct {
 	// demand, cached apart from the plain build as
 	// <CacheDir>/record/bin/<tag>/<go version>-<hash>-cover/.
 	Coverage bool
+	// CoverRoots are the packages to count with Coverage: the analyzer's
+	// roots, whose code the site shows (CoverPackages). Empty counts
+	// every package of the tree's Kubernetes modules the programs import.
+	// The hash of the build covers them.
+	CoverRoots []string
 	// Logf reports progress; nil is silent.
 	Logf func(format string, args ...any)
 }
@@ -113,7 +118,7 @@ func Build(ctx context.Context, tree *source.Tree, opts BuildOptions) (*Binaries
 	}
 	var coverPkgs []string
 	if opts.Coverage {
-		if coverPkgs, err = CoverPackages(tree); err != nil {
+		if coverPkgs, err = CoverPackages(tree, opts.CoverRoots); err != nil {
 			return nil, err
 		}
 		sum = coverSum(sum, coverPkgs)

@@ -153,8 +153,9 @@ type coverBlock struct {
 	startLine, startCol, endLine, endCol int
 }
 
-// coverCounts gathers counters read from covdata textfmt output: which
-// blocks each program counted, and how often each ran per phase.
+// coverCounts gathers counters read from the programs' coverage files
+// (or covdata textfmt output of them): which blocks each program
+// counted, and how often each ran per phase.
 type coverCounts struct {
 	stmts map[coverBlock]int
 	// files a program counted.
@@ -190,16 +191,11 @@ func generated(p string) bool {
 
 // add reads one covdata textfmt output (a "mode:" line, then
 // "file:startLine.startCol,endLine.endCol stmts count" lines) as what
-// program counted in phase.
+// program counted in phase. Run reads the programs' files itself
+// (addMeta, addCounters); the text is what go tool covdata shows of them.
 func (cc *coverCounts) add(phase, program string, r io.Reader) error {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64*1024), 1024*1024)
-	files := cc.files[program]
-	if files == nil {
-		files = map[string]bool{}
-		cc.files[program] = files
-	}
-	hits := cc.hits[[2]string{phase, program}]
 	for line := 1; sc.Scan(); line++ {
 		s := sc.Text()
 		if line == 1 && strings.HasPrefix(s, "mode: ") || s == "" {
@@ -214,18 +210,67 @@ func (cc *coverCounts) add(phase, program string, r io.Reader) error {
 			continue
 		}
 		b.path = p
-		files[p] = true
-		cc.stmts[b] = stmts
-		if count == 0 {
-			continue
-		}
-		if hits == nil {
-			hits = map[coverBlock]int64{}
-			cc.hits[[2]string{phase, program}] = hits
-		}
-		hits[b] += count
+		cc.counted(program, b, stmts)
+		cc.ran(phase, program, b, count)
 	}
 	return sc.Err()
+}
+
+// counted notes that program counts block b of stmts statements.
+func (cc *coverCounts) counted(program string, b coverBlock, stmts int) {
+	files := cc.files[program]
+	if files == nil {
+		files = map[string]bool{}
+		cc.files[program] = files
+	}
+	files[b.path] = true
+	cc.stmts[b] = stmts
+}
+
+// ran adds count runs of block b to program's in phase.
+func (cc *coverCounts) ran(phase, program string, b coverBlock, count int64) {
+	if count == 0 {
+		return
+	}
+	k := [2]string{phase, program}
+	hits := cc.hits[k]
+	if hits == nil {
+		hits = map[coverBlock]int64{}
+		cc.hits[k] = hits
+	}
+	hits[b] += count
+}
+
+// addMeta notes every block program's meta-data lists as counted, run
+// or not, as covdata textfmt lists them with a count of 0.
+func (cc *coverCounts) addMeta(program string, m *covMeta) {
+	for _, funcs := range m.pkgs {
+		for _, f := range funcs {
+			for i, b := range f.blocks {
+				if b.path != "" {
+					cc.counted(program, b, f.stmts[i])
+				}
+			}
+		}
+	}
+}
+
+// addCounters adds one function's counters, as a counter file of
+// program's in phase holds them, to its blocks in m.
+func (cc *coverCounts) addCounters(phase, program string, m *covMeta, pkg, fun uint32, counters []uint32) error {
+	if int(pkg) >= len(m.pkgs) || int(fun) >= len(m.pkgs[pkg]) {
+		return fmt.Errorf("counters of function %d of package %d, which the meta-data does not list", fun, pkg)
+	}
+	f := m.pkgs[pkg][fun]
+	if len(counters) > len(f.blocks) {
+		return fmt.Errorf("%d counters for function %d of package %d, which has %d blocks", len(counters), fun, pkg, len(f.blocks))
+	}
+	for i, n := range counters {
+		if b := f.blocks[i]; b.path != "" {
+			cc.ran(phase, program, b, int64(n))
+		}
+	}
+	return nil
 }
 
 // parseTextfmtLine reads "file:12.34,15.2 3 7".

@@ -1,16 +1,20 @@
 package record
 
 import (
+	"bytes"
 	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/kubewalk/kubewalk/source"
 )
 
 // tinyMain is a program built with coverage counters on tinyWork and
@@ -96,7 +100,7 @@ func TestCoveragePhases(t *testing.T) {
 		os.MkdirAll(filepath.Join(dir, d), 0o755)
 	}
 	ctx := context.Background()
-	r := &run{dir: dir, grace: time.Second, cover: newCoverRun(ctx, filepath.Join(dir, "cover"), "go")}
+	r := &run{dir: dir, grace: time.Second, cover: newCoverRun(ctx, filepath.Join(dir, "cover"))}
 	r.cover.start = time.Now()
 	defer r.cover.stop()
 	defer r.stopAll()
@@ -171,6 +175,56 @@ func TestCoveragePhases(t *testing.T) {
 	}
 	if len(c.Hits) != 2 {
 		t.Errorf("hits = %+v, want the two phases in which something ran", c.Hits)
+	}
+
+	// What Run read of the snapshots is what go tool covdata textfmt
+	// shows of them.
+	cc := newCoverCounts()
+	for i, name := range names {
+		snap := filepath.Join(dir, "cover", "kube-scheduler", strconv.Itoa(i+1))
+		out := filepath.Join(t.TempDir(), "counters.txt")
+		if b, err := exec.Command("go", "tool", "covdata", "textfmt", "-i="+snap, "-o="+out).CombinedOutput(); err != nil {
+			t.Fatalf("covdata: %v\n%s", err, b)
+		}
+		text, err := os.ReadFile(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := cc.add(name, "kube-scheduler", bytes.NewReader(text)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if diff := cmp.Diff(cc.coverage(c.Phases, Programs), c); diff != "" {
+		t.Errorf("covdata textfmt (-) and kubewalk (+) read the snapshots differently:\n%s", diff)
+	}
+
+	// A file cut short, at any length, is an error, not a panic.
+	snap := filepath.Join(dir, "cover", "kube-scheduler", "1")
+	metas, counters, err := covFiles(snap)
+	if err != nil || len(metas) != 1 || len(counters) != 1 {
+		t.Fatalf("snapshot files: %v %v %v", metas, counters, err)
+	}
+	for _, f := range metas {
+		data, _ := os.ReadFile(f)
+		if _, err := parseCovMeta(data); err != nil {
+			t.Fatal(err)
+		}
+		for n := range len(data) {
+			if _, err := parseCovMeta(data[:n]); err == nil {
+				t.Errorf("meta-data cut to %d of %d bytes read", n, len(data))
+			}
+		}
+	}
+	data, _ := os.ReadFile(counters[0])
+	none := func(string) error { return nil }
+	each := func(uint32, uint32, []uint32) error { return nil }
+	if _, err := parseCovCounters(data, none, each); err != nil {
+		t.Fatal(err)
+	}
+	for n := range len(data) {
+		if _, err := parseCovCounters(data[:n], none, each); err == nil {
+			t.Errorf("counters cut to %d of %d bytes read", n, len(data))
+		}
 	}
 }
 
@@ -266,5 +320,44 @@ func TestParseTextfmtLineRejects(t *testing.T) {
 		if _, _, _, err := parseTextfmtLine(s); err == nil {
 			t.Errorf("%q read as a coverage line", s)
 		}
+	}
+}
+
+// CoverPackages counts the analyzer's roots that lie in the tree's
+// Kubernetes modules, k8s.io/api's and other modules' left out, and
+// without roots every package of those modules.
+func TestCoverPackages(t *testing.T) {
+	base := t.TempDir()
+	for name, data := range map[string]string{
+		"go.work":           "go 1.26.0\n\nuse (\n\t./kubernetes\n\t./kubernetes/staging/src/k8s.io/api\n\t./kubernetes/staging/src/k8s.io/client-go\n)\n",
+		"kubernetes/go.mod": "module k8s.io/kubernetes\n",
+		"kubernetes/staging/src/k8s.io/api/go.mod":       "module k8s.io/api\n",
+		"kubernetes/staging/src/k8s.io/client-go/go.mod": "module k8s.io/client-go\n",
+	} {
+		if err := writeFile(filepath.Join(base, filepath.FromSlash(name)), []byte(data)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tree := &source.Tree{Dir: filepath.Join(base, "kubernetes"), Tag: "v1.37.2", Env: []string{"GOWORK=" + filepath.Join(base, "go.work")}}
+	for _, tc := range []struct {
+		roots []string
+		want  []string
+	}{
+		{nil, []string{"k8s.io/client-go/...", "k8s.io/kubernetes/cmd/...", "k8s.io/kubernetes/pkg/...", "k8s.io/kubernetes/plugin/...", helperModule + "/..."}},
+		{
+			[]string{"./pkg/controller/...", "k8s.io/client-go/tools/cache", "k8s.io/api/core/v1", "github.com/x/y", "k8s.io/client-gox/z", "k8s.io/kubernetes/pkg/controller/...", "./cmd/kube-proxy/app"},
+			[]string{"k8s.io/client-go/tools/cache", "k8s.io/kubernetes/cmd/kube-proxy/app", "k8s.io/kubernetes/pkg/controller/...", helperModule + "/..."},
+		},
+	} {
+		got, err := CoverPackages(tree, tc.roots)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(tc.want, got); diff != "" {
+			t.Errorf("CoverPackages(%q) (-want +got):\n%s", tc.roots, diff)
+		}
+	}
+	if _, err := CoverPackages(tree, []string{"k8s.io/api/core/v1"}); err == nil {
+		t.Error("roots in no counted module gave patterns")
 	}
 }

@@ -6,12 +6,14 @@ import (
 	"encoding/hex"
 	"fmt"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
 
 	"golang.org/x/mod/modfile"
 
+	"github.com/kubewalk/kubewalk/analyzer/fact"
 	"github.com/kubewalk/kubewalk/source"
 )
 
@@ -47,15 +49,19 @@ var coverMains = []string{"cmd/kube-apiserver", "cmd/kube-controller-manager", "
 // the code generators and samples are not part of the programs.
 var coverSkip = []string{"k8s.io/api", "k8s.io/code-generator", "k8s.io/sample-apiserver", "k8s.io/sample-cli-plugin", "k8s.io/sample-controller"}
 
-// CoverPackages returns the -coverpkg patterns of a coverage build: the
-// kubernetes module's cmd, pkg and plugin trees (not test/ or hack/),
-// every staging module of the tree's workspace but coverSkip's, and
-// kubewalk's helper module, whose main packages must be counted for the
-// coverage runtime to start (the recording leaves the helper's files
-// out). Only the packages the programs import get counters; a pattern
-// matching none of them costs the go command a package load, nothing
-// more.
-func CoverPackages(tree *source.Tree) ([]string, error) {
+// CoverPackages returns the -coverpkg patterns of a coverage build.
+// With roots (BuildOptions.CoverRoots: the analyzer's, patterns relative
+// to the tree's root module such as ./pkg/controller/..., or import paths
+// and patterns), the patterns are those of the roots in the tree's
+// Kubernetes modules (the kubernetes module and every staging module of
+// the workspace but coverSkip's); without, the kubernetes module's cmd,
+// pkg and plugin trees (not test/ or hack/) and every such staging module
+// whole. Either way kubewalk's helper module is added, whose main packages
+// must be counted for the coverage runtime to start (the recording leaves
+// the helper's files out). Only the packages the programs import get
+// counters; a pattern matching none of them costs the go command a
+// package load, nothing more.
+func CoverPackages(tree *source.Tree, roots []string) ([]string, error) {
 	twork, err := treeWork(tree)
 	if err != nil {
 		return nil, err
@@ -68,7 +74,7 @@ func CoverPackages(tree *source.Tree) ([]string, error) {
 	if err != nil {
 		return nil, fmt.Errorf("record: %w", err)
 	}
-	var pats []string
+	var mods []string
 	for _, u := range wf.Use {
 		dir := u.Path
 		if !filepath.IsAbs(dir) {
@@ -78,12 +84,32 @@ func CoverPackages(tree *source.Tree) ([]string, error) {
 		if err != nil {
 			return nil, fmt.Errorf("record: %w", err)
 		}
-		mod := modfile.ModulePath(gomod)
-		switch {
-		case mod == "k8s.io/kubernetes":
-			pats = append(pats, mod+"/cmd/...", mod+"/pkg/...", mod+"/plugin/...")
-		case strings.HasPrefix(mod, "k8s.io/") && !slices.Contains(coverSkip, mod):
-			pats = append(pats, mod+"/...")
+		if mod := modfile.ModulePath(gomod); mod == "k8s.io/kubernetes" || strings.HasPrefix(mod, "k8s.io/") && !slices.Contains(coverSkip, mod) {
+			mods = append(mods, mod)
+		}
+	}
+	var pats []string
+	if len(roots) == 0 {
+		for _, mod := range mods {
+			if mod == "k8s.io/kubernetes" {
+				pats = append(pats, mod+"/cmd/...", mod+"/pkg/...", mod+"/plugin/...")
+			} else {
+				pats = append(pats, mod+"/...")
+			}
+		}
+	}
+	for _, r := range roots {
+		if rel, ok := strings.CutPrefix(r, "./"); ok {
+			r = "k8s.io/kubernetes/" + rel
+		}
+		// The module whose package the root is: the longest module path
+		// that prefixes it (k8s.io/kubernetes is not a prefix of a
+		// staging module's paths).
+		in := slices.ContainsFunc(mods, func(mod string) bool {
+			return r == mod || strings.HasPrefix(r, mod+"/")
+		})
+		if in && !slices.Contains(pats, r) {
+			pats = append(pats, r)
 		}
 	}
 	if len(pats) == 0 {
@@ -92,6 +118,57 @@ func CoverPackages(tree *source.Tree) ([]string, error) {
 	pats = append(pats, helperModule+"/...")
 	slices.Sort(pats)
 	return pats, nil
+}
+
+// CoverRoots returns roots (the analyzer's roots and the walkthroughs'
+// packages) with the packages of the files facts point the site's source
+// pages at: each handler registration, event, write and wiring, where it
+// is and the functions it names, as the site's factLocations lists them.
+// Some lie outside the roots (pkg/registry's strategies, apimachinery's
+// wait), and a source page without counters would show no marks.
+func CoverRoots(roots []string, f *fact.Facts) []string {
+	out := slices.Clone(roots)
+	add := func(l fact.Location) {
+		if l.Path == "" {
+			return
+		}
+		dir := path.Dir(l.Path)
+		pkg, ok := strings.CutPrefix(dir, "staging/src/")
+		if !ok {
+			pkg = "k8s.io/kubernetes/" + dir
+		}
+		if !slices.Contains(out, pkg) {
+			out = append(out, pkg)
+		}
+	}
+	for _, h := range f.Handlers {
+		add(h.At)
+		add(h.Caller.Decl)
+		for _, x := range []*fact.Handler{h.Add, h.Update, h.Delete, h.Filter} {
+			if x != nil {
+				add(x.Decl)
+			}
+		}
+	}
+	for _, e := range f.Events {
+		add(e.At)
+		add(e.Caller.Decl)
+	}
+	for _, w := range f.Writes {
+		add(w.At)
+		add(w.Caller.Decl)
+	}
+	for _, w := range f.Wirings {
+		add(w.At)
+		add(w.Sync.Decl)
+		for _, e := range w.Enqueuers {
+			add(e.Decl)
+		}
+		if w.Worker != nil {
+			add(w.Worker.Decl)
+		}
+	}
+	return out
 }
 
 // coverSum extends the plain build's hash by what a coverage build adds:

@@ -1,12 +1,10 @@
 package record
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"sync"
@@ -18,34 +16,35 @@ import (
 
 // coverRun takes the counters of a run whose programs count coverage: a
 // snapshot of every running program at each phase boundary, into
-// <run dir>/cover/<program>/<phase number>/, each read with go tool
-// covdata while the scenario goes on (a phase's snapshots are complete
-// when it ends).
+// <run dir>/cover/<program>/<phase number>/, each read while the
+// scenario goes on (a phase's snapshots are complete when it ends).
 type coverRun struct {
 	dir string
 	// phases are the boundaries so far: a name and when it was observed.
 	phases []phaseMark
 	start  time.Time
 
-	// reads reads the snapshots, one covdata at a time, so that the
-	// programs of the run keep a core; cancel stops them (Run's end).
+	// reads reads the snapshots, one at a time (mu), without holding up
+	// the phase that asked; cancel stops them (Run's end).
 	reads   *errgroup.Group
 	readCtx context.Context
 	cancel  context.CancelFunc
-	goCmd   string
 	mu      sync.Mutex
 	cc      *coverCounts
+	// metas are the programs' meta-data by hash, decoded once; listed
+	// the programs whose meta-data cc has.
+	metas  map[string]*covMeta
+	listed map[[2]string]bool
 }
 
 // newCoverRun starts taking counters into dir; stop must be called.
-func newCoverRun(ctx context.Context, dir, goCmd string) *coverRun {
+func newCoverRun(ctx context.Context, dir string) *coverRun {
 	ctx, cancel := context.WithCancel(ctx)
 	g, gctx := errgroup.WithContext(ctx)
-	g.SetLimit(1)
-	return &coverRun{dir: dir, reads: g, readCtx: gctx, cancel: cancel, goCmd: goCmd, cc: newCoverCounts()}
+	return &coverRun{dir: dir, reads: g, readCtx: gctx, cancel: cancel, cc: newCoverCounts(), metas: map[string]*covMeta{}, listed: map[[2]string]bool{}}
 }
 
-// stop ends the reads still going and waits for their covdata to exit.
+// stop ends the reads still going and waits for them.
 func (c *coverRun) stop() {
 	c.cancel()
 	c.reads.Wait()
@@ -54,24 +53,77 @@ func (c *coverRun) stop() {
 // read reads the snapshots of phase n (1-based), named name, of every
 // program that left one.
 func (c *coverRun) read(n int, name string) {
+	var dirs [][2]string
 	for _, prog := range Programs {
 		dir := filepath.Join(c.dir, prog, strconv.Itoa(n))
 		if _, err := os.Stat(dir); err != nil {
 			continue // kubectl did not run in this phase
 		}
-		c.reads.Go(func() error {
-			out, err := covdataText(c.readCtx, c.goCmd, dir)
-			if err != nil {
+		dirs = append(dirs, [2]string{prog, dir})
+	}
+	c.reads.Go(func() error {
+		for _, d := range dirs {
+			if err := c.readCtx.Err(); err != nil {
 				return err
 			}
-			c.mu.Lock()
-			defer c.mu.Unlock()
-			if err := c.cc.add(name, prog, bytes.NewReader(out)); err != nil {
-				return fmt.Errorf("record: coverage of %s in %s: %w", prog, name, err)
+			if err := c.readSnapshot(name, d[0], d[1]); err != nil {
+				return fmt.Errorf("record: coverage of %s in %s: %w", d[0], name, err)
 			}
-			return nil
-		})
+		}
+		return nil
+	})
+}
+
+// readSnapshot adds the counter files of program in dir to phase: the
+// blocks of each function that ran, as the meta-data beside them (or
+// read before, by its hash) lists them.
+func (c *coverRun) readSnapshot(phase, program, dir string) error {
+	metaFiles, counterFiles, err := covFiles(dir)
+	if err != nil {
+		return err
 	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	meta := func(hash string) (*covMeta, error) {
+		m := c.metas[hash]
+		if m == nil {
+			f, ok := metaFiles[hash]
+			if !ok {
+				return nil, fmt.Errorf("no meta-data %s%s beside its counters", covMetaPrefix, hash)
+			}
+			if m, err = readCovMeta(f); err != nil {
+				return nil, err
+			}
+			c.metas[hash] = m
+		}
+		if k := [2]string{program, hash}; !c.listed[k] {
+			c.cc.addMeta(program, m)
+			c.listed[k] = true
+		}
+		return m, nil
+	}
+	for hash := range metaFiles {
+		if _, err := meta(hash); err != nil {
+			return err
+		}
+	}
+	for _, f := range counterFiles {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			return err
+		}
+		var m *covMeta
+		_, err = parseCovCounters(data, func(hash string) error {
+			m, err = meta(hash)
+			return err
+		}, func(pkg, fun uint32, counters []uint32) error {
+			return c.cc.addCounters(phase, program, m, pkg, fun, counters)
+		})
+		if err != nil {
+			return fmt.Errorf("%s: %w", f, err)
+		}
+	}
+	return nil
 }
 
 type phaseMark struct {
@@ -102,8 +154,13 @@ func (c *coverRun) clientEnv(name string) ([]string, error) {
 }
 
 // snapshotTimeout bounds how long a program may take to write its
-// counters.
-const snapshotTimeout = 30 * time.Second
+// counters; snapshotPoll is how often its "done" file is looked for: a
+// snapshot takes milliseconds, and the scenario's next boundary is not
+// checked before every program has written its own.
+const (
+	snapshotTimeout = 30 * time.Second
+	snapshotPoll    = 5 * time.Millisecond
+)
 
 // phase ends the current phase, named name: every running program writes
 // its counters and clears them. Without coverage it does nothing.
@@ -129,7 +186,7 @@ func (r *run) phase(ctx context.Context, name string) error {
 	}
 	for _, p := range running {
 		dir := filepath.Join(c.dir, p.name, n)
-		err := r.waitFor(ctx, p, "its counters written for the phase "+name, snapshotTimeout, func(context.Context) (bool, error) {
+		err := r.waitEvery(ctx, p, "its counters written for the phase "+name, snapshotTimeout, snapshotPoll, func(context.Context) (bool, error) {
 			if b, err := os.ReadFile(filepath.Join(dir, "failed")); err == nil {
 				return false, errors.New(string(b))
 			}
@@ -167,16 +224,4 @@ func (r *run) collectCoverage(rec *Recording) error {
 	rec.Coverage = c.cc.coverage(phases, Programs)
 	r.logf("read the counters of %d phases (%s after the run)", len(phases), time.Since(start).Round(time.Millisecond))
 	return nil
-}
-
-// covdataText returns the counters of a snapshot directory as go tool
-// covdata textfmt writes them.
-func covdataText(ctx context.Context, goCmd, dir string) ([]byte, error) {
-	out := filepath.Join(dir, "counters.txt")
-	cmd := exec.CommandContext(ctx, goCmd, "tool", "covdata", "textfmt", "-i="+dir, "-o="+out)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
-	if b, err := cmd.CombinedOutput(); err != nil {
-		return nil, fmt.Errorf("record: go tool covdata textfmt -i=%s: %w: %s", dir, err, bytes.TrimSpace(b))
-	}
-	return os.ReadFile(out)
 }

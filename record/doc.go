@@ -90,9 +90,16 @@
 //
 // With BuildOptions.Coverage (kubewalk record's default), Build compiles
 // the programs with Go's coverage counters (go build -cover
-// -covermode=atomic -coverpkg=…, CoverPackages: the kubernetes module's
-// cmd, pkg and plugin packages and the staging modules but k8s.io/api),
-// cached apart from the plain build under a name ending in -cover. Each
+// -covermode=atomic -coverpkg=…, CoverPackages), cached apart from the
+// plain build under a name ending in -cover. The packages counted are
+// BuildOptions.CoverRoots, which kubewalk record sets to the analyzer's
+// roots and the walkthroughs' packages: the code the site shows and
+// `kubewalk list coverage` lists (record does not import the analyzer;
+// its caller passes them in). Every other package is compiled as in the
+// plain programs, which keeps the build, the programs' counting and the
+// recording smaller; without CoverRoots every package of the kubernetes
+// module's cmd, pkg and plugin trees and of the staging modules but
+// k8s.io/api is counted. Each
 // main package holds kubewalk's hook (coverhook/kubewalk_cover.go.txt):
 // on SIGUSR1 it writes the program's counters into
 // $KUBEWALK_COVERDIR/<n> with runtime/coverage.WriteMetaDir and
@@ -103,7 +110,8 @@
 // counted main package and the cover tool ignores go build -overlay.
 //
 // Run then ends a phase at each boundary of the scenario: it signals every
-// running program and waits for their "done" files. kubectl, which exits
+// running program and waits for their "done" files (looked for every few
+// milliseconds: a snapshot takes that long). kubectl, which exits
 // after each command, writes its counters at exit into the phase's
 // directory (GOCOVERDIR). The phases are
 //
@@ -120,9 +128,13 @@
 // recording says so in Coverage.Note. Several boundaries passed at one
 // poll make empty phases.
 //
-// Each phase's snapshots are read with go tool covdata textfmt
-// (RunOptions.Go) while the scenario goes on, one at a time, and
-// Recording.Coverage holds the result: blocks listed once per file
+// Each phase's snapshots are read while the scenario goes on, one at a
+// time and without holding up the next boundary's check, by kubewalk
+// itself (covfile.go: the meta-data and counter files as Go's
+// internal/coverage writes them, version 1; a program's meta-data is
+// decoded once per run, a snapshot's counters cost what ran), and
+// Recording.Coverage holds the result, what go tool covdata textfmt
+// would show of the same files: blocks listed once per file
 // (Coverage.Files: repository paths as the analyzer's, lines as
 // differences, no columns), and per phase and program the blocks that ran
 // with their counts (Coverage.Hits, sparse). A file counted but never run

@@ -29,7 +29,7 @@ func e2eBinaries(t *testing.T) *Binaries {
 	if err != nil {
 		t.Fatal(err)
 	}
-	bins, err := Build(ctx, tree, BuildOptions{CacheDir: cache, Coverage: true, Logf: t.Logf})
+	bins, err := Build(ctx, tree, BuildOptions{CacheDir: cache, Coverage: true, CoverRoots: coverRoots(t, tree, cache), Logf: t.Logf})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -86,8 +86,8 @@ func TestE2ERunFaults(t *testing.T) {
 	}
 	t.Run("cancelled", func(t *testing.T) { cancelAt(t, "started", "kube-scheduler") })
 	// Ctrl-C once the programs hold counters of several phases: the
-	// snapshot directories go with the run's, and the covdata reading
-	// them is stopped.
+	// snapshot directories go with the run's, and the reads of them are
+	// stopped.
 	t.Run("cancelled between phases", func(t *testing.T) { cancelAt(t, "phase", "apply/kubectl") })
 	if l := runLeftovers(t); len(l) > 0 {
 		t.Errorf("run directories left: %v", l)

@@ -382,7 +382,7 @@ func TestPhaseComponentDiesOfSnapshot(t *testing.T) {
 	}
 	ctx, crashed := context.WithCancelCause(context.Background())
 	defer crashed(nil)
-	r := &run{dir: dir, grace: 200 * time.Millisecond, crashed: crashed, cover: newCoverRun(ctx, filepath.Join(dir, "cover"), "go")}
+	r := &run{dir: dir, grace: 200 * time.Millisecond, crashed: crashed, cover: newCoverRun(ctx, filepath.Join(dir, "cover"))}
 	defer r.cover.stop()
 	defer r.stopAll()
 	// The scheduler's stand-in ignores SIGUSR1 and never writes counters;

@@ -202,6 +202,11 @@ func indent(s string) string {
 // ctx ends it returns its cause: context.Canceled for Ctrl-C, the
 // component's failure when one exited (Run's context).
 func (r *run) waitFor(ctx context.Context, p *process, what string, timeout time.Duration, check func(context.Context) (bool, error)) error {
+	return r.waitEvery(ctx, p, what, timeout, r.pollEvery(), check)
+}
+
+// waitEvery is waitFor checking every interval.
+func (r *run) waitEvery(ctx context.Context, p *process, what string, timeout, every time.Duration, check func(context.Context) (bool, error)) error {
 	deadline := time.Now().Add(timeout)
 	var last error
 	for {
@@ -236,7 +241,7 @@ func (r *run) waitFor(ctx context.Context, p *process, what string, timeout time
 		select {
 		case <-ctx.Done():
 			return context.Cause(ctx)
-		case <-time.After(r.pollEvery()):
+		case <-time.After(every):
 		}
 	}
 }

@@ -25,9 +25,6 @@ type RunOptions struct {
 	// KeepDir keeps the run directory (logs, certificates, the audit log)
 	// for debugging, and says where it is.
 	KeepDir bool
-	// Go is the go command that reads the counters of programs built with
-	// coverage (go tool covdata); "" is "go" from PATH.
-	Go string
 
 	// grace replaces stopGrace, and ports the free ports up picks, for
 	// tests.
@@ -57,8 +54,6 @@ type run struct {
 	// component exits before the run stops it; nil outside Run.
 	crashed context.CancelCauseFunc
 }
-
-func (o RunOptions) goCmd() string { return cmp.Or(o.Go, "go") }
 
 func (r *run) logf(format string, args ...any) {
 	if r.opts.Logf != nil {
@@ -120,7 +115,7 @@ func Run(ctx context.Context, bins *Binaries, opts RunOptions) (rec *Recording, 
 		}
 	}
 	if bins.Coverage {
-		r.cover = newCoverRun(ctx, filepath.Join(dir, "cover"), opts.goCmd())
+		r.cover = newCoverRun(ctx, filepath.Join(dir, "cover"))
 	}
 	if err := r.up(ctx); err != nil {
 		return nil, err

@@ -114,7 +114,13 @@ func recordReleaseWith(ctx context.Context, g *globals, opts source.Options, cov
 	if err != nil {
 		return nil, err
 	}
-	bins, err := record.Build(ctx, tree, record.BuildOptions{CacheDir: g.cacheDir, Coverage: coverage, Logf: ro.Logf})
+	bo := record.BuildOptions{CacheDir: g.cacheDir, Coverage: coverage, Logf: ro.Logf}
+	if coverage {
+		if bo.CoverRoots, err = coverRoots(ctx, g, opts); err != nil {
+			return nil, err
+		}
+	}
+	bins, err := record.Build(ctx, tree, bo)
 	if err != nil {
 		return nil, err
 	}
@@ -128,6 +134,27 @@ func recordReleaseWith(ctx context.Context, g *globals, opts source.Options, cov
 	}
 	ro.Logf("saved the recording to %s", name)
 	return rec, nil
+}
+
+// coverRoots are the packages a coverage build counts: those whose code
+// the site shows and list coverage lists, the analyzer's roots and the
+// walkthroughs' packages (pipeline.Roots) and the packages of the
+// release's facts' files (record.CoverRoots). Every other package is
+// built as in the plain programs.
+func coverRoots(ctx context.Context, g *globals, opts source.Options) ([]string, error) {
+	sets, err := pipeline.Sets("", false)
+	if err != nil {
+		return nil, err
+	}
+	roots, err := pipeline.Roots(sets)
+	if err != nil {
+		return nil, err
+	}
+	rel, err := pipeline.Open(ctx, opts, sets, g.logf)
+	if err != nil {
+		return nil, err
+	}
+	return record.CoverRoots(roots, rel.Result.Facts()), nil
 }
 
 func scenarioHelp() string {
