@@ -31,7 +31,8 @@ import (
 //     pair for it;
 //   - not instrumented, when its file is not in Files at all.
 //
-// To stay small (a kept recording's coverage is 2 MB at most): a file
+// To stay small (kept recordings ship with kubewalk and feed every
+// default site; bench/README.md has their sizes): a file
 // none of whose blocks ran in any phase or program is listed with its
 // path and no blocks (its lines all "did not run", none singled out as a
 // statement); numbers are stored as differences from the one before

@@ -11,11 +11,12 @@ import (
 )
 
 // The programs' coverage files are read here, not with go tool covdata
-// textfmt: covdata decodes a program's whole meta-data file (3.6 MB for
-// the API server) and writes a line for every block it lists, counted or
-// not, for each snapshot, and kubewalk then parsed that text. Here a
-// program's meta-data is decoded once per run, and a snapshot's counter
-// file (tens of KB: only the functions that ran) costs what it holds.
+// textfmt: covdata decodes a program's whole meta-data file (every
+// counted function of the program) and writes a line for every block it
+// lists, counted or not, for each snapshot, and kubewalk then parsed that
+// text. Here a program's meta-data is decoded once per run, and a
+// snapshot's counter file (only the functions that ran) costs what it
+// holds. bench/README.md has the figures.
 //
 // The formats are those of the Go toolchain's internal/coverage packages
 // (defs.go, decodemeta, decodecounter; version 1 of both files, unchanged

@@ -102,7 +102,7 @@ func sharedLineShare(a, b []string) float64 {
 
 // A file whose source page would pass the page budget (maxCode) even as
 // plain text, the lightest rendering sourceCode has — the gogo-generated
-// CRI API of v1.29–v1.33 would be 2.1 MB so — is not rendered in a site
+// CRI API of v1.29–v1.33 is one — is not rendered in a site
 // of one release: like a file an older release regenerated, its links go
 // to GitHub at the tag. (A site of several releases cuts such a page into
 // parts instead: merge.go.) A page of its declarations alone would not

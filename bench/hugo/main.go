@@ -7,8 +7,7 @@
 // every line (markup.highlight: lineNos, lineNumbersInTable, anchorLineNos,
 // lineAnchors) and CSS classes rather than inline styles (noClasses =
 // false): of the four lineNumbersInTable × noClasses variants, this one's
-// output (65.6 MB) is the nearest to the reference's 64 MB; inline styles
-// give 78 MB.
+// output is the nearest in size to the reference's (bench/README.md).
 //
 //	go run ./bench/hugo -tree DIR -out SITE
 //
