@@ -16,6 +16,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/kubewalk/kubewalk/source"
 )
 
 // started collects the pids a run's log reports ("started etcd (pid
@@ -169,6 +171,85 @@ func TestE2EComponentCrashesMidRun(t *testing.T) {
 	}
 	if d := time.Since(start); d > 110*time.Second {
 		t.Errorf("the run noticed the crash only at its timeout (%s)", d.Round(time.Second))
+	}
+	checkNothingLeft(t, &s, ports)
+}
+
+// TestE2EInterruptedBuild: Ctrl-C while the programs build (into a cache
+// of kubewalk's own that has none of them, so go build has work) ends
+// Build with context.Canceled, leaving no half-built directory and no go
+// command or compiler working for it.
+func TestE2EInterruptedBuild(t *testing.T) {
+	cache := os.Getenv("KUBEWALK_E2E_CACHE")
+	if cache == "" {
+		t.Skip("KUBEWALK_E2E_CACHE not set (make e2e sets it)")
+	}
+	tree, err := source.Fetch(context.Background(), source.Options{Tag: source.DefaultTag, Source: "goproxy", CacheDir: cache})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	logf := func(format string, args ...any) {
+		line := fmt.Sprintf(format, args...)
+		t.Log(line)
+		if strings.HasPrefix(line, "building ") {
+			time.AfterFunc(500*time.Millisecond, cancel)
+		}
+	}
+	start := time.Now()
+	_, err = Build(ctx, tree, BuildOptions{CacheDir: dir, Logf: logf})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("err = %v, want context.Canceled", err)
+	}
+	t.Logf("returned %s after the start", time.Since(start).Round(time.Millisecond))
+	filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err == nil && strings.Contains(d.Name(), ".tmp-") {
+			t.Errorf("half-built directory left: %s", p)
+		}
+		return nil
+	})
+	// Every process working for this build names its directory.
+	procs, _ := filepath.Glob("/proc/[0-9]*/cmdline")
+	for _, p := range procs {
+		b, err := os.ReadFile(p)
+		if err == nil && strings.Contains(string(b), dir) {
+			t.Errorf("%s still runs: %s", filepath.Dir(p), strings.ReplaceAll(string(b), "\x00", " "))
+		}
+	}
+}
+
+// TestE2EInterruptedWhileStopping: Ctrl-C as the last phase ends, when
+// the run stops its components and reads the counters and the audit log,
+// ends the run either with its recording or with context.Canceled, and
+// leaves nothing running, listening or on disk either way.
+func TestE2EInterruptedWhileStopping(t *testing.T) {
+	bins := e2eBinaries(t)
+	if !bins.Coverage {
+		t.Skip("the last phase is logged by programs built with coverage")
+	}
+	ports, err := freePorts(6)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var s started
+	logf := func(format string, args ...any) {
+		line := fmt.Sprintf(format, args...)
+		t.Log(line)
+		s.note(line)
+		if strings.HasPrefix(line, "phase quiet ended") {
+			cancel()
+		}
+	}
+	rec, err := Run(ctx, bins, RunOptions{ports: ports, Logf: logf, Timeout: 3 * time.Minute})
+	switch {
+	case err == nil && (rec == nil || len(rec.Events) == 0):
+		t.Errorf("no error and no events recorded")
+	case err != nil && !errors.Is(err, context.Canceled):
+		t.Errorf("err = %v, want the recording or context.Canceled", err)
 	}
 	checkNothingLeft(t, &s, ports)
 }
