@@ -123,7 +123,7 @@ func CoverPackages(tree *source.Tree, roots []string) ([]string, error) {
 // CoverRoots returns roots (the analyzer's roots and the walkthroughs'
 // packages) with the packages of the files facts point the site's source
 // pages at: each handler registration, event, write and wiring, where it
-// is and the functions it names, as the site's factLocations lists them.
+// is and the functions it names (fact.Locations, the site's rule too).
 // Some lie outside the roots (pkg/registry's strategies, apimachinery's
 // wait), and a source page without counters would show no marks.
 func CoverRoots(roots []string, f *fact.Facts) []string {
@@ -141,33 +141,7 @@ func CoverRoots(roots []string, f *fact.Facts) []string {
 			out = append(out, pkg)
 		}
 	}
-	for _, h := range f.Handlers {
-		add(h.At)
-		add(h.Caller.Decl)
-		for _, x := range []*fact.Handler{h.Add, h.Update, h.Delete, h.Filter} {
-			if x != nil {
-				add(x.Decl)
-			}
-		}
-	}
-	for _, e := range f.Events {
-		add(e.At)
-		add(e.Caller.Decl)
-	}
-	for _, w := range f.Writes {
-		add(w.At)
-		add(w.Caller.Decl)
-	}
-	for _, w := range f.Wirings {
-		add(w.At)
-		add(w.Sync.Decl)
-		for _, e := range w.Enqueuers {
-			add(e.Decl)
-		}
-		if w.Worker != nil {
-			add(w.Worker.Decl)
-		}
-	}
+	fact.Locations(f.Handlers, f.Events, f.Writes, f.Wirings, add)
 	return out
 }
 

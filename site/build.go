@@ -416,7 +416,7 @@ func prepareLang(in Input, opts Options, langDir string) (*builder, error) {
 		b.rendered[p] = true
 	}
 	f := b.in.Facts
-	factLocations(f.Handlers, f.Events, f.Writes, f.Wirings, b.markRendered)
+	fact.Locations(f.Handlers, f.Events, f.Writes, f.Wirings, b.markRendered)
 	delete(b.rendered, "")
 	for p := range b.rendered {
 		if err := checkRepoPath(p); err != nil {
@@ -508,7 +508,7 @@ func (b *builder) citeDocs() error {
 					b.addCite(s.Excerpt.Resolved.Symbol.Decl.Path, cite{d, step, s.Excerpt.From, s.Excerpt.To})
 				}
 				if s.Facts != nil {
-					factLocations(s.Facts.Handlers, s.Facts.Events, s.Facts.Writes, nil, b.markRendered)
+					fact.Locations(s.Facts.Handlers, s.Facts.Events, s.Facts.Writes, nil, b.markRendered)
 				}
 			}
 		}
@@ -525,37 +525,6 @@ func (b *builder) addCite(p string, c cite) {
 		return
 	}
 	b.cites[p] = append(b.cites[p], c)
-}
-
-// factLocations calls add with every location a fact points at.
-func factLocations(hs []fact.HandlerRegistration, es []fact.Event, ws []fact.Write, wis []fact.Wiring, add func(fact.Location)) {
-	for _, h := range hs {
-		add(h.At)
-		add(h.Caller.Decl)
-		for _, x := range []*fact.Handler{h.Add, h.Update, h.Delete, h.Filter} {
-			if x != nil {
-				add(x.Decl)
-			}
-		}
-	}
-	for _, e := range es {
-		add(e.At)
-		add(e.Caller.Decl)
-	}
-	for _, w := range ws {
-		add(w.At)
-		add(w.Caller.Decl)
-	}
-	for _, w := range wis {
-		add(w.At)
-		add(w.Sync.Decl)
-		for _, e := range w.Enqueuers {
-			add(e.Decl)
-		}
-		if w.Worker != nil {
-			add(w.Worker.Decl)
-		}
-	}
 }
 
 func checkID(id string) error {
