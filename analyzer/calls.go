@@ -167,14 +167,7 @@ func (e *callEdges) call(u *unit, n *ast.CallExpr, fn *types.Func, sel *types.Se
 	if fn == nil {
 		// A func value in a field or variable:
 		// dc.enqueueDeployment(d), dc.syncHandler(ctx, key).
-		fun := ast.Unparen(n.Fun)
-		switch f := fun.(type) {
-		case *ast.IndexExpr:
-			fun = f.X
-		case *ast.IndexListExpr:
-			fun = f.X
-		}
-		if v := varOf(u.pkg.TypesInfo, fun); v != nil {
+		if v := varOf(u.pkg.TypesInfo, calledExpr(n)); v != nil {
 			at := e.ix.prog.Loc(n.Pos(), n.End())
 			for _, to := range e.ix.funcValues(v) {
 				e.add(u, to, at, funcValueKind(v))

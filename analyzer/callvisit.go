@@ -154,14 +154,7 @@ func (v *visitor) node(n ast.Node) bool {
 	case *ast.CallExpr:
 		fn, sel := calleeOf(info, n)
 		ix.callees[n] = callee{fn, sel}
-		fun := ast.Unparen(n.Fun)
-		switch f := fun.(type) {
-		case *ast.IndexExpr:
-			fun = f.X
-		case *ast.IndexListExpr:
-			fun = f.X
-		}
-		v.called[fun] = true
+		v.called[calledExpr(n)] = true
 		v.keep(n, fn, sel)
 	case *ast.SelectorExpr:
 		if !v.called[n] {
@@ -250,4 +243,17 @@ func calleeOf(info *types.Info, call *ast.CallExpr) (*types.Func, *types.Selecti
 		return fn, nil
 	}
 	return nil, nil
+}
+
+// calledExpr is the expression a call calls, without parentheses or a
+// generic instantiation's type arguments: f in f(x), (f)(x) and f[T](x).
+func calledExpr(n *ast.CallExpr) ast.Expr {
+	fun := ast.Unparen(n.Fun)
+	switch f := fun.(type) {
+	case *ast.IndexExpr:
+		return f.X
+	case *ast.IndexListExpr:
+		return f.X
+	}
+	return fun
 }
