@@ -325,8 +325,15 @@ func TestRunComponentExitsMidRun(t *testing.T) {
 	tmp := isolatedTemp(t)
 	pids := t.TempDir()
 	// The test answers etcd's health check, so that the run goes on to
-	// the API server, which never becomes ready.
-	health := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {}))
+	// the API server, which never becomes ready. It answers only once the
+	// fake etcd has written its line, so the line is in the log before
+	// etcd is killed.
+	ready := filepath.Join(pids, "etcd-ready")
+	health := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		if _, err := os.Stat(ready); err != nil {
+			w.WriteHeader(http.StatusServiceUnavailable)
+		}
+	}))
 	defer health.Close()
 	ports, err := freePorts(6)
 	if err != nil {
@@ -334,7 +341,7 @@ func TestRunComponentExitsMidRun(t *testing.T) {
 	}
 	ports[0] = health.Listener.Addr().(*net.TCPAddr).Port
 	bins := fakeBins(t, map[string]string{
-		"etcd":           "echo etcd serving\nwhile :; do sleep 1; done",
+		"etcd":           "echo etcd serving\n: > " + ready + "\nwhile :; do sleep 1; done",
 		"kube-apiserver": "while :; do sleep 1; done",
 	})
 	// etcd is killed once the API server has started, by the pid the run
