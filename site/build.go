@@ -182,7 +182,7 @@ type builder struct {
 	cites     map[string][]cite
 
 	mu    sync.Mutex
-	cache map[string]*cachedFile // highlighted for pages in walkthroughs/
+	cache map[string]*cachedFile // highlighted, by page directory and file
 
 	// langDir is the builder's language directory in a bilingual site
 	// ("ko/"), "" otherwise; its site paths are from there, but for
@@ -190,7 +190,10 @@ type builder struct {
 	// in Input.Langs's order, the first rendering the shared pages; nil
 	// in a site of one language.
 	langDir string
-	langs   []*builder
+	// shareIndexes: the index pages are one page for every language
+	// (shared).
+	shareIndexes bool
+	langs        []*builder
 
 	// set is the multi-release site this release is part of, nil for a
 	// single-release build; self is this release's index in it.
@@ -262,7 +265,7 @@ type page struct {
 }
 
 func render(ctx context.Context, in Input, opts Options, dir string) (Stats, error) {
-	b, err := prepareLangs(in, opts)
+	b, err := prepareLangs(in, opts, true)
 	if err == nil {
 		err = unrenderOversized(b)
 	}
@@ -391,16 +394,18 @@ func (b *builder) renderPages(ctx context.Context, dir string, pages []page) ([]
 
 // prepare validates the input and computes what pages share: the
 // walkthroughs in the build's language, the files to render, backlinks.
-func prepare(in Input, opts Options) (*builder, error) { return prepareLang(in, opts, "") }
+func prepare(in Input, opts Options) (*builder, error) { return prepareLang(in, opts, "", false) }
 
 // prepareLang is prepare for the language of a bilingual site whose
-// pages are in langDir ("en/"), "" for a site of one language.
-func prepareLang(in Input, opts Options, langDir string) (*builder, error) {
+// pages are in langDir ("en/"), "" for a site of one language; its index
+// pages are shared by the languages when shareIndexes is set
+// (prepareLangs).
+func prepareLang(in Input, opts Options, langDir string, shareIndexes bool) (*builder, error) {
 	b, err := newBuilder(in, opts)
 	if err != nil {
 		return nil, err
 	}
-	b.langDir = langDir
+	b.langDir, b.shareIndexes = langDir, shareIndexes
 	b.docs = walkthrough.Select(b.in.Docs, b.in.Lang)
 	if err := b.renderProse(); err != nil {
 		return nil, err
@@ -699,14 +704,16 @@ func (b *builder) srcLink(fromPage, p string, from, to int) string {
 }
 
 // highlighted returns the highlighted lines of p with identifier links for
-// pages in the walkthroughs/ directory (every page there shares one link
-// prefix), highlighting each file at most once per build.
-func (b *builder) highlighted(p string) ([]codehtml.Line, error) {
+// page and every page in its directory (they share one link prefix: the
+// walkthroughs, the traces), highlighting each file at most once per
+// build and directory.
+func (b *builder) highlighted(p, page string) ([]codehtml.Line, error) {
+	dir := path.Dir(b.full(page))
 	b.mu.Lock()
-	c, ok := b.cache[p]
+	c, ok := b.cache[dir+"\x00"+p]
 	if !ok {
 		c = &cachedFile{}
-		b.cache[p] = c
+		b.cache[dir+"\x00"+p] = c
 	}
 	b.mu.Unlock()
 	c.once.Do(func() {
@@ -714,6 +721,7 @@ func (b *builder) highlighted(p string) ([]codehtml.Line, error) {
 		if b.reuse != nil {
 			k := newKey("highlighted")
 			k.str(p)
+			k.str(dir)
 			b.linksKey(k, p)
 			key = k.sum()
 			if lines, ok := b.reuse.cachedHighlight(p, key); ok {
@@ -726,7 +734,7 @@ func (b *builder) highlighted(p string) ([]codehtml.Line, error) {
 		if c.err != nil {
 			return
 		}
-		c.lines = highlight(path.Base(p), src, b.xrefs[p], b.linkFor(WalkthroughPage("x")))
+		c.lines = highlight(path.Base(p), src, b.xrefs[p], b.linkFor(page))
 		if b.reuse != nil {
 			b.reuse.keepHighlight(p, key, c.lines)
 		}

@@ -117,16 +117,19 @@ func TestControllerPageKorean(t *testing.T) {
 	}
 }
 
-// TestControllerPagesBilingual: in a site of two languages every page,
-// the shared source pages included, links the controllers index of its
-// language, and the links of and to the controller pages hold. (Links
-// elsewhere are the other pages' tests' business: the fixture's
-// walkthrough links its code one directory short in this layout.)
+// TestControllerPagesBilingual: in a site of two languages a controller
+// page is one page for both (langshare.go), and the links of and to the
+// controller pages hold. (Links elsewhere are the other pages' tests'
+// business: the fixture's walkthrough links its code one directory short
+// in this layout.)
 func TestControllerPagesBilingual(t *testing.T) {
 	out, _ := buildFixture(t, func(in *Input) { withControllers(in); in.Langs = []string{"en", "ko"} })
+	if _, err := os.Stat(filepath.Join(out, ControllerPage("deployment-controller"))); err != nil {
+		t.Error(err)
+	}
 	for _, l := range []string{"en", "ko"} {
-		if _, err := os.Stat(filepath.Join(out, l, ControllerPage("deployment-controller"))); err != nil {
-			t.Error(err)
+		if _, err := os.Stat(filepath.Join(out, l, ControllerPage("deployment-controller"))); err == nil {
+			t.Errorf("%s has a controller page of its own", l)
 		}
 	}
 	for _, err := range linkcheck.Check(out, ScriptLinks) {

@@ -113,7 +113,7 @@ func (b *builder) citingSteps(page string) func(at fact.Location) []stepLink {
 		var out []stepLink
 		for _, s := range found {
 			d := b.docs[s.doc]
-			out = append(out, stepLink{Title: d.Title + " › " + d.Steps[s.step].Title, Href: relURL(page, WalkthroughPage(d.ID), d.Steps[s.step].ID)})
+			out = append(out, stepLink{Title: d.Title + " › " + d.Steps[s.step].Title, Href: b.link(page, WalkthroughPage(d.ID), d.Steps[s.step].ID)})
 		}
 		return out
 	}

@@ -111,7 +111,7 @@ func (b *builder) handlerRefs(page string, hs []fact.HandlerRegistration, ids []
 				on = append(on, b.t(s.key))
 			}
 		}
-		out = append(out, handlerRef{Href: relURL(page, handlersPage, ids[i]), Component: h.Component,
+		out = append(out, handlerRef{Href: b.link(page, handlersPage, ids[i]), Component: h.Component,
 			Caller: fact.ShortSymbol(h.Caller.Symbol), On: strings.Join(on, " · ")})
 	}
 	return out

@@ -47,7 +47,7 @@ func (b *builder) homePage() ([]byte, error) {
 		if traceEmpty(ti.Trace) {
 			body.NoTraces = append(body.NoTraces, ti.Title)
 		} else {
-			body.Traces = append(body.Traces, navView{relURL(homePage, TracePage(ti.Kind), ""), ti.Title})
+			body.Traces = append(body.Traces, navView{b.link(homePage, TracePage(ti.Kind), ""), ti.Title})
 		}
 	}
 	return b.exec("home", b.pageData(homePage, b.t("site.name"), "home", body))

@@ -25,6 +25,9 @@ import (
 //	en/index.html, en/walkthroughs/…, en/search.html, …
 //	ko/index.html, ko/walkthroughs/…, ko/search.html, …
 //	src/…                the source pages, shared
+//	handlers.html, events.html, resources.html, gates.html, controllers/…,
+//	traces/…             the index pages, shared in a site of one release
+//	                     (langshare.go)
 //	facts.json.zst       shared
 //	diffs.js             shared
 //	changes.html         shared: the references once, the text per language (changes.go)
@@ -45,10 +48,32 @@ func sharedPage(p string) bool {
 	return strings.HasPrefix(p, "src/") || p == factsFile || strings.HasPrefix(p, assetsDir) || p == diffsFile || p == changesPage
 }
 
+// indexPage reports whether site path p is one of the pages that list the
+// facts: the handlers, events, resources and gates, the controllers and
+// the traces. Their tables are code — symbols, files, lines — with a
+// little text around it.
+func indexPage(p string) bool {
+	switch p {
+	case handlersPage, eventsPage, resourcesPage, gatesPage:
+		return true
+	}
+	return strings.HasPrefix(p, "controllers/") || strings.HasPrefix(p, "traces/")
+}
+
+// shared reports whether site path p of b's release is one page for
+// every language: sharedPage's, and in a bilingual site of one release
+// the index pages too (b.shareIndexes), each language's rendering merged
+// into one page (langshare.go). In a site of several releases the index
+// pages are per language, for the releases to share them instead
+// (package pageshare).
+func (b *builder) shared(p string) bool {
+	return sharedPage(p) || b.shareIndexes && indexPage(p)
+}
+
 // full returns site path p of b's pages as a path from the release's
 // root: in a bilingual site, in b's language directory unless shared.
 func (b *builder) full(p string) string {
-	if b.langDir == "" || sharedPage(p) {
+	if b.langDir == "" || b.shared(p) {
 		return p
 	}
 	return b.langDir + p
@@ -88,7 +113,10 @@ func (b *builder) link(from, target, fragment string) string {
 // prepareLangs prepares the builders of in: one, or with Input.Langs one
 // per language, all sharing one set of source files, and returns the
 // first (the one whose write writes them all).
-func prepareLangs(in Input, opts Options) (*builder, error) {
+//
+// shareIndexes writes the index pages once for every language (shared);
+// a site of several releases has each release's per language instead.
+func prepareLangs(in Input, opts Options, shareIndexes bool) (*builder, error) {
 	if len(in.Langs) < 2 {
 		return prepare(in, opts)
 	}
@@ -99,7 +127,7 @@ func prepareLangs(in Input, opts Options) (*builder, error) {
 		}
 		li := in
 		li.Lang, li.Langs = l, nil
-		b, err := prepareLang(li, opts, l+"/")
+		b, err := prepareLang(li, opts, l+"/", shareIndexes)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", l, err)
 		}
@@ -142,6 +170,8 @@ func (b *builder) allPages() ([]page, error) {
 		return nil, err
 	}
 	var all []page
+	// The index pages' renderings, per path, in the languages' order.
+	indexes := map[string][]page{}
 	for i, lb := range b.langs {
 		ps, err := lb.pages()
 		if err != nil {
@@ -152,7 +182,12 @@ func (b *builder) allPages() ([]page, error) {
 			case p.path == markerFile:
 				// One marker, at the site's root, listing the whole site
 				// (writeManifest).
-			case sharedPage(p.path) || p.path == explainIndexJS && ex.shared:
+			case b.shareIndexes && indexPage(p.path):
+				if len(indexes[p.path]) == 0 {
+					all = append(all, page{path: p.path, html: true})
+				}
+				indexes[p.path] = append(indexes[p.path], p)
+			case b.shared(p.path) || p.path == explainIndexJS && ex.shared:
 				if i == 0 {
 					all = append(all, p)
 				}
@@ -160,6 +195,11 @@ func (b *builder) allPages() ([]page, error) {
 				p.path = lb.langDir + p.path
 				all = append(all, p)
 			}
+		}
+	}
+	for i, p := range all {
+		if rs, ok := indexes[p.path]; ok {
+			all[i].render = func() ([]byte, error) { return b.mergeLangs(rs) }
 		}
 	}
 	all = append(all, page{path: homePage, html: true, render: b.chooserPage})
@@ -195,7 +235,7 @@ func (b *builder) langViews(p string) []langView {
 		v := langView{Lang: lb.in.Lang, Name: lb.t("lang.name"), Current: lb == b}
 		if b.sharedSource(p) {
 			v.Href = lb.sharedSelf(p)
-		} else if sharedPage(p) {
+		} else if b.shared(p) {
 			// The same page: the language rides in the query.
 			v.Href = url.PathEscape(path.Base(p))
 			if i > 0 {

@@ -106,12 +106,30 @@ func TestBrowserBilingual(t *testing.T) {
 			t.Errorf("switched back to %s (%s)", p, lang)
 		}
 	})
+	// An index page is one page for both languages (langshare.go):
+	// ?lang= shows the Korean rendering, its title, heading and row.
+	shown := `[document.title, Array.from(document.querySelectorAll('main h1')).filter(e => e.getClientRects().length).map(e => e.innerText).join('|'), String(document.getElementById(location.hash.slice(1)).getClientRects().length > 0)]`
 	t.Run("index", func(t *testing.T) {
 		id := anchorID("e-", "ScalingReplicaSet")
-		open(t, "en/events.html#"+id)
+		open(t, "events.html#"+id)
 		click(t, switchTo)
-		if p, lang := where(t); p != "ko/events.html#"+id || lang != "ko" {
+		if p, lang := where(t); p != "events.html?lang=ko#"+id || lang != "ko" {
 			t.Errorf("switched to %s (%s), want the same event in Korean", p, lang)
+		}
+		got, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](shown))
+		if err != nil || !strings.HasPrefix(got[0], "이벤트") || got[1] != "이벤트" || got[2] != "true" {
+			t.Errorf("the events page in Korean: title %q, heading shown %q, row shown %s (%v)", got[0], got[1], got[2], err)
+		}
+		// A Korean page's link to an index page carries the language.
+		open(t, "ko/index.html")
+		click(t, `header.top a[href$="handlers.html"]`)
+		if p, lang := where(t); p != "handlers.html?lang=ko" || lang != "ko" {
+			t.Errorf("the Korean home's link to the handlers opened %s (%s)", p, lang)
+		}
+		// And from there, to another index page.
+		click(t, `header.top a[href$="events.html"]`)
+		if p, lang := where(t); p != "events.html?lang=ko" || lang != "ko" {
+			t.Errorf("the Korean handlers page's link to the events opened %s (%s)", p, lang)
 		}
 	})
 	t.Run("into the source from Korean", func(t *testing.T) {
@@ -169,10 +187,10 @@ func TestBrowserBilingual(t *testing.T) {
 		if err := chromedp.Do(ctx, chromedp.EmulateViewport(390, 844, chromedp.EmulateMobile)); err != nil {
 			t.Fatal(err)
 		}
-		noOverflow(t, ctx, open, "index.html", "ko/index.html", "ko/walkthroughs/deployment.html", "ko/events.html", "ko/handlers.html", "src/pkg/controller/deployment/sync.go.html?lang=ko", "ko/search.html?q=디플로이먼트")
+		noOverflow(t, ctx, open, "index.html", "ko/index.html", "ko/walkthroughs/deployment.html", "events.html?lang=ko", "handlers.html?lang=ko", "src/pkg/controller/deployment/sync.go.html?lang=ko", "ko/search.html?q=디플로이먼트")
 		// Identifiers and file:line in fact tables stay whole: the table
 		// scrolls in its box rather than break them.
-		for _, p := range []string{"ko/handlers.html", "ko/events.html", "ko/walkthroughs/deployment.html"} {
+		for _, p := range []string{"handlers.html?lang=ko", "events.html?lang=ko", "ko/walkthroughs/deployment.html"} {
 			open(t, p)
 			bad, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`Array.from(document.querySelectorAll('table.facts .sym, table.facts .loc')).filter(e => e.getClientRects().length > 1).map(e => e.textContent)`))
 			if err != nil || len(bad) > 0 {

@@ -132,7 +132,7 @@ func renderReleases(ctx context.Context, dir string, rels []Release, opts Option
 		if r.SourceURL != nil {
 			o.SourceURL = r.SourceURL
 		}
-		b, err := prepareLangs(r.Input, o)
+		b, err := prepareLangs(r.Input, o, false)
 		if err != nil {
 			return nil, Stats{}, fmt.Errorf("%s: %w", r.Tag, err)
 		}

@@ -184,7 +184,7 @@ func (b *builder) componentNodes(rf resourceFacts, comps map[string]bool) []grap
 	}
 	var nodes []graphNode
 	for _, c := range slices.Sorted(maps.Keys(comps)) {
-		href := relURL(resourcesPage, handlersPage, anchorID("c-", c))
+		href := b.link(resourcesPage, handlersPage, anchorID("c-", c))
 		if !watchers[c] {
 			href = "#" + anchorID("res-", firstRes[c])
 		}

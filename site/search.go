@@ -247,7 +247,7 @@ func (b *builder) searchEntries() []searchEntry {
 		if len(msgs) > 0 {
 			d = strings.TrimPrefix(d+" — "+clip(strings.Join(msgs, " · "), 160), " — ")
 		}
-		es = append(es, searchEntry{T: k, K: "event", U: relURL(root, eventsPage, anchorID("e-", k)), D: d, body: strings.Join(msgs, " ")})
+		es = append(es, searchEntry{T: k, K: "event", U: b.link(root, eventsPage, anchorID("e-", k)), D: d, body: strings.Join(msgs, " ")})
 	}
 	res := map[string]bool{}
 	for _, h := range b.in.Facts.Handlers {
@@ -257,7 +257,7 @@ func (b *builder) searchEntries() []searchEntry {
 		res[resourceLabel(w.Resource)] = true
 	}
 	for _, k := range slices.Sorted(maps.Keys(res)) {
-		es = append(es, searchEntry{T: k, K: "resource", U: relURL(root, resourcesPage, anchorID("res-", k))})
+		es = append(es, searchEntry{T: k, K: "resource", U: b.link(root, resourcesPage, anchorID("res-", k))})
 	}
 	for _, f := range b.files {
 		es = append(es, searchEntry{T: f, K: "file", U: first.link(root, SourcePage(f), "")})

@@ -114,7 +114,7 @@ func (b *builder) hopExcerpt(v views, decl, at fact.Location) (*excerptView, err
 	if err := checkRepoPath(decl.Path); err != nil {
 		return nil, err
 	}
-	lines, err := b.highlighted(decl.Path)
+	lines, err := b.highlighted(decl.Path, v.page)
 	if err != nil {
 		return nil, err
 	}

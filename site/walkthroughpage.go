@@ -163,7 +163,7 @@ func (b *builder) segments(v views, segs []walkthrough.Segment, split bool) (tex
 
 func (b *builder) excerpt(v views, e *walkthrough.Excerpt) (*excerptView, error) {
 	p := e.Resolved.Symbol.Decl.Path
-	lines, err := b.highlighted(p)
+	lines, err := b.highlighted(p, v.page)
 	if err != nil {
 		return nil, err
 	}

@@ -176,6 +176,10 @@ func parsePage(data []byte) parsedPage {
 				for _, r := range rels {
 					ids[partKey("rel", r)] = true
 				}
+			case "data-langs": // a page the languages share, merged (site/langshare.go)
+				for _, l := range strings.Fields(string(v)) {
+					ids[partKey("lang", l)] = true
+				}
 			case "data-releases":
 				all = strings.Fields(string(v))
 			case "data-groups": // the page of other releases, where site.js sends them

@@ -4,7 +4,7 @@
 // before site.js (and, on the explain page, before explain.js); it runs
 // nothing on its own but defines window.kubewalkReleases:
 //   - page(k) sets up the page, k being site.js's helpers (stepInView,
-//     modified, shownLines, lineID), and returns source(blocks, rel): the
+//     modified, shownLines, lineID, showRendering), and returns source(blocks, rel): the
 //     release part of a shared source page's header blocks, for site.js;
 //   - explain(S, R, SS) is a release's explain index put back together
 //     from the shared explain scripts, for explain.js.
@@ -12,7 +12,7 @@
   "use strict";
   window.kubewalkReleases = { page: page, explain: explainIndex };
   function page(k) {
-    var stepInView = k.stepInView, modified = k.modified;
+    var stepInView = k.stepInView, modified = k.modified, showRendering = k.showRendering;
     // Version switcher (multi-release sites): on a walkthrough, keep the
     // reader on the step in view when the other release has it (data-keep
     // lists those step IDs, "*" for all). Without script the link still
@@ -53,35 +53,11 @@
       var top = new URL((root.getAttribute("data-root") || "") + "index.html", location.href).pathname;
       var gh = "https://github.com/kubernetes/kubernetes/blob/";
       if (k > 0) {
-        document.querySelectorAll("[data-r]").forEach(function (el) {
-          var h = el.getAttribute("data-r"), d = h.length - 1 - (k >> 2);
-          // toggleAttribute, not .hidden: an <svg> has no hidden property.
-          el.toggleAttribute("hidden", d < 0 || !((parseInt(h.charAt(d), 16) >> (k & 3)) & 1));
-        });
-        // A table cell whose every part is other releases' is empty for
-        // this one: site.css prints its dash (td.none), as for td:empty.
-        document.querySelectorAll("table.facts td").forEach(function (td) {
-          var shown = false;
-          for (var c = td.firstChild; c && !shown; c = c.nextSibling) {
-            shown = c.nodeType === 3 ? /\S/.test(c.data) : c.nodeType === 1 && !c.hasAttribute("hidden");
-          }
-          td.classList.toggle("none", !shown && td.firstChild !== null);
-        });
-        document.querySelectorAll("[data-id]").forEach(function (el) {
-          if (el.closest("[hidden]")) return;
-          var id = el.getAttribute("data-id"), o = document.getElementById(id);
-          if (o) { o.removeAttribute("id"); o.setAttribute("data-id", id); }
-          el.id = id;
-          el.removeAttribute("data-id");
-        });
+        // Its renderings and its own title, where its differs from the
+        // newest's but for the release.
+        var title = showRendering(k);
         document.querySelectorAll("[data-diffs]").forEach(function (el) {
           el.setAttribute("data-diffs", releaseDir(el.getAttribute("data-diffs")));
-        });
-        // Its own title, where its differs from the newest's but for the
-        // release.
-        var title = document.title;
-        document.querySelectorAll("head > title[data-r]").forEach(function (t) {
-          if (!t.hidden) title = t.textContent;
         });
         document.title = title.split(n).join(r);
       }

@@ -83,7 +83,7 @@
   // (the version switcher's steps, the pages the releases share, their
   // line numbers, the diffs since the previous release) and gives back
   // the release part of the source pages.
-  var R = window.kubewalkReleases && window.kubewalkReleases.page({ stepInView: stepInView, modified: modified, shownLines: shownLines, lineID: lineID });
+  var R = window.kubewalkReleases && window.kubewalkReleases.page({ stepInView: stepInView, modified: modified, shownLines: shownLines, lineID: lineID, showRendering: showRendering });
   // Language switch (bilingual sites): keep the reader on the step in
   // view when the other language's walkthrough has it (data-steps), else
   // on the URL's fragment (a line, an event reason).
@@ -102,13 +102,30 @@
   // Source pages are shared by a bilingual site's languages and a
   // multi-release site's releases: each carries every language's (and
   // release's) header and backlinks, and ?lang= (and ?rel=, releases.js)
-  // pick which show. Links into the source pages carry both along.
-  var body = document.body, srcRoot = body && body.getAttribute("data-src");
-  var blocks = document.querySelectorAll(".langblock[data-lang]"), lang = document.documentElement.lang;
-  var first = blocks.length ? blocks[0].getAttribute("data-lang") : "en";
+  // pick which show. A bilingual site of one release shares its index
+  // pages too, each language's rendering merged into one page
+  // (site/langshare.go: data-langs, and data-r a bit per language). Links
+  // into the pages the languages share carry ?lang= along.
+  var body = document.body, srcRoot = body && body.getAttribute("data-src"), root = document.documentElement;
+  var langs = Array.prototype.map.call(document.querySelectorAll('head > link[rel=alternate][hreflang]:not([hreflang="x-default"])'), function (l) { return l.getAttribute("hreflang"); });
+  var blocks = document.querySelectorAll(".langblock[data-lang]"), lang = root.lang;
+  var first = blocks.length ? blocks[0].getAttribute("data-lang") : langs[0] || "en";
   var rel = blocks.length ? blocks[0].getAttribute("data-rel") || "" : "";
   var rs = rel && R ? R.source(blocks, rel) : null;
   if (blocks.length) pick(new URLSearchParams(location.search));
+  if (root.hasAttribute("data-langs")) {
+    var merged = root.getAttribute("data-langs").split(" "), l = new URLSearchParams(location.search).get("lang"), k = merged.indexOf(l);
+    if (k > 0) {
+      lang = root.lang = l;
+      document.title = showRendering(k);
+      // The id may have moved to the rendering shown. A fragment that is
+      // not valid %-encoding names no element (decoding it throws).
+      var id = location.hash.slice(1);
+      try { id = decodeURIComponent(id); } catch (e) { id = ""; }
+      var at = id && document.getElementById(id);
+      if (at) at.scrollIntoView();
+    }
+  }
   function pick(q) {
     var l = q.get("lang") || first, hasL = false;
     for (var b = 0; b < blocks.length; b++) hasL = hasL || blocks[b].getAttribute("data-lang") === l;
@@ -124,8 +141,8 @@
   document.addEventListener("click", function (e) {
     var a = e.target.closest && e.target.closest("a[href]");
     if (!a || a.hasAttribute("data-switch") || modified(e)) return;
-    var to = new URL(rs ? rs.relink(a) : a.getAttribute("href"), location.href), root = srcRoot && new URL(srcRoot, location.href).href;
-    if (root && to.href.indexOf(root) === 0 && to.pathname !== location.pathname) {
+    var to = new URL(rs ? rs.relink(a) : a.getAttribute("href"), location.href);
+    if (sharedTarget(to) && to.pathname !== location.pathname) {
       var q = to.searchParams;
       if (rel && !q.has("rel")) q.set("rel", rel);
       if (lang !== first && !q.has("lang")) q.set("lang", lang);
@@ -134,6 +151,51 @@
     e.preventDefault();
     location.href = to.href;
   });
+  // sharedTarget reports whether URL to is a page the languages share:
+  // a source page, or in a site of one release any of its pages outside
+  // the languages' directories (the index pages, the changes page).
+  function sharedTarget(to) {
+    if (!srcRoot) return false;
+    if (to.href.indexOf(new URL(srcRoot, location.href).href) === 0) return true;
+    if (R) return false;
+    var top = new URL(srcRoot + "../", location.href).href;
+    if (to.href.indexOf(top) !== 0) return false;
+    var seg = to.href.slice(top.length).split(/[\/?#]/)[0];
+    return /\.html$/.test(seg) && seg !== "index.html" || seg === "controllers" || seg === "traces";
+  }
+  // showRendering shows rendering k of a page merged from several
+  // (data-r: a bit per rendering, in hex; site/internal/treemerge): the
+  // languages of a bilingual site's index page, or the releases of a
+  // multi-release site's shared page. It gives the ids back to what is
+  // shown (data-id) and returns the rendering's title.
+  function showRendering(k) {
+    document.querySelectorAll("[data-r]").forEach(function (el) {
+      var h = el.getAttribute("data-r"), d = h.length - 1 - (k >> 2);
+      // toggleAttribute, not .hidden: an <svg> has no hidden property.
+      el.toggleAttribute("hidden", d < 0 || !((parseInt(h.charAt(d), 16) >> (k & 3)) & 1));
+    });
+    // A table cell whose every part is other renderings' is empty for
+    // this one: site.css prints its dash (td.none), as for td:empty.
+    document.querySelectorAll("table.facts td").forEach(function (td) {
+      var shown = false;
+      for (var c = td.firstChild; c && !shown; c = c.nextSibling) {
+        shown = c.nodeType === 3 ? /\S/.test(c.data) : c.nodeType === 1 && !c.hasAttribute("hidden");
+      }
+      td.classList.toggle("none", !shown && td.firstChild !== null);
+    });
+    document.querySelectorAll("[data-id]").forEach(function (el) {
+      if (el.closest("[hidden]")) return;
+      var id = el.getAttribute("data-id"), o = document.getElementById(id);
+      if (o) { o.removeAttribute("id"); o.setAttribute("data-id", id); }
+      el.id = id;
+      el.removeAttribute("data-id");
+    });
+    var title = document.title;
+    document.querySelectorAll("head > title[data-r]").forEach(function (t) {
+      if (!t.hidden) title = t.textContent;
+    });
+    return title;
+  }
   // modified reports a click that opens a tab or window, or does
   // something else than follow the link here: left alone.
   function modified(e) {
