@@ -86,7 +86,7 @@ func TestBrowserExplainKorean(t *testing.T) {
 
 // localized is the Go explainer's results as the page in lang words them:
 // each note and the component's source through the page's string table
-// (site/i18n.go), whose English is the explainer's wording.
+// (templates/i18n), whose English is the explainer's wording.
 func localized(lang string, rs []lineResult) []lineResult {
 	if lang == "en" {
 		return rs

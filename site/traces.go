@@ -191,3 +191,24 @@ func writeLabel(verb, apiVerb string, r fact.Resource, sub string) string {
 	}
 	return verb + " " + s
 }
+
+
+// note is a trace's generated sentence in the page's language.
+func (b *builder) note(n trace.Note) string {
+	if n.IsZero() {
+		return ""
+	}
+	return n.Format(b.t("trace.note." + n.ID))
+}
+
+// notes is note of each.
+func (b *builder) notes(ns []trace.Note) []string {
+	var out []string
+	for _, n := range ns {
+		if n.Diagnostic() {
+			continue // the analyzer's limits are for `kubewalk trace`, not for readers
+		}
+		out = append(out, b.note(n))
+	}
+	return out
+}

@@ -11,11 +11,13 @@
 //	assets/site.js     line-range highlighting on source pages
 //	assets/search.js   the search page (reads search-index.js)
 //	assets/lang.js     the root of a bilingual site: the browser's language
+//	i18n/<lang>.yaml   the text of the site's chrome in each language (package
+//	                   site reads it: key: "text")
 package templates
 
 import "embed"
 
-// FS holds *.html and assets/*.
+// FS holds *.html, assets/* and i18n/*.
 //
-//go:embed *.html assets
+//go:embed *.html assets i18n
 var FS embed.FS
