@@ -108,7 +108,13 @@ func TestBrowserCoverage(t *testing.T) {
 				screenshot(t, ctx, art, "coverage-walkthrough-"+name+".png", false)
 
 				// The Recorded run page: phases, the start-up folded, a repeat folded.
-				openPage(t, ctx, base+lang+"/recorded.html")
+				openPage(t, ctx, base+"recorded.html?lang="+lang)
+				// One page for both languages: a cell's card label is its
+				// column's heading in the language shown alone.
+				label := map[string]string{"en": "Component", "ko": "컴포넌트"}[lang]
+				if got := run(t, `document.querySelector('table.facts td[data-label]').getAttribute('data-label')`); got != label {
+					t.Errorf("the first cell's label is %q, want %q", got, label)
+				}
 				got = run(t, `[...document.querySelectorAll('details.phase')].map(d => (d.open ? 'open' : 'shut')).join(' ')`)
 				if want := "shut open open"; got != want {
 					t.Errorf("phases %q, want %q (the start-up shut, then kubectl's and the ReplicaSet's)", got, want)

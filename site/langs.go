@@ -57,7 +57,7 @@ func indexPage(p string) bool {
 	case handlersPage, eventsPage, resourcesPage, gatesPage:
 		return true
 	}
-	return strings.HasPrefix(p, "controllers/") || strings.HasPrefix(p, "traces/")
+	return strings.HasPrefix(p, "controllers/") || strings.HasPrefix(p, "traces/") || strings.HasPrefix(p, "recorded")
 }
 
 // shared reports whether site path p of b's release is one page for

@@ -304,7 +304,7 @@
     if (!heads) return;
     var names = [];
     for (var i = 0; i < heads.cells.length; i++) {
-      var span = heads.cells[i].colSpan || 1, t = heads.cells[i].textContent.trim();
+      var span = heads.cells[i].colSpan || 1, t = shownText(heads.cells[i]).trim();
       for (var k = 0; k < span; k++) names.push(t);
     }
     for (var b = 0; b < table.tBodies.length; b++) {
@@ -317,6 +317,16 @@
         }
       }
     }
+  }
+  // shownText is n's text but for what it holds hidden (a page merged
+  // from several renderings holds every language's heading).
+  function shownText(n) {
+    var s = "";
+    for (var c = n.firstChild; c; c = c.nextSibling) {
+      if (c.nodeType === 3) s += c.data;
+      else if (c.nodeType === 1 && !c.hasAttribute("hidden")) s += shownText(c);
+    }
+    return s;
   }
   // fit classes t "stack" when, laid out as a table, it is wider than
   // its box: it scrolls, or the .tablewrap around it does.
