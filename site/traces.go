@@ -192,7 +192,6 @@ func writeLabel(verb, apiVerb string, r fact.Resource, sub string) string {
 	return verb + " " + s
 }
 
-
 // note is a trace's generated sentence in the page's language.
 func (b *builder) note(n trace.Note) string {
 	if n.IsZero() {
