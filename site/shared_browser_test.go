@@ -308,7 +308,11 @@ func TestBrowserPermalinkMoved(t *testing.T) {
 	page := buildPage(t, rels, &opts, sync)
 	from := "https://github.com/kubernetes/kubernetes/blob/" + newTag + "/" + moved.Path + "#L" + strconv.Itoa(moved.StartLine)
 	want := "https://github.com/kubernetes/kubernetes/blob/" + oldTag + "/" + moved.Path + "#L" + strconv.Itoa(moved.StartLine+2)
-	if strings.Contains(page, want) || !strings.Contains(page, `href=`+from+`>`) {
+	// Written in the compact form, from the page's base (the newer's) on;
+	// site.js makes the href from.
+	gh := `data-g=` + moved.Path + "#L"
+	if strings.Contains(page, want) || strings.Contains(page, gh+strconv.Itoa(moved.StartLine+2)+">") || !strings.Contains(page, gh+strconv.Itoa(moved.StartLine)+">") ||
+		!strings.Contains(page, ` data-gh="https://github.com/kubernetes/kubernetes/blob/`+newTag+`/">`) {
 		t.Fatalf("the moved declaration's link is not written once, as the newer release has it")
 	}
 	ctx := browser(t, 1280, 700)
@@ -486,5 +490,41 @@ func TestBrowserOlderGitHubLink(t *testing.T) {
 	want := strings.Replace(href, "/blob/"+newTag+"/", "/blob/"+oldTag+"/", 1)
 	if len(went) == 0 || !strings.HasPrefix(went[0], strings.Split(want, "#")[0]) {
 		t.Errorf("following %s at %s went to %q, want %s", href, oldTag, went, want)
+	}
+}
+
+// TestBrowserSharedGitHubLinks: on a walkthrough the releases share, an
+// excerpt's GitHub link in the compact form is, once the page has loaded,
+// a link to the permalink at the tag of the release read: the newest's
+// without ?rel=, the older's with it.
+func TestBrowserSharedGitHubLinks(t *testing.T) {
+	if testing.Short() {
+		t.Skip("browser test skipped in -short mode")
+	}
+	out, _ := buildShared(t)
+	const wt = "walkthroughs/deployment.html"
+	page, err := os.ReadFile(filepath.Join(out, wt))
+	if err != nil || !strings.Contains(string(page), ` data-gh="https://github.com/kubernetes/kubernetes/blob/`+newTag+`/"`) || !strings.Contains(string(page), " data-g=") {
+		t.Fatalf("%s is no shared page with GitHub links in the compact form (%v)", wt, err)
+	}
+	ctx := browser(t, 1280, 700)
+	for _, tag := range []string{newTag, oldTag} {
+		q := ""
+		if tag != newTag {
+			q = "?rel=" + tag
+		}
+		openPage(t, ctx, fileURL(t, out)+wt+q)
+		hrefs, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`[...document.querySelectorAll("pre a[data-g]")].filter(a => !a.closest("[hidden]")).map(a => a.getAttribute("href") || "")`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(hrefs) == 0 {
+			t.Fatalf("as %s: no GitHub link shown", tag)
+		}
+		for _, h := range hrefs {
+			if !strings.HasPrefix(h, "https://github.com/kubernetes/kubernetes/blob/"+tag+"/") {
+				t.Errorf("as %s: a GitHub link goes to %q", tag, h)
+			}
+		}
 	}
 }

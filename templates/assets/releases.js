@@ -457,9 +457,10 @@
       for (var b = 0; b < blocks.length; b++) if (matches(blocks[b], l, r)) return blocks[b];
       return blocks[0];
     }
-    // The code's GitHub links are the page's newest release's: for
-    // another, its part says where its permalinks start (data-gh; none
-    // when that is the newest's but for the tag). A line
+    // The code's GitHub links are the page's newest release's (site.js
+    // made their hrefs from the <body>'s data-gh): for another, its part
+    // says where its permalinks start (data-gh; none when that is the
+    // newest's but for the tag). A line
     // the release shares with newer ones (data-r has a lower bit, or there
     // is none) has their links, and the release's part says where those go
     // for it (site/merge.go file1): to another line of the same GitHub file
@@ -474,7 +475,7 @@
       var r = line.getAttribute("data-r"), shared = !r || (parseInt(r, 16) & ((1 << relIndex()) - 1)) !== 0;
       var to = shared && linkMoves()[href];
       if (to) href = to;
-      var cur = shown(lang, rel), g0 = blocks[0].getAttribute("data-gh"), g = cur.getAttribute("data-gh");
+      var cur = shown(lang, rel), g0 = document.body.getAttribute("data-gh"), g = cur.getAttribute("data-gh");
       if (g0 && !g) g = g0.replace("/" + newest + "/", "/" + rel + "/");
       if (!g0 || !g || href.indexOf(g0) !== 0) return href;
       var rest = href.slice(g0.length), moved = shared && !to && ghLines()[rest];
