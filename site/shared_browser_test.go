@@ -277,8 +277,9 @@ func TestBrowserSourceParts(t *testing.T) {
 
 // TestBrowserPermalinkMoved: a line of shared code whose link leaves the
 // site (to GitHub: its file has no page) is written once although the
-// declaration it links is on another line in the older release; the older
-// release's reader who follows it goes to that release's tag and line.
+// declaration it links is on another line in the older release; for the
+// older release's reader the link goes to that release's tag and line as
+// soon as the page is shown (a new tab opens it there), and a click too.
 func TestBrowserPermalinkMoved(t *testing.T) {
 	if testing.Short() {
 		t.Skip("browser test skipped in -short mode")
@@ -316,10 +317,19 @@ func TestBrowserPermalinkMoved(t *testing.T) {
 		t.Fatalf("the moved declaration's link is not written once, as the newer release has it")
 	}
 	ctx := browser(t, 1280, 700)
-	openPage(t, ctx, fileURL(t, opts.Out)+sync+"?rel="+oldTag)
-	// The click goes to GitHub, which this machine cannot reach: the
-	// navigation's URL is what counts.
-	if err := chromedp.Do(ctx, voidEval(`document.querySelector('pre.src a[href="`+from+`"]').click()`)); err != nil {
+	link := `document.querySelector('pre.src a[data-g="` + moved.Path + `#L` + strconv.Itoa(moved.StartLine) + `"]')`
+	// Once the page is shown the link is the release's (open in a new
+	// tab, it goes there): the newer's as written, the older's moved.
+	for _, r := range []struct{ q, want string }{{"", from}, {"?rel=" + oldTag, want}} {
+		openPage(t, ctx, fileURL(t, opts.Out)+sync+r.q)
+		href, err := chromedp.Run(ctx, chromedp.Evaluate[string](link+`.getAttribute("href")`))
+		if err != nil || href != r.want {
+			t.Errorf("%s: the link is %q (%v), want %s", r.q, href, err, r.want)
+		}
+	}
+	// So does a click on it. It goes to GitHub, which this machine cannot
+	// reach: the navigation's URL is what counts.
+	if err := chromedp.Do(ctx, voidEval(link+`.click()`)); err != nil {
 		t.Fatal(err)
 	}
 	var got string

@@ -129,10 +129,11 @@
 //     release's base (P attribute-escaped, and quoted, as an href would
 //     be). site.js sets each such link's href, data-gh + P, as the page
 //     loads, before releases.js runs; without script the identifier is no
-//     link. For an older release releases.js sends a click on one to the
-//     release's permalink: the link's href with its block's data-gh (or
-//     the tag swapped) for the <body>'s, and its line moved by data-ghl,
-//     or elsewhere by data-lnk. An empty block
+//     link. Showing an older release, releases.js gives each the href it
+//     has for that release (so a new tab opens it too): the <body>'s
+//     data-gh + P with the release's block's data-gh (or the tag swapped)
+//     for the <body>'s, and on a line the release shares with newer ones
+//     its line moved by data-ghl, or the link sent elsewhere by data-lnk. An empty block
 //     with data-like=T (and data-drop, the space-separated paths of its
 //     bar's links to pages the release lacks) is release T's header with
 //     the release's tag put in: releases.js copies T's block, moves its
