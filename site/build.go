@@ -694,6 +694,13 @@ func (b *builder) linkFor(from string) func(fact.Location) string {
 	}
 }
 
+// githubBase is where the release's GitHub permalinks start
+// ("https://github.com/kubernetes/kubernetes/blob/v1.37.2/"): the code's
+// links to them name the rest (highlight), and every page that shows
+// code carries it once (pageData.GH). "" when the permalink rule does not
+// end a file's link with its path (ghBase); then the links are hrefs.
+func (b *builder) githubBase() string { return ghBase(b, "go.mod") }
+
 // srcLink is the URL, from the page at site path from, of lines from..to of
 // file p: its source page when rendered, else GitHub.
 func (b *builder) srcLink(fromPage, p string, from, to int) string {
@@ -734,7 +741,7 @@ func (b *builder) highlighted(p, page string) ([]codehtml.Line, error) {
 		if c.err != nil {
 			return
 		}
-		c.lines = highlight(path.Base(p), src, b.xrefs[p], b.linkFor(page))
+		c.lines = highlight(path.Base(p), src, b.xrefs[p], b.linkFor(page), b.githubBase())
 		if b.reuse != nil {
 			b.reuse.keepHighlight(p, key, c.lines)
 		}

@@ -27,9 +27,17 @@ type exLine = codehtml.ExcerptLine
 // go/scanner with identifiers classed and linked by idents (nil idents —
 // a file outside the analysed roots — still gets lexical highlighting),
 // anything else through chroma by file name.
-func highlight(name string, src []byte, idents []fact.Ident, link func(fact.Location) string) []codehtml.Line {
+//
+// A link that link sends to GitHub, under gh (the release's base,
+// githubBase), is written in the compact form, the rest of its URL in
+// data-g, and the page that shows the lines carries gh once, on its
+// <body> (data-gh, pageData.GH): site.js gives every such link its href
+// as the page loads. Without script the identifier is shown but not
+// linked; a permalink is most of a link's markup, and the code's links
+// to files the site does not render are thousands.
+func highlight(name string, src []byte, idents []fact.Ident, link func(fact.Location) string, gh string) []codehtml.Line {
 	if path.Ext(name) == ".go" {
-		return codehtml.Go(src, idents, codehtml.Options{Link: link})
+		return codehtml.Go(src, idents, codehtml.Options{Link: link, GitHub: gh})
 	}
 	return codehtml.Text(name, src)
 }
@@ -50,12 +58,13 @@ const maxCode = 1<<20 - 48<<10
 // Line anchors (#L12) are the same at every level, so links into the page
 // never depend on how it was rendered.
 //
-// cov, when not nil, marks the lines a recorded scenario counted
-// (coverage.go); its bytes count towards maxCode.
-func sourceCode(name string, src []byte, idents []fact.Ident, link func(fact.Location) string, cov *sourceCov) (template.HTML, int) {
+// gh is the release's GitHub base (highlight). cov, when not nil, marks
+// the lines a recorded scenario counted (coverage.go); its bytes count
+// towards maxCode.
+func sourceCode(name string, src []byte, idents []fact.Ident, link func(fact.Location) string, gh string, cov *sourceCov) (template.HTML, int) {
 	var lines []codehtml.Line
 	if path.Ext(name) != ".go" || !codehtml.Generated(src) {
-		lines = highlight(name, src, idents, link)
+		lines = highlight(name, src, idents, link, gh)
 	}
 	if lines == nil || codeSize(lines)+cov.size() > maxCode {
 		lines = codehtml.Go(src, idents, codehtml.Options{DeclsOnly: true})

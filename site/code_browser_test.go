@@ -188,3 +188,46 @@ func TestBrowserTokenElements(t *testing.T) {
 		t.Errorf("the code selected is not the source (-want +got):\n%s", cmp.Diff(want, got))
 	}
 }
+
+// TestBrowserGitHubLinks: the code's links to files the site does not
+// render are written without an href, the rest of their permalink in
+// data-g and the page's GitHub base once on the <body>; once the page
+// has loaded each is a link to the full permalink, which the keyboard
+// reaches, on a source page and in a walkthrough's excerpts alike.
+func TestBrowserGitHubLinks(t *testing.T) {
+	if testing.Short() {
+		t.Skip("browser test skipped in -short mode")
+	}
+	out, _ := buildFixture(t, nil)
+	ctx := browser(t, 1100, 800)
+	const base = "https://github.com/kubernetes/kubernetes/blob/" + fixtureTag + "/"
+	type links struct {
+		N, Without     int    // links in the compact form; of those, without an href
+		Href, Property string // the first's href attribute and property
+		Focused        bool   // the first takes the focus
+	}
+	for _, tc := range []struct{ page, first string }{
+		{"src/pkg/controller/deployment/deployment_controller.go.html", "staging/src/k8s.io/client-go/tools/cache/shared_informer.go#L"},
+		{"walkthroughs/deployment.html", ""},
+	} {
+		openPage(t, ctx, fileURL(t, out)+tc.page)
+		got, err := chromedp.Run(ctx, chromedp.Evaluate[links](`(() => {
+			const ls = [...document.querySelectorAll("pre a[data-g]")], a = ls[0];
+			if (!a) return {N: 0};
+			a.focus();
+			return {N: ls.length, Without: ls.filter(l => !l.hasAttribute("href")).length,
+				Href: a.getAttribute("href"), Property: a.href, Focused: document.activeElement === a};
+		})()`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("%s: %+v", tc.page, got)
+		if got.N == 0 || got.Without != 0 {
+			t.Errorf("%s: %d GitHub links, %d of them without an href after load", tc.page, got.N, got.Without)
+			continue
+		}
+		if !strings.HasPrefix(got.Href, base+tc.first) || got.Property != got.Href || !got.Focused {
+			t.Errorf("%s: the first GitHub link goes to %q (property %q, focused %v), want %s…", tc.page, got.Href, got.Property, got.Focused, base+tc.first)
+		}
+	}
+}

@@ -182,7 +182,7 @@ func TestSourceCode(t *testing.T) {
 		{"too large even without links", comments, false, false, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			code, n := sourceCode("api.pb.go", tc.src, heavyIdents(tc.src), link, nil)
+			code, n := sourceCode("api.pb.go", tc.src, heavyIdents(tc.src), link, "", nil)
 			if want := bytes.Count(tc.src, []byte("\n")); n != want {
 				t.Errorf("%d lines, want %d", n, want)
 			}

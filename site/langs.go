@@ -334,7 +334,7 @@ func (b *builder) sourcePageLangs(f string, code template.HTML, lines int, cov *
 			return nil, err
 		}
 	}
-	return parts.page(b, b.pageData(p, f, "", nil), code)
+	return parts.page(b, b.codePageData(p, f, "", nil), code)
 }
 
 // srcParts are the parts of a shared source page, one per language (and

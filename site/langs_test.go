@@ -10,6 +10,7 @@ import (
 
 	"github.com/kubewalk/kubewalk/internal/derive/explain"
 	"github.com/kubewalk/kubewalk/internal/linkcheck"
+	"github.com/kubewalk/kubewalk/source"
 	"github.com/kubewalk/kubewalk/walkthrough"
 )
 
@@ -132,7 +133,11 @@ func TestBilingualReleases(t *testing.T) {
 	old := in
 	old.Tag = "v1.35.0"
 	opts.Out = filepath.Join(t.TempDir(), "public")
-	if _, err := BuildReleases(context.Background(), []Release{{Input: in}, {Input: old}}, opts); err != nil {
+	// Each release's permalinks at its tag, as source.Permalink makes
+	// them: a page's GitHub base (data-gh) is the release's, which the
+	// pages the releases share name by the group's newest.
+	oldURL := func(p string, from, to int) string { return source.Permalink(old.Tag, p, from, to) }
+	if _, err := BuildReleases(context.Background(), []Release{{Input: in}, {Input: old, SourceURL: oldURL}}, opts); err != nil {
 		t.Fatal(err)
 	}
 	files := readTree(t, opts.Out)

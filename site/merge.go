@@ -53,6 +53,10 @@ type mergedSrc struct {
 	// views are each merged line's renderings, the first its newest
 	// release's.
 	views [][]lineView
+	// gh is the page's GitHub base, the newest release's (ghBase): the
+	// code's GitHub links name their permalinks from it on (data-g,
+	// codehtml.Options.GitHub), and the page carries it once (data-gh).
+	gh string
 	// moves is, per release of rels, where the links of the renderings it
 	// shares with newer releases go for it: a rendering's href to the
 	// release's (file1).
@@ -147,10 +151,13 @@ func (set *releaseSet) merge(ctx context.Context, bs []*builder, files map[strin
 // line's rendering under its merged line. Links are rendered as if the
 // file were the newest's everywhere: in-site ones as placeholders for a
 // merged line of a file (placeholder; resolved per part when written),
-// GitHub permalinks with the page's newest tag (site.js swaps the tag,
-// data-gh), so a line renders the same in releases that agree on it.
+// GitHub permalinks with the page's newest tag, in the compact form
+// from the page's base on (m.gh; releases.js swaps the tag for an older
+// release's, its block's data-gh), so a line renders the same in
+// releases that agree on it.
 func (set *releaseSet) renderMerged(bs []*builder, m *mergedSrc) error {
 	newest := bs[m.rels[0]]
+	m.gh = ghBase(newest, m.file)
 	m.moves = make([]map[string]string, len(m.rels))
 	var decls bool
 	for k, r := range m.rels {
@@ -175,7 +182,7 @@ func (set *releaseSet) renderMerged(bs []*builder, m *mergedSrc) error {
 		}
 		var lines []codehtml.Line
 		if !decls {
-			lines = highlight(path.Base(m.file), src, b.xrefs[m.file], link)
+			lines = highlight(path.Base(m.file), src, b.xrefs[m.file], link, m.gh)
 		}
 		// As on a release's own page (sourceCode), generated code and a
 		// file too heavy in full show their declarations only, here in
@@ -201,27 +208,41 @@ func (set *releaseSet) renderMerged(bs []*builder, m *mergedSrc) error {
 var ghLineHref = regexp.MustCompile(`^(https://[^"#]*)#L([0-9]+)$`)
 
 // movableHref matches the href of a link in a line's HTML (as
-// codehtml.Hrefs gives it) that another release's rendering of the line
-// may send elsewhere: a placeholder (an in-site link) or a permalink to
-// a line on GitHub.
+// linkTo gives it) that another release's rendering of the line may
+// send elsewhere: a placeholder (an in-site link) or a permalink to a
+// line on GitHub.
 var movableHref = regexp.MustCompile(`^(?:@[0-9]+/[^"]*|https://[^"#]*#L[0-9]+)$`)
 
-// movables are the hrefs in h that movableHref matches, in order.
-func movables(h string) []string {
+// linkTo is where link v of a line's HTML (as codehtml.Hrefs gives it)
+// goes, attribute-escaped: its href, or a GitHub link's permalink whole,
+// the page's base before its data-g. The moves between releases name
+// links so, which is what their hrefs are once site.js has completed
+// the GitHub links.
+func (m *mergedSrc) linkTo(v codehtml.Href) string {
+	if v.GitHub {
+		return m.gh + v.Value
+	}
+	return v.Value
+}
+
+// movables are the links in h that movableHref matches, in order, as
+// linkTo names them.
+func (m *mergedSrc) movables(h string) []string {
 	var out []string
 	for _, v := range codehtml.Hrefs(h) {
-		if movableHref.MatchString(v) {
-			out = append(out, v)
+		if u := m.linkTo(v); movableHref.MatchString(u) {
+			out = append(out, u)
 		}
 	}
 	return out
 }
 
-// unmoved is h with every href movableHref matches emptied: what two
-// renderings that differ only in where their links go have alike.
-func unmoved(h string) string {
-	return codehtml.ReplaceHrefs(h, func(v string) (string, bool) {
-		return `""`, movableHref.MatchString(v)
+// unmoved is h with every link movableHref matches emptied (href=""
+// for an in-site and a GitHub link alike): what two renderings that
+// differ only in where their links go have alike.
+func (m *mergedSrc) unmoved(h string) string {
+	return codehtml.ReplaceHrefs(h, func(v codehtml.Href) (codehtml.Href, bool) {
+		return codehtml.Href{}, movableHref.MatchString(m.linkTo(v))
 	})
 }
 
@@ -243,11 +264,11 @@ func (m *mergedSrc) file1(k, ml int, h string) {
 			return
 		}
 	}
-	if mine := movables(h); len(mine) > 0 {
-		canon := unmoved(h)
+	if mine := m.movables(h); len(mine) > 0 {
+		canon := m.unmoved(h)
 		for v := range vs {
-			theirs := movables(vs[v].html)
-			if len(theirs) != len(mine) || unmoved(vs[v].html) != canon {
+			theirs := m.movables(vs[v].html)
+			if len(theirs) != len(mine) || m.unmoved(vs[v].html) != canon {
 				continue
 			}
 			if m.follow(k, theirs, mine) {
@@ -466,8 +487,9 @@ func partPage(f string, k int) string {
 	return "src/" + f + "." + strconv.Itoa(k) + ".html"
 }
 
-// placeholderHref matches a placeholder (an href as codehtml.Hrefs
-// gives it): its merged line, and its file, attribute-escaped.
+// placeholderHref matches a placeholder (an href's Value as
+// codehtml.Hrefs gives it): its merged line, and its file,
+// attribute-escaped.
 var placeholderHref = regexp.MustCompile(`^@([0-9]+)/(.*)$`)
 
 // placeholders is how many links of h are placeholders.
@@ -477,7 +499,7 @@ func placeholders(h string) int {
 	}
 	n := 0
 	for _, v := range codehtml.Hrefs(h) {
-		if placeholderHref.MatchString(v) {
+		if !v.GitHub && placeholderHref.MatchString(v.Value) {
 			n++
 		}
 	}
@@ -574,12 +596,12 @@ func (set *releaseSet) resolveIn(from, h string, parts bool) string {
 	if !hasPlaceholder(h) {
 		return h
 	}
-	return codehtml.ReplaceHrefs(h, func(v string) (string, bool) {
-		u, ok := set.resolveHref(from, v, parts)
-		if !ok {
-			return "", false
+	return codehtml.ReplaceHrefs(h, func(v codehtml.Href) (codehtml.Href, bool) {
+		if v.GitHub {
+			return v, false
 		}
-		return codehtml.HrefValue(u), true
+		u, ok := set.resolveHref(from, v.Value, parts)
+		return codehtml.Href{Value: u}, ok
 	})
 }
 

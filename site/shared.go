@@ -219,8 +219,11 @@ func renderShared(bs []*builder, sp sharedSrc) ([]byte, error) {
 	for k, r := range m.rels {
 		tags = append(tags, bs[r].in.Tag)
 		gh := ghBase(bs[r], f)
-		if k > 0 && gh == strings.Replace(newestGH, "/"+b.in.Tag+"/", "/"+bs[r].in.Tag+"/", 1) {
-			gh = "" // the newest's, at the release's tag: site.js makes it
+		if k == 0 || gh == strings.Replace(newestGH, "/"+b.in.Tag+"/", "/"+bs[r].in.Tag+"/", 1) {
+			// The newest's is the page's (the <body>'s data-gh), and an
+			// older release's that is the newest's at its tag releases.js
+			// makes.
+			gh = ""
 		}
 		for _, lb := range langsOf(bs[r]) {
 			sv := sourceView{Path: f, Dir: path.Dir(f), Name: path.Base(f), Lines: m.lines[k], GitHub: lb.opts.SourceURL(f, 0, 0), Cites: lb.citeViews(f)}
@@ -274,6 +277,7 @@ func renderShared(bs []*builder, sp sharedSrc) ([]byte, error) {
 		}
 	}
 	doc := b.pageData(p, f, "", nil)
+	doc.GH = m.gh // the code's GitHub links' base (renderMerged)
 	// The page's own line: every release it serves, which is what a
 	// reader without script learns of the others.
 	doc.Release = release{Tag: strings.Join(tags, ", ")}

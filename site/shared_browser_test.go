@@ -277,8 +277,9 @@ func TestBrowserSourceParts(t *testing.T) {
 
 // TestBrowserPermalinkMoved: a line of shared code whose link leaves the
 // site (to GitHub: its file has no page) is written once although the
-// declaration it links is on another line in the older release; the older
-// release's reader who follows it goes to that release's tag and line.
+// declaration it links is on another line in the older release; for the
+// older release's reader the link goes to that release's tag and line as
+// soon as the page is shown (a new tab opens it there), and a click too.
 func TestBrowserPermalinkMoved(t *testing.T) {
 	if testing.Short() {
 		t.Skip("browser test skipped in -short mode")
@@ -308,14 +309,27 @@ func TestBrowserPermalinkMoved(t *testing.T) {
 	page := buildPage(t, rels, &opts, sync)
 	from := "https://github.com/kubernetes/kubernetes/blob/" + newTag + "/" + moved.Path + "#L" + strconv.Itoa(moved.StartLine)
 	want := "https://github.com/kubernetes/kubernetes/blob/" + oldTag + "/" + moved.Path + "#L" + strconv.Itoa(moved.StartLine+2)
-	if strings.Contains(page, want) || !strings.Contains(page, `href=`+from+`>`) {
+	// Written in the compact form, from the page's base (the newer's) on;
+	// site.js makes the href from.
+	gh := `data-g=` + moved.Path + "#L"
+	if strings.Contains(page, want) || strings.Contains(page, gh+strconv.Itoa(moved.StartLine+2)+">") || !strings.Contains(page, gh+strconv.Itoa(moved.StartLine)+">") ||
+		!strings.Contains(page, ` data-gh="https://github.com/kubernetes/kubernetes/blob/`+newTag+`/">`) {
 		t.Fatalf("the moved declaration's link is not written once, as the newer release has it")
 	}
 	ctx := browser(t, 1280, 700)
-	openPage(t, ctx, fileURL(t, opts.Out)+sync+"?rel="+oldTag)
-	// The click goes to GitHub, which this machine cannot reach: the
-	// navigation's URL is what counts.
-	if err := chromedp.Do(ctx, voidEval(`document.querySelector('pre.src a[href="`+from+`"]').click()`)); err != nil {
+	link := `document.querySelector('pre.src a[data-g="` + moved.Path + `#L` + strconv.Itoa(moved.StartLine) + `"]')`
+	// Once the page is shown the link is the release's (open in a new
+	// tab, it goes there): the newer's as written, the older's moved.
+	for _, r := range []struct{ q, want string }{{"", from}, {"?rel=" + oldTag, want}} {
+		openPage(t, ctx, fileURL(t, opts.Out)+sync+r.q)
+		href, err := chromedp.Run(ctx, chromedp.Evaluate[string](link+`.getAttribute("href")`))
+		if err != nil || href != r.want {
+			t.Errorf("%s: the link is %q (%v), want %s", r.q, href, err, r.want)
+		}
+	}
+	// So does a click on it. It goes to GitHub, which this machine cannot
+	// reach: the navigation's URL is what counts.
+	if err := chromedp.Do(ctx, voidEval(link+`.click()`)); err != nil {
 		t.Fatal(err)
 	}
 	var got string
@@ -486,5 +500,41 @@ func TestBrowserOlderGitHubLink(t *testing.T) {
 	want := strings.Replace(href, "/blob/"+newTag+"/", "/blob/"+oldTag+"/", 1)
 	if len(went) == 0 || !strings.HasPrefix(went[0], strings.Split(want, "#")[0]) {
 		t.Errorf("following %s at %s went to %q, want %s", href, oldTag, went, want)
+	}
+}
+
+// TestBrowserSharedGitHubLinks: on a walkthrough the releases share, an
+// excerpt's GitHub link in the compact form is, once the page has loaded,
+// a link to the permalink at the tag of the release read: the newest's
+// without ?rel=, the older's with it.
+func TestBrowserSharedGitHubLinks(t *testing.T) {
+	if testing.Short() {
+		t.Skip("browser test skipped in -short mode")
+	}
+	out, _ := buildShared(t)
+	const wt = "walkthroughs/deployment.html"
+	page, err := os.ReadFile(filepath.Join(out, wt))
+	if err != nil || !strings.Contains(string(page), ` data-gh="https://github.com/kubernetes/kubernetes/blob/`+newTag+`/"`) || !strings.Contains(string(page), " data-g=") {
+		t.Fatalf("%s is no shared page with GitHub links in the compact form (%v)", wt, err)
+	}
+	ctx := browser(t, 1280, 700)
+	for _, tag := range []string{newTag, oldTag} {
+		q := ""
+		if tag != newTag {
+			q = "?rel=" + tag
+		}
+		openPage(t, ctx, fileURL(t, out)+wt+q)
+		hrefs, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`[...document.querySelectorAll("pre a[data-g]")].filter(a => !a.closest("[hidden]")).map(a => a.getAttribute("href") || "")`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(hrefs) == 0 {
+			t.Fatalf("as %s: no GitHub link shown", tag)
+		}
+		for _, h := range hrefs {
+			if !strings.HasPrefix(h, "https://github.com/kubernetes/kubernetes/blob/"+tag+"/") {
+				t.Errorf("as %s: a GitHub link goes to %q", tag, h)
+			}
+		}
 	}
 }

@@ -63,10 +63,18 @@ func TestBuildFixture(t *testing.T) {
 		`href="../walkthroughs/watch.html"`, // next walkthrough
 		`Next step`,
 		`class="factsblock"`,
+		// an excerpt's link to a file the site does not render, from the
+		// page's GitHub base on
+		` data-gh="https://github.com/kubernetes/kubernetes/blob/v1.31.0/">`,
+		`<a class=m data-g=staging/src/k8s.io/client-go/tools/cache/shared_informer.go#L`,
 	} {
 		if !strings.Contains(wt, want) {
 			t.Errorf("walkthrough page lacks %s", want)
 		}
+	}
+	// A page without code names no GitHub base.
+	if strings.Contains(files["handlers.html"], "data-gh") {
+		t.Errorf("the handlers page carries a GitHub base")
 	}
 	if strings.Contains(wt, "디플로이먼트") {
 		t.Errorf("English site shows the Korean walkthrough")
@@ -88,9 +96,14 @@ func TestBuildFixture(t *testing.T) {
 		}
 	}
 	dc := files["src/pkg/controller/deployment/deployment_controller.go.html"]
-	// AddEventHandler's file is not rendered: the link goes to GitHub.
-	if !strings.Contains(dc, `https://github.com/kubernetes/kubernetes/blob/v1.31.0/staging/src/k8s.io/client-go/tools/cache/shared_informer.go#L`) {
+	// AddEventHandler's file is not rendered: the link goes to GitHub,
+	// named from the page's GitHub base on (site.js makes the href).
+	if !strings.Contains(dc, `<body data-gh="https://github.com/kubernetes/kubernetes/blob/v1.31.0/">`) ||
+		!regexp.MustCompile(`<a class=m data-g=staging/src/k8s.io/client-go/tools/cache/shared_informer.go#L[0-9]+>AddEventHandler</a>`).MatchString(dc) {
 		t.Errorf("identifier outside the site does not link to GitHub")
+	}
+	if strings.Contains(dc, `href=https://github.com/kubernetes/kubernetes/blob/v1.31.0/staging/`) {
+		t.Errorf("the code writes a GitHub link whole")
 	}
 
 	home := files["index.html"]

@@ -31,13 +31,13 @@ func (b *builder) sourcePage(f string) ([]byte, error) {
 		return nil, err
 	}
 	cov := b.sourceCoverage(f)
-	code, n := sourceCode(path.Base(f), src, b.xrefs[f], b.linkFor(p), cov)
+	code, n := sourceCode(path.Base(f), src, b.xrefs[f], b.linkFor(p), b.githubBase(), cov)
 	if b.langs != nil {
 		return b.sourcePageLangs(f, code, n, b.covHead(f, cov))
 	}
 	sv := sourceView{Path: f, Dir: path.Dir(f), Name: path.Base(f), Lines: n, GitHub: b.opts.SourceURL(f, 0, 0), Cites: b.citeViews(f), Cov: b.covHead(f, cov)}
 	sv.Code = code
-	return b.exec("source", b.pageData(p, f, "", sv))
+	return b.exec("source", b.codePageData(p, f, "", sv))
 }
 
 // citeViews are the backlinks of file f's source page: one entry per step

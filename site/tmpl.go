@@ -68,7 +68,20 @@ type pageData struct {
 	// changes page, links the release's diffs script (diffsFile), which
 	// its languages share; "" otherwise.
 	Diffs string
-	Body  any
+	// GH, on a page that shows code, is the release's GitHub base
+	// (githubBase), from which its code's GitHub links name their
+	// permalinks (data-g): the <body>'s data-gh, which site.js puts
+	// before each. "" on the other pages.
+	GH   string
+	Body any
+}
+
+// codePageData is pageData for a page that shows code (source pages,
+// walkthroughs, traces): it carries the base of its code's GitHub links.
+func (b *builder) codePageData(p, title, active string, body any) pageData {
+	d := b.pageData(p, title, active, body)
+	d.GH = b.githubBase()
+	return d
 }
 
 func (b *builder) pageData(p, title, active string, body any) pageData {

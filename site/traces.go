@@ -87,7 +87,7 @@ func (b *builder) tracePage(ti TraceInput) ([]byte, error) {
 		return nil, err
 	}
 	title := strings.ReplaceAll(b.t("trace.title"), "{kind}", ti.Title)
-	return b.exec("trace", b.pageData(p, title, "traces", tv))
+	return b.exec("trace", b.codePageData(p, title, "traces", tv))
 }
 
 func (b *builder) traceStep(v views, s trace.Step) traceStepView {

@@ -133,7 +133,7 @@ func (b *builder) walkthroughPage(i int) ([]byte, error) {
 	if i+1 < len(b.docs) {
 		w.Next = &navView{relURL(p, WalkthroughPage(b.docs[i+1].ID), ""), b.docs[i+1].Title}
 	}
-	return b.exec("walkthrough", b.pageData(p, d.Title, "walkthroughs", w))
+	return b.exec("walkthrough", b.codePageData(p, d.Title, "walkthroughs", w))
 }
 
 // segments turns a step's segments into views; with split, excerpts go to

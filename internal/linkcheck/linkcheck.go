@@ -34,7 +34,11 @@ type Scripts func(root, p string) (links [][2]string, ok bool, errs []error)
 // source page's release and language) must name a part the target page
 // carries (data-rel, data-lang). Links with a scheme other than https:
 // are errors (the site links nowhere else: GitHub permalinks are https);
-// https links are not fetched. Errors are "page: message", sorted.
+// https links are not fetched. A link of the code in the compact form
+// (an <a> with data-g: the rest of a GitHub permalink, internal/render/codehtml)
+// is checked as the href site.js gives it, the data-gh of the element
+// around it (the <body>) before it: that base must be there, an https
+// URL ending in "/", and data-g a relative path that stays under it. Errors are "page: message", sorted.
 // scripts may be nil: HTML pages only.
 func Check(dir string, scripts Scripts) []error {
 	c := &linkChecker{root: dir, ids: map[string]map[string]bool{}, groups: map[string]map[string]string{}, stats: map[string]struct {
@@ -114,6 +118,9 @@ type parsedPage struct {
 	ids    map[string]bool
 	links  []pageLink
 	dupIDs []string
+	// bad are the page's links that are no URL as written: a GitHub
+	// link in the compact form without its base, or one that leaves it.
+	bad []string
 	// On a page releases share: those releases (data-rels), all the
 	// site's, and the page of each other release of the same page (its
 	// URL from this one, data-groups), where site.js sends it.
@@ -125,16 +132,18 @@ type parsedPage struct {
 func parsePage(data []byte) parsedPage {
 	ids := map[string]bool{}
 	var links []pageLink
-	var dupIDs, rels, all, lnt []string
+	var dupIDs, rels, all, lnt, bad []string
 	groups := map[string]string{}
 	var moved []string
-	// The releases each open element is shown for: the pages shared by
-	// releases are written by x/net/html, which closes every element.
+	// The releases each open element is shown for, and the base of the
+	// GitHub links in it (data-gh): the pages shared by releases are
+	// written by x/net/html, which closes every element.
 	type open struct {
 		tag  string
 		mask uint64
+		gh   string
 	}
-	stack := []open{{"", ^uint64(0)}}
+	stack := []open{{"", ^uint64(0), ""}}
 	z := html.NewTokenizer(bytes.NewReader(data))
 	for {
 		tt := z.Next()
@@ -142,7 +151,7 @@ func parsePage(data []byte) parsedPage {
 			for _, id := range moved {
 				ids[id] = true
 			}
-			return parsedPage{ids, links, dupIDs, rels, all, groups}
+			return parsedPage{ids, links, dupIDs, bad, rels, all, groups}
 		}
 		if tt == html.EndTagToken {
 			tag, _ := z.TagName()
@@ -158,8 +167,9 @@ func parsePage(data []byte) parsedPage {
 			continue
 		}
 		tag, hasAttr := z.TagName()
-		mask := stack[len(stack)-1].mask
+		mask, gh := stack[len(stack)-1].mask, stack[len(stack)-1].gh
 		var found [][2]string // attribute, URL
+		var g []byte          // data-g, a GitHub link in the compact form
 		for hasAttr {
 			var k, v []byte
 			k, v, hasAttr = z.TagAttr()
@@ -203,6 +213,10 @@ func parsePage(data []byte) parsedPage {
 				}
 			case "href", "src", "action", "xlink:href", "data-diffs":
 				found = append(found, [2]string{string(k), string(v)})
+			case "data-gh":
+				gh = string(v)
+			case "data-g":
+				g = v
 			case "data-lnt": // the hrefs data-lnk names by index (site/shared.go linkTable)
 				lnt = strings.Fields(string(v))
 			case "data-lnk": // "<href> <where it goes for the block's release>" pairs, by index in data-lnt
@@ -218,13 +232,37 @@ func parsePage(data []byte) parsedPage {
 				}
 			}
 		}
+		if g != nil && string(tag) == "a" {
+			if u, err := gitHubLink(gh, string(g)); err != nil {
+				bad = append(bad, err.Error())
+			} else {
+				found = append(found, [2]string{"href", u}) // site.js makes it the link's href
+			}
+		}
 		for _, l := range found {
 			links = append(links, pageLink{l[1], string(tag), l[0], mask})
 		}
 		if tt == html.StartTagToken && !voidElement[string(tag)] {
-			stack = append(stack, open{string(tag), mask})
+			stack = append(stack, open{string(tag), mask, gh})
 		}
 	}
+}
+
+// gitHubLink is the href site.js gives a link of the code in the compact
+// form: base (data-gh, around it) and the rest of its permalink (data-g).
+func gitHubLink(base, rest string) (string, error) {
+	b, err := url.Parse(base)
+	switch {
+	case base == "":
+		return "", fmt.Errorf("GitHub link %q without a base (data-gh)", rest)
+	case err != nil || b.Scheme != "https" || b.Host == "" || !strings.HasSuffix(base, "/"):
+		return "", fmt.Errorf("GitHub link %q: base %q is no https URL ending in /", rest, base)
+	}
+	r, err := url.Parse(rest)
+	if err != nil || rest == "" || r.Scheme != "" || r.Host != "" || strings.HasPrefix(rest, "/") || slices.Contains(strings.Split(r.Path, "/"), "..") {
+		return "", fmt.Errorf("GitHub link %q: no path under its base %q", rest, base)
+	}
+	return base + rest, nil
 }
 
 // expandLinkMove is where data-lnk's pair from, to sends a link: to, or
@@ -359,6 +397,9 @@ func (c *linkChecker) page(p string) {
 	c.ids[p], c.groups[p] = pp.ids, pp.groups
 	for _, d := range pp.dupIDs {
 		c.errorf(p, "duplicate id %q", d)
+	}
+	for _, b := range pp.bad {
+		c.errorf(p, "%s", b)
 	}
 	for _, l := range pp.links {
 		if len(pp.rels) == 0 {

@@ -10,7 +10,8 @@ import (
 
 // TestCheck: each kind of broken link on a page is reported once, as
 // "page: message", sorted; a data-lnk pair's fragment alone is on the
-// page of the link it moves.
+// page of the link it moves; a GitHub link in the compact form (data-g)
+// needs its base (data-gh, around it) and must stay under it.
 func TestCheck(t *testing.T) {
 	dir := t.TempDir()
 	write := func(name, s string) {
@@ -28,6 +29,10 @@ func TestCheck(t *testing.T) {
 	// fragment alone: on the same page as the link).
 	write("d.html", `<div data-lnt="#L1 #L1.1 b.html#L2 #L4"></div><div data-lnk="0 1 2 3"></div><span id="L1.1"></span>`)
 	write("sub/x.html", `<p id="x">`)
+	write("g.html", `<body data-gh="https://github.com/k/k/blob/v1/"><pre><a class=t data-g=pkg/a.go#L3>ok</a>
+<a data-g="../../evil#L1">up</a><a data-g="/abs">abs</a><a data-g="https://evil.example/">other host</a></pre>
+<div data-gh="http://github.com/k/k/blob/v1/"><a data-g=a.go>http base</a></div></body>`)
+	write("h.html", `<a data-g=pkg/a.go#L3>no base</a>`)
 	var got []string
 	for _, err := range Check(dir, nil) {
 		got = append(got, err.Error())
@@ -42,6 +47,11 @@ func TestCheck(t *testing.T) {
 		`a.html: link "c.html": c.html does not exist`,
 		`a.html: link "sub" names a directory (does not work from file://)`,
 		`d.html: link "b.html#L4": no id "L4" in b.html`,
+		`g.html: GitHub link "../../evil#L1": no path under its base "https://github.com/k/k/blob/v1/"`,
+		`g.html: GitHub link "/abs": no path under its base "https://github.com/k/k/blob/v1/"`,
+		`g.html: GitHub link "a.go": base "http://github.com/k/k/blob/v1/" is no https URL ending in /`,
+		`g.html: GitHub link "https://evil.example/": no path under its base "https://github.com/k/k/blob/v1/"`,
+		`h.html: GitHub link "pkg/a.go#L3" without a base (data-gh)`,
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("Check (-want +got):\n%s", diff)
@@ -73,5 +83,21 @@ func TestReleaseView(t *testing.T) {
 		if got := releaseView(c.raw, rels, all, c.k, "en/handlers.html", "index.html"); got != c.want {
 			t.Errorf("releaseView(%q, %s) = %q, want %q", c.raw, rels[c.k], got, c.want)
 		}
+	}
+}
+
+// TestReadSharedPageGitHubLinks: a shared page's GitHub links in the
+// compact form are the hrefs site.js makes of them (the <body>'s data-gh
+// before each data-g), at the tag of the release that reads the page.
+func TestReadSharedPageGitHubLinks(t *testing.T) {
+	page := `<html data-rels="v1.37.2 v1.36.3" data-releases="v1.37.2 v1.36.3"><body data-gh="` + ghBlob + `v1.37.2/">` +
+		`<pre><a class=t data-g=pkg/a.go#L3>A</a><span data-r=2><a class=f data-g=pkg/b.go#L9>B</a></span></pre></body></html>`
+	sp := ReadSharedPage("en/walkthroughs/x.html", []byte(page))
+	want := map[string][]string{
+		"v1.37.2": {ghBlob + "v1.37.2/pkg/a.go#L3"},
+		"v1.36.3": {ghBlob + "v1.36.3/pkg/a.go#L3", ghBlob + "v1.36.3/pkg/b.go#L9"},
+	}
+	if diff := cmp.Diff(want, sp.Links); diff != "" {
+		t.Errorf("links by release (-want +got):\n%s", diff)
 	}
 }

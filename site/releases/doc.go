@@ -118,9 +118,22 @@
 //     counter's start).
 //   - Each release's and language's header and backlinks are a
 //     <div class="langblock"> with data-rel (its tag) and data-lang, all
-//     hidden but the newest release's first language's. data-gh is the
-//     release's GitHub base ("https://github.com/kubernetes/kubernetes/blob/v1.31.0/")
-//     where it is not the newest's with the tag changed. An empty block
+//     hidden but the newest release's first language's. data-gh, on an
+//     older release's block, is the release's GitHub base
+//     ("https://github.com/kubernetes/kubernetes/blob/v1.31.0/") where it
+//     is not the newest's with the tag changed; the newest's is the
+//     <body>'s data-gh (below).
+//   - The code's GitHub links are the newest release's, in the compact
+//     form a single release's pages have (package site's doc): <a data-g=P>,
+//     P the rest of the permalink after the <body>'s data-gh, the newest
+//     release's base (P attribute-escaped, and quoted, as an href would
+//     be). site.js sets each such link's href, data-gh + P, as the page
+//     loads, before releases.js runs; without script the identifier is no
+//     link. Showing an older release, releases.js gives each the href it
+//     has for that release (so a new tab opens it too): the <body>'s
+//     data-gh + P with the release's block's data-gh (or the tag swapped)
+//     for the <body>'s, and on a line the release shares with newer ones
+//     its line moved by data-ghl, or the link sent elsewhere by data-lnk. An empty block
 //     with data-like=T (and data-drop, the space-separated paths of its
 //     bar's links to pages the release lacks) is release T's header with
 //     the release's tag put in: releases.js copies T's block, moves its
@@ -133,12 +146,13 @@
 //     releases.js renumbers them as the release counts its shown lines.
 //   - data-ghf, on the newest release's block of the first part: the
 //     GitHub permalinks in the code that go to another line of the same
-//     file for some release, each from the page's GitHub base on,
-//     space-separated, sorted. data-ghl, per older release: groups
+//     file for some release, each from the page's GitHub base on (a
+//     link's data-g without its fragment), space-separated, sorted. data-ghl, per older release: groups
 //     "<index>#<line>=<its line>,<line>=<its line>…", space-separated,
 //     index into data-ghf. data-lnt, on the newest's block: every href a
 //     release's other links move to, space-separated, in order of first
-//     use; data-lnk, per older release: pairs of indexes into data-lnt,
+//     use (a GitHub link's href whole: the <body>'s data-gh and its
+//     data-g); data-lnk, per older release: pairs of indexes into data-lnt,
 //     "<href> <its href>" (a target that is a fragment alone is on the
 //     first href's page). A line an older release shares with a newer
 //     (its mask has a lower bit, or none) takes these moves; a line of
@@ -172,7 +186,11 @@
 //   - Showing release r of the group, releases.js turns the newest's
 //     directory in relative links (after any "../") and the tag of GitHub
 //     permalinks into r's, and adds ?rel=r to every relative link but
-//     those into a release's directory or to the list of releases.
+//     those into a release's directory or to the list of releases. The
+//     code of excerpts links GitHub in the compact form (<a data-g>, the
+//     <body>'s data-gh the group's newest release's base: a source page's
+//     code's form), made hrefs by site.js before releases.js runs, so
+//     they take r's tag as the other permalinks do.
 //   - Line numbers: a location in a file with a shared source page is
 //     printed by the page's anchors ("x.go:136-140", "136.1" a line the
 //     newest lacks), in text, title and GitHub permalink, and the element

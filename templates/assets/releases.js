@@ -285,8 +285,9 @@
   // and the release shown at first, the page's newest. site.js calls
   // pick with the ?rel= asked for and the language it shows, which
   // returns the release to show ("" when the reader is sent to another
-  // page), like on each block it shows, shown once they are shown, and
-  // relink for the href of a link clicked.
+  // page), like on each block it shows, shown once they are shown (which
+  // moves the code's GitHub links to the release), and relink for the
+  // href of a link clicked.
   function source(k, blocks, rel) {
     var newest = rel, lang = "", shownLines = k.shownLines, lineID = k.lineID;
     return {
@@ -309,6 +310,7 @@
       like: like,
       shown: function () {
         showLines();
+        ghLinks();
         for (var b = 0; b < blocks.length; b++) if (!blocks[b].hidden) likeHead(blocks[b]);
       },
       relink: relink
@@ -433,9 +435,10 @@
       for (var b = 0; b < blocks.length; b++) if (matches(blocks[b], l, r)) return blocks[b];
       return blocks[0];
     }
-    // The code's GitHub links are the page's newest release's: for
-    // another, its part says where its permalinks start (data-gh; none
-    // when that is the newest's but for the tag). A line
+    // The code's GitHub links are the page's newest release's (site.js
+    // made their hrefs from the <body>'s data-gh): for another, its part
+    // says where its permalinks start (data-gh; none when that is the
+    // newest's but for the tag). A line
     // the release shares with newer ones (data-r has a lower bit, or there
     // is none) has their links, and the release's part says where those go
     // for it (site/merge.go file1): to another line of the same GitHub file
@@ -444,18 +447,32 @@
     // elsewhere (data-lnk: "<href> <its href>" pairs, each href its index
     // in the newest's data-lnt, space-separated, its href only a fragment
     // on the same page; linkMoves). A line of its own has its own links.
-    function relink(a) {
-      var href = a.getAttribute("href"), line = a.closest("pre.src > *");
+    //
+    // A GitHub link (data-g) is named by the newest's permalink whatever
+    // its href (site.js made it so; ghLinks makes it the release's), so
+    // relink gives it the same href however often it runs. ms and gl are
+    // linkMoves() and ghLines(), read once for many links.
+    function relink(a, ms, gl) {
+      var g0 = document.body.getAttribute("data-gh"), line = a.closest("pre.src > *");
+      var href = g0 && a.hasAttribute("data-g") ? g0 + a.getAttribute("data-g") : a.getAttribute("href");
       if (rel === newest || !line) return href;
       var r = line.getAttribute("data-r"), shared = !r || (parseInt(r, 16) & ((1 << relIndex()) - 1)) !== 0;
-      var to = shared && linkMoves()[href];
+      var to = shared && (ms || linkMoves())[href];
       if (to) href = to;
-      var cur = shown(lang, rel), g0 = blocks[0].getAttribute("data-gh"), g = cur.getAttribute("data-gh");
+      var cur = shown(lang, rel), g = cur.getAttribute("data-gh");
       if (g0 && !g) g = g0.replace("/" + newest + "/", "/" + rel + "/");
       if (!g0 || !g || href.indexOf(g0) !== 0) return href;
-      var rest = href.slice(g0.length), moved = shared && !to && ghLines()[rest];
+      var rest = href.slice(g0.length), moved = shared && !to && (gl || ghLines())[rest];
       if (moved) rest = rest.replace(/#L\d+$/, "#L" + moved);
       return g + rest;
+    }
+    // ghLinks gives the code's GitHub links of an older release the
+    // href they go to for it (relink) as soon as it is shown, not only
+    // when one is clicked: opened in a new tab they go there too.
+    function ghLinks() {
+      if (rel === newest || !document.body.getAttribute("data-gh")) return;
+      var ms = linkMoves(), gl = ghLines(), ls = document.querySelectorAll("pre.src a[data-g]");
+      for (var i = 0; i < ls.length; i++) ls[i].setAttribute("href", relink(ls[i], ms, gl));
     }
     function relAttr(name) {
       for (var b = 0; b < blocks.length; b++) {

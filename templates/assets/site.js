@@ -1,3 +1,19 @@
+// kubewalk: the code's links to GitHub (internal/render/codehtml: a
+// declaration in a file the site does not render) name their permalink
+// from the page's GitHub base on (data-g; the base is the <body>'s
+// data-gh). Each gets its href here, all at once as the page loads, so it
+// is a link like any other: focus, middle-click, open in a new tab. It
+// runs first: the rest of this script and releases.js (a site of several
+// releases, which turns the tag of permalinks into an older release's)
+// find them as links. Without script the identifier shows, but is no
+// link.
+(function () {
+  "use strict";
+  var gh = document.body && document.body.getAttribute("data-gh");
+  if (!gh) return;
+  var ls = document.querySelectorAll("a[data-g]");
+  for (var i = 0; i < ls.length; i++) ls[i].setAttribute("href", gh + ls[i].getAttribute("data-g"));
+})();
 // kubewalk: highlight the lines named by the URL fragment (#L12 or
 // #L12-L30) on source pages, on load and whenever the fragment changes, and
 // scroll the first of them into view; keep the reader's step when switching

@@ -43,10 +43,29 @@ func appendValue(dst []byte, v string) []byte {
 	return append(dst, '"')
 }
 
-// HrefValue is URL u written as the value of an href the way this
+// A Href is where a link of highlighted code goes, as written:
+// attribute-escaped, without quotes.
+type Href struct {
+	// Value is the link's href, or, for a GitHub link, its data-g: the
+	// URL from the page's GitHub base (Options.GitHub) on.
+	Value string
+	// GitHub marks a GitHub link in the compact form (data-g), which
+	// has no href until the page's script gives it one.
+	GitHub bool
+}
+
+// attr is the attribute that holds h's Value.
+func (h Href) attr() string {
+	if h.GitHub {
+		return "data-g"
+	}
+	return "href"
+}
+
+// attrValue is URL u written as an attribute's value the way this
 // package writes its own: attribute-escaped, and quoted unless it is one
-// bare token. The caller vouches for u (SafeHref, or a URL it made).
-func HrefValue(u string) string {
+// bare token.
+func attrValue(u string) string {
 	if needsAttrEscape(u) {
 		u = string(appendAttr(nil, u))
 	}
@@ -56,27 +75,30 @@ func HrefValue(u string) string {
 	return `"` + u + `"`
 }
 
-// hrefRE matches an href of a link as lineWriter.link writes it, in an
-// anchor's start tag (text cannot hold one: its '<' is escaped): the
-// value quoted (group 1) or bare (group 2).
-var hrefRE = regexp.MustCompile(`<a (?:class=[a-z]+ )?href=(?:"([^"]*)"|([^\t\n\f\r "'=<>` + "`" + `]+))`)
+// hrefRE matches a link as lineWriter.link writes it, in an anchor's
+// start tag (text cannot hold one: its '<' is escaped): its attribute
+// (group 1, href or data-g), and the value quoted (group 2) or bare
+// (group 3).
+var hrefRE = regexp.MustCompile(`<a (?:class=[a-z]+ )?(href|data-g)=(?:"([^"]*)"|([^\t\n\f\r "'=<>` + "`" + `]+))`)
 
-// Hrefs returns the values of the hrefs of the links in h, HTML this
-// package wrote (a Line, or Lines joined), in order and
-// attribute-escaped, as written but for the quotes.
-func Hrefs(h string) []string {
-	var out []string
+// Hrefs returns where the links in h, HTML this package wrote (a Line,
+// or Lines joined), go, in order, attribute-escaped, as written but for
+// the quotes.
+func Hrefs(h string) []Href {
+	var out []Href
 	for _, m := range hrefRE.FindAllStringSubmatchIndex(h, -1) {
-		out = append(out, value(h, m))
+		out = append(out, href(h, m))
 	}
 	return out
 }
 
-// ReplaceHrefs returns h, HTML this package wrote, with the value of each
-// link's href v (attribute-escaped, without quotes) replaced by what f
-// returns for it when ok: the value as it is to be written, quotes and
-// all (HrefValue). An href f declines is left as it was.
-func ReplaceHrefs(h string, f func(v string) (to string, ok bool)) string {
+// ReplaceHrefs returns h, HTML this package wrote, with each link's
+// attribute (as Hrefs gives it) replaced by what f returns for it when
+// ok: an href, or a GitHub link's data-g, whose Value is the URL (or the
+// rest of it) unescaped, as it is to go — ReplaceHrefs escapes and
+// quotes it as the package writes its own (an empty Value is href="").
+// A link f declines is left as it was.
+func ReplaceHrefs(h string, f func(Href) (to Href, ok bool)) string {
 	ms := hrefRE.FindAllStringSubmatchIndex(h, -1)
 	if ms == nil {
 		return h
@@ -84,16 +106,14 @@ func ReplaceHrefs(h string, f func(v string) (to string, ok bool)) string {
 	var sb strings.Builder
 	last := 0
 	for _, m := range ms {
-		to, ok := f(value(h, m))
+		to, ok := f(href(h, m))
 		if !ok {
 			continue
 		}
-		start := m[2] - 1 // the opening quote
-		if m[2] < 0 {
-			start = m[4]
-		}
-		sb.WriteString(h[last:start])
-		sb.WriteString(to)
+		sb.WriteString(h[last:m[2]]) // up to the attribute's name
+		sb.WriteString(to.attr())
+		sb.WriteByte('=')
+		sb.WriteString(attrValue(to.Value))
 		last = m[1]
 	}
 	if last == 0 {
@@ -103,10 +123,13 @@ func ReplaceHrefs(h string, f func(v string) (to string, ok bool)) string {
 	return sb.String()
 }
 
-// value is the href value of match m of hrefRE in h.
-func value(h string, m []int) string {
-	if m[2] >= 0 {
-		return h[m[2]:m[3]]
+// href is the link of match m of hrefRE in h.
+func href(h string, m []int) Href {
+	v := Href{GitHub: h[m[2]:m[3]] == "data-g"}
+	if m[4] >= 0 {
+		v.Value = h[m[4]:m[5]]
+	} else {
+		v.Value = h[m[6]:m[7]]
 	}
-	return h[m[4]:m[5]]
+	return v
 }

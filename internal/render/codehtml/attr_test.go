@@ -1,6 +1,7 @@
 package codehtml
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 
@@ -33,8 +34,8 @@ func TestHrefQuoting(t *testing.T) {
 		if want := `<b>var</b> a = <a class=t ` + tc.attr + `>b</a>`; l != want {
 			t.Errorf("link to %q:\n got %s\nwant %s", tc.href, l, want)
 		}
-		if got := HrefValue(tc.href); "href="+got != tc.attr {
-			t.Errorf("HrefValue(%q) = %s, want %s", tc.href, got, strings.TrimPrefix(tc.attr, "href="))
+		if got := attrValue(tc.href); "href="+got != tc.attr {
+			t.Errorf("attrValue(%q) = %s, want %s", tc.href, got, strings.TrimPrefix(tc.attr, "href="))
 		}
 		z := html.NewTokenizer(strings.NewReader(l))
 		for tt := z.Next(); tt != html.ErrorToken; tt = z.Next() {
@@ -67,25 +68,74 @@ func TestHrefs(t *testing.T) {
 		}
 		return "c.go.html?x=1&y#L2"
 	}})[2])
-	if diff := cmp.Diff([]string{"#L1", "c.go.html?x=1&amp;y#L2"}, Hrefs(l)); diff != "" {
+	if diff := cmp.Diff([]Href{{Value: "#L1"}, {Value: "c.go.html?x=1&amp;y#L2"}}, Hrefs(l)); diff != "" {
 		t.Errorf("Hrefs(%s) (-want +got):\n%s", l, diff)
 	}
-	got := ReplaceHrefs(l, func(v string) (string, bool) {
-		if v == "#L1" {
-			return HrefValue("../q/b.go.html#L1"), true
+	got := ReplaceHrefs(l, func(v Href) (Href, bool) {
+		if v.Value == "#L1" {
+			return Href{Value: "../q/b.go.html#L1"}, true
 		}
-		return "", false
+		return Href{}, false
 	})
 	want := strings.Replace(l, `href=#L1>`, `href=../q/b.go.html#L1>`, 1)
 	if got != want || got == l {
 		t.Errorf("ReplaceHrefs:\n got %s\nwant %s", got, want)
 	}
-	got = ReplaceHrefs(l, func(v string) (string, bool) { return `""`, true })
+	got = ReplaceHrefs(l, func(Href) (Href, bool) { return Href{}, true })
 	want = strings.Replace(strings.Replace(l, `href=#L1>`, `href="">`, 1), `href="c.go.html?x=1&amp;y#L2"`, `href=""`, 1)
 	if got != want {
 		t.Errorf("ReplaceHrefs:\n got %s\nwant %s", got, want)
 	}
-	if got := ReplaceHrefs(l, func(string) (string, bool) { return "", false }); got != l {
+	if got := ReplaceHrefs(l, func(Href) (Href, bool) { return Href{}, false }); got != l {
 		t.Errorf("ReplaceHrefs declining every href changed the line:\n%s", got)
+	}
+}
+
+// TestGitHubLinks: with Options.GitHub, a link to a URL under that base
+// is written without an href, the rest of the URL in data-g (escaped and
+// quoted as an href would be), and any other link keeps its href;
+// Hrefs reads both, and ReplaceHrefs turns one form into the other.
+func TestGitHubLinks(t *testing.T) {
+	const base = "https://github.com/o/r/blob/v1/"
+	src := "package p\n\nvar a = b(c, d, e, f)\n"
+	idents := []fact.Ident{
+		{Off: strings.Index(src, "b("), Len: 1, Kind: "func", Target: fact.Location{Path: "out.go", StartLine: 30}},
+		{Off: strings.Index(src, "c,"), Len: 1, Kind: "type", Target: fact.Location{Path: "in.go", StartLine: 2}},
+		{Off: strings.Index(src, "d,"), Len: 1, Kind: "const", Target: fact.Location{Path: "o'dd.go", StartLine: 4}},
+		{Off: strings.Index(src, "e,"), Len: 1, Kind: "var", Target: fact.Location{Path: "out.go", StartLine: 9}},
+		{Off: strings.Index(src, "f)"), Len: 1, Kind: "type", Target: fact.Location{Path: "base", StartLine: 0}},
+	}
+	link := func(l fact.Location) string {
+		switch l.Path {
+		case "in.go":
+			return "in.go.html#L2"
+		case "base":
+			return base // the base alone: no rest to name
+		}
+		return base + l.Path + "#L" + strconv.Itoa(l.StartLine)
+	}
+	l := string(Go([]byte(src), idents, Options{Link: link, GitHub: base})[2])
+	// e, a variable declared outside the site, gets no link (linker.use).
+	want := `<b>var</b> a = <a class=f data-g=out.go#L30>b</a>(<a class=t href=in.go.html#L2>c</a>, <a class=o data-g="o&#39;dd.go#L4">d</a>, e, <a class=t href=` + base + `>f</a>)`
+	if l != want {
+		t.Fatalf("GitHub links:\n got %s\nwant %s", l, want)
+	}
+	checkInert(t, []Line{Line(l)})
+	wantHrefs := []Href{{Value: "out.go#L30", GitHub: true}, {Value: "in.go.html#L2"}, {Value: "o&#39;dd.go#L4", GitHub: true}, {Value: base}}
+	if diff := cmp.Diff(wantHrefs, Hrefs(l)); diff != "" {
+		t.Errorf("Hrefs (-want +got):\n%s", diff)
+	}
+	// Without the base the same links are hrefs, whole.
+	if plain := string(Go([]byte(src), idents, Options{Link: link})[2]); !strings.Contains(plain, `<a class=f href=`+base+`out.go#L30>b</a>`) || strings.Contains(plain, "data-g") {
+		t.Errorf("without Options.GitHub: %s", plain)
+	}
+	swapped := ReplaceHrefs(l, func(h Href) (Href, bool) {
+		if h.GitHub {
+			return Href{Value: "../x.go.html#L1"}, true
+		}
+		return Href{Value: "y.go#L3", GitHub: true}, h.Value == "in.go.html#L2"
+	})
+	if want := `<b>var</b> a = <a class=f href=../x.go.html#L1>b</a>(<a class=t data-g=y.go#L3>c</a>, <a class=o href=../x.go.html#L1>d</a>, e, <a class=t href=` + base + `>f</a>)`; swapped != want {
+		t.Errorf("ReplaceHrefs:\n got %s\nwant %s", swapped, want)
 	}
 }

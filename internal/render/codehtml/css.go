@@ -28,13 +28,16 @@ const Scope = "code"
 // <dfn> (element). The site's own classes inside a code block (l for a
 // line, n for its number, mark, gap, hl) are left free.
 //
+// A link is underlined on hover only with an href: a GitHub link has
+// none without script (Options.GitHub), and is no link then.
+//
 // The user agent's own styles for those elements are undone: <i>,
 // <var> and <dfn> are italic, and <kbd> is in the browser's monospace
 // font, not the page's.
 func CSS() string { return css }
 
 const css = `.code a{color:inherit;text-decoration:none}
-.code a:hover{text-decoration:underline}
+.code a[href]:hover{text-decoration:underline}
 .code b{color:#cf222e;font-weight:inherit}
 .code kbd{font:inherit;color:#0a3069}
 .code i,.code var,.code dfn{font-style:inherit}

@@ -28,7 +28,9 @@
 // This package is the one place where source text becomes template.HTML
 // (lineWriter.lines). All source bytes are escaped; the only markup is the
 // package's own elements and anchors; hrefs must pass SafeHref and are
-// attribute-escaped, and quoted unless they are one bare token (attr.go).
+// attribute-escaped, and quoted unless they are one bare token (attr.go);
+// a GitHub link's data-g is the rest of such an href after the page's
+// https base.
 // Hostile input is tested in hostile_test.go and attr_test.go.
 //
 // # Size and speed
@@ -38,11 +40,14 @@
 // their own (<b>, <i>, <kbd>, <var>, <dfn>: element), one- or two-letter
 // class names, attribute values without quotes where HTML allows them
 // (bare), no spans for operators, punctuation, whitespace or
-// variables/fields (they are still linked), adjacent tokens of one class
-// merged into one element, one output buffer per file (pooled) cut into
-// Lines without copying. The site finds and rewrites the links of
-// rendered lines with Hrefs and ReplaceHrefs, which read what this
-// package writes, quoted or not.
+// variables/fields (they are still linked), links to GitHub written as
+// the rest of their URL after the page's base (Options.GitHub: data-g,
+// which the page's script makes an href; without script the identifier
+// is no link), adjacent tokens of one class merged into one element, one
+// output buffer per file (pooled) cut into Lines without copying. The
+// site finds and rewrites the links of rendered lines with Hrefs and
+// ReplaceHrefs, which read what this package writes, quoted or not,
+// href or data-g.
 //
 // BenchmarkGo and BenchmarkGoParallel (KUBEWALK_BENCH_TREE=/path/to/tree)
 // measure the rendering of real files with synthesized identifier tables,

@@ -23,6 +23,18 @@ type Options struct {
 	// fail SafeHref are dropped.
 	Link func(target fact.Location) string
 
+	// GitHub, when not "", is where the GitHub permalinks Link returns
+	// start (the release's base, "https://github.com/kubernetes/kubernetes/blob/v1.37.2/"),
+	// which the page states once. A link to a URL that starts with it is
+	// written in the compact form: no href, and the rest of the URL in
+	// data-g (<a class=t data-g=staging/src/k8s.io/api/core/v1/types.go#L30>),
+	// which the page's script turns into the href (GitHub + data-g) of
+	// every such link as the page loads. A permalink is most of its
+	// link's markup, and a page's links to code the site does not render
+	// are thousands; without script such an identifier is shown, in its
+	// class's colour, but is no link. Any other URL is an href.
+	GitHub string
+
 	// DeclsOnly renders only a file's outline, for pages that would
 	// otherwise be too heavy to load (generated code, very large files):
 	// comments and declared names keep their classes; uses get neither a
@@ -105,7 +117,7 @@ func Go(src []byte, idents []fact.Ident, opts Options) []Line {
 	var s scanner.Scanner
 	s.Init(file, src, nil, scanner.ScanComments)
 
-	links := linker{link: opts.Link}
+	links := linker{link: opts.Link, github: opts.GitHub}
 
 	last, next := 0, 0 // last: end of the previous token written; next: into idents
 	prev := token.ILLEGAL
@@ -140,7 +152,7 @@ func Go(src []byte, idents []fact.Ident, opts Options) []Line {
 					class = c[0]
 				}
 				if !id.Def && !opts.DeclsOnly {
-					if h := links.use(id); h != "" {
+					if h := links.use(id); h.Value != "" {
 						w.gap(src[last:off], "")
 						w.link(class, h, src[off:end])
 						last, prev = end, tok
@@ -195,47 +207,54 @@ func lexClass(tok token.Token, src []byte, off int, lit string) (class string, e
 // linker makes the hrefs of identifier links through Options.Link, each
 // target once per file.
 type linker struct {
-	link  func(fact.Location) string
-	hrefs map[fact.Location]string // target → escaped href, "" = none
+	link   func(fact.Location) string
+	github string                 // Options.GitHub
+	hrefs  map[fact.Location]Href // target → escaped href, "" = none
 }
 
-// href returns the attribute-escaped href of loc, "" for none or one
-// SafeHref refuses.
-func (l *linker) href(loc fact.Location) string {
+// href returns the attribute-escaped href of loc, in the compact form
+// when it is a GitHub permalink (Options.GitHub); Value "" for none or
+// one SafeHref refuses.
+func (l *linker) href(loc fact.Location) Href {
 	if l.link == nil {
-		return ""
+		return Href{}
 	}
 	if h, ok := l.hrefs[loc]; ok {
 		return h
 	}
-	h := l.link(loc)
-	if SafeHref(h) {
-		if needsAttrEscape(h) {
-			h = string(appendAttr(nil, h))
+	var h Href
+	if u := l.link(loc); SafeHref(u) {
+		// The rest of a safe https URL: the script puts the base back
+		// before it, and the page's base is https.
+		if rest, ok := strings.CutPrefix(u, l.github); ok && l.github != "" && rest != "" {
+			h = Href{Value: rest, GitHub: true}
+		} else {
+			h = Href{Value: u}
 		}
-	} else {
-		h = ""
+		if needsAttrEscape(h.Value) {
+			h.Value = string(appendAttr(nil, h.Value))
+		}
 	}
 	if l.hrefs == nil {
-		l.hrefs = make(map[fact.Location]string)
+		l.hrefs = make(map[fact.Location]Href)
 	}
 	l.hrefs[loc] = h
 	return h
 }
 
-// use returns the href of a use of id, "" for none. A variable, field or
-// label links only to a declaration in the site: a GitHub permalink is
-// long beside a name of a few letters, and such uses are many (their
-// permalinks were a tenth of a release's source pages).
+// use returns the href of a use of id, Value "" for none. A variable,
+// field or label links only to a declaration in the site: a GitHub
+// permalink is long beside a name of a few letters, and such uses are
+// many (their permalinks were a tenth of a release's source pages).
 // Types, functions, methods and constants link wherever they are
 // declared, and a field's type is one click from its use.
-func (l *linker) use(id *fact.Ident) string {
+func (l *linker) use(id *fact.Ident) Href {
 	if id.Target.IsZero() {
-		return ""
+		return Href{}
 	}
 	h := l.href(id.Target)
-	if identClass[id.Kind][0] == "" && strings.HasPrefix(h, "https:") {
-		return ""
+	if identClass[id.Kind][0] == "" && (h.GitHub || strings.HasPrefix(h.Value, "https:")) {
+		return Href{}
 	}
 	return h
 }

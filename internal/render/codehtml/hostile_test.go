@@ -44,6 +44,22 @@ func TestHostileGo(t *testing.T) {
 	if !strings.Contains(all, "&amp;lt;script&amp;gt;") {
 		t.Errorf("entity text not re-escaped:\n%s", all)
 	}
+	// The same as GitHub links in the compact form: only a safe URL's
+	// rest, escaped; the unsafe one still no link. (Types: a variable
+	// links to GitHub in no form.)
+	const base = "https://github.com/o/r/blob/v1/"
+	idents[0].Kind, idents[1].Kind = "type", "type"
+	lines = Go(src, idents, Options{GitHub: base, Link: func(l fact.Location) string {
+		if l.Path == "evil" {
+			return base + "\tjavascript:alert(7)"
+		}
+		return base + `x.go#"><script>alert(8)</script>`
+	}})
+	checkInert(t, lines)
+	all = joinLines(lines)
+	if strings.Contains(all, "alert(7)</a>") || !strings.Contains(all, `data-g="x.go#&#34;&gt;&lt;script&gt;alert(8)&lt;/script&gt;"`) {
+		t.Errorf("GitHub links not refused or escaped:\n%s", all)
+	}
 	if n := strings.Count(hostileGo, "\n"); len(lines) != n {
 		t.Errorf("%d lines, want %d (a lone CR must not make a line)", len(lines), n)
 	}
@@ -114,6 +130,10 @@ func checkInert(t *testing.T, lines []Line) {
 					case "href":
 						if !SafeHref(a.Val) {
 							t.Errorf("line %d: unsafe href %q", i+1, a.Val)
+						}
+					case "data-g": // the rest of an https URL after the page's base
+						if !SafeHref("https://github.com/" + a.Val) {
+							t.Errorf("line %d: unsafe data-g %q", i+1, a.Val)
 						}
 					default:
 						t.Errorf("line %d: attribute %s in %q", i+1, a.Key, l)

@@ -128,17 +128,20 @@ func (w *lineWriter) gap(s []byte, next string) {
 	w.write(w.cur, s)
 }
 
-// link writes one identifier (never containing a newline) as an anchor.
-// href must already have passed safeHref and been attribute-escaped.
-func (w *lineWriter) link(class, href string, s []byte) {
+// link writes one identifier (never containing a newline) as an anchor:
+// with an href, or a GitHub link's data-g (Options.GitHub). href must
+// already have passed SafeHref and been attribute-escaped.
+func (w *lineWriter) link(class string, href Href, s []byte) {
 	w.closeSpan()
 	w.buf = append(w.buf, "<a"...)
 	if class != "" {
 		w.buf = append(w.buf, " class="...)
 		w.buf = append(w.buf, class...)
 	}
-	w.buf = append(w.buf, " href="...)
-	w.buf = appendValue(w.buf, href)
+	w.buf = append(w.buf, ' ')
+	w.buf = append(w.buf, href.attr()...)
+	w.buf = append(w.buf, '=')
+	w.buf = appendValue(w.buf, href.Value)
 	w.buf = append(w.buf, '>')
 	w.buf = appendEscaped(w.buf, s)
 	w.buf = append(w.buf, "</a>"...)
@@ -158,7 +161,9 @@ func (w *lineWriter) lines() []Line {
 	// names from this package's own constant tables, and every href
 	// passed SafeHref (https:// or a relative URL, nothing else) and
 	// appendAttr (quotes, & and angle brackets escaped) before
-	// appendValue wrote it, quoted unless it is one token (bare).
+	// appendValue wrote it, quoted unless it is one token (bare); a
+	// GitHub link's data-g is the rest of such an https URL after the
+	// page's base, which the page's script puts back before it.
 	all := template.HTML(w.buf)
 	out := make([]Line, len(w.ends))
 	start := 0

@@ -19,7 +19,9 @@
 //   - Each release's rendering is parsed (golang.org/x/net/html), its
 //     links moved to the shared page's place, and what names the release
 //     set to its group's newest release's: its directory and GitHub tag in
-//     links, ?rel= of itself dropped, and the tag in the title.
+//     links (and in the <body>'s data-gh, the base its code's GitHub
+//     links name the rest from), ?rel= of itself dropped, and the tag in
+//     the title.
 //   - Releases join the group of the newer ones, newest first, while that
 //     takes fewer bytes than their own page and the group's page stays
 //     within a megabyte (Budget: a reader on a phone downloads it
@@ -400,8 +402,10 @@ const Budget = 1_000_000
 // which merge smaller.
 var errUnmergeable = errors.New("the renderings cannot be merged")
 
-// urlAttr are the attributes that hold a URL on the pages shared.
-var urlAttr = map[string]bool{"href": true, "src": true, "action": true, "data-src": true, "data-diffs": true}
+// urlAttr are the attributes that hold a URL on the pages shared; the
+// <body>'s data-gh is the base of the code's GitHub links (data-g, the
+// rest of each), at the release's tag.
+var urlAttr = map[string]bool{"href": true, "src": true, "action": true, "data-src": true, "data-diffs": true, "data-gh": true}
 
 // QuotedURL finds the URL attributes the templates write (quoted): the
 // only ones that may link to a release's page.

@@ -159,3 +159,27 @@ func TestMergeGroups(t *testing.T) {
 		t.Errorf("the first group's page does not name the others:\n%.300s", out)
 	}
 }
+
+// TestMergeGitHubBase: the <body>'s data-gh, the base of the code's
+// GitHub links (their data-g the rest), names the release like a
+// permalink does: two releases' renderings that differ in nothing else
+// are one page, which names its group's newest release's base.
+func TestMergeGitHubBase(t *testing.T) {
+	tags := []string{"v2", "v1"}
+	rp := &relPages{to: map[string][]string{}, all: tags}
+	var docs []*html.Node
+	for _, tag := range tags {
+		d := parseDocs(t, `<!DOCTYPE html><html lang="en"><head><title>W</title></head><body data-gh="`+ghBlob+tag+`/">`+
+			`<pre class="code"><a class=t data-g=pkg/a.go#L3>A</a></pre></body></html>`)[0]
+		rp.relocate(d, tag, "en/walkthroughs/w.html", map[string]bool{})
+		docs = append(docs, d)
+	}
+	out, err := mergeOne("en/walkthroughs/w.html", docs, tags, tags)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := string(out)
+	if !strings.Contains(got, `<body data-gh="`+ghBlob+`v2/"><pre class="code"><a class="t" data-g="pkg/a.go#L3">A</a></pre></body>`) || strings.Contains(got, ` data-r=`) {
+		t.Errorf("merged:\n%s", got)
+	}
+}
