@@ -59,7 +59,7 @@ func TestHrefQuoting(t *testing.T) {
 func TestHrefs(t *testing.T) {
 	src := "package p\n\nvar a = b + c(\"<a href=x>\", `href=\"@1/y.go\"`) // <a href=z>\n"
 	idents := []fact.Ident{
-		{Off: strings.Index(src, "b +"), Len: 1, Kind: "var", Target: fact.Location{Path: "b.go", StartLine: 1}},
+		{Off: strings.Index(src, "b +"), Len: 1, Kind: "const", Target: fact.Location{Path: "b.go", StartLine: 1}},
 		{Off: strings.Index(src, "c("), Len: 1, Kind: "func", Target: fact.Location{Path: "c.go", StartLine: 2}},
 	}
 	l := string(Go([]byte(src), idents, Options{Link: func(loc fact.Location) string {

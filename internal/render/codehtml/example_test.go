@@ -17,7 +17,9 @@ func ExampleGo() {
 		{Off: 53, Len: 1, Kind: "var", Target: fact.Location{Path: "p/p.go", StartLine: 4, EndLine: 4}},
 	}
 	lines := codehtml.Go(src, idents, codehtml.Options{
-		Link: func(t fact.Location) string { return fmt.Sprintf("#L%d", t.StartLine) },
+		// As from a walkthrough's excerpt: the declarations are on the
+		// file's own page.
+		Link: func(t fact.Location) string { return fmt.Sprintf("../src/%s.html#L%d", t.Path, t.StartLine) },
 	})
 	for i, l := range lines {
 		fmt.Printf("L%d:%s\n", i+1, l)
@@ -29,7 +31,7 @@ func ExampleGo() {
 	// L1:<b>package</b> p
 	// L2:
 	// L3:<i>// F adds one.</i>
-	// L4:<b>func</b> <dfn class=f>F</dfn>(<dfn>x</dfn> <var>int</var>) <var>int</var> { <b>return</b> <a href=#L4>x</a> + <var>1</var> }
+	// L4:<b>func</b> <dfn class=f>F</dfn>(<dfn>x</dfn> <var>int</var>) <var>int</var> { <b>return</b> <a href=../src/p/p.go.html#L4>x</a> + <var>1</var> }
 	// L3 mark=false:<i>// F adds one.</i>
-	// L4 mark=true:<b>func</b> <dfn class=f>F</dfn>(<dfn>x</dfn> <var>int</var>) <var>int</var> { <b>return</b> <a href=#L4>x</a> + <var>1</var> }
+	// L4 mark=true:<b>func</b> <dfn class=f>F</dfn>(<dfn>x</dfn> <var>int</var>) <var>int</var> { <b>return</b> <a href=../src/p/p.go.html#L4>x</a> + <var>1</var> }
 }

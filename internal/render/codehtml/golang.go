@@ -152,7 +152,7 @@ func Go(src []byte, idents []fact.Ident, opts Options) []Line {
 					class = c[0]
 				}
 				if !id.Def && !opts.DeclsOnly {
-					if h := links.use(id); h.Value != "" {
+					if h := links.use(id, file.Line(pos)); h.Value != "" {
 						w.gap(src[last:off], "")
 						w.link(class, h, src[off:end])
 						last, prev = end, tok
@@ -242,22 +242,34 @@ func (l *linker) href(loc fact.Location) Href {
 	return h
 }
 
-// use returns the href of a use of id, Value "" for none. A variable,
-// field or label links only to a declaration in the site: a GitHub
-// permalink is long beside a name of a few letters, and such uses are
-// many (their permalinks were a tenth of a release's source pages).
-// Types, functions, methods and constants link wherever they are
+// use returns the href of a use of id on line line, Value "" for none. A
+// variable, field or label links only to a declaration in the site: a
+// GitHub permalink is long beside a name of a few letters, and such uses
+// are many (their permalinks were a tenth of a release's source pages).
+// Nor does it link to a declaration on its own page at most nearLines
+// above it, which a reader sees with it: such uses are half of a page's
+// links. Types, functions, methods and constants link wherever they are
 // declared, and a field's type is one click from its use.
-func (l *linker) use(id *fact.Ident) Href {
+func (l *linker) use(id *fact.Ident, line int) Href {
 	if id.Target.IsZero() {
 		return Href{}
 	}
 	h := l.href(id.Target)
-	if identClass[id.Kind][0] == "" && (h.GitHub || strings.HasPrefix(h.Value, "https:")) {
+	if identClass[id.Kind][0] != "" {
+		return h
+	}
+	if h.GitHub || strings.HasPrefix(h.Value, "https:") {
+		return Href{}
+	}
+	if d := line - id.Target.StartLine; strings.HasPrefix(h.Value, "#") && d >= 0 && d <= nearLines {
 		return Href{}
 	}
 	return h
 }
+
+// nearLines is how far above its use a declaration on the same page may
+// be and still be in view with it (use).
+const nearLines = 10
 
 func indexOrLen(s []byte, c byte) int {
 	if i := indexByte(s, c); i >= 0 {

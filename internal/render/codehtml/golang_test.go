@@ -1,6 +1,7 @@
 package codehtml
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -47,14 +48,14 @@ func TestGo(t *testing.T) {
 		if l.Path == "q/g.go" {
 			return "https://example.com/g.go?a=1&b=2#L7"
 		}
-		return "#L4"
+		return "f.go.html#L4"
 	}}))
 	want := []string{
 		`<b>package</b> p`,
 		``,
 		`<i>// Doc says &lt;hi&gt; &amp; bye.</i>`,
 		`<b>func</b> <dfn class=f>F</dfn>(<dfn>x</dfn> <span class=t>int</span>) <span class=t>error</span> {`,
-		"\t<b>if</b> <a href=#L4>x</a> &gt; <var>0</var> {",
+		"\t<b>if</b> <a href=f.go.html#L4>x</a> &gt; <var>0</var> {",
 		"\t\t<b>return</b> <a class=f href=\"https://example.com/g.go?a=1&amp;b=2#L7\">G</a>(x)",
 		"\t} <b>else if</b> x == <var>0</var> {",
 		"\t\t<b>return</b> <var>nil</var>",
@@ -73,6 +74,43 @@ func TestGo(t *testing.T) {
 	}
 	if links != 2 {
 		t.Errorf("Link called %d times, want 2 (once per distinct target)", links)
+	}
+}
+
+// TestGoNearDeclarations: a variable's use links its declaration on the
+// same page unless that is at most ten lines above it, in view with it;
+// a declaration further up, or below, is linked.
+func TestGoNearDeclarations(t *testing.T) {
+	var src strings.Builder
+	src.WriteString("package p\n\nfunc F() {\n\tv := 1\n") // v on line 4
+	for range 20 {
+		src.WriteString("\t_ = v\n") // lines 5 to 24
+	}
+	src.WriteString("}\n")
+	s := src.String()
+	var idents []fact.Ident
+	for n := 1; n <= 20; n++ {
+		idents = append(idents, ident(t, s, "v", n, "var", false, fact.Location{Path: "p/f.go", StartLine: 4}))
+	}
+	// A use above its declaration (a later closure's variable, a field
+	// declared below) is linked whatever the distance.
+	idents = append(idents, ident(t, s, "F", 0, "var", false, fact.Location{Path: "p/f.go", StartLine: 5}))
+	lines := Go([]byte(s), idents, Options{Link: func(l fact.Location) string { return fmt.Sprintf("#L%d", l.StartLine) }})
+	for n, l := range lines {
+		line := n + 1
+		linked := strings.Contains(string(l), "<a href=#L4>v</a>")
+		if want := line-4 > 10; line >= 5 && line <= 24 && linked != want {
+			t.Errorf("line %d (%d below the declaration): linked %v, want %v: %s", line, line-4, linked, want, l)
+		}
+	}
+	if !strings.Contains(string(lines[2]), "<a href=#L5>F</a>") {
+		t.Errorf("a use above its declaration is not linked: %s", lines[2])
+	}
+	// On another page (an excerpt's link to the source page) every use
+	// links.
+	other := Go([]byte(s), idents, Options{Link: func(l fact.Location) string { return fmt.Sprintf("f.go.html#L%d", l.StartLine) }})
+	if !strings.Contains(string(other[4]), "<a href=f.go.html#L4>v</a>") {
+		t.Errorf("a use on another page than its declaration's is not linked: %s", other[4])
 	}
 }
 
