@@ -80,6 +80,12 @@ var DefaultRoots = []string{
 	"k8s.io/apiserver/pkg/storage/etcd3",
 	"k8s.io/apiserver/pkg/storage/cacher",
 	"k8s.io/kubectl/pkg/cmd/apply",
+	// The other kubectl commands the recorded scenarios run, whose
+	// writes are theirs: kubectl scale and delete. (kubectl set image's
+	// package holds every set command; its write is left to the
+	// scenario's step.)
+	"k8s.io/kubectl/pkg/cmd/scale",
+	"k8s.io/kubectl/pkg/cmd/delete",
 	"./cmd/kube-proxy/app",
 	"./pkg/proxy/...",
 	// What writes and watches while the control plane starts, before

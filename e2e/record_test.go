@@ -357,8 +357,9 @@ func TestE2ERecordRacing(t *testing.T) {
 
 // The scenarios beyond the first, at the default release: scaling up and
 // down (the replicaset controller deleting Pods, the kubelet killing their
-// containers) and a rolling update (a second ReplicaSet), each attributed
-// whole.
+// containers), a rolling update (a second ReplicaSet) and deleting the
+// Deployment (the garbage collector deleting the ReplicaSet, then its
+// Pods), each attributed whole.
 func TestE2ERecordScenarios(t *testing.T) {
 	for _, sc := range []struct {
 		name    string
@@ -366,6 +367,7 @@ func TestE2ERecordScenarios(t *testing.T) {
 	}{
 		{"scale", []string{"ScalingReplicaSet", "SuccessfulCreate", "SuccessfulDelete", "Killing", "Started"}},
 		{"rollout", []string{"ScalingReplicaSet", "SuccessfulCreate", "SuccessfulDelete", "Killing", "Started"}},
+		{"delete", []string{"ScalingReplicaSet", "SuccessfulCreate", "Killing", "Started"}},
 	} {
 		t.Run(sc.name, func(t *testing.T) {
 			out, _ := kubewalk(t, "record", "--source", "goproxy", "--scenario", sc.name, "-o", "json")
@@ -385,11 +387,48 @@ func TestE2ERecordScenarios(t *testing.T) {
 					rs[a.Name] = true
 				}
 			}
-			if want := map[string]int{"scale": 1, "rollout": 2}[sc.name]; len(rs) != want {
+			if want := map[string]int{"scale": 1, "rollout": 2, "delete": 1}[sc.name]; len(rs) != want {
 				t.Errorf("%s: %d ReplicaSets created (%v), want %d", sc.name, len(rs), rs, want)
+			}
+			if sc.name == "delete" {
+				checkCascade(t, r)
 			}
 			checkAttribution(t, source.DefaultTag, r)
 		})
+	}
+}
+
+// checkCascade checks the delete scenario's cascade: kubectl deletes the
+// Deployment, whose delete the kubectl delete command's code is among the
+// writers of; the garbage collector deletes the ReplicaSet and each Pod
+// (its deleteObject), and the Pods are gone.
+func checkCascade(t *testing.T, r recorded) {
+	t.Helper()
+	gc := map[string]int{}
+	for i, a := range r.Audit {
+		if a.Verb != "delete" || a.At < 0 {
+			continue
+		}
+		var code []string
+		if r.Attribution != nil && i < len(r.Attribution.Audit) {
+			for _, c := range r.Attribution.Audit[i].Explanation.Code {
+				code = append(code, c.Symbol)
+			}
+		}
+		switch {
+		case a.Resource == "deployments" && strings.HasPrefix(a.UserAgent, "kubectl/"):
+			if !slices.Contains(code, "k8s.io/kubectl/pkg/cmd/delete.DeleteOptions.deleteResource") {
+				t.Errorf("kubectl's delete of the Deployment is attributed to %v, which lacks the delete command's", code)
+			}
+		case a.User == "system:serviceaccount:kube-system:generic-garbage-collector":
+			gc[a.Resource]++
+			if !slices.Contains(code, "k8s.io/kubernetes/pkg/controller/garbagecollector.GarbageCollector.deleteObject") {
+				t.Errorf("the garbage collector's delete of %s %s is attributed to %v", a.Resource, a.Name, code)
+			}
+		}
+	}
+	if gc["replicasets"] != 1 || gc["pods"] != 3 {
+		t.Errorf("the garbage collector deleted %v, want 1 ReplicaSet and 3 Pods", gc)
 	}
 }
 

@@ -67,8 +67,9 @@ type Phase struct {
 	// returned), "replicaset" (a ReplicaSet of the step's image and size
 	// exists), "pods" (exactly that many pods of the image, none being
 	// deleted), "bound" (each has a node), "running" (each is Running and
-	// has a Started event); last "quiet": until no new event came for a
-	// moment, which ends the run.
+	// has a Started event) — or, for a step that deletes the scenario's
+	// objects, "replicasets-gone" and "pods-gone"; last "quiet": until no
+	// new event came for a moment, which ends the run.
 	Name string `json:"name"`
 	// Start and End are milliseconds from the scenario's first write by
 	// kubectl, as every time of the Recording.

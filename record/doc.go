@@ -116,11 +116,13 @@
 // directory (GOCOVERDIR). The phases are
 //
 //	startup                  the programs' start until the node is Ready and the namespace has its ServiceAccount and CA
-//	<step>/kubectl           the step's kubectl command returned ("apply", then the scenario's steps: scale-up, scale-down, set-image)
+//	<step>/kubectl           the step's kubectl command returned ("apply", then the scenario's steps: scale-up, scale-down, set-image, delete)
 //	<step>/replicaset        a ReplicaSet of the step's image has the step's size
 //	<step>/pods              exactly that many pods of the image exist, none being deleted
 //	<step>/bound             each of them has a node
 //	<step>/running           each is Running with a Started event
+//	<step>/replicasets-gone  (a step that deletes the scenario's objects) no ReplicaSet of its selector is left
+//	<step>/pods-gone         and no pod, not even one being deleted
 //	quiet                    no new event came for a moment; the run ends
 //
 // Boundaries are polled every 100 ms and a snapshot takes some

@@ -36,7 +36,8 @@ type Scenario struct {
 
 // Step is a kubectl command and the state it leads to: exactly Replicas
 // pods of the scenario, all Running with Image, each with a Started event,
-// and no other pod left.
+// and no other pod left; or, when Gone, none of the scenario's
+// ReplicaSets and pods left at all.
 type Step struct {
 	// Name names the step's phases ("scale-up/pods"); the manifest's
 	// apply is "apply".
@@ -44,6 +45,7 @@ type Step struct {
 	Kubectl  []string
 	Replicas int
 	Image    string
+	Gone     bool
 }
 
 // nginxDeployment is the Deployment of the Kubernetes documentation that
@@ -96,6 +98,16 @@ var Scenarios = []Scenario{
 		Steps: []Step{
 			{Name: "scale-up", Kubectl: []string{"scale", "deployment/nginx-deployment", "--replicas=5"}, Replicas: 5, Image: "nginx:1.14.2"},
 			{Name: "scale-down", Kubectl: []string{"scale", "deployment/nginx-deployment", "--replicas=2"}, Replicas: 2, Image: "nginx:1.14.2"},
+		},
+		Namespace: "default", Selector: "app=nginx", Replicas: 3, Image: "nginx:1.14.2",
+		Keys: nginxKeys,
+	},
+	{
+		Name:     "delete",
+		Doc:      "the deployment scenario, then kubectl delete of the Deployment: the garbage collector deletes its ReplicaSet and then the Pods, in the background, and the kubelet kills the containers",
+		Manifest: nginxDeployment,
+		Steps: []Step{
+			{Name: "delete", Kubectl: []string{"delete", "deployment/nginx-deployment"}, Gone: true},
 		},
 		Namespace: "default", Selector: "app=nginx", Replicas: 3, Image: "nginx:1.14.2",
 		Keys: nginxKeys,
@@ -203,6 +215,9 @@ func (r *run) scenario(ctx context.Context, sc Scenario) (*Recording, error) {
 			return nil, err
 		}
 		what := fmt.Sprintf("exactly %d Running pods (%s) of %s with Started events", st.Replicas, sc.Selector, st.Image)
+		if st.Gone {
+			what = fmt.Sprintf("no ReplicaSet and no pod (%s) left", sc.Selector)
+		}
 		r.logf("waiting for %s", what)
 		// The boundaries are checked in order at each poll; several may
 		// pass at once, and each ends a phase of its own.
@@ -276,6 +291,9 @@ type boundary struct {
 // bound to a node; each Running with a Started event (settled, which
 // leaves the events read in *events).
 func stepBoundaries(r *run, sc Scenario, st Step, events *[]rawEvent) []boundary {
+	if st.Gone {
+		return goneBoundaries(r, sc)
+	}
 	pods := func(ctx context.Context, bound bool) (bool, error) {
 		ps, err := r.pods(ctx, sc)
 		if err != nil {
@@ -329,6 +347,28 @@ func stepBoundaries(r *run, sc Scenario, st Step, events *[]rawEvent) []boundary
 			}
 			return r.settled(ctx, sc, st, *events)
 		}},
+	}
+}
+
+// goneBoundaries are the moments of a step that deletes the scenario's
+// objects: no ReplicaSet of its selector left (the garbage collector
+// deleted it), then no pod (deleted, then gone once the kubelet killed
+// its containers).
+func goneBoundaries(r *run, sc Scenario) []boundary {
+	none := func(path string) func(context.Context) (bool, error) {
+		return func(ctx context.Context) (bool, error) {
+			var list struct {
+				Items []json.RawMessage `json:"items"`
+			}
+			if err := r.getJSON(ctx, path+"?labelSelector="+sc.Selector, &list); err != nil {
+				return false, err
+			}
+			return len(list.Items) == 0, nil
+		}
+	}
+	return []boundary{
+		{"replicasets-gone", none("/apis/apps/v1/namespaces/" + sc.Namespace + "/replicasets")},
+		{"pods-gone", none("/api/v1/namespaces/" + sc.Namespace + "/pods")},
 	}
 }
 
