@@ -18,11 +18,16 @@ import (
 // the step's requests fell in.
 
 // covBadge says how often a reference's code ran in the walkthroughs'
-// scenario, or that it did not and in which other scenarios it did.
+// scenario, or that it did not and in which other scenarios it did, or,
+// for code its author marked as not meant to run that ran in none, why.
 type covBadge struct {
 	Ran    bool
 	Text   string // "ran 3× in the recorded run", "did not run in this scenario"
 	RunsIn string // "runs in: rollout", "" for none
+	// Why is the reason the walkthrough gives for the code not to run
+	// (walkthrough.Ref.NotRun), in its language; Text then says it ran in
+	// no recorded scenario.
+	Why string
 }
 
 // refLocation is where a reference's code is counted: the lines its
@@ -46,9 +51,11 @@ func refLocations(r fact.Resolved, marks []int) []fact.Location {
 	return []fact.Location{r.Symbol.Decl}
 }
 
-// badge returns the coverage badge of the code at locs, nil when the
+// covBadge returns the coverage badge of the code at locs, nil when the
 // walkthroughs' scenario did not count it (or there is no coverage).
-func (b *builder) covBadge(locs []fact.Location) *covBadge {
+// notRun is the reference's not-run mark, "" for none: the badge gives
+// it when the code ran in no scenario.
+func (b *builder) covBadge(locs []fact.Location, notRun string) *covBadge {
 	c := b.coverage()
 	if c == nil {
 		return nil
@@ -75,8 +82,11 @@ func (b *builder) covBadge(locs []fact.Location) *covBadge {
 			in = append(in, c.names[i+1])
 		}
 	}
-	if len(in) > 0 {
+	switch {
+	case len(in) > 0:
 		v.RunsIn = fmt.Sprintf(b.t("cov.runsin"), strings.Join(in, ", "))
+	case notRun != "":
+		v.Text, v.Why = b.t("cov.intended"), notRun
 	}
 	return v
 }
@@ -87,7 +97,7 @@ func (b *builder) excerptBadge(e *walkthrough.Excerpt) *covBadge {
 	if b.coverage() == nil {
 		return nil
 	}
-	return b.covBadge(refLocations(e.Resolved, e.Highlight))
+	return b.covBadge(refLocations(e.Resolved, e.Highlight), e.NotRun)
 }
 
 // covRefView is a symbol a step cites, with its badge.
@@ -104,7 +114,7 @@ func (b *builder) stepCovRefs(p string, s walkthrough.Step) []covRefView {
 	}
 	var out []covRefView
 	for _, r := range textRefs(s) {
-		bd := b.covBadge(refLocations(r.Resolved, nil))
+		bd := b.covBadge(refLocations(r.Resolved, nil), r.NotRun)
 		if bd == nil {
 			continue
 		}

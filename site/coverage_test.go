@@ -1,6 +1,7 @@
 package site
 
 import (
+	"html/template"
 	"regexp"
 	"slices"
 	"strconv"
@@ -295,5 +296,46 @@ func TestControllerCoverage(t *testing.T) {
 	}
 	if !strings.Contains(sec, "<th>deployment</th><th>rollout</th>") || !strings.Contains(sec, "2 functions of its packages ran in a recorded scenario") || !strings.Contains(sec, "3 more were counted and ran in none") {
 		t.Errorf("the section's head or sentence is wrong:\n%s", sec[:min(len(sec), 600)])
+	}
+}
+
+// TestStepCoverageNotRun: a reference its walkthrough marks as not meant
+// to run, whose code ran in no recorded scenario, has a badge that says
+// so with the reason, in each language's own words (escaped); a marked
+// reference whose code ran shows how often, and no reason.
+func TestStepCoverageNotRun(t *testing.T) {
+	why := map[string]string{"en": "only a controller manager that starts <b>without</b> informers", "ko": "인포머 없이 시작하는 컨트롤러 매니저만"}
+	out, _ := buildFixture(t, func(in *Input) {
+		bilingual(in)
+		in.Recordings = coverageRecordings()
+		for _, d := range in.Docs {
+			if d.ID != "deployment" {
+				continue
+			}
+			d.Steps[0].Refs[0].NotRun = why[d.Lang]
+			d.Steps[0].Segments[1].Excerpt.NotRun = why[d.Lang]
+			d.Steps[1].Segments[1].Excerpt.NotRun = why[d.Lang]
+		}
+	})
+	files := readTree(t, out)
+	badge := regexp.MustCompile(`<span class="covbadge not why">([^<]*)<span class="covwhy">([^<]*)</span></span>`)
+	for lang, text := range map[string]string{"en": "did not run in the recorded scenarios: ", "ko": "기록된 시나리오에서는 실행되지 않음: "} {
+		page := files[lang+"/walkthroughs/deployment.html"]
+		want := text + template.HTMLEscapeString(why[lang])
+		// The cited NewDeploymentController and its excerpt.
+		if !strings.Contains(page, `<code>deployment.NewDeploymentController</code></a> <span class="covbadge not why">`+text+`<span class="covwhy">`+template.HTMLEscapeString(why[lang])) {
+			t.Errorf("%s: the cited NewDeploymentController has no badge with the reason", lang)
+		}
+		_, after, _ := strings.Cut(page, `>pkg/controller/deployment/deployment_controller.go:18</a>`)
+		head, _, _ := strings.Cut(after, `</div>`)
+		if m := badge.FindStringSubmatch(head); m == nil || m[1]+m[2] != want {
+			t.Errorf("%s: the excerpt's badge is %q, want %q", lang, m, want)
+		}
+		// rolloutRolling ran: its mark is not shown.
+		_, after, _ = strings.Cut(page, `>pkg/controller/deployment/sync.go:7</a>`)
+		head, _, _ = strings.Cut(after, `</div>`)
+		if strings.Contains(head, "covwhy") || !strings.Contains(head, `<span class="covbadge ran">`) {
+			t.Errorf("%s: the excerpt of code that ran shows its mark: %s", lang, head)
+		}
 	}
 }
