@@ -1,6 +1,7 @@
 package site
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strconv"
@@ -126,8 +127,9 @@ func (b *builder) stepCovRefs(p string, s walkthrough.Step) []covRefView {
 
 // phaseCodeView is the Observed panel's code that ran in a step's
 // phases: per component, the functions the walkthrough cites in the
-// order it cites them (the order of the chain: handler, queue, worker,
-// sync, write), each with how often it was entered.
+// order of the chain (handler, queue, worker, sync, write:
+// coverage_chain.go), each with how often it was entered; the components
+// in the order of their first function.
 type phaseCodeView struct {
 	Phases     []string
 	Components []componentCode
@@ -162,13 +164,30 @@ type componentCode struct {
 type funcRan struct {
 	Symbol, Href string
 	N            int64
+	key          chainKey
+}
+
+// docCode is what the Observed panels of a walkthrough list from: the
+// functions it cites, in citation order, and their places in the chain.
+type docCode struct {
+	funcs []fact.Symbol
+	keys  map[string]chainKey
+}
+
+// docCode returns d's docCode, nil when the recording has no coverage.
+func (b *builder) docCode(d *walkthrough.Doc) *docCode {
+	if b.coverage() == nil {
+		return nil
+	}
+	funcs := docFuncs(d)
+	return &docCode{funcs: funcs, keys: chainKeys(b.in.Facts, funcs)}
 }
 
 // stepPhaseCode returns step's code that ran, nil when the step has no
-// observed item or the recording no coverage.
-func (b *builder) stepPhaseCode(p string, d *walkthrough.Doc, step string) *phaseCodeView {
+// observed item or the recording no coverage. dc is d's docCode.
+func (b *builder) stepPhaseCode(p string, d *walkthrough.Doc, dc *docCode, step string) *phaseCodeView {
 	c, r := b.coverage(), b.recorded(panelScenario)
-	if c == nil || r == nil || c.names[0] != panelScenario {
+	if c == nil || dc == nil || r == nil || c.names[0] != panelScenario {
 		return nil
 	}
 	cov := c.recs[0].Coverage
@@ -190,10 +209,9 @@ func (b *builder) stepPhaseCode(p string, d *walkthrough.Doc, step string) *phas
 		return slices.IndexFunc(cov.Phases, func(ph record.Phase) bool { return ph.Name == x }) -
 			slices.IndexFunc(cov.Phases, func(ph record.Phase) bool { return ph.Name == y })
 	})
-	funcs := docFuncs(d)
 	v := &phaseCodeView{Phases: phases}
 	at := map[string]int{} // component → index in v.Components
-	for _, fn := range coverage.Functions(funcs, c.idx[:1], coverage.Filter{}) {
+	for _, fn := range coverage.Functions(dc.funcs, c.idx[:1], coverage.Filter{}) {
 		n := map[string]int64{}
 		var progs []string
 		for _, r := range fn.Runs {
@@ -212,12 +230,18 @@ func (b *builder) stepPhaseCode(p string, d *walkthrough.Doc, step string) *phas
 				v.Components = append(v.Components, componentCode{Name: prog})
 			}
 			dl := fact.Location{Path: fn.Path, StartLine: fn.Start, EndLine: fn.End}
-			v.Components[k].Funcs = append(v.Components[k].Funcs, funcRan{Symbol: b.shortName(fn.Symbol, dl), Href: b.covHref(p, dl), N: n[prog]})
+			v.Components[k].Funcs = append(v.Components[k].Funcs, funcRan{Symbol: b.shortName(fn.Symbol, dl), Href: b.covHref(p, dl), N: n[prog], key: dc.keys[fn.Symbol]})
 		}
 	}
 	if len(v.Components) == 0 {
 		return nil
 	}
+	for _, cc := range v.Components {
+		slices.SortFunc(cc.Funcs, func(x, y funcRan) int { return x.key.compare(y.key) })
+	}
+	slices.SortFunc(v.Components, func(x, y componentCode) int {
+		return cmp.Or(x.Funcs[0].key.compare(y.Funcs[0].key), cmp.Compare(x.Name, y.Name))
+	})
 	return v
 }
 

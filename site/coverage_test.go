@@ -10,6 +10,7 @@ import (
 
 	"github.com/kubewalk/kubewalk/analyzer/fact"
 	"github.com/kubewalk/kubewalk/record"
+	"github.com/kubewalk/kubewalk/walkthrough"
 )
 
 // fixtureCoverage is coverage of the fixture's sync.go as `record
@@ -337,5 +338,98 @@ func TestStepCoverageNotRun(t *testing.T) {
 		if strings.Contains(head, "covwhy") || !strings.Contains(head, `<span class="covbadge ran">`) {
 			t.Errorf("%s: the excerpt of code that ran shows its mark: %s", lang, head)
 		}
+	}
+}
+
+// TestPhaseCodeChainOrder: the Observed panel lists the code that ran in
+// the order of the chain the facts tell (handler, sync, the function the
+// sync calls, the write), whatever order the walkthrough cites it in and
+// whatever the names; a function the facts place nowhere comes last.
+func TestPhaseCodeChainOrder(t *testing.T) {
+	const dc, sync = "pkg/controller/deployment/deployment_controller.go", "pkg/controller/deployment/sync.go"
+	rec := fixtureRecording()
+	rec.Coverage = &record.Coverage{
+		Mode:     "atomic",
+		Phases:   fixtureCoverage("deployment").Phases,
+		Programs: []record.CoverProgram{{Name: "kube-controller-manager", Files: []int{0, 1}}},
+		Files: []record.CoverFile{
+			// NewDeploymentController 17-22, addDeployment 26, syncDeployment 31.
+			{Path: dc, Blocks: []int{17, 5, 3, 9, 0, 1, 5, 0, 1}},
+			// rolloutRolling's entry 7-8, getNewReplicaSet 21-23.
+			{Path: sync, Blocks: []int{7, 1, 2, 14, 2, 3}},
+		},
+		// Each of the five blocks ran once while the ReplicaSet was made.
+		Hits: []record.Hits{{Phase: "apply/replicaset", Program: "kube-controller-manager", Counts: []int64{0, 1, 1, 1, 1, 1, 1, 1, 1, 1}}},
+	}
+	const pkg = "k8s.io/kubernetes/pkg/controller/deployment"
+	out, _ := buildFixture(t, func(in *Input) {
+		in.Recordings = []*record.Recording{rec}
+		in.Facts.Calls = append(in.Facts.Calls, fact.Call{From: pkg + ".DeploymentController.syncDeployment", To: pkg + ".DeploymentController.rolloutRolling", Kind: "static"})
+		// The fixture's decl takes addDeployment(obj interface{}) for a
+		// one-line declaration; its body is lines 25-27.
+		for i, s := range in.Symbols {
+			if s.Name == pkg+".DeploymentController.addDeployment" {
+				in.Symbols[i].Decl.EndLine, in.Symbols[i].Body.EndLine = 27, 27
+			}
+		}
+		for _, d := range in.Docs {
+			if d.ID != "deployment" {
+				continue
+			}
+			// Cited against the chain: the write, the sync, the handler.
+			for _, name := range []string{"getNewReplicaSet", "syncDeployment", "addDeployment"} {
+				i := slices.IndexFunc(in.Symbols, func(s fact.Symbol) bool { return s.Name == pkg+".DeploymentController."+name })
+				s := in.Symbols[i]
+				d.Steps[1].Refs = append(d.Steps[1].Refs, walkthrough.Ref{Text: s.Name, Line: 1, Ref: fact.Ref{Alternates: []string{s.Name}}, Resolved: fact.Resolved{Symbol: s}})
+			}
+		}
+	})
+	page := readTree(t, out)["walkthroughs/deployment.html"]
+	_, panel, ok := strings.Cut(page, `Code that ran in this phase <span class="meta">(apply/replicaset)</span>`)
+	if !ok {
+		t.Fatal("no step lists the code that ran in apply/replicaset")
+	}
+	panel, _, _ = strings.Cut(panel, `</details>`)
+	var got []string
+	for _, m := range regexp.MustCompile(`<code>deployment\.([^<]*)</code>`).FindAllStringSubmatch(panel, -1) {
+		got = append(got, m[1])
+	}
+	want := []string{"DeploymentController.addDeployment", "DeploymentController.syncDeployment", "DeploymentController.rolloutRolling", "DeploymentController.getNewReplicaSet", "NewDeploymentController"}
+	if !slices.Equal(got, want) {
+		t.Errorf("code that ran, in the order\n\t%q\nwant\n\t%q", got, want)
+	}
+}
+
+// TestChainKeys: roles come from the facts, the earliest one winning; a
+// function without one takes the place below its nearest cited caller
+// with one, through other cited functions; the rest keep their citation
+// order after all of them.
+func TestChainKeys(t *testing.T) {
+	ref := func(s string) fact.FuncRef { return fact.FuncRef{Symbol: s} }
+	f := &fact.Facts{
+		Handlers: []fact.HandlerRegistration{{Add: &fact.Handler{Form: "func literal", Calls: []string{"onAdd"}}}},
+		Wirings:  []fact.Wiring{{Sync: ref("sync"), Enqueuers: []fact.FuncRef{ref("enqueue")}, Worker: &fact.FuncRef{Symbol: "worker"}}},
+		Writes:   []fact.Write{{Caller: ref("create")}, {Caller: ref("sync")}},
+		Calls: []fact.Call{
+			{From: "sync", To: "helper"}, {From: "helper", To: "inner"}, {From: "create", To: "inner"},
+			{From: "worker", To: "inner"}, {From: "lonely", To: "lonely"},
+		},
+	}
+	var funcs []fact.Symbol
+	for _, n := range []string{"lonely", "inner", "create", "helper", "sync", "worker", "enqueue", "onAdd", "other"} {
+		funcs = append(funcs, fact.Symbol{Name: n, Kind: "func"})
+	}
+	keys := chainKeys(f, funcs)
+	names := slices.Clone(funcs)
+	slices.SortFunc(names, func(x, y fact.Symbol) int { return keys[x.Name].compare(keys[y.Name]) })
+	var got []string
+	for _, s := range names {
+		got = append(got, s.Name)
+	}
+	// inner is called by helper (sync's, two below sync), by create (a
+	// write, one below) and by the worker (one below): the worker wins.
+	want := []string{"onAdd", "enqueue", "worker", "inner", "sync", "helper", "create", "lonely", "other"}
+	if !slices.Equal(got, want) {
+		t.Errorf("chain order %q, want %q", got, want)
 	}
 }
