@@ -151,7 +151,8 @@
 //	use:     NAME — show the excerpt named NAME in the English original
 //	         (with only caption: and notrun: beside it)
 //	notrun:  why the code is not meant to run in the recorded scenarios
-//	         (below); a use: block without one shows the named excerpt's
+//	         (below); a use: block in the named excerpt's own file
+//	         without one shows that one's
 //
 // An unknown or repeated key, a missing ref, a bad regexp, or a regexp
 // that matches no line is an error at that key's line and column.
@@ -169,8 +170,9 @@
 //	[doReconcile](go:k8s.io/kubernetes/pkg/controlplane/reconcilers.leaseEndpointReconciler.doReconcile){notrun="the recorded run starts its API server with --endpoint-reconciler-type=none"}
 //
 // and an excerpt with its notrun: key. The reason is plain text in the
-// file's language: a translation marks its own references in its own
-// words (a use: block without notrun: shows the original's). check then
+// file's language: a translation marks the references its English step
+// marks, in its own words, a use: block with its own notrun: (kubewalk
+// check warns of a translated step whose marks differ). check then
 // lists the reference as not run, as intended, with the reason, instead
 // of warning; if the code did run in a recording, it warns that the mark
 // is stale. On the site, the reference's badge says it did not run in

@@ -474,7 +474,10 @@ func (b *builder) segments(s *Source, blocks []block) ([]Segment, []Ref) {
 					file = s.base.File
 				}
 				caption = cmp.Or(caption, spec.caption)
-				notrun = cmp.Or(notrun, spec.notrun)
+				if s.base == nil {
+					// A translation says why in its own language.
+					notrun = cmp.Or(notrun, spec.notrun)
+				}
 			}
 			if ex := b.resolveExcerpt(file, spec, caption, notrun); ex != nil {
 				segs = append(segs, Segment{Excerpt: ex})

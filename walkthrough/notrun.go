@@ -13,6 +13,9 @@ package walkthrough
 // notrun: key (excerpt.go).
 
 import (
+	"cmp"
+	"maps"
+	"slices"
 	"strconv"
 
 	"github.com/yuin/goldmark/ast"
@@ -143,5 +146,43 @@ func (s *Source) markErrors(errs *errorList) {
 	for _, m := range stray {
 		line, col := s.lineCol(m.off)
 		errs.add(s.File, line, col, "%s", m.err)
+	}
+}
+
+// stepMarks sets each step's NotRun: the references it marks, inline or
+// by excerpt (a use: block by its own notrun:, or in the file of the
+// excerpt it names by that one's).
+func (s *Source) stepMarks() {
+	for _, st := range s.steps {
+		marked := map[string]bool{}
+		visit := func(n ast.Node) {
+			_ = ast.Walk(n, func(c ast.Node, entering bool) (ast.WalkStatus, error) {
+				if r, ok := c.(*refLink); ok && entering && r.err == nil && r.mark != nil && r.mark.reason != "" {
+					marked[r.ref.String()] = true
+				}
+				return ast.WalkContinue, nil
+			})
+		}
+		visit(st.heading)
+		for _, b := range st.blocks {
+			switch {
+			case b.node != nil:
+				visit(b.node)
+			case b.excerpt != nil:
+				spec, why := b.excerpt, b.excerpt.notrun
+				if spec.kv["use"].present {
+					if spec = spec.use; spec == nil {
+						continue // reported by linkExcerpts
+					}
+					if s.base == nil {
+						why = cmp.Or(why, spec.notrun)
+					}
+				}
+				if why != "" {
+					marked[spec.ref.String()] = true
+				}
+			}
+		}
+		st.NotRun = slices.Sorted(maps.Keys(marked))
 	}
 }

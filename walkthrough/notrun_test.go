@@ -11,9 +11,11 @@ import (
 
 // TestNotRunMarks: a {notrun="…"} right after a reference's link (inline
 // or by label) and an excerpt's notrun: give the reference its reason, in
-// the file's language; a translation's use: block without one shows the
-// original's, as its caption does. The mark is never rendered, and prose
-// that only looks like attributes stays text.
+// the file's language: a use: block without one has its named excerpt's
+// in the same file, none in a translation (whose language it is not).
+// Each step lists what it marks, for check to compare a translation's
+// with its original's. The mark is never rendered, and prose that only
+// looks like attributes stays text.
 func TestNotRunMarks(t *testing.T) {
 	syms := map[string]fakeresolver.Symbol{
 		"k8s.io/x/p.F": {Symbol: fact.Symbol{Name: "k8s.io/x/p.F", Kind: "func", Decl: fact.Location{Path: "p/f.go", StartLine: 10, EndLine: 11}},
@@ -22,8 +24,9 @@ func TestNotRunMarks(t *testing.T) {
 			Lines: []string{"func G() {}"}},
 	}
 	en := fm + "\n## S\n\n[F](go:k8s.io/x/p.F){notrun=\"an error path\"} and [G][] and [again][G]{notrun=rollback}, a map{a=b}.\n\n" +
-		"```excerpt\nname: f\nref: k8s.io/x/p.F\nnotrun: the error path\n```\n\n```excerpt\nname: g\nref: k8s.io/x/p.G\n```\n\n[G]: go:k8s.io/x/p.G\n"
-	ko := "---\ntitle: K\n---\n## 에스\n\n[G][]{notrun=\"롤백\"}\n\n```excerpt\nuse: f\n```\n\n```excerpt\nuse: g\nnotrun: 되돌릴 때만\n```\n"
+		"```excerpt\nname: f\nref: k8s.io/x/p.F\nnotrun: the error path\n```\n\n```excerpt\nname: g\nref: k8s.io/x/p.G\n```\n\n[G]: go:k8s.io/x/p.G\n" +
+		"\n## T\n\n```excerpt\nuse: f\n```\n"
+	ko := "---\ntitle: K\n---\n## 에스\n\n[G][]{notrun=\"롤백\"}\n\n```excerpt\nuse: f\n```\n\n```excerpt\nuse: g\nnotrun: 되돌릴 때만\n```\n\n## 티\n\n```excerpt\nuse: f\nnotrun: 오류 경로\n```\n"
 	fsys := fstest.MapFS{"w.md": {Data: []byte(en)}, "w.ko.md": {Data: []byte(ko)}}
 	docs, err := LoadAll(fsys, ".", testOptions(&fakeresolver.Resolver{Symbols: syms, Found: &fact.Facts{}}))
 	if err != nil {
@@ -31,13 +34,15 @@ func TestNotRunMarks(t *testing.T) {
 	}
 	got := map[string][]string{}
 	for _, d := range docs {
-		for _, r := range d.Steps[0].Refs {
-			got[d.Lang] = append(got[d.Lang], r.Ref.String()+"="+r.NotRun)
+		for _, st := range d.Steps {
+			for _, r := range st.Refs {
+				got[d.Lang] = append(got[d.Lang], r.Ref.String()+"="+r.NotRun)
+			}
 		}
 	}
 	want := map[string][]string{
-		"en": {"k8s.io/x/p.F=an error path", "k8s.io/x/p.G=", "k8s.io/x/p.G=rollback", "k8s.io/x/p.F=the error path", "k8s.io/x/p.G="},
-		"ko": {"k8s.io/x/p.G=롤백", "k8s.io/x/p.F=the error path", "k8s.io/x/p.G=되돌릴 때만"},
+		"en": {"k8s.io/x/p.F=an error path", "k8s.io/x/p.G=", "k8s.io/x/p.G=rollback", "k8s.io/x/p.F=the error path", "k8s.io/x/p.G=", "k8s.io/x/p.F=the error path"},
+		"ko": {"k8s.io/x/p.G=롤백", "k8s.io/x/p.F=", "k8s.io/x/p.G=되돌릴 때만", "k8s.io/x/p.F=오류 경로"},
 	}
 	for _, lang := range []string{"en", "ko"} {
 		if strings.Join(got[lang], "|") != strings.Join(want[lang], "|") {
@@ -61,5 +66,14 @@ func TestNotRunMarks(t *testing.T) {
 	}
 	if want := "go:k8s.io/x/p.F=an error path|go:k8s.io/x/p.G=|go:k8s.io/x/p.G=rollback|k8s.io/x/p.F=the error path|k8s.io/x/p.G="; strings.Join(uses, "|") != want {
 		t.Errorf("ParseDir's refs %q, want %s", uses, want)
+	}
+	var steps []string
+	for _, src := range srcs {
+		for _, st := range src.Steps {
+			steps = append(steps, src.Lang+":"+strings.Join(st.NotRun, ","))
+		}
+	}
+	if want := "en:k8s.io/x/p.F,k8s.io/x/p.G|en:k8s.io/x/p.F|ko:k8s.io/x/p.G|ko:k8s.io/x/p.F"; strings.Join(steps, "|") != want {
+		t.Errorf("steps mark %q, want %s", steps, want)
 	}
 }

@@ -169,6 +169,7 @@ func parse(file string, src []byte, base *Source) (*Source, errorList) {
 	for _, st := range s.steps {
 		s.collectWalkLinks(st.heading)
 	}
+	s.stepMarks()
 	for _, st := range s.steps {
 		s.Steps = append(s.Steps, st.StepInfo)
 	}
