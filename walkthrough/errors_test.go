@@ -69,6 +69,7 @@ func TestErrors(t *testing.T) {
 		{"inline ref lines match nothing", fm + "\n## S\n\nSee [F](<go:k8s.io/x/p.F /zzz/>).\n", "", "w.md:8:5: reference go:k8s.io/x/p.F /zzz/: /zzz/ matches no line of k8s.io/x/p.F (p/f.go:10-13)"},
 		{"inline ref alternates", fm + "\n## S\n\n[F](<go:k8s.io/x/p.Old | .Older>)\n", "", "w.md:8:1: reference go:k8s.io/x/p.Old | .Older does not resolve"},
 		{"notrun unknown attribute", fm + "\n## S\n\nSee [F](go:k8s.io/x/p.F){colour=\"red\"}.\n", "", `w.md:8:25: unknown reference attribute "colour" (a reference takes only notrun): write {notrun="why the code is not meant to run"} right after the reference's link`},
+		{"empty attribute block", fm + "\n## S\n\nSee [F](go:k8s.io/x/p.F){}.\n", "", "w.md:8:25: empty attribute block after the reference"},
 		{"notrun empty", fm + "\n## S\n\nSee [F](go:k8s.io/x/p.F){notrun=\"\"}.\n", "", "w.md:8:25: notrun: the reason is empty"},
 		{"notrun a number", fm + "\n## S\n\nSee [F](go:k8s.io/x/p.F){notrun=3}.\n", "", "w.md:8:25: notrun: want the reason as a quoted string"},
 		{"notrun unquoted blanks", fm + "\n## S\n\nSee [F](go:k8s.io/x/p.F){notrun=an error path}.\n", "", "w.md:8:25: the attribute block after the reference does not parse"},

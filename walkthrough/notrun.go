@@ -103,9 +103,12 @@ func (refMarkParser) Parse(parent ast.Node, block text.Reader, _ parser.Context)
 		block.SetPosition(line, pos)
 		return nil
 	}
-	if !afterRef {
+	switch {
+	case !afterRef:
 		// Whatever else is wrong with it, it marks nothing.
 		m.err = "this notrun mark follows no symbol reference: " + markWant
+	case len(attrs) == 0:
+		m.err = "empty attribute block after the reference: " + markWant
 	}
 	return m
 }
