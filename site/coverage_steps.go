@@ -1,6 +1,7 @@
 package site
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strconv"
@@ -18,11 +19,16 @@ import (
 // the step's requests fell in.
 
 // covBadge says how often a reference's code ran in the walkthroughs'
-// scenario, or that it did not and in which other scenarios it did.
+// scenario, or that it did not and in which other scenarios it did, or,
+// for code its author marked as not meant to run that ran in none, why.
 type covBadge struct {
 	Ran    bool
 	Text   string // "ran 3× in the recorded run", "did not run in this scenario"
 	RunsIn string // "runs in: rollout", "" for none
+	// Why is the reason the walkthrough gives for the code not to run
+	// (walkthrough.Ref.NotRun), in its language; Text then says it ran in
+	// no recorded scenario.
+	Why string
 }
 
 // refLocation is where a reference's code is counted: the lines its
@@ -46,9 +52,11 @@ func refLocations(r fact.Resolved, marks []int) []fact.Location {
 	return []fact.Location{r.Symbol.Decl}
 }
 
-// badge returns the coverage badge of the code at locs, nil when the
+// covBadge returns the coverage badge of the code at locs, nil when the
 // walkthroughs' scenario did not count it (or there is no coverage).
-func (b *builder) covBadge(locs []fact.Location) *covBadge {
+// notRun is the reference's not-run mark, "" for none: the badge gives
+// it when the code ran in no scenario.
+func (b *builder) covBadge(locs []fact.Location, notRun string) *covBadge {
 	c := b.coverage()
 	if c == nil {
 		return nil
@@ -75,8 +83,11 @@ func (b *builder) covBadge(locs []fact.Location) *covBadge {
 			in = append(in, c.names[i+1])
 		}
 	}
-	if len(in) > 0 {
+	switch {
+	case len(in) > 0:
 		v.RunsIn = fmt.Sprintf(b.t("cov.runsin"), strings.Join(in, ", "))
+	case notRun != "":
+		v.Text, v.Why = b.t("cov.intended"), notRun
 	}
 	return v
 }
@@ -87,7 +98,7 @@ func (b *builder) excerptBadge(e *walkthrough.Excerpt) *covBadge {
 	if b.coverage() == nil {
 		return nil
 	}
-	return b.covBadge(refLocations(e.Resolved, e.Highlight))
+	return b.covBadge(refLocations(e.Resolved, e.Highlight), e.NotRun)
 }
 
 // covRefView is a symbol a step cites, with its badge.
@@ -104,7 +115,7 @@ func (b *builder) stepCovRefs(p string, s walkthrough.Step) []covRefView {
 	}
 	var out []covRefView
 	for _, r := range textRefs(s) {
-		bd := b.covBadge(refLocations(r.Resolved, nil))
+		bd := b.covBadge(refLocations(r.Resolved, nil), r.NotRun)
 		if bd == nil {
 			continue
 		}
@@ -116,8 +127,9 @@ func (b *builder) stepCovRefs(p string, s walkthrough.Step) []covRefView {
 
 // phaseCodeView is the Observed panel's code that ran in a step's
 // phases: per component, the functions the walkthrough cites in the
-// order it cites them (the order of the chain: handler, queue, worker,
-// sync, write), each with how often it was entered.
+// order of the chain (handler, queue, worker, sync, write:
+// coverage_chain.go), each with how often it was entered; the components
+// in the order of their first function.
 type phaseCodeView struct {
 	Phases     []string
 	Components []componentCode
@@ -152,13 +164,30 @@ type componentCode struct {
 type funcRan struct {
 	Symbol, Href string
 	N            int64
+	key          chainKey
+}
+
+// docCode is what the Observed panels of a walkthrough list from: the
+// functions it cites, in citation order, and their places in the chain.
+type docCode struct {
+	funcs []fact.Symbol
+	keys  map[string]chainKey
+}
+
+// docCode returns d's docCode, nil when the recording has no coverage.
+func (b *builder) docCode(d *walkthrough.Doc) *docCode {
+	if b.coverage() == nil {
+		return nil
+	}
+	funcs := docFuncs(d)
+	return &docCode{funcs: funcs, keys: chainKeys(b.in.Facts, funcs)}
 }
 
 // stepPhaseCode returns step's code that ran, nil when the step has no
-// observed item or the recording no coverage.
-func (b *builder) stepPhaseCode(p string, d *walkthrough.Doc, step string) *phaseCodeView {
+// observed item or the recording no coverage. dc is d's docCode.
+func (b *builder) stepPhaseCode(p string, d *walkthrough.Doc, dc *docCode, step string) *phaseCodeView {
 	c, r := b.coverage(), b.recorded(panelScenario)
-	if c == nil || r == nil || c.names[0] != panelScenario {
+	if c == nil || dc == nil || r == nil || c.names[0] != panelScenario {
 		return nil
 	}
 	cov := c.recs[0].Coverage
@@ -180,10 +209,9 @@ func (b *builder) stepPhaseCode(p string, d *walkthrough.Doc, step string) *phas
 		return slices.IndexFunc(cov.Phases, func(ph record.Phase) bool { return ph.Name == x }) -
 			slices.IndexFunc(cov.Phases, func(ph record.Phase) bool { return ph.Name == y })
 	})
-	funcs := docFuncs(d)
 	v := &phaseCodeView{Phases: phases}
 	at := map[string]int{} // component → index in v.Components
-	for _, fn := range coverage.Functions(funcs, c.idx[:1], coverage.Filter{}) {
+	for _, fn := range coverage.Functions(dc.funcs, c.idx[:1], coverage.Filter{}) {
 		n := map[string]int64{}
 		var progs []string
 		for _, r := range fn.Runs {
@@ -202,12 +230,18 @@ func (b *builder) stepPhaseCode(p string, d *walkthrough.Doc, step string) *phas
 				v.Components = append(v.Components, componentCode{Name: prog})
 			}
 			dl := fact.Location{Path: fn.Path, StartLine: fn.Start, EndLine: fn.End}
-			v.Components[k].Funcs = append(v.Components[k].Funcs, funcRan{Symbol: b.shortName(fn.Symbol, dl), Href: b.covHref(p, dl), N: n[prog]})
+			v.Components[k].Funcs = append(v.Components[k].Funcs, funcRan{Symbol: b.shortName(fn.Symbol, dl), Href: b.covHref(p, dl), N: n[prog], key: dc.keys[fn.Symbol]})
 		}
 	}
 	if len(v.Components) == 0 {
 		return nil
 	}
+	for _, cc := range v.Components {
+		slices.SortFunc(cc.Funcs, func(x, y funcRan) int { return x.key.compare(y.key) })
+	}
+	slices.SortFunc(v.Components, func(x, y componentCode) int {
+		return cmp.Or(x.Funcs[0].key.compare(y.Funcs[0].key), cmp.Compare(x.Name, y.Name))
+	})
 	return v
 }
 

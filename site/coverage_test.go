@@ -1,6 +1,7 @@
 package site
 
 import (
+	"html/template"
 	"regexp"
 	"slices"
 	"strconv"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/kubewalk/kubewalk/analyzer/fact"
 	"github.com/kubewalk/kubewalk/record"
+	"github.com/kubewalk/kubewalk/walkthrough"
 )
 
 // fixtureCoverage is coverage of the fixture's sync.go as `record
@@ -295,5 +297,166 @@ func TestControllerCoverage(t *testing.T) {
 	}
 	if !strings.Contains(sec, "<th>deployment</th><th>rollout</th>") || !strings.Contains(sec, "2 functions of its packages ran in a recorded scenario") || !strings.Contains(sec, "3 more were counted and ran in none") {
 		t.Errorf("the section's head or sentence is wrong:\n%s", sec[:min(len(sec), 600)])
+	}
+}
+
+// TestStepCoverageNotRun: a reference its walkthrough marks as not meant
+// to run, whose code ran in no recorded scenario, has a badge that says
+// so with the reason, in each language's own words (escaped); a marked
+// reference whose code ran shows how often, and no reason.
+func TestStepCoverageNotRun(t *testing.T) {
+	why := map[string]string{"en": "only a controller manager that starts <b>without</b> informers", "ko": "인포머 없이 시작하는 컨트롤러 매니저만"}
+	out, _ := buildFixture(t, func(in *Input) {
+		bilingual(in)
+		in.Recordings = coverageRecordings()
+		for _, d := range in.Docs {
+			if d.ID != "deployment" {
+				continue
+			}
+			d.Steps[0].Refs[0].NotRun = why[d.Lang]
+			d.Steps[0].Segments[1].Excerpt.NotRun = why[d.Lang]
+			d.Steps[1].Segments[1].Excerpt.NotRun = why[d.Lang]
+		}
+	})
+	files := readTree(t, out)
+	badge := regexp.MustCompile(`<span class="covbadge not why">([^<]*)<span class="covwhy">([^<]*)</span></span>`)
+	for lang, text := range map[string]string{"en": "did not run in the recorded scenarios: ", "ko": "기록된 시나리오에서는 실행되지 않음: "} {
+		page := files[lang+"/walkthroughs/deployment.html"]
+		want := text + template.HTMLEscapeString(why[lang])
+		// The cited NewDeploymentController and its excerpt.
+		if !strings.Contains(page, `<code>deployment.NewDeploymentController</code></a> <span class="covbadge not why">`+text+`<span class="covwhy">`+template.HTMLEscapeString(why[lang])) {
+			t.Errorf("%s: the cited NewDeploymentController has no badge with the reason", lang)
+		}
+		_, after, _ := strings.Cut(page, `>pkg/controller/deployment/deployment_controller.go:18</a>`)
+		head, _, _ := strings.Cut(after, `</div>`)
+		if m := badge.FindStringSubmatch(head); m == nil || m[1]+m[2] != want {
+			t.Errorf("%s: the excerpt's badge is %q, want %q", lang, m, want)
+		}
+		// rolloutRolling ran: its mark is not shown.
+		_, after, _ = strings.Cut(page, `>pkg/controller/deployment/sync.go:7</a>`)
+		head, _, _ = strings.Cut(after, `</div>`)
+		if strings.Contains(head, "covwhy") || !strings.Contains(head, `<span class="covbadge ran">`) {
+			t.Errorf("%s: the excerpt of code that ran shows its mark: %s", lang, head)
+		}
+	}
+}
+
+// TestPhaseCodeChainOrder: the Observed panel lists the code that ran in
+// the order of the chain the facts tell (handler, sync, the function the
+// sync calls, the write), whatever order the walkthrough cites it in and
+// whatever the names; a function the facts place nowhere comes last.
+func TestPhaseCodeChainOrder(t *testing.T) {
+	const dc, sync = "pkg/controller/deployment/deployment_controller.go", "pkg/controller/deployment/sync.go"
+	rec := fixtureRecording()
+	rec.Coverage = &record.Coverage{
+		Mode:     "atomic",
+		Phases:   fixtureCoverage("deployment").Phases,
+		Programs: []record.CoverProgram{{Name: "kube-controller-manager", Files: []int{0, 1}}},
+		Files: []record.CoverFile{
+			// NewDeploymentController 17-22, addDeployment 26, syncDeployment 31.
+			{Path: dc, Blocks: []int{17, 5, 3, 9, 0, 1, 5, 0, 1}},
+			// rolloutRolling's entry 7-8, getNewReplicaSet 21-23.
+			{Path: sync, Blocks: []int{7, 1, 2, 14, 2, 3}},
+		},
+		// Each of the five blocks ran once while the ReplicaSet was made.
+		Hits: []record.Hits{{Phase: "apply/replicaset", Program: "kube-controller-manager", Counts: []int64{0, 1, 1, 1, 1, 1, 1, 1, 1, 1}}},
+	}
+	const pkg = "k8s.io/kubernetes/pkg/controller/deployment"
+	out, _ := buildFixture(t, func(in *Input) {
+		in.Recordings = []*record.Recording{rec}
+		in.Facts.Calls = append(in.Facts.Calls, fact.Call{From: pkg + ".DeploymentController.syncDeployment", To: pkg + ".DeploymentController.rolloutRolling", Kind: "static"})
+		// The fixture's decl takes addDeployment(obj interface{}) for a
+		// one-line declaration; its body is lines 25-27.
+		for i, s := range in.Symbols {
+			if s.Name == pkg+".DeploymentController.addDeployment" {
+				in.Symbols[i].Decl.EndLine, in.Symbols[i].Body.EndLine = 27, 27
+			}
+		}
+		for _, d := range in.Docs {
+			if d.ID != "deployment" {
+				continue
+			}
+			// Cited against the chain: the write, the sync, the handler.
+			for _, name := range []string{"getNewReplicaSet", "syncDeployment", "addDeployment"} {
+				i := slices.IndexFunc(in.Symbols, func(s fact.Symbol) bool { return s.Name == pkg+".DeploymentController."+name })
+				s := in.Symbols[i]
+				d.Steps[1].Refs = append(d.Steps[1].Refs, walkthrough.Ref{Text: s.Name, Line: 1, Ref: fact.Ref{Alternates: []string{s.Name}}, Resolved: fact.Resolved{Symbol: s}})
+			}
+		}
+	})
+	page := readTree(t, out)["walkthroughs/deployment.html"]
+	_, panel, ok := strings.Cut(page, `Code that ran in this phase <span class="meta">(apply/replicaset)</span>`)
+	if !ok {
+		t.Fatal("no step lists the code that ran in apply/replicaset")
+	}
+	panel, _, _ = strings.Cut(panel, `</details>`)
+	var got []string
+	for _, m := range regexp.MustCompile(`<code>deployment\.([^<]*)</code>`).FindAllStringSubmatch(panel, -1) {
+		got = append(got, m[1])
+	}
+	want := []string{"DeploymentController.addDeployment", "DeploymentController.syncDeployment", "DeploymentController.rolloutRolling", "DeploymentController.getNewReplicaSet", "NewDeploymentController"}
+	if !slices.Equal(got, want) {
+		t.Errorf("code that ran, in the order\n\t%q\nwant\n\t%q", got, want)
+	}
+}
+
+// chainOrder is funcs (named, in citation order) in the order of
+// chainKeys.
+func chainOrder(f *fact.Facts, names ...string) []string {
+	var funcs []fact.Symbol
+	for _, n := range names {
+		funcs = append(funcs, fact.Symbol{Name: n, Kind: "func"})
+	}
+	keys := chainKeys(f, funcs)
+	out := slices.Clone(names)
+	slices.SortFunc(out, func(x, y string) int { return keys[x].compare(keys[y]) })
+	return out
+}
+
+// TestChainKeys: roles come from the facts; a function without one
+// before writing takes the place below its nearest cited caller with
+// one (its anchor), through other cited functions; the rest keep their
+// citation order after all of them.
+func TestChainKeys(t *testing.T) {
+	ref := func(s string) fact.FuncRef { return fact.FuncRef{Symbol: s} }
+	f := &fact.Facts{
+		Handlers: []fact.HandlerRegistration{{Add: &fact.Handler{Form: "func literal", Calls: []string{"onAdd"}}}},
+		Wirings:  []fact.Wiring{{Sync: ref("sync"), Enqueuers: []fact.FuncRef{ref("enqueue")}, Worker: &fact.FuncRef{Symbol: "worker"}}},
+		Writes:   []fact.Write{{Caller: ref("create")}, {Caller: ref("sync")}},
+		Calls: []fact.Call{
+			{From: "sync", To: "helper"}, {From: "helper", To: "inner"}, {From: "create", To: "inner"},
+			{From: "worker", To: "inner"}, {From: "lonely", To: "lonely"},
+		},
+	}
+	// inner is called by helper (sync's, two below sync), by create (a
+	// write, no anchor) and by the worker (one below): the worker is
+	// nearest. sync also writes: it is the sync handler.
+	got := chainOrder(f, "lonely", "inner", "create", "helper", "sync", "worker", "enqueue", "onAdd", "other")
+	if want := []string{"onAdd", "enqueue", "worker", "inner", "sync", "helper", "create", "lonely", "other"}; !slices.Equal(got, want) {
+		t.Errorf("chain order %q, want %q", got, want)
+	}
+}
+
+// TestChainKeysControllers: two controllers' functions stay apart, in
+// the order the walkthrough first cites each package; a write in a
+// helper package goes with the controller whose sync calls it; a sync
+// handler that requeues, and a handler that enqueues, keep their roles;
+// a field that holds the enqueuer and no worker calls is no sync.
+func TestChainKeysControllers(t *testing.T) {
+	ref := func(s string) fact.FuncRef { return fact.FuncRef{Symbol: s} }
+	f := &fact.Facts{
+		Handlers: []fact.HandlerRegistration{{Add: &fact.Handler{FuncRef: ref("k8s.io/a.C.handler")}}, {Add: &fact.Handler{FuncRef: ref("k8s.io/b.R.addR")}}},
+		Wirings: []fact.Wiring{
+			{Type: "k8s.io/a.C", Field: "syncHandler", Sync: ref("k8s.io/a.C.sync"), Worker: &fact.FuncRef{Symbol: "k8s.io/a.C.worker"}, Enqueuers: []fact.FuncRef{ref("k8s.io/a.C.enqueue")}},
+			{Type: "k8s.io/a.C", Field: "enqueueC", Sync: ref("k8s.io/a.C.enqueue"), Enqueuers: []fact.FuncRef{ref("k8s.io/a.C.enqueue")}},
+			{Type: "k8s.io/b.R", Field: "syncHandler", Sync: ref("k8s.io/b.R.syncR"), Worker: &fact.FuncRef{Symbol: "k8s.io/b.R.work"}, Enqueuers: []fact.FuncRef{ref("k8s.io/b.R.syncR"), ref("k8s.io/b.R.addR")}},
+		},
+		Writes: []fact.Write{{Caller: ref("k8s.io/c.createPods")}},
+		Calls:  []fact.Call{{From: "k8s.io/b.R.syncR", To: "k8s.io/b.R.manage"}, {From: "k8s.io/b.R.manage", To: "k8s.io/c.createPods"}},
+	}
+	got := chainOrder(f, "k8s.io/a.C.enqueue", "k8s.io/b.R.addR", "k8s.io/a.C.sync", "k8s.io/b.R.syncR", "k8s.io/c.createPods", "k8s.io/b.R.manage", "k8s.io/a.C.handler")
+	want := []string{"k8s.io/a.C.handler", "k8s.io/a.C.enqueue", "k8s.io/a.C.sync", "k8s.io/b.R.addR", "k8s.io/b.R.syncR", "k8s.io/b.R.manage", "k8s.io/c.createPods"}
+	if !slices.Equal(got, want) {
+		t.Errorf("chain order\n\t%q\nwant\n\t%q", got, want)
 	}
 }

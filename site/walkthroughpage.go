@@ -91,6 +91,7 @@ func (b *builder) walkthroughPage(i int) ([]byte, error) {
 	}
 	var msgs []seqMsg
 	phaseSteps := map[string]*stepView{}
+	code := b.docCode(d)
 	for j, s := range d.Steps {
 		sv := stepView{ID: s.ID, Title: s.Title, Num: j + 1, Stale: s.Stale}
 		if s.Stale {
@@ -104,7 +105,7 @@ func (b *builder) walkthroughPage(i int) ([]byte, error) {
 		sv.Gates = b.stepGates(p, s)
 		sv.Observed = b.stepObserved(p, d.ID, s.ID)
 		sv.CovRefs = b.stepCovRefs(p, s)
-		sv.PhaseCode = b.stepPhaseCode(p, d, s.ID)
+		sv.PhaseCode = b.stepPhaseCode(p, d, code, s.ID)
 		samePhases(&sv, phaseSteps)
 		if j > 0 {
 			sv.PrevHref, sv.PrevTitle = "#"+d.Steps[j-1].ID, d.Steps[j-1].Title

@@ -149,10 +149,41 @@
 //	caption: plain text above the code
 //	name:    a name translations (and this file) can use
 //	use:     NAME — show the excerpt named NAME in the English original
-//	         (with only caption: beside it)
+//	         (with only caption: and notrun: beside it)
+//	notrun:  why the code is not meant to run in the recorded scenarios
+//	         (below); a use: block in the named excerpt's own file
+//	         without one shows that one's
 //
 // An unknown or repeated key, a missing ref, a bad regexp, or a regexp
 // that matches no line is an error at that key's line and column.
+//
+// # Code not meant to run
+//
+// kubewalk check warns of a reference whose code ran in none of the
+// release's recorded scenarios. Some references are meant not to run: an
+// error path, a rollback, a branch only another configuration takes. The
+// author says so next to the reference, with the reason, in the
+// attribute syntax of step headings, right after the link (no blank
+// between):
+//
+//	[rollback][]{notrun="only a Deployment rolled back to an older revision takes it"}
+//	[doReconcile](go:k8s.io/kubernetes/pkg/controlplane/reconcilers.leaseEndpointReconciler.doReconcile){notrun="the recorded run starts its API server with --endpoint-reconciler-type=none"}
+//
+// and an excerpt with its notrun: key. The reason is plain text in the
+// file's language: a translation marks the references its English step
+// marks, in its own words, a use: block with its own notrun: (kubewalk
+// check warns of a translated step whose marks differ). check then
+// lists the reference as not run, as intended, with the reason, instead
+// of warning; if the code did run in a recording, it warns that the mark
+// is stale. On the site, the reference's badge says it did not run in
+// the recorded scenarios, and why. A mark is never rendered as written;
+// on GitHub it shows as text after the link, as step attributes do.
+//
+// The value is quoted ("…", with \" and \\ escapes) unless it is one
+// word; it is one line. Anything else after a reference's link in braces
+// is an error at its "{": another key than notrun, an empty reason, a
+// block that does not parse; so is a notrun mark that follows no
+// reference (after a blank, after a web link, a second mark).
 //
 // # Facts blocks
 //
@@ -231,7 +262,8 @@
 // One goldmark.Markdown (md, built by newMarkdown) parses every file; a
 // Renderer renders with one newMarkdown of its Links, the same extensions
 // by construction. One extension per file: refs.go (inline references:
-// AST transformer and renderer), walklinks.go (links between
+// AST transformer and renderer), notrun.go (not-run marks after
+// references), walklinks.go (links between
 // walkthroughs), excerpt.go, facts.go, steps.go (step split and heading
 // attributes), frontmatter.go, codeblock.go (fenced code); render.go is
 // the Renderer and Markdown.

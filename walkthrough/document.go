@@ -89,6 +89,11 @@ type Ref struct {
 	Line     int           `json:"line"`
 	Ref      fact.Ref      `json:"ref"`
 	Resolved fact.Resolved `json:"resolved"`
+	// NotRun is the reason the author gave for the code not to run in
+	// the recorded scenarios ({notrun="…"} after a link, an excerpt's
+	// notrun:), in the Doc's language; "" when the reference is not so
+	// marked.
+	NotRun string `json:"notrun,omitempty"`
 }
 
 // Excerpt is a code block showing lines of a declaration.

@@ -44,12 +44,15 @@ type excerptSpec struct {
 	// context is -2 when not given (decided from the declaration's size).
 	context int
 	caption string
+	// notrun is the reason the code is not meant to run in the recorded
+	// scenarios, "" if not so marked (notrun.go).
+	notrun string
 	// use is the named excerpt this block shows, from the English file;
 	// nil for a block with its own ref.
 	use *excerptSpec
 }
 
-var excerptKeys = []string{"ref", "lines", "context", "caption", "from", "to", "name", "use"}
+var excerptKeys = []string{"ref", "lines", "context", "caption", "from", "to", "name", "use", notRunKey}
 
 func (s *Source) parseExcerpt(n *ast.FencedCodeBlock, errs *errorList) *excerptSpec {
 	e := &excerptSpec{line: s.fenceLine(n), context: -2}
@@ -57,6 +60,12 @@ func (s *Source) parseExcerpt(n *ast.FencedCodeBlock, errs *errorList) *excerptS
 	kv := e.kv
 	if c, ok := kv["caption"]; ok {
 		e.caption = c.val
+	}
+	if n, ok := kv[notRunKey]; ok {
+		if n.val == "" {
+			errs.add(s.File, n.line, n.keyCol, "notrun: the reason is empty: write why the code is not meant to run in the recorded scenarios")
+		}
+		e.notrun = n.val
 	}
 	if u, ok := kv["use"]; ok {
 		for _, k := range []string{"ref", "lines", "context", "from", "to", "name"} {
@@ -116,12 +125,13 @@ func (s *Source) parseExcerpt(n *ast.FencedCodeBlock, errs *errorList) *excerptS
 // refUse is the reference an excerpt writes, for Refs.
 func (s *Source) excerptRefUse(e *excerptSpec) RefUse {
 	r := e.kv["ref"]
-	return RefUse{File: s.File, Line: r.line, Col: r.valCol, Text: r.val, Ref: e.ref}
+	return RefUse{File: s.File, Line: r.line, Col: r.valCol, Text: r.val, Ref: e.ref, NotRun: e.notrun}
 }
 
 // resolveExcerpt resolves an excerpt. file is the file the spec was written
-// in (the English one for a use: block), for error positions.
-func (b *builder) resolveExcerpt(file string, e *excerptSpec, caption string) *Excerpt {
+// in (the English one for a use: block), for error positions; caption and
+// notrun are the block's own (a use: block's, else the spec's).
+func (b *builder) resolveExcerpt(file string, e *excerptSpec, caption, notrun string) *Excerpt {
 	r := e.kv["ref"]
 	res, ok := b.resolve(file, r.line, r.valCol, r.val, e.ref)
 	if !ok {
@@ -188,7 +198,7 @@ func (b *builder) resolveExcerpt(file string, e *excerptSpec, caption string) *E
 		}
 	}
 	return &Excerpt{
-		Ref:       Ref{File: file, Text: r.val, Line: r.line, Ref: e.ref, Resolved: res},
+		Ref:       Ref{File: file, Text: r.val, Line: r.line, Ref: e.ref, Resolved: res, NotRun: notrun},
 		Name:      e.name,
 		From:      from,
 		To:        to,

@@ -27,6 +27,8 @@ func FuzzParse(f *testing.F) {
 			}
 		}
 	}
+	// Not-run marks, well-formed and not, for the mutator to start from.
+	f.Add([]byte("---\ntitle: T\n---\n## S\n\n[a](go:k8s.io/x/p.F){notrun=\"why\"} [b][]{notrun=x}{notrun=y} [c](go:k8s.io/x/p.F) {notrun=\"\"} {a=b}\n\n```excerpt\nref: k8s.io/x/p.F\nnotrun: why\n```\n\n[b]: go:k8s.io/x/p.G\n"))
 	facts := &fact.Facts{
 		Handlers: []fact.HandlerRegistration{{Component: "c", Informer: fact.Resource{Kind: "Pod", Resource: "pods"}}},
 		Events:   []fact.Event{{Reason: "Started"}},

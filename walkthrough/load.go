@@ -464,7 +464,7 @@ func (b *builder) segments(s *Source, blocks []block) ([]Segment, []Ref) {
 			refs = append(refs, linkRefs(s, bl.node)...)
 		case bl.excerpt != nil:
 			flush()
-			spec, file, caption := bl.excerpt, s.File, bl.excerpt.caption
+			spec, file, caption, notrun := bl.excerpt, s.File, bl.excerpt.caption, bl.excerpt.notrun
 			if bl.excerpt.kv["use"].present {
 				spec = bl.excerpt.use
 				if spec == nil {
@@ -474,8 +474,12 @@ func (b *builder) segments(s *Source, blocks []block) ([]Segment, []Ref) {
 					file = s.base.File
 				}
 				caption = cmp.Or(caption, spec.caption)
+				if s.base == nil {
+					// A translation says why in its own language.
+					notrun = cmp.Or(notrun, spec.notrun)
+				}
 			}
-			if ex := b.resolveExcerpt(file, spec, caption); ex != nil {
+			if ex := b.resolveExcerpt(file, spec, caption, notrun); ex != nil {
 				segs = append(segs, Segment{Excerpt: ex})
 				refs = append(refs, ex.Ref)
 			}
@@ -496,7 +500,11 @@ func linkRefs(s *Source, n ast.Node) []Ref {
 	_ = ast.Walk(n, func(c ast.Node, entering bool) (ast.WalkStatus, error) {
 		if r, ok := c.(*refLink); ok && entering && r.resolved != nil {
 			line, _ := s.lineCol(refPos(r, s.src))
-			refs = append(refs, Ref{File: s.File, Text: string(r.dest), Line: line, Ref: r.ref, Resolved: *r.resolved})
+			ref := Ref{File: s.File, Text: string(r.dest), Line: line, Ref: r.ref, Resolved: *r.resolved}
+			if r.mark != nil {
+				ref.NotRun = r.mark.reason
+			}
+			refs = append(refs, ref)
 		}
 		return ast.WalkContinue, nil
 	})

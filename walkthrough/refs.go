@@ -36,6 +36,9 @@ type refLink struct {
 	err error
 	// resolved is set by Load.
 	resolved *fact.Resolved
+	// mark is the {notrun=…} written right after the link, nil if none
+	// (notrun.go).
+	mark *refMark
 }
 
 func (n *refLink) Kind() ast.NodeKind { return KindRefLink }
@@ -49,7 +52,10 @@ func (n *refLink) Dump(source []byte, level int) {
 type refLinks struct{ links *Links }
 
 func (e refLinks) Extend(m goldmark.Markdown) {
-	m.Parser().AddOptions(parser.WithASTTransformers(util.Prioritized(refTransformer{}, 100)))
+	m.Parser().AddOptions(
+		parser.WithInlineParsers(util.Prioritized(refMarkParser{}, 100)),
+		parser.WithASTTransformers(util.Prioritized(refTransformer{}, 100)),
+	)
 	if e.links != nil {
 		m.Renderer().AddOptions(renderer.WithNodeRenderers(util.Prioritized(refRenderer{e.links}, 100)))
 	}
@@ -57,7 +63,7 @@ func (e refLinks) Extend(m goldmark.Markdown) {
 
 type refTransformer struct{}
 
-func (refTransformer) Transform(doc *ast.Document, _ text.Reader, _ parser.Context) {
+func (refTransformer) Transform(doc *ast.Document, _ text.Reader, pc parser.Context) {
 	var links []*ast.Link
 	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
 		if l, ok := n.(*ast.Link); ok && entering && isRefDest(string(l.Destination)) {
@@ -75,6 +81,7 @@ func (refTransformer) Transform(doc *ast.Document, _ text.Reader, _ parser.Conte
 		}
 		l.Parent().ReplaceChild(l.Parent(), l, r)
 	}
+	takeMarks(doc, pc)
 }
 
 // isRefDest reports whether a link destination is a symbol reference: a

@@ -55,6 +55,9 @@ type RefUse struct {
 	// ref: value.
 	Text string   `json:"text"`
 	Ref  fact.Ref `json:"ref"`
+	// NotRun is the reason written in the reference's not-run mark, ""
+	// for none (Ref.NotRun).
+	NotRun string `json:"notrun,omitempty"`
 }
 
 // block is a top-level piece of a step or the intro.
@@ -157,6 +160,7 @@ func parse(file string, src []byte, base *Source) (*Source, errorList) {
 
 	s.linkExcerpts(&errs)
 	s.collectRefs(&errs)
+	s.markErrors(&errs)
 	for _, b := range s.allBlocks() {
 		if b.node != nil {
 			s.collectWalkLinks(b.node)
@@ -165,6 +169,7 @@ func parse(file string, src []byte, base *Source) (*Source, errorList) {
 	for _, st := range s.steps {
 		s.collectWalkLinks(st.heading)
 	}
+	s.stepMarks()
 	for _, st := range s.steps {
 		s.Steps = append(s.Steps, st.StepInfo)
 	}
@@ -420,7 +425,15 @@ func (s *Source) collectRefs(errs *errorList) {
 				}
 				return ast.WalkContinue, nil
 			}
-			s.Refs = append(s.Refs, RefUse{File: s.File, Line: line, Col: col, Text: string(r.dest), Ref: r.ref})
+			u := RefUse{File: s.File, Line: line, Col: col, Text: string(r.dest), Ref: r.ref}
+			if m := r.mark; m != nil {
+				if m.err != "" {
+					ml, mc := s.lineCol(m.off)
+					errs.add(s.File, ml, mc, "%s", m.err)
+				}
+				u.NotRun = m.reason
+			}
+			s.Refs = append(s.Refs, u)
 			return ast.WalkContinue, nil
 		})
 	}

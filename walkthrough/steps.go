@@ -37,6 +37,11 @@ type StepInfo struct {
 	// names ({en=…}): the English step it was translated from. A step
 	// whose Translated is not its Source is stale (Stale).
 	Translated string `json:"translated,omitempty"`
+	// NotRun are the references the step marks as not meant to run in
+	// the recorded scenarios (notrun.go), as fact.Ref.String writes
+	// them, sorted: a translation's step marks the ones its English step
+	// does.
+	NotRun []string `json:"notrun,omitempty"`
 }
 
 // Stale reports whether a translation's step was translated from another
