@@ -475,7 +475,6 @@ func newBuilder(in Input, opts Options) (*builder, error) {
 	if err != nil {
 		return nil, err
 	}
-	tmpl.Funcs(template.FuncMap{"t": t})
 	b := &builder{
 		in: in, opts: opts, t: t, tmpl: tmpl,
 		rendered: map[string]bool{},
@@ -483,6 +482,7 @@ func newBuilder(in Input, opts Options) (*builder, error) {
 		cites:    map[string][]cite{},
 		cache:    map[string]*cachedFile{},
 	}
+	tmpl.Funcs(template.FuncMap{"t": t, "href": b.ghHref})
 	if len(in.Facts.Controllers) > 0 || len(in.Facts.SchedulerPlugins) > 0 {
 		b.controllers = sync.OnceValue(b.controllerData)
 	}

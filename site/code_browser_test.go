@@ -206,13 +206,16 @@ func TestBrowserGitHubLinks(t *testing.T) {
 		Href, Property string // the first's href attribute and property
 		Focused        bool   // the first takes the focus
 	}
-	for _, tc := range []struct{ page, first string }{
-		{"src/pkg/controller/deployment/deployment_controller.go.html", "staging/src/k8s.io/client-go/tools/cache/shared_informer.go#L"},
-		{"walkthroughs/deployment.html", ""},
+	for _, tc := range []struct{ page, sel, first string }{
+		{"src/pkg/controller/deployment/deployment_controller.go.html", "pre a[data-g]", "staging/src/k8s.io/client-go/tools/cache/shared_informer.go#L"},
+		{"walkthroughs/deployment.html", "pre a[data-g]", ""},
+		// The index pages' links to files without a source page too
+		// (ghHref).
+		{"events.html", "table a[data-g]", ""},
 	} {
 		openPage(t, ctx, fileURL(t, out)+tc.page)
 		got, err := chromedp.Run(ctx, chromedp.Evaluate[links](`(() => {
-			const ls = [...document.querySelectorAll("pre a[data-g]")], a = ls[0];
+			const ls = [...document.querySelectorAll("`+tc.sel+`")], a = ls[0];
 			if (!a) return {N: 0};
 			a.focus();
 			return {N: ls.length, Without: ls.filter(l => !l.hasAttribute("href")).length,

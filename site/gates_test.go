@@ -101,7 +101,7 @@ func TestGateBadges(t *testing.T) {
 		`after an early return`,
 		// The steps badged with the gate, linked.
 		`<tr id="g-ImageVolume">
-<td><b>ImageVolume</b><br><a class="loc" href="https://github.com/kubernetes/kubernetes/blob/v1.31.0/pkg/features/kube_features.go#L10-L12" title="pkg/features/kube_features.go:10-12">kube_features.go:10</a><br><span class="meta">Badged in:</span><br><a class="steplink" href="walkthroughs/deployment.html#step-2-rollout">`,
+<td><b>ImageVolume</b><br><a class="loc" data-g="pkg/features/kube_features.go#L10-L12" title="pkg/features/kube_features.go:10-12">kube_features.go:10</a><br><span class="meta">Badged in:</span><br><a class="steplink" href="walkthroughs/deployment.html#step-2-rollout">`,
 	} {
 		if !strings.Contains(gates, want) {
 			t.Errorf("gates.html lacks %s", want)

@@ -63,7 +63,8 @@ func TestOversizedFileNotRendered(t *testing.T) {
 		t.Error("the small generated file has no source page")
 	}
 	ev := site["events.html"]
-	if gh := source.Permalink(fixtureTag, "pkg/apis/huge/api.pb.go", 5, 5); !strings.Contains(ev, gh) {
+	// On GitHub, from the page's base on (ghHref).
+	if gh := source.Permalink(fixtureTag, "pkg/apis/huge/api.pb.go", 5, 5); !strings.Contains(ev, `data-g="`+strings.TrimPrefix(gh, ghBlob+fixtureTag+"/")+`"`) {
 		t.Errorf("events.html: no link to %s", gh)
 	}
 	if !strings.Contains(ev, "src/pkg/apis/small/api.pb.go.html#L5") {

@@ -56,8 +56,8 @@ func TestBuildFixture(t *testing.T) {
 		`href="#step-2-rollout"`, // diagram message → step
 		`id="step-1-informer"`,   // steps
 		`class="step"`,           // with a code column
-		`href="../src/pkg/controller/deployment/sync.go.html#L`, // excerpt → source page
-		`https://github.com/kubernetes/kubernetes/blob/v1.31.0/pkg/controller/deployment/sync.go#L`,
+		`href="../src/pkg/controller/deployment/sync.go.html#L`,     // excerpt → source page
+		`<a class="gh" data-g="pkg/controller/deployment/sync.go#L`, // an excerpt's file on GitHub
 		`class="ln gap"`,                    // context elided lines
 		`class="ln mark"`,                   // highlighted lines
 		`href="../walkthroughs/watch.html"`, // next walkthrough
@@ -72,9 +72,10 @@ func TestBuildFixture(t *testing.T) {
 			t.Errorf("walkthrough page lacks %s", want)
 		}
 	}
-	// A page without code names no GitHub base.
-	if strings.Contains(files["handlers.html"], "data-gh") {
-		t.Errorf("the handlers page carries a GitHub base")
+	// Every page of a site of one release names the GitHub base, and its
+	// links to GitHub are written from it on.
+	if h := files["handlers.html"]; !strings.Contains(h, ` data-gh="https://github.com/kubernetes/kubernetes/blob/v1.31.0/">`) || strings.Contains(h, `href="https://github.com/kubernetes/kubernetes/blob/v1.31.0/`) {
+		t.Errorf("the handlers page's GitHub links are not written from the page's base on")
 	}
 	if strings.Contains(wt, "디플로이먼트") {
 		t.Errorf("English site shows the Korean walkthrough")

@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/kubewalk/kubewalk/analyzer/fact"
+	"github.com/kubewalk/kubewalk/internal/render/codehtml"
 	"github.com/kubewalk/kubewalk/templates"
 )
 
@@ -15,6 +16,9 @@ var parsedTemplates = sync.OnceValues(func() (*template.Template, error) {
 	return template.New("site").Funcs(template.FuncMap{
 		// t translates a UI message key; bound per build.
 		"t": func(string) string { return "" },
+		// href is a link's href attribute, or a GitHub permalink's
+		// compact form (ghHref); bound per build.
+		"href": func(string) template.HTMLAttr { return "" },
 		// short_symbol drops the import path: "deployment.DeploymentController.sync".
 		"short_symbol": fact.ShortSymbol,
 		"inc":          func(i int) int { return i + 1 },
@@ -117,8 +121,39 @@ func (b *builder) pageData(p, title, active string, body any) pageData {
 		SrcRoot:       b.srcRoot(p),
 		LangRoot:      b.langRoot(p),
 		Diffs:         b.diffsLink(p),
+		GH:            b.pageGitHubBase(),
 		Body:          body,
 	}
+}
+
+// pageGitHubBase is a page's data-gh in a site of one release: its links
+// to GitHub are written from it on (ghHref). In a site of several, only
+// the pages that show code carry it (codePageData): the pages the
+// releases share move their permalinks' lines per release on the href
+// (site/internal/linemap), so theirs are written whole.
+func (b *builder) pageGitHubBase() string {
+	if b.set != nil {
+		return ""
+	}
+	return b.githubBase()
+}
+
+// ghHref is the href attribute of a link to u, escaped for a
+// double-quoted attribute; in a site of one release a GitHub permalink
+// at the release (githubBase) is data-g, the rest of its URL after the
+// page's data-gh, which site.js puts back into an href as the page loads,
+// as for the code's (codehtml.Options.GitHub). Without script such a
+// link is text. A URL that is not a safe href gives no attribute.
+func (b *builder) ghHref(u string) template.HTMLAttr {
+	if !codehtml.SafeHref(u) {
+		return ""
+	}
+	if base := b.pageGitHubBase(); base != "" {
+		if rest, ok := strings.CutPrefix(u, base); ok && rest != "" {
+			return template.HTMLAttr(`data-g="` + template.HTMLEscapeString(rest) + `"`)
+		}
+	}
+	return template.HTMLAttr(`href="` + template.HTMLEscapeString(u) + `"`)
 }
 
 // span is a run of text, Code when it was between backticks.
