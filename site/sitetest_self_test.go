@@ -57,10 +57,10 @@ title: A Job starts its Pods
 
 [sync](go:k8s.io/kubernetes/pkg/controller/job.Controller.sync) starts them.
 
-`+"```"+`excerpt
+~~~excerpt
 ref: k8s.io/kubernetes/pkg/controller/job.Controller.startPods
 lines: recordEvent
-`+"```"+`
+~~~
 `)
 	s.AssertFileExists("walkthroughs/job.html", "src/pkg/controller/job/job.go.html")
 	s.AssertFileContent("walkthroughs/job.html",
