@@ -15,6 +15,7 @@ import (
 	"strings"
 	"testing"
 	"testing/fstest"
+	"unicode/utf8"
 
 	"golang.org/x/tools/txtar"
 
@@ -122,10 +123,11 @@ func testSiteInput(t testing.TB, ar *txtar.Archive) (Input, Options) {
 		if factsJSON != nil {
 			t.Fatal("archive: facts.json without a tree; the fixture's tree has the fixture's facts")
 		}
-		in, opts = fixture(t)
 		tree = loadTree(t)
+		in, opts = fixtureOf(t, tree)
 	} else {
 		in, opts = fixtureRelease(t)
+		in.ReadFile = tree.readFile
 		in.Symbols = treeSymbols(t, tree)
 		in.Xrefs = treeXrefs(tree, in.Symbols)
 		in.Facts = &fact.Facts{Schema: fact.SchemaVersion, Tag: fixtureTag}
@@ -135,7 +137,6 @@ func testSiteInput(t testing.TB, ar *txtar.Archive) (Input, Options) {
 			}
 		}
 	}
-	in.ReadFile = tree.readFile
 	if len(mds) > 0 {
 		res := fakeresolver.New(in.Facts, func(p string) string { return string(tree[p]) }, in.Symbols...)
 		docs, err := walkthrough.LoadAll(mds, "walkthroughs", walkthrough.Options{Resolver: res})
@@ -289,10 +290,17 @@ func (s *testSite) AssertFileContent(p string, matches ...string) {
 	}
 }
 
-// excerptAt is d around the n bytes at i, a line or two either side.
+// excerptAt is d around the n bytes at i, a line or two either side,
+// cut between characters.
 func excerptAt(d string, i, n int) string {
 	const around = 120
 	from, to := max(0, i-around), min(len(d), i+n+around)
+	for from > 0 && !utf8.RuneStart(d[from]) {
+		from--
+	}
+	for to < len(d) && !utf8.RuneStart(d[to]) {
+		to++
+	}
 	ex := d[from:to]
 	if from > 0 {
 		ex = "…" + ex
