@@ -125,4 +125,18 @@
 // ScriptLinks lists, for it, the links the site's data scripts hold
 // (search indexes, explain's data), read with the decoders of their
 // format beside their encoders.
+//
+// # Testing
+//
+// Most tests build a small site and read its files. sitetest_test.go
+// does both, after Hugo's integration tests: testBuild takes a txtar of
+// walkthroughs (walkthroughs/<id>.md, loaded as walkthrough.LoadAll
+// loads them) and, optionally, a tree of its own (tree/<path>, its
+// declarations the symbols) and its facts (facts.json), builds with
+// the fixture's tree and facts when it has no tree, and returns the
+// site; AssertFileContent(path, "want", "! not this") checks a file's
+// text and names the file and the text around a failed match. It is
+// part of this package's tests, not a package of its own, because they
+// read this package's unexported names and could not import a package
+// that imports site.
 package site

@@ -280,21 +280,29 @@ func fixtureOf(t testing.TB, tr fixtureTree) (Input, Options) {
 		deployment("ko", [4]string{"디플로이먼트를 만들면 일어나는 일", "인포머 핸들러", "롤아웃", "스케줄링"}),
 		deployment("en", [4]string{"What happens when you create a Deployment <script>alert('title')</script>", "The informer handler", "rolloutRolling → getNewReplicaSet", "Scheduling"}),
 	}
-	in := Input{
-		Tag: fixtureTag, Commit: "6911225c3f747e1cd9d109c305436d08b668f086", Backend: "goproxy", Lang: "en",
-		Facts: facts, Symbols: syms, Xrefs: xrefs, Docs: docs,
-		ReadFile: func(p string) ([]byte, error) {
-			if b, ok := tr[p]; ok {
-				return b, nil
-			}
-			return nil, fmt.Errorf("%s: %w", p, fs.ErrNotExist)
-		},
-	}
+	in, opts := fixtureRelease(t)
+	in.Facts, in.Symbols, in.Xrefs, in.Docs, in.ReadFile = facts, syms, xrefs, docs, tr.readFile
+	return in, opts
+}
+
+// fixtureRelease is the input of the fixture's release with nothing in
+// it: its tag, commit and backend, an English site, permalinks at the
+// tag and the test's log.
+func fixtureRelease(t testing.TB) (Input, Options) {
+	in := Input{Tag: fixtureTag, Commit: "6911225c3f747e1cd9d109c305436d08b668f086", Backend: "goproxy", Lang: "en"}
 	opts := Options{
 		SourceURL: func(p string, from, to int) string { return source.Permalink(fixtureTag, p, from, to) },
 		Logf:      t.Logf,
 	}
 	return in, opts
+}
+
+// readFile is Input.ReadFile of the tree.
+func (tr fixtureTree) readFile(p string) ([]byte, error) {
+	if b, ok := tr[p]; ok {
+		return b, nil
+	}
+	return nil, fmt.Errorf("%s: %w", p, fs.ErrNotExist)
 }
 
 // buildFixture builds the fixture site into a fresh directory.

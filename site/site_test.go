@@ -18,10 +18,10 @@ import (
 // another, as a reader would open them; it stays one function because
 // every check reads the one site it builds.
 func TestBuildFixture(t *testing.T) {
-	out, st := buildFixture(t, nil)
-	files := readTree(t, out)
+	s := testBuild(t, "")
+	files := s.Files()
 
-	for _, want := range []string{
+	s.AssertFileExists(
 		"index.html", ".kubewalk-site",
 		"walkthroughs/deployment.html", "walkthroughs/watch.html",
 		"src/pkg/controller/deployment/deployment_controller.go.html",
@@ -31,26 +31,19 @@ func TestBuildFixture(t *testing.T) {
 		"handlers.html", "events.html", "resources.html", "gates.html", "search.html",
 		"search-index.js", factsFile,
 		"assets/site.css", "assets/site.js", "assets/search.js",
-	} {
-		if _, ok := files[want]; !ok {
-			t.Errorf("missing %s", want)
-		}
-	}
-	// The search page reads search-index.js; a JSON copy would be read by
-	// nothing.
-	if _, ok := files["search-index.json"]; ok {
-		t.Errorf("wrote search-index.json, which nothing reads")
-	}
-	// Identifier targets are not rendered unless something points there.
-	if _, ok := files["src/staging/src/k8s.io/client-go/tools/cache/shared_informer.go.html"]; ok {
-		t.Errorf("rendered a file only an identifier points into")
-	}
-	if st.Pages != 13 || st.SourcePages != 4 {
+	)
+	s.AssertNoFile(
+		// The search page reads search-index.js; a JSON copy would be
+		// read by nothing.
+		"search-index.json",
+		// Identifier targets are not rendered unless something points there.
+		"src/staging/src/k8s.io/client-go/tools/cache/shared_informer.go.html",
+	)
+	if st := s.Stats; st.Pages != 13 || st.SourcePages != 4 {
 		t.Errorf("Stats = %+v, want 13 pages, 4 source pages", st)
 	}
 
-	wt := files["walkthroughs/deployment.html"]
-	for _, want := range []string{
+	s.AssertFileContent("walkthroughs/deployment.html",
 		`<html lang="en">`,
 		`<svg`,                   // the sequence diagram
 		`href="#step-2-rollout"`, // diagram message → step
@@ -67,22 +60,13 @@ func TestBuildFixture(t *testing.T) {
 		// page's GitHub base on
 		` data-gh="https://github.com/kubernetes/kubernetes/blob/v1.31.0/">`,
 		`<a class=m data-g=staging/src/k8s.io/client-go/tools/cache/shared_informer.go#L`,
-	} {
-		if !strings.Contains(wt, want) {
-			t.Errorf("walkthrough page lacks %s", want)
-		}
-	}
+		"! 디플로이먼트", // the English site shows no Korean walkthrough
+	)
 	// Every page of a site of one release names the GitHub base, and its
 	// links to GitHub are written from it on.
-	if h := files["handlers.html"]; !strings.Contains(h, ` data-gh="https://github.com/kubernetes/kubernetes/blob/v1.31.0/">`) || strings.Contains(h, `href="https://github.com/kubernetes/kubernetes/blob/v1.31.0/`) {
-		t.Errorf("the handlers page's GitHub links are not written from the page's base on")
-	}
-	if strings.Contains(wt, "디플로이먼트") {
-		t.Errorf("English site shows the Korean walkthrough")
-	}
+	s.AssertFileContent("handlers.html", ` data-gh="https://github.com/kubernetes/kubernetes/blob/v1.31.0/">`, `! href="https://github.com/kubernetes/kubernetes/blob/v1.31.0/`)
 
-	src := files["src/pkg/controller/deployment/sync.go.html"]
-	for _, want := range []string{
+	s.AssertFileContent("src/pkg/controller/deployment/sync.go.html",
 		`<u id=L1>`,
 		// backlink to the citing step
 		`href="../../../../walkthroughs/deployment.html#step-2-rollout"`,
@@ -91,38 +75,28 @@ func TestBuildFixture(t *testing.T) {
 		// and within the page, just the fragment
 		`href=#L20>getNewReplicaSet</a>`,
 		`https://github.com/kubernetes/kubernetes/blob/v1.31.0/pkg/controller/deployment/sync.go"`,
-	} {
-		if !strings.Contains(src, want) {
-			t.Errorf("source page lacks %s", want)
-		}
-	}
-	dc := files["src/pkg/controller/deployment/deployment_controller.go.html"]
+	)
 	// AddEventHandler's file is not rendered: the link goes to GitHub,
-	// named from the page's GitHub base on (site.js makes the href).
-	if !strings.Contains(dc, `<body data-gh="https://github.com/kubernetes/kubernetes/blob/v1.31.0/">`) ||
-		!regexp.MustCompile(`<a class=m data-g=staging/src/k8s.io/client-go/tools/cache/shared_informer.go#L[0-9]+>AddEventHandler</a>`).MatchString(dc) {
+	// named from the page's GitHub base on (site.js makes the href), and
+	// the code does not write it whole.
+	dc := "src/pkg/controller/deployment/deployment_controller.go.html"
+	s.AssertFileContent(dc,
+		`<body data-gh="https://github.com/kubernetes/kubernetes/blob/v1.31.0/">`,
+		`! href=https://github.com/kubernetes/kubernetes/blob/v1.31.0/staging/`,
+	)
+	if !regexp.MustCompile(`<a class=m data-g=staging/src/k8s.io/client-go/tools/cache/shared_informer.go#L[0-9]+>AddEventHandler</a>`).MatchString(s.File(dc)) {
 		t.Errorf("identifier outside the site does not link to GitHub")
 	}
-	if strings.Contains(dc, `href=https://github.com/kubernetes/kubernetes/blob/v1.31.0/staging/`) {
-		t.Errorf("the code writes a GitHub link whole")
-	}
 
-	home := files["index.html"]
-	for _, want := range []string{"v1.31.0", "6911225c3f747e1cd9d109c305436d08b668f086", `href="walkthroughs/deployment.html"`, `href="handlers.html"`} {
-		if !strings.Contains(home, want) {
-			t.Errorf("home lacks %s", want)
-		}
-	}
-	// facts.json.zst is linked once, from the home page's indexes, with
-	// its size and how to open it.
-	if n := len(files[factsFile]); !strings.Contains(home, `<a href="facts.json.zst">facts.json.zst</a> (`+byteSize(n)+`)`) {
-		t.Errorf("home does not link facts.json.zst with its size (%s)", byteSize(n))
-	}
-	// It says how to open it, and leaves its encoding to the tools' docs
-	// (analyzer/fact): the home page is a learner's.
-	if !strings.Contains(home, "<code>zstd -d facts.json.zst</code>") || strings.Contains(home, "calls.symbols") {
-		t.Errorf("home does not say how to open facts.json.zst, or explains its encoding")
-	}
+	s.AssertFileContent("index.html",
+		"v1.31.0", "6911225c3f747e1cd9d109c305436d08b668f086", `href="walkthroughs/deployment.html"`, `href="handlers.html"`,
+		// facts.json.zst is linked once, from the home page's indexes,
+		// with its size and how to open it, leaving its encoding to the
+		// tools' docs (analyzer/fact): the home page is a learner's.
+		`<a href="facts.json.zst">facts.json.zst</a> (`+byteSize(len(files[factsFile]))+`)`,
+		"<code>zstd -d facts.json.zst</code>",
+		"! calls.symbols",
+	)
 	for p, html := range files {
 		if strings.HasSuffix(p, ".html") && p != "index.html" && strings.Contains(html, "facts.json") {
 			t.Errorf("%s links facts.json; only the home page does", p)
@@ -136,33 +110,25 @@ func TestBuildFixture(t *testing.T) {
 		}
 	}
 	// Topics are plain words, not chips that look like buttons.
-	if strings.Contains(home, `<span class="topic">controllers</span>`) || strings.Contains(files["walkthroughs/deployment.html"], `<span class="topic">controllers</span>`) {
-		t.Errorf("topics styled as chips")
+	for _, p := range []string{"index.html", "walkthroughs/deployment.html"} {
+		s.AssertFileContent(p, `! <span class="topic">controllers</span>`)
 	}
+	home := s.File("index.html")
 	if i, j := strings.Index(home, "walkthroughs/deployment.html"), strings.Index(home, "walkthroughs/watch.html"); i < 0 || j < i {
 		t.Errorf("walkthroughs not in Order on the home page")
 	}
-	if !strings.Contains(files["handlers.html"], `id="wiring"`) || !strings.Contains(files["handlers.html"], ".syncHandler =") {
-		t.Errorf("handlers page lacks the sync wiring")
-	}
-	// The raw list-watch watches pods beside the informers: its field
-	// selector, reflector and push function, the selector escaped.
-	if res := files["resources.html"]; !strings.Contains(res, `<table class="facts listwatches">`) || !strings.Contains(res, "spec.nodeName") ||
-		!strings.Contains(res, "func literal in scheduler.Scheduler.bind") || strings.Contains(res, "<script>alert(1)") || !strings.Contains(res, "&lt;script&gt;alert(1)") {
-		t.Errorf("resources page lacks the raw list-watch of pods, or does not escape its selector")
-	}
-	if !strings.Contains(files["resources.html"], "API: create") {
-		t.Errorf("a bind write does not show the API verb")
-	}
-	if !strings.Contains(files["events.html"], "ScalingReplicaSet") || !strings.Contains(files["handlers.html"], "addDeployment") || !strings.Contains(files["resources.html"], "replicasets.apps") {
-		t.Errorf("indexes lack their facts")
-	}
-	if !strings.Contains(files["search-index.js"], "window.KUBEWALK_SEARCH = {") {
-		t.Errorf("search-index.js does not assign the index")
-	}
-	if !strings.Contains(files["assets/site.css"], ".code b{") || !strings.Contains(files["assets/site.css"], ".code .t{") {
-		t.Errorf("site.css lacks codehtml's token classes")
-	}
+	s.AssertFileContent("handlers.html", `id="wiring"`, ".syncHandler =", "addDeployment")
+	s.AssertFileContent("resources.html",
+		// The raw list-watch watches pods beside the informers: its field
+		// selector, reflector and push function, the selector escaped.
+		`<table class="facts listwatches">`, "spec.nodeName",
+		"func literal in scheduler.Scheduler.bind", "! <script>alert(1)", "&lt;script&gt;alert(1)",
+		"API: create", // a bind write shows the API verb
+		"replicasets.apps",
+	)
+	s.AssertFileContent("events.html", "ScalingReplicaSet")
+	s.AssertFileContent("search-index.js", "window.KUBEWALK_SEARCH = {")
+	s.AssertFileContent("assets/site.css", ".code b{", ".code .t{") // codehtml's token classes
 }
 
 func TestDeterministic(t *testing.T) {
@@ -233,13 +199,13 @@ func TestAtomicOutput(t *testing.T) {
 }
 
 func TestRefusesToReplaceOtherDirectories(t *testing.T) {
-	in, opts := fixture(t)
-	opts.Out = t.TempDir()
-	os.WriteFile(filepath.Join(opts.Out, "thesis.tex"), []byte("precious"), 0o644)
-	if _, err := Build(context.Background(), in, opts); !errors.Is(err, ErrNotASite) {
-		t.Fatalf("Build over a foreign directory: err = %v, want ErrNotASite", err)
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "thesis.tex"), []byte("precious"), 0o644)
+	s := testBuildE(t, "", withOptions(func(o *Options) { o.Out = dir }))
+	if !errors.Is(s.Err, ErrNotASite) {
+		t.Fatalf("Build over a foreign directory: err = %v, want ErrNotASite", s.Err)
 	}
-	if b, _ := os.ReadFile(filepath.Join(opts.Out, "thesis.tex")); string(b) != "precious" {
+	if s.File("thesis.tex") != "precious" {
 		t.Errorf("foreign file touched")
 	}
 }
@@ -247,10 +213,10 @@ func TestRefusesToReplaceOtherDirectories(t *testing.T) {
 // TestHostileContent: script tags, javascript: URLs and quotes in titles,
 // captions, topics, facts strings and file names come out as text.
 func TestHostileContent(t *testing.T) {
-	out, _ := buildFixture(t, nil)
+	s := testBuild(t, "")
 	scriptTag := regexp.MustCompile(`(?i)<script\b[^>]*>`)
 	okScript := regexp.MustCompile(`^<script src="[^"]+\.js"></script>`)
-	for name, d := range readTree(t, out) {
+	for name, d := range s.Files() {
 		if !strings.HasSuffix(name, ".html") {
 			continue
 		}
@@ -265,34 +231,20 @@ func TestHostileContent(t *testing.T) {
 			}
 		}
 	}
-	wt := readTree(t, out)["walkthroughs/deployment.html"]
-	if !strings.Contains(wt, "&lt;script&gt;alert(&#39;title&#39;)&lt;/script&gt;") {
-		t.Errorf("title not escaped as text")
-	}
+	// The title as text.
+	s.AssertFileContent("walkthroughs/deployment.html", "&lt;script&gt;alert(&#39;title&#39;)&lt;/script&gt;")
 	// The hostile file name is linked percent-escaped and resolves (TestLinks).
-	ev := readTree(t, out)["events.html"]
-	if !strings.Contains(ev, `href="src/pkg/odd/x%3Cscript%3E&amp;%27%22%23%3F.go.html#L3"`) {
-		t.Errorf("hostile file name not escaped in links:\n%s", regexp.MustCompile(`href="src/pkg/odd[^"]*"`).FindString(ev))
-	}
+	s.AssertFileContent("events.html", `href="src/pkg/odd/x%3Cscript%3E&amp;%27%22%23%3F.go.html#L3"`)
 }
 
 func TestKorean(t *testing.T) {
-	out, _ := buildFixture(t, func(in *Input) { in.Lang = "ko" })
-	files := readTree(t, out)
-	wt := files["walkthroughs/deployment.html"]
-	for _, want := range []string{`<html lang="ko">`, "디플로이먼트를 만들면 일어나는 일", "다음 단계", "이전 단계", ">홈<", ">이벤트<", ">핸들러<"} {
-		if !strings.Contains(wt, want) {
-			t.Errorf("Korean walkthrough page lacks %s", want)
-		}
-	}
-	// watch has no Korean translation: the English one stands in.
-	if !strings.Contains(files["walkthroughs/watch.html"], "Watches and informers") {
-		t.Errorf("missing translation did not fall back to English")
-	}
-	if !strings.Contains(files["index.html"], `<span class="topic">영어</span>`) {
-		t.Errorf("home does not mark the untranslated walkthrough")
-	}
-	for _, err := range linkcheck.Check(out, ScriptLinks) {
+	s := testBuild(t, "", withInput(func(in *Input) { in.Lang = "ko" }))
+	s.AssertFileContent("walkthroughs/deployment.html", `<html lang="ko">`, "디플로이먼트를 만들면 일어나는 일", "다음 단계", "이전 단계", ">홈<", ">이벤트<", ">핸들러<")
+	// watch has no Korean translation: the English one stands in, and
+	// the home page marks it.
+	s.AssertFileContent("walkthroughs/watch.html", "Watches and informers")
+	s.AssertFileContent("index.html", `<span class="topic">영어</span>`)
+	for _, err := range linkcheck.Check(s.Out, ScriptLinks) {
 		t.Error(err)
 	}
 }
@@ -330,11 +282,8 @@ func TestCatalogsComplete(t *testing.T) {
 // TestHomeWithoutCommit: a release whose commit is not known shows no
 // Commit row at all, rather than "Commit: unknown".
 func TestHomeWithoutCommit(t *testing.T) {
-	out, _ := buildFixture(t, func(in *Input) { in.Commit = "" })
-	home := readTree(t, out)["index.html"]
-	if strings.Contains(home, ">Commit<") || strings.Contains(home, "unknown") {
-		t.Errorf("home shows a commit it does not know")
-	}
+	s := testBuild(t, "", withInput(func(in *Input) { in.Commit = "" }))
+	s.AssertFileContent("index.html", "! >Commit<", "! unknown")
 }
 
 func TestByteSize(t *testing.T) {
