@@ -368,6 +368,7 @@ func TestE2ERecordScenarios(t *testing.T) {
 		{"scale", []string{"ScalingReplicaSet", "SuccessfulCreate", "SuccessfulDelete", "Killing", "Started"}},
 		{"rollout", []string{"ScalingReplicaSet", "SuccessfulCreate", "SuccessfulDelete", "Killing", "Started"}},
 		{"delete", []string{"ScalingReplicaSet", "SuccessfulCreate", "Killing", "Started"}},
+		{"unschedulable", []string{"FailedScheduling", "ScalingReplicaSet", "SuccessfulCreate", "SuccessfulDelete", "Scheduled", "Started"}},
 	} {
 		t.Run(sc.name, func(t *testing.T) {
 			out, _ := kubewalk(t, "record", "--source", "goproxy", "--scenario", sc.name, "-o", "json")
@@ -387,11 +388,14 @@ func TestE2ERecordScenarios(t *testing.T) {
 					rs[a.Name] = true
 				}
 			}
-			if want := map[string]int{"scale": 1, "rollout": 2, "delete": 1}[sc.name]; len(rs) != want {
+			if want := map[string]int{"scale": 1, "rollout": 2, "delete": 1, "unschedulable": 2}[sc.name]; len(rs) != want {
 				t.Errorf("%s: %d ReplicaSets created (%v), want %d", sc.name, len(rs), rs, want)
 			}
-			if sc.name == "delete" {
+			switch sc.name {
+			case "delete":
 				checkCascade(t, r)
+			case "unschedulable":
+				checkFailedScheduling(t, r)
 			}
 			checkAttribution(t, source.DefaultTag, r)
 		})
@@ -429,6 +433,35 @@ func checkCascade(t *testing.T, r recorded) {
 	}
 	if gc["replicasets"] != 1 || gc["pods"] != 3 {
 		t.Errorf("the garbage collector deleted %v, want 1 ReplicaSet and 3 Pods", gc)
+	}
+}
+
+// checkFailedScheduling checks the unschedulable scenario's failures: each
+// FailedScheduling event says the node lacks CPU and is attributed to the
+// scheduler's handleSchedulingFailure.
+func checkFailedScheduling(t *testing.T, r recorded) {
+	t.Helper()
+	n := 0
+	for i, e := range r.Events {
+		if e.Reason != "FailedScheduling" {
+			continue
+		}
+		n++
+		if !strings.Contains(e.Message, "Insufficient cpu") {
+			t.Errorf("FailedScheduling %q does not say the node lacks CPU", e.Message)
+		}
+		var code []string
+		if r.Attribution != nil && i < len(r.Attribution.Events) {
+			for _, c := range r.Attribution.Events[i].Explanation.Code {
+				code = append(code, c.Symbol)
+			}
+		}
+		if !slices.Contains(code, "k8s.io/kubernetes/pkg/scheduler.Scheduler.handleSchedulingFailure") {
+			t.Errorf("FailedScheduling of %s is attributed to %v", e.Object.Name, code)
+		}
+	}
+	if n == 0 {
+		t.Error("no FailedScheduling event")
 	}
 }
 

@@ -68,8 +68,9 @@ type Phase struct {
 	// exists), "pods" (exactly that many pods of the image, none being
 	// deleted), "bound" (each has a node), "running" (each is Running and
 	// has a Started event) — or, for a step that deletes the scenario's
-	// objects, "replicasets-gone" and "pods-gone"; last "quiet": until no
-	// new event came for a moment, which ends the run.
+	// objects, "replicasets-gone" and "pods-gone", and for one whose pods
+	// cannot be scheduled, "unschedulable" after "pods"; last "quiet":
+	// until no new event came for a moment, which ends the run.
 	Name string `json:"name"`
 	// Start and End are milliseconds from the scenario's first write by
 	// kubectl, as every time of the Recording.

@@ -123,6 +123,7 @@
 //	<step>/running           each is Running with a Started event
 //	<step>/replicasets-gone  (a step that deletes the scenario's objects) no ReplicaSet of its selector is left
 //	<step>/pods-gone         and no pod, not even one being deleted
+//	<step>/unschedulable     (a step whose pods cannot be scheduled, after replicaset and pods) each has a FailedScheduling event, none is bound
 //	quiet                    no new event came for a moment; the run ends
 //
 // Boundaries are polled every 100 ms and a snapshot takes some

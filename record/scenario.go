@@ -32,20 +32,29 @@ type Scenario struct {
 	Image               string
 	// Keys are the etcd key prefixes of the scenario's objects.
 	Keys []string
+	// Unschedulable: the manifest's pods cannot be scheduled, so its
+	// apply ends when each has a FailedScheduling event (Step).
+	Unschedulable bool
 }
 
 // Step is a kubectl command and the state it leads to: exactly Replicas
 // pods of the scenario, all Running with Image, each with a Started event,
 // and no other pod left; or, when Gone, none of the scenario's
-// ReplicaSets and pods left at all.
+// ReplicaSets and pods left at all; or, when Unschedulable, exactly
+// Replicas pods, none bound to a node, each with a FailedScheduling
+// event.
 type Step struct {
 	// Name names the step's phases ("scale-up/pods"); the manifest's
 	// apply is "apply".
-	Name     string
-	Kubectl  []string
-	Replicas int
-	Image    string
-	Gone     bool
+	Name    string
+	Kubectl []string
+	// Manifest, when set, is what the step applies (kubectl apply -f),
+	// in place of Kubectl.
+	Manifest      string
+	Replicas      int
+	Image         string
+	Gone          bool
+	Unschedulable bool
 }
 
 // nginxDeployment is the Deployment of the Kubernetes documentation that
@@ -111,6 +120,17 @@ var Scenarios = []Scenario{
 		},
 		Namespace: "default", Selector: "app=nginx", Replicas: 3, Image: "nginx:1.14.2",
 		Keys: nginxKeys,
+	},
+	{
+		Name:     "unschedulable",
+		Doc:      "an nginx Deployment whose Pods request more CPU than the node has: the scheduler's FailedScheduling and its queue's retries, until the request is fixed by applying the manifest again",
+		Manifest: strings.Replace(nginxDeployment, "        ports:\n", "        resources:\n          requests:\n            cpu: \"1000\"\n        ports:\n", 1),
+		Steps: []Step{
+			{Name: "fix", Manifest: strings.Replace(nginxDeployment, "        ports:\n", "        resources:\n          requests:\n            cpu: 100m\n        ports:\n", 1), Replicas: 3, Image: "nginx:1.14.2"},
+		},
+		Namespace: "default", Selector: "app=nginx", Replicas: 3, Image: "nginx:1.14.2",
+		Keys:          nginxKeys,
+		Unschedulable: true,
 	},
 	{
 		Name:     "rollout",
@@ -204,9 +224,16 @@ func (r *run) scenario(ctx context.Context, sc Scenario) (*Recording, error) {
 		return nil, fmt.Errorf("record: %w", err)
 	}
 	deadline := time.Now().Add(r.opts.Timeout)
-	steps := append([]Step{{Name: "apply", Kubectl: []string{"apply", "-f", manifest}, Replicas: sc.Replicas, Image: sc.Image}}, sc.Steps...)
+	steps := append([]Step{{Name: "apply", Kubectl: []string{"apply", "-f", manifest}, Replicas: sc.Replicas, Image: sc.Image, Unschedulable: sc.Unschedulable}}, sc.Steps...)
 	var events []rawEvent
 	for _, st := range steps {
+		if st.Manifest != "" {
+			f := filepath.Join(r.dir, sc.Name+"-"+st.Name+".yaml")
+			if err := os.WriteFile(f, []byte(st.Manifest), 0o644); err != nil {
+				return nil, fmt.Errorf("record: %w", err)
+			}
+			st.Kubectl = []string{"apply", "-f", f}
+		}
 		r.logf("kubectl %s", strings.Join(st.Kubectl, " "))
 		if _, err := r.output(ctx, r.bins.Path("kubectl"), st.Kubectl...); err != nil {
 			return nil, fmt.Errorf("record: %w", err)
@@ -215,8 +242,11 @@ func (r *run) scenario(ctx context.Context, sc Scenario) (*Recording, error) {
 			return nil, err
 		}
 		what := fmt.Sprintf("exactly %d Running pods (%s) of %s with Started events", st.Replicas, sc.Selector, st.Image)
-		if st.Gone {
+		switch {
+		case st.Gone:
 			what = fmt.Sprintf("no ReplicaSet and no pod (%s) left", sc.Selector)
+		case st.Unschedulable:
+			what = fmt.Sprintf("exactly %d pods (%s), none bound, each with a FailedScheduling event", st.Replicas, sc.Selector)
 		}
 		r.logf("waiting for %s", what)
 		// The boundaries are checked in order at each poll; several may
@@ -311,34 +341,45 @@ func stepBoundaries(r *run, sc Scenario, st Step, events *[]rawEvent) []boundary
 		}
 		return n == st.Replicas, nil
 	}
-	return []boundary{
-		{"replicaset", func(ctx context.Context) (bool, error) {
-			var rss struct {
-				Items []struct {
-					Spec struct {
-						Replicas *int `json:"replicas"`
-						Template struct {
-							Spec struct {
-								Containers []struct {
-									Image string `json:"image"`
-								} `json:"containers"`
-							} `json:"spec"`
-						} `json:"template"`
-					} `json:"spec"`
-				} `json:"items"`
+	replicaset := boundary{"replicaset", func(ctx context.Context) (bool, error) {
+		var rss struct {
+			Items []struct {
+				Spec struct {
+					Replicas *int `json:"replicas"`
+					Template struct {
+						Spec struct {
+							Containers []struct {
+								Image string `json:"image"`
+							} `json:"containers"`
+						} `json:"spec"`
+					} `json:"template"`
+				} `json:"spec"`
+			} `json:"items"`
+		}
+		if err := r.getJSON(ctx, "/apis/apps/v1/namespaces/"+sc.Namespace+"/replicasets?labelSelector="+sc.Selector, &rss); err != nil {
+			return false, err
+		}
+		for _, rs := range rss.Items {
+			cs := rs.Spec.Template.Spec.Containers
+			if rs.Spec.Replicas != nil && *rs.Spec.Replicas == st.Replicas && len(cs) > 0 && cs[0].Image == st.Image {
+				return true, nil
 			}
-			if err := r.getJSON(ctx, "/apis/apps/v1/namespaces/"+sc.Namespace+"/replicasets?labelSelector="+sc.Selector, &rss); err != nil {
+		}
+		return false, nil
+	}}
+	podsExist := boundary{"pods", func(ctx context.Context) (bool, error) { return pods(ctx, false) }}
+	if st.Unschedulable {
+		return []boundary{replicaset, podsExist, {"unschedulable", func(ctx context.Context) (bool, error) {
+			var err error
+			if *events, err = r.events(ctx); err != nil {
 				return false, err
 			}
-			for _, rs := range rss.Items {
-				cs := rs.Spec.Template.Spec.Containers
-				if rs.Spec.Replicas != nil && *rs.Spec.Replicas == st.Replicas && len(cs) > 0 && cs[0].Image == st.Image {
-					return true, nil
-				}
-			}
-			return false, nil
-		}},
-		{"pods", func(ctx context.Context) (bool, error) { return pods(ctx, false) }},
+			return r.unschedulable(ctx, sc, st, *events)
+		}}}
+	}
+	return []boundary{
+		replicaset,
+		podsExist,
 		{"bound", func(ctx context.Context) (bool, error) { return pods(ctx, true) }},
 		{"running", func(ctx context.Context) (bool, error) {
 			var err error
@@ -374,21 +415,24 @@ func goneBoundaries(r *run, sc Scenario) []boundary {
 
 // podList is the scenario's pods as the API lists them.
 type podList struct {
-	Items []struct {
-		Metadata struct {
-			Name              string  `json:"name"`
-			DeletionTimestamp *string `json:"deletionTimestamp"`
-		} `json:"metadata"`
-		Spec struct {
-			NodeName   string `json:"nodeName"`
-			Containers []struct {
-				Image string `json:"image"`
-			} `json:"containers"`
-		} `json:"spec"`
-		Status struct {
-			Phase string `json:"phase"`
-		} `json:"status"`
-	} `json:"items"`
+	Items []podItem `json:"items"`
+}
+
+// podItem is a pod of podList.
+type podItem struct {
+	Metadata struct {
+		Name              string  `json:"name"`
+		DeletionTimestamp *string `json:"deletionTimestamp"`
+	} `json:"metadata"`
+	Spec struct {
+		NodeName   string `json:"nodeName"`
+		Containers []struct {
+			Image string `json:"image"`
+		} `json:"containers"`
+	} `json:"spec"`
+	Status struct {
+		Phase string `json:"phase"`
+	} `json:"status"`
 }
 
 func (r *run) pods(ctx context.Context, sc Scenario) (*podList, error) {
@@ -403,6 +447,22 @@ func (r *run) pods(ctx context.Context, sc Scenario) (*podList, error) {
 // exactly st.Replicas of them, none being deleted, each Running st.Image
 // with a Started event.
 func (r *run) settled(ctx context.Context, sc Scenario, st Step, events []rawEvent) (bool, error) {
+	return r.everyPod(ctx, sc, st, events, "Started", func(p podItem) bool {
+		return p.Metadata.DeletionTimestamp == nil && p.Status.Phase == "Running" &&
+			len(p.Spec.Containers) > 0 && p.Spec.Containers[0].Image == st.Image
+	})
+}
+
+// unschedulable reports whether the scenario's pods are what an
+// unschedulable st leads to: exactly st.Replicas of them, none bound to a
+// node, each with a FailedScheduling event.
+func (r *run) unschedulable(ctx context.Context, sc Scenario, st Step, events []rawEvent) (bool, error) {
+	return r.everyPod(ctx, sc, st, events, "FailedScheduling", func(p podItem) bool { return p.Spec.NodeName == "" })
+}
+
+// everyPod reports whether the scenario has exactly st.Replicas pods,
+// each with an event of reason among events and each as ok says.
+func (r *run) everyPod(ctx context.Context, sc Scenario, st Step, events []rawEvent, reason string, ok func(podItem) bool) (bool, error) {
 	pods, err := r.pods(ctx, sc)
 	if err != nil {
 		return false, err
@@ -410,15 +470,14 @@ func (r *run) settled(ctx context.Context, sc Scenario, st Step, events []rawEve
 	if len(pods.Items) != st.Replicas {
 		return false, nil
 	}
-	started := map[string]bool{}
+	had := map[string]bool{}
 	for _, e := range events {
-		if e.Reason == "Started" && e.InvolvedObject.Kind == "Pod" && e.InvolvedObject.Namespace == sc.Namespace {
-			started[e.InvolvedObject.Name] = true
+		if e.Reason == reason && e.InvolvedObject.Kind == "Pod" && e.InvolvedObject.Namespace == sc.Namespace {
+			had[e.InvolvedObject.Name] = true
 		}
 	}
 	for _, p := range pods.Items {
-		if p.Metadata.DeletionTimestamp != nil || p.Status.Phase != "Running" || !started[p.Metadata.Name] ||
-			len(p.Spec.Containers) == 0 || p.Spec.Containers[0].Image != st.Image {
+		if !had[p.Metadata.Name] || !ok(p) {
 			return false, nil
 		}
 	}

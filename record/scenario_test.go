@@ -69,3 +69,73 @@ func TestGoneBoundaries(t *testing.T) {
 		t.Error("pods-gone did not pass with no pod listed")
 	}
 }
+
+// The unschedulable scenario's apply ends when its pods exist, none bound,
+// each with a FailedScheduling event; a pod without one, or one bound,
+// keeps it open.
+func TestUnschedulableBoundary(t *testing.T) {
+	var bound, failedFor atomic.Int32 // pods bound; pods with a FailedScheduling event
+	api := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		switch req.URL.Path {
+		case "/api/v1/namespaces/default/pods":
+			fmt.Fprint(w, `{"items":[`)
+			for i := range 3 {
+				node := ""
+				if int32(i) < bound.Load() {
+					node = "node1"
+				}
+				if i > 0 {
+					fmt.Fprint(w, ",")
+				}
+				fmt.Fprintf(w, `{"metadata":{"name":"p%d"},"spec":{"nodeName":%q,"containers":[{"image":"nginx:1.14.2"}]},"status":{"phase":"Pending"}}`, i, node)
+			}
+			fmt.Fprint(w, `]}`)
+		case "/api/v1/events":
+			fmt.Fprint(w, `{"items":[`)
+			for i := range failedFor.Load() {
+				if i > 0 {
+					fmt.Fprint(w, ",")
+				}
+				fmt.Fprintf(w, `{"reason":"FailedScheduling","involvedObject":{"kind":"Pod","namespace":"default","name":"p%d"}}`, i)
+			}
+			fmt.Fprint(w, `]}`)
+		default:
+			fmt.Fprint(w, `{"items":[]}`)
+		}
+	}))
+	defer api.Close()
+	r := &run{client: api.Client(), apiURL: api.URL}
+	sc, err := scenarioNamed("unschedulable")
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := Step{Name: "apply", Replicas: sc.Replicas, Image: sc.Image, Unschedulable: sc.Unschedulable}
+	var events []rawEvent
+	bs := stepBoundaries(r, sc, st, &events)
+	if len(bs) != 3 || bs[2].name != "unschedulable" {
+		t.Fatalf("boundaries %v, want replicaset, pods, unschedulable", bs)
+	}
+	passed := func() bool {
+		ok, err := bs[2].passed(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ok
+	}
+	failedFor.Store(2)
+	if passed() {
+		t.Error("passed with a pod that has no FailedScheduling event")
+	}
+	failedFor.Store(3)
+	bound.Store(1)
+	if passed() {
+		t.Error("passed with a pod bound to a node")
+	}
+	bound.Store(0)
+	if !passed() {
+		t.Error("did not pass with every pod unbound and failed to schedule")
+	}
+	if len(events) != 3 {
+		t.Errorf("the boundary left %d events read, want the 3 it saw", len(events))
+	}
+}
