@@ -425,3 +425,30 @@ func TestPhaseComponentDiesOfSnapshot(t *testing.T) {
 		}
 	}
 }
+
+// TestRunDiskFull: a run whose temporary directory's file system is full,
+// from the start or once a component has filled it, is one error saying
+// that the disk is full and where, and nothing is left there.
+func TestRunDiskFull(t *testing.T) {
+	for name, tt := range map[string]struct {
+		keep int64
+		etcd string
+	}{
+		"full at the start": {0, "while :; do sleep 1; done"},
+		"filled by etcd":    {256 << 10, "cat /dev/zero > fill\necho 'etcd: write fill: no space left on device' >&2\nexit 1"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			tmp := testfs.Small(t, 1<<20)
+			t.Setenv("TMPDIR", tmp)
+			filler := testfs.Fill(t, tmp, tt.keep)
+			bins := fakeBins(t, map[string]string{"etcd": tt.etcd})
+			_, err := Run(context.Background(), bins, RunOptions{grace: 200 * time.Millisecond})
+			if err == nil || !strings.Contains(err.Error(), "the file system of the run directory "+tmp+" has no space left") || !strings.Contains(err.Error(), "set TMPDIR") {
+				t.Errorf("err = %v, want no space left in %s and what to do", err, tmp)
+			}
+			if l := leftovers(t, tmp); len(l) != 1 || l[0] != filepath.Base(filler) {
+				t.Errorf("left behind in TMPDIR: %v", l)
+			}
+		})
+	}
+}
