@@ -250,3 +250,38 @@ func TestBuildSkipsDamagedRecordings(t *testing.T) {
 		}
 	}
 }
+
+// TestDamagedFactsCacheWarnsOnce: a facts cache file that is damaged is a
+// miss said once at the default verbosity, naming the file, and the
+// command goes on; the next run reads the file written in its place. The
+// miss was said only under -v, as "analysing (no cached facts)".
+func TestDamagedFactsCacheWarnsOnce(t *testing.T) {
+	if testing.Short() {
+		t.Skip("loads packages")
+	}
+	const tag = "v1.99.0"
+	repo, wdir := gitFixture(t, tag, fixtureWalkthrough)
+	cache := t.TempDir()
+	args := []string{"--cache-dir", cache, "list", "handlers", "--tag", tag, "--source", "git", "--repo", repo, "--no-builtin", "--walkthroughs", wdir}
+	if code, _, stderr := kw(t, args...); code != exitOK {
+		t.Fatalf("list: exit %d: %s", code, stderr)
+	}
+	files, err := filepath.Glob(filepath.Join(cache, "facts", "analyzer-*.bin"))
+	if err != nil || len(files) != 1 {
+		t.Fatalf("facts files %v, %v; want one", files, err)
+	}
+	data, err := os.ReadFile(files[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(files[0], data[:len(data)/2], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr := kw(t, args...)
+	if code != exitOK || strings.Count(stderr, "analysed again") != 1 || strings.Count(stderr, files[0]) != 1 {
+		t.Errorf("list over a damaged facts file: exit %d, stderr:\n%s\nwant one warning naming %s", code, stderr, files[0])
+	}
+	if code, _, stderr := kw(t, args...); code != exitOK || !strings.Contains(stderr, "facts from cache") || strings.Contains(stderr, "not used") {
+		t.Errorf("the next list: exit %d, stderr:\n%s\nwant the facts from the cache", code, stderr)
+	}
+}
