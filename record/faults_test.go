@@ -11,9 +11,11 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"testing/fstest"
@@ -451,4 +453,139 @@ func TestRunDiskFull(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestRunInterruptedAtEachPhase: Ctrl-C as the components start, while
+// kubectl applies the manifest and while the run waits for the pods ends
+// the run with context.Canceled at once; no process it started (kubectl's
+// children included), no port and no run directory is left. kubectl's
+// child held its output and kept the run waiting after the cancel, and
+// the run failed with "kubectl apply …: signal: killed".
+func TestRunInterruptedAtEachPhase(t *testing.T) {
+	standIn := buildStandIn(t)
+	for _, at := range []string{"started etcd", "started kube-apiserver", "started kubelet", "kubectl apply", "waiting for"} {
+		t.Run(at, func(t *testing.T) {
+			tmp := isolatedTemp(t)
+			// kubectl starts a child, as a credential plugin may: at the
+			// apply it waits for it, which holds its output; before the
+			// wait for the pods it returns and leaves it behind.
+			child := filepath.Join(t.TempDir(), "kubectl-child")
+			kubectl := "sleep 300 > /dev/null 2>&1 &\necho $! > " + child
+			if at == "kubectl apply" {
+				kubectl = "sleep 300 &\necho $! > " + child + "\nwait"
+			}
+			// Cancelled once what the line announces is under way.
+			interruptRun(t, standInBins(t, standIn, kubectl), at, 300*time.Millisecond, 200*time.Millisecond)
+			if _, err := os.Stat(child); err == nil && alive(t, child) {
+				t.Error("kubectl's child still runs")
+			} else if err != nil && (at == "kubectl apply" || at == "waiting for") {
+				t.Errorf("kubectl did not run: %v", err)
+			}
+			if l := leftovers(t, tmp); len(l) > 0 {
+				t.Errorf("left behind in TMPDIR: %v", l)
+			}
+		})
+	}
+}
+
+// interruptRun runs bins and cancels the run delay after a line of its
+// log starts with at (at once for 0); Run must end with context.Canceled,
+// within seconds of it, with no process it started running and no port
+// of its components taken. grace is RunOptions.grace.
+func interruptRun(t *testing.T, bins *Binaries, at string, delay, grace time.Duration) {
+	t.Helper()
+	ports, err := freePorts(6)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var s started
+	var cancelled atomic.Int64 // the cancel's time, in Unix nanoseconds
+	stop := func() {
+		cancelled.Store(time.Now().UnixNano())
+		cancel()
+	}
+	logf := func(format string, args ...any) {
+		line := fmt.Sprintf(format, args...)
+		t.Log(line)
+		s.note(line)
+		if strings.HasPrefix(line, at) {
+			if delay == 0 {
+				stop()
+			} else {
+				time.AfterFunc(delay, stop)
+			}
+		}
+	}
+	start := time.Now()
+	_, err = Run(ctx, bins, RunOptions{ports: ports, Logf: logf, grace: grace, Timeout: time.Minute})
+	if !errors.Is(err, context.Canceled) || cancelled.Load() == 0 {
+		t.Errorf("err = %v, want context.Canceled after the cancel", err)
+	} else if d := time.Since(time.Unix(0, cancelled.Load())); d > 15*time.Second {
+		t.Errorf("Run returned %s after the cancel", d)
+	}
+	t.Logf("returned %s after the start", time.Since(start).Round(time.Millisecond))
+	s.checkStopped(t)
+	checkPortsFree(t, ports)
+}
+
+// started collects the pids a run's log reports ("started etcd (pid
+// 123)"), so that only this test's processes are looked for and killed:
+// others may record with the same programs at the same time.
+type started struct {
+	mu   sync.Mutex
+	pids map[string]int
+}
+
+var startedRE = regexp.MustCompile(`^started (\S+) \(pid (\d+)\)`)
+
+func (s *started) note(line string) {
+	if m := startedRE.FindStringSubmatch(line); m != nil {
+		pid, _ := strconv.Atoi(m[2])
+		s.mu.Lock()
+		if s.pids == nil {
+			s.pids = map[string]int{}
+		}
+		s.pids[m[1]] = pid
+		s.mu.Unlock()
+	}
+}
+
+func (s *started) pid(name string) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.pids[name]
+}
+
+// checkStopped fails t for each process s saw started that still runs.
+func (s *started) checkStopped(t *testing.T) {
+	t.Helper()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for name, pid := range s.pids {
+		if running(pid) {
+			t.Errorf("%s (pid %d) still runs", name, pid)
+		}
+	}
+}
+
+// checkPortsFree fails t for each of ports that something still listens
+// on.
+func checkPortsFree(t *testing.T, ports []int) {
+	t.Helper()
+	for _, p := range ports {
+		l, err := net.Listen("tcp", "127.0.0.1:"+strconv.Itoa(p))
+		if err != nil {
+			t.Errorf("port %d still taken: %v", p, err)
+			continue
+		}
+		l.Close()
+	}
+}
+
+// running reports whether pid is a live process, not a zombie.
+func running(pid int) bool {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	return err == nil && !strings.Contains(string(b), ") Z")
 }
