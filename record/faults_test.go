@@ -589,3 +589,63 @@ func running(pid int) bool {
 	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
 	return err == nil && !strings.Contains(string(b), ") Z")
 }
+
+// TestRunPortTakenAtEachStart: a port another program holds, for each
+// component that listens in turn, is one error naming that component,
+// and nothing is left running or listening.
+func TestRunPortTakenAtEachStart(t *testing.T) {
+	isolatedTemp(t)
+	bins := standInBins(t, buildStandIn(t), "exit 0")
+	// In the order of RunOptions.ports; the stand-ins of etcd's peer
+	// port and of the kubelet do not listen.
+	for i, name := range map[int]string{0: "etcd", 2: "kube-apiserver", 3: "kube-controller-manager", 4: "kube-scheduler"} {
+		t.Run(name, func(t *testing.T) {
+			held, err := net.Listen("tcp", "127.0.0.1:0")
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer held.Close()
+			ports, err := freePorts(6)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ports[i] = held.Addr().(*net.TCPAddr).Port
+			var s started
+			_, err = Run(context.Background(), bins, RunOptions{ports: ports, Logf: func(f string, a ...any) { s.note(fmt.Sprintf(f, a...)) }, grace: 200 * time.Millisecond})
+			if !errors.Is(err, ErrComponent) || !strings.Contains(err.Error(), ": "+name+" exited") || !strings.Contains(err.Error(), "address already in use") {
+				t.Errorf("err = %v, want %s's failure with its log's words", err, name)
+			}
+			held.Close()
+			s.checkStopped(t)
+			checkPortsFree(t, ports)
+		})
+	}
+}
+
+// TestRunComponentCrashesWhileWaiting: the controller manager killed while
+// the run waits for the pods ends the run at once with one error naming
+// it, and nothing is left.
+func TestRunComponentCrashesWhileWaiting(t *testing.T) {
+	tmp := isolatedTemp(t)
+	bins := standInBins(t, buildStandIn(t), "exit 0")
+	var s started
+	logf := func(format string, args ...any) {
+		line := fmt.Sprintf(format, args...)
+		s.note(line)
+		if strings.HasPrefix(line, "waiting for") {
+			time.AfterFunc(300*time.Millisecond, func() { syscall.Kill(s.pid("kube-controller-manager"), syscall.SIGKILL) })
+		}
+	}
+	start := time.Now()
+	_, err := Run(context.Background(), bins, RunOptions{Logf: logf, grace: 200 * time.Millisecond, Timeout: time.Minute})
+	if !errors.Is(err, ErrComponent) || !strings.HasPrefix(err.Error(), ErrComponent.Error()+": kube-controller-manager exited") || !strings.Contains(err.Error(), "signal: killed") {
+		t.Errorf("err = %v, want the controller manager's failure alone", err)
+	}
+	if d := time.Since(start); d > 30*time.Second {
+		t.Errorf("the crash was noticed after %s", d)
+	}
+	s.checkStopped(t)
+	if l := leftovers(t, tmp); len(l) > 0 {
+		t.Errorf("left behind in TMPDIR: %v", l)
+	}
+}
