@@ -649,3 +649,48 @@ func TestRunComponentCrashesWhileWaiting(t *testing.T) {
 		t.Errorf("left behind in TMPDIR: %v", l)
 	}
 }
+
+// TestTwoReleasesRunAtOnce: runs of two releases at once, both as far as
+// the wait for the pods, keep to their own ports and run directories, and
+// Ctrl-C leaves nothing of either.
+func TestTwoReleasesRunAtOnce(t *testing.T) {
+	tmp := isolatedTemp(t)
+	standIn := buildStandIn(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var waiting sync.WaitGroup
+	waiting.Add(2)
+	go func() {
+		waiting.Wait()
+		cancel()
+	}()
+	var ss [2]started
+	errs := make(chan error, 2)
+	for i, tag := range []string{"v1.36.3", "v1.37.2"} {
+		bins := standInBins(t, standIn, "exit 0")
+		bins.Tag = tag
+		var once sync.Once
+		logf := func(format string, args ...any) {
+			line := fmt.Sprintf(format, args...)
+			ss[i].note(line)
+			if strings.HasPrefix(line, "waiting for") {
+				once.Do(waiting.Done)
+			}
+		}
+		go func() {
+			_, err := Run(ctx, bins, RunOptions{Logf: logf, grace: 200 * time.Millisecond, Timeout: time.Minute})
+			errs <- err
+		}()
+	}
+	for range 2 {
+		if err := <-errs; !errors.Is(err, context.Canceled) {
+			t.Errorf("err = %v, want context.Canceled once both waited for their pods", err)
+		}
+	}
+	for i := range ss {
+		ss[i].checkStopped(t)
+	}
+	if l := leftovers(t, tmp); len(l) > 0 {
+		t.Errorf("left behind in TMPDIR: %v", l)
+	}
+}
