@@ -40,6 +40,12 @@ const cacheMagic = "kubewalk-analyzer-cache 3\n"
 // time is lost, for the caller to warn about.
 var ErrCacheUnwritable = errors.New("facts cache not writable")
 
+// ErrCacheIgnored is wrapped by the error AnalyzeCached returns beside its
+// Result when a cache file was there but could not be used (damaged, or
+// holding another key): a miss, analysed again and replaced, for the
+// caller to report once.
+var ErrCacheIgnored = errors.New("cached facts not used")
+
 // AnalyzeCached is Analyze with a cache of its Result in cacheDir. The
 // key is the tree's identity (see the package doc: every Go, go.mod,
 // go.sum and go.work file's path, size and modification time, the
@@ -48,9 +54,10 @@ var ErrCacheUnwritable = errors.New("facts cache not writable")
 // commit. A hit reads the file and loads no packages; a miss analyzes and
 // writes the file atomically (temporary file and rename). A cache file
 // that cannot be read, or holds another key (a file copied over another),
-// is reported through Logf and replaced. When the file cannot be written,
-// AnalyzeCached returns the Result and an error wrapping
-// ErrCacheUnwritable: the analysis is not thrown away.
+// is replaced, and the Result comes with an error wrapping ErrCacheIgnored
+// that names the file. When the file cannot be written, AnalyzeCached
+// returns the Result and an error wrapping ErrCacheUnwritable: the
+// analysis is not thrown away. Any other error comes without a Result.
 func AnalyzeCached(ctx context.Context, cfg Config, cacheDir string) (*Result, bool, error) {
 	logf := cfg.logf()
 	t0 := time.Now()
@@ -59,12 +66,13 @@ func AnalyzeCached(ctx context.Context, cfg Config, cacheDir string) (*Result, b
 		return nil, false, fmt.Errorf("analyzer cache key: %w", err)
 	}
 	file := filepath.Join(cacheDir, "analyzer-"+key+".bin")
+	var ignored error
 	if res, err := readCache(file, key); err == nil {
 		res.dir = filepath.Clean(absDir(cfg.Dir))
 		logf("analyzer: cache hit %s (%v)", file, time.Since(t0).Round(time.Millisecond))
 		return res, true, nil
 	} else if !errors.Is(err, fs.ErrNotExist) {
-		logf("analyzer: ignoring unreadable cache %s: %v", file, err)
+		ignored = fmt.Errorf("%w: %s: %w", ErrCacheIgnored, file, err)
 	}
 	logf("analyzer: cache miss (key %v)", time.Since(t0).Round(time.Millisecond))
 	res, err := Analyze(ctx, cfg)
@@ -72,9 +80,9 @@ func AnalyzeCached(ctx context.Context, cfg Config, cacheDir string) (*Result, b
 		return nil, false, err
 	}
 	if err := writeCache(file, key, res); err != nil {
-		return res, false, fmt.Errorf("%w: %w", ErrCacheUnwritable, err)
+		return res, false, errors.Join(ignored, fmt.Errorf("%w: %w", ErrCacheUnwritable, err))
 	}
-	return res, false, nil
+	return res, false, ignored
 }
 
 func absDir(dir string) string {

@@ -9,44 +9,14 @@ import (
 	"net"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/kubewalk/kubewalk/source"
 )
-
-// started collects the pids a run's log reports ("started etcd (pid
-// 123)"), so that only this test's processes are looked for and killed:
-// others may record with the same programs at the same time.
-type started struct {
-	mu   sync.Mutex
-	pids map[string]int
-}
-
-var startedRE = regexp.MustCompile(`^started (\S+) \(pid (\d+)\)`)
-
-func (s *started) note(line string) {
-	if m := startedRE.FindStringSubmatch(line); m != nil {
-		pid, _ := strconv.Atoi(m[2])
-		s.mu.Lock()
-		if s.pids == nil {
-			s.pids = map[string]int{}
-		}
-		s.pids[m[1]] = pid
-		s.mu.Unlock()
-	}
-}
-
-func (s *started) pid(name string) int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.pids[name]
-}
 
 // checkNothingLeft fails t when a run directory of this process, a
 // process the run started or a listener on one of ports is left.
@@ -57,23 +27,8 @@ func checkNothingLeft(t *testing.T, s *started, ports []int) {
 			t.Errorf("run directory left: %s", d)
 		}
 	}
-	s.mu.Lock()
-	for name, pid := range s.pids {
-		if syscall.Kill(pid, 0) == nil {
-			if st, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid)); err == nil && !strings.Contains(string(st), ") Z") {
-				t.Errorf("%s (pid %d) still runs", name, pid)
-			}
-		}
-	}
-	s.mu.Unlock()
-	for _, p := range ports {
-		l, err := net.Listen("tcp", "127.0.0.1:"+strconv.Itoa(p))
-		if err != nil {
-			t.Errorf("port %d still taken: %v", p, err)
-			continue
-		}
-		l.Close()
-	}
+	s.checkStopped(t)
+	checkPortsFree(t, ports)
 }
 
 // TestE2EPortTakenAtEachStart: a port another process holds, for each
@@ -117,28 +72,8 @@ func TestE2EInterruptedAtEachPhase(t *testing.T) {
 	bins := e2eBinaries(t)
 	for _, at := range []string{"started etcd", "started kube-apiserver", "started kube-controller-manager", "started kube-scheduler", "started kubelet", "kubectl apply", "waiting for"} {
 		t.Run(at, func(t *testing.T) {
-			ports, err := freePorts(6)
-			if err != nil {
-				t.Fatal(err)
-			}
-			ctx, cancel := context.WithCancel(context.Background())
-			defer cancel()
-			var s started
-			logf := func(format string, args ...any) {
-				line := fmt.Sprintf(format, args...)
-				t.Log(line)
-				s.note(line)
-				if strings.HasPrefix(line, at) {
-					cancel()
-				}
-			}
-			start := time.Now()
-			_, err = Run(ctx, bins, RunOptions{ports: ports, Logf: logf, Timeout: time.Minute})
-			if !errors.Is(err, context.Canceled) {
-				t.Errorf("err = %v, want context.Canceled", err)
-			}
-			t.Logf("returned %s after the start", time.Since(start).Round(time.Millisecond))
-			checkNothingLeft(t, &s, ports)
+			interruptRun(t, bins, at, 0, 0)
+			checkNothingLeft(t, &started{}, nil) // the run directory
 		})
 	}
 }

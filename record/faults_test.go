@@ -11,9 +11,11 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"testing/fstest"
@@ -423,5 +425,272 @@ func TestPhaseComponentDiesOfSnapshot(t *testing.T) {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("error lacks %q:\n%v", want, err)
 		}
+	}
+}
+
+// TestRunDiskFull: a run whose temporary directory's file system is full,
+// from the start or once a component has filled it, is one error saying
+// that the disk is full and where, and nothing is left there.
+func TestRunDiskFull(t *testing.T) {
+	for name, tt := range map[string]struct {
+		keep int64
+		etcd string
+	}{
+		"full at the start": {0, "while :; do sleep 1; done"},
+		"filled by etcd":    {256 << 10, "cat /dev/zero > fill\necho 'etcd: write fill: no space left on device' >&2\nexit 1"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			tmp := testfs.Small(t, 1<<20)
+			t.Setenv("TMPDIR", tmp)
+			filler := testfs.Fill(t, tmp, tt.keep)
+			bins := fakeBins(t, map[string]string{"etcd": tt.etcd})
+			_, err := Run(context.Background(), bins, RunOptions{grace: 200 * time.Millisecond})
+			if err == nil || !strings.Contains(err.Error(), "the file system of the run directory "+tmp+" has no space left") || !strings.Contains(err.Error(), "set TMPDIR") {
+				t.Errorf("err = %v, want no space left in %s and what to do", err, tmp)
+			}
+			if l := leftovers(t, tmp); len(l) != 1 || l[0] != filepath.Base(filler) {
+				t.Errorf("left behind in TMPDIR: %v", l)
+			}
+		})
+	}
+}
+
+// TestRunInterruptedAtEachPhase: Ctrl-C as the components start, while
+// kubectl applies the manifest and while the run waits for the pods ends
+// the run with context.Canceled at once; no process it started (kubectl's
+// children included), no port and no run directory is left. kubectl's
+// child held its output and kept the run waiting after the cancel, and
+// the run failed with "kubectl apply …: signal: killed".
+func TestRunInterruptedAtEachPhase(t *testing.T) {
+	standIn := buildStandIn(t)
+	for _, at := range []string{"started etcd", "started kube-apiserver", "started kubelet", "kubectl apply", "waiting for"} {
+		t.Run(at, func(t *testing.T) {
+			tmp := isolatedTemp(t)
+			// kubectl starts a child, as a credential plugin may: at the
+			// apply it waits for it, which holds its output; before the
+			// wait for the pods it returns and leaves it behind.
+			child := filepath.Join(t.TempDir(), "kubectl-child")
+			kubectl := "sleep 300 > /dev/null 2>&1 &\necho $! > " + child
+			if at == "kubectl apply" {
+				kubectl = "sleep 300 &\necho $! > " + child + "\nwait"
+			}
+			// Cancelled once what the line announces is under way.
+			interruptRun(t, standInBins(t, standIn, kubectl), at, 300*time.Millisecond, 200*time.Millisecond)
+			if _, err := os.Stat(child); err == nil && alive(t, child) {
+				t.Error("kubectl's child still runs")
+			} else if err != nil && (at == "kubectl apply" || at == "waiting for") {
+				t.Errorf("kubectl did not run: %v", err)
+			}
+			if l := leftovers(t, tmp); len(l) > 0 {
+				t.Errorf("left behind in TMPDIR: %v", l)
+			}
+		})
+	}
+}
+
+// interruptRun runs bins and cancels the run delay after a line of its
+// log starts with at (at once for 0); Run must end with context.Canceled,
+// within seconds of it, with no process it started running and no port
+// of its components taken. grace is RunOptions.grace.
+func interruptRun(t *testing.T, bins *Binaries, at string, delay, grace time.Duration) {
+	t.Helper()
+	ports, err := freePorts(6)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var s started
+	var cancelled atomic.Int64 // the cancel's time, in Unix nanoseconds
+	stop := func() {
+		cancelled.Store(time.Now().UnixNano())
+		cancel()
+	}
+	logf := func(format string, args ...any) {
+		line := fmt.Sprintf(format, args...)
+		t.Log(line)
+		s.note(line)
+		if strings.HasPrefix(line, at) {
+			if delay == 0 {
+				stop()
+			} else {
+				time.AfterFunc(delay, stop)
+			}
+		}
+	}
+	start := time.Now()
+	_, err = Run(ctx, bins, RunOptions{ports: ports, Logf: logf, grace: grace, Timeout: time.Minute})
+	if !errors.Is(err, context.Canceled) || cancelled.Load() == 0 {
+		t.Errorf("err = %v, want context.Canceled after the cancel", err)
+	} else if d := time.Since(time.Unix(0, cancelled.Load())); d > 15*time.Second {
+		t.Errorf("Run returned %s after the cancel", d)
+	}
+	t.Logf("returned %s after the start", time.Since(start).Round(time.Millisecond))
+	s.checkStopped(t)
+	checkPortsFree(t, ports)
+}
+
+// started collects the pids a run's log reports ("started etcd (pid
+// 123)"), so that only this test's processes are looked for and killed:
+// others may record with the same programs at the same time.
+type started struct {
+	mu   sync.Mutex
+	pids map[string]int
+}
+
+var startedRE = regexp.MustCompile(`^started (\S+) \(pid (\d+)\)`)
+
+func (s *started) note(line string) {
+	if m := startedRE.FindStringSubmatch(line); m != nil {
+		pid, _ := strconv.Atoi(m[2])
+		s.mu.Lock()
+		if s.pids == nil {
+			s.pids = map[string]int{}
+		}
+		s.pids[m[1]] = pid
+		s.mu.Unlock()
+	}
+}
+
+func (s *started) pid(name string) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.pids[name]
+}
+
+// checkStopped fails t for each process s saw started that still runs.
+func (s *started) checkStopped(t *testing.T) {
+	t.Helper()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for name, pid := range s.pids {
+		if running(pid) {
+			t.Errorf("%s (pid %d) still runs", name, pid)
+		}
+	}
+}
+
+// checkPortsFree fails t for each of ports that something still listens
+// on.
+func checkPortsFree(t *testing.T, ports []int) {
+	t.Helper()
+	for _, p := range ports {
+		l, err := net.Listen("tcp", "127.0.0.1:"+strconv.Itoa(p))
+		if err != nil {
+			t.Errorf("port %d still taken: %v", p, err)
+			continue
+		}
+		l.Close()
+	}
+}
+
+// running reports whether pid is a live process, not a zombie.
+func running(pid int) bool {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	return err == nil && !strings.Contains(string(b), ") Z")
+}
+
+// TestRunPortTakenAtEachStart: a port another program holds, for each
+// component that listens in turn, is one error naming that component,
+// and nothing is left running or listening.
+func TestRunPortTakenAtEachStart(t *testing.T) {
+	isolatedTemp(t)
+	bins := standInBins(t, buildStandIn(t), "exit 0")
+	// In the order of RunOptions.ports; the stand-ins of etcd's peer
+	// port and of the kubelet do not listen.
+	for i, name := range map[int]string{0: "etcd", 2: "kube-apiserver", 3: "kube-controller-manager", 4: "kube-scheduler"} {
+		t.Run(name, func(t *testing.T) {
+			held, err := net.Listen("tcp", "127.0.0.1:0")
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer held.Close()
+			ports, err := freePorts(6)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ports[i] = held.Addr().(*net.TCPAddr).Port
+			var s started
+			_, err = Run(context.Background(), bins, RunOptions{ports: ports, Logf: func(f string, a ...any) { s.note(fmt.Sprintf(f, a...)) }, grace: 200 * time.Millisecond})
+			if !errors.Is(err, ErrComponent) || !strings.Contains(err.Error(), ": "+name+" exited") || !strings.Contains(err.Error(), "address already in use") {
+				t.Errorf("err = %v, want %s's failure with its log's words", err, name)
+			}
+			held.Close()
+			s.checkStopped(t)
+			checkPortsFree(t, ports)
+		})
+	}
+}
+
+// TestRunComponentCrashesWhileWaiting: the controller manager killed while
+// the run waits for the pods ends the run at once with one error naming
+// it, and nothing is left.
+func TestRunComponentCrashesWhileWaiting(t *testing.T) {
+	tmp := isolatedTemp(t)
+	bins := standInBins(t, buildStandIn(t), "exit 0")
+	var s started
+	logf := func(format string, args ...any) {
+		line := fmt.Sprintf(format, args...)
+		s.note(line)
+		if strings.HasPrefix(line, "waiting for") {
+			time.AfterFunc(300*time.Millisecond, func() { syscall.Kill(s.pid("kube-controller-manager"), syscall.SIGKILL) })
+		}
+	}
+	start := time.Now()
+	_, err := Run(context.Background(), bins, RunOptions{Logf: logf, grace: 200 * time.Millisecond, Timeout: time.Minute})
+	if !errors.Is(err, ErrComponent) || !strings.HasPrefix(err.Error(), ErrComponent.Error()+": kube-controller-manager exited") || !strings.Contains(err.Error(), "signal: killed") {
+		t.Errorf("err = %v, want the controller manager's failure alone", err)
+	}
+	if d := time.Since(start); d > 30*time.Second {
+		t.Errorf("the crash was noticed after %s", d)
+	}
+	s.checkStopped(t)
+	if l := leftovers(t, tmp); len(l) > 0 {
+		t.Errorf("left behind in TMPDIR: %v", l)
+	}
+}
+
+// TestTwoReleasesRunAtOnce: runs of two releases at once, both as far as
+// the wait for the pods, keep to their own ports and run directories, and
+// Ctrl-C leaves nothing of either.
+func TestTwoReleasesRunAtOnce(t *testing.T) {
+	tmp := isolatedTemp(t)
+	standIn := buildStandIn(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var waiting sync.WaitGroup
+	waiting.Add(2)
+	go func() {
+		waiting.Wait()
+		cancel()
+	}()
+	var ss [2]started
+	errs := make(chan error, 2)
+	for i, tag := range []string{"v1.36.3", "v1.37.2"} {
+		bins := standInBins(t, standIn, "exit 0")
+		bins.Tag = tag
+		var once sync.Once
+		logf := func(format string, args ...any) {
+			line := fmt.Sprintf(format, args...)
+			ss[i].note(line)
+			if strings.HasPrefix(line, "waiting for") {
+				once.Do(waiting.Done)
+			}
+		}
+		go func() {
+			_, err := Run(ctx, bins, RunOptions{Logf: logf, grace: 200 * time.Millisecond, Timeout: time.Minute})
+			errs <- err
+		}()
+	}
+	for range 2 {
+		if err := <-errs; !errors.Is(err, context.Canceled) {
+			t.Errorf("err = %v, want context.Canceled once both waited for their pods", err)
+		}
+	}
+	for i := range ss {
+		ss[i].checkStopped(t)
+	}
+	if l := leftovers(t, tmp); len(l) > 0 {
+		t.Errorf("left behind in TMPDIR: %v", l)
 	}
 }

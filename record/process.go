@@ -301,9 +301,22 @@ func (r *run) output(ctx context.Context, bin string, args ...string) ([]byte, e
 		cmd.Env = append(cmd.Env, env...)
 	}
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	// Ctrl-C stops its process group, not only bin: a child left holding
+	// its output kept the run waiting, and running, after the cancel.
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	cmd.WaitDelay = stopGrace
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
+	// What bin left in its group once it returned is the run's to stop.
+	if pgid := cmd.Process.Pid; groupRuns(pgid) {
+		syscall.Kill(-pgid, syscall.SIGKILL)
+	}
+	// Killed for Ctrl-C or a component's exit, bin failed for that
+	// cause, not with "signal: killed".
+	if err != nil && ctx.Err() != nil {
+		return out, fmt.Errorf("%s %s: %w", filepath.Base(bin), strings.Join(args, " "), context.Cause(ctx))
+	}
 	if err != nil {
 		return out, fmt.Errorf("%s %s: %w: %s", filepath.Base(bin), strings.Join(args, " "), err, strings.TrimSpace(stderr.String()))
 	}

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 )
 
@@ -76,7 +77,7 @@ func Run(ctx context.Context, bins *Binaries, opts RunOptions) (rec *Recording, 
 	sweepRuns()
 	dir, err := os.MkdirTemp("", runDirPrefix)
 	if err != nil {
-		return nil, fmt.Errorf("record: %w", err)
+		return nil, withSpaceAdvice(fmt.Errorf("record: %w", err), os.TempDir())
 	}
 	// Every wait of the run, every request and kubectl, selects on ctx: a
 	// component that exits cancels it, so the run ends at once with that
@@ -91,6 +92,12 @@ func Run(ctx context.Context, bins *Binaries, opts RunOptions) (rec *Recording, 
 		// start keeps its more precise words.
 		if cause := context.Cause(ctx); err != nil && errors.Is(cause, ErrComponent) && (!errors.Is(err, ErrComponent) || errors.Is(err, cause)) {
 			err = cause
+		}
+		// A full disk under the run directory shows as a component's
+		// failure with an empty log (its own words about the disk could
+		// not be written), or as a write of the run's own files failing.
+		if err != nil && !errors.Is(err, context.Canceled) {
+			err = withSpaceAdvice(err, filepath.Dir(dir))
 		}
 		r.stopAll()
 		if r.cover != nil {
@@ -145,6 +152,26 @@ func Run(ctx context.Context, bins *Binaries, opts RunOptions) (rec *Recording, 
 	rec.sort()
 	return rec, nil
 }
+
+// withSpaceAdvice adds to err, when the file system of tmp (the directory
+// run directories are made in) is full, that it is and what to do: a
+// component that ran out of space may say nothing, since its log is on
+// that file system too.
+func withSpaceAdvice(err error, tmp string) error {
+	var st syscall.Statfs_t
+	if syscall.Statfs(tmp, &st) != nil {
+		return err
+	}
+	free := st.Bavail * uint64(st.Bsize)
+	if free >= fullBelow {
+		return err
+	}
+	return fmt.Errorf("%w\n(the file system of the run directory %s has no space left on device, %d KiB free: free some there, or set TMPDIR to a directory with room)", err, tmp, free>>10)
+}
+
+// fullBelow is the free space under which the run's file system counts as
+// full: less than a component needs to write a line of its log.
+const fullBelow = 64 << 10
 
 // runDirPrefix names run directories in the temporary directory. A short
 // path matters: the kubelet puts unix sockets under it, whose paths may

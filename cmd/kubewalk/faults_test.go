@@ -11,6 +11,7 @@ import (
 	"github.com/kubewalk/kubewalk/analyzer/fact"
 	"github.com/kubewalk/kubewalk/cmd/kubewalk/internal/pipeline"
 	"github.com/kubewalk/kubewalk/internal/derive/trace"
+	"github.com/kubewalk/kubewalk/record"
 	"github.com/kubewalk/kubewalk/walkthrough"
 )
 
@@ -173,5 +174,114 @@ func TestControllerInfo(t *testing.T) {
 		if !strings.Contains(b.String(), key) {
 			t.Errorf("JSON lacks %s:\n%s", key, b.String())
 		}
+	}
+}
+
+// TestRecordChecksScenarioFirst: a --scenario that is not a scenario is a
+// usage error before any fetch or build, with --cached too; it was refused
+// only after minutes of fetching and building, and with --cached
+// ../../../../tmp/x read any JSON file as a recording.
+func TestRecordChecksScenarioFirst(t *testing.T) {
+	nowhere := filepath.Join(t.TempDir(), "nowhere") // a fetch would fail with exit 1
+	cache := t.TempDir()
+	for _, args := range [][]string{
+		{"--scenario", "nope"},
+		{"--scenario", ""},
+		{"--cached", "--scenario", "../../../../tmp/x"},
+		{"--cached", "--scenario", "nope"},
+	} {
+		code, stdout, stderr := kw(t, append([]string{"--cache-dir", cache, "record", "--source", nowhere}, args...)...)
+		if code != exitUsage || !strings.Contains(stderr, "want one of deployment") || strings.Contains(stderr, "nowhere") {
+			t.Errorf("record %s: exit %d, stdout %q, stderr %q; want a usage error before the fetch", strings.Join(args, " "), code, stdout, stderr)
+		}
+	}
+}
+
+// TestBuildSkipsDamagedRecordings: cached recordings that are damaged or
+// not their file's (scale.json a copy of deployment.json) cost their own
+// pages only: the build succeeds, logs each once naming its file, and
+// shows the good one. They failed the whole build with messages naming no
+// file.
+func TestBuildSkipsDamagedRecordings(t *testing.T) {
+	if testing.Short() {
+		t.Skip("loads packages")
+	}
+	const tag = "v1.99.0"
+	repo, wdir := gitFixture(t, tag, fixtureWalkthrough)
+	cache := t.TempDir()
+	good, err := (&record.Recording{Format: record.Format, Tag: tag, Scenario: "deployment"}).Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(cache, "record", "recordings", tag)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	files := map[string][]byte{
+		"deployment.json": good,
+		"scale.json":      good,               // another scenario's recording
+		"rollout.json":    good[:len(good)/2], // truncated
+	}
+	for name, data := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out := filepath.Join(t.TempDir(), "site")
+	code, _, stderr := kw(t, "--cache-dir", cache, "build", "--tag", tag, "--source", "git", "--repo", repo,
+		"--no-builtin", "--walkthroughs", wdir, "--lang", "en", "--out", out)
+	if code != exitOK {
+		t.Fatalf("build: exit %d: %s", code, stderr)
+	}
+	for _, bad := range []string{"scale.json", "rollout.json"} {
+		if n := strings.Count(stderr, filepath.Join(dir, bad)); n != 1 {
+			t.Errorf("%s named %d times, want once:\n%s", bad, n, stderr)
+		}
+	}
+	if strings.Contains(stderr, filepath.Join(dir, "deployment.json")) {
+		t.Errorf("the good recording was reported:\n%s", stderr)
+	}
+	if _, err := os.Stat(filepath.Join(out, "recorded.html")); err != nil {
+		t.Errorf("the good recording's page: %v", err)
+	}
+	for _, page := range []string{"recorded-scale.html", "recorded-rollout.html"} {
+		if _, err := os.Stat(filepath.Join(out, page)); err == nil {
+			t.Errorf("%s written from a recording that is not its scenario's", page)
+		}
+	}
+}
+
+// TestDamagedFactsCacheWarnsOnce: a facts cache file that is damaged is a
+// miss said once at the default verbosity, naming the file, and the
+// command goes on; the next run reads the file written in its place. The
+// miss was said only under -v, as "analysing (no cached facts)".
+func TestDamagedFactsCacheWarnsOnce(t *testing.T) {
+	if testing.Short() {
+		t.Skip("loads packages")
+	}
+	const tag = "v1.99.0"
+	repo, wdir := gitFixture(t, tag, fixtureWalkthrough)
+	cache := t.TempDir()
+	args := []string{"--cache-dir", cache, "list", "handlers", "--tag", tag, "--source", "git", "--repo", repo, "--no-builtin", "--walkthroughs", wdir}
+	if code, _, stderr := kw(t, args...); code != exitOK {
+		t.Fatalf("list: exit %d: %s", code, stderr)
+	}
+	files, err := filepath.Glob(filepath.Join(cache, "facts", "analyzer-*.bin"))
+	if err != nil || len(files) != 1 {
+		t.Fatalf("facts files %v, %v; want one", files, err)
+	}
+	data, err := os.ReadFile(files[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(files[0], data[:len(data)/2], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr := kw(t, args...)
+	if code != exitOK || strings.Count(stderr, "analysed again") != 1 || strings.Count(stderr, files[0]) != 1 {
+		t.Errorf("list over a damaged facts file: exit %d, stderr:\n%s\nwant one warning naming %s", code, stderr, files[0])
+	}
+	if code, _, stderr := kw(t, args...); code != exitOK || !strings.Contains(stderr, "facts from cache") || strings.Contains(stderr, "not used") {
+		t.Errorf("the next list: exit %d, stderr:\n%s\nwant the facts from the cache", code, stderr)
 	}
 }

@@ -71,6 +71,21 @@ func (v nonEmptyValue) Set(s string) error {
 	return v.Value.Set(s)
 }
 
+// minDurationValue is a duration flag that refuses a value under min,
+// with msg.
+type minDurationValue struct {
+	pflag.Value
+	min time.Duration
+	msg string
+}
+
+func (v minDurationValue) Set(s string) error {
+	if d, err := time.ParseDuration(s); err == nil && d < v.min {
+		return errors.New(v.msg)
+	}
+	return v.Value.Set(s)
+}
+
 func (s *sourceFlags) options(g *globals, tag string) source.Options {
 	return source.Options{
 		Tag:      tag,

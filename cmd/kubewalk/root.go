@@ -6,8 +6,10 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 	"golang.org/x/term"
 )
 
@@ -91,7 +93,32 @@ func newRootCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 		wrapArgs(c)
 	}
 	wrapArgs(root)
+	refuseMistakenValues(root)
 	return root
+}
+
+// refuseMistakenValues makes the flags whose value can only be a mistake
+// (an unset shell variable, a sign typed wrongly) refuse it, in every
+// command, so that it is a usage error before any fetch or analysis:
+// --out "" failed only after them ("site: no output directory"),
+// --walkthroughs "" quietly meant no directory, a negative
+// --stall-timeout no limit, and record's --timeout 0 three minutes.
+func refuseMistakenValues(c *cobra.Command) {
+	c.Flags().VisitAll(func(f *pflag.Flag) {
+		switch f.Name {
+		case "out":
+			f.Value = nonEmptyValue{f.Value, "empty --out: give a directory"}
+		case "walkthroughs":
+			f.Value = nonEmptyValue{f.Value, "empty --walkthroughs: give a directory of walkthroughs, or leave the flag out"}
+		case "stall-timeout":
+			f.Value = minDurationValue{f.Value, 0, "negative --stall-timeout: give a duration such as 1m, or 0 to wait for ever"}
+		case "timeout":
+			f.Value = minDurationValue{f.Value, time.Nanosecond, "--timeout must be more than 0: give a duration such as 3m"}
+		}
+	})
+	for _, sub := range c.Commands() {
+		refuseMistakenValues(sub)
+	}
 }
 
 // wrapArgs turns argument validation failures into usage errors.

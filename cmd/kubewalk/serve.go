@@ -77,7 +77,10 @@ func (f *serveFlags) run(cmd *cobra.Command, g *globals) error {
 	if err := checkLang(cmd, f.lang); err != nil {
 		return err
 	}
-	host, _, err := net.SplitHostPort(f.addr)
+	host, port, err := net.SplitHostPort(f.addr)
+	if err == nil {
+		_, err = net.LookupPort("tcp", port)
+	}
 	if err != nil {
 		return &usageError{cmd: cmd.CommandPath(), err: fmt.Errorf("--addr %q: %v", f.addr, err)}
 	}
@@ -85,6 +88,14 @@ func (f *serveFlags) run(cmd *cobra.Command, g *globals) error {
 	if err != nil {
 		return &usageError{cmd: cmd.CommandPath(), err: err}
 	}
+	// The address is taken before the release is opened and built: a
+	// port another program holds was found only after minutes of both.
+	network := listenNetwork(host)
+	ln, err := net.Listen(network, f.addr)
+	if err != nil {
+		return fmt.Errorf("--addr %s: %w: give another --addr, or stop what listens there", f.addr, err)
+	}
+	defer ln.Close()
 	ctx := cmd.Context()
 	rel, err := pipeline.Open(ctx, f.sf.options(g, f.sf.tag), sets, g.logf)
 	if err != nil {
@@ -105,11 +116,6 @@ func (f *serveFlags) run(cmd *cobra.Command, g *globals) error {
 		fmt.Fprintf(g.stderr, "built %s in %s\n", rel.Tree.Tag, time.Since(start).Round(100*time.Millisecond))
 	}
 
-	network := listenNetwork(host)
-	ln, err := net.Listen(network, f.addr)
-	if err != nil {
-		return err
-	}
 	if !isLoopback(host) {
 		g.log.Warn("serving beyond this machine: anyone who can reach " + ln.Addr().String() + " can read the site; the preview server is meant for one author")
 	}

@@ -3,8 +3,10 @@ package main
 import (
 	"errors"
 	"io/fs"
+	"net"
 	"os"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -71,5 +73,31 @@ func TestServeHashesWatchedDirWithoutWaiting(t *testing.T) {
 	case <-done:
 	case <-time.After(5 * time.Second):
 		t.Fatal("reading the watched directory waits on a named pipe")
+	}
+}
+
+// TestServeTakesItsAddressFirst: an --addr another program listens on, or
+// whose port is not one, is an error before the release is fetched; it
+// was found only after the fetch, the analysis and the first build.
+func TestServeTakesItsAddressFirst(t *testing.T) {
+	held, err := net.Listen("tcp4", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer held.Close()
+	nowhere := filepath.Join(t.TempDir(), "nowhere") // a fetch fails with exit 1
+	for _, tt := range []struct {
+		addr string
+		code int
+		want string
+	}{
+		{held.Addr().String(), exitFailure, "address already in use"},
+		{"127.0.0.1:99999", exitUsage, "invalid port"},
+		{"127.0.0.1:http-nope", exitUsage, "unknown port"},
+	} {
+		code, _, stderr := kw(t, "--cache-dir", t.TempDir(), "serve", "--source", nowhere, "--addr", tt.addr)
+		if code != tt.code || !strings.Contains(stderr, tt.want) || !strings.Contains(stderr, "--addr") || strings.Contains(stderr, "nowhere") {
+			t.Errorf("--addr %s: exit %d, stderr %q; want exit %d saying %q before any fetch", tt.addr, code, stderr, tt.code, tt.want)
+		}
 	}
 }

@@ -109,8 +109,16 @@ func Open(ctx context.Context, opts source.Options, sets []WalkSet, logf func(st
 	// second, an analysis takes minutes.
 	analysed := Phase(log, "analysing (no cached facts)", "tag", tree.Tag, "roots", len(roots))
 	res, hit, err := analyzer.AnalyzeCached(ctx, cfg, filepath.Join(opts.CacheDir, "facts"))
-	if errors.Is(err, analyzer.ErrCacheUnwritable) {
+	// A cache file not used and a cache not written cost time only: said
+	// once (a file not written says too why none was read), and the
+	// analysis goes on.
+	switch {
+	case errors.Is(err, analyzer.ErrCacheUnwritable):
 		log.Warn("facts not cached: the next run analyses the release again; give --cache-dir a writable directory", "tag", tree.Tag, "err", err)
+	case errors.Is(err, analyzer.ErrCacheIgnored):
+		log.Warn("a facts cache file that is damaged or another release's or roots' was not read: analysed again and replaced", "tag", tree.Tag, "err", err)
+	}
+	if res != nil {
 		err = nil
 	}
 	if err != nil {
