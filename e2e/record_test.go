@@ -369,6 +369,8 @@ func TestE2ERecordScenarios(t *testing.T) {
 		{"rollout", []string{"ScalingReplicaSet", "SuccessfulCreate", "SuccessfulDelete", "Killing", "Started"}},
 		{"delete", []string{"ScalingReplicaSet", "SuccessfulCreate", "Killing", "Started"}},
 		{"unschedulable", []string{"FailedScheduling", "ScalingReplicaSet", "SuccessfulCreate", "SuccessfulDelete", "Scheduled", "Started"}},
+		{"daemonset", []string{"SuccessfulCreate", "Scheduled", "Started"}},
+		{"statefulset", []string{"SuccessfulCreate", "Scheduled", "Started"}},
 	} {
 		t.Run(sc.name, func(t *testing.T) {
 			out, _ := kubewalk(t, "record", "--source", "goproxy", "--scenario", sc.name, "-o", "json")
@@ -388,7 +390,7 @@ func TestE2ERecordScenarios(t *testing.T) {
 					rs[a.Name] = true
 				}
 			}
-			if want := map[string]int{"scale": 1, "rollout": 2, "delete": 1, "unschedulable": 2}[sc.name]; len(rs) != want {
+			if want := map[string]int{"scale": 1, "rollout": 2, "delete": 1, "unschedulable": 2, "daemonset": 0, "statefulset": 0}[sc.name]; len(rs) != want {
 				t.Errorf("%s: %d ReplicaSets created (%v), want %d", sc.name, len(rs), rs, want)
 			}
 			switch sc.name {
@@ -396,6 +398,8 @@ func TestE2ERecordScenarios(t *testing.T) {
 				checkCascade(t, r)
 			case "unschedulable":
 				checkFailedScheduling(t, r)
+			case "statefulset":
+				checkOrderedStart(t, r)
 			}
 			checkAttribution(t, source.DefaultTag, r)
 		})
@@ -462,6 +466,37 @@ func checkFailedScheduling(t *testing.T, r recorded) {
 	}
 	if n == 0 {
 		t.Error("no FailedScheduling event")
+	}
+}
+
+// checkOrderedStart checks the statefulset scenario's order: the
+// statefulset controller creates web-0, web-1 and web-2 in turn, each
+// after the one before it started.
+func checkOrderedStart(t *testing.T, r recorded) {
+	t.Helper()
+	created, started := map[string]int64{}, map[string]int64{}
+	for _, a := range r.Audit {
+		if a.Verb == "create" && a.Resource == "pods" && a.Subresource == "" && a.User == "system:serviceaccount:kube-system:statefulset-controller" {
+			created[a.Name] = a.At
+		}
+	}
+	for _, e := range r.Events {
+		if e.Reason == "Started" && e.Object.Kind == "Pod" {
+			started[e.Object.Name] = e.At
+		}
+	}
+	for i, name := range []string{"web-0", "web-1", "web-2"} {
+		if _, ok := created[name]; !ok {
+			t.Errorf("the statefulset controller created no %s (created %v)", name, created)
+			continue
+		}
+		if i == 0 {
+			continue
+		}
+		prev := fmt.Sprintf("web-%d", i-1)
+		if s, ok := started[prev]; !ok || created[name] < s {
+			t.Errorf("%s was created at %d ms, before %s started (%d ms, seen %v)", name, created[name], prev, s, ok)
+		}
 	}
 }
 

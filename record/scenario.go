@@ -35,6 +35,9 @@ type Scenario struct {
 	// Unschedulable: the manifest's pods cannot be scheduled, so its
 	// apply ends when each has a FailedScheduling event (Step).
 	Unschedulable bool
+	// Owner is the kind of the workload that owns the pods, when it is
+	// not a Deployment: its steps have no ReplicaSet to wait for.
+	Owner string
 }
 
 // Step is a kubectl command and the state it leads to: exactly Replicas
@@ -91,6 +94,58 @@ var nginxKeys = []string{
 	"/registry/minions/" + nodeName,
 }
 
+// nginxDaemonSet runs nginx on every node (the run has one).
+const nginxDaemonSet = `apiVersion: apps/v1
+kind: DaemonSet
+metadata:
+  name: nginx-daemonset
+  labels:
+    app: nginx-ds
+spec:
+  selector:
+    matchLabels:
+      app: nginx-ds
+  template:
+    metadata:
+      labels:
+        app: nginx-ds
+    spec:
+      containers:
+      - name: nginx
+        image: nginx:1.14.2
+`
+
+// nginxStatefulSet is three nginx pods with stable names, started one
+// after another (web-0, web-1, web-2).
+const nginxStatefulSet = `apiVersion: apps/v1
+kind: StatefulSet
+metadata:
+  name: web
+  labels:
+    app: nginx-sts
+spec:
+  serviceName: nginx
+  replicas: 3
+  selector:
+    matchLabels:
+      app: nginx-sts
+  template:
+    metadata:
+      labels:
+        app: nginx-sts
+    spec:
+      containers:
+      - name: nginx
+        image: nginx:1.14.2
+`
+
+// workloadKeys are the etcd keys of a workload of the resource's in the
+// default namespace: it, its ControllerRevisions, its pods, the events
+// and the node.
+func workloadKeys(resource string) []string {
+	return []string{"/registry/" + resource + "/default/", "/registry/controllerrevisions/default/", "/registry/pods/default/", "/registry/events/default/", "/registry/minions/" + nodeName}
+}
+
 // Scenarios are the scenarios Run knows.
 var Scenarios = []Scenario{
 	{
@@ -131,6 +186,22 @@ var Scenarios = []Scenario{
 		Namespace: "default", Selector: "app=nginx", Replicas: 3, Image: "nginx:1.14.2",
 		Keys:          nginxKeys,
 		Unschedulable: true,
+	},
+	{
+		Name:      "daemonset",
+		Doc:       "kubectl apply of an nginx DaemonSet: the daemonset controller's ControllerRevision and a Pod for the node, until it runs",
+		Manifest:  nginxDaemonSet,
+		Namespace: "default", Selector: "app=nginx-ds", Replicas: 1, Image: "nginx:1.14.2",
+		Keys:  workloadKeys("daemonsets"),
+		Owner: "DaemonSet",
+	},
+	{
+		Name:      "statefulset",
+		Doc:       "kubectl apply of an nginx StatefulSet of 3 replicas: the statefulset controller creates web-0, web-1 and web-2 in order, each once the one before runs",
+		Manifest:  nginxStatefulSet,
+		Namespace: "default", Selector: "app=nginx-sts", Replicas: 3, Image: "nginx:1.14.2",
+		Keys:  workloadKeys("statefulsets"),
+		Owner: "StatefulSet",
 	},
 	{
 		Name:     "rollout",
@@ -368,18 +439,21 @@ func stepBoundaries(r *run, sc Scenario, st Step, events *[]rawEvent) []boundary
 		return false, nil
 	}}
 	podsExist := boundary{"pods", func(ctx context.Context) (bool, error) { return pods(ctx, false) }}
+	var first []boundary
+	if sc.Owner == "" { // a Deployment's pods come from a ReplicaSet
+		first = append(first, replicaset)
+	}
+	first = append(first, podsExist)
 	if st.Unschedulable {
-		return []boundary{replicaset, podsExist, {"unschedulable", func(ctx context.Context) (bool, error) {
+		return append(first, boundary{"unschedulable", func(ctx context.Context) (bool, error) {
 			var err error
 			if *events, err = r.events(ctx); err != nil {
 				return false, err
 			}
 			return r.unschedulable(ctx, sc, st, *events)
-		}}}
+		}})
 	}
-	return []boundary{
-		replicaset,
-		podsExist,
+	return append(first, []boundary{
 		{"bound", func(ctx context.Context) (bool, error) { return pods(ctx, true) }},
 		{"running", func(ctx context.Context) (bool, error) {
 			var err error
@@ -388,7 +462,7 @@ func stepBoundaries(r *run, sc Scenario, st Step, events *[]rawEvent) []boundary
 			}
 			return r.settled(ctx, sc, st, *events)
 		}},
-	}
+	}...)
 }
 
 // goneBoundaries are the moments of a step that deletes the scenario's

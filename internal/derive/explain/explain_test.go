@@ -402,6 +402,21 @@ func TestAuditComponent(t *testing.T) {
 			t.Errorf("%s / %s: got %q, want %q", tc.user, tc.agent, c.Name, tc.want)
 		}
 	}
+	// The service accounts kube-controller-manager gives controllers name
+	// them as their packages do not: each still leads to its package.
+	for user, want := range map[string]string{
+		"daemon-set-controller":             "pkg/controller/daemon",
+		"pod-garbage-collector":             "pkg/controller/podgc",
+		"storage-version-garbage-collector": "pkg/controller/storageversiongc",
+		"tokens-controller":                 "pkg/controller/serviceaccount",
+		"podcertificaterequestcleaner":      "pkg/controller/certificates/cleaner",
+		"deployment-controller":             "pkg/controller/deployment",
+	} {
+		c, ok := auditComponent(&AuditRecord{Username: "system:serviceaccount:kube-system:" + user})
+		if !ok || !slices.Contains(c.Dirs, want) {
+			t.Errorf("%s: component %+v, want its code in %s", user, c, want)
+		}
+	}
 }
 
 func TestFormatRegexp(t *testing.T) {
