@@ -2,6 +2,7 @@ package site
 
 import (
 	"context"
+	"github.com/kubewalk/kubewalk/record"
 	"maps"
 	"path/filepath"
 	"slices"
@@ -37,9 +38,11 @@ func buildBilingual(t *testing.T) string {
 }
 
 func TestBilingual(t *testing.T) {
-	out, st := buildFixture(t, bilingual)
+	// With a recording: its run page is one for both languages, and its
+	// links to the steps go into each language's walkthroughs.
+	out, st := buildFixture(t, func(in *Input) { bilingual(in); in.Recordings = []*record.Recording{fixtureRecording()} })
 	files := readTree(t, out)
-	for _, p := range []string{"index.html", "en/index.html", "ko/index.html", "en/walkthroughs/deployment.html", "ko/walkthroughs/watch.html",
+	for _, p := range []string{"index.html", "en/index.html", "ko/index.html", "en/walkthroughs/deployment.html", "ko/walkthroughs/watch.html", "recorded.html",
 		"en/search.html", "ko/search-index.js", "assets/site.css", "assets/site.js", "assets/lang.js", factsFile, ".kubewalk-site"} {
 		if _, ok := files[p]; !ok {
 			t.Errorf("no %s", p)

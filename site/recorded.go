@@ -175,7 +175,7 @@ func (b *builder) obsView(p string, it obsItem, withStep bool) obsView {
 	}
 	if withStep && it.Doc != "" {
 		for _, s := range ex.Steps[:1] {
-			v.Step = &navView{Href: relURL(p, WalkthroughPage(s.Walkthrough), s.Step), Title: s.Title + " › " + s.StepTitle}
+			v.Step = &navView{Href: b.link(p, WalkthroughPage(s.Walkthrough), s.Step), Title: s.Title + " › " + s.StepTitle}
 		}
 	}
 	return v
@@ -251,7 +251,7 @@ func (b *builder) recordedPage(scenario string) ([]byte, error) {
 	}
 	for _, o := range b.in.Recordings {
 		if o.Scenario != scenario {
-			v.Others = append(v.Others, navView{Href: relURL(p, RecordedPage(o.Scenario), ""), Title: o.Scenario})
+			v.Others = append(v.Others, navView{Href: b.link(p, RecordedPage(o.Scenario), ""), Title: o.Scenario})
 		}
 	}
 	for _, it := range r.items {
@@ -330,7 +330,7 @@ func (b *builder) recordedDiagram(p string, items []obsItem) (template.HTML, err
 		}
 		ar := &arrow{from: from, label: a.Verb + " " + res, n: 1}
 		if it.Doc != "" {
-			ar.href = relURL(p, WalkthroughPage(it.Doc), it.Step)
+			ar.href = b.link(p, WalkthroughPage(it.Doc), it.Step)
 		}
 		byKey[key] = ar
 		arrows = append(arrows, ar)

@@ -25,54 +25,45 @@ type Component struct {
 // the name does not say it: the generic rule is
 // "<x>-controller" → pkg/controller/<x without dashes>.
 var controllerDirs = map[string][]string{
-	"daemonset-controller": {"pkg/controller/daemon"},
-	// The service accounts kube-controller-manager gives controllers
-	// whose names do not lead to their package by the -controller rule.
-	"daemon-set-controller":                               {"pkg/controller/daemon"},
-	"pod-garbage-collector":                               {"pkg/controller/podgc"},
-	"storage-version-garbage-collector":                   {"pkg/controller/storageversiongc"},
-	"tokens-controller":                                   {"pkg/controller/serviceaccount"},
-	"kube-apiserver-serving-clustertrustbundle-publisher": {"pkg/controller/certificates/clustertrustbundlepublisher"},
-	"podcertificaterequestcleaner":                        {"pkg/controller/certificates/cleaner"},
-	"volumeattributesclass-protection-controller":         {"pkg/controller/volume/vacprotection"},
-	"node-controller":                                     {"pkg/controller/nodelifecycle", "pkg/controller/nodeipam"},
-	"nodelifecycle-controller":                            {"pkg/controller/nodelifecycle"},
-	"node-ipam-controller":                                {"pkg/controller/nodeipam"},
-	"horizontal-pod-autoscaler":                           {"pkg/controller/podautoscaler"},
-	"persistentvolume-controller":                         {"pkg/controller/volume/persistentvolume"},
-	"persistent-volume-binder":                            {"pkg/controller/volume/persistentvolume"},
-	"attachdetach-controller":                             {"pkg/controller/volume/attachdetach"},
-	"expand-controller":                                   {"pkg/controller/volume/expand"},
-	"pvc-protection-controller":                           {"pkg/controller/volume/pvcprotection"},
-	"pv-protection-controller":                            {"pkg/controller/volume/pvprotection"},
-	"endpoint-controller":                                 {"pkg/controller/endpoint"},
-	"endpointslice-controller":                            {"pkg/controller/endpointslice"},
-	"endpointslicemirroring-controller":                   {"pkg/controller/endpointslicemirroring"},
-	"disruption-controller":                               {"pkg/controller/disruption"},
-	"ttl-after-finished-controller":                       {"pkg/controller/ttlafterfinished"},
-	"taint-eviction-controller":                           {"pkg/controller/tainteviction"},
-	"service-controller":                                  {"staging/src/k8s.io/cloud-provider/controllers/service"},
-	"cronjob-controller":                                  {"pkg/controller/cronjob"},
-	"job-controller":                                      {"pkg/controller/job"},
-	"statefulset-controller":                              {"pkg/controller/statefulset"},
-	"replicaset-controller":                               {"pkg/controller/replicaset"},
-	"replication-controller":                              {"pkg/controller/replication", "pkg/controller/replicaset"},
-	"deployment-controller":                               {"pkg/controller/deployment"},
-	"namespace-controller":                                {"pkg/controller/namespace"},
-	"garbage-collector-controller":                        {"pkg/controller/garbagecollector"},
-	"generic-garbage-collector":                           {"pkg/controller/garbagecollector"},
-	"resourcequota-controller":                            {"pkg/controller/resourcequota"},
-	"serviceaccount-controller":                           {"pkg/controller/serviceaccount"},
-	"certificate-controller":                              {"pkg/controller/certificates"},
-	"bootstrap-signer":                                    {"pkg/controller/bootstrap"},
-	"token-cleaner":                                       {"pkg/controller/bootstrap"},
-	"device-taint-eviction-controller":                    {"pkg/controller/devicetainteviction"},
-	"resource-claim-controller":                           {"pkg/controller/resourceclaim"},
-	"selinux-warning-controller":                          {"pkg/controller/volume/selinuxwarning"},
-	"ephemeral-volume-controller":                         {"pkg/controller/volume/ephemeral"},
-	"clusterrole-aggregation-controller":                  {"pkg/controller/clusterroleaggregation"},
-	"root-ca-cert-publisher":                              {"pkg/controller/certificates/rootcacertpublisher"},
-	"legacy-service-account-token-cleaner":                {"pkg/controller/serviceaccount"},
+	"daemonset-controller":                 {"pkg/controller/daemon"},
+	"node-controller":                      {"pkg/controller/nodelifecycle", "pkg/controller/nodeipam"},
+	"nodelifecycle-controller":             {"pkg/controller/nodelifecycle"},
+	"node-ipam-controller":                 {"pkg/controller/nodeipam"},
+	"horizontal-pod-autoscaler":            {"pkg/controller/podautoscaler"},
+	"persistentvolume-controller":          {"pkg/controller/volume/persistentvolume"},
+	"persistent-volume-binder":             {"pkg/controller/volume/persistentvolume"},
+	"attachdetach-controller":              {"pkg/controller/volume/attachdetach"},
+	"expand-controller":                    {"pkg/controller/volume/expand"},
+	"pvc-protection-controller":            {"pkg/controller/volume/pvcprotection"},
+	"pv-protection-controller":             {"pkg/controller/volume/pvprotection"},
+	"endpoint-controller":                  {"pkg/controller/endpoint"},
+	"endpointslice-controller":             {"pkg/controller/endpointslice"},
+	"endpointslicemirroring-controller":    {"pkg/controller/endpointslicemirroring"},
+	"disruption-controller":                {"pkg/controller/disruption"},
+	"ttl-after-finished-controller":        {"pkg/controller/ttlafterfinished"},
+	"taint-eviction-controller":            {"pkg/controller/tainteviction"},
+	"service-controller":                   {"staging/src/k8s.io/cloud-provider/controllers/service"},
+	"cronjob-controller":                   {"pkg/controller/cronjob"},
+	"job-controller":                       {"pkg/controller/job"},
+	"statefulset-controller":               {"pkg/controller/statefulset"},
+	"replicaset-controller":                {"pkg/controller/replicaset"},
+	"replication-controller":               {"pkg/controller/replication", "pkg/controller/replicaset"},
+	"deployment-controller":                {"pkg/controller/deployment"},
+	"namespace-controller":                 {"pkg/controller/namespace"},
+	"garbage-collector-controller":         {"pkg/controller/garbagecollector"},
+	"generic-garbage-collector":            {"pkg/controller/garbagecollector"},
+	"resourcequota-controller":             {"pkg/controller/resourcequota"},
+	"serviceaccount-controller":            {"pkg/controller/serviceaccount"},
+	"certificate-controller":               {"pkg/controller/certificates"},
+	"bootstrap-signer":                     {"pkg/controller/bootstrap"},
+	"token-cleaner":                        {"pkg/controller/bootstrap"},
+	"device-taint-eviction-controller":     {"pkg/controller/devicetainteviction"},
+	"resource-claim-controller":            {"pkg/controller/resourceclaim"},
+	"selinux-warning-controller":           {"pkg/controller/volume/selinuxwarning"},
+	"ephemeral-volume-controller":          {"pkg/controller/volume/ephemeral"},
+	"clusterrole-aggregation-controller":   {"pkg/controller/clusterroleaggregation"},
+	"root-ca-cert-publisher":               {"pkg/controller/certificates/rootcacertpublisher"},
+	"legacy-service-account-token-cleaner": {"pkg/controller/serviceaccount"},
 }
 
 // componentDirs maps the other components' names to their directories.
@@ -109,11 +100,29 @@ var kindController = map[string]string{
 }
 
 // dirsOf returns the directories of a component name, nil when unknown.
+// serviceAccountDirs are the service accounts kube-controller-manager
+// gives controllers whose names lead to their package neither by the
+// tables above nor by the -controller rule. They name a request's
+// component (auditComponent), never code's (codeComponent): a controller
+// is called by its own name.
+var serviceAccountDirs = map[string][]string{
+	"daemon-set-controller":                               {"pkg/controller/daemon"},
+	"pod-garbage-collector":                               {"pkg/controller/podgc"},
+	"storage-version-garbage-collector":                   {"pkg/controller/storageversiongc"},
+	"tokens-controller":                                   {"pkg/controller/serviceaccount"},
+	"kube-apiserver-serving-clustertrustbundle-publisher": {"pkg/controller/certificates/clustertrustbundlepublisher"},
+	"podcertificaterequestcleaner":                        {"pkg/controller/certificates/cleaner"},
+	"volumeattributesclass-protection-controller":         {"pkg/controller/volume/vacprotection"},
+}
+
 func dirsOf(name string) []string {
 	if d, ok := componentDirs[name]; ok {
 		return d
 	}
 	if d, ok := controllerDirs[name]; ok {
+		return d
+	}
+	if d, ok := serviceAccountDirs[name]; ok {
 		return d
 	}
 	if x, ok := strings.CutSuffix(name, "-controller"); ok && x != "" {
