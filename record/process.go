@@ -309,8 +309,9 @@ func (r *run) output(ctx context.Context, bin string, args ...string) ([]byte, e
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
 	// What bin left in its group once it returned is the run's to stop.
-	if pgid := cmd.Process.Pid; groupRuns(pgid) {
-		syscall.Kill(-pgid, syscall.SIGKILL)
+	// (No process when it did not start: a context done before it.)
+	if cmd.Process != nil && groupRuns(cmd.Process.Pid) {
+		syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 	}
 	// Killed for Ctrl-C or a component's exit, bin failed for that
 	// cause, not with "signal: killed".

@@ -2,6 +2,7 @@ package record
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -137,5 +138,19 @@ func TestUnschedulableBoundary(t *testing.T) {
 	}
 	if len(events) != 3 {
 		t.Errorf("the boundary left %d events read, want the 3 it saw", len(events))
+	}
+}
+
+// A program the run would start once its context is done does not start:
+// output returns the context's cause, and does not look for a process
+// group it never had.
+func TestOutputAfterCancel(t *testing.T) {
+	ctx, cancel := context.WithCancelCause(context.Background())
+	cause := errors.New("a component exited")
+	cancel(cause)
+	r := &run{dir: t.TempDir()}
+	_, err := r.output(ctx, "/bin/true")
+	if !errors.Is(err, cause) {
+		t.Errorf("err = %v, want the context's cause", err)
 	}
 }
