@@ -26,7 +26,7 @@ import (
 //	ko/index.html, ko/walkthroughs/…, ko/search.html, …
 //	src/…                the source pages, shared
 //	handlers.html, events.html, resources.html, gates.html, controllers/…,
-//	traces/…             the index pages, shared in a site of one release
+//	traces/…, recorded…  the index pages, shared in a site of one release
 //	                     (langshare.go)
 //	facts.json.zst       shared
 //	diffs.js             shared
@@ -49,9 +49,9 @@ func sharedPage(p string) bool {
 }
 
 // indexPage reports whether site path p is one of the pages that list the
-// facts: the handlers, events, resources and gates, the controllers and
-// the traces. Their tables are code — symbols, files, lines — with a
-// little text around it.
+// facts: the handlers, events, resources and gates, the controllers, the
+// traces and the recorded runs. Their tables are code — symbols, files,
+// lines, requests — with a little text around it.
 func indexPage(p string) bool {
 	switch p {
 	case handlersPage, eventsPage, resourcesPage, gatesPage:
