@@ -422,9 +422,7 @@ func checkCascade(t *testing.T, r recorded) {
 		}
 		var code []string
 		if r.Attribution != nil && i < len(r.Attribution.Audit) {
-			for _, c := range r.Attribution.Audit[i].Explanation.Code {
-				code = append(code, c.Symbol)
-			}
+			code = symbols(r.Attribution.Audit[i].Explanation.Code)
 		}
 		switch {
 		case a.Resource == "deployments" && strings.HasPrefix(a.UserAgent, "kubectl/"):
@@ -443,6 +441,15 @@ func checkCascade(t *testing.T, r recorded) {
 	}
 }
 
+// symbols are the symbols of an attribution's code.
+func symbols(cs []explain.Code) []string {
+	var out []string
+	for _, c := range cs {
+		out = append(out, c.Symbol)
+	}
+	return out
+}
+
 // checkFailedScheduling checks the unschedulable scenario's failures: each
 // FailedScheduling event says the node lacks CPU and is attributed to the
 // scheduler's handleSchedulingFailure.
@@ -459,9 +466,7 @@ func checkFailedScheduling(t *testing.T, r recorded) {
 		}
 		var code []string
 		if r.Attribution != nil && i < len(r.Attribution.Events) {
-			for _, c := range r.Attribution.Events[i].Explanation.Code {
-				code = append(code, c.Symbol)
-			}
+			code = symbols(r.Attribution.Events[i].Explanation.Code)
 		}
 		if !slices.Contains(code, "k8s.io/kubernetes/pkg/scheduler.Scheduler.handleSchedulingFailure") {
 			t.Errorf("FailedScheduling of %s is attributed to %v", e.Object.Name, code)

@@ -193,7 +193,9 @@ type builder struct {
 	// shareIndexes: the index pages are one page for every language
 	// (shared).
 	shareIndexes bool
-	langs        []*builder
+	// ghBaseOnce is githubBase, made once.
+	ghBaseOnce func() string
+	langs      []*builder
 
 	// set is the multi-release site this release is part of, nil for a
 	// single-release build; self is this release's index in it.
@@ -482,6 +484,7 @@ func newBuilder(in Input, opts Options) (*builder, error) {
 		cites:    map[string][]cite{},
 		cache:    map[string]*cachedFile{},
 	}
+	b.ghBaseOnce = sync.OnceValue(func() string { return ghBase(b, "go.mod") })
 	tmpl.Funcs(template.FuncMap{"t": t, "href": b.ghHref})
 	if len(in.Facts.Controllers) > 0 || len(in.Facts.SchedulerPlugins) > 0 {
 		b.controllers = sync.OnceValue(b.controllerData)
@@ -699,7 +702,8 @@ func (b *builder) linkFor(from string) func(fact.Location) string {
 // links to them name the rest (highlight), and every page that shows
 // code carries it once (pageData.GH). "" when the permalink rule does not
 // end a file's link with its path (ghBase); then the links are hrefs.
-func (b *builder) githubBase() string { return ghBase(b, "go.mod") }
+// Made once per build (ghBaseOnce): every link of the index pages asks.
+func (b *builder) githubBase() string { return b.ghBaseOnce() }
 
 // srcLink is the URL, from the page at site path from, of lines from..to of
 // file p: its source page when rendered, else GitHub.
