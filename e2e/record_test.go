@@ -272,8 +272,19 @@ func leftovers(t *testing.T, cache string) []string {
 	for _, d := range dirs {
 		out = append(out, "directory: "+d)
 	}
+	// kubemark makes the hollow kubelet's root directory in /tmp, not
+	// in TMPDIR: one made or changed since these tests began is left.
+	dirs, _ = filepath.Glob("/tmp/hollow-kubelet.*")
+	for _, d := range dirs {
+		if fi, err := os.Stat(d); err == nil && !fi.ModTime().Before(testsBegan) {
+			out = append(out, "directory: "+d)
+		}
+	}
 	return out
 }
+
+// testsBegan is when this test binary started.
+var testsBegan = time.Now().Truncate(time.Second)
 
 // Ctrl-C in the middle of a run: kubewalk exits, and nothing it started
 // runs on, nothing it wrote in the temporary directory stays.

@@ -256,7 +256,14 @@ func build(ctx context.Context, tree *source.Tree, dir, goVersion, ldflags strin
 	args = append(args, pkgs...)
 	cmd := exec.CommandContext(ctx, opts.goCmd(), args...)
 	cmd.Dir = filepath.Join(dir, "helper")
-	cmd.Env = append(os.Environ(), "GOWORK="+work, "GOFLAGS=-mod=readonly")
+	// The go command's work directory goes under dir too, which is
+	// removed however the build ends: one in TMPDIR would stay behind
+	// when the go command is killed after WaitDelay.
+	gotmp := filepath.Join(dir, "gotmp")
+	if err := os.MkdirAll(gotmp, 0o755); err != nil {
+		return fmt.Errorf("record: %w", err)
+	}
+	cmd.Env = append(os.Environ(), "GOWORK="+work, "GOFLAGS=-mod=readonly", "GOTMPDIR="+gotmp)
 	cmd.Cancel = func() error { return cmd.Process.Signal(os.Interrupt) }
 	cmd.WaitDelay = 10 * time.Second
 	stderr, err := cmd.StderrPipe()

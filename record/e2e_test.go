@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/kubewalk/kubewalk/source"
 )
@@ -36,11 +37,22 @@ func e2eBinaries(t *testing.T) *Binaries {
 	return bins
 }
 
-// runLeftovers are the run directories in TMPDIR.
+// runLeftovers are the run directories in TMPDIR, and the hollow
+// kubelet's root directories in /tmp (where kubemark makes them, whatever
+// TMPDIR says) made or changed since these tests began.
 func runLeftovers(t *testing.T) []string {
 	dirs, _ := filepath.Glob(filepath.Join(os.TempDir(), runDirPrefix+"*"))
+	roots, _ := filepath.Glob("/tmp/hollow-kubelet.*")
+	for _, d := range roots {
+		if fi, err := os.Stat(d); err == nil && !fi.ModTime().Before(testsBegan) {
+			dirs = append(dirs, d)
+		}
+	}
 	return dirs
 }
+
+// testsBegan is when this test binary started.
+var testsBegan = time.Now().Truncate(time.Second)
 
 // The faults a study group meets on a laptop, with the release's real
 // programs: each is an error that says what happened, and leaves nothing
