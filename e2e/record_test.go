@@ -385,6 +385,10 @@ func TestE2ERecordScenarios(t *testing.T) {
 		{"unschedulable", []string{"FailedScheduling", "ScalingReplicaSet", "SuccessfulCreate", "SuccessfulDelete", "Scheduled", "Started"}},
 		{"daemonset", []string{"SuccessfulCreate", "Scheduled", "Started"}},
 		{"statefulset", []string{"SuccessfulCreate", "Scheduled", "Started"}},
+		{"job", []string{"SuccessfulCreate", "Scheduled", "Started", "Completed"}},
+		{"cronjob", []string{"SuccessfulCreate", "Started", "Completed", "SawCompletedJob"}},
+		{"crashloop", []string{"ScalingReplicaSet", "Started", "BackOff"}},
+		{"imagepull", []string{"Pulling", "Failed", "BackOff", "ScalingReplicaSet", "Started"}},
 	} {
 		t.Run(sc.name, func(t *testing.T) {
 			out, _ := kubewalk(t, "record", "--source", "goproxy", "--scenario", sc.name, "-o", "json")
@@ -404,7 +408,7 @@ func TestE2ERecordScenarios(t *testing.T) {
 					rs[a.Name] = true
 				}
 			}
-			if want := map[string]int{"scale": 1, "rollout": 2, "delete": 1, "unschedulable": 2, "daemonset": 0, "statefulset": 0}[sc.name]; len(rs) != want {
+			if want := map[string]int{"scale": 1, "rollout": 2, "delete": 1, "unschedulable": 2, "daemonset": 0, "statefulset": 0, "job": 0, "cronjob": 0, "crashloop": 1, "imagepull": 2}[sc.name]; len(rs) != want {
 				t.Errorf("%s: %d ReplicaSets created (%v), want %d", sc.name, len(rs), rs, want)
 			}
 			switch sc.name {
@@ -414,6 +418,19 @@ func TestE2ERecordScenarios(t *testing.T) {
 				checkFailedScheduling(t, r)
 			case "statefulset":
 				checkOrderedStart(t, r)
+			case "job":
+				checkEventCode(t, r, "Completed", "Job", "k8s.io/kubernetes/pkg/controller/job.")
+			case "cronjob":
+				checkEventCode(t, r, "SuccessfulCreate", "CronJob", "k8s.io/kubernetes/pkg/controller/cronjob.")
+				checkEventCode(t, r, "SawCompletedJob", "CronJob", "k8s.io/kubernetes/pkg/controller/cronjob.")
+				checkEventCode(t, r, "Completed", "Job", "k8s.io/kubernetes/pkg/controller/job.")
+			case "crashloop":
+				checkEventCode(t, r, "BackOff", "Pod", "k8s.io/kubernetes/pkg/kubelet/")
+				checkPulledAgain(t, r)
+			case "imagepull":
+				checkEventCode(t, r, "BackOff", "Pod", "k8s.io/kubernetes/pkg/kubelet/")
+				checkEventCode(t, r, "Failed", "Pod", "k8s.io/kubernetes/pkg/kubelet/")
+				checkPullErrors(t, r)
 			}
 			checkAttribution(t, source.DefaultTag, r)
 		})
@@ -485,6 +502,65 @@ func checkFailedScheduling(t *testing.T, r recorded) {
 	}
 	if n == 0 {
 		t.Error("no FailedScheduling event")
+	}
+}
+
+// checkEventCode checks that the scenario has an event of reason on an
+// object of kind, and that each such event is attributed to code whose
+// symbol begins with prefix (a package of the component that records it).
+func checkEventCode(t *testing.T, r recorded, reason, kind, prefix string) {
+	t.Helper()
+	n := 0
+	for i, e := range r.Events {
+		if e.Reason != reason || e.Object.Kind != kind || e.At < 0 {
+			continue
+		}
+		n++
+		var code []string
+		if r.Attribution != nil && i < len(r.Attribution.Events) {
+			code = symbols(r.Attribution.Events[i].Explanation.Code)
+		}
+		if !slices.ContainsFunc(code, func(s string) bool { return strings.HasPrefix(s, prefix) }) {
+			t.Errorf("%s of %s %s (%q) is attributed to %v, none in %s", reason, kind, e.Object.Name, e.Message, code, prefix)
+		}
+	}
+	if n == 0 {
+		t.Errorf("no %s event of a %s", reason, kind)
+	}
+}
+
+// checkPulledAgain checks that the crashing container was started again:
+// the kubelet found its image already present for the restart.
+func checkPulledAgain(t *testing.T, r recorded) {
+	t.Helper()
+	for _, e := range r.Events {
+		if e.Reason == "Pulled" && strings.Contains(e.Message, "already present") {
+			return
+		}
+	}
+	t.Error("no Pulled event of a restart (image already present)")
+}
+
+// checkPullErrors checks the imagepull scenario's failures: the kubelet's
+// Failed events give ErrImagePull and then ImagePullBackOff, and the
+// pull's own error.
+func checkPullErrors(t *testing.T, r recorded) {
+	t.Helper()
+	seen := map[string]bool{}
+	for _, e := range r.Events {
+		if e.Reason != "Failed" {
+			continue
+		}
+		for _, w := range []string{"ErrImagePull", "ImagePullBackOff", `Failed to pull image "nginx:no-such-tag"`} {
+			if strings.Contains(e.Message, w) {
+				seen[w] = true
+			}
+		}
+	}
+	for _, w := range []string{"ErrImagePull", "ImagePullBackOff", `Failed to pull image "nginx:no-such-tag"`} {
+		if !seen[w] {
+			t.Errorf("no Failed event saying %s", w)
+		}
 	}
 }
 

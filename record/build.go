@@ -472,6 +472,8 @@ var kubemarkPatches = []struct{ old, new string }{
 	{`clientConfig.UserAgent = "hollow-kubelet"`, `clientConfig.UserAgent = kubewalkUserAgent()`},
 	{`fakeremote.GenerateEndpoint()`, `kubewalkEndpoint()`},
 	{"\t\thollowKubelet.Run(", "\t\tkubewalkFix(hollowKubelet, client)\n\t\thollowKubelet.Run("},
+	{"\t\tfakeRemoteRuntime := fakeremote.NewFakeRemoteRuntime()\n", "\t\tfakeRemoteRuntime := fakeremote.NewFakeRemoteRuntime()\n\t\tkubewalkRuntime(fakeRemoteRuntime.RuntimeService)\n"},
+	{`var imageService internalapi.ImageManagerService = fakeRemoteRuntime.ImageService`, `var imageService internalapi.ImageManagerService = kubewalkImages(fakeRemoteRuntime.ImageService)`},
 }
 
 // copyKubemark copies the tree's cmd/kubemark (main and app, no tests) to

@@ -69,7 +69,10 @@ type Phase struct {
 	// deleted), "bound" (each has a node), "running" (each is Running and
 	// has a Started event) — or, for a step that deletes the scenario's
 	// objects, "replicasets-gone" and "pods-gone", and for one whose pods
-	// cannot be scheduled, "unschedulable" after "pods"; last "quiet":
+	// cannot be scheduled, "unschedulable" after "pods"; for steps that
+	// wait for exits or failed pulls, as record's package doc lists them
+	// ("job", "started", "completed", "backoff", "pull-backoff"); last
+	// "quiet":
 	// until no new event came for a moment, which ends the run.
 	Name string `json:"name"`
 	// Start and End are milliseconds from the scenario's first write by

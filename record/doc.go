@@ -124,6 +124,11 @@
 //	<step>/replicasets-gone  (a step that deletes the scenario's objects) no ReplicaSet of its selector is left
 //	<step>/pods-gone         and no pod, not even one being deleted
 //	<step>/unschedulable     (a step whose pods cannot be scheduled, after replicaset and pods) each has a FailedScheduling event, none is bound
+//	<step>/job               (a CronJob's step, first) the Job it made on schedule exists
+//	<step>/started           (a step waiting for exits, after bound) each pod has a Started event
+//	<step>/completed         (a Job's step, last) each pod Succeeded and the Job has its Completed event
+//	<step>/backoff           (a crashing container's step, last) each container restarted and has a BackOff event
+//	<step>/pull-backoff      (a step whose image cannot be pulled, after bound) each pod has a BackOff event
 //	quiet                    no new event came for a moment; the run ends
 //
 // Boundaries are polled every 100 ms and a snapshot takes some

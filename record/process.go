@@ -49,6 +49,9 @@ func (r *run) start(name, bin string, args ...string) (*process, error) {
 	cmd.Dir = r.dir
 	cmd.Stdout, cmd.Stderr = out, out
 	cmd.Env = r.env()
+	if name == "kubelet" {
+		cmd.Env = append(cmd.Env, r.runtimeEnv...)
+	}
 	if r.cover != nil {
 		env, err := r.cover.coverEnv(name)
 		if err != nil {

@@ -51,7 +51,7 @@ func fakeTree(t *testing.T, hollowNode string) *source.Tree {
 	return &source.Tree{Dir: dir, Tag: "v1.36.3", Env: []string{"GOWORK=" + filepath.Join(base, "go.work"), "GOFLAGS=-mod=readonly"}}
 }
 
-// hollowNode has the three places kubewalk patches, in the shape of
+// hollowNode has the five places kubewalk patches, in the shape of
 // v1.36's cmd/kubemark/app/hollow_node.go.
 const hollowNode = `package app
 
@@ -59,6 +59,8 @@ func run() {
 	if config.Morph == "kubelet" {
 		clientConfig.UserAgent = "hollow-kubelet"
 		endpoint, err := fakeremote.GenerateEndpoint()
+		fakeRemoteRuntime := fakeremote.NewFakeRemoteRuntime()
+		var imageService internalapi.ImageManagerService = fakeRemoteRuntime.ImageService
 		hollowKubelet := kubemark.NewHollowKubelet(f, c, client)
 		hollowKubelet.Run(ctx)
 	}
@@ -97,7 +99,7 @@ func TestWriteWorkspace(t *testing.T) {
 	}
 	app := filepath.Join(dir, "helper", "kubelet", "app")
 	hn, _ := os.ReadFile(filepath.Join(app, "hollow_node.go"))
-	for _, want := range []string{"clientConfig.UserAgent = kubewalkUserAgent()", "kubewalkEndpoint()", "kubewalkFix(hollowKubelet, client)\n\t\thollowKubelet.Run(ctx)"} {
+	for _, want := range []string{"clientConfig.UserAgent = kubewalkUserAgent()", "kubewalkEndpoint()", "kubewalkFix(hollowKubelet, client)\n\t\thollowKubelet.Run(ctx)", "\t\tkubewalkRuntime(fakeRemoteRuntime.RuntimeService)\n", "= kubewalkImages(fakeRemoteRuntime.ImageService)"} {
 		if !strings.Contains(string(hn), want) {
 			t.Errorf("patched hollow_node.go lacks %q:\n%s", want, hn)
 		}

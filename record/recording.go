@@ -36,6 +36,10 @@ type Recording struct {
 	Keys []Key `json:"keys"`
 	// NotObserved says what the run could not show, and why.
 	NotObserved []string `json:"notObserved,omitempty"`
+	// FakeRuntime is what the hollow node's fake runtime, which runs no
+	// program and has every image, was told the scenario's containers
+	// do; nil when they only run.
+	FakeRuntime *FakeRuntime `json:"fakeRuntime,omitempty"`
 	// Coverage is the code that ran, per phase and program, when the
 	// programs were built with coverage counters; nil otherwise.
 	Coverage *Coverage `json:"coverage,omitempty"`

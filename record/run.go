@@ -54,6 +54,9 @@ type run struct {
 	// crashed cancels Run's context with a component's failure when the
 	// component exits before the run stops it; nil outside Run.
 	crashed context.CancelCauseFunc
+	// runtimeEnv tells the hollow kubelet's fake runtime what the
+	// scenario's containers do (Scenario.runtimeEnv).
+	runtimeEnv []string
 }
 
 func (r *run) logf(format string, args ...any) {
@@ -84,7 +87,7 @@ func Run(ctx context.Context, bins *Binaries, opts RunOptions) (rec *Recording, 
 	// component's failure rather than at a timeout.
 	ctx, crashed := context.WithCancelCause(ctx)
 	defer crashed(nil)
-	r := &run{bins: bins, opts: opts, dir: dir, grace: cmp.Or(opts.grace, stopGrace), crashed: crashed}
+	r := &run{bins: bins, opts: opts, dir: dir, grace: cmp.Or(opts.grace, stopGrace), crashed: crashed, runtimeEnv: sc.runtimeEnv()}
 	defer func() {
 		// Whatever a wait made of the cancelled context (context.Canceled,
 		// a failed request or kubectl, the failure wrapped by a phase), the

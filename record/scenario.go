@@ -38,7 +38,67 @@ type Scenario struct {
 	// Owner is the kind of the workload that owns the pods, when it is
 	// not a Deployment: its steps have no ReplicaSet to wait for.
 	Owner string
+	// Until is what the manifest's apply waits for when it is not its
+	// pods running (Step.Until).
+	Until string
+	// FakeRuntime tells the hollow node's fake runtime, which runs no
+	// program and has every image, what the scenario's containers would
+	// do: exit with a code some time after they start, or have no image
+	// to pull.
+	FakeRuntime *FakeRuntime
 }
+
+// FakeRuntime is what a scenario tells the hollow node's fake runtime of
+// its containers.
+type FakeRuntime struct {
+	// Exits: the containers of an image exit.
+	Exits []Exit `json:"exits,omitempty"`
+	// PullFails are images whose pulls fail as a registry without them
+	// would make them fail.
+	PullFails []string `json:"pullFails,omitempty"`
+}
+
+// Exit is what a container of Image does in the fake runtime: it exits
+// with Code AfterMillis after it started.
+type Exit struct {
+	Image       string `json:"image"`
+	Code        int    `json:"code"`
+	AfterMillis int64  `json:"afterMillis"`
+}
+
+// runtimeEnv is the hollow kubelet's environment for the fake runtime
+// (helper/kubelet/kubewalk.go.txt reads it).
+func (sc Scenario) runtimeEnv() []string {
+	f := sc.FakeRuntime
+	if f == nil {
+		return nil
+	}
+	var env []string
+	if len(f.Exits) > 0 {
+		var rules []string
+		for _, e := range f.Exits {
+			rules = append(rules, fmt.Sprintf("%s=%d@%dms", e.Image, e.Code, e.AfterMillis))
+		}
+		env = append(env, "KUBEWALK_EXITS="+strings.Join(rules, ","))
+	}
+	if len(f.PullFails) > 0 {
+		env = append(env, "KUBEWALK_PULL_FAILS="+strings.Join(f.PullFails, ","))
+	}
+	return env
+}
+
+// What a step waits for, beside its pods running (Step.Until).
+const (
+	// UntilCompleted: every pod Succeeded, each with a Started event,
+	// and a Job's Completed event.
+	UntilCompleted = "completed"
+	// UntilBackOff: every pod's container restarted at least once and a
+	// BackOff event for it (the kubelet's CrashLoopBackOff).
+	UntilBackOff = "backoff"
+	// UntilPullBackOff: every pod with a BackOff event of its image's
+	// pull (ImagePullBackOff).
+	UntilPullBackOff = "pull-backoff"
+)
 
 // Step is a kubectl command and the state it leads to: exactly Replicas
 // pods of the scenario, all Running with Image, each with a Started event,
@@ -58,6 +118,9 @@ type Step struct {
 	Image         string
 	Gone          bool
 	Unschedulable bool
+	// Until, when set, is what the step waits for instead of Running
+	// pods: UntilCompleted, UntilBackOff or UntilPullBackOff.
+	Until string
 }
 
 // nginxDeployment is the Deployment of the Kubernetes documentation that
@@ -146,6 +209,77 @@ func workloadKeys(resource string) []string {
 	return []string{"/registry/" + resource + "/default/", "/registry/controllerrevisions/default/", "/registry/pods/default/", "/registry/events/default/", "/registry/minions/" + nodeName}
 }
 
+// helloJob is a Job of one pod that prints a line and ends.
+const helloJob = `apiVersion: batch/v1
+kind: Job
+metadata:
+  name: hello
+spec:
+  backoffLimit: 4
+  template:
+    metadata:
+      labels:
+        app: hello
+    spec:
+      containers:
+      - name: hello
+        image: busybox:1.36
+        command: ["sh", "-c", "echo Hello from the Job"]
+      restartPolicy: Never
+`
+
+// helloCronJob runs a Job like helloJob every minute.
+const helloCronJob = `apiVersion: batch/v1
+kind: CronJob
+metadata:
+  name: hello
+spec:
+  schedule: "* * * * *"
+  jobTemplate:
+    spec:
+      template:
+        metadata:
+          labels:
+            app: hello-cron
+        spec:
+          containers:
+          - name: hello
+            image: busybox:1.36
+            command: ["sh", "-c", "date; echo Hello from the CronJob"]
+          restartPolicy: OnFailure
+`
+
+// crashingDeployment is a Deployment of one pod whose container exits
+// with an error each time it starts.
+const crashingDeployment = `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: crasher
+  labels:
+    app: crasher
+spec:
+  replicas: 1
+  selector:
+    matchLabels:
+      app: crasher
+  template:
+    metadata:
+      labels:
+        app: crasher
+    spec:
+      containers:
+      - name: crasher
+        image: busybox:1.36
+        command: ["sh", "-c", "echo starting; exit 1"]
+`
+
+// jobExit is what busybox's shell does in the Job's and CronJob's pods,
+// and crashExit in crashingDeployment's, as the fake runtime plays it.
+var (
+	jobExit   = Exit{Image: "busybox:1.36", Code: 0, AfterMillis: 2000}
+	crashExit = Exit{Image: "busybox:1.36", Code: 1, AfterMillis: 1000}
+)
+
 // Scenarios are the scenarios Run knows.
 var Scenarios = []Scenario{
 	{
@@ -202,6 +336,47 @@ var Scenarios = []Scenario{
 		Namespace: "default", Selector: "app=nginx-sts", Replicas: 3, Image: "nginx:1.14.2",
 		Keys:  workloadKeys("statefulsets"),
 		Owner: "StatefulSet",
+	},
+	{
+		Name:     "imagepull",
+		Doc:      "an nginx Deployment whose image tag does not exist: the kubelet's Failed, ErrImagePull and BackOff, until the manifest is applied again with nginx:1.14.2",
+		Manifest: strings.Replace(nginxDeployment, "nginx:1.14.2", "nginx:no-such-tag", 1),
+		Steps: []Step{
+			{Name: "fix", Manifest: nginxDeployment, Replicas: 3, Image: "nginx:1.14.2"},
+		},
+		Namespace: "default", Selector: "app=nginx", Replicas: 3, Image: "nginx:no-such-tag",
+		Keys:        nginxKeys,
+		Until:       UntilPullBackOff,
+		FakeRuntime: &FakeRuntime{PullFails: []string{"nginx:no-such-tag"}},
+	},
+	{
+		Name:      "crashloop",
+		Doc:       "a Deployment whose container exits with an error each time it starts: the kubelet restarts it with a back-off (BackOff, CrashLoopBackOff, the restart count)",
+		Manifest:  crashingDeployment,
+		Namespace: "default", Selector: "app=crasher", Replicas: 1, Image: "busybox:1.36",
+		Keys:        []string{"/registry/deployments/default/", "/registry/replicasets/default/", "/registry/pods/default/", "/registry/events/default/", "/registry/minions/" + nodeName},
+		Until:       UntilBackOff,
+		FakeRuntime: &FakeRuntime{Exits: []Exit{crashExit}},
+	},
+	{
+		Name:      "job",
+		Doc:       "kubectl apply of a Job of one pod: the job controller creates it, the kubelet runs it to completion, the Job is Completed",
+		Manifest:  helloJob,
+		Namespace: "default", Selector: "app=hello", Replicas: 1, Image: "busybox:1.36",
+		Keys:        []string{"/registry/jobs/default/", "/registry/pods/default/", "/registry/events/default/", "/registry/minions/" + nodeName},
+		Owner:       "Job",
+		Until:       UntilCompleted,
+		FakeRuntime: &FakeRuntime{Exits: []Exit{jobExit}},
+	},
+	{
+		Name:      "cronjob",
+		Doc:       "kubectl apply of a CronJob scheduled every minute: at the next minute the cronjob controller creates a Job, which runs its pod to completion (up to a minute's wait)",
+		Manifest:  helloCronJob,
+		Namespace: "default", Selector: "app=hello-cron", Replicas: 1, Image: "busybox:1.36",
+		Keys:        []string{"/registry/cronjobs/default/", "/registry/jobs/default/", "/registry/pods/default/", "/registry/events/default/", "/registry/minions/" + nodeName},
+		Owner:       "CronJob",
+		Until:       UntilCompleted,
+		FakeRuntime: &FakeRuntime{Exits: []Exit{jobExit}},
 	},
 	{
 		Name:     "rollout",
@@ -295,7 +470,7 @@ func (r *run) scenario(ctx context.Context, sc Scenario) (*Recording, error) {
 		return nil, fmt.Errorf("record: %w", err)
 	}
 	deadline := time.Now().Add(r.opts.Timeout)
-	steps := append([]Step{{Name: "apply", Kubectl: []string{"apply", "-f", manifest}, Replicas: sc.Replicas, Image: sc.Image, Unschedulable: sc.Unschedulable}}, sc.Steps...)
+	steps := append([]Step{{Name: "apply", Kubectl: []string{"apply", "-f", manifest}, Replicas: sc.Replicas, Image: sc.Image, Unschedulable: sc.Unschedulable, Until: sc.Until}}, sc.Steps...)
 	var events []rawEvent
 	for _, st := range steps {
 		if st.Manifest != "" {
@@ -318,6 +493,12 @@ func (r *run) scenario(ctx context.Context, sc Scenario) (*Recording, error) {
 			what = fmt.Sprintf("no ReplicaSet and no pod (%s) left", sc.Selector)
 		case st.Unschedulable:
 			what = fmt.Sprintf("exactly %d pods (%s), none bound, each with a FailedScheduling event", st.Replicas, sc.Selector)
+		case st.Until == UntilCompleted:
+			what = fmt.Sprintf("exactly %d pods (%s) of %s Succeeded, and the Job's Completed event", st.Replicas, sc.Selector, st.Image)
+		case st.Until == UntilBackOff:
+			what = fmt.Sprintf("exactly %d pods (%s) of %s, each restarted with a BackOff event", st.Replicas, sc.Selector, st.Image)
+		case st.Until == UntilPullBackOff:
+			what = fmt.Sprintf("exactly %d pods (%s) of %s, each with a BackOff event of its pull", st.Replicas, sc.Selector, st.Image)
 		}
 		r.logf("waiting for %s", what)
 		// The boundaries are checked in order at each poll; several may
@@ -375,7 +556,7 @@ func (r *run) scenario(ctx context.Context, sc Scenario) (*Recording, error) {
 	if err != nil {
 		return nil, err
 	}
-	rec := &Recording{Format: Format, Tag: r.bins.Tag, Scenario: sc.Name, GoVersion: r.bins.GoVersion, Keys: keys}
+	rec := &Recording{Format: Format, Tag: r.bins.Tag, Scenario: sc.Name, GoVersion: r.bins.GoVersion, Keys: keys, FakeRuntime: sc.FakeRuntime}
 	rec.Events = convertEvents(events)
 	return rec, nil
 }
@@ -440,10 +621,51 @@ func stepBoundaries(r *run, sc Scenario, st Step, events *[]rawEvent) []boundary
 	}}
 	podsExist := boundary{"pods", func(ctx context.Context) (bool, error) { return pods(ctx, false) }}
 	var first []boundary
-	if sc.Owner == "" { // a Deployment's pods come from a ReplicaSet
+	switch sc.Owner {
+	case "": // a Deployment's pods come from a ReplicaSet
 		first = append(first, replicaset)
+	case "CronJob": // a CronJob's, from the Job it makes on schedule
+		first = append(first, boundary{"job", func(ctx context.Context) (bool, error) {
+			var jobs struct {
+				Items []json.RawMessage `json:"items"`
+			}
+			err := r.getJSON(ctx, "/apis/batch/v1/namespaces/"+sc.Namespace+"/jobs", &jobs)
+			return len(jobs.Items) > 0, err
+		}})
 	}
 	first = append(first, podsExist)
+	// withEvents is a boundary that reads the events first.
+	withEvents := func(name string, passed func(context.Context, []rawEvent) (bool, error)) boundary {
+		return boundary{name, func(ctx context.Context) (bool, error) {
+			var err error
+			if *events, err = r.events(ctx); err != nil {
+				return false, err
+			}
+			return passed(ctx, *events)
+		}}
+	}
+	bound := boundary{"bound", func(ctx context.Context) (bool, error) { return pods(ctx, true) }}
+	started := withEvents("started", func(ctx context.Context, evs []rawEvent) (bool, error) {
+		return r.everyPod(ctx, sc, st, evs, "Started", func(podItem) bool { return true })
+	})
+	switch st.Until {
+	case UntilCompleted:
+		return append(first, bound, started, withEvents("completed", func(ctx context.Context, evs []rawEvent) (bool, error) {
+			done := slices.ContainsFunc(evs, func(e rawEvent) bool { return e.Reason == "Completed" && e.InvolvedObject.Kind == "Job" })
+			ok, err := r.everyPod(ctx, sc, st, evs, "Started", func(p podItem) bool { return p.Status.Phase == "Succeeded" })
+			return done && ok, err
+		}))
+	case UntilBackOff:
+		return append(first, bound, started, withEvents("backoff", func(ctx context.Context, evs []rawEvent) (bool, error) {
+			return r.everyPod(ctx, sc, st, evs, "BackOff", func(p podItem) bool {
+				return len(p.Status.ContainerStatuses) > 0 && p.Status.ContainerStatuses[0].RestartCount > 0
+			})
+		}))
+	case UntilPullBackOff:
+		return append(first, bound, withEvents("pull-backoff", func(ctx context.Context, evs []rawEvent) (bool, error) {
+			return r.everyPod(ctx, sc, st, evs, "BackOff", func(podItem) bool { return true })
+		}))
+	}
 	if st.Unschedulable {
 		return append(first, boundary{"unschedulable", func(ctx context.Context) (bool, error) {
 			var err error
@@ -505,7 +727,10 @@ type podItem struct {
 		} `json:"containers"`
 	} `json:"spec"`
 	Status struct {
-		Phase string `json:"phase"`
+		Phase             string `json:"phase"`
+		ContainerStatuses []struct {
+			RestartCount int `json:"restartCount"`
+		} `json:"containerStatuses"`
 	} `json:"status"`
 }
 

@@ -159,8 +159,12 @@ func coverRoots(ctx context.Context, g *globals, opts source.Options) ([]string,
 
 func scenarioHelp() string {
 	var b strings.Builder
+	w := 0
 	for _, s := range record.Scenarios {
-		fmt.Fprintf(&b, "  %-11s %s\n", s.Name, s.Doc)
+		w = max(w, len(s.Name))
+	}
+	for _, s := range record.Scenarios {
+		fmt.Fprintf(&b, "  %-*s  %s\n", w, s.Name, s.Doc)
 	}
 	return strings.TrimRight(b.String(), "\n")
 }
