@@ -13,7 +13,7 @@ E2E_CACHE ?= $(CURDIR)/.cache/e2e
 ARTIFACTS ?= $(CURDIR)/.cache/artifacts
 FUZZTIME  ?= 30s
 
-.PHONY: all build site site-all test e2e bench lint fuzz clean
+.PHONY: all build site site-all test e2e bench lint fuzz clean recordings
 
 all: build
 
@@ -28,6 +28,16 @@ site: build
 RANGE ?= v1.29..v1.37
 site-all: build
 	./$(BIN) build --tags $(RANGE) --source $(SOURCE) --out $(OUT)
+
+# The recordings kept with the walkthroughs, made again: every scenario of
+# the default release (or TAG), with coverage counters, compressed into
+# walkthroughs/recordings. It builds the release's programs first when the
+# cache lacks them (10-20 minutes).
+SCENARIOS ?= deployment scale delete unschedulable daemonset statefulset imagepull crashloop job cronjob rollout
+recordings: build
+	for s in $(SCENARIOS); do \
+		./$(BIN) record $(if $(TAG),--tag $(TAG)) --source $(SOURCE) --scenario $$s --keep-in walkthroughs/recordings -o json >/dev/null || exit 1; \
+	done
 
 # go mod download first, said as its own step: a fresh machine fetches
 # kubewalk's dependencies (about 350 MB unpacked) once; the tests

@@ -4,14 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io/fs"
 	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"path"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -19,6 +18,8 @@ import (
 	"syscall"
 	"testing"
 	"testing/fstest"
+
+	"github.com/klauspost/compress/zstd"
 	"time"
 
 	"github.com/kubewalk/kubewalk/internal/testsupport/testfs"
@@ -144,14 +145,13 @@ func TestScenarioAndTagNames(t *testing.T) {
 // TestKeptRecordingsAreTheirs: every recording kubewalk ships is of the
 // release and scenario its path says, so Find takes it.
 func TestKeptRecordingsAreTheirs(t *testing.T) {
-	files, err := fs.Glob(walkthroughs.Recordings, "recordings/*/*.json")
-	if err != nil || len(files) == 0 {
-		t.Fatal(files, err)
+	kept, err := KeptNames(walkthroughs.Recordings)
+	if err != nil || len(kept) == 0 {
+		t.Fatal(kept, err)
 	}
-	for _, f := range files {
-		tag, scenario := path.Base(path.Dir(f)), strings.TrimSuffix(path.Base(f), ".json")
-		if rec, err := Find(t.TempDir(), walkthroughs.Recordings, tag, scenario); err != nil || rec == nil {
-			t.Errorf("%s: %v, %v", f, rec, err)
+	for _, k := range kept {
+		if rec, err := Find(t.TempDir(), walkthroughs.Recordings, k[0], k[1]); err != nil || rec == nil {
+			t.Errorf("%s/%s: %v, %v", k[0], k[1], rec, err)
 		}
 	}
 }
@@ -159,9 +159,9 @@ func TestKeptRecordingsAreTheirs(t *testing.T) {
 // FuzzParseRecording: Parse never panics, and what it accepts marshals and
 // parses back to the same recording.
 func FuzzParseRecording(f *testing.F) {
-	files, _ := fs.Glob(walkthroughs.Recordings, "recordings/*/*.json")
-	for _, name := range files {
-		data, err := fs.ReadFile(walkthroughs.Recordings, name)
+	kept, _ := KeptNames(walkthroughs.Recordings)
+	for _, k := range kept {
+		_, data, err := readKept(walkthroughs.Recordings, k[0], k[1])
 		if err != nil {
 			f.Fatal(err)
 		}
@@ -692,5 +692,49 @@ func TestTwoReleasesRunAtOnce(t *testing.T) {
 	}
 	if l := leftovers(t, tmp); len(l) > 0 {
 		t.Errorf("left behind in TMPDIR: %v", l)
+	}
+}
+
+// TestFindKeptCompressed: a kept recording is read from its .json.zst,
+// which comes before a .json beside it; a damaged one is an error naming
+// it, not a recording.
+func TestFindKeptCompressed(t *testing.T) {
+	plain := keptFS(t)["recordings/v1.37.2/deployment.json"].Data
+	enc, err := zstd.NewWriter(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	packed, err := (&Recording{Format: Format, Tag: "v1.37.2", Scenario: "deployment", GoVersion: "packed"}).Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	packed = enc.EncodeAll(packed, nil)
+	enc.Close()
+	for name, tc := range map[string]struct {
+		fs      fstest.MapFS
+		version string
+		err     string
+	}{
+		"compressed alone": {fs: fstest.MapFS{"recordings/v1.37.2/deployment.json.zst": {Data: packed}}, version: "packed"},
+		"compressed first": {fs: fstest.MapFS{"recordings/v1.37.2/deployment.json.zst": {Data: packed}, "recordings/v1.37.2/deployment.json": {Data: plain}}, version: "packed"},
+		"plain":            {fs: fstest.MapFS{"recordings/v1.37.2/deployment.json": {Data: plain}}, version: "kept"},
+		"damaged":          {fs: fstest.MapFS{"recordings/v1.37.2/deployment.json.zst": {Data: packed[:len(packed)/2]}}, err: "deployment.json.zst"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			rec, err := Find(t.TempDir(), tc.fs, "v1.37.2", "deployment")
+			if tc.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.err) || rec != nil {
+					t.Errorf("Find = %v, %v; want an error naming %s", rec, err, tc.err)
+				}
+				return
+			}
+			if err != nil || rec == nil || rec.GoVersion != tc.version {
+				t.Errorf("Find = %+v, %v; want the %s recording", rec, err, tc.version)
+			}
+		})
+	}
+	names, err := KeptNames(fstest.MapFS{"recordings/v1.37.2/job.json.zst": {Data: packed}, "recordings/v1.36.3/deployment.json": {Data: plain}})
+	if err != nil || !slices.Equal(names, [][2]string{{"v1.36.3", "deployment"}, {"v1.37.2", "job"}}) {
+		t.Errorf("KeptNames = %v, %v", names, err)
 	}
 }

@@ -6,6 +6,9 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"slices"
+	"strings"
 	"sync/atomic"
 	"testing"
 )
@@ -152,5 +155,26 @@ func TestOutputAfterCancel(t *testing.T) {
 	_, err := r.output(ctx, "/bin/true")
 	if !errors.Is(err, cause) {
 		t.Errorf("err = %v, want the context's cause", err)
+	}
+}
+
+// TestMakeRecordingsHasEveryScenario: make recordings keeps every
+// scenario, so the site of the default release shows them all.
+func TestMakeRecordingsHasEveryScenario(t *testing.T) {
+	mk, err := os.ReadFile("../Makefile")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var listed []string
+	for _, l := range strings.Split(string(mk), "\n") {
+		if v, ok := strings.CutPrefix(l, "SCENARIOS ?="); ok {
+			listed = strings.Fields(v)
+		}
+	}
+	want := ScenarioNames()
+	slices.Sort(listed)
+	slices.Sort(want)
+	if !slices.Equal(listed, want) {
+		t.Errorf("the Makefile's SCENARIOS are %v, want %v", listed, want)
 	}
 }

@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/klauspost/compress/zstd"
+
 	"github.com/kubewalk/kubewalk/internal/disk/atomicfile"
 )
 
@@ -39,6 +41,37 @@ func Save(cacheDir string, rec *Recording) (string, error) {
 	return name, nil
 }
 
+// SaveKept writes rec as the walkthroughs keep their recordings:
+// dir/<tag>/<scenario>.json.zst, zstd at its best level, replacing an
+// earlier one in one rename (a .json beside it, which Find would no longer
+// read, is removed). It returns the file's path.
+func SaveKept(dir string, rec *Recording) (string, error) {
+	if err := checkNames(rec.Tag, rec.Scenario); err != nil {
+		return "", err
+	}
+	data, err := rec.Marshal()
+	if err != nil {
+		return "", err
+	}
+	enc, err := zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.SpeedBestCompression), zstd.WithEncoderConcurrency(1))
+	if err != nil {
+		return "", err
+	}
+	packed := enc.EncodeAll(data, nil)
+	enc.Close()
+	name := filepath.Join(dir, rec.Tag, rec.Scenario+".json.zst")
+	if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
+		return "", fmt.Errorf("record: %w", err)
+	}
+	if err := atomicfile.WriteFile(name, packed, 0o644); err != nil {
+		return "", fmt.Errorf("record: %w", err)
+	}
+	if err := os.Remove(strings.TrimSuffix(name, ".zst")); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return "", fmt.Errorf("record: %w", err)
+	}
+	return name, nil
+}
+
 // ErrCacheIgnored marks the error Find returns with the kept recording
 // (or nil) when the cached one cannot be used: damaged, of another format,
 // or not the release's and scenario's. It is a miss, for the caller to log.
@@ -60,8 +93,7 @@ func Find(cacheDir string, builtin fs.FS, tag, scenario string) (*Recording, err
 	if rec != nil {
 		return rec, nil
 	}
-	name := path.Join("recordings", tag, scenario+".json")
-	data, err := fs.ReadFile(builtin, name)
+	name, data, err := readKept(builtin, tag, scenario)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		rec = nil
@@ -79,6 +111,51 @@ func Find(cacheDir string, builtin fs.FS, tag, scenario string) (*Recording, err
 		return rec, fmt.Errorf("%w: %w", ErrCacheIgnored, cerr)
 	}
 	return rec, nil
+}
+
+// readKept reads the kept recording of a release and scenario from
+// builtin: recordings/<tag>/<scenario>.json.zst (zstd, as they are kept
+// in the repository), or else .json.
+func readKept(builtin fs.FS, tag, scenario string) (string, []byte, error) {
+	name := path.Join("recordings", tag, scenario+".json")
+	packed, err := fs.ReadFile(builtin, name+".zst")
+	if errors.Is(err, fs.ErrNotExist) {
+		data, err := fs.ReadFile(builtin, name)
+		return name, data, err
+	}
+	if err != nil {
+		return name + ".zst", nil, err
+	}
+	dec, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxMemory(maxKept))
+	if err != nil {
+		return name + ".zst", nil, err
+	}
+	defer dec.Close()
+	data, err := dec.DecodeAll(packed, nil)
+	if err != nil {
+		return name + ".zst", nil, fmt.Errorf("record: %s: %w", name+".zst", err)
+	}
+	return name + ".zst", data, nil
+}
+
+// maxKept bounds what a kept recording may decompress to.
+const maxKept = 64 << 20
+
+// KeptNames lists the release and scenario of every kept recording in
+// builtin, from their file names.
+func KeptNames(builtin fs.FS) ([][2]string, error) {
+	var out [][2]string
+	for _, pat := range []string{"recordings/*/*.json", "recordings/*/*.json.zst"} {
+		files, err := fs.Glob(builtin, pat)
+		if err != nil {
+			return nil, err
+		}
+		for _, f := range files {
+			scenario := strings.TrimSuffix(strings.TrimSuffix(path.Base(f), ".zst"), ".json")
+			out = append(out, [2]string{path.Base(path.Dir(f)), scenario})
+		}
+	}
+	return out, nil
 }
 
 // Cached returns the cached recording of a release and scenario, or nil

@@ -33,7 +33,8 @@ import "embed"
 var FS embed.FS
 
 // Recordings holds recorded runs (package record) kept with the
-// walkthroughs, as recordings/<tag>/<scenario>.json: a site built at one
+// walkthroughs, as recordings/<tag>/<scenario>.json.zst (zstd; make
+// recordings writes them) or .json: a site built at one
 // of these releases shows what was observed beside each step without
 // first building and running the release's programs. make e2e records the
 // default release again and compares the two, hop by hop and reason by

@@ -19,6 +19,7 @@ func newRecordCmd(g *globals) *cobra.Command {
 	var output, scenario string
 	var timeout time.Duration
 	var keep, cached, coverage bool
+	var keepIn string
 	c := &cobra.Command{
 		Use:   "record",
 		Short: "Run the release's own control plane on 127.0.0.1 and record what a scenario makes it do",
@@ -77,6 +78,13 @@ Scenarios:
 					return err
 				}
 			}
+			if keepIn != "" {
+				name, err := record.SaveKept(keepIn, rec)
+				if err != nil {
+					return err
+				}
+				logf("kept the recording as %s", name)
+			}
 			at, err := attribute(cmd.Context(), g, sf, rec)
 			if err != nil {
 				return err
@@ -96,6 +104,7 @@ Scenarios:
 	c.Flags().DurationVar(&timeout, "timeout", 3*time.Minute, "how long the scenario may take from the apply until its pods run")
 	c.Flags().BoolVar(&keep, "keep", false, "keep the run directory (component logs, certificates, the audit log) and print where it is")
 	c.Flags().BoolVar(&coverage, "coverage", true, "build the programs with coverage counters and record which code ran in each phase of the scenario (--coverage=false: the plain programs, no coverage)")
+	c.Flags().StringVar(&keepIn, "keep-in", "", "also write the recording, compressed, as `DIR`/<tag>/<scenario>.json.zst, as the walkthroughs keep theirs (make recordings: --keep-in walkthroughs/recordings)")
 	c.Flags().BoolVar(&cached, "cached", false, "show the recording made earlier for the release, attributed again, without building or running anything")
 	completeFlags(c, map[string][]cobra.Completion{"output": {"text", "json"}, "scenario": record.ScenarioNames()})
 	return c
