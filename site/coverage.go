@@ -110,8 +110,9 @@ func (c *covScenarios) lines(i int, path string) lineCounts {
 // as run-length data for site.js.
 type sourceCov struct {
 	lines lineCounts
-	// runs is the <pre>'s data-cov:
-	// "deployment=RUNS|scale=RUNS|rollout=RUNS" (covRuns).
+	// runs is the <pre>'s data-cov: the default scenario's counts, then
+	// every other's as its differences from them:
+	// "deployment=RUNS|scale~DIFF|rollout~DIFF" (covRuns, covDiff).
 	runs string
 }
 
@@ -131,8 +132,10 @@ func (b *builder) sourceCoverage(f string) *sourceCov {
 		any = any || lc != nil
 		if i == 0 {
 			sc.lines = lc
+			runs = append(runs, name+"="+covRuns(lc))
+			continue
 		}
-		runs = append(runs, name+"="+covRuns(lc))
+		runs = append(runs, name+"~"+covDiff(sc.lines, lc))
 	}
 	if !any {
 		return nil
@@ -160,6 +163,48 @@ func covRuns(lc lineCounts) string {
 			sb.WriteString(strconv.FormatInt(lc[i], 10))
 		}
 		i = j
+	}
+	return sb.String()
+}
+
+// covDiff encodes line counts lc as their differences from base, in runs
+// from line 1, space-separated: "N" is N lines as in base, "N.C" N lines
+// counted C times, "N._" N lines not counted. The lines after the last
+// run are as in base. Every scenario runs the same start-up, so most of a
+// file's counts are the default scenario's: a scenario's differences are
+// a fraction of its runs.
+func covDiff(base, lc lineCounts) string {
+	var sb strings.Builder
+	n := max(len(base), len(lc))
+	var toks []string
+	for i := 0; i < n; {
+		j := i
+		if lc.at(i+1) == base.at(i+1) {
+			for j < n && lc.at(j+1) == base.at(j+1) {
+				j++
+			}
+			toks = append(toks, strconv.Itoa(j-i))
+		} else {
+			v := lc.at(i + 1)
+			for j < n && lc.at(j+1) == v && v != base.at(j+1) {
+				j++
+			}
+			c := "_"
+			if v >= 0 {
+				c = strconv.FormatInt(v, 10)
+			}
+			toks = append(toks, strconv.Itoa(j-i)+"."+c)
+		}
+		i = j
+	}
+	if len(toks) > 0 && !strings.Contains(toks[len(toks)-1], ".") {
+		toks = toks[:len(toks)-1]
+	}
+	for k, t := range toks {
+		if k > 0 {
+			sb.WriteByte(' ')
+		}
+		sb.WriteString(t)
 	}
 	return sb.String()
 }

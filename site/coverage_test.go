@@ -104,13 +104,33 @@ func TestSourceCoverageMarks(t *testing.T) {
 	// Every scenario is in data-cov, the default first, as runs from line
 	// 1: five lines not counted, rolloutRolling's three lines, the error
 	// branch (did not run), the rest, two lines between, then
-	// getNewReplicaSet's four lines.
-	if want := `data-cov="deployment=5 3.1 1.0 8.1 2 4.3|rollout=5 3.4 1.0 8.4 2 4.6"`; !strings.Contains(page, want) {
+	// getNewReplicaSet's four lines; then rollout's differences from it:
+	// the same five, its own counts of the three, the same error branch,
+	// its own counts of the rest and of getNewReplicaSet.
+	if want := `data-cov="deployment=5 3.1 1.0 8.1 2 4.3|rollout~5 3.4 1 8.4 2 4.6"`; !strings.Contains(page, want) {
 		t.Errorf("sync.go's page lacks %s", want)
 	}
-	// The header offers both scenarios, the walkthroughs' first.
-	if !strings.Contains(page, `<option>deployment</option><option>rollout</option>`) {
-		t.Error("the scenario choice does not list deployment, then rollout")
+	// The markup's scenario choice holds the walkthroughs' scenario;
+	// site.js adds the others from data-cov (TestBrowserCoverage).
+	if !strings.Contains(page, `<select><option>deployment</option></select>`) {
+		t.Error("the scenario choice does not hold deployment alone")
+	}
+	// The rollout's page counts its start-up and leaves its items to the
+	// deployment run's page, which lists them.
+	rollout, deployment := files[RecordedPage("rollout")], files[RecordedPage("deployment")]
+	start := strings.Index(rollout, `<details class="phase" id="phase-1">`)
+	end := strings.Index(rollout, `<details class="phase" id="phase-2"`)
+	if start < 0 || end < start {
+		t.Fatal("the rollout's page has no start-up phase before its others")
+	}
+	if ph := rollout[start:end]; strings.Contains(ph, `<li class="obs-`) || !strings.Contains(ph, `href="recorded.html#phase-1"`) {
+		t.Errorf("the rollout's start-up phase lists items or does not link the deployment run's:\n%s", ph)
+	}
+	if strings.Contains(rollout, `id="startup-sequence"`) {
+		t.Error("the rollout's page draws the start-up, which the deployment run's page draws")
+	}
+	if d := deployment[strings.Index(deployment, `id="phase-1"`):]; !strings.Contains(d[:strings.Index(d, `id="phase-2"`)], `<li class="obs-`) {
+		t.Error("the deployment run's page does not list its start-up's items")
 	}
 	// deployment_controller.go was counted but none of it ran: its page
 	// says so, without marking lines it cannot place.
@@ -458,5 +478,52 @@ func TestChainKeysControllers(t *testing.T) {
 	want := []string{"k8s.io/a.C.handler", "k8s.io/a.C.enqueue", "k8s.io/a.C.sync", "k8s.io/b.R.addR", "k8s.io/b.R.syncR", "k8s.io/b.R.manage", "k8s.io/c.createPods"}
 	if !slices.Equal(got, want) {
 		t.Errorf("chain order\n\t%q\nwant\n\t%q", got, want)
+	}
+}
+
+// covDiff writes only where a scenario's counts differ from the
+// default's, and decoding its runs over the default's gives the
+// scenario's counts back (what site.js does).
+func TestCovDiff(t *testing.T) {
+	for _, tc := range []struct {
+		base, lc lineCounts
+		want     string
+	}{
+		{lineCounts{-1, 1, 1, 0}, lineCounts{-1, 1, 1, 0}, ""},
+		{lineCounts{-1, 1, 1, 0}, lineCounts{-1, 2, 2, 0}, "1 2.2"},
+		{lineCounts{-1, 1, 1, 0}, nil, "1 3._"},
+		{nil, lineCounts{-1, 0, 5}, "1 1.0 1.5"},
+		{lineCounts{3, 3}, lineCounts{3, 3, -1, 7}, "3 1.7"},
+	} {
+		got := covDiff(tc.base, tc.lc)
+		if got != tc.want {
+			t.Errorf("covDiff(%v, %v) = %q, want %q", tc.base, tc.lc, got, tc.want)
+		}
+		// Decode as site.js does.
+		n := max(len(tc.base), len(tc.lc))
+		out := make([]int64, n)
+		for i := range out {
+			out[i] = tc.base.at(i + 1)
+		}
+		at := 0
+		for _, r := range strings.Fields(got) {
+			k, v, ok := strings.Cut(r, ".")
+			cnt, _ := strconv.Atoi(k)
+			if ok {
+				for i := 0; i < cnt; i++ {
+					out[at+i] = -1
+					if v != "_" {
+						out[at+i], _ = strconv.ParseInt(v, 10, 64)
+					}
+				}
+			}
+			at += cnt
+		}
+		for i := range out {
+			if out[i] != tc.lc.at(i+1) {
+				t.Errorf("covDiff(%v, %v) decodes to %v", tc.base, tc.lc, out)
+				break
+			}
+		}
 	}
 }

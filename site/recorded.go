@@ -233,7 +233,10 @@ type recordedView struct {
 	// StartupDiagram draws the start-up's writes, Phases file the whole
 	// run (runPhases), Params explain the watches' parameters.
 	StartupDiagram template.HTML
-	Phases         []phaseView
+	// StartupAt links the start-up phase of the page that lists it item
+	// by item (startupElsewhere), "" on that page.
+	StartupAt string
+	Phases    []phaseView
 	Params         []paramView
 	Keys           []record.Key
 	Unattributed   []obsView
@@ -270,10 +273,20 @@ func (b *builder) recordedPage(scenario string) ([]byte, error) {
 			startup = append(startup, obsItem{At: a.At, Audit: a})
 		}
 	}
-	if v.StartupDiagram, err = b.recordedDiagram(p, startup); err != nil {
-		return nil, err
+	v.StartupAt = b.startupElsewhere(p, scenario)
+	if v.StartupAt == "" {
+		if v.StartupDiagram, err = b.recordedDiagram(p, startup); err != nil {
+			return nil, err
+		}
 	}
 	v.Phases = b.runPhases(p, r)
+	if v.StartupAt != "" {
+		for i := range v.Phases {
+			if v.Phases[i].Name == "startup" {
+				v.Phases[i].Items, v.Phases[i].Watches, v.Phases[i].At = nil, nil, v.StartupAt
+			}
+		}
+	}
 	v.Params = b.runParams(p, r)
 	return b.exec("recorded", b.pageData(p, b.t("recorded.title")+": "+scenario, "recorded", v))
 }
@@ -389,10 +402,32 @@ func (b *builder) recordedHref(p string) string {
 	return relURL(p, RecordedPage(first), "")
 }
 
+// startupElsewhere links, from p, the start-up phase of the panel
+// scenario's page when scenario is another and the site has that page:
+// every run starts the same control plane, so the other scenarios' pages
+// count their start-up's items and leave them to that page, which keeps
+// a site of every scenario small. "" otherwise.
+func (b *builder) startupElsewhere(p, scenario string) string {
+	if scenario == panelScenario || b.recorded(panelScenario) == nil {
+		return ""
+	}
+	return b.link(p, RecordedPage(panelScenario), startupID)
+}
+
+// startupID is the id of the start-up phase on a Recorded run page: the
+// first phase.
+const startupID = "phase-1"
+
 // phaseView is a phase of the run as the Recorded run page teaches it:
 // what the components wrote, reported and watched in it, repeats folded.
 type phaseView struct {
+	// Name is the phase's (record.Phase.Name, or "startup", "actor",
+	// "quiet" for a recording without coverage).
+	Name      string
 	ID, Title string
+	// At, when set, links the page that lists this phase's items, which
+	// this one only counts.
+	At string
 	// From and To are its bounds, "+61 ms".
 	From, To string
 	// Open: shown unfolded without a click (the scenario's phases; the
@@ -515,6 +550,7 @@ func (b *builder) runPhases(p string, r *recordedRun) []phaseView {
 		if pv.NWrites+pv.NEvents+pv.NWatch == 0 {
 			continue
 		}
+		pv.Name = ph.name
 		pv.ID = "phase-" + strconv.Itoa(len(out)+1)
 		pv.Title = b.phaseTitle(ph)
 		pv.Open = ph.name != "startup" && ph.name != "quiet"

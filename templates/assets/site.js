@@ -237,10 +237,13 @@
 })();
 // kubewalk: a source page's coverage marks (site/coverage.go). The markup
 // marks the lines the default scenario ran (data-n: how often); the
-// <pre>'s data-cov holds every scenario's counts as runs ("N" lines not
-// counted, "N.C" lines that ran C times, "N.0" lines that did not run),
-// the default's first. This marks the lines that did not run, shows the
-// scenario choice, switches the marks, words each mark's count in the
+// <pre>'s data-cov holds the default scenario's counts as runs
+// ("deployment=RUNS": "N" lines not counted, "N.C" lines that ran C times,
+// "N.0" lines that did not run), then each other scenario's as its
+// differences from them ("scale~DIFF": "N" lines as the default's, "N.C"
+// lines that ran C times, "N._" lines not counted). This marks the lines
+// that did not run, offers the scenarios in the choice the markup holds
+// the default of, switches the marks, words each mark's count in the
 // page's language (data-t) and lets the keyboard reach the first line of
 // each run of marks.
 (function () {
@@ -256,6 +259,16 @@
       for (var i = 0; i < k && at < n; i++, at++) out[at] = p.length > 1 ? p[1] : null;
     });
     for (; at < n; at++) out[at] = null;
+    return out;
+  }
+  function covDiffDecode(runs, base) {
+    var out = base.slice(), at = 0;
+    runs.split(" ").forEach(function (r) {
+      if (!r) return;
+      var p = r.split("."), k = parseInt(p[0], 10);
+      if (p.length > 1) for (var i = 0; i < k && at + i < out.length; i++) out[at + i] = p[1] === "_" ? null : p[1];
+      at += k;
+    });
     return out;
   }
   function covText(v) {
@@ -282,9 +295,24 @@
     if (!pre) return;
     var lines = covLines(pre), data = {}, sels = document.querySelectorAll(".covpick select");
     if (!sels.length) return;
+    var base = null, names = [];
     (pre.getAttribute("data-cov") || "").split("|").forEach(function (s) {
-      var eq = s.indexOf("=");
-      if (eq > 0) data[s.slice(0, eq)] = covDecode(s.slice(eq + 1), lines.length);
+      var eq = s.indexOf("="), td = s.indexOf("~");
+      if (eq > 0 && (td < 0 || eq < td)) {
+        base = data[s.slice(0, eq)] = covDecode(s.slice(eq + 1), lines.length);
+        names.push(s.slice(0, eq));
+      } else if (td > 0 && base) {
+        data[s.slice(0, td)] = covDiffDecode(s.slice(td + 1), base);
+        names.push(s.slice(0, td));
+      }
+    });
+    sels.forEach(function (s) {
+      names.forEach(function (n) {
+        for (var i = 0; i < s.options.length; i++) if (s.options[i].value === n) return;
+        var o = document.createElement("option");
+        o.textContent = n;
+        s.appendChild(o);
+      });
     });
     var cur = sels[0].options[0].value;
     function show(name) {
