@@ -235,12 +235,12 @@ type recordedView struct {
 	StartupDiagram template.HTML
 	// StartupAt links the start-up phase of the page that lists it item
 	// by item (startupElsewhere), "" on that page.
-	StartupAt string
-	Phases    []phaseView
-	Params         []paramView
-	Keys           []record.Key
-	Unattributed   []obsView
-	NotObserved    []string
+	StartupAt    string
+	Phases       []phaseView
+	Params       []paramView
+	Keys         []record.Key
+	Unattributed []obsView
+	NotObserved  []string
 }
 
 func (b *builder) recordedPage(scenario string) ([]byte, error) {
