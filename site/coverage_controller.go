@@ -17,8 +17,10 @@ import (
 
 // ctlRanView is the controller page's coverage section.
 type ctlRanView struct {
-	Scenarios []string
-	Funcs     []ctlFuncRan
+	// Scenarios are the recorded scenarios, each linking its run page;
+	// By those in which a function of the controller ran.
+	Scenarios, By []navView
+	Funcs         []ctlFuncRan
 	// NotRan counts the counted functions that ran in no scenario.
 	NotRan int
 }
@@ -51,7 +53,11 @@ func (b *builder) controllerRan(p string, dirs []string) *ctlRanView {
 	slices.SortStableFunc(fns, func(x, y coverage.Function) int {
 		return cmp.Or(cmp.Compare(x.Path, y.Path), cmp.Compare(x.Start, y.Start))
 	})
-	v := &ctlRanView{Scenarios: c.names}
+	v := &ctlRanView{}
+	for _, name := range c.names {
+		v.Scenarios = append(v.Scenarios, navView{Href: b.link(p, RecordedPage(name), ""), Title: name})
+	}
+	ran := make([]bool, len(c.names))
 	for _, fn := range fns {
 		if fn.Total() == 0 {
 			v.NotRan++
@@ -62,14 +68,20 @@ func (b *builder) controllerRan(p string, dirs []string) *ctlRanView {
 			n[slices.Index(c.names, r.Scenario)] += r.Count
 		}
 		fr := ctlFuncRan{Symbol: b.shortName(fn.Symbol, fact.Location{Path: fn.Path, StartLine: fn.Start, EndLine: fn.End}), Href: b.covHref(p, fact.Location{Path: fn.Path, StartLine: fn.Start, EndLine: fn.End})}
-		for _, k := range n {
+		for i, k := range n {
 			s := ""
 			if k > 0 {
 				s = strconv.FormatInt(k, 10)
+				ran[i] = true
 			}
 			fr.Counts = append(fr.Counts, s)
 		}
 		v.Funcs = append(v.Funcs, fr)
+	}
+	for i, r := range ran {
+		if r {
+			v.By = append(v.By, v.Scenarios[i])
+		}
 	}
 	return v
 }

@@ -245,6 +245,26 @@ func (b *builder) stepPhaseCode(p string, d *walkthrough.Doc, dc *docCode, step 
 	return v
 }
 
+// docRuns links, from p, the run page of every recorded scenario in which
+// a function of dc ran, in the site's order of scenarios; nil without
+// coverage.
+func (b *builder) docRuns(p string, dc *docCode) []navView {
+	c := b.coverage()
+	if c == nil || dc == nil {
+		return nil
+	}
+	var out []navView
+	for i, name := range c.names {
+		for _, fn := range coverage.Functions(dc.funcs, c.idx[i:i+1], coverage.Filter{}) {
+			if fn.Total() > 0 {
+				out = append(out, navView{Href: b.link(p, RecordedPage(name), ""), Title: name})
+				break
+			}
+		}
+	}
+	return out
+}
+
 // docFuncs are the functions and methods doc cites, by reference or
 // excerpt, once each, in the order it cites them.
 func docFuncs(d *walkthrough.Doc) []fact.Symbol {

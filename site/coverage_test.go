@@ -132,6 +132,10 @@ func TestSourceCoverageMarks(t *testing.T) {
 	if d := deployment[strings.Index(deployment, `id="phase-1"`):]; !strings.Contains(d[:strings.Index(d, `id="phase-2"`)], `<li class="obs-`) {
 		t.Error("the deployment run's page does not list its start-up's items")
 	}
+	// The walkthrough links the runs in which its code ran.
+	if wt := files[WalkthroughPage("deployment")]; !strings.Contains(wt, `Recorded runs in which its code ran: <a href="../recorded.html">deployment</a>, <a href="../recorded-rollout.html">rollout</a>`) {
+		t.Error("the deployment walkthrough does not link both recorded runs")
+	}
 	// deployment_controller.go was counted but none of it ran: its page
 	// says so, without marking lines it cannot place.
 	dcPage := files[SourcePage("pkg/controller/deployment/deployment_controller.go")]
@@ -315,7 +319,9 @@ func TestControllerCoverage(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Errorf("rows:\n got %q\nwant %q", got, want)
 	}
-	if !strings.Contains(sec, "<th>deployment</th><th>rollout</th>") || !strings.Contains(sec, "2 functions of its packages ran in a recorded scenario") || !strings.Contains(sec, "3 more were counted and ran in none") {
+	// Each scenario's heading links its run page, and the runs in which
+	// a function of it ran are listed.
+	if !strings.Contains(sec, `<th><a href="../recorded.html">deployment</a></th><th><a href="../recorded-rollout.html">rollout</a></th>`) || !strings.Contains(sec, `Recorded runs that exercise it: <a href="../recorded.html">deployment</a>, <a href="../recorded-rollout.html">rollout</a>`) || !strings.Contains(sec, "2 functions of its packages ran in a recorded scenario") || !strings.Contains(sec, "3 more were counted and ran in none") {
 		t.Errorf("the section's head or sentence is wrong:\n%s", sec[:min(len(sec), 600)])
 	}
 }

@@ -77,6 +77,9 @@ type walkthroughView struct {
 	// site's (not translated yet).
 	Lang     string
 	Fallback bool
+	// Runs link the recorded runs in which code the walkthrough cites
+	// ran (docRuns).
+	Runs []navView
 }
 
 func (b *builder) walkthroughPage(i int) ([]byte, error) {
@@ -92,6 +95,7 @@ func (b *builder) walkthroughPage(i int) ([]byte, error) {
 	var msgs []seqMsg
 	phaseSteps := map[string]*stepView{}
 	code := b.docCode(d)
+	w.Runs = b.docRuns(p, code)
 	for j, s := range d.Steps {
 		sv := stepView{ID: s.ID, Title: s.Title, Num: j + 1, Stale: s.Stale}
 		if s.Stale {
