@@ -132,6 +132,21 @@ func TestBrowserCoverage(t *testing.T) {
 					}
 				}
 				screenshot(t, ctx, art, "coverage-recorded-"+name+".png", true)
+
+				// Another scenario's page: its start-up counted, its items
+				// left to the deployment run's page, which the link opens
+				// at the start-up phase; its own phases shown.
+				openPage(t, ctx, base+"recorded-rollout.html?lang="+lang)
+				got = run(t, `(() => { const d = document.querySelector('details.phase'); return [d.querySelectorAll('li').length, d.querySelector('p.meta a').getAttribute('href'), document.querySelectorAll('details.phase[open] li').length > 0].join(' ') })()`)
+				if want := "0 recorded.html#phase-1 true"; got != want {
+					t.Errorf("the rollout's page: start-up items, link, own items %q, want %q", got, want)
+				}
+				if size[0] == 390 {
+					if w := run(t, `String(document.documentElement.scrollWidth)`); w != "390" {
+						t.Errorf("the rollout's run page is %s px wide at 390", w)
+					}
+				}
+				screenshot(t, ctx, art, "coverage-recorded-rollout-"+name+".png", false)
 			})
 		}
 	}

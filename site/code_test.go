@@ -92,19 +92,22 @@ func heavyIdents(src []byte) []fact.Ident {
 	return ids
 }
 
-// TestSourcePageLimit builds a site with a generated file the size of the
-// CRI's api.pb.go and a hand-written one as large, each with the heaviest
-// identifier table, a fact on the last line of each so both get pages,
-// and checks that no page passes a megabyte while every line keeps its
-// anchor, declarations keep their classes, and links into the pages
-// (the events index's #L anchors) still land: the link check passes.
+// TestSourcePageLimit builds a site with a hand-written file the size of
+// the CRI's api.pb.go and a generated one small enough to get a page
+// (maxGenerated; TestLargeGeneratedFileNotRendered), each with the
+// heaviest identifier table, a fact on the last line of each so both get
+// pages, and checks that no page passes a megabyte while every line keeps
+// its anchor, declarations keep their classes, neither page links uses,
+// and links into the pages (the events index's #L anchors) still land:
+// the link check passes.
 func TestSourcePageLimit(t *testing.T) {
 	const (
 		genPath  = "staging/src/k8s.io/cri-api/pkg/apis/runtime/v1/api.pb.go"
 		bigPath  = "pkg/kubelet/big.go"
 		messages = 600 // 14,406 lines, 455 KB of source
+		genMsgs  = 150
 	)
-	files := map[string][]byte{genPath: protoFile(messages, true), bigPath: protoFile(messages, false)}
+	files := map[string][]byte{genPath: protoFile(genMsgs, true), bigPath: protoFile(messages, false)}
 	out, _ := buildFixture(t, func(in *Input) {
 		read := in.ReadFile
 		in.ReadFile = func(p string) ([]byte, error) {
@@ -143,7 +146,7 @@ func TestSourcePageLimit(t *testing.T) {
 		lines := bytes.Count(src, []byte("\n"))
 		for _, want := range []string{
 			"<u id=L1>", fmt.Sprintf("<u id=L%d>", lines),
-			"<dfn class=t>PortMapping599</dfn>", "<dfn class=m>GetContainerPort</dfn>",
+			fmt.Sprintf("<dfn class=t>PortMapping%d</dfn>", map[string]int{genPath: genMsgs, bigPath: messages}[p]-1), "<dfn class=m>GetContainerPort</dfn>",
 		} {
 			if !bytes.Contains(page, []byte(want)) {
 				t.Errorf("%s's page lacks %s", p, want)

@@ -17,10 +17,10 @@ import (
 
 // ctlRanView is the controller page's coverage section.
 type ctlRanView struct {
-	// Scenarios are the recorded scenarios, each linking its run page;
-	// By those in which a function of the controller ran.
-	Scenarios, By []navView
-	Funcs         []ctlFuncRan
+	// Scenarios are the recorded scenarios in which a function of the
+	// controller ran, each linking its run page: the table's columns.
+	Scenarios []navView
+	Funcs     []ctlFuncRan
 	// NotRan counts the counted functions that ran in no scenario.
 	NotRan int
 }
@@ -54,9 +54,6 @@ func (b *builder) controllerRan(p string, dirs []string) *ctlRanView {
 		return cmp.Or(cmp.Compare(x.Path, y.Path), cmp.Compare(x.Start, y.Start))
 	})
 	v := &ctlRanView{}
-	for _, name := range c.names {
-		v.Scenarios = append(v.Scenarios, navView{Href: b.link(p, RecordedPage(name), ""), Title: name})
-	}
 	ran := make([]bool, len(c.names))
 	for _, fn := range fns {
 		if fn.Total() == 0 {
@@ -78,9 +75,18 @@ func (b *builder) controllerRan(p string, dirs []string) *ctlRanView {
 		}
 		v.Funcs = append(v.Funcs, fr)
 	}
-	for i, r := range ran {
-		if r {
-			v.By = append(v.By, v.Scenarios[i])
+	// The columns of scenarios in which nothing of it ran go: the
+	// sentence above the table counts what ran in none.
+	for i := len(c.names) - 1; i >= 0; i-- {
+		if !ran[i] {
+			for k := range v.Funcs {
+				v.Funcs[k].Counts = slices.Delete(v.Funcs[k].Counts, i, i+1)
+			}
+		}
+	}
+	for i, name := range c.names {
+		if ran[i] {
+			v.Scenarios = append(v.Scenarios, navView{Href: b.link(p, RecordedPage(name), ""), Title: name})
 		}
 	}
 	return v

@@ -279,7 +279,7 @@ func (b *builder) recordedPage(scenario string) ([]byte, error) {
 			return nil, err
 		}
 	}
-	v.Phases = b.runPhases(p, r)
+	v.Phases = b.runPhases(p, r, v.StartupAt != "")
 	if v.StartupAt != "" {
 		for i := range v.Phases {
 			if v.Phases[i].Name == "startup" {
@@ -454,7 +454,11 @@ type runPhase struct {
 // (before kubectl's first write), kubectl's requests, then one phase per
 // component of the scenario in the order it first acted (the hops of the
 // chain), and last what the cluster did by itself meanwhile.
-func (b *builder) runPhases(p string, r *recordedRun) []phaseView {
+//
+// brief leaves out each item's user agent, as the page of a scenario other
+// than the deployment run does: its components and their agents are that
+// run's, and the user shows who made a request.
+func (b *builder) runPhases(p string, r *recordedRun, brief bool) []phaseView {
 	var all []obsItem
 	for i := range r.at.Audit {
 		a := &r.at.Audit[i]
@@ -526,6 +530,9 @@ func (b *builder) runPhases(p string, r *recordedRun) []phaseView {
 		v := b.obsView(p, it, true)
 		v.Who = it.actor()
 		v.AgentShort = shortAgent(v.Agent)
+		if brief {
+			v.Agent, v.AgentShort = "", ""
+		}
 		switch {
 		case it.Audit != nil && it.Audit.Verb == "watch":
 			pv.NWatch++

@@ -108,8 +108,16 @@ func sharedLineShare(a, b []string) float64 {
 // parts instead: merge.go.) A page of its declarations alone would not
 // do: facts and walkthroughs link any of its lines.
 
-// unrenderOversized takes the files whose page would pass maxCode out of
-// a one-release build's rendered files, before any page links to them.
+// Generated code is machine output, read for its declarations: a
+// generated Go file whose page would pass maxGenerated even as plain text
+// (the CRI API's api.pb.go of v1.34 and later, which one walkthrough
+// cites for a type) is linked on GitHub at the tag like an oversized one,
+// rather than weigh as much as a dozen pages of the code the site is for.
+const maxGenerated = 256 << 10
+
+// unrenderOversized takes the files whose page would pass maxCode (or,
+// generated, maxGenerated) out of a one-release build's rendered files,
+// before any page links to them.
 func unrenderOversized(b *builder) error {
 	var drop []string
 	for _, f := range b.files {
@@ -120,7 +128,8 @@ func unrenderOversized(b *builder) error {
 		if err != nil {
 			return fmt.Errorf("%s: %w", f, err)
 		}
-		if !plainFits(src, b.sourceCoverage(f)) {
+		cov := b.sourceCoverage(f)
+		if !plainFits(src, cov) || path.Ext(f) == ".go" && codehtml.Generated(src) && codeSize(codehtml.Plain(src))+cov.size() > maxGenerated {
 			drop = append(drop, f)
 		}
 	}
