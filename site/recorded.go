@@ -732,8 +732,10 @@ type revView struct {
 	// ByOrder when it was found by its place among the object's writes.
 	Write   *obsView
 	ByOrder bool
-	// Diff is the change from the revision before, nil for the first.
+	// Diff is the change from the revision before, nil for the first;
+	// Same when only managedFields changed.
 	Diff []diffLine
+	Same bool
 }
 
 // diffLine is a line of a revision's change: Op "+" added, "-" removed,
@@ -761,22 +763,23 @@ func (b *builder) etcdViews(p string, r *recordedRun) (objects, events []etcdVie
 			rv := revView{Revision: rev.Revision, Version: rev.Version, Deleted: rev.Deleted, Size: rev.Size, Error: rev.Error, ByOrder: writes[j].ByOrder}
 			if w := writes[j].Audit; w >= 0 {
 				a := &r.at.Audit[w]
-				it := obsItem{At: a.At, Audit: a}
-				if s := a.Explanation.Steps; len(s) > 0 {
-					it.Doc, it.Step = s[0].Walkthrough, s[0].Step
-				}
-				ov := b.obsView(p, it, true)
+				ov := b.obsView(p, obsItem{At: a.At, Audit: a}, false)
 				ov.Who = actor(a.AuditEntry)
+				// The timeline has the write's every call site and step;
+				// here the first call site names the code.
 				ov.Code = ov.Code[:min(len(ov.Code), 1)]
+				ov.Step = nil
 				rv.Write = &ov
 			}
 			if rev.YAML != "" {
-				cur := strings.SplitAfter(strings.TrimSuffix(rev.YAML, "\n"), "\n")
+				value := withoutManagedFields(rev.YAML)
+				cur := strings.SplitAfter(strings.TrimSuffix(value, "\n"), "\n")
 				if j > 0 && prev != nil {
 					rv.Diff = lineDiff(prev, cur)
+					rv.Same = len(rv.Diff) == 1 && rv.Diff[0].Op == "…"
 				}
 				prev = cur
-				v.Value, v.ValueRev = rev.YAML, rev.Revision
+				v.Value, v.ValueRev = value, rev.Revision
 			}
 			v.Revs = append(v.Revs, rv)
 		}
@@ -787,6 +790,27 @@ func (b *builder) etcdViews(p string, r *recordedRun) (objects, events []etcdVie
 		}
 	}
 	return objects, events
+}
+
+// withoutManagedFields is an object's YAML without metadata.managedFields,
+// as kubectl get -o yaml prints objects: which manager set which fields,
+// rewritten by every write, would be most of each change.
+func withoutManagedFields(y string) string {
+	lines := strings.SplitAfter(y, "\n")
+	var sb strings.Builder
+	in := false
+	for _, l := range lines {
+		switch {
+		case l == "  managedFields:\n":
+			in = true
+			continue
+		case in && (strings.HasPrefix(l, "  - ") || strings.HasPrefix(l, "    ")):
+			continue
+		}
+		in = false
+		sb.WriteString(l)
+	}
+	return sb.String()
 }
 
 // etcdID is the anchor of the recording's i-th key's section.

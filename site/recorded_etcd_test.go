@@ -23,7 +23,7 @@ func etcdRecording() *record.Recording {
 	rec.Audit[2].ResourceVersion = "5"
 	rec.Audit = append(rec.Audit, record.AuditEntry{At: 80, Stage: "ResponseComplete", Verb: "update", Group: "apps", Version: "v1", Resource: "replicasets", Subresource: "status", Namespace: "default", Name: "nginx-deployment-6c5f67b5f7", User: dc, UserAgent: "kube-controller-manager/" + fixtureTag + "/" + dc, RequestURI: "/apis/apps/v1/namespaces/default/replicasets/nginx-deployment-6c5f67b5f7/status", Code: 200, ResourceVersion: "7"})
 	rs := func(replicas, note string) string {
-		return "apiVersion: apps/v1\nkind: ReplicaSet\nmetadata:\n  annotations:\n    applied: '{\"apiVersion\":\"apps/v1\",\"kind\":\"ReplicaSet\",\"metadata\":{\"annotations\":{},\"labels\":{\"app\":\"nginx\"},\"name\":\"nginx-deployment-6c5f67b5f7\"}}'\n    note: '" + note + "'\n  name: nginx-deployment-6c5f67b5f7\n  namespace: default\nspec:\n  replicas: 3\n  selector:\n    matchLabels:\n      app: nginx\nstatus:\n  replicas: " + replicas + "\n"
+		return "apiVersion: apps/v1\nkind: ReplicaSet\nmetadata:\n  annotations:\n    applied: '{\"apiVersion\":\"apps/v1\",\"kind\":\"ReplicaSet\",\"metadata\":{\"annotations\":{},\"labels\":{\"app\":\"nginx\"},\"name\":\"nginx-deployment-6c5f67b5f7\"}}'\n    note: '" + note + "'\n  managedFields:\n  - manager: kube-controller-manager\n    time: \"" + replicas + "\"\n  name: nginx-deployment-6c5f67b5f7\n  namespace: default\nspec:\n  replicas: 3\n  selector:\n    matchLabels:\n      app: nginx\nstatus:\n  replicas: " + replicas + "\n"
 	}
 	rec.Keys = []record.Key{
 		{Key: "/registry/events/default/nginx-deployment.1", Size: 600, Version: 1, Encoding: "protobuf", APIVersion: "v1", Kind: "Event", Prefix: `"k8s\x00"`,
@@ -81,9 +81,8 @@ func TestRecordedEtcd(t *testing.T) {
 	rs := section("etcd-2")
 	for _, want := range []string{
 		"3 revisions",
-		// The create, written by the deployment controller's code, and
-		// its step.
-		"revision 5", "created", "create replicasets", "DeploymentController.getNewReplicaSet", `href="walkthroughs/deployment.html#`,
+		// The create, written by the deployment controller's code.
+		"revision 5", "created", "create replicasets", `href="src/pkg/controller/deployment/sync.go.html#L21">deployment.DeploymentController.getNewReplicaSet</a>`,
 		// The status update, as a change: a line removed, a line added,
 		// the unchanged ones folded.
 		"revision 7", "update replicasets/status",
@@ -102,6 +101,11 @@ func TestRecordedEtcd(t *testing.T) {
 	}
 	if strings.Contains(page, "<script>alert(5)") {
 		t.Error("a value's text is unescaped")
+	}
+	// managedFields are left out, as kubectl get -o yaml leaves them out,
+	// and the page says so.
+	if strings.Contains(rs, "managedFields") || strings.Contains(rs, "kube-controller-manager") || !strings.Contains(etcd, "leave out metadata.managedFields") {
+		t.Error("managedFields are shown, or their absence is not said")
 	}
 	secret := section("etcd-3")
 	for _, want := range []string{"revision 10", "deleted", "The last value, at revision 8, before the delete:", "password: &lt;redacted&gt;"} {
