@@ -8,6 +8,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/kubewalk/kubewalk/internal/linkcheck"
 	"github.com/kubewalk/kubewalk/record"
 )
 
@@ -50,6 +51,10 @@ func etcdRecording() *record.Recording {
 // the events apart, deletes and values kubewalk never read said so.
 func TestRecordedEtcd(t *testing.T) {
 	out, _ := buildFixture(t, func(in *Input) { in.Recordings = []*record.Recording{etcdRecording()} })
+	// The links to the keys' sections and to the writes' code resolve.
+	for _, err := range linkcheck.Check(out, ScriptLinks) {
+		t.Error(err)
+	}
 	page := readTree(t, out)[RecordedPage("deployment")]
 	_, etcd, ok := strings.Cut(page, `<h2 id="etcd">`)
 	if !ok {
