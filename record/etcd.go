@@ -170,9 +170,12 @@ type RevisionWrite struct {
 // RevisionWrites finds, for each revision of k, the audited write that
 // made it. A revision is the resourceVersion the API server answered the
 // write with, so the first successful write on k's object that answered
-// with it made it. A revision no write answered with (a binding, a
-// delete) is the object's one successful write left between those of the
-// revisions before and after it, when there is exactly one.
+// with it made it. A revision no write answered with is the object's one
+// successful write left between those of the revisions before and after
+// it, when there is exactly one (a binding, which answers with a Status;
+// a delete answering with the object as it was); else, before a delete,
+// the delete itself: a delete of an object with a grace period left
+// first sets it to 0, a revision, then deletes, another.
 func (r *Recording) RevisionWrites(k Key) []RevisionWrite {
 	resource, ns, name := keyObject(k.Key)
 	out := make([]RevisionWrite, len(k.Revisions))
@@ -187,20 +190,20 @@ func (r *Recording) RevisionWrites(k Key) []RevisionWrite {
 		out[i] = RevisionWrite{Audit: -1}
 		revs[strconv.FormatInt(rev.Revision, 10)] = i
 	}
-	// used marks the writes that answered with one of k's revisions,
-	// found or a repeat (an update that changed nothing answers with
-	// the revision it left).
+	// used marks the writes that made a revision, and the updates that
+	// changed nothing, which answer with the revision they left. A
+	// delete answering with an earlier revision made another.
 	used := map[int]bool{}
 	for _, w := range writes {
 		i, ok := revs[r.Audit[w].ResourceVersion]
-		// A delete may answer with the object as it was before: the
-		// revision it made is another.
-		if !ok || isDelete(r.Audit[w].Verb) != k.Revisions[i].Deleted {
+		if !ok {
 			continue
 		}
-		used[w] = true
 		if out[i].Audit < 0 {
 			out[i].Audit = w
+			used[w] = true
+		} else if !isDelete(r.Audit[w].Verb) {
+			used[w] = true
 		}
 	}
 	for i := range out {
@@ -227,9 +230,12 @@ func (r *Recording) RevisionWrites(k Key) []RevisionWrite {
 				found = w
 			}
 		}
-		if found >= 0 {
+		switch {
+		case found >= 0:
 			out[i] = RevisionWrite{Audit: found, ByOrder: true}
 			used[found] = true
+		case i+1 < len(out) && k.Revisions[i+1].Deleted && hi < len(r.Audit) && isDelete(r.Audit[hi].Verb) && out[i+1].Audit == hi:
+			out[i] = RevisionWrite{Audit: hi, ByOrder: true}
 		}
 	}
 	return out

@@ -113,9 +113,9 @@ status:
 }
 
 // Each revision is linked to the write that answered with it; a binding,
-// which answers with a Status, and a delete are found by their place
-// among the object's writes; a failed write and an update that changed
-// nothing make no revision.
+// which answers with a Status, and a delete answering with the object as
+// it was are found by their place among the object's writes; a failed
+// write and an update that changed nothing make no revision.
 func TestRevisionWrites(t *testing.T) {
 	rec := &Recording{Audit: []AuditEntry{
 		{Verb: "create", Resource: "pods", Namespace: "default", Name: "p", Code: 201, ResourceVersion: "10"},
@@ -132,6 +132,20 @@ func TestRevisionWrites(t *testing.T) {
 	want := []RevisionWrite{{Audit: 0}, {Audit: 2, ByOrder: true}, {Audit: 4}, {Audit: 7, ByOrder: true}}
 	if diff := cmp.Diff(want, rec.RevisionWrites(pod)); diff != "" {
 		t.Errorf("pod (-want +got):\n%s", diff)
+	}
+	// A graceful delete: the garbage collector's sets deletionTimestamp
+	// (answering with that revision); the kubelet's, with a grace period
+	// of 0, makes two revisions, the grace period set to 0 and the delete
+	// it answers with.
+	rec.Audit = append(rec.Audit,
+		AuditEntry{Verb: "delete", Resource: "pods", Namespace: "default", Name: "q", Code: 200, ResourceVersion: "20"},
+		AuditEntry{Verb: "patch", Resource: "pods", Subresource: "status", Namespace: "default", Name: "q", Code: 200, ResourceVersion: "21"},
+		AuditEntry{Verb: "delete", Resource: "pods", Namespace: "default", Name: "q", Code: 200, ResourceVersion: "23"},
+	)
+	q := Key{Key: "/registry/pods/default/q", Revisions: []Revision{{Revision: 11, Version: 1}, {Revision: 20, Version: 2}, {Revision: 21, Version: 3}, {Revision: 22, Version: 4}, {Revision: 23, Deleted: true}}}
+	want = []RevisionWrite{{Audit: 1}, {Audit: 9}, {Audit: 10}, {Audit: 11, ByOrder: true}, {Audit: 11}}
+	if diff := cmp.Diff(want, rec.RevisionWrites(q)); diff != "" {
+		t.Errorf("graceful delete (-want +got):\n%s", diff)
 	}
 	node := Key{Key: "/registry/minions/node1", Revisions: []Revision{{Revision: 13, Version: 1}, {Revision: 16, Version: 2}}}
 	want = []RevisionWrite{{Audit: -1}, {Audit: 8}}
