@@ -34,25 +34,8 @@ var secretLike = regexp.MustCompile(`eyJhbGci|PRIVATE KEY`)
 func TestE2EEtcd(t *testing.T) {
 	for _, tag := range etcdTags {
 		t.Run(tag, func(t *testing.T) {
-			args := []string{"record", "--source", "goproxy", "--tag", tag, "--scenario", "deployment", "-o", "json"}
-			if tag != source.DefaultTag {
-				args = append(args, "--coverage=false")
-			}
-			out, _ := kubewalk(t, args...)
-			var r recorded
-			if err := json.Unmarshal([]byte(out), &r); err != nil {
-				t.Fatal(err)
-			}
-			rec := r.Recording
-			var dep *record.Key
-			for i, k := range rec.Keys {
-				if k.Key == "/registry/deployments/default/nginx-deployment" {
-					dep = &rec.Keys[i]
-				}
-			}
-			if dep == nil {
-				t.Fatal("no key for the Deployment")
-			}
+			rec := recordEtcd(t, tag, "deployment")
+			dep := etcdKey(t, rec, "/registry/deployments/default/nginx-deployment")
 			if len(dep.Revisions) < 2 {
 				t.Fatalf("the Deployment's key has %d revisions, want its create and the controller's status updates", len(dep.Revisions))
 			}
@@ -84,40 +67,78 @@ func TestE2EEtcd(t *testing.T) {
 					t.Errorf("revision %d has version %d, want %d: a revision is missing", rev.Revision, rev.Version, i+1)
 				}
 			}
-			for i, w := range rec.RevisionWrites(*dep) {
+			writes := rec.RevisionWrites(*dep)
+			for i, w := range writes {
 				rev := dep.Revisions[i].Revision
 				if w.Audit < 0 || w.ByOrder || rec.Audit[w.Audit].ResourceVersion != strconv.FormatInt(rev, 10) {
 					t.Errorf("revision %d of the Deployment: no audited write answered with it (%+v)", rev, w)
 				}
 			}
-			if a := rec.Audit[rec.RevisionWrites(*dep)[0].Audit]; a.Verb != "create" || !strings.HasPrefix(a.UserAgent, "kubectl/") {
-				t.Errorf("the Deployment's first revision was made by %s %s, not kubectl's create", a.User, a.Verb)
-			}
-			// Every revision of every key is some write's, the pods'
-			// bindings found by their place.
-			n := 0
-			for _, k := range rec.Keys {
-				for i, w := range rec.RevisionWrites(k) {
-					n++
-					if w.Audit < 0 {
-						t.Errorf("%s at revision %d: no audited write", k.Key, k.Revisions[i].Revision)
-					}
-					if k.Revisions[i].YAML == "" && !k.Revisions[i].Deleted {
-						t.Errorf("%s at revision %d: not decoded: %s", k.Key, k.Revisions[i].Revision, k.Revisions[i].Error)
-					}
-				}
-			}
-			t.Logf("%s: %d keys, %d revisions", tag, len(rec.Keys), n)
-			if m := secretLike.FindString(out); m != "" {
-				t.Errorf("the recording holds something secret: %q", m)
-			}
-			for _, k := range rec.Keys {
-				for _, rev := range k.Revisions {
-					if k.Kind == "Secret" && rev.YAML != "" && !strings.Contains(rev.YAML, record.Redacted) {
-						t.Errorf("%s at revision %d: a Secret's value is not redacted", k.Key, rev.Revision)
-					}
-				}
+			if w := writes[0].Audit; w < 0 || rec.Audit[w].Verb != "create" || !strings.HasPrefix(rec.Audit[w].UserAgent, "kubectl/") {
+				t.Errorf("the Deployment's first revision was not made by kubectl's create (%+v)", writes[0])
 			}
 		})
 	}
+	// The delete scenario: the Deployment's key ends deleted, by
+	// kubectl's delete; the pods' graceful deletes are linked too.
+	t.Run("delete", func(t *testing.T) {
+		rec := recordEtcd(t, source.DefaultTag, "delete")
+		dep := etcdKey(t, rec, "/registry/deployments/default/nginx-deployment")
+		last := dep.Revisions[len(dep.Revisions)-1]
+		if !dep.Deleted || !last.Deleted || last.Version != 0 || dep.ModRevision != last.Revision {
+			t.Fatalf("the Deployment's key: deleted %v, last revision %+v", dep.Deleted, last)
+		}
+		ws := rec.RevisionWrites(*dep)
+		if w := ws[len(ws)-1].Audit; w < 0 || rec.Audit[w].Verb != "delete" || !strings.HasPrefix(rec.Audit[w].UserAgent, "kubectl/") {
+			t.Errorf("the Deployment's delete was not linked to kubectl's delete (%+v)", ws[len(ws)-1])
+		}
+	})
+}
+
+// recordEtcd records a scenario at tag and checks what holds for every
+// recording: every revision of every key decoded (but deletes) and
+// linked to an audited write, and no secret value anywhere.
+func recordEtcd(t *testing.T, tag, scenario string) *record.Recording {
+	t.Helper()
+	args := []string{"record", "--source", "goproxy", "--tag", tag, "--scenario", scenario, "-o", "json"}
+	if tag != source.DefaultTag {
+		args = append(args, "--coverage=false")
+	}
+	out, _ := kubewalk(t, args...)
+	var r recorded
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatal(err)
+	}
+	rec := r.Recording
+	n := 0
+	for _, k := range rec.Keys {
+		for i, w := range rec.RevisionWrites(k) {
+			n++
+			if w.Audit < 0 {
+				t.Errorf("%s at revision %d: no audited write", k.Key, k.Revisions[i].Revision)
+			}
+			if k.Revisions[i].YAML == "" && !k.Revisions[i].Deleted {
+				t.Errorf("%s at revision %d: not decoded: %s", k.Key, k.Revisions[i].Revision, k.Revisions[i].Error)
+			}
+			if k.Kind == "Secret" && k.Revisions[i].YAML != "" && !strings.Contains(k.Revisions[i].YAML, record.Redacted) {
+				t.Errorf("%s at revision %d: a Secret's value is not redacted", k.Key, k.Revisions[i].Revision)
+			}
+		}
+	}
+	t.Logf("%s %s: %d keys, %d revisions", tag, scenario, len(rec.Keys), n)
+	if m := secretLike.FindString(out); m != "" {
+		t.Errorf("the recording holds something secret: %q", m)
+	}
+	return rec
+}
+
+func etcdKey(t *testing.T, rec *record.Recording, key string) *record.Key {
+	t.Helper()
+	for i := range rec.Keys {
+		if rec.Keys[i].Key == key {
+			return &rec.Keys[i]
+		}
+	}
+	t.Fatalf("no key %s", key)
+	return nil
 }
