@@ -38,7 +38,8 @@ type auditEvent struct {
 	} `json:"requestObject"`
 	ResponseObject *struct {
 		Metadata struct {
-			Name string `json:"name"`
+			Name            string `json:"name"`
+			ResourceVersion string `json:"resourceVersion"`
 		} `json:"metadata"`
 	} `json:"responseObject"`
 	RequestReceivedTimestamp time.Time `json:"requestReceivedTimestamp"`
@@ -85,6 +86,9 @@ func (r *run) collectAudit(rec *Recording) error {
 		}
 		if ev.RequestObject != nil {
 			a.ObjectKind = ev.RequestObject.Kind
+		}
+		if ev.ResponseObject != nil && a.IsWrite() {
+			a.ResourceVersion = ev.ResponseObject.Metadata.ResourceVersion
 		}
 		// A create names its object in the body, not the URL.
 		if a.Name == "" && a.Verb == "create" {

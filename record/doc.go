@@ -29,7 +29,9 @@
 //   - etcd: etcdmain.Main of the go.etcd.io/etcd/server/v3 the tree's
 //     go.mod requires, and a "kubewalk-keys" mode that lists keys through
 //     the etcd client with their envelope (protobuf behind k8s\x00, the
-//     apiVersion and kind of the runtime.Unknown) but not their values.
+//     apiVersion and kind of the runtime.Unknown) and their history: a
+//     watch from revision 1, each value decoded to JSON with the
+//     release's client-go scheme, as etcd-io/auger decodes them.
 //   - kubelet: a copy of the tree's cmd/kubemark, patched in three places
 //     that must each occur once (kubemarkPatches), so a release whose
 //     kubemark changed shape fails loudly. The kubelet code is the
@@ -80,7 +82,11 @@
 // milliseconds from the scenario's first write by kubectl (negative for
 // the cluster coming up): every Event object, every audited write once
 // complete and every watch once started, the etcd keys of the scenario's
-// objects, and each component's version and time to ready. Each event
+// objects, and each component's version and time to ready. Each key holds
+// its revisions, deletes too, each value as YAML with every Secret's
+// values and every token replaced (redact) before the recording exists;
+// RevisionWrites links each revision to the audited write that made it,
+// by the resourceVersion the write answered with. Each event
 // takes the time and API group of its create in the audit log, which are
 // exact where the event's own timestamps have a resolution of a second.
 // Save keeps it in the cache as recordings/<tag>/<scenario>.json; Find

@@ -102,6 +102,11 @@ type AuditEntry struct {
 	Code        int    `json:"code,omitempty"`
 	// ObjectKind is the kind of the request's body, for writes.
 	ObjectKind string `json:"objectKind,omitempty"`
+	// ResourceVersion is the resourceVersion of the object a write
+	// answered with: the etcd revision the write made (Revision), or
+	// the one it left when it changed nothing. A binding, which answers
+	// with a Status, has none.
+	ResourceVersion string `json:"resourceVersion,omitempty"`
 }
 
 // IsWrite reports whether the entry is of a request that changes state.
@@ -113,13 +118,18 @@ func (a AuditEntry) IsWrite() bool {
 	return false
 }
 
-// Key is an etcd key under the API server's prefix, without its value.
+// Key is an etcd key under the API server's prefix, as etcdctl get
+// shows it, with its values since the cluster began.
 type Key struct {
-	Key            string `json:"key"`
-	Size           int    `json:"size"`
-	CreateRevision int64  `json:"createRevision"`
-	ModRevision    int64  `json:"modRevision"`
-	Version        int64  `json:"version"`
+	Key string `json:"key"`
+	// Size, Encoding, APIVersion, Kind and Prefix are of the key's value
+	// at the end of the run, or of its last value when it was deleted.
+	Size           int   `json:"size"`
+	CreateRevision int64 `json:"createRevision"`
+	// ModRevision is the revision of the key's last change (its delete,
+	// when it was deleted); Version counts its puts since its create.
+	ModRevision int64 `json:"modRevision"`
+	Version     int64 `json:"version"`
 	// Encoding is "protobuf" (the k8s\x00 envelope), "json" or "other";
 	// APIVersion and Kind are the envelope's.
 	Encoding   string `json:"encoding"`
@@ -127,6 +137,32 @@ type Key struct {
 	Kind       string `json:"kind,omitempty"`
 	// Prefix is the value's first bytes as a Go string literal.
 	Prefix string `json:"prefix"`
+	// Deleted: the key was deleted during the run and has no value now.
+	Deleted bool `json:"deleted,omitempty"`
+	// Revisions are the key's changes, oldest first, from the cluster's
+	// start (or from etcd's compaction, if one came in between); a
+	// recording made before kubewalk read them has none.
+	Revisions []Revision `json:"revisions,omitempty"`
+}
+
+// Revision is one change of a key: a put or a delete. Recording.
+// RevisionWrites finds the audited write that made it.
+type Revision struct {
+	// Revision is etcd's revision of the change, the resourceVersion
+	// the API server answered the write with.
+	Revision int64 `json:"revision"`
+	// Version is the key's version after the change: 1 for its create,
+	// 0 for its delete.
+	Version int64 `json:"version"`
+	Deleted bool  `json:"deleted,omitempty"`
+	// Size is the stored value's length in bytes.
+	Size int `json:"size,omitempty"`
+	// YAML is the value decoded with the release's client-go scheme, as
+	// kubectl get -o yaml prints an object, but without resourceVersion,
+	// which etcd does not store, and with every secret value and token
+	// replaced by Redacted. Error says why a value has no YAML.
+	YAML  string `json:"yaml,omitempty"`
+	Error string `json:"error,omitempty"`
 }
 
 // sort puts every list in its stable order.

@@ -9,19 +9,23 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/sergi/go-diff/diffmatchpatch"
+
 	"github.com/kubewalk/kubewalk/analyzer/fact"
 	"github.com/kubewalk/kubewalk/internal/derive/explain"
 	"github.com/kubewalk/kubewalk/record"
+	"github.com/kubewalk/kubewalk/site/internal/linediff"
 )
 
 // A recorded run (package record) puts the cluster's own words beside the
 // code: each walkthrough step gets an Observed panel with the audit entries
 // and events attributed to it, and the Recorded run page shows the whole
 // run — its timeline, a sequence diagram drawn from the audit log, the
-// watches the components opened, the etcd keys, and what could not be
-// attributed. Attribution is explain.Attribute over the site's own facts
-// and walkthroughs, the function `kubewalk record` prints with. Without a
-// recording (Input.Recordings empty) none of this is rendered.
+// watches the components opened, the etcd keys and their values revision
+// by revision, and what could not be attributed. Attribution is
+// explain.Attribute over the site's own facts and walkthroughs, the
+// function `kubewalk record` prints with. Without a recording
+// (Input.Recordings empty) none of this is rendered.
 
 // panelScenario is the scenario the walkthroughs follow: its recording
 // gives the steps their Observed panels. The others (scaling, a rolling
@@ -235,18 +239,36 @@ type recordedView struct {
 	StartupDiagram template.HTML
 	// StartupAt links the start-up phase of the page that lists it item
 	// by item (startupElsewhere), "" on that page.
-	StartupAt    string
-	Phases       []phaseView
-	Params       []paramView
-	Keys         []record.Key
-	Unattributed []obsView
-	NotObserved  []string
+	StartupAt string
+	Phases    []phaseView
+	Params    []paramView
+	Keys      []keyRow
+	// Objects and Events are the keys' values, revision by revision
+	// (etcdViews); none for a recording made before kubewalk read them.
+	Objects, Events []etcdView
+	Unattributed    []obsView
+	NotObserved     []string
+}
+
+// keyRow is a row of the etcd keys' table; ID anchors the key's values
+// when the recording has them.
+type keyRow struct {
+	record.Key
+	ID string
 }
 
 func (b *builder) recordedPage(scenario string) ([]byte, error) {
 	r := b.recorded(scenario)
 	p := RecordedPage(scenario)
-	v := recordedView{Tag: r.rec.Tag, Scenario: r.rec.Scenario, GoVersion: r.rec.GoVersion, Components: r.rec.Components, Keys: r.rec.Keys, NotObserved: r.rec.NotObserved}
+	v := recordedView{Tag: r.rec.Tag, Scenario: r.rec.Scenario, GoVersion: r.rec.GoVersion, Components: r.rec.Components, NotObserved: r.rec.NotObserved}
+	for i, k := range r.rec.Keys {
+		row := keyRow{Key: k}
+		if len(k.Revisions) > 0 {
+			row.ID = etcdID(i)
+		}
+		v.Keys = append(v.Keys, row)
+	}
+	v.Objects, v.Events = b.etcdViews(p, r)
 	for _, s := range record.Scenarios {
 		if s.Name == scenario {
 			v.Doc = s.Doc
@@ -688,6 +710,158 @@ func (b *builder) runParams(p string, r *recordedRun) []paramView {
 			}
 		}
 		out = append(out, pv)
+	}
+	return out
+}
+
+// etcdView is a key of the run as the etcd section shows it: its
+// revisions, each beside the write that made it and with what changed
+// since the one before, and its newest value in full.
+type etcdView struct {
+	ID, Key, Kind string
+	Deleted       bool
+	Revs          []revView
+	// Value is the newest value stored (the last before the delete, for
+	// a deleted key), at revision ValueRev.
+	Value    string
+	ValueRev int64
+	// Compacted: etcd had compacted the key's first revisions away.
+	Compacted bool
+}
+
+// revView is a revision of a key.
+type revView struct {
+	Revision, Version int64
+	Deleted           bool
+	Size              int
+	Error             string
+	// Write is the audited write that made it, nil when none was found;
+	// ByOrder when it was found by its place among the object's writes.
+	Write   *obsView
+	ByOrder bool
+	// Diff is the change from the revision before, nil for the first;
+	// Same when only managedFields changed.
+	Diff []diffLine
+	Same bool
+}
+
+// diffLine is a line of a revision's change: Op "+" added, "-" removed,
+// " " context, "…" a run of Gap unchanged lines left out.
+type diffLine struct {
+	Op, Text string
+	Gap      int
+}
+
+// diffContext is how many unchanged lines a change shows around each
+// changed line, as diff -u does.
+const diffContext = 2
+
+// etcdViews are the recording's keys with revisions: the objects first,
+// then the Event objects, each in key order.
+func (b *builder) etcdViews(p string, r *recordedRun) (objects, events []etcdView) {
+	for i, k := range r.rec.Keys {
+		if len(k.Revisions) == 0 {
+			continue
+		}
+		v := etcdView{ID: etcdID(i), Key: k.Key, Kind: k.Kind, Deleted: k.Deleted, Compacted: k.Revisions[0].Version > 1}
+		writes := r.rec.RevisionWrites(k)
+		var prev []string
+		for j, rev := range k.Revisions {
+			rv := revView{Revision: rev.Revision, Version: rev.Version, Deleted: rev.Deleted, Size: rev.Size, Error: rev.Error, ByOrder: writes[j].ByOrder}
+			if w := writes[j].Audit; w >= 0 {
+				a := &r.at.Audit[w]
+				ov := b.obsView(p, obsItem{At: a.At, Audit: a}, false)
+				ov.Who = actor(a.AuditEntry)
+				// The timeline has the write's every call site and step;
+				// here the first call site names the code.
+				ov.Code = ov.Code[:min(len(ov.Code), 1)]
+				ov.Step = nil
+				rv.Write = &ov
+			}
+			if rev.YAML != "" {
+				value := withoutManagedFields(rev.YAML)
+				cur := strings.SplitAfter(strings.TrimSuffix(value, "\n"), "\n")
+				if j > 0 && prev != nil {
+					rv.Diff = lineDiff(prev, cur)
+					rv.Same = len(rv.Diff) == 1 && rv.Diff[0].Op == "…"
+				}
+				prev = cur
+				v.Value, v.ValueRev = value, rev.Revision
+			}
+			v.Revs = append(v.Revs, rv)
+		}
+		if strings.HasPrefix(k.Key, "/registry/events/") {
+			events = append(events, v)
+		} else {
+			objects = append(objects, v)
+		}
+	}
+	return objects, events
+}
+
+// withoutManagedFields is an object's YAML without metadata.managedFields,
+// as kubectl get -o yaml prints objects: which manager set which fields,
+// rewritten by every write, would be most of each change.
+func withoutManagedFields(y string) string {
+	lines := strings.SplitAfter(y, "\n")
+	var sb strings.Builder
+	in := false
+	for _, l := range lines {
+		switch {
+		case l == "  managedFields:\n":
+			in = true
+			continue
+		case in && (strings.HasPrefix(l, "  - ") || strings.HasPrefix(l, "    ")):
+			continue
+		}
+		in = false
+		sb.WriteString(l)
+	}
+	return sb.String()
+}
+
+// etcdID is the anchor of the recording's i-th key's section.
+func etcdID(i int) string { return "etcd-" + strconv.Itoa(i+1) }
+
+// lineDiff is the change from a to b, unchanged lines farther than
+// diffContext from a change folded into gaps.
+func lineDiff(a, b []string) []diffLine {
+	var all []diffLine
+	i, j := 0, 0
+	for _, op := range linediff.Lines(a, b) {
+		for range op.N {
+			switch op.Op {
+			case diffmatchpatch.DiffEqual:
+				all = append(all, diffLine{Op: " ", Text: strings.TrimSuffix(b[j], "\n")})
+				i++
+				j++
+			case diffmatchpatch.DiffDelete:
+				all = append(all, diffLine{Op: "-", Text: strings.TrimSuffix(a[i], "\n")})
+				i++
+			case diffmatchpatch.DiffInsert:
+				all = append(all, diffLine{Op: "+", Text: strings.TrimSuffix(b[j], "\n")})
+				j++
+			}
+		}
+	}
+	near := make([]bool, len(all))
+	for k, l := range all {
+		if l.Op != " " {
+			for m := max(0, k-diffContext); m <= min(len(all)-1, k+diffContext); m++ {
+				near[m] = true
+			}
+		}
+	}
+	var out []diffLine
+	for k, l := range all {
+		switch {
+		case near[k]:
+			out = append(out, l)
+		case len(out) > 0 && out[len(out)-1].Op == "…":
+			out[len(out)-1].Gap++
+		default:
+			out = append(out, diffLine{Op: "…", Gap: 1})
+		}
 	}
 	return out
 }
