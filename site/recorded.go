@@ -238,8 +238,9 @@ type recordedView struct {
 	// run (runPhases), Params explain the watches' parameters.
 	StartupDiagram template.HTML
 	// StartupAt links the start-up phase of the page that lists it item
-	// by item (startupElsewhere), "" on that page.
-	StartupAt string
+	// by item (startupElsewhere), "" on that page; ValuesAt, likewise,
+	// the etcd values of that page when this one leaves them to it.
+	StartupAt, ValuesAt string
 	Phases    []phaseView
 	Params    []paramView
 	Keys      []keyRow
@@ -261,14 +262,25 @@ func (b *builder) recordedPage(scenario string) ([]byte, error) {
 	r := b.recorded(scenario)
 	p := RecordedPage(scenario)
 	v := recordedView{Tag: r.rec.Tag, Scenario: r.rec.Scenario, GoVersion: r.rec.GoVersion, Components: r.rec.Components, NotObserved: r.rec.NotObserved}
+	v.StartupAt = b.startupElsewhere(p, scenario)
+	// Another scenario's page lists its keys and leaves their values,
+	// revision by revision, to the deployment run's page, as it leaves
+	// the start-up: the values are the largest part of a run page.
+	brief := v.StartupAt != ""
 	for i, k := range r.rec.Keys {
 		row := keyRow{Key: k}
-		if len(k.Revisions) > 0 {
+		if len(k.Revisions) > 0 && !brief {
 			row.ID = etcdID(i)
 		}
 		v.Keys = append(v.Keys, row)
 	}
-	v.Objects, v.Events = b.etcdViews(p, r)
+	if brief {
+		if b.recorded(panelScenario).hasValues() {
+			v.ValuesAt = b.link(p, RecordedPage(panelScenario), "etcd-values")
+		}
+	} else {
+		v.Objects, v.Events = b.etcdViews(p, r)
+	}
 	for _, s := range record.Scenarios {
 		if s.Name == scenario {
 			v.Doc = s.Doc
@@ -295,7 +307,6 @@ func (b *builder) recordedPage(scenario string) ([]byte, error) {
 			startup = append(startup, obsItem{At: a.At, Audit: a})
 		}
 	}
-	v.StartupAt = b.startupElsewhere(p, scenario)
 	if v.StartupAt == "" {
 		if v.StartupDiagram, err = b.recordedDiagram(p, startup); err != nil {
 			return nil, err
@@ -586,7 +597,7 @@ func (b *builder) runPhases(p string, r *recordedRun, brief bool) []phaseView {
 		if c := r.rec.Coverage; c != nil && len(c.Phases) > 0 {
 			pv.From, pv.To = offset(ph.start), offset(ph.end)
 		}
-		pv.Items, pv.Watches = fold(items[i]), fold(watches[i])
+		pv.Items, pv.Watches = sameStep(fold(items[i])), fold(watches[i])
 		for _, vs := range [][]obsView{pv.Items, pv.Watches} {
 			for k := range vs {
 				if vs[k].More > 0 {
@@ -597,6 +608,26 @@ func (b *builder) runPhases(p string, r *recordedRun, brief bool) []phaseView {
 		out = append(out, pv)
 	}
 	return out
+}
+
+// sameStep drops the step link of an item whose step is the one before
+// it links: in a phase, a run of items of one step links it once, on its
+// first item (each link is written in both languages, and a run page
+// repeats a step for dozens of items).
+func sameStep(vs []obsView) []obsView {
+	var prev string
+	for k := range vs {
+		if vs[k].Step == nil {
+			prev = ""
+			continue
+		}
+		if vs[k].Step.Href == prev {
+			vs[k].Step = nil
+			continue
+		}
+		prev = vs[k].Step.Href
+	}
+	return vs
 }
 
 // scenario reports whether the item is one the scenario caused.
@@ -818,6 +849,19 @@ func withoutManagedFields(y string) string {
 		sb.WriteString(l)
 	}
 	return sb.String()
+}
+
+// hasValues reports whether r's recording holds etcd values.
+func (r *recordedRun) hasValues() bool {
+	if r == nil {
+		return false
+	}
+	for _, k := range r.rec.Keys {
+		if len(k.Revisions) > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // etcdID is the anchor of the recording's i-th key's section.
