@@ -241,9 +241,9 @@ type recordedView struct {
 	// by item (startupElsewhere), "" on that page; ValuesAt, likewise,
 	// the etcd values of that page when this one leaves them to it.
 	StartupAt, ValuesAt string
-	Phases    []phaseView
-	Params    []paramView
-	Keys      []keyRow
+	Phases              []phaseView
+	Params              []paramView
+	Keys                []keyRow
 	// Objects and Events are the keys' values, revision by revision
 	// (etcdViews); none for a recording made before kubewalk read them.
 	Objects, Events []etcdView
