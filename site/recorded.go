@@ -241,9 +241,12 @@ type recordedView struct {
 	// by item (startupElsewhere), "" on that page; ValuesAt, likewise,
 	// the etcd values of that page when this one leaves them to it.
 	StartupAt, ValuesAt string
-	Phases              []phaseView
-	Params              []paramView
-	Keys                []keyRow
+	// Told says what the fake runtime was told the scenario's
+	// containers do (record.FakeRuntime), a sentence each.
+	Told   []string
+	Phases []phaseView
+	Params []paramView
+	Keys   []keyRow
 	// Objects and Events are the keys' values, revision by revision
 	// (etcdViews); none for a recording made before kubewalk read them.
 	Objects, Events []etcdView
@@ -263,6 +266,7 @@ func (b *builder) recordedPage(scenario string) ([]byte, error) {
 	p := RecordedPage(scenario)
 	v := recordedView{Tag: r.rec.Tag, Scenario: r.rec.Scenario, GoVersion: r.rec.GoVersion, Components: r.rec.Components, NotObserved: r.rec.NotObserved}
 	v.StartupAt = b.startupElsewhere(p, scenario)
+	v.Told = b.told(r.rec.FakeRuntime)
 	// Another scenario's page lists its keys and leaves their values,
 	// revision by revision, to the deployment run's page, as it leaves
 	// the start-up: the values are the largest part of a run page.
@@ -849,6 +853,21 @@ func withoutManagedFields(y string) string {
 		sb.WriteString(l)
 	}
 	return sb.String()
+}
+
+// told words what the fake runtime was told, a sentence per rule.
+func (b *builder) told(f *record.FakeRuntime) []string {
+	if f == nil {
+		return nil
+	}
+	var out []string
+	for _, e := range f.Exits {
+		out = append(out, fmt.Sprintf(b.t("recorded.told.exit"), e.Image, e.Code, e.AfterMillis))
+	}
+	for _, img := range f.PullFails {
+		out = append(out, fmt.Sprintf(b.t("recorded.told.pullfails"), img))
+	}
+	return out
 }
 
 // hasValues reports whether r's recording holds etcd values.

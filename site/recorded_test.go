@@ -167,8 +167,16 @@ func TestRecordedScenarios(t *testing.T) {
 	scale := fixtureRecording()
 	scale.Scenario = "scale"
 	scale.Audit[2].Name = "only-in-scale"
+	scale.FakeRuntime = &record.FakeRuntime{Exits: []record.Exit{{Image: "busybox:1.36", Code: 1, AfterMillis: 1000}}, PullFails: []string{"nginx:<no-such-tag>"}}
 	out, _ := buildFixture(t, func(in *Input) { in.Recordings = []*record.Recording{fixtureRecording(), scale} })
 	files := readTree(t, out)
+	// What the fake runtime was told is said beside what is simulated,
+	// on the page of the run it was told in only.
+	for _, want := range []string{"was told that a container of busybox:1.36 exits with code 1, 1000 ms after it starts", "was told that nginx:&lt;no-such-tag&gt; does not exist"} {
+		if !strings.Contains(files["recorded-scale.html"], want) || strings.Contains(files["recorded.html"], want) {
+			t.Errorf("%q is not on the scale run's page alone", want)
+		}
+	}
 	if !strings.Contains(files["recorded.html"], `href="recorded-scale.html"`) || !strings.Contains(files["recorded-scale.html"], `href="recorded.html"`) {
 		t.Error("the two run pages do not link each other")
 	}
