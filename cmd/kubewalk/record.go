@@ -234,7 +234,20 @@ func writeRecordingText(g *globals, rec *record.Recording, at *explain.Attributi
 	}
 	fmt.Fprintln(w, "\netcd keys:")
 	for _, k := range rec.Keys {
-		fmt.Fprintf(w, "  %-70s %6d bytes  %s %s %s\n", k.Key, k.Size, k.Encoding, k.APIVersion, k.Kind)
+		revs := ""
+		switch n := len(k.Revisions); {
+		case n == 1:
+			revs = "  1 revision"
+		case n > 1:
+			revs = fmt.Sprintf("  %d revisions", n)
+		}
+		if k.Deleted {
+			revs += ", deleted"
+		}
+		fmt.Fprintf(w, "  %-70s %6d bytes  %s %s %s%s\n", k.Key, k.Size, k.Encoding, k.APIVersion, k.Kind, revs)
+	}
+	if len(rec.Keys) > 0 {
+		fmt.Fprintln(w, "  (their values, revision by revision, are in -o json and on the site's Recorded run page)")
 	}
 	for _, n := range rec.NotObserved {
 		fmt.Fprintf(w, "\nnot observed: %s\n", n)
