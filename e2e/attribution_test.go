@@ -22,11 +22,11 @@ const minAttributed = 0.99
 // one kept in the repository.
 func defaultRecording(t *testing.T) string {
 	t.Helper()
-	cached := filepath.Join(cacheDir(t), "recordings", source.DefaultTag, "deployment.json")
+	cached := filepath.Join(cacheDir(t), "record", "recordings", source.DefaultTag, "deployment.json")
 	if _, err := os.Stat(cached); err == nil {
 		return cached
 	}
-	return filepath.Join("..", "walkthroughs", "recordings", source.DefaultTag, "deployment.json")
+	return filepath.Join("..", "walkthroughs", "recordings", source.DefaultTag, "deployment.json.zst")
 }
 
 // TestE2EAttributionWholeRun explains a whole recorded run of the

@@ -733,6 +733,20 @@ func TestFindKeptCompressed(t *testing.T) {
 			}
 		})
 	}
+	// Load reads a kept file by its path, as explain --recording does.
+	f := filepath.Join(t.TempDir(), "deployment.json.zst")
+	if err := os.WriteFile(f, packed, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if rec, err := Load(f); err != nil || rec.GoVersion != "packed" {
+		t.Errorf("Load(%s) = %+v, %v", f, rec, err)
+	}
+	if err := os.WriteFile(f, packed[:len(packed)/2], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Load(f); err == nil || !strings.Contains(err.Error(), f) {
+		t.Errorf("Load of a damaged %s: %v, want an error naming it", f, err)
+	}
 	names, err := KeptNames(fstest.MapFS{"recordings/v1.37.2/job.json.zst": {Data: packed}, "recordings/v1.36.3/deployment.json": {Data: plain}})
 	if err != nil || !slices.Equal(names, [][2]string{{"v1.36.3", "deployment"}, {"v1.37.2", "job"}}) {
 		t.Errorf("KeptNames = %v, %v", names, err)

@@ -235,5 +235,14 @@ func Load(name string) (*Recording, error) {
 	if err != nil {
 		return nil, err
 	}
+	if bytes.HasPrefix(data, zstdMagic) {
+		if data, err = unzstd(name, data); err != nil {
+			return nil, err
+		}
+	}
 	return Parse(name, data)
 }
+
+// zstdMagic begins a zstd frame: a recording kept with the walkthroughs
+// (SaveKept) read by its path.
+var zstdMagic = []byte{0x28, 0xb5, 0x2f, 0xfd}

@@ -126,16 +126,22 @@ func readKept(builtin fs.FS, tag, scenario string) (string, []byte, error) {
 	if err != nil {
 		return name + ".zst", nil, err
 	}
+	data, err := unzstd(name+".zst", packed)
+	return name + ".zst", data, err
+}
+
+// unzstd decompresses a kept recording, name its file.
+func unzstd(name string, packed []byte) ([]byte, error) {
 	dec, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxMemory(maxKept))
 	if err != nil {
-		return name + ".zst", nil, err
+		return nil, err
 	}
 	defer dec.Close()
 	data, err := dec.DecodeAll(packed, nil)
 	if err != nil {
-		return name + ".zst", nil, fmt.Errorf("record: %s: %w", name+".zst", err)
+		return nil, fmt.Errorf("record: %s: %w", name, err)
 	}
-	return name + ".zst", data, nil
+	return data, nil
 }
 
 // maxKept bounds what a kept recording may decompress to.
