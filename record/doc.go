@@ -32,14 +32,21 @@
 //     apiVersion and kind of the runtime.Unknown) and their history: a
 //     watch from revision 1, each value decoded to JSON with the
 //     release's client-go scheme, as etcd-io/auger decodes them.
-//   - kubelet: a copy of the tree's cmd/kubemark, patched in three places
+//   - kubelet: a copy of the tree's cmd/kubemark, patched in five places
 //     that must each occur once (kubemarkPatches), so a release whose
 //     kubemark changed shape fails loudly. The kubelet code is the
 //     release's — pod workers, image manager, kuberuntime — over the fake
 //     CRI runtime the release ships (k8s.io/cri-client/pkg/fake, or
 //     pkg/kubelet/cri/remote/fake before it moved); kubemark's
 //     record.FakeRecorder, which drops every event, is replaced by the
-//     real recorder, and its server binds to loopback.
+//     real recorder, its server binds to loopback, and its root directory
+//     (made in /tmp whatever TMPDIR says) moves into the run's. The fake
+//     runtime runs no program and has every image: a scenario that needs
+//     a container to exit or a pull to fail (Scenario.FakeRuntime) tells
+//     it through the kubelet's environment (KUBEWALK_EXITS: image=code@delay;
+//     KUBEWALK_PULL_FAILS: images), and the recording keeps what it was
+//     told. The kubelet's handling of the exit or the failure is the
+//     release's.
 //
 // They are stamped as hack/lib/version.sh stamps a release (-X on
 // k8s.io/component-base/version and k8s.io/client-go/pkg/version), so

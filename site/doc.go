@@ -70,7 +70,8 @@
 // Which files get source pages: those a walkthrough cites (excerpts and
 // inline references) and those a handler, wiring, write or event points
 // into, but for a file whose page would pass a megabyte even as plain
-// text, which a site of one release links on GitHub (regenerated.go). Identifier links go to the target's source page when it has one and
+// text, or a generated one whose page would pass a quarter of that,
+// which a site of one release links on GitHub (regenerated.go). Identifier links go to the target's source page when it has one and
 // to GitHub at the tag otherwise — rendering every target would pull in
 // most of the tree for a few clicks. A link to GitHub in code is written
 // compact: the rest of its permalink after the release's base in data-g
