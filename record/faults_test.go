@@ -145,7 +145,7 @@ func TestScenarioAndTagNames(t *testing.T) {
 // TestKeptRecordingsAreTheirs: every recording kubewalk ships is of the
 // release and scenario its path says, so Find takes it.
 func TestKeptRecordingsAreTheirs(t *testing.T) {
-	kept, err := KeptNames(walkthroughs.Recordings)
+	kept, err := keptNames(walkthroughs.Recordings)
 	if err != nil || len(kept) == 0 {
 		t.Fatal(kept, err)
 	}
@@ -159,7 +159,7 @@ func TestKeptRecordingsAreTheirs(t *testing.T) {
 // FuzzParseRecording: Parse never panics, and what it accepts marshals and
 // parses back to the same recording.
 func FuzzParseRecording(f *testing.F) {
-	kept, _ := KeptNames(walkthroughs.Recordings)
+	kept, _ := keptNames(walkthroughs.Recordings)
 	for _, k := range kept {
 		_, data, err := readKept(walkthroughs.Recordings, k[0], k[1])
 		if err != nil {
@@ -747,8 +747,8 @@ func TestFindKeptCompressed(t *testing.T) {
 	if _, err := Load(f); err == nil || !strings.Contains(err.Error(), f) {
 		t.Errorf("Load of a damaged %s: %v, want an error naming it", f, err)
 	}
-	names, err := KeptNames(fstest.MapFS{"recordings/v1.37.2/job.json.zst": {Data: packed}, "recordings/v1.36.3/deployment.json": {Data: plain}})
+	names, err := keptNames(fstest.MapFS{"recordings/v1.37.2/job.json.zst": {Data: packed}, "recordings/v1.36.3/deployment.json": {Data: plain}})
 	if err != nil || !slices.Equal(names, [][2]string{{"v1.36.3", "deployment"}, {"v1.37.2", "job"}}) {
-		t.Errorf("KeptNames = %v, %v", names, err)
+		t.Errorf("keptNames = %v, %v", names, err)
 	}
 }

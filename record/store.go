@@ -24,21 +24,7 @@ func recordingPath(cacheDir, tag, scenario string) string {
 // Save writes rec into the cache, replacing an earlier recording of its
 // release and scenario in one rename, and returns the file's path.
 func Save(cacheDir string, rec *Recording) (string, error) {
-	if err := checkNames(rec.Tag, rec.Scenario); err != nil {
-		return "", err
-	}
-	data, err := rec.Marshal()
-	if err != nil {
-		return "", err
-	}
-	name := recordingPath(cacheDir, rec.Tag, rec.Scenario)
-	if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
-		return "", fmt.Errorf("record: %w", err)
-	}
-	if err := atomicfile.WriteFile(name, data, 0o644); err != nil {
-		return "", fmt.Errorf("record: %w", err)
-	}
-	return name, nil
+	return write(recordingPath(cacheDir, rec.Tag, rec.Scenario), rec, false)
 }
 
 // SaveKept writes rec as the walkthroughs keep their recordings:
@@ -46,6 +32,19 @@ func Save(cacheDir string, rec *Recording) (string, error) {
 // earlier one in one rename (a .json beside it, which Find would no longer
 // read, is removed). It returns the file's path.
 func SaveKept(dir string, rec *Recording) (string, error) {
+	name, err := write(filepath.Join(dir, rec.Tag, rec.Scenario+".json.zst"), rec, true)
+	if err != nil {
+		return "", err
+	}
+	if err := os.Remove(strings.TrimSuffix(name, ".zst")); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return "", fmt.Errorf("record: %w", err)
+	}
+	return name, nil
+}
+
+// write writes rec to name in one rename, zstd-compressed when pack, once
+// its release and scenario are names a file may have.
+func write(name string, rec *Recording, pack bool) (string, error) {
 	if err := checkNames(rec.Tag, rec.Scenario); err != nil {
 		return "", err
 	}
@@ -53,20 +52,18 @@ func SaveKept(dir string, rec *Recording) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	enc, err := zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.SpeedBestCompression), zstd.WithEncoderConcurrency(1))
-	if err != nil {
-		return "", err
+	if pack {
+		enc, err := zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.SpeedBestCompression), zstd.WithEncoderConcurrency(1))
+		if err != nil {
+			return "", err
+		}
+		data = enc.EncodeAll(data, nil)
+		enc.Close()
 	}
-	packed := enc.EncodeAll(data, nil)
-	enc.Close()
-	name := filepath.Join(dir, rec.Tag, rec.Scenario+".json.zst")
 	if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
 		return "", fmt.Errorf("record: %w", err)
 	}
-	if err := atomicfile.WriteFile(name, packed, 0o644); err != nil {
-		return "", fmt.Errorf("record: %w", err)
-	}
-	if err := os.Remove(strings.TrimSuffix(name, ".zst")); err != nil && !errors.Is(err, os.ErrNotExist) {
+	if err := atomicfile.WriteFile(name, data, 0o644); err != nil {
 		return "", fmt.Errorf("record: %w", err)
 	}
 	return name, nil
@@ -147,9 +144,9 @@ func unzstd(name string, packed []byte) ([]byte, error) {
 // maxKept bounds what a kept recording may decompress to.
 const maxKept = 64 << 20
 
-// KeptNames lists the release and scenario of every kept recording in
+// keptNames lists the release and scenario of every kept recording in
 // builtin, from their file names.
-func KeptNames(builtin fs.FS) ([][2]string, error) {
+func keptNames(builtin fs.FS) ([][2]string, error) {
 	var out [][2]string
 	for _, pat := range []string{"recordings/*/*.json", "recordings/*/*.json.zst"} {
 		files, err := fs.Glob(builtin, pat)

@@ -174,7 +174,6 @@ func covRuns(lc lineCounts) string {
 // file's counts are the default scenario's: a scenario's differences are
 // a fraction of its runs.
 func covDiff(base, lc lineCounts) string {
-	var sb strings.Builder
 	n := max(len(base), len(lc))
 	var toks []string
 	for i := 0; i < n; {
@@ -200,13 +199,7 @@ func covDiff(base, lc lineCounts) string {
 	if len(toks) > 0 && !strings.Contains(toks[len(toks)-1], ".") {
 		toks = toks[:len(toks)-1]
 	}
-	for k, t := range toks {
-		if k > 0 {
-			sb.WriteByte(' ')
-		}
-		sb.WriteString(t)
-	}
-	return sb.String()
+	return strings.Join(toks, " ")
 }
 
 // covHeadView is the source header's scenario choice: the scenarios
