@@ -137,13 +137,16 @@ type phaseCodeView struct {
 	// in the same phases, which lists the same code; Components is then
 	// empty.
 	Same *navView
+	// Own: the step has no request in the audit log, and the panel lists
+	// only the functions it cites, in the phases they ran in.
+	Own bool
 }
 
 // samePhases points sv's code that ran to the first earlier step with the
 // same phases (seen, by phases), rather than listing it again.
 func samePhases(sv *stepView, seen map[string]*stepView) {
 	pc := sv.PhaseCode
-	if pc == nil {
+	if pc == nil || pc.Own {
 		return
 	}
 	key := strings.Join(pc.Phases, "\x00")
@@ -209,9 +212,52 @@ func (b *builder) stepPhaseCode(p string, d *walkthrough.Doc, dc *docCode, step 
 		return slices.IndexFunc(cov.Phases, func(ph record.Phase) bool { return ph.Name == x }) -
 			slices.IndexFunc(cov.Phases, func(ph record.Phase) bool { return ph.Name == y })
 	})
-	v := &phaseCodeView{Phases: phases}
+	return b.phaseCode(p, dc, dc.funcs, phases, false)
+}
+
+// stepOwnCode returns the Observed panel of a step none of whose requests
+// reach the audit log — the API server's own start-up, its traffic to
+// etcd, an informer's machinery in a process: the functions s cites that
+// ran, in the phases they ran in. nil when none ran or there is no
+// coverage.
+func (b *builder) stepOwnCode(p string, dc *docCode, s walkthrough.Step) *phaseCodeView {
+	c := b.coverage()
+	if c == nil || dc == nil || c.names[0] != panelScenario {
+		return nil
+	}
+	funcs := stepFuncs(s, nil, map[string]bool{})
+	ran := map[string]bool{}
+	for _, fn := range coverage.Functions(funcs, c.idx[:1], coverage.Filter{}) {
+		for _, r := range fn.Runs {
+			if r.Count > 0 {
+				ran[r.Phase] = true
+			}
+		}
+	}
+	var phases []string
+	for _, ph := range c.recs[0].Coverage.Phases {
+		if ran[ph.Name] {
+			phases = append(phases, ph.Name)
+		}
+	}
+	if len(phases) == 0 {
+		return nil
+	}
+	return b.phaseCode(p, dc, funcs, phases, true)
+}
+
+// phaseCode lists, per component, the functions among funcs that ran in
+// phases (ordered as the recording's), in the order of the chain. own
+// says the functions are the step's own (stepOwnCode).
+func (b *builder) phaseCode(p string, dc *docCode, funcs []fact.Symbol, phases []string, own bool) *phaseCodeView {
+	c := b.coverage()
+	inPhase := map[string]bool{}
+	for _, ph := range phases {
+		inPhase[ph] = true
+	}
+	v := &phaseCodeView{Phases: phases, Own: own}
 	at := map[string]int{} // component → index in v.Components
-	for _, fn := range coverage.Functions(dc.funcs, c.idx[:1], coverage.Filter{}) {
+	for _, fn := range coverage.Functions(funcs, c.idx[:1], coverage.Filter{}) {
 		n := map[string]int64{}
 		var progs []string
 		for _, r := range fn.Runs {
@@ -270,21 +316,28 @@ func (b *builder) docRuns(p string, dc *docCode) []navView {
 func docFuncs(d *walkthrough.Doc) []fact.Symbol {
 	var out []fact.Symbol
 	seen := map[string]bool{}
+	for _, s := range d.Steps {
+		out = stepFuncs(s, out, seen)
+	}
+	return out
+}
+
+// stepFuncs appends to out the functions and methods step s cites, by
+// excerpt or reference, that are not in seen yet.
+func stepFuncs(s walkthrough.Step, out []fact.Symbol, seen map[string]bool) []fact.Symbol {
 	add := func(s fact.Symbol) {
 		if (s.Kind == "func" || s.Kind == "method") && !s.Body.IsZero() && !seen[s.Name] {
 			seen[s.Name] = true
 			out = append(out, s)
 		}
 	}
-	for _, s := range d.Steps {
-		for _, seg := range s.Segments {
-			if seg.Excerpt != nil {
-				add(seg.Excerpt.Resolved.Symbol)
-			}
+	for _, seg := range s.Segments {
+		if seg.Excerpt != nil {
+			add(seg.Excerpt.Resolved.Symbol)
 		}
-		for _, r := range s.Refs {
-			add(r.Resolved.Symbol)
-		}
+	}
+	for _, r := range s.Refs {
+		add(r.Resolved.Symbol)
 	}
 	return out
 }

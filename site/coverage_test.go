@@ -533,3 +533,67 @@ func TestCovDiff(t *testing.T) {
 		}
 	}
 }
+
+// TestStepOwnCode: a step with no recorded request of its own has an
+// Observed panel of the functions it cites that ran, in the phases they
+// ran in, saying why it lists only those; a step none of whose cited
+// functions ran has no panel.
+func TestStepOwnCode(t *testing.T) {
+	const dc, sync = "pkg/controller/deployment/deployment_controller.go", "pkg/controller/deployment/sync.go"
+	rec := fixtureRecording()
+	rec.Coverage = &record.Coverage{
+		Mode:     "atomic",
+		Phases:   fixtureCoverage("deployment").Phases,
+		Programs: []record.CoverProgram{{Name: "kube-controller-manager", Files: []int{0, 1}}},
+		Files: []record.CoverFile{
+			{Path: dc, Blocks: []int{17, 5, 3, 9, 0, 1, 5, 0, 1}},
+			{Path: sync, Blocks: []int{7, 1, 2, 14, 2, 3}},
+		},
+		// rolloutRolling's entry (block 3) ran twice in start-up and once
+		// while the ReplicaSet was made; NewDeploymentController (block 0)
+		// never.
+		Hits: []record.Hits{
+			{Phase: "startup", Program: "kube-controller-manager", Counts: []int64{3, 2}},
+			{Phase: "apply/replicaset", Program: "kube-controller-manager", Counts: []int64{3, 1}},
+		},
+	}
+	const pkg = "k8s.io/kubernetes/pkg/controller/deployment"
+	out, _ := buildFixture(t, func(in *Input) {
+		in.Recordings = []*record.Recording{rec}
+		for _, d := range in.Docs {
+			if d.ID != "deployment" {
+				continue
+			}
+			for _, name := range []string{"DeploymentController.rolloutRolling", "NewDeploymentController"} {
+				i := slices.IndexFunc(in.Symbols, func(s fact.Symbol) bool { return s.Name == pkg+"."+name })
+				s := in.Symbols[i]
+				d.Steps = append(d.Steps, walkthrough.Step{ID: "own-" + name, Title: "Own " + name, Line: 1,
+					Refs: []walkthrough.Ref{{Text: s.Name, Line: 1, Ref: fact.Ref{Alternates: []string{s.Name}}, Resolved: fact.Resolved{Symbol: s}}}})
+			}
+		}
+	})
+	page := readTree(t, out)["walkthroughs/deployment.html"]
+	_, step, ok := strings.Cut(page, `id="own-DeploymentController.rolloutRolling"`)
+	if !ok {
+		t.Fatal("no step own-DeploymentController.rolloutRolling")
+	}
+	step, other, _ := strings.Cut(step, `id="own-NewDeploymentController"`)
+	_, panel, ok := strings.Cut(step, `Code that ran in this phase <span class="meta">(startup, apply/replicaset)</span>`)
+	if !ok {
+		t.Fatalf("the step has no panel of its code that ran in startup and apply/replicaset:\n%s", step)
+	}
+	panel, _, _ = strings.Cut(panel, `</details>`)
+	if !strings.Contains(panel, "No request of the recorded run is shown under this step.") {
+		t.Errorf("the panel does not say why it lists the step's own code:\n%s", panel)
+	}
+	var got []string
+	for _, m := range regexp.MustCompile(`<code>([^<]*)</code></a> <span class="meta">×(\d+)</span>`).FindAllStringSubmatch(panel, -1) {
+		got = append(got, m[1]+" "+m[2])
+	}
+	if want := []string{"deployment.DeploymentController.rolloutRolling 3"}; !slices.Equal(got, want) {
+		t.Errorf("the panel lists %q, want %q", got, want)
+	}
+	if other, _, _ = strings.Cut(other, `</section>`); strings.Contains(other, "covran") {
+		t.Errorf("a step whose cited code did not run has a panel:\n%s", other)
+	}
+}

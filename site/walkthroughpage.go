@@ -110,6 +110,9 @@ func (b *builder) walkthroughPage(i int) ([]byte, error) {
 		sv.Observed = b.stepObserved(p, d.ID, s.ID)
 		sv.CovRefs = b.stepCovRefs(p, s)
 		sv.PhaseCode = b.stepPhaseCode(p, d, code, s.ID)
+		if sv.Observed == nil {
+			sv.PhaseCode = b.stepOwnCode(p, code, s)
+		}
 		samePhases(&sv, phaseSteps)
 		if j > 0 {
 			sv.PrevHref, sv.PrevTitle = "#"+d.Steps[j-1].ID, d.Steps[j-1].Title
