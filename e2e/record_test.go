@@ -4,6 +4,7 @@ package e2e
 
 import (
 	"bytes"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -431,6 +432,7 @@ func TestE2ERecordScenarios(t *testing.T) {
 				checkEventCode(t, r, "BackOff", "Pod", "k8s.io/kubernetes/pkg/kubelet/")
 				checkEventCode(t, r, "Failed", "Pod", "k8s.io/kubernetes/pkg/kubelet/")
 				checkPullErrors(t, r)
+				checkSecretRedacted(t, out, r)
 			}
 			checkAttribution(t, source.DefaultTag, r)
 		})
@@ -560,6 +562,33 @@ func checkPullErrors(t *testing.T, r recorded) {
 	for _, w := range []string{"ErrImagePull", "ImagePullBackOff", `Failed to pull image "nginx:no-such-tag"`} {
 		if !seen[w] {
 			t.Errorf("no Failed event saying %s", w)
+		}
+	}
+}
+
+// checkSecretRedacted checks that the imagepull scenario's pull secret
+// is in etcd as a Secret whose value the recording redacted, and that its
+// credential appears nowhere in the recording (out, its JSON): not as
+// applied, decoded, nor base64-encoded again as etcd and the audit log
+// would hold it.
+func checkSecretRedacted(t *testing.T, out string, r recorded) {
+	t.Helper()
+	plain, err := base64.StdEncoding.DecodeString(record.PullSecretValue)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, v := range []string{record.PullSecretValue, string(plain), base64.StdEncoding.EncodeToString([]byte(record.PullSecretValue))} {
+		if strings.Contains(out, v) {
+			t.Errorf("the recording holds the pull secret's credential %q", v)
+		}
+	}
+	k := etcdKey(t, r.Recording, "/registry/secrets/default/regcred")
+	if len(k.Revisions) == 0 {
+		t.Fatal("no revision of the pull secret's etcd key")
+	}
+	for _, rev := range k.Revisions {
+		if !strings.Contains(rev.YAML, ".dockerconfigjson: "+record.Redacted) {
+			t.Errorf("revision %d of the pull secret does not show its value redacted:\n%s", rev.Revision, rev.YAML)
 		}
 	}
 }

@@ -147,6 +147,31 @@ spec:
         - containerPort: 80
 `
 
+// pullSecret is the registry credential the imagepull scenario's pods
+// name in imagePullSecrets: a Secret of type kubernetes.io/dockerconfigjson
+// for a registry that cannot exist (".invalid"). Its value is what the
+// recording must never hold (PullSecretValue).
+const pullSecret = `apiVersion: v1
+kind: Secret
+metadata:
+  name: regcred
+type: kubernetes.io/dockerconfigjson
+stringData:
+  .dockerconfigjson: '{"auths":{"registry.invalid":{"auth":"` + PullSecretValue + `"}}}'
+---
+`
+
+// PullSecretValue is the credential in the imagepull scenario's Secret,
+// "kubewalk:not-a-password" in base64: a test looks for it, and for its
+// encodings, in the recording.
+const PullSecretValue = "a3ViZXdhbGs6bm90LWEtcGFzc3dvcmQ="
+
+// withPullSecret is manifest, a Deployment, with its pods naming the
+// pull secret.
+func withPullSecret(manifest string) string {
+	return strings.Replace(manifest, "      containers:\n", "      imagePullSecrets:\n      - name: regcred\n      containers:\n", 1)
+}
+
 // nginxKeys are the etcd keys of the Deployment's objects and events.
 var nginxKeys = []string{
 	"/registry/deployments/default/",
@@ -338,13 +363,13 @@ var Scenarios = []Scenario{
 	},
 	{
 		Name:     "imagepull",
-		Doc:      "an nginx Deployment whose image tag does not exist: the kubelet's Failed, ErrImagePull and BackOff, until the manifest is applied again with nginx:1.14.2",
-		Manifest: strings.Replace(nginxDeployment, "nginx:1.14.2", "nginx:no-such-tag", 1),
+		Doc:      "an nginx Deployment, with a pull secret, whose image tag does not exist: the kubelet's Failed, ErrImagePull and BackOff, until the manifest is applied again with nginx:1.14.2",
+		Manifest: pullSecret + withPullSecret(strings.Replace(nginxDeployment, "nginx:1.14.2", "nginx:no-such-tag", 1)),
 		Steps: []Step{
-			{Name: "fix", Manifest: nginxDeployment, Replicas: 3, Image: "nginx:1.14.2"},
+			{Name: "fix", Manifest: withPullSecret(nginxDeployment), Replicas: 3, Image: "nginx:1.14.2"},
 		},
 		Namespace: "default", Selector: "app=nginx", Replicas: 3, Image: "nginx:no-such-tag",
-		Keys:        nginxKeys,
+		Keys:        append(slices.Clip(nginxKeys), "/registry/secrets/default/regcred"),
 		Until:       UntilPullBackOff,
 		FakeRuntime: &FakeRuntime{PullFails: []string{"nginx:no-such-tag"}},
 	},
