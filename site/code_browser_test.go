@@ -3,6 +3,7 @@ package site
 import (
 	"net/http"
 	"net/http/httptest"
+	"path"
 	"strconv"
 	"strings"
 	"testing"
@@ -232,5 +233,49 @@ func TestBrowserGitHubLinks(t *testing.T) {
 		if !strings.HasPrefix(got.Href, base+tc.first) || got.Property != got.Href || !got.Focused {
 			t.Errorf("%s: the first GitHub link goes to %q (property %q, focused %v), want %s…", tc.page, got.Href, got.Property, got.Focused, base+tc.first)
 		}
+	}
+}
+
+// TestBrowserPackageUse clicks a package's name before a selector on a
+// source page, which has no href when its import is on the same page: the
+// click goes to that import's line, and marks it.
+func TestBrowserPackageUse(t *testing.T) {
+	if testing.Short() {
+		t.Skip("browser test skipped in -short mode")
+	}
+	out, _ := buildFixture(t, nil)
+	srv := httptest.NewServer(http.FileServer(http.Dir(out)))
+	defer srv.Close()
+	ctx := browser(t, 1100, 800)
+	type got struct {
+		Name, Hash, Line string
+		HL               int
+	}
+	if err := chromedp.Do(ctx, chromedp.Navigate(srv.URL+"/src/pkg/controller/deployment/sync.go.html"), chromedp.WaitReady(chromedp.CSS("pre.src"))); err != nil {
+		t.Fatal(err)
+	}
+	g, err := chromedp.Run(ctx, chromedp.Evaluate[got](`new Promise(done => {
+			const s = document.querySelector("pre.src s");
+			if (!s) return done({});
+			s.click();
+			requestAnimationFrame(() => requestAnimationFrame(() => {
+				const l = document.querySelector(location.hash);
+				done({Name: s.textContent, Hash: location.hash, Line: l ? l.textContent : "", HL: document.querySelectorAll("pre.src > .hl").length});
+			}));
+		})`, chromedp.EvalAwaitPromise))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g.Name == "" {
+		t.Fatal("the page has no package name written without a link")
+	}
+	if !strings.HasPrefix(g.Hash, "#L") || !strings.Contains(g.Line, `"`) || g.HL != 1 {
+		t.Errorf("a click on %q went to %s (%q), %d lines marked; want its import's line, marked", g.Name, g.Hash, g.Line, g.HL)
+	}
+	// The import names the package by its path's last element, or by the
+	// name before it.
+	imp := strings.Fields(strings.TrimPrefix(strings.TrimSpace(g.Line), "import "))
+	if len(imp) == 0 || imp[0] != g.Name && path.Base(strings.Trim(imp[len(imp)-1], `"`)) != g.Name {
+		t.Errorf("the line %q is not %s's import", g.Line, g.Name)
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -72,23 +73,34 @@ func (tr fixtureTree) decl(t testing.TB, path, start string) fact.Location {
 const fixtureTag = "v1.31.0"
 
 // synthIdents makes an identifier table for src the way the analyzer
-// would: every identifier naming one of syms links to its declaration.
-func synthIdents(src []byte, syms map[string]fact.Symbol) []fact.Ident {
+// would: every identifier naming one of syms links to its declaration,
+// and a package's name before a selector to its import (path's last
+// element) in path.
+func synthIdents(path string, src []byte, syms map[string]fact.Symbol) []fact.Ident {
 	fset := token.NewFileSet()
 	f := fset.AddFile("x.go", -1, len(src))
 	var s scanner.Scanner
 	s.Init(f, src, nil, 0)
 	var ids []fact.Ident
+	imports := map[string]int{} // package name → its import's line
+	prev := token.ILLEGAL
 	for {
 		pos, tok, lit := s.Scan()
 		if tok == token.EOF {
 			break
 		}
+		if tok == token.STRING && prev == token.IMPORT {
+			p, _ := strconv.Unquote(lit)
+			imports[p[strings.LastIndex(p, "/")+1:]] = f.Line(pos)
+		}
+		prev = tok
 		if tok != token.IDENT {
 			continue
 		}
 		id := fact.Ident{Off: f.Offset(pos), Len: len(lit), Kind: "var"}
-		if sym, ok := syms[lit]; ok {
+		if line, ok := imports[lit]; ok && id.Off+len(lit) < len(src) && src[id.Off+len(lit)] == '.' {
+			id.Kind, id.Target = "pkg", fact.Location{Path: path, StartLine: line, EndLine: line}
+		} else if sym, ok := syms[lit]; ok {
 			id.Kind = sym.Kind
 			id.Target = fact.Location{Path: sym.Decl.Path, StartLine: sym.Decl.StartLine, EndLine: sym.Decl.StartLine}
 			id.Def = f.Line(pos) == sym.Decl.StartLine
@@ -157,7 +169,7 @@ func fixtureOf(t testing.TB, tr fixtureTree) (Input, Options) {
 	// "outside the roots" and render with lexical highlighting.
 	var xrefs []fact.FileXref
 	for _, p := range []string{dcPath, syncPath} {
-		xrefs = append(xrefs, fact.FileXref{Path: p, Idents: synthIdents(tr[p], byShort)})
+		xrefs = append(xrefs, fact.FileXref{Path: p, Idents: synthIdents(p, tr[p], byShort)})
 	}
 	facts := &fact.Facts{
 		Schema: fact.SchemaVersion, Tag: fixtureTag, Roots: []string{pkg},

@@ -211,7 +211,7 @@ func treeXrefs(tree fixtureTree, syms []fact.Symbol) []fact.FileXref {
 	var xrefs []fact.FileXref
 	for _, p := range slices.Sorted(maps.Keys(tree)) {
 		if strings.HasSuffix(p, ".go") {
-			xrefs = append(xrefs, fact.FileXref{Path: p, Idents: synthIdents(tree[p], byShort)})
+			xrefs = append(xrefs, fact.FileXref{Path: p, Idents: synthIdents(p, tree[p], byShort)})
 		}
 	}
 	return xrefs

@@ -14,6 +14,24 @@
   var ls = document.querySelectorAll("a[data-g]");
   for (var i = 0; i < ls.length; i++) ls[i].setAttribute("href", gh + ls[i].getAttribute("data-g"));
 })();
+// kubewalk: a package's name before a selector, in code, is written as
+// <s> when its link would go to the package's import on the same page
+// (internal/render/codehtml: importLines); the import's path carries the
+// name (data-p). A click on the name goes to the line of the import the
+// page shows (a multi-release page may hold one per release).
+document.addEventListener("click", function (e) {
+  "use strict";
+  var s = e.target.closest && e.target.closest("pre s");
+  if (!s || e.button !== 0) return;
+  var ps = document.querySelectorAll("[data-p]");
+  for (var i = 0; i < ps.length; i++) {
+    var u = ps[i].getAttribute("data-p") === s.textContent && ps[i].closest("[id]");
+    if (u && u.offsetParent !== null) {
+      location.hash = u.id;
+      return;
+    }
+  }
+});
 // kubewalk: highlight the lines named by the URL fragment (#L12 or
 // #L12-L30) on source pages, on load and whenever the fragment changes, and
 // scroll the first of them into view; keep the reader's step when switching

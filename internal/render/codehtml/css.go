@@ -45,7 +45,9 @@ const css = `.code a{color:inherit;text-decoration:none}
 .code var,.code .o,.code .b{color:#0550ae}
 .code .t{color:#953800}
 .code .f,.code .m{color:#8250df}
-.code .p,.code .a{color:#116329}
+.code .p,.code .a,.code s{color:#116329}
+.code s{text-decoration:none;cursor:pointer}
+.code s:hover{text-decoration:underline}
 .code dfn,.code .xh,.code .xs{font-weight:600}
 .code .xe{font-style:italic}
 .code .xp{color:#6e7781}
@@ -58,7 +60,7 @@ const css = `.code a{color:inherit;text-decoration:none}
 .code var,.code .o,.code .b{color:#79c0ff}
 .code .t{color:#ffa657}
 .code .f,.code .m{color:#d2a8ff}
-.code .p,.code .a{color:#7ee787}
+.code .p,.code .a,.code s{color:#7ee787}
 .code .xp{color:#8b949e}
 .code .xd{color:#ffa198;background:#490202}
 .code .xi{color:#56d364;background:#0f5323}

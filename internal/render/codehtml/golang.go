@@ -52,9 +52,10 @@ const (
 	clsKeyword = "k"
 	clsString  = "s"
 	clsComment = "c"
-	clsNumber  = "i" // not "n": the site's line-number anchors are a.n
-	clsBuiltin = "b" // a predeclared identifier: int, nil, len, error …
-	clsDef     = "d" // a variable's, field's or label's definition
+	clsNumber  = "i"  // not "n": the site's line-number anchors are a.n
+	clsBuiltin = "b"  // a predeclared identifier: int, nil, len, error …
+	clsDef     = "d"  // a variable's, field's or label's definition
+	clsPkgUse  = "ps" // a package's use linked to its import on the page (importLines)
 )
 
 // identClass maps an fact.Ident Kind to the class of a use and of a
@@ -118,6 +119,7 @@ func Go(src []byte, idents []fact.Ident, opts Options) []Line {
 	s.Init(file, src, nil, scanner.ScanComments)
 
 	links := linker{link: opts.Link, github: opts.GitHub}
+	imports := localImports(src, idents, &links, opts)
 
 	last, next := 0, 0 // last: end of the previous token written; next: into idents
 	prev := token.ILLEGAL
@@ -152,7 +154,14 @@ func Go(src []byte, idents []fact.Ident, opts Options) []Line {
 					class = c[0]
 				}
 				if !id.Def && !opts.DeclsOnly {
-					if h := links.use(id, file.Line(pos)); h.Value != "" {
+					h := links.use(id, file.Line(pos))
+					if imports.local(id, h) {
+						w.gap(src[last:off], clsPkgUse)
+						w.write(clsPkgUse, src[off:end])
+						last, prev = end, tok
+						continue
+					}
+					if h.Value != "" {
 						w.gap(src[last:off], "")
 						w.link(class, h, src[off:end])
 						last, prev = end, tok
@@ -168,6 +177,12 @@ func Go(src []byte, idents []fact.Ident, opts Options) []Line {
 		}
 		if end > len(src) {
 			end = len(src)
+		}
+		if name := imports.at(tok, file.Line(pos)); name != "" {
+			w.gap(src[last:off], "")
+			w.writeMarked(class, "data-p", name, src[off:end])
+			last, prev = end, tok
+			continue
 		}
 		w.gap(src[last:off], class)
 		w.write(class, src[off:end])
@@ -265,6 +280,56 @@ func (l *linker) use(id *fact.Ident, line int) Href {
 		return Href{}
 	}
 	return h
+}
+
+// importLines are the imports of a file whose package a use names with a
+// link to the import's line on the same page: by line, the package's
+// name. Such a use is written in the compact form <s>name</s> (clsPkgUse,
+// no href), and its import's path string carries data-p=name, which the
+// page's script finds when the name is clicked. Package names before a
+// selector are a tenth of a source page's links, nearly all to one of a
+// few import lines, so each link's markup saved counts; the link is a
+// script's, like data-g's.
+type importLines struct {
+	names  map[int]string
+	marked map[int]bool
+}
+
+// localImports returns the importLines of a file: the target lines of the
+// package uses whose link stays on the page ("#L…").
+func localImports(src []byte, idents []fact.Ident, links *linker, opts Options) importLines {
+	m := importLines{names: map[int]string{}, marked: map[int]bool{}}
+	if opts.DeclsOnly {
+		return m
+	}
+	for i := range idents {
+		id := &idents[i]
+		if id.Kind != "pkg" || id.Def || id.Target.IsZero() || id.Off < 0 || id.Off+id.Len > len(src) {
+			continue
+		}
+		name := string(src[id.Off : id.Off+id.Len])
+		if h := links.href(id.Target); token.IsIdentifier(name) && !h.GitHub && strings.HasPrefix(h.Value, "#L") {
+			m.names[id.Target.StartLine] = name
+		}
+	}
+	return m
+}
+
+// local reports whether use id, whose link is h, is written in the compact
+// form: a package's use linked to its import on this page.
+func (m importLines) local(id *fact.Ident, h Href) bool {
+	return id.Kind == "pkg" && !h.GitHub && strings.HasPrefix(h.Value, "#L") && m.names[id.Target.StartLine] != ""
+}
+
+// at returns the package name to mark on a string token at line, once:
+// an import's path. "" for any other token.
+func (m importLines) at(tok token.Token, line int) string {
+	name := m.names[line]
+	if tok != token.STRING || name == "" || m.marked[line] {
+		return ""
+	}
+	m.marked[line] = true
+	return name
 }
 
 // nearLines is how far above its use a declaration on the same page may

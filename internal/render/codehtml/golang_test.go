@@ -2,6 +2,7 @@ package codehtml
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -260,5 +261,41 @@ func TestGoLinksOutOfSite(t *testing.T) {
 	want := `<b>var</b> a = <a href=in.go.html#L1>b</a>.F + <a class=p href=https://github.com/o/r/blob/v1/out.go#L1>c</a>.<a class=f href=https://github.com/o/r/blob/v1/out.go#L1>G</a>(d)`
 	if got != want {
 		t.Errorf("got  %s\nwant %s", got, want)
+	}
+}
+
+// TestGoPackageUseCompact: a package name whose link stays on the page,
+// to its import's line, is written as <s> with no href, and that import's
+// path carries its name (data-p) for the page's script; a package whose
+// import is on another page keeps its link; an ident table whose text is
+// not an identifier marks nothing.
+func TestGoPackageUseCompact(t *testing.T) {
+	src := "package p\n\nimport (\n\tapps \"k8s.io/api/apps/v1\"\n\t\"fmt\"\n)\n\nvar a = apps.X + fmt.Y + apps.Z\n"
+	use := func(name string, n int, target fact.Location) fact.Ident {
+		off := 0
+		for range n {
+			off += strings.Index(src[off+1:], name+".") + 1
+		}
+		return fact.Ident{Off: off, Len: len(name), Kind: "pkg", Target: target}
+	}
+	appsLine, fmtLine := fact.Location{Path: "p.go", StartLine: 4}, fact.Location{Path: "other.go", StartLine: 5}
+	idents := []fact.Ident{use("apps", 1, appsLine), use("fmt", 1, fmtLine), use("apps", 2, appsLine)}
+	link := func(l fact.Location) string {
+		if l.Path == "p.go" {
+			return "#L" + strconv.Itoa(l.StartLine)
+		}
+		return "other.go.html#L5"
+	}
+	lines := lineStrings(Go([]byte(src), idents, Options{Link: link}))
+	if want := "\tapps <kbd data-p=apps>\"k8s.io/api/apps/v1\"</kbd>"; lines[3] != want {
+		t.Errorf("import line:\n got %s\nwant %s", lines[3], want)
+	}
+	if want := "<b>var</b> a = <s>apps</s>.X + <a class=p href=other.go.html#L5>fmt</a>.Y + <s>apps</s>.Z"; lines[7] != want {
+		t.Errorf("uses:\n got %s\nwant %s", lines[7], want)
+	}
+	// A stale table: the ident's text is not an identifier.
+	bad := []fact.Ident{{Off: strings.Index(src, "apps."), Len: 5, Kind: "pkg", Target: appsLine}}
+	if got := strings.Join(lineStrings(Go([]byte(src), bad, Options{Link: link})), "\n"); strings.Contains(got, "data-p") || strings.Contains(got, "<s>") {
+		t.Errorf("a stale ident was marked:\n%s", got)
 	}
 }

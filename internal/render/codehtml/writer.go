@@ -56,6 +56,8 @@ func element(class string) (tag, attr string) {
 		return "dfn", ""
 	case "td", "fd", "md", "od", "pd":
 		return "dfn", class[:1]
+	case clsPkgUse:
+		return "s", ""
 	}
 	return "span", class
 }
@@ -78,6 +80,12 @@ func (w *lineWriter) openSpan(class string) {
 	if class == "" {
 		return
 	}
+	w.openTag(class, "", "")
+}
+
+// openTag opens class's element, with attribute attr=value when attr is
+// not "" (value attribute-escaped), and makes it the open one.
+func (w *lineWriter) openTag(class, attr, value string) {
 	t, c := element(class)
 	w.buf = append(w.buf, '<')
 	w.buf = append(w.buf, t...)
@@ -85,8 +93,23 @@ func (w *lineWriter) openSpan(class string) {
 		w.buf = append(w.buf, " class="...)
 		w.buf = append(w.buf, c...)
 	}
+	if attr != "" {
+		w.buf = append(w.buf, ' ')
+		w.buf = append(w.buf, attr...)
+		w.buf = append(w.buf, '=')
+		w.buf = appendValue(w.buf, value)
+	}
 	w.buf = append(w.buf, '>')
 	w.cur = class
+}
+
+// writeMarked writes token s, which holds no newline, in an element of
+// its own of class, carrying attr=value (value a Go identifier's text).
+func (w *lineWriter) writeMarked(class, attr, value string, s []byte) {
+	w.closeSpan()
+	w.openTag(class, attr, value)
+	w.buf = appendEscaped(w.buf, s)
+	w.closeSpan()
 }
 
 // newline ends the current line.
