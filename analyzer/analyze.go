@@ -111,6 +111,9 @@ var DefaultRoots = []string{
 	"./pkg/registry/flowcontrol/rest",
 	"k8s.io/apiserver/pkg/util/flowcontrol",
 	"k8s.io/kube-aggregator/pkg/controllers/autoregister",
+	// The aggregator's availability controllers watch APIServices,
+	// Services and Endpoints from the API server's start on.
+	"k8s.io/kube-aggregator/pkg/controllers/status/...",
 	"./pkg/registry/scheduling/rest",
 	"./plugin/pkg/admission/...",
 	"k8s.io/apiserver/pkg/admission/plugin/...",

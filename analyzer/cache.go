@@ -26,7 +26,7 @@ import (
 // Version is the analyzer's own version: bump it when the loader, the
 // symbol index, the cross-references or a pass change what they produce
 // without a schema change, so old caches are not reused.
-const Version = "13"
+const Version = "14"
 
 // cacheMagic starts every cache file; the digit is the encoding's version.
 // It is part of the cache key, so a file of another encoding is never

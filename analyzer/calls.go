@@ -404,7 +404,8 @@ func (x *implIndex) resolve(fn *types.Func, recv types.Type) []string {
 		impls = x.implementersOf(iface, fn)
 		x.implementers[rs] = impls
 	}
-	var out []string
+	var out, beside []string
+	home := namedOf(recv).Obj().Pkg()
 	for _, t := range impls {
 		obj, _, _ := types.LookupFieldOrMethod(t, false, fn.Pkg(), fn.Name())
 		m, ok := obj.(*types.Func)
@@ -413,10 +414,22 @@ func (x *implIndex) resolve(fn *types.Func, recv types.Type) []string {
 		}
 		if s := ix.funcRef(m, t).Symbol; s != "" {
 			out = append(out, s)
+			if m.Pkg() == home {
+				beside = append(beside, s)
+			}
 		}
 	}
 	sort.Strings(out)
 	out = dedupSorted(out)
+	if len(out) > maxImpls {
+		// So many types implement it (an interface of one common method,
+		// such as lease.Controller's Run(ctx)) that the edges would say
+		// little: keep only the implementations declared beside the
+		// interface, the ones its package's constructors return
+		// (lease.NewController's *controller), if they are few.
+		sort.Strings(beside)
+		out = dedupSorted(beside)
+	}
 	if len(out) > maxImpls {
 		out = nil
 	}

@@ -24,6 +24,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -411,5 +412,21 @@ func TestHandlersSkipInformerMachinery(t *testing.T) {
 	}
 	if len(got.Handlers) != len(want.Handlers) {
 		t.Errorf("%d registrations with tools/cache among the roots, want the %d of ./pkg/... alone", len(got.Handlers), len(want.Handlers))
+	}
+}
+
+// TestInterfaceCallBesideItsDeclaration: a call of an interface method
+// that more than maxImpls types implement resolves to the implementations
+// declared in the interface's package alone.
+func TestInterfaceCallBesideItsDeclaration(t *testing.T) {
+	facts, _ := kubelikeFacts(t)
+	var to []string
+	for _, c := range facts.Calls {
+		if c.From == "k8s.io/kubernetes/pkg/kubelet/nodelease.start" {
+			to = append(to, c.Kind+" "+c.To)
+		}
+	}
+	if want := []string{"interface k8s.io/kubernetes/pkg/kubelet/nodelease.controller.Run"}; !slices.Equal(to, want) {
+		t.Errorf("start calls %q, want %q", to, want)
 	}
 }
