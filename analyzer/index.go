@@ -129,6 +129,9 @@ func withIndex(discover func(ix *index, run *PassRun) (*fact.Facts, error)) func
 
 func isTestFile(name string) bool { return strings.HasSuffix(name, "_test.go") }
 
+// buildIndex makes the symbol index of prog: every table the passes read
+// is filled here, in one walk over the packages' syntax, so each package
+// is visited once; the function is long because it lists the tables.
 func buildIndex(prog *Program) *index {
 	ix := &index{
 		prog:         prog,

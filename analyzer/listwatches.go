@@ -289,7 +289,10 @@ func (ix *index) restClientResource(info *types.Info, client ast.Expr, name stri
 }
 
 // selectorFields returns the fields a field selector tests, when they are
-// constant, sorted.
+// constant, sorted. It is one switch over the forms a selector is written
+// in (a constant string, fields.OneTermEqualSelector and its kin, a
+// fields.Set, a variable assigned one of those), each a case a few lines
+// long; kept together they read as the list of forms the pass knows.
 func (ix *index) selectorFields(pkg *packages.Package, e ast.Expr, depth int) []string {
 	info := pkg.TypesInfo
 	var out []string

@@ -11,6 +11,9 @@ import (
 	"github.com/spf13/cobra"
 )
 
+// newCheckCmd is the check command. Like every command constructor here
+// it is long because it is mostly the command's help text and flags, which
+// read best in one place beside the RunE that uses them.
 func newCheckCmd(g *globals) *cobra.Command {
 	var (
 		sf        sourceFlags

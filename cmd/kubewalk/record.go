@@ -14,6 +14,8 @@ import (
 	"github.com/spf13/cobra"
 )
 
+// newRecordCmd is the record command: mostly its help text and flags,
+// kept beside the RunE that uses them, as every command's.
 func newRecordCmd(g *globals) *cobra.Command {
 	var sf sourceFlags
 	var output, scenario string

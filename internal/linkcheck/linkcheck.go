@@ -128,7 +128,10 @@ type parsedPage struct {
 	groups    map[string]string
 }
 
-// parsePage reads the ids and links of an HTML page.
+// parsePage reads the ids and links of an HTML page. It is one walk over
+// the tokenizer's tokens, long because each kind of element it meets
+// (a link, an id, a page's release and script attributes) adds to the
+// page state the walk carries; pieces would each take all of it.
 func parsePage(data []byte) parsedPage {
 	ids := map[string]bool{}
 	var links []pageLink

@@ -160,6 +160,10 @@ var moreDirs = map[string][]string{
 //     requests for resources chosen at run time (ForResource: the
 //     garbage collector and the quota monitor watch every resource they
 //     can).
+//
+// The rules stay one function, in the order they are tried: each falls
+// through to the next only when it found nothing, and the reader checks
+// the order against the list above in one place.
 func (x *Explainer) opened(ex *Explanation, a *AuditRecord, comp Component) {
 	dirs := wholeDirs(comp)
 	if len(dirs) == 0 {

@@ -103,6 +103,11 @@ var writers = sync.Pool{New: func() any { return new(lineWriter) }}
 //
 // Operators and punctuation get no span: colouring them buys little and
 // would double the size of the output.
+//
+// It is one loop over the scanner's tokens, long because the position
+// state (the last byte written, the next ident, the previous token) is
+// read by every case; it runs on every line of every page, and keeping it
+// one loop keeps that state in registers.
 func Go(src []byte, idents []fact.Ident, opts Options) []Line {
 	if !slices.IsSortedFunc(idents, func(a, b fact.Ident) int { return a.Off - b.Off }) {
 		idents = slices.Clone(idents)

@@ -118,6 +118,10 @@ type Drawing struct {
 // that disagree get the first's box), its link and a line its tooltip
 // from each graph's own. Each drawing is Graph's for its graph but for
 // the places of things.
+//
+// It is long because it is three steps over shared state (the union's
+// nodes and lines by key, then one layout, then a drawing per graph), each
+// reading the maps the step before filled.
 func Graphs(ds []Drawing) ([][]byte, error) {
 	ms := make([]*model, len(ds))
 	var union []Node
