@@ -106,8 +106,7 @@ var writers = sync.Pool{New: func() any { return new(lineWriter) }}
 //
 // It is one loop over the scanner's tokens, long because the position
 // state (the last byte written, the next ident, the previous token) is
-// read by every case; it runs on every line of every page, and keeping it
-// one loop keeps that state in registers.
+// read and moved by every case.
 func Go(src []byte, idents []fact.Ident, opts Options) []Line {
 	if !slices.IsSortedFunc(idents, func(a, b fact.Ident) int { return a.Off - b.Off }) {
 		idents = slices.Clone(idents)
