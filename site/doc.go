@@ -58,7 +58,7 @@
 // alternates.
 //
 // Package site/releases makes one site of several releases from
-// renderings of this package (RenderReleases, each release's Manifest)
+// renderings of this package (PrepareReleases, each release's Manifest)
 // and defines the pages and scripts such a site adds; one release builds
 // flat, exactly as Build.
 //

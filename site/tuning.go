@@ -1,8 +1,8 @@
 package site
 
 // tuning are what a test of a site of several releases may change of how
-// it is built, beside what it shows: RenderReleases builds with the zero
-// tuning, tests call renderReleases (through buildReleases). None of it is an Options field, so a
+// it is built, beside what it shows: PrepareReleases builds with the zero
+// tuning, tests call prepareReleases (through buildReleases). None of it is an Options field, so a
 // caller of the package sees none of it.
 type tuning struct {
 	// explicitHeaders writes every release's header on a shared source

@@ -10,27 +10,23 @@
 //
 // Package site renders releases; this package decides what a site of
 // several is. The data that crosses is explicit: per release a
-// site.Release in (its site.Input and permalink rule), a site.Manifest
-// out of site.RenderReleases (tag, commit, the release it shows changes
-// since, its directory, its walkthroughs' step IDs, its other pages, the
-// files it has source pages of, its count of changed references), from
-// which this package writes the list of releases (site.WriteReleaseList).
-// Where the stage needs rendering — every page's version switcher, the
-// shared source pages, the merge of the pages the releases share, the
-// shared search and explain scripts — it goes through
-// site.RenderReleases, which still runs that work from package site:
-// rendering the shared source pages and the releases' parts of every
-// page in site itself (site/shared.go, merge.go, linemaps.go,
-// graphrel.go, regenerated.go, changes.go), and the passes over the
-// written site in packages of no site code under site/internal, which
-// this package can import as site does: pageshare (the pages the
-// releases share; its tree merge in treemerge), linemap (line maps and
-// renumbering, over linemap.Maps), searchshare and searchindex (the
-// shared search scripts), explainshare (the shared explain scripts; site's
-// explainrel.go feeds it), linediff, jsdata, sitepath. Calling those
-// passes from here instead, over data such as Manifest and linemap.Maps,
-// and rendering the shared source pages from data site hands over, is
-// the rest of issue 31's item 1.
+// site.Release in (its site.Input and permalink rule); out of
+// site.PrepareReleases a site.Prepared, which writes every release's
+// pages as its own (Prepared.Write) and reports per release a
+// site.Manifest (tag, commit, the release it shows changes since, its
+// directory, its walkthroughs' step IDs, its other pages, the files it
+// has source pages of, its count of changed references), from which this
+// package writes the list of releases (site.WriteReleaseList). Over what
+// was written this package then runs its passes, packages of no site code
+// under site/internal, with the data Prepared hands over: pageshare (the
+// pages the releases share; its tree merge in treemerge) with the
+// releases' line maps (Prepared.LineMaps, a linemap.Maps), explainshare
+// (the shared explain scripts) with the scripts each release wrote
+// (Prepared.ExplainScripts), searchshare and searchindex (the shared
+// search scripts). Every page's version switcher and the shared source
+// pages are still rendered in package site (site/shared.go, merge.go,
+// linemaps.go, graphrel.go, regenerated.go); rendering the shared source
+// pages here from data site hands over is the rest of issue 31's item 1.
 //
 // # Layout
 //
