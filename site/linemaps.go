@@ -2,17 +2,11 @@ package site
 
 import (
 	"context"
-	"errors"
-	"io/fs"
 	"maps"
 	"reflect"
-	"runtime"
 	"slices"
 
-	"golang.org/x/sync/errgroup"
-
 	"github.com/kubewalk/kubewalk/analyzer/fact"
-	"github.com/kubewalk/kubewalk/site/internal/linemap"
 )
 
 // alignLinked gives the files the releases' facts locate code in but no
@@ -24,56 +18,13 @@ import (
 // line map (lines.js) carries the file for site.js to print its own. A
 // file is aligned across the releases whose trees have it, two or more;
 // files are those with source pages, left alone.
-func (set *releaseSet) alignLinked(ctx context.Context, bs []*builder, files map[string][]int) error {
+func (set *releaseSet) alignLinked(ctx context.Context, bs []*builder) error {
 	linked := map[string]bool{}
 	for _, b := range bs {
 		factPaths(reflect.ValueOf(b.in.Facts), linked)
 		factPaths(reflect.ValueOf(b.in.Traces), linked)
 	}
-	var ms []*mergedSrc
-	for _, f := range slices.Sorted(maps.Keys(linked)) {
-		if _, ok := files[f]; !ok && f != "" {
-			ms = append(ms, &mergedSrc{file: f})
-		}
-	}
-	g, gctx := errgroup.WithContext(ctx)
-	g.SetLimit(runtime.GOMAXPROCS(0))
-	for _, m := range ms {
-		g.Go(func() error {
-			if err := gctx.Err(); err != nil {
-				return err
-			}
-			var copies [][]string
-			for r, b := range bs {
-				src, err := b.in.ReadFile(m.file)
-				if errors.Is(err, fs.ErrNotExist) {
-					continue
-				}
-				if err != nil {
-					return err
-				}
-				m.rels = append(m.rels, r)
-				copies = append(copies, linemap.TextLines(src))
-				m.lines = append(m.lines, len(copies[len(copies)-1]))
-			}
-			if len(copies) < 2 {
-				m.rels = nil
-				return nil
-			}
-			masks, at := linemap.Align(copies)
-			m.ids, m.at, m.all = linemap.Anchors(masks), at, 1<<len(m.rels)-1
-			return nil
-		})
-	}
-	if err := g.Wait(); err != nil {
-		return err
-	}
-	for _, m := range ms {
-		if m.rels != nil {
-			set.merged[m.file] = m
-		}
-	}
-	return nil
+	return set.src.AlignLinked(ctx, slices.Sorted(maps.Keys(linked)), len(bs), func(r int, f string) ([]byte, error) { return bs[r].in.ReadFile(f) })
 }
 
 var (

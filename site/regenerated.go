@@ -105,7 +105,7 @@ func sharedLineShare(a, b []string) float64 {
 // CRI API of v1.29–v1.33 is one — is not rendered in a site
 // of one release: like a file an older release regenerated, its links go
 // to GitHub at the tag. (A site of several releases cuts such a page into
-// parts instead: merge.go.) A page of its declarations alone would not
+// parts instead: package srcmerge.) A page of its declarations alone would not
 // do: facts and walkthroughs link any of its lines.
 
 // Generated code is machine output, read for its declarations: a

@@ -13,6 +13,7 @@ import (
 
 	"github.com/kubewalk/kubewalk/site/internal/explainshare"
 	"github.com/kubewalk/kubewalk/site/internal/linemap"
+	"github.com/kubewalk/kubewalk/site/internal/srcmerge"
 )
 
 // Release is one release of a multi-release site (PrepareReleases; package
@@ -29,12 +30,9 @@ type Release struct {
 // switcher sends the reader.
 type releaseSet struct {
 	rels []*relIndex // newest first
-	// pages are the shared source pages and their parts (shared.go);
-	// merged is each file's code, byPath the same by the site path of
-	// each part of its page.
-	pages  []sharedSrc
-	merged map[string]*mergedSrc
-	byPath map[string]*mergedSrc
+	// src is the shared source pages, their parts and each file's code
+	// (package srcmerge; shared.go, merge.go).
+	src *srcmerge.Set
 	// graphs are the releases' resource graphs (graphrel.go).
 	graphs releaseGraphs
 }

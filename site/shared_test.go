@@ -93,7 +93,7 @@ func TestMultiReleaseSharesSource(t *testing.T) {
 		`data-src="../../../../src/"`,
 		// Its link to a line of deployment_controller.go names the
 		// line's anchor, the same in both releases, by the shortest way
-		// to the page beside it (nearURL).
+		// to the page beside it (srcmerge.NearURL).
 		`href=deployment_controller.go.html#L10>`,
 	} {
 		if !strings.Contains(sp, w) {

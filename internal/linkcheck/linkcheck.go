@@ -217,7 +217,7 @@ func parsePage(data []byte) parsedPage {
 				gh = string(v)
 			case "data-g":
 				g = v
-			case "data-lnt": // the hrefs data-lnk names by index (site/shared.go linkTable)
+			case "data-lnt": // the hrefs data-lnk names by index (site/internal/srcmerge LinkTable)
 				lnt = strings.Fields(string(v))
 			case "data-lnk": // "<href> <where it goes for the block's release>" pairs, by index in data-lnt
 				f := strings.Fields(string(v))

@@ -60,7 +60,7 @@
 // Throughout, the releases of a page are listed newest first, and a
 // release mask is a number whose bit k (least significant first) is the
 // k-th of them, written in lower-case hexadecimal without a prefix; at
-// most 31 releases share a page (site's maxMergeRels), so releases.js
+// most 31 releases share a page (srcmerge.MaxRels), so releases.js
 // reads a mask as a 32-bit integer. A page "shows" a release when it is
 // opened with ?rel=<its tag>, or without ?rel= for the page's newest.
 //
@@ -99,7 +99,8 @@
 // # Source pages
 //
 // src/<path>.html and its parts, one page per file for every release
-// that renders it (site/shared.go, merge.go):
+// that renders it (package site's shared.go; the lines' alignment and
+// parts: site/internal/srcmerge):
 //
 //   - pre.code.src holds every release's lines, aligned by a line diff,
 //     each merged line once per distinct rendering: <u id=A data-r=M>…</u>.
