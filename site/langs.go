@@ -316,7 +316,7 @@ type langBlock struct {
 	Rel, GH, GHF, GHL, LNT, LNK string
 	// Like is, in a multi-release site's shared source page, the newest
 	// release when this part's header is the newest's made over for
-	// this part's release (likeNewest): site.js makes it, the page does
+	// this part's release (srcmerge.LikeNewest): site.js makes it, the page does
 	// not carry it, but for the links in its bar to the pages Drop names
 	// (paths from the release's directory, space-separated).
 	Like, Drop string

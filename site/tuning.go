@@ -6,7 +6,7 @@ package site
 // caller of the package sees none of it.
 type tuning struct {
 	// explicitHeaders writes every release's header on a shared source
-	// page, none made by site.js (likeNewest): for the test that the
+	// page, none made by site.js (srcmerge.LikeNewest): for the test that the
 	// two agree.
 	explicitHeaders bool
 	// partBudget, when set, is the most code a part of a shared source
