@@ -1,31 +1,10 @@
 package site
 
 import (
-	"context"
-	"maps"
 	"reflect"
-	"slices"
 
 	"github.com/kubewalk/kubewalk/analyzer/fact"
 )
-
-// alignLinked gives the files the releases' facts locate code in but no
-// release renders (a gate's declaration in kube_features.go, a call in a
-// package outside the roots) an alignment of their lines, as a shared
-// source page's (merge): the pages the releases share print a location
-// there, a GitHub permalink, by its stable lines, marked (lines.go), so
-// releases that agree on the code print it the same, and each release's
-// line map (lines.js) carries the file for site.js to print its own. A
-// file is aligned across the releases whose trees have it, two or more;
-// files are those with source pages, left alone.
-func (set *releaseSet) alignLinked(ctx context.Context, bs []*builder) error {
-	linked := map[string]bool{}
-	for _, b := range bs {
-		factPaths(reflect.ValueOf(b.in.Facts), linked)
-		factPaths(reflect.ValueOf(b.in.Traces), linked)
-	}
-	return set.src.AlignLinked(ctx, slices.Sorted(maps.Keys(linked)), len(bs), func(r int, f string) ([]byte, error) { return bs[r].in.ReadFile(f) })
-}
 
 var (
 	// locationType is fact.Location's type, which factPaths looks for.

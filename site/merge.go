@@ -19,25 +19,12 @@ import (
 // and each written once (package srcmerge, whose comment says how). This
 // file renders each release's copy of a file's lines for it.
 
-// merge aligns every shared file's copies (srcmerge.Align), renders each
-// copy (renderMerged) and splits the pages into parts (Split), files side by
-// side; files are the releases (indexes into bs) rendering each file.
-func (set *releaseSet) merge(ctx context.Context, bs []*builder, files map[string][]int) error {
-	if len(bs) > srcmerge.MaxRels {
-		return fmt.Errorf("site: %d releases in one site; at most %d", len(bs), srcmerge.MaxRels)
-	}
-	tags := make([]string, len(bs))
-	for i, b := range bs {
-		tags[i] = b.in.Tag
-	}
-	src, err := srcmerge.Align(ctx, files, tags, func(r int, f string) ([]byte, error) { return bs[r].in.ReadFile(f) })
-	if err != nil {
-		return err
-	}
-	set.src = src
+// renderLines renders each release's copy of every file of set.src with
+// a page (renderMerged), files side by side.
+func (set *releaseSet) renderLines(ctx context.Context, bs []*builder) error {
 	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(runtime.GOMAXPROCS(0))
-	for _, m := range src.Sorted() {
+	for _, m := range set.src.Sorted() {
 		g.Go(func() error {
 			if err := gctx.Err(); err != nil {
 				return err
@@ -45,16 +32,7 @@ func (set *releaseSet) merge(ctx context.Context, bs []*builder, files map[strin
 			return set.renderMerged(bs, m)
 		})
 	}
-	if err := g.Wait(); err != nil {
-		return err
-	}
-	src.Split(func(rels int) int {
-		if b := bs[0].tune.partBudget; b > 0 {
-			return b
-		}
-		return partBudget(rels)
-	})
-	return nil
+	return g.Wait()
 }
 
 // renderMerged renders each release's copy of m's file and files each

@@ -10,37 +10,19 @@ import (
 	"strconv"
 
 	"github.com/kubewalk/kubewalk/internal/render/codehtml"
-	"github.com/kubewalk/kubewalk/site/internal/srcmerge"
 )
 
-// unrenderRegenerated takes the generated files an older release
-// regenerated wholesale (srcmerge.Regenerated) out of that release's
-// rendered files, before any page links to them. bs are the releases'
-// builders, newest first.
-func unrenderRegenerated(bs []*builder) error {
-	tags := make([]string, len(bs))
-	files := make([][]string, len(bs))
-	for i, b := range bs {
-		tags[i], files[i] = b.in.Tag, b.files
+// unrender takes the files drop out of b's release's rendered files
+// (the regenerated ones, srcmerge.Regenerated; the oversized ones,
+// unrenderOversized), before any page links to them.
+func (b *builder) unrender(drop []string) {
+	files := slices.DeleteFunc(slices.Clone(b.files), func(f string) bool { return slices.Contains(drop, f) })
+	for _, f := range drop {
+		delete(b.rendered, f) // the languages' one map
 	}
-	drops, err := srcmerge.Regenerated(tags, files, func(r int, f string) ([]byte, error) { return bs[r].in.ReadFile(f) })
-	if err != nil {
-		return err
+	for _, lb := range langsOf(b) {
+		lb.files = files
 	}
-	for i, drop := range drops {
-		if len(drop) == 0 {
-			continue
-		}
-		b := bs[i]
-		files := slices.DeleteFunc(slices.Clone(b.files), func(f string) bool { return slices.Contains(drop, f) })
-		for _, f := range drop {
-			delete(b.rendered, f) // the languages' one map
-		}
-		for _, lb := range langsOf(b) {
-			lb.files = files
-		}
-	}
-	return nil
 }
 
 // A file whose source page would pass the page budget (maxCode) even as
@@ -79,12 +61,9 @@ func unrenderOversized(b *builder) error {
 	if len(drop) == 0 {
 		return nil
 	}
-	files := slices.DeleteFunc(slices.Clone(b.files), func(f string) bool { return slices.Contains(drop, f) })
-	for _, f := range drop {
-		delete(b.rendered, f) // the languages' one map
-	}
+	b.unrender(drop)
 	for _, lb := range langsOf(b) {
-		lb.files, lb.oversized = files, true
+		lb.oversized = true
 	}
 	return nil
 }

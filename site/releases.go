@@ -9,6 +9,7 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 
 	"github.com/kubewalk/kubewalk/site/internal/explainshare"
@@ -95,12 +96,18 @@ type versionView struct {
 func ReleaseDir(tag string) string { return tag + "/" }
 
 // Prepared are the releases of a site of several as package site hands
-// them to the releases stage (package site/releases): prepared to be
-// written, each knowing the pages of the others (every page's version
-// switcher) and the shared source pages laid out (shared.go, merge.go).
-// The stage writes them (Write), runs its passes over what was written
-// with the data they give (LineMaps, ExplainScripts) and lists them
-// (Manifests, WriteReleaseList).
+// them to the releases stage (package site/releases), which runs its
+// passes over the data they give and gives them back what the passes
+// found, in this order: which files each release leaves unrendered
+// (Sources, ReadFile → srcmerge.Regenerated → Unrender, after which
+// Manifests lists every release's pages, for every page's version
+// switcher), the shared source pages (srcmerge.Align over the
+// Manifests' Sources → RenderLines, each release's lines filed into the
+// srcmerge.Set, which Write then writes from → Set.Split by PartBudget,
+// Set.AlignLinked over Linked, Set.List), then the pages written
+// (Write), and over what was written the passes that share what the
+// releases' pages, search and explain scripts have in common (LineMaps
+// for pageshare, ExplainScripts for explainshare).
 type Prepared struct {
 	set *releaseSet
 	bs  []*builder
@@ -117,11 +124,17 @@ func prepareReleases(ctx context.Context, rels []Release, opts Options, tune tun
 	if len(rels) < 2 {
 		return nil, errors.New("site: PrepareReleases needs two releases or more")
 	}
+	if len(rels) > srcmerge.MaxRels {
+		return nil, fmt.Errorf("site: %d releases in one site; at most %d", len(rels), srcmerge.MaxRels)
+	}
 	// Prepare every release first: each page's switcher needs to know the
 	// pages of all of them.
 	set := &releaseSet{}
 	var bs []*builder
 	for i, r := range rels {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		o := opts
 		if r.SourceURL != nil {
 			o.SourceURL = r.SourceURL
@@ -135,21 +148,73 @@ func prepareReleases(ctx context.Context, rels []Release, opts Options, tune tun
 		}
 		bs = append(bs, b)
 	}
-	if err := unrenderRegenerated(bs); err != nil {
-		return nil, err
+	return &Prepared{set: set, bs: bs}, nil
+}
+
+// Sources are the files each release has a source page of, newest
+// release first, each sorted.
+func (r *Prepared) Sources() [][]string {
+	out := make([][]string, len(r.bs))
+	for i, b := range r.bs {
+		out[i] = b.files
 	}
-	for _, b := range bs {
+	return out
+}
+
+// ReadFile reads release rel's copy of file f (its Input.ReadFile): a
+// srcmerge.Reader.
+func (r *Prepared) ReadFile(rel int, f string) ([]byte, error) { return r.bs[rel].in.ReadFile(f) }
+
+// Unrender takes the files drops names, per release, out of the files it
+// renders (srcmerge.Regenerated finds them: each is linked on GitHub
+// instead), then lists every release's pages (Manifests). Call it once,
+// before any page is rendered.
+func (r *Prepared) Unrender(drops [][]string) error {
+	for i, drop := range drops {
+		if len(drop) > 0 {
+			r.bs[i].unrender(drop)
+		}
+	}
+	for _, b := range r.bs {
 		ri, err := b.index()
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", b.in.Tag, err)
+			return fmt.Errorf("%s: %w", b.in.Tag, err)
 		}
 		ri.b = b
-		set.rels = append(set.rels, ri)
+		r.set.rels = append(r.set.rels, ri)
 	}
-	if err := set.share(ctx, bs); err != nil {
-		return nil, err
+	return nil
+}
+
+// RenderLines renders each release's copy of every file of src with a
+// page (srcmerge.Align made it of the Manifests' Sources) and files its
+// lines there (merge.go); the releases' pages link into, and Write
+// writes, the shared source pages src lays out.
+func (r *Prepared) RenderLines(ctx context.Context, src *srcmerge.Set) error {
+	r.set.src = src
+	return r.set.renderLines(ctx, r.bs)
+}
+
+// PartBudget is the most code a part of a shared source page serving
+// rels releases carries (srcmerge.Set.Split).
+func (r *Prepared) PartBudget(rels int) int {
+	if b := r.bs[0].tune.partBudget; b > 0 {
+		return b
 	}
-	return &Prepared{set: set, bs: bs}, nil
+	return partBudget(rels)
+}
+
+// Linked are the files the releases' facts and traces locate code in,
+// sorted (srcmerge.Set.AlignLinked aligns those without a page; the
+// pages the releases share print a location there by its stable lines,
+// lines.go).
+func (r *Prepared) Linked() []string {
+	linked := map[string]bool{}
+	for _, b := range r.bs {
+		factPaths(reflect.ValueOf(b.in.Facts), linked)
+		factPaths(reflect.ValueOf(b.in.Traces), linked)
+	}
+	return slices.Sorted(maps.Keys(linked))
 }
 
 // Manifests are what the releases' pages are, newest first.

@@ -9,6 +9,7 @@ import (
 	"github.com/kubewalk/kubewalk/site/internal/explainshare"
 	"github.com/kubewalk/kubewalk/site/internal/pageshare"
 	"github.com/kubewalk/kubewalk/site/internal/searchshare"
+	"github.com/kubewalk/kubewalk/site/internal/srcmerge"
 )
 
 // BuildReleases builds a site of several releases for this package's
@@ -35,6 +36,9 @@ func buildReleases(ctx context.Context, rels []Release, opts Options, tune tunin
 		if err != nil {
 			return Stats{}, err
 		}
+		if err := sourcesForTest(ctx, p); err != nil {
+			return Stats{}, err
+		}
 		st, err := writeReleasesForTest(ctx, dir, p, opts.Workers, tune)
 		if err != nil {
 			return Stats{}, err
@@ -48,6 +52,41 @@ func buildReleases(ctx context.Context, rels []Release, opts Options, tune tunin
 		st.Bytes += n
 		return st, err
 	})
+}
+
+// sourcesForTest is site/releases' sources: the files p's releases
+// leave unrendered, and the source pages they share.
+func sourcesForTest(ctx context.Context, p *Prepared) error {
+	var tags []string
+	for _, b := range p.bs {
+		tags = append(tags, b.in.Tag)
+	}
+	drops, err := srcmerge.Regenerated(tags, p.Sources(), p.ReadFile)
+	if err != nil {
+		return err
+	}
+	if err := p.Unrender(drops); err != nil {
+		return err
+	}
+	files := map[string][]int{}
+	for i, m := range p.Manifests() {
+		for _, f := range m.Sources {
+			files[f] = append(files[f], i)
+		}
+	}
+	src, err := srcmerge.Align(ctx, files, tags, p.ReadFile)
+	if err != nil {
+		return err
+	}
+	if err := p.RenderLines(ctx, src); err != nil {
+		return err
+	}
+	src.Split(p.PartBudget)
+	if err := src.AlignLinked(ctx, p.Linked(), len(tags), p.ReadFile); err != nil {
+		return err
+	}
+	src.List()
+	return nil
 }
 
 // writeReleasesForTest is site/releases' write: p written into dir and

@@ -33,27 +33,6 @@ import (
 // read. A page opened with a ?rel= it does not serve sends the reader on
 // through its version switcher to that release's home.
 
-// share aligns and renders every rendered file of every release into
-// shared pages (merge), aligns the files only linked (alignLinked), and
-// lists the pages' parts. bs are the releases' builders (first
-// language), newest first.
-func (set *releaseSet) share(ctx context.Context, bs []*builder) error {
-	files := map[string][]int{}
-	for i, b := range bs {
-		for _, f := range b.files {
-			files[f] = append(files[f], i)
-		}
-	}
-	if err := set.merge(ctx, bs, files); err != nil {
-		return err
-	}
-	if err := set.alignLinked(ctx, bs); err != nil {
-		return err
-	}
-	set.src.List()
-	return nil
-}
-
 // ghBase is the part of b's permalinks before the path of file f
 // ("https://github.com/kubernetes/kubernetes/blob/v1.31.0/"), "" when its
 // permalink rule does not end a file's link with the path.

@@ -11,12 +11,14 @@ import (
 	"github.com/kubewalk/kubewalk/site/internal/explainshare"
 	"github.com/kubewalk/kubewalk/site/internal/pageshare"
 	"github.com/kubewalk/kubewalk/site/internal/searchshare"
+	"github.com/kubewalk/kubewalk/site/internal/srcmerge"
 )
 
 // Build renders a site of several releases into opts.Out: the releases
 // of rels in the site's build matrix (NewMatrix: newest first, tags
 // checked, one set of languages), each prepared and written by package
-// site (site.PrepareReleases, Prepared.Write), what their pages, search
+// site (site.PrepareReleases, Prepared.Write) with the source pages they
+// share laid out by this package (sources), what their pages, search
 // and explain scripts share then written once by this package's passes
 // over the written site (write), and the list of releases at the site's
 // root (site.WriteReleaseList) from what site reports of each
@@ -39,6 +41,9 @@ func Build(ctx context.Context, rels []site.Release, opts site.Options) (site.St
 		if err != nil {
 			return site.Stats{}, err
 		}
+		if err := sources(ctx, p, m.Tags); err != nil {
+			return site.Stats{}, err
+		}
 		st, err := write(ctx, dir, p, m.Tags, opts.Workers)
 		if err != nil {
 			return site.Stats{}, err
@@ -48,6 +53,41 @@ func Build(ctx context.Context, rels []site.Release, opts site.Options) (site.St
 		st.Bytes += n
 		return st, err
 	})
+}
+
+// sources decides which files the releases p (tags newest first) leave
+// unrendered (srcmerge.Regenerated) and lays out the source pages they
+// share (srcmerge: the copies of each file aligned, rendered by site,
+// split into parts; the files only linked aligned too), as
+// site.Prepared's comment says. Site's tests run the same steps
+// (site/releases_build_test.go).
+func sources(ctx context.Context, p *site.Prepared, tags []string) error {
+	drops, err := srcmerge.Regenerated(tags, p.Sources(), p.ReadFile)
+	if err != nil {
+		return err
+	}
+	if err := p.Unrender(drops); err != nil {
+		return err
+	}
+	files := map[string][]int{}
+	for i, m := range p.Manifests() {
+		for _, f := range m.Sources {
+			files[f] = append(files[f], i)
+		}
+	}
+	src, err := srcmerge.Align(ctx, files, tags, p.ReadFile)
+	if err != nil {
+		return err
+	}
+	if err := p.RenderLines(ctx, src); err != nil {
+		return err
+	}
+	src.Split(p.PartBudget)
+	if err := src.AlignLinked(ctx, p.Linked(), len(tags), p.ReadFile); err != nil {
+		return err
+	}
+	src.List()
+	return nil
 }
 
 // write writes the prepared releases p, tags newest first, into dir, and

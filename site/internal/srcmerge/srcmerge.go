@@ -147,12 +147,16 @@ func (set *Set) List() {
 	}
 }
 
-// AlignLinked adds to the Set the files of linked that have no page but
-// that two releases or more have (read gives fs.ErrNotExist for the
-// others), their copies aligned as a page's are, so that a line in any
-// of them is named by an anchor of the same meaning in every release:
-// the links into them of the pages the releases share (the facts'
-// locations and the traces' name lines there) can then be one for all.
+// AlignLinked gives the files of linked (sorted) that the releases'
+// facts locate code in but no release renders (a gate's declaration in
+// kube_features.go, a call in a package outside the roots) an alignment
+// of their lines, as a page's: the pages the releases share print a
+// location there, a GitHub permalink, by its stable lines, marked
+// (package site's lines.go), so releases that agree on the code print it
+// the same, and each release's line map (lines.js) carries the file for
+// site.js to print its own. A file is aligned across the releases (of
+// nrels) whose trees have it (read gives fs.ErrNotExist for the others),
+// two or more; the files with pages are left alone.
 func (set *Set) AlignLinked(ctx context.Context, linked []string, nrels int, read Reader) error {
 	var ms []*Src
 	for _, f := range linked {
