@@ -8,25 +8,43 @@
 //
 // # The stage and package site
 //
-// Package site renders releases; this package decides what a site of
-// several is. The data that crosses is explicit: per release a
-// site.Release in (its site.Input and permalink rule); out of
-// site.PrepareReleases a site.Prepared, which writes every release's
-// pages as its own (Prepared.Write) and reports per release a
-// site.Manifest (tag, commit, the release it shows changes since, its
-// directory, its walkthroughs' step IDs, its other pages, the files it
-// has source pages of, its count of changed references), from which this
-// package writes the list of releases (site.WriteReleaseList). Over what
-// was written this package then runs its passes, packages of no site code
-// under site/internal, with the data Prepared hands over: pageshare (the
-// pages the releases share; its tree merge in treemerge) with the
-// releases' line maps (Prepared.LineMaps, a linemap.Maps), explainshare
-// (the shared explain scripts) with the scripts each release wrote
-// (Prepared.ExplainScripts), searchshare and searchindex (the shared
-// search scripts). Every page's version switcher and the shared source
-// pages are still rendered in package site (site/shared.go, merge.go,
-// linemaps.go, graphrel.go, regenerated.go); rendering the shared source
-// pages here from data site hands over is the rest of issue 31's item 1.
+// Package site renders releases, one at a time; this package decides
+// what a site of several is, and runs the passes that make one site of
+// them — packages of no site code under site/internal, over plain data.
+// What crosses is explicit (site.Prepared's comment lists it in order):
+//
+//   - in, per release, a site.Release (its site.Input and permalink
+//     rule); site.PrepareReleases prepares them as a site.Prepared;
+//   - the files each release renders (Prepared.Sources, ReadFile), of
+//     which srcmerge.Regenerated picks those an older release regenerated
+//     wholesale, which it links on GitHub instead (Prepared.Unrender);
+//   - per release a site.Manifest (tag, commit, the release it shows
+//     changes since, its directory, its walkthroughs' step IDs, its other
+//     pages, the files it has source pages of, its count of changed
+//     references): every page's version switcher is computed from them,
+//     and this package writes the list of releases from them
+//     (site.WriteReleaseList);
+//   - the shared source pages' layout, a srcmerge.Set: each file's copies
+//     aligned (srcmerge.Align), every release's rendering of its lines
+//     filed there by site (Prepared.RenderLines), the page split into
+//     parts (Set.Split, Prepared.PartBudget), the files the facts only
+//     link aligned too (Set.AlignLinked over Prepared.Linked); site's
+//     pages link into it and Prepared.Write writes the shared source
+//     pages from it, each release's headers and backlinks rendered by
+//     site (site/shared.go);
+//   - over the written site: pageshare (the pages the releases share; its
+//     tree merge in treemerge) with the releases' line maps
+//     (Prepared.LineMaps, a linemap.Maps), explainshare.Share with the
+//     explain scripts each release wrote (Prepared.ExplainScripts),
+//     searchshare and searchindex (the shared search scripts).
+//
+// What stays in package site is rendering: a release's pages as one of
+// several (the version switcher, lines printed by their stable anchors,
+// lines.go, links into the shared source pages), the shared source
+// pages' HTML, the releases' resource graphs drawn in one batch
+// (graphrel.go), and the changes since the previous release
+// (changes.go), which are one release's page made from reldiff's
+// comparison of two releases, handed in as Input.Changes.
 //
 // # Layout
 //
