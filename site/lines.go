@@ -173,7 +173,8 @@ func (b *builder) stableLine(f string, n int) (string, bool) {
 // (package pageshare, linemap) needs of set: the releases' tags and the source
 // pages' alignments, without their code and the releases' builders.
 // Given it instead of set, pageshare.Share lets them go, most of a
-// multi-release build's heap. nil for nil.
+// multi-release build's heap (the stage keeps nothing else of Prepared
+// while it runs). nil for nil.
 func (set *releaseSet) lineMaps() *linemap.Maps {
 	if set == nil {
 		return nil

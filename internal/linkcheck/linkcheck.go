@@ -129,6 +129,11 @@ type parsedPage struct {
 }
 
 // parsePage reads the ids and links of an HTML page.
+//
+// Its length is one tokenizer loop with a case per attribute that names
+// an id or a link: the attributes depend on each other within a tag and
+// on the open elements' (data-r masks, data-gh bases, data-lnt before
+// data-lnk), so they are read in one pass rather than in one per kind.
 func parsePage(data []byte) parsedPage {
 	ids := map[string]bool{}
 	var links []pageLink

@@ -44,11 +44,11 @@ func Build(ctx context.Context, rels []site.Release, opts site.Options) (site.St
 		if err := sources(ctx, p, m.Tags); err != nil {
 			return site.Stats{}, err
 		}
-		st, err := write(ctx, dir, p, m.Tags, opts.Workers)
+		st, ms, err := write(ctx, dir, p, m.Tags, opts.Workers)
 		if err != nil {
 			return site.Stats{}, err
 		}
-		n, err := site.WriteReleaseList(dir, m.Langs[0], p.Manifests())
+		n, err := site.WriteReleaseList(dir, m.Langs[0], ms)
 		st.Pages++
 		st.Bytes += n
 		return st, err
@@ -94,38 +94,41 @@ func sources(ctx context.Context, p *site.Prepared, tags []string) error {
 // runs the passes over what they wrote: the pages two releases or more
 // have written once (pageshare, with the releases' line maps), then the
 // explain scripts (explainshare) and the search scripts (searchshare).
-// Site's tests run the same steps (site/releases_build_test.go), which
-// cannot import this package.
-func write(ctx context.Context, dir string, p *site.Prepared, tags []string, workers int) (site.Stats, error) {
+// It returns the releases' Manifests. What the passes need of p is taken
+// before they run, so that p, most of the build's heap, can go while
+// they do. Site's tests run the same steps (site/releases_build_test.go),
+// which cannot import this package.
+func write(ctx context.Context, dir string, p *site.Prepared, tags []string, workers int) (site.Stats, []site.Manifest, error) {
 	st, err := p.Write(ctx, dir)
 	if err != nil {
-		return site.Stats{}, err
+		return site.Stats{}, nil, err
+	}
+	maps, ms := p.LineMaps(), p.Manifests()
+	xs, err := p.ExplainScripts()
+	if err != nil {
+		return site.Stats{}, nil, err
 	}
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	db, dp, err := pageshare.Share(ctx, dir, tags, p.LineMaps(), workers, pageshare.Budget)
+	db, dp, err := pageshare.Share(ctx, dir, tags, maps, workers, pageshare.Budget)
 	if err != nil {
-		return site.Stats{}, err
+		return site.Stats{}, nil, err
 	}
 	st.Bytes += db
 	st.Pages += dp
-	xs, err := p.ExplainScripts()
-	if err != nil {
-		return site.Stats{}, err
-	}
 	dx, err := explainshare.Share(dir, xs)
 	if err != nil {
-		return site.Stats{}, err
+		return site.Stats{}, nil, err
 	}
 	st.Bytes += dx
 	ds, err := searchshare.Share(dir, tags)
 	if err != nil {
-		return site.Stats{}, err
+		return site.Stats{}, nil, err
 	}
 	st.Bytes += ds
 	st.Largest, st.LargestBytes, err = largestPage(dir)
-	return st, err
+	return st, ms, err
 }
 
 // largestPage names the largest HTML page of the site in dir.
