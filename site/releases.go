@@ -9,7 +9,6 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
-	"reflect"
 	"slices"
 
 	"github.com/kubewalk/kubewalk/site/internal/explainshare"
@@ -104,7 +103,7 @@ func ReleaseDir(tag string) string { return tag + "/" }
 // switcher), the shared source pages (srcmerge.Align over the
 // Manifests' Sources → RenderLines, each release's lines filed into the
 // srcmerge.Set, which Write then writes from → Set.Split by PartBudget,
-// Set.AlignLinked over Linked, Set.List), then the pages written
+// Set.AlignLinked over srcmerge.Linked of the Inputs' facts, Set.List), then the pages written
 // (Write), and over what was written the passes that share what the
 // releases' pages, search and explain scripts have in common (LineMaps
 // for pageshare, ExplainScripts for explainshare).
@@ -202,19 +201,6 @@ func (r *Prepared) PartBudget(rels int) int {
 		return b
 	}
 	return partBudget(rels)
-}
-
-// Linked are the files the releases' facts and traces locate code in,
-// sorted (srcmerge.Set.AlignLinked aligns those without a page; the
-// pages the releases share print a location there by its stable lines,
-// lines.go).
-func (r *Prepared) Linked() []string {
-	linked := map[string]bool{}
-	for _, b := range r.bs {
-		factPaths(reflect.ValueOf(b.in.Facts), linked)
-		factPaths(reflect.ValueOf(b.in.Traces), linked)
-	}
-	return slices.Sorted(maps.Keys(linked))
 }
 
 // Manifests are what the releases' pages are, newest first.

@@ -82,7 +82,11 @@ func sourcesForTest(ctx context.Context, p *Prepared) error {
 		return err
 	}
 	src.Split(p.PartBudget)
-	if err := src.AlignLinked(ctx, p.Linked(), len(tags), p.ReadFile); err != nil {
+	var facts []any
+	for _, b := range p.bs {
+		facts = append(facts, b.in.Facts, b.in.Traces)
+	}
+	if err := src.AlignLinked(ctx, srcmerge.Linked(facts...), len(tags), p.ReadFile); err != nil {
 		return err
 	}
 	src.List()

@@ -41,7 +41,7 @@ func Build(ctx context.Context, rels []site.Release, opts site.Options) (site.St
 		if err != nil {
 			return site.Stats{}, err
 		}
-		if err := sources(ctx, p, m.Tags); err != nil {
+		if err := sources(ctx, p, rels, m.Tags); err != nil {
 			return site.Stats{}, err
 		}
 		st, ms, err := write(ctx, dir, p, m.Tags, opts.Workers)
@@ -61,7 +61,7 @@ func Build(ctx context.Context, rels []site.Release, opts site.Options) (site.St
 // split into parts; the files only linked aligned too), as
 // site.Prepared's comment says. Site's tests run the same steps
 // (site/releases_build_test.go).
-func sources(ctx context.Context, p *site.Prepared, tags []string) error {
+func sources(ctx context.Context, p *site.Prepared, rels []site.Release, tags []string) error {
 	drops, err := srcmerge.Regenerated(tags, p.Sources(), p.ReadFile)
 	if err != nil {
 		return err
@@ -83,7 +83,11 @@ func sources(ctx context.Context, p *site.Prepared, tags []string) error {
 		return err
 	}
 	src.Split(p.PartBudget)
-	if err := src.AlignLinked(ctx, p.Linked(), len(tags), p.ReadFile); err != nil {
+	var facts []any
+	for _, r := range rels {
+		facts = append(facts, r.Facts, r.Traces)
+	}
+	if err := src.AlignLinked(ctx, srcmerge.Linked(facts...), len(tags), p.ReadFile); err != nil {
 		return err
 	}
 	src.List()

@@ -28,7 +28,8 @@
 //     aligned (srcmerge.Align), every release's rendering of its lines
 //     filed there by site (Prepared.RenderLines), the page split into
 //     parts (Set.Split, Prepared.PartBudget), the files the facts only
-//     link aligned too (Set.AlignLinked over Prepared.Linked); site's
+//     link aligned too (Set.AlignLinked over srcmerge.Linked of the
+//     releases' facts and traces); site's
 //     pages link into it and Prepared.Write writes the shared source
 //     pages from it, each release's headers and backlinks rendered by
 //     site (site/shared.go);

@@ -1,10 +1,23 @@
-package site
+package srcmerge
 
 import (
+	"maps"
 	"reflect"
+	"slices"
 
 	"github.com/kubewalk/kubewalk/analyzer/fact"
 )
+
+// Linked are the files every fact.Location in vs locates code in (the
+// releases' facts and traces, as site.Input has them), sorted: those
+// AlignLinked aligns when no release renders them.
+func Linked(vs ...any) []string {
+	paths := map[string]bool{}
+	for _, v := range vs {
+		factPaths(reflect.ValueOf(v), paths)
+	}
+	return slices.Sorted(maps.Keys(paths))
+}
 
 var (
 	// locationType is fact.Location's type, which factPaths looks for.
