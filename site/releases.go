@@ -95,18 +95,23 @@ type versionView struct {
 func ReleaseDir(tag string) string { return tag + "/" }
 
 // Prepared are the releases of a site of several as package site hands
-// them to the releases stage (package site/releases), which runs its
-// passes over the data they give and gives them back what the passes
-// found, in this order: which files each release leaves unrendered
-// (Sources, ReadFile → srcmerge.Regenerated → Unrender, after which
-// Manifests lists every release's pages, for every page's version
-// switcher), the shared source pages (srcmerge.Align over the
-// Manifests' Sources → RenderLines, each release's lines filed into the
-// srcmerge.Set, which Write then writes from → Set.Split by PartBudget,
-// Set.AlignLinked over srcmerge.Linked of the Inputs' facts, Set.List), then the pages written
-// (Write), and over what was written the passes that share what the
-// releases' pages, search and explain scripts have in common (LineMaps
-// for pageshare, ExplainScripts for explainshare).
+// them to the releases stage (package site/releases). The stage runs its
+// passes over the data they give and gives back what the passes found,
+// in this order:
+//
+//  1. which files each release leaves unrendered: Sources and ReadFile
+//     to srcmerge.Regenerated, its answer to Unrender, after which
+//     Manifests lists every release's pages (every page's version
+//     switcher is computed from them);
+//  2. the shared source pages: srcmerge.Align over the Manifests'
+//     Sources, RenderLines (site files each release's lines into the
+//     srcmerge.Set, and keeps it to link into and write from), Set.Split
+//     by PartBudget, Set.AlignLinked over srcmerge.Linked of the Inputs'
+//     facts and traces, Set.List;
+//  3. the pages: Write;
+//  4. over what was written, the passes that write once what the
+//     releases' pages, search and explain scripts share: LineMaps for
+//     pageshare, ExplainScripts for explainshare.
 type Prepared struct {
 	set *releaseSet
 	bs  []*builder
