@@ -99,17 +99,16 @@ func ReleaseDir(tag string) string { return tag + "/" }
 // passes over the data they give and gives back what the passes found,
 // in this order:
 //
-//  1. which files each release leaves unrendered: Sources and ReadFile
-//     to srcmerge.Regenerated, its answer to Unrender, after which
-//     Manifests lists every release's pages (every page's version
-//     switcher is computed from them);
-//  2. the shared source pages: srcmerge.Align over the Manifests'
-//     Sources, RenderLines (site files each release's lines into the
-//     srcmerge.Set, and keeps it to link into and write from), Set.Split
-//     by PartBudget, Set.AlignLinked over srcmerge.Linked of the Inputs'
-//     facts and traces, Set.List;
-//  3. the pages: Write;
-//  4. over what was written, the passes that write once what the
+//  1. the shared source pages (srcmerge.Layout, a Prepared being its
+//     srcmerge.Renderer): which files each release leaves unrendered
+//     (Sources and ReadFile to srcmerge.Regenerated, its answer to
+//     Unrender, after which Manifests lists every release's pages, every
+//     page's version switcher computed from them), the files' copies
+//     aligned, each release's lines rendered into the srcmerge.Set
+//     (RenderLines, which keeps the Set to link into and write from),
+//     the pages split by PartBudget;
+//  2. the pages: Write;
+//  3. over what was written, the passes that write once what the
 //     releases' pages, search and explain scripts share: LineMaps for
 //     pageshare, ExplainScripts for explainshare.
 type Prepared struct {

@@ -54,43 +54,17 @@ func buildReleases(ctx context.Context, rels []Release, opts Options, tune tunin
 	})
 }
 
-// sourcesForTest is site/releases' sources: the files p's releases
-// leave unrendered, and the source pages they share.
+// sourcesForTest lays out the source pages p's releases share, as
+// site/releases does (srcmerge.Layout).
 func sourcesForTest(ctx context.Context, p *Prepared) error {
 	var tags []string
-	for _, b := range p.bs {
-		tags = append(tags, b.in.Tag)
-	}
-	drops, err := srcmerge.Regenerated(tags, p.Sources(), p.ReadFile)
-	if err != nil {
-		return err
-	}
-	if err := p.Unrender(drops); err != nil {
-		return err
-	}
-	files := map[string][]int{}
-	for i, m := range p.Manifests() {
-		for _, f := range m.Sources {
-			files[f] = append(files[f], i)
-		}
-	}
-	src, err := srcmerge.Align(ctx, files, tags, p.ReadFile)
-	if err != nil {
-		return err
-	}
-	if err := p.RenderLines(ctx, src); err != nil {
-		return err
-	}
-	src.Split(p.PartBudget)
 	var facts []any
 	for _, b := range p.bs {
+		tags = append(tags, b.in.Tag)
 		facts = append(facts, b.in.Facts, b.in.Traces)
 	}
-	if err := src.AlignLinked(ctx, srcmerge.Linked(facts...), len(tags), p.ReadFile); err != nil {
-		return err
-	}
-	src.List()
-	return nil
+	_, err := srcmerge.Layout(ctx, p, tags, facts...)
+	return err
 }
 
 // writeReleasesForTest is site/releases' write: p written into dir and

@@ -18,7 +18,7 @@ import (
 // of rels in the site's build matrix (NewMatrix: newest first, tags
 // checked, one set of languages), each prepared and written by package
 // site (site.PrepareReleases, Prepared.Write) with the source pages they
-// share laid out by this package (sources), what their pages, search
+// share laid out by srcmerge.Layout, what their pages, search
 // and explain scripts share then written once by this package's passes
 // over the written site (write), and the list of releases at the site's
 // root (site.WriteReleaseList) from what site reports of each
@@ -41,7 +41,11 @@ func Build(ctx context.Context, rels []site.Release, opts site.Options) (site.St
 		if err != nil {
 			return site.Stats{}, err
 		}
-		if err := sources(ctx, p, rels, m.Tags); err != nil {
+		var facts []any
+		for _, r := range rels {
+			facts = append(facts, r.Facts, r.Traces)
+		}
+		if _, err := srcmerge.Layout(ctx, p, m.Tags, facts...); err != nil {
 			return site.Stats{}, err
 		}
 		st, ms, err := write(ctx, dir, p, m.Tags, opts.Workers)
@@ -53,45 +57,6 @@ func Build(ctx context.Context, rels []site.Release, opts site.Options) (site.St
 		st.Bytes += n
 		return st, err
 	})
-}
-
-// sources decides which files the releases p (tags newest first) leave
-// unrendered (srcmerge.Regenerated) and lays out the source pages they
-// share (srcmerge: the copies of each file aligned, rendered by site,
-// split into parts; the files only linked aligned too), as
-// site.Prepared's comment says. Site's tests run the same steps
-// (site/releases_build_test.go).
-func sources(ctx context.Context, p *site.Prepared, rels []site.Release, tags []string) error {
-	drops, err := srcmerge.Regenerated(tags, p.Sources(), p.ReadFile)
-	if err != nil {
-		return err
-	}
-	if err := p.Unrender(drops); err != nil {
-		return err
-	}
-	files := map[string][]int{}
-	for i, m := range p.Manifests() {
-		for _, f := range m.Sources {
-			files[f] = append(files[f], i)
-		}
-	}
-	src, err := srcmerge.Align(ctx, files, tags, p.ReadFile)
-	if err != nil {
-		return err
-	}
-	if err := p.RenderLines(ctx, src); err != nil {
-		return err
-	}
-	src.Split(p.PartBudget)
-	var facts []any
-	for _, r := range rels {
-		facts = append(facts, r.Facts, r.Traces)
-	}
-	if err := src.AlignLinked(ctx, srcmerge.Linked(facts...), len(tags), p.ReadFile); err != nil {
-		return err
-	}
-	src.List()
-	return nil
 }
 
 // write writes the prepared releases p, tags newest first, into dir, and

@@ -15,24 +15,23 @@
 //
 //   - in, per release, a site.Release (its site.Input and permalink
 //     rule); site.PrepareReleases prepares them as a site.Prepared;
-//   - the files each release renders (Prepared.Sources, ReadFile), of
-//     which srcmerge.Regenerated picks those an older release regenerated
-//     wholesale, which it links on GitHub instead (Prepared.Unrender);
 //   - per release a site.Manifest (tag, commit, the release it shows
 //     changes since, its directory, its walkthroughs' step IDs, its other
 //     pages, the files it has source pages of, its count of changed
 //     references): every page's version switcher is computed from them,
 //     and this package writes the list of releases from them
 //     (site.WriteReleaseList);
-//   - the shared source pages' layout, a srcmerge.Set: each file's copies
-//     aligned (srcmerge.Align), every release's rendering of its lines
-//     filed there by site (Prepared.RenderLines), the page split into
-//     parts (Set.Split, Prepared.PartBudget), the files the facts only
-//     link aligned too (Set.AlignLinked over srcmerge.Linked of the
-//     releases' facts and traces); site's
-//     pages link into it and Prepared.Write writes the shared source
-//     pages from it, each release's headers and backlinks rendered by
-//     site (site/shared.go);
+//   - the shared source pages' layout, a srcmerge.Set, made by
+//     srcmerge.Layout with the site.Prepared as its srcmerge.Renderer: the
+//     files an older release regenerated wholesale left unrendered there
+//     and linked on GitHub (srcmerge.Regenerated, Prepared.Unrender), each
+//     file's copies aligned (srcmerge.Align), every release's rendering
+//     of its lines filed there by site (Prepared.RenderLines), the page
+//     split into parts (Set.Split, Prepared.PartBudget), the files the
+//     facts only link aligned too (Set.AlignLinked over srcmerge.Linked
+//     of the releases' facts and traces); site's pages link into it and
+//     Prepared.Write writes the shared source pages from it, each
+//     release's headers and backlinks rendered by site (site/shared.go);
 //   - over the written site: pageshare (the pages the releases share; its
 //     tree merge in treemerge) with the releases' line maps
 //     (Prepared.LineMaps, a linemap.Maps), explainshare.Share with the
