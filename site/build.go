@@ -23,6 +23,7 @@ import (
 	"github.com/kubewalk/kubewalk/internal/derive/reldiff"
 	"github.com/kubewalk/kubewalk/internal/render/codehtml"
 	"github.com/kubewalk/kubewalk/record"
+	"github.com/kubewalk/kubewalk/site/internal/srcmerge"
 	"github.com/kubewalk/kubewalk/walkthrough"
 )
 
@@ -687,7 +688,7 @@ func (b *builder) linkFor(from string) func(fact.Location) string {
 			switch to := SourcePage(l.Path); {
 			case to == from:
 			case strings.HasPrefix(from, "src/"): // the shortest way between source pages
-				pre = nearURL(b.site(from), b.site(to), "")
+				pre = srcmerge.NearURL(b.site(from), b.site(to), "")
 			default:
 				pre = b.link(from, to, "")
 			}

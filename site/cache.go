@@ -56,7 +56,7 @@ import (
 // compared (the slices and Facts by identity: an analysis result is never
 // modified) and the Cache starts afresh when any of them differs. ReadFile and
 // Options.SourceURL cannot be compared: a Cache must not outlive the tree
-// they read. Build uses the Cache; RenderReleases, for a site of several
+// they read. Build uses the Cache; PrepareReleases, for a site of several
 // releases, does not. Builds using one Cache run one at a time.
 type Cache struct {
 	mu sync.Mutex // held for a whole build

@@ -147,7 +147,7 @@ func codeSize(lines []codehtml.Line) int {
 // counted (data-n: codeTable) has a bar in its gutter, solid where it
 // ran and dashed where it did not, and shows its count on hover and on
 // focus (data-t: site.js's text, in the page's language). A line of a multi-release
-// page that the release shown lacks is hidden (merge.go), and so not
+// page that the release shown lacks is hidden (package srcmerge), and so not
 // counted.
 const sourceCSS = `pre.src{counter-reset:ln}
 pre.src>u{display:block;padding-right:1rem;min-height:1.5em;counter-increment:ln;text-decoration:none}

@@ -57,10 +57,12 @@
 // (assets/lang.js); every page has a language switch and hreflang
 // alternates.
 //
-// Package site/releases makes one site of several releases from
-// renderings of this package (RenderReleases, each release's Manifest)
-// and defines the pages and scripts such a site adds; one release builds
-// flat, exactly as Build.
+// Package site/releases makes one site of several releases and defines
+// the pages and scripts such a site adds; one release builds flat,
+// exactly as Build. This package renders each of the releases for it
+// (PrepareReleases: a Prepared, whose comment lists what the stage hands
+// in and gets back, as data, in order); the stage runs the passes that
+// combine them.
 //
 // Every link is relative to the page it is on, so the site works from
 // file:// and under any URL prefix. Nothing is

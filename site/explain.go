@@ -35,7 +35,8 @@ import (
 // the release's root. Only where the languages' walkthroughs give the call
 // sites other steps or scores does each language have its own
 // explain-index.js (explainIndexes). In a multi-release site, what the
-// releases' scripts share is then written once (explainrel.go).
+// releases' scripts share is then written once (explainshare.Share, run by
+// package site/releases).
 
 const (
 	explainPage    = explainshare.Page
@@ -163,8 +164,8 @@ func (b *builder) explainPage() ([]byte, error) {
 		"", index, relURL(explainPage, explainStepsJS, ""), "", b.asset(explainPage, "explain.js"), b.recordedEvents(), strs,
 	}
 	if b.set != nil {
-		// A multi-release site's explain scripts are what shareExplain
-		// makes of them (explainrel.go): what the releases share at the
+		// A multi-release site's explain scripts are what
+		// explainshare.Share makes of them: what the releases share at the
 		// site's root, the steps at the root of the language's directory.
 		page := b.site(explainPage)
 		body.SharedJS = relURL(page, explainshare.SharedJS, "")

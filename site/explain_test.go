@@ -40,7 +40,7 @@ func explainFixture(in *Input) {
 // readExplainIndex reads the scripts the explain page at site path page
 // of a built site (readTree) loads, explain-index.js and
 // explain-steps.js (in a multi-release site, with explain-shared.js and
-// explain-steps-shared.js: explainrel.go), back into the Index they
+// explain-steps-shared.js: explainshare.Share), back into the Index they
 // hold; it returns where the index is (a site path) too.
 func readExplainIndex(t *testing.T, files map[string]string, page string) (*explain.Index, string) {
 	t.Helper()

@@ -87,14 +87,14 @@ func (b *builder) full(p string) string {
 //
 // A line fragment ("L12", "L12-L20", in b's release's numbering) into a
 // multi-release site's source page becomes the part of the page and the
-// anchors holding those lines (merge.go).
+// anchors holding those lines (package srcmerge).
 func (b *builder) link(from, target, fragment string) string {
 	to := b.site(target)
 	if b.set != nil {
 		if f, ok := strings.CutPrefix(target, "src/"); ok {
 			f = strings.TrimSuffix(f, ".html")
 			if l1, l2, ok := parseLines(fragment); ok {
-				if pg, frag, ok := b.set.target(f, b.self, l1, l2); ok {
+				if pg, frag, ok := b.set.src.Target(f, b.self, l1, l2); ok {
 					to, fragment = pg, frag
 				}
 			}
@@ -309,14 +309,14 @@ type langBlock struct {
 	// Rel is the release of the part in a multi-release site's shared
 	// source page (shared.go), "" otherwise; GH is where its permalinks
 	// start (site.js swaps the code's GitHub links to it), GHL the lines
-	// they go to when they are not the page's (mergedSrc.ghLines), by the
-	// links the newest release's part names in GHF (ghFiles), LNK where
-	// other links go when not where the page's do (linkMoves), by the
-	// indexes of the hrefs the newest's part names in LNT (linkTable).
+	// they go to when they are not the page's (srcmerge.Src.GHLines), by the
+	// links the newest release's part names in GHF (GHFiles), LNK where
+	// other links go when not where the page's do (LinkMoves), by the
+	// indexes of the hrefs the newest's part names in LNT (LinkTable).
 	Rel, GH, GHF, GHL, LNT, LNK string
 	// Like is, in a multi-release site's shared source page, the newest
 	// release when this part's header is the newest's made over for
-	// this part's release (likeNewest): site.js makes it, the page does
+	// this part's release (srcmerge.LikeNewest): site.js makes it, the page does
 	// not carry it, but for the links in its bar to the pages Drop names
 	// (paths from the release's directory, space-separated).
 	Like, Drop string

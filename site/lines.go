@@ -7,7 +7,7 @@ package site
 // mostly by the line numbers they print — "x.go:136" in one is "x.go:129"
 // in the other — where the code is the same. So a page of a
 // kind the releases share prints each location in a file with a shared
-// source page by the lines' stable anchors (merge.go: "L136" is line 136
+// source page by the lines' stable anchors (package srcmerge: "L136" is line 136
 // of the page's newest release, "L136.1" a line it lacks after it), in
 // its text, title and GitHub permalink, and marks the element with them
 // (data-l="136-140"): the releases that agree on the code print the same,
@@ -158,37 +158,32 @@ func (v views) stableLines() bool {
 // page's anchor numbers it ("12", "12.1"); ok is false when the release
 // has no shared source page of f or f no line n.
 func (b *builder) stableLine(f string, n int) (string, bool) {
-	m := b.set.merged[f]
+	m := b.set.src.Files[f]
 	if m == nil {
 		return "", false
 	}
-	ml, ok := m.line(b.self, n)
+	ml, ok := m.Line(b.self, n)
 	if !ok {
 		return "", false
 	}
-	return strings.TrimPrefix(m.ids[ml], "L"), true
+	return strings.TrimPrefix(m.IDs[ml], "L"), true
 }
 
 // lineMaps is what numbering lines on the pages the releases share
 // (package pageshare, linemap) needs of set: the releases' tags and the source
 // pages' alignments, without their code and the releases' builders.
-// Given it instead of set, shareReleasePages lets them go, most of a
-// multi-release build's heap. nil for nil.
+// Given it instead of set, pageshare.Share lets them go, most of a
+// multi-release build's heap (the stage keeps nothing else of Prepared
+// while it runs). nil for nil.
 func (set *releaseSet) lineMaps() *linemap.Maps {
 	if set == nil {
 		return nil
 	}
-	out := &linemap.Maps{Files: map[string]*linemap.File{}, Pages: map[string]string{}}
+	var tags []string
 	for _, r := range set.rels {
-		out.Tags = append(out.Tags, r.Tag)
+		tags = append(tags, r.Tag)
 	}
-	for f, m := range set.merged {
-		out.Files[f] = &linemap.File{Rels: m.rels, IDs: m.ids, At: m.at}
-	}
-	for p, m := range set.byPath {
-		out.Pages[p] = m.file
-	}
-	return out
+	return set.src.LineMaps(tags)
 }
 
 // symrefStart matches the start tags of a walkthrough's link to a symbol

@@ -6,19 +6,17 @@ import (
 	"errors"
 	"fmt"
 	"html/template"
-	"io/fs"
 	"maps"
 	"os"
 	"path/filepath"
-	"runtime"
 	"slices"
-	"strings"
 
-	"github.com/kubewalk/kubewalk/site/internal/pageshare"
-	"github.com/kubewalk/kubewalk/site/internal/searchshare"
+	"github.com/kubewalk/kubewalk/site/internal/explainshare"
+	"github.com/kubewalk/kubewalk/site/internal/linemap"
+	"github.com/kubewalk/kubewalk/site/internal/srcmerge"
 )
 
-// Release is one release of a multi-release site (RenderReleases; package
+// Release is one release of a multi-release site (PrepareReleases; package
 // site/releases builds such a site).
 type Release struct {
 	Input
@@ -32,12 +30,9 @@ type Release struct {
 // switcher sends the reader.
 type releaseSet struct {
 	rels []*relIndex // newest first
-	// pages are the shared source pages and their parts (shared.go);
-	// merged is each file's code, byPath the same by the site path of
-	// each part of its page.
-	pages  []sharedSrc
-	merged map[string]*mergedSrc
-	byPath map[string]*mergedSrc
+	// src is the shared source pages, their parts and each file's code
+	// (package srcmerge; shared.go, merge.go).
+	src *srcmerge.Set
 	// graphs are the releases' resource graphs (graphrel.go).
 	graphs releaseGraphs
 }
@@ -99,77 +94,140 @@ type versionView struct {
 // site: "v1.36.3/".
 func ReleaseDir(tag string) string { return tag + "/" }
 
-// RenderReleases is the releases stage's hook into rendering: package
-// site/releases, whose Build makes a site of several releases, has it
-// render rels — two or more, newest first, their tags checked — into dir
-// as the releases of one site, and gets back each release's Manifest,
-// newest first, and what was written. It writes one subtree per release
-// (<dir>/<tag>/…, each laid out as Build lays out a single release but
-// for the source pages), the source pages at the top (<dir>/src/…), each
-// written once for the releases that show the same code (shared.go), on
-// every page a version switcher that keeps the reader on the same
-// walkthrough step or source line where the other release has it, and
-// what the releases' pages, search and explain scripts share written
-// once (packages pageshare, searchshare; explainrel.go). The site's list of
-// releases, its assets and its marker are the stage's to write
-// (WriteReleaseList); so is making the site atomically
-// (WriteAtomically).
-func RenderReleases(ctx context.Context, dir string, rels []Release, opts Options) ([]Manifest, Stats, error) {
-	return renderReleases(ctx, dir, rels, opts, tuning{})
+// Prepared are the releases of a site of several as package site hands
+// them to the releases stage (package site/releases). The stage runs its
+// passes over the data they give and gives back what the passes found,
+// in this order:
+//
+//  1. the shared source pages (srcmerge.Layout, a Prepared being its
+//     srcmerge.Renderer): which files each release leaves unrendered
+//     (Sources and ReadFile to srcmerge.Regenerated, its answer to
+//     Unrender, after which Manifests lists every release's pages, every
+//     page's version switcher computed from them), the files' copies
+//     aligned, each release's lines rendered into the srcmerge.Set
+//     (RenderLines, which keeps the Set to link into and write from),
+//     the pages split by PartBudget;
+//  2. the pages: Write;
+//  3. over what was written, the passes that write once what the
+//     releases' pages, search and explain scripts share: LineMaps for
+//     pageshare, ExplainScripts for explainshare.
+type Prepared struct {
+	set *releaseSet
+	bs  []*builder
 }
 
-// renderReleases is RenderReleases, built as tune says.
-func renderReleases(ctx context.Context, dir string, rels []Release, opts Options, tune tuning) ([]Manifest, Stats, error) {
+// PrepareReleases prepares rels — two or more, newest first, their tags
+// checked — to be written as the releases of one site.
+func PrepareReleases(ctx context.Context, rels []Release, opts Options) (*Prepared, error) {
+	return prepareReleases(ctx, rels, opts, tuning{})
+}
+
+// prepareReleases is PrepareReleases, built as tune says.
+func prepareReleases(ctx context.Context, rels []Release, opts Options, tune tuning) (*Prepared, error) {
 	if len(rels) < 2 {
-		return nil, Stats{}, errors.New("site: RenderReleases needs two releases or more")
+		return nil, errors.New("site: PrepareReleases needs two releases or more")
+	}
+	if len(rels) > srcmerge.MaxRels {
+		return nil, fmt.Errorf("site: %d releases in one site; at most %d", len(rels), srcmerge.MaxRels)
 	}
 	// Prepare every release first: each page's switcher needs to know the
 	// pages of all of them.
 	set := &releaseSet{}
 	var bs []*builder
 	for i, r := range rels {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		o := opts
 		if r.SourceURL != nil {
 			o.SourceURL = r.SourceURL
 		}
 		b, err := prepareLangs(r.Input, o, false)
 		if err != nil {
-			return nil, Stats{}, fmt.Errorf("%s: %w", r.Tag, err)
+			return nil, fmt.Errorf("%s: %w", r.Tag, err)
 		}
 		for _, lb := range langsOf(b) {
 			lb.set, lb.self, lb.tune = set, i, tune
 		}
 		bs = append(bs, b)
 	}
-	if err := unrenderRegenerated(bs); err != nil {
-		return nil, Stats{}, err
-	}
-	for _, b := range bs {
-		ri, err := b.index()
-		if err != nil {
-			return nil, Stats{}, fmt.Errorf("%s: %w", b.in.Tag, err)
-		}
-		ri.b = b
-		set.rels = append(set.rels, ri)
-	}
-	if err := set.share(ctx, bs); err != nil {
-		return nil, Stats{}, err
-	}
-	ms := make([]Manifest, len(set.rels))
-	for i, r := range set.rels {
-		ms[i] = r.Manifest
-	}
-	st, err := writeReleases(ctx, dir, bs, opts, tune)
-	return ms, st, err
+	return &Prepared{set: set, bs: bs}, nil
 }
 
-// writeReleases writes the releases bs, prepared and shared, into dir.
-func writeReleases(ctx context.Context, dir string, bs []*builder, opts Options, tune tuning) (Stats, error) {
-	st, err := writeShared(ctx, dir, bs)
+// Sources are the files each release has a source page of, newest
+// release first, each sorted.
+func (r *Prepared) Sources() [][]string {
+	out := make([][]string, len(r.bs))
+	for i, b := range r.bs {
+		out[i] = b.files
+	}
+	return out
+}
+
+// ReadFile reads release rel's copy of file f (its Input.ReadFile): a
+// srcmerge.Reader.
+func (r *Prepared) ReadFile(rel int, f string) ([]byte, error) { return r.bs[rel].in.ReadFile(f) }
+
+// Unrender takes the files drops names, per release, out of the files it
+// renders (srcmerge.Regenerated finds them: each is linked on GitHub
+// instead), then lists every release's pages (Manifests). Call it once,
+// before any page is rendered.
+func (r *Prepared) Unrender(drops [][]string) error {
+	for i, drop := range drops {
+		if len(drop) > 0 {
+			r.bs[i].unrender(drop)
+		}
+	}
+	for _, b := range r.bs {
+		ri, err := b.index()
+		if err != nil {
+			return fmt.Errorf("%s: %w", b.in.Tag, err)
+		}
+		ri.b = b
+		r.set.rels = append(r.set.rels, ri)
+	}
+	return nil
+}
+
+// RenderLines renders each release's copy of every file of src with a
+// page (srcmerge.Align made it of the Manifests' Sources) and files its
+// lines there (merge.go); the releases' pages link into, and Write
+// writes, the shared source pages src lays out.
+func (r *Prepared) RenderLines(ctx context.Context, src *srcmerge.Set) error {
+	r.set.src = src
+	return r.set.renderLines(ctx, r.bs)
+}
+
+// PartBudget is the most code a part of a shared source page serving
+// rels releases carries (srcmerge.Set.Split).
+func (r *Prepared) PartBudget(rels int) int {
+	if b := r.bs[0].tune.partBudget; b > 0 {
+		return b
+	}
+	return partBudget(rels)
+}
+
+// Manifests are what the releases' pages are, newest first.
+func (r *Prepared) Manifests() []Manifest {
+	ms := make([]Manifest, len(r.set.rels))
+	for i, ri := range r.set.rels {
+		ms[i] = ri.Manifest
+	}
+	return ms
+}
+
+// Write writes the releases into dir, the site's root: the shared source
+// pages (src/…) and each release's subtree (<tag>/…, laid out as Build
+// lays out a single release but for the source pages). Every page is
+// written as the release's own, to be shared by the stage's passes
+// (pageshare, searchshare, explainshare); the site's list of releases,
+// its assets and its marker are the stage's to write (WriteReleaseList).
+func (r *Prepared) Write(ctx context.Context, dir string) (Stats, error) {
+	st, err := writeShared(ctx, dir, r.bs)
 	if err != nil {
 		return Stats{}, err
 	}
-	for _, b := range bs {
+	for _, b := range r.bs {
 		sub := filepath.Join(dir, b.in.Tag)
 		if err := os.Mkdir(sub, 0o755); err != nil {
 			return Stats{}, err
@@ -182,37 +240,32 @@ func writeReleases(ctx context.Context, dir string, bs []*builder, opts Options,
 		st.SourcePages += s.SourcePages
 		st.Bytes += s.Bytes
 	}
-	tags := make([]string, len(bs))
-	for i, b := range bs {
-		tags[i] = b.in.Tag
-	}
-	var db int64
-	var dp int
-	if !tune.ownReleasePages {
-		workers := opts.Workers
-		if workers <= 0 {
-			workers = runtime.GOMAXPROCS(0)
+	return st, nil
+}
+
+// LineMaps are the releases' line maps (lines.go), for pageshare.Share.
+func (r *Prepared) LineMaps() *linemap.Maps { return r.set.lineMaps() }
+
+// ExplainScripts lists the explain scripts the releases wrote, newest
+// release first, for explainshare.Share: per release and language its
+// explain-index.js (one for every language when they are the same bytes)
+// and its explain-steps.js, site paths from the site's root.
+func (r *Prepared) ExplainScripts() ([]explainshare.Script, error) {
+	var out []explainshare.Script
+	for _, b := range r.bs {
+		x, err := b.explainIndexes()
+		if err != nil {
+			return nil, err
 		}
-		budget := pageshare.Budget
-		if tune.relPageBudget > 0 {
-			budget = tune.relPageBudget
+		for _, lb := range langsOf(b) {
+			p := ReleaseDir(b.in.Tag) + lb.full(explainIndexJS)
+			if x.shared {
+				p = ReleaseDir(b.in.Tag) + explainIndexJS
+			}
+			out = append(out, explainshare.Script{Tag: b.in.Tag, Lang: lb.langDir, Index: p, Steps: ReleaseDir(b.in.Tag) + lb.full(explainStepsJS)})
 		}
-		if db, dp, err = pageshare.Share(ctx, dir, tags, bs[0].set.lineMaps(), workers, budget); err != nil {
-			return Stats{}, err
-		}
 	}
-	st.Bytes += db
-	st.Pages += dp
-	if err := shareExplain(dir, bs, &st); err != nil {
-		return Stats{}, err
-	}
-	ds, err := searchshare.Share(dir, tags)
-	if err != nil {
-		return Stats{}, err
-	}
-	st.Bytes += ds
-	st.Largest, st.LargestBytes, err = largestPage(dir)
-	return st, err
+	return out, nil
 }
 
 // WriteAtomically runs write on a temporary directory beside out and
@@ -388,24 +441,4 @@ func (b *builder) releasePages() ([]string, error) {
 		}
 	}
 	return ps, nil
-}
-
-// largestPage names the largest HTML page of the site in dir.
-func largestPage(dir string) (string, int64, error) {
-	var name string
-	var size int64
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".html") {
-			return err
-		}
-		fi, err := d.Info()
-		if err != nil {
-			return err
-		}
-		if r, _ := filepath.Rel(dir, p); fi.Size() > size || fi.Size() == size && filepath.ToSlash(r) < name {
-			name, size = filepath.ToSlash(r), fi.Size()
-		}
-		return nil
-	})
-	return name, size, err
 }

@@ -2,15 +2,21 @@ package site
 
 import (
 	"context"
+	"runtime"
 	"sort"
 
 	"github.com/kubewalk/kubewalk/analyzer/fact/factsfile"
+	"github.com/kubewalk/kubewalk/site/internal/explainshare"
+	"github.com/kubewalk/kubewalk/site/internal/pageshare"
+	"github.com/kubewalk/kubewalk/site/internal/searchshare"
+	"github.com/kubewalk/kubewalk/site/internal/srcmerge"
 )
 
 // BuildReleases builds a site of several releases for this package's
 // tests as package site/releases builds it (releases.Build: the releases
-// in order, newest first, rendered into a new directory with the list of
-// releases, which replaces opts.Out), which they cannot import.
+// in order, newest first, prepared and written, the stage's passes run
+// over what they wrote, the list of releases added, the whole replacing
+// opts.Out), which they cannot import.
 func BuildReleases(ctx context.Context, rels []Release, opts Options) (Stats, error) {
 	return buildReleases(ctx, rels, opts, tuning{})
 }
@@ -26,7 +32,14 @@ func buildReleases(ctx context.Context, rels []Release, opts Options, tune tunin
 	rels = append([]Release(nil), rels...)
 	sort.SliceStable(rels, func(i, j int) bool { return factsfile.NewerFirst(rels[i].Tag, rels[j].Tag) })
 	return atomically(opts.Out, func(dir string) (Stats, error) {
-		ms, st, err := renderReleases(ctx, dir, rels, opts, tune)
+		p, err := prepareReleases(ctx, rels, opts, tune)
+		if err != nil {
+			return Stats{}, err
+		}
+		if err := sourcesForTest(ctx, p); err != nil {
+			return Stats{}, err
+		}
+		st, err := writeReleasesForTest(ctx, dir, p, opts.Workers, tune)
 		if err != nil {
 			return Stats{}, err
 		}
@@ -34,9 +47,65 @@ func buildReleases(ctx context.Context, rels []Release, opts Options, tune tunin
 		if len(rels[0].Langs) > 1 {
 			lang = rels[0].Langs[0]
 		}
-		n, err := WriteReleaseList(dir, lang, ms)
+		n, err := WriteReleaseList(dir, lang, p.Manifests())
 		st.Pages++
 		st.Bytes += n
 		return st, err
 	})
+}
+
+// sourcesForTest lays out the source pages p's releases share, as
+// site/releases does (srcmerge.Layout).
+func sourcesForTest(ctx context.Context, p *Prepared) error {
+	var tags []string
+	var facts []any
+	for _, b := range p.bs {
+		tags = append(tags, b.in.Tag)
+		facts = append(facts, b.in.Facts, b.in.Traces)
+	}
+	_, err := srcmerge.Layout(ctx, p, tags, facts...)
+	return err
+}
+
+// writeReleasesForTest is site/releases' write: p written into dir and
+// the stage's passes run over it, the pages shared as tune says.
+func writeReleasesForTest(ctx context.Context, dir string, p *Prepared, workers int, tune tuning) (Stats, error) {
+	st, err := p.Write(ctx, dir)
+	if err != nil {
+		return Stats{}, err
+	}
+	var tags []string
+	for _, m := range p.Manifests() {
+		tags = append(tags, m.Tag)
+	}
+	if !tune.ownReleasePages {
+		if workers <= 0 {
+			workers = runtime.GOMAXPROCS(0)
+		}
+		budget := pageshare.Budget
+		if tune.relPageBudget > 0 {
+			budget = tune.relPageBudget
+		}
+		db, dp, err := pageshare.Share(ctx, dir, tags, p.LineMaps(), workers, budget)
+		if err != nil {
+			return Stats{}, err
+		}
+		st.Bytes += db
+		st.Pages += dp
+	}
+	xs, err := p.ExplainScripts()
+	if err != nil {
+		return Stats{}, err
+	}
+	dx, err := explainshare.Share(dir, xs)
+	if err != nil {
+		return Stats{}, err
+	}
+	st.Bytes += dx
+	ds, err := searchshare.Share(dir, tags)
+	if err != nil {
+		return Stats{}, err
+	}
+	st.Bytes += ds
+	return st, nil
 }

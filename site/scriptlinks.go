@@ -75,7 +75,7 @@ func explainStepsLinks(p string, data []byte) ([][2]string, error) {
 
 // explainIndexLinks are the source pages of the call sites of the
 // explain-index.js at site path p (in a multi-release site, with what it
-// names of explain-shared.js: explainrel.go), relative to each explain
+// names of explain-shared.js: explainshare.Share), relative to each explain
 // page that loads it: beside it, or in a language directory under it.
 func explainIndexLinks(root, p string, data []byte) ([][2]string, error) {
 	shared := func() ([]byte, error) { return os.ReadFile(filepath.Join(root, explainshare.SharedJS)) }

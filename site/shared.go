@@ -4,7 +4,6 @@ import (
 	"context"
 	"html"
 	"html/template"
-	"maps"
 	"net/url"
 	"path"
 	"regexp"
@@ -12,11 +11,11 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/kubewalk/kubewalk/site/internal/pageshare"
+	"github.com/kubewalk/kubewalk/site/internal/srcmerge"
 )
 
 // A multi-release site writes one source page per file, at the site's
-// root, for every release that renders it (merge.go): src/pkg/x.go.html,
+// root, for every release that renders it (package srcmerge): src/pkg/x.go.html,
 // and src/pkg/x.go.2.html … for the parts of a page too heavy for one.
 // Each release's other pages are in its directory (v1.31.0/…).
 //
@@ -25,7 +24,7 @@ import (
 // the "Cited by" backlinks — is carried once per release and language,
 // all hidden but the newest release's first language's (a header that is
 // the newest's made over for the release is made by site.js instead:
-// likeNewest); site.js shows the one ?rel= and ?lang= name, and the lines
+// srcmerge.LikeNewest); site.js shows the one ?rel= and ?lang= name, and the lines
 // of that release. Without
 // script the reader sees the newest release's, and the footer lists every
 // release the page serves. Links from a release's pages into the source
@@ -33,40 +32,6 @@ import (
 // links between source pages carry none, site.js adding the release being
 // read. A page opened with a ?rel= it does not serve sends the reader on
 // through its version switcher to that release's home.
-
-// sharedSrc is one shared source page: part part (from 0) of file's.
-type sharedSrc struct {
-	path string // site path from the site's root
-	file string
-	part int
-}
-
-// share aligns and renders every rendered file of every release into
-// shared pages (merge), and lists their parts. bs are the releases'
-// builders (first language), newest first.
-func (set *releaseSet) share(ctx context.Context, bs []*builder) error {
-	set.byPath = map[string]*mergedSrc{}
-	files := map[string][]int{}
-	for i, b := range bs {
-		for _, f := range b.files {
-			files[f] = append(files[f], i)
-		}
-	}
-	if err := set.merge(ctx, bs, files); err != nil {
-		return err
-	}
-	if err := set.alignLinked(ctx, bs, files); err != nil {
-		return err
-	}
-	for _, f := range slices.Sorted(maps.Keys(files)) {
-		m := set.merged[f]
-		for k, p := range m.paths {
-			set.pages = append(set.pages, sharedSrc{path: p, file: f, part: k})
-			set.byPath[p] = m
-		}
-	}
-	return nil
-}
 
 // ghBase is the part of b's permalinks before the path of file f
 // ("https://github.com/kubernetes/kubernetes/blob/v1.31.0/"), "" when its
@@ -79,18 +44,6 @@ func ghBase(b *builder, f string) string {
 	return ""
 }
 
-// srcVariant returns the site path, from the site's root, of the page
-// serving site path p in release rel: p itself when p is a shared source
-// page (or a part of one) of a file rel renders, its first part when p is
-// that file's SourcePage; "" when the release has no page of the file.
-func (set *releaseSet) srcVariant(p string, rel int) string {
-	m := set.byPath[p]
-	if m == nil || !slices.Contains(m.rels, rel) {
-		return ""
-	}
-	return p
-}
-
 // site returns site path p of b's pages as a path from the site's root:
 // in a multi-release site a source page is the shared page serving b's
 // release, anything else is in the release's directory.
@@ -99,7 +52,7 @@ func (b *builder) site(p string) string {
 		return b.full(p)
 	}
 	if strings.HasPrefix(p, "src/") {
-		if v := b.set.srcVariant(p, b.self); v != "" {
+		if v := b.set.src.Variant(p, b.self); v != "" {
 			return v
 		}
 		return p // "src/" itself
@@ -119,7 +72,7 @@ func (b *builder) sharedSource(p string) bool {
 // the first language — which is most links of the newest release.
 func (b *builder) relQuery(p string) string {
 	var q []string
-	if m := b.set.byPath[b.site(p)]; m != nil && m.rels[0] != b.self {
+	if m := b.set.src.ByPath[b.site(p)]; m != nil && m.Rels[0] != b.self {
 		q = append(q, "rel="+url.QueryEscape(b.in.Tag))
 	}
 	if b.langs != nil && b != b.langs[0] {
@@ -144,7 +97,7 @@ func (b *builder) srcVersions(p string) []versionView {
 		if b.langs != nil {
 			other = langsOf(r.b)[slices.Index(b.langs, b)]
 		}
-		if t := b.set.srcVariant(p, i); t != "" {
+		if t := b.set.src.Variant(p, i); t != "" {
 			v.Href, v.Line = url.PathEscape(path.Base(t))+other.relQuery(p), true
 		} else {
 			v.Href, v.Home = relURL(from, other.site(homePage), ""), true
@@ -164,8 +117,8 @@ func (b *builder) sharedSelf(p string) string {
 func writeShared(ctx context.Context, dir string, bs []*builder) (Stats, error) {
 	set := bs[0].set
 	var pages []page
-	for _, sp := range set.pages {
-		pages = append(pages, page{path: sp.path, source: true, html: true, render: func() ([]byte, error) {
+	for _, sp := range set.src.Pages {
+		pages = append(pages, page{path: sp.Path, source: true, html: true, render: func() ([]byte, error) {
 			return renderShared(bs, sp)
 		}})
 	}
@@ -190,18 +143,18 @@ func writeShared(ctx context.Context, dir string, bs []*builder) (Stats, error) 
 }
 
 // renderShared renders one part of a shared source page: the code of
-// every release it serves (merge.go), and every release's and language's
+// every release it serves (package srcmerge), and every release's and language's
 // header and backlinks, all but the newest release's first language
 // hidden.
 //
 // Its 86 lines are one loop over the page's releases and languages whose
 // blocks depend on those written before it (the newest's header, the
 // headers written whole so far, which an older release's is made from).
-func renderShared(bs []*builder, sp sharedSrc) ([]byte, error) {
-	f, p := sp.file, sp.path // the part's own path: its switcher stays on it
+func renderShared(bs []*builder, sp srcmerge.Page) ([]byte, error) {
+	f, p := sp.File, sp.Path // the part's own path: its switcher stays on it
 	set := bs[0].set
-	m := set.merged[f]
-	b := bs[m.rels[0]]
+	m := set.src.Files[f]
+	b := bs[m.Rels[0]]
 	var parts srcParts
 	var tags []string
 	newestHeader := map[string]string{} // per language
@@ -210,13 +163,13 @@ func renderShared(bs []*builder, sp sharedSrc) ([]byte, error) {
 	// from any of them.
 	written := map[string][]writtenHead{}
 	newestGH := ghBase(b, f)
-	ghf := m.ghFiles(newestGH) // data-ghf, on the newest's first part
-	moves := make([]string, len(m.rels))
-	for k := range m.rels {
-		moves[k] = m.linkMoves(set, k, sp.part)
+	ghf := m.GHFiles(newestGH) // data-ghf, on the newest's first part
+	moves := make([]string, len(m.Rels))
+	for k := range m.Rels {
+		moves[k] = m.LinkMoves(set.src, k, sp.Part)
 	}
-	lnt, lnk := linkTable(moves) // data-lnt on the newest's, data-lnk
-	for k, r := range m.rels {
+	lnt, lnk := srcmerge.LinkTable(moves) // data-lnt on the newest's, data-lnk
+	for k, r := range m.Rels {
 		tags = append(tags, bs[r].in.Tag)
 		gh := ghBase(bs[r], f)
 		if k == 0 || gh == strings.Replace(newestGH, "/"+b.in.Tag+"/", "/"+bs[r].in.Tag+"/", 1) {
@@ -226,10 +179,10 @@ func renderShared(bs []*builder, sp sharedSrc) ([]byte, error) {
 			gh = ""
 		}
 		for _, lb := range langsOf(bs[r]) {
-			sv := sourceView{Path: f, Dir: path.Dir(f), Name: path.Base(f), Lines: m.lines[k], GitHub: lb.opts.SourceURL(f, 0, 0), Cites: lb.citeViews(f)}
+			sv := sourceView{Path: f, Dir: path.Dir(f), Name: path.Base(f), Lines: m.Lines[k], GitHub: lb.opts.SourceURL(f, 0, 0), Cites: lb.citeViews(f)}
 			d := langBlock{pageData: lb.pageData(p, f, "", sv), Hide: len(parts.chrome) > 0, Rel: lb.in.Tag, GH: gh}
 			if lb == bs[r] { // once per release
-				d.GHL, d.LNK = m.ghLines(k, newestGH, ghf), lnk[k]
+				d.GHL, d.LNK = m.GHLines(k, newestGH, ghf), lnk[k]
 				if k == 0 {
 					d.GHF, d.LNT = strings.Join(ghf, " "), lnt
 				}
@@ -247,11 +200,11 @@ func renderShared(bs []*builder, sp sharedSrc) ([]byte, error) {
 				}
 				written[lb.in.Lang] = []writtenHead{{tag: lb.in.Tag, html: string(h)}}
 			} else if !lb.tune.explicitHeaders {
-				if drop, ok := likeNewestBut(newestHeader[lb.in.Lang], b.in.Tag, lb.in.Tag, string(h)); ok {
+				if drop, ok := srcmerge.LikeNewestBut(newestHeader[lb.in.Lang], b.in.Tag, lb.in.Tag, string(h)); ok {
 					d.Like, d.Drop = b.in.Tag, drop
 				}
 				var anchor string
-				if hl, anchor, err = m.headLike(lb, sv, k, written[lb.in.Lang]); err != nil {
+				if hl, anchor, err = headLike(m, lb, sv, k, written[lb.in.Lang]); err != nil {
 					return nil, err
 				}
 				if anchor != "" && hl.Like == "" {
@@ -277,43 +230,15 @@ func renderShared(bs []*builder, sp sharedSrc) ([]byte, error) {
 		}
 	}
 	doc := b.pageData(p, f, "", nil)
-	doc.GH = m.gh // the code's GitHub links' base (renderMerged)
+	doc.GH = m.GH // the code's GitHub links' base (renderMerged)
 	// The page's own line: every release it serves, which is what a
 	// reader without script learns of the others.
 	doc.Release = release{Tag: strings.Join(tags, ", ")}
-	doc.SrcRoot = relURL(sp.path, "src/", "")
-	// Safe: mergedSrc.code writes integers, anchors and codehtml's escaped
+	doc.SrcRoot = relURL(sp.Path, "src/", "")
+	// Safe: srcmerge.Src.Code writes integers, anchors and codehtml's escaped
 	// lines, their links resolved to relURL's escaped output.
-	code := template.HTML(partsNav(m, sp.part) + m.code(set, sp.part))
+	code := template.HTML(m.PartsNav(sp.Part) + m.Code(set.src, sp.Part))
 	return parts.page(b, doc, code)
-}
-
-// linkTable factors the releases' data-lnk (moves: each release's
-// linkMoves, hrefs space-separated) into the page's data-lnt, every href
-// they name once, in the order they first name it, and each release's
-// data-lnk, the indexes of its hrefs there. The releases name mostly the
-// same hrefs, so each is written once for all of them.
-func linkTable(moves []string) (table string, idx []string) {
-	at := map[string]int{}
-	var hrefs []string
-	idx = make([]string, len(moves))
-	for k, mv := range moves {
-		var sb strings.Builder
-		for _, h := range strings.Fields(mv) {
-			i, ok := at[h]
-			if !ok {
-				i = len(hrefs)
-				at[h] = i
-				hrefs = append(hrefs, h)
-			}
-			if sb.Len() > 0 {
-				sb.WriteByte(' ')
-			}
-			sb.WriteString(strconv.Itoa(i))
-		}
-		idx[k] = sb.String()
-	}
-	return strings.Join(hrefs, " "), idx
 }
 
 // headLikeView is the source header of an older release that site.js
@@ -349,33 +274,33 @@ type writtenHead struct{ tag, html string }
 // count the lines of the others, and a header citing a line the release
 // lacks cannot name it, so such a header is written whole, as the
 // release numbers it (hl and anchor empty).
-func (m *mergedSrc) headLike(lb *builder, sv sourceView, k int, written []writtenHead) (hl headLikeView, anchor string, err error) {
-	if len(m.parts) > 1 {
+func headLike(m *srcmerge.Src, lb *builder, sv sourceView, k int, written []writtenHead) (hl headLikeView, anchor string, err error) {
+	if len(m.Parts) > 1 {
 		return headLikeView{}, "", nil
 	}
-	own := sv.Lines == m.lines[0] // the anchor form is the release's own numbers
+	own := sv.Lines == m.Lines[0] // the anchor form is the release's own numbers
 	cites := slices.Clone(sv.Cites)
 	for i := range cites {
 		ok := true
 		cites[i].Lines = citedLine.ReplaceAllStringFunc(cites[i].Lines, func(l string) string {
 			n, _ := strconv.Atoi(l[1:]) // digits: citedLine
-			ml, found := m.line(m.rels[k], n)
+			ml, found := m.Line(m.Rels[k], n)
 			ok = ok && found
-			own = own && m.ids[ml] == l
-			return m.ids[ml]
+			own = own && m.IDs[ml] == l
+			return m.IDs[ml]
 		})
 		if !ok {
 			return headLikeView{}, "", nil
 		}
 	}
-	sv.Cites, sv.Lines = cites, m.lines[0]
+	sv.Cites, sv.Lines = cites, m.Lines[0]
 	h, err := lb.exec("srcheader", sv)
 	if err != nil {
 		return headLikeView{}, "", err
 	}
-	hl = headLikeView{Lang: lb.in.Lang, Rel: lb.in.Tag, N: m.lines[k]}
+	hl = headLikeView{Lang: lb.in.Lang, Rel: lb.in.Tag, N: m.Lines[k]}
 	for _, w := range written {
-		if string(h) == relinked(w.html, w.tag, lb.in.Tag) {
+		if string(h) == srcmerge.Relinked(w.html, w.tag, lb.in.Tag) {
 			hl.Like = w.tag
 			return hl, string(h), nil
 		}
@@ -390,107 +315,6 @@ func (m *mergedSrc) headLike(lb *builder, sv sourceView, k int, written []writte
 
 // citedLine matches a line in a cited range ("L12" of "L12-L40").
 var citedLine = regexp.MustCompile(`L[0-9]+`)
-
-// relinked is HTML h with its links moved from release from (the newest,
-// or the release of a source header written whole) to rel, as site.js
-// moves a made-over header's: the release's directory, and a ?rel=
-// naming it.
-func relinked(h, from, rel string) string {
-	relOf := regexp.MustCompile(`((?:\?|&amp;)rel=)` + regexp.QuoteMeta(url.QueryEscape(from)) + `([&#]|$)`)
-	return pageshare.QuotedURL.ReplaceAllStringFunc(h, func(a string) string {
-		sm := pageshare.QuotedURL.FindStringSubmatch(a)
-		v := strings.ReplaceAll(sm[2], "/"+from+"/", "/"+rel+"/")
-		v = relOf.ReplaceAllString(v, "${1}"+url.QueryEscape(rel)+"${2}")
-		return sm[1] + `="` + v + `"`
-	})
-}
-
-// likeNewest is the header of a shared source page for release rel, made
-// from its newest release's, h, as site.js makes it for a part that says
-// it is like the newest's (data-like): links into the newest release's
-// directory go to rel's, the version switcher marks rel, and the links to
-// the page in other languages (and the switcher's to the newest) name
-// rel (and not). A part whose header is not this is written whole.
-func likeNewest(h, newest, rel string) string {
-	h = strings.ReplaceAll(h, "/"+newest+"/", "/"+rel+"/")
-	h = strings.Replace(h, `">`+newest+`</summary>`, `">`+rel+`</summary>`, 1)
-	q := "rel=" + url.QueryEscape(rel)
-	// The switcher's entry for rel: "x.go.html?rel=…" or "…?rel=…&amp;lang=ko".
-	i := strings.Index(h, "?"+q+`" data-switch>`+rel+"</a></li>")
-	if i < 0 {
-		i = strings.Index(h, "?"+q+`&amp;`)
-	}
-	start := strings.LastIndex(h[:max(i, 0)], `<li><a href="`)
-	end := strings.Index(h[max(i, 0):], "</a></li>")
-	if i < 0 || start < 0 || end < 0 {
-		return ""
-	}
-	entry := h[start : i+end+len("</a></li>")]
-	href := strings.TrimPrefix(entry[:strings.Index(entry, `"`+` data-switch>`)], `<li><a href="`)
-	self := strings.Replace(strings.Replace(href, "?"+q+"&amp;", "?", 1), "?"+q, "", 1)
-	h = strings.Replace(h, entry, `<li><b aria-current="true">`+rel+`</b></li>`, 1)
-	h = strings.Replace(h, `<li><b aria-current="true">`+newest+`</b></li>`, `<li><a href="`+self+`" data-switch>`+newest+`</a></li>`, 1)
-	// The language switch's links: the page, in another language.
-	return langLinkHref.ReplaceAllStringFunc(h, func(a string) string {
-		m := langLinkHref.FindStringSubmatch(a)
-		page, query, _ := strings.Cut(m[1], "?")
-		if query == "" {
-			return `<a href="` + page + "?" + q + `" hreflang=`
-		}
-		return `<a href="` + page + "?" + q + "&amp;" + query + `" hreflang=`
-	})
-}
-
-// likeNewestBut reports whether header h of release rel is likeNewest of
-// the newest release's, newest, but for links in its bar to pages rel
-// does not have, and which: their paths from rel's directory on
-// (data-drop, which site.js takes out of the bar).
-func likeNewestBut(newestHeader, newest, rel, h string) (drop string, ok bool) {
-	made := likeNewest(newestHeader, newest, rel)
-	if made == h {
-		return "", true
-	}
-	var gone []string
-	made = barLink.ReplaceAllStringFunc(made, func(a string) string {
-		if strings.Contains(h, a) {
-			return a
-		}
-		href := barLink.FindStringSubmatch(a)[1]
-		_, p, found := strings.Cut(href, "/"+rel+"/")
-		if !found || strings.ContainsAny(p, " ") {
-			return a
-		}
-		gone = append(gone, p)
-		return ""
-	})
-	return strings.Join(gone, " "), made == h && len(gone) > 0
-}
-
-// barLink matches a link of the header's bar.
-var barLink = regexp.MustCompile(`<a href="([^"]*)"(?: aria-current="page")?>[^<]*</a>`)
-
-// langLinkHref matches a link of the language switch.
-var langLinkHref = regexp.MustCompile(`<a href="([^"]*)" hreflang=`)
-
-// partsNav links the parts of a page split in parts, "" for one part.
-// The links are numbers, the same in every language.
-func partsNav(m *mergedSrc, cur int) string {
-	if len(m.parts) < 2 {
-		return ""
-	}
-	var sb strings.Builder
-	sb.WriteString(`<nav class="parts">`)
-	for k, p := range m.paths {
-		n := strconv.Itoa(k + 1)
-		if k == cur {
-			sb.WriteString(` <strong aria-current="page">` + n + `</strong>`)
-			continue
-		}
-		sb.WriteString(` <a href="` + html.EscapeString(url.PathEscape(path.Base(p))) + `">` + n + `</a>`)
-	}
-	sb.WriteString(`</nav>`)
-	return sb.String()
-}
 
 // symrefHref matches the href of a link into the source pages in a
 // walkthrough's HTML, which walkthrough.Load rendered for a release's own
@@ -519,7 +343,7 @@ func (b *builder) retarget(p string, h template.HTML) template.HTML {
 			return m
 		}
 		frag := strings.TrimPrefix(html.UnescapeString(s[3]), "#")
-		if b.set == nil || b.set.srcVariant("src/"+target, b.self) == "" {
+		if b.set == nil || b.set.src.Variant("src/"+target, b.self) == "" {
 			f, ok := strings.CutSuffix(target, ".html")
 			from, to, okL := parseLines(frag)
 			if !ok || b.rendered[f] || !okL {

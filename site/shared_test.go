@@ -51,7 +51,8 @@ func buildShared(t testing.TB) (string, Stats) {
 // with them (and hidden when the newest lacks it). No release has a src/
 // of its own, every release's links lead to the page with the release in
 // the query, and the link checker, which reads the query, finds nothing
-// broken.
+// broken. It is long because it reads one built site for each of these in
+// turn, which a build per assertion would make slow.
 func TestMultiReleaseSharesSource(t *testing.T) {
 	out, st := buildShared(t)
 	files := readTree(t, out)
@@ -93,7 +94,7 @@ func TestMultiReleaseSharesSource(t *testing.T) {
 		`data-src="../../../../src/"`,
 		// Its link to a line of deployment_controller.go names the
 		// line's anchor, the same in both releases, by the shortest way
-		// to the page beside it (nearURL).
+		// to the page beside it (srcmerge.NearURL).
 		`href=deployment_controller.go.html#L10>`,
 	} {
 		if !strings.Contains(sp, w) {

@@ -1,12 +1,12 @@
 package site
 
 // tuning are what a test of a site of several releases may change of how
-// it is built, beside what it shows: RenderReleases builds with the zero
-// tuning, tests call renderReleases (through buildReleases). None of it is an Options field, so a
+// it is built, beside what it shows: PrepareReleases builds with the zero
+// tuning, tests call prepareReleases (through buildReleases). None of it is an Options field, so a
 // caller of the package sees none of it.
 type tuning struct {
 	// explicitHeaders writes every release's header on a shared source
-	// page, none made by site.js (likeNewest): for the test that the
+	// page, none made by site.js (srcmerge.LikeNewest): for the test that the
 	// two agree.
 	explicitHeaders bool
 	// partBudget, when set, is the most code a part of a shared source

@@ -128,10 +128,12 @@ type parsedPage struct {
 	groups    map[string]string
 }
 
-// parsePage reads the ids and links of an HTML page. It is one walk over
-// the tokenizer's tokens, long because each kind of element it meets
-// (a link, an id, a page's release and script attributes) adds to the
-// page state the walk carries; pieces would each take all of it.
+// parsePage reads the ids and links of an HTML page.
+//
+// Its length is one tokenizer loop with a case per attribute that names
+// an id or a link: the attributes depend on each other within a tag and
+// on the open elements' (data-r masks, data-gh bases, data-lnt before
+// data-lnk), so they are read in one pass rather than in one per kind.
 func parsePage(data []byte) parsedPage {
 	ids := map[string]bool{}
 	var links []pageLink
@@ -220,7 +222,7 @@ func parsePage(data []byte) parsedPage {
 				gh = string(v)
 			case "data-g":
 				g = v
-			case "data-lnt": // the hrefs data-lnk names by index (site/shared.go linkTable)
+			case "data-lnt": // the hrefs data-lnk names by index (site/internal/srcmerge LinkTable)
 				lnt = strings.Fields(string(v))
 			case "data-lnk": // "<href> <where it goes for the block's release>" pairs, by index in data-lnt
 				f := strings.Fields(string(v))

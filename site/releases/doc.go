@@ -8,29 +8,43 @@
 //
 // # The stage and package site
 //
-// Package site renders releases; this package decides what a site of
-// several is. The data that crosses is explicit: per release a
-// site.Release in (its site.Input and permalink rule), a site.Manifest
-// out of site.RenderReleases (tag, commit, the release it shows changes
-// since, its directory, its walkthroughs' step IDs, its other pages, the
-// files it has source pages of, its count of changed references), from
-// which this package writes the list of releases (site.WriteReleaseList).
-// Where the stage needs rendering — every page's version switcher, the
-// shared source pages, the merge of the pages the releases share, the
-// shared search and explain scripts — it goes through
-// site.RenderReleases, which still runs that work from package site:
-// rendering the shared source pages and the releases' parts of every
-// page in site itself (site/shared.go, merge.go, linemaps.go,
-// graphrel.go, regenerated.go, changes.go), and the passes over the
-// written site in packages of no site code under site/internal, which
-// this package can import as site does: pageshare (the pages the
-// releases share; its tree merge in treemerge), linemap (line maps and
-// renumbering, over linemap.Maps), searchshare and searchindex (the
-// shared search scripts), explainshare (the shared explain scripts; site's
-// explainrel.go feeds it), linediff, jsdata, sitepath. Calling those
-// passes from here instead, over data such as Manifest and linemap.Maps,
-// and rendering the shared source pages from data site hands over, is
-// the rest of issue 31's item 1.
+// Package site renders releases, one at a time; this package decides
+// what a site of several is, and runs the passes that make one site of
+// them — packages of no site code under site/internal, over plain data.
+// What crosses is explicit (site.Prepared's comment lists it in order):
+//
+//   - in, per release, a site.Release (its site.Input and permalink
+//     rule); site.PrepareReleases prepares them as a site.Prepared;
+//   - per release a site.Manifest (tag, commit, the release it shows
+//     changes since, its directory, its walkthroughs' step IDs, its other
+//     pages, the files it has source pages of, its count of changed
+//     references): every page's version switcher is computed from them,
+//     and this package writes the list of releases from them
+//     (site.WriteReleaseList);
+//   - the shared source pages' layout, a srcmerge.Set, made by
+//     srcmerge.Layout with the site.Prepared as its srcmerge.Renderer: the
+//     files an older release regenerated wholesale left unrendered there
+//     and linked on GitHub (srcmerge.Regenerated, Prepared.Unrender), each
+//     file's copies aligned (srcmerge.Align), every release's rendering
+//     of its lines filed there by site (Prepared.RenderLines), the page
+//     split into parts (Set.Split, Prepared.PartBudget), the files the
+//     facts only link aligned too (Set.AlignLinked over srcmerge.Linked
+//     of the releases' facts and traces); site's pages link into it and
+//     Prepared.Write writes the shared source pages from it, each
+//     release's headers and backlinks rendered by site (site/shared.go);
+//   - over the written site: pageshare (the pages the releases share; its
+//     tree merge in treemerge) with the releases' line maps
+//     (Prepared.LineMaps, a linemap.Maps), explainshare.Share with the
+//     explain scripts each release wrote (Prepared.ExplainScripts),
+//     searchshare and searchindex (the shared search scripts).
+//
+// What stays in package site is rendering: a release's pages as one of
+// several (the version switcher, lines printed by their stable anchors,
+// lines.go, links into the shared source pages), the shared source
+// pages' HTML, the releases' resource graphs drawn in one batch
+// (graphrel.go), and the changes since the previous release
+// (changes.go), which are one release's page made from reldiff's
+// comparison of two releases, handed in as Input.Changes.
 //
 // # Layout
 //
@@ -64,7 +78,7 @@
 // Throughout, the releases of a page are listed newest first, and a
 // release mask is a number whose bit k (least significant first) is the
 // k-th of them, written in lower-case hexadecimal without a prefix; at
-// most 31 releases share a page (site's maxMergeRels), so releases.js
+// most 31 releases share a page (srcmerge.MaxRels), so releases.js
 // reads a mask as a 32-bit integer. A page "shows" a release when it is
 // opened with ?rel=<its tag>, or without ?rel= for the page's newest.
 //
@@ -103,7 +117,8 @@
 // # Source pages
 //
 // src/<path>.html and its parts, one page per file for every release
-// that renders it (site/shared.go, merge.go):
+// that renders it (package site's shared.go; the lines' alignment and
+// parts: site/internal/srcmerge):
 //
 //   - pre.code.src holds every release's lines, aligned by a line diff,
 //     each merged line once per distinct rendering: <u id=A data-r=M>…</u>.

@@ -114,8 +114,8 @@ func TestBrowserHeadLinesCounted(t *testing.T) {
 }
 
 // TestBrowserLinkMovedOnPage: data-lnk may name where a link goes by its
-// fragment alone, on the same page as the link (site/merge.go
-// linkMoves); read as the older release, the link goes there.
+// fragment alone, on the same page as the link (site/internal/srcmerge,
+// LinkMoves); read as the older release, the link goes there.
 func TestBrowserLinkMovedOnPage(t *testing.T) {
 	if testing.Short() {
 		t.Skip("browser test skipped in -short mode")

@@ -1,13 +1,13 @@
 // Package explainshare writes once what the explain scripts of a site's
-// releases share, and reads a release's back (package site's
-// explainrel.go runs it on a site of several releases; site/releases'
+// releases share, and reads a release's back (package
+// site/releases runs Share on a site of several releases; site/releases'
 // package comment defines the scripts).
 //
 // Each release writes its explain-index.js and each of its languages its
 // explain-steps.js as a single-release site does (package site,
 // explain.go), and, once every release is written and the walkthroughs'
 // links moved to the pages the releases share (site/internal/pageshare),
-// site's shareExplain has Encode write what they have in common once:
+// Share has Encode write what they have in common once:
 //
 //   - explain-shared.js, at the site's root: the call sites two releases'
 //     indexes or more have, aligned as the source pages' lines are (each
