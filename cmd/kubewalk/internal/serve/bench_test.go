@@ -29,7 +29,7 @@ func BenchmarkServeRebuild(b *testing.B) {
 }
 
 // BenchmarkServeRebuildReal measures save → reload on the real site of the
-// default tag (246 pages, 40 MB at v1.36.3), from the tree and cached
+// default tag, from the tree and cached
 // facts in KUBEWALK_E2E_CACHE (`make bench` fetches and analyses them
 // first; without cached facts the setup analyses the tree). The edited
 // file is the built-in deployment walkthrough, copied into a watched

@@ -161,7 +161,8 @@ func TestServeClosesIdleConnections(t *testing.T) {
 
 // TestServeDropsClientsThatStopReading: a response its client stopped
 // reading is dropped after writeWait, so the client holds nothing of the
-// server's for longer; 400 of them pinned +620 MB. A page is written from
+// server's for longer (before, each such client pinned its page in
+// memory). A page is written from
 // its file, the reload script inserted, not read whole first.
 func TestServeDropsClientsThatStopReading(t *testing.T) {
 	defer func(d time.Duration) { writeWait = d }(writeWait)

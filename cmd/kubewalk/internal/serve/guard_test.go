@@ -209,7 +209,7 @@ func helperServe(dir string) {
 }
 
 // TestServeSweepsKilledServers: a server killed with kill -9 left its
-// build directories (in /tmp, 47 MB for a real site); the next server
+// build directories (a whole site each, in /tmp); the next server
 // removes them, and leaves those of servers still running.
 func TestServeSweepsKilledServers(t *testing.T) {
 	dir := t.TempDir()
