@@ -95,6 +95,25 @@ func TestE2EBuildSite(t *testing.T) {
 	if n := bytes.Count(wt, []byte(`class="observed"`)); n < 5 {
 		t.Errorf("deployment.html has %d Observed panels, want one under most steps", n)
 	}
+	// The control plane's start-up is observed too: every step of the
+	// walkthrough of it has a panel, of its requests or, for a step none
+	// of whose requests reach the audit log, of the code it cites that
+	// ran.
+	for _, lang := range []string{"en", "ko"} {
+		page, err := os.ReadFile(filepath.Join(out, lang, "walkthroughs", "bootstrap.html"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		steps := bytes.Split(page, []byte(`<section class="step`))[1:]
+		for i, st := range steps {
+			if !bytes.Contains(st, []byte(`<details class="observed`)) {
+				t.Errorf("%s bootstrap.html: step %d of %d has no Observed panel", lang, i+1, len(steps))
+			}
+		}
+		if len(steps) < 10 {
+			t.Errorf("%s bootstrap.html has %d steps", lang, len(steps))
+		}
+	}
 	if st, err := os.Stat(filepath.Join(out, "en", "walkthroughs", "deployment.html")); err == nil {
 		t.Logf("en/walkthroughs/deployment.html: %d bytes", st.Size())
 	}
