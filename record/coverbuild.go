@@ -41,7 +41,7 @@ const coverHookFile = "kubewalk_cover.go"
 // coverMains are the release's main packages, by directory in the tree,
 // copied into the helper module for a coverage build; kubewalk's helper
 // mains (etcd, kubelet) are there already.
-var coverMains = []string{"cmd/kube-apiserver", "cmd/kube-controller-manager", "cmd/kube-scheduler", "cmd/kubectl"}
+var coverMains = []string{"cmd/kube-apiserver", "cmd/kube-controller-manager", "cmd/kube-proxy", "cmd/kube-scheduler", "cmd/kubectl"}
 
 // coverSkip are the staging modules whose packages get no counters:
 // k8s.io/api is generated API types and their protobuf code, which no
