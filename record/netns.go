@@ -50,35 +50,50 @@ func newNetns() (*netns, error) {
 	}
 	n := &netns{fns: make(chan func()), quit: make(chan struct{}), done: make(chan struct{}), conns: map[net.Conn]bool{}}
 	made := make(chan error, 1)
-	go func() {
-		defer close(n.done)
-		runtime.LockOSThread()
-		// No UnlockOSThread, on any path: the thread may have left the
-		// root namespace, and the runtime ends a thread whose goroutine
-		// exits locked.
-		if err := unix.Unshare(unix.CLONE_NEWNET); err != nil {
-			made <- fmt.Errorf("record: %w: unshare(CLONE_NEWNET): %v", ErrNetns, err)
-			return
-		}
-		if err := loopbackUp(); err != nil {
-			made <- fmt.Errorf("record: %w: bring lo up: %v", ErrNetns, err)
-			return
-		}
-		made <- nil
-		for {
-			select {
-			case f := <-n.fns:
-				f()
-			case <-n.quit:
-				return
-			}
-		}
-	}()
+	go n.loop(made)
 	if err := <-made; err != nil {
 		<-n.done
 		return nil, err
 	}
 	return n, nil
+}
+
+// loop makes the namespace on its goroutine's thread, says so on made,
+// and runs what do hands it until close.
+func (n *netns) loop(made chan<- error) {
+	runtime.LockOSThread()
+	// The main thread must stay in the root namespace: it is what
+	// /proc/<pid>/ns/net shows, and the runtime parks rather than ends it
+	// when its goroutine exits locked. Locked to it, this goroutine waits
+	// for another, which therefore runs on another thread.
+	if unix.Gettid() == unix.Getpid() {
+		defer runtime.UnlockOSThread()
+		inner := make(chan struct{})
+		go func() { defer close(inner); n.loop(made) }()
+		<-inner
+		return
+	}
+	defer close(n.done)
+	// No UnlockOSThread, on any path: the thread may have left the root
+	// namespace, and the runtime ends a thread whose goroutine exits
+	// locked.
+	if err := unix.Unshare(unix.CLONE_NEWNET); err != nil {
+		made <- fmt.Errorf("record: %w: unshare(CLONE_NEWNET): %v", ErrNetns, err)
+		return
+	}
+	if err := loopbackUp(); err != nil {
+		made <- fmt.Errorf("record: %w: bring lo up: %v", ErrNetns, err)
+		return
+	}
+	made <- nil
+	for {
+		select {
+		case f := <-n.fns:
+			f()
+		case <-n.quit:
+			return
+		}
+	}
 }
 
 // loopbackUp sets IFF_UP on lo, on the calling thread's namespace.
