@@ -27,7 +27,7 @@ import (
 // build -overlay: runtime/coverage writes nothing unless the main package
 // is counted too (its init starts the coverage runtime), and the cover
 // tool (Go 1.26) reads a counted package's files from disk, ignoring the
-// overlay. So a coverage build compiles copies of the release's four main
+// overlay. So a coverage build compiles copies of the release's five main
 // packages (cmd/kube-apiserver and the like: a call into their app
 // package) in kubewalk's helper module, the hook beside each, as it does
 // with kubemark's.

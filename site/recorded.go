@@ -682,7 +682,7 @@ func (b *builder) phaseTitle(ph runPhase) string {
 
 // phaseBoundaries are the ends of a scenario step's phases that
 // record.Phase names, each worded by phase.<boundary>.
-var phaseBoundaries = []string{"kubectl", "replicaset", "job", "pods", "bound", "started", "running", "completed", "backoff", "pull-backoff", "replicasets-gone", "pods-gone", "unschedulable"}
+var phaseBoundaries = []string{"kubectl", "replicaset", "job", "pods", "bound", "started", "running", "completed", "backoff", "pull-backoff", "replicasets-gone", "pods-gone", "unschedulable", "rules"}
 
 // shortAgent is a long user agent cut after its program and version
 // ("kube-controller-manager/v1.37.2"), "" when it is short enough to

@@ -31,6 +31,10 @@ records every event, every audit entry of a write or a watch, and the etcd keys
 of the scenario's objects. Each recorded item is then attributed to the code
 that emitted or made it, and to the walkthrough step that explains it.
 
+The service scenario also runs the release's kube-proxy (nftables mode), in a
+network namespace the run makes and that ends with it, and keeps the rules it
+wrote (nft list ruleset): it needs root and nft (Debian: nftables).
+
 The recording is saved in the cache, keyed by release and scenario; build uses
 it for the site's Observed panels and Recorded run page.
 
