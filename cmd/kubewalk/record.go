@@ -253,6 +253,12 @@ func writeRecordingText(g *globals, rec *record.Recording, at *explain.Attributi
 	if len(rec.Keys) > 0 {
 		fmt.Fprintln(w, "  (their values, revision by revision, are in -o json and on the site's Recorded run page)")
 	}
+	if r := rec.Rules; r != nil {
+		fmt.Fprintf(w, "\nrules kube-proxy wrote (--proxy-mode=%s; %s in the run's network namespace):\n", r.Mode, r.Command)
+		for _, l := range strings.Split(strings.TrimRight(r.Text, "\n"), "\n") {
+			fmt.Fprintf(w, "  %s\n", l)
+		}
+	}
 	for _, n := range rec.NotObserved {
 		fmt.Fprintf(w, "\nnot observed: %s\n", n)
 	}
