@@ -33,7 +33,7 @@ site-all: build
 # the default release (or TAG), with coverage counters, compressed into
 # walkthroughs/recordings. It builds the release's programs first when the
 # cache lacks them (10-20 minutes).
-SCENARIOS ?= deployment scale delete unschedulable daemonset statefulset imagepull crashloop job cronjob rollout
+SCENARIOS ?= deployment scale delete unschedulable daemonset statefulset imagepull crashloop job cronjob service rollout
 recordings: build
 	for s in $(SCENARIOS); do \
 		./$(BIN) record $(if $(TAG),--tag $(TAG)) --source $(SOURCE) --scenario $$s --keep-in walkthroughs/recordings -o json >/dev/null || exit 1; \

@@ -88,6 +88,11 @@ var DefaultRoots = []string{
 	"k8s.io/kubectl/pkg/cmd/delete",
 	"./cmd/kube-proxy/app",
 	"./pkg/proxy/...",
+	// The endpointslice controller's writes are made by the reconciler
+	// of the k8s.io/endpointslice staging module (since v1.28), which
+	// pkg/controller/endpointslice calls: without it the EndpointSlice a
+	// Service gets has no call site.
+	"k8s.io/endpointslice",
 	// What writes and watches while the control plane starts, before
 	// anyone calls it: the API server's post-start hooks and their
 	// controllers (the kubernetes Service and its endpoints, system

@@ -41,7 +41,7 @@ const helperModule = "kubewalk.invalid/record"
 // Programs are the binaries a recorded run needs, by file name: the
 // release's own commands, and kubewalk's helpers built from the release's
 // packages.
-var Programs = []string{"etcd", "kube-apiserver", "kube-controller-manager", "kube-scheduler", "kubectl", "kubelet"}
+var Programs = []string{"etcd", "kube-apiserver", "kube-controller-manager", "kube-proxy", "kube-scheduler", "kubectl", "kubelet"}
 
 // Binaries is a directory of the Programs built from one release.
 type Binaries struct {
@@ -218,8 +218,9 @@ func buildSum(ldflags string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	// The patches applied to the tree's kubemark are part of what is built.
-	fmt.Fprintf(h, "%q\n%s\n", kubemarkPatches, ldflags)
+	// The patches applied to the tree's kubemark, and the programs built
+	// (complete checks for each), are part of what is built.
+	fmt.Fprintf(h, "%q\n%s\n%q\n", kubemarkPatches, ldflags, Programs)
 	return hex.EncodeToString(h.Sum(nil))[:12], nil
 }
 

@@ -27,7 +27,7 @@ import (
 // build -overlay: runtime/coverage writes nothing unless the main package
 // is counted too (its init starts the coverage runtime), and the cover
 // tool (Go 1.26) reads a counted package's files from disk, ignoring the
-// overlay. So a coverage build compiles copies of the release's four main
+// overlay. So a coverage build compiles copies of the release's five main
 // packages (cmd/kube-apiserver and the like: a call into their app
 // package) in kubewalk's helper module, the hook beside each, as it does
 // with kubemark's.
@@ -41,7 +41,7 @@ const coverHookFile = "kubewalk_cover.go"
 // coverMains are the release's main packages, by directory in the tree,
 // copied into the helper module for a coverage build; kubewalk's helper
 // mains (etcd, kubelet) are there already.
-var coverMains = []string{"cmd/kube-apiserver", "cmd/kube-controller-manager", "cmd/kube-scheduler", "cmd/kubectl"}
+var coverMains = []string{"cmd/kube-apiserver", "cmd/kube-controller-manager", "cmd/kube-proxy", "cmd/kube-scheduler", "cmd/kubectl"}
 
 // coverSkip are the staging modules whose packages get no counters:
 // k8s.io/api is generated API types and their protobuf code, which no

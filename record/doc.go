@@ -22,7 +22,7 @@
 //
 // Build compiles, from the tree's own workspace and nothing else the module
 // proxy does not serve, the release's kube-apiserver,
-// kube-controller-manager, kube-scheduler and kubectl, and two programs of
+// kube-controller-manager, kube-scheduler, kube-proxy and kubectl, and two programs of
 // kubewalk's, built from the release's packages in a module beside the
 // tree (the tree stays unmodified, so its analysis and hashes do not change):
 //
@@ -71,6 +71,35 @@
 // bounded by RunOptions.Timeout, until its Pods are Running and each has a
 // Started event, then for a quiet moment in which no event arrives.
 //
+// # kube-proxy and its rules
+//
+// A scenario with a Service (Scenario.Service: "service") also runs the
+// release's kube-proxy, started once the node is Ready, as the node's
+// (--hostname-override), in nftables mode (beta and on by default from
+// v1.31, GA in v1.33; v1.29 and v1.30 get the NFTablesProxyMode gate), so
+// that every release shows the same kind of rules. Its rules must not
+// touch the machine's: it runs in a network namespace the run makes and
+// that ends with it (netns.go). The namespace is unnamed (nothing under
+// /var/run/netns to leak): a goroutine locked to its OS thread, never the
+// main thread, calls unshare(CLONE_NEWNET), brings lo up, and from then
+// on runs whatever must happen inside, kube-proxy's start (its Pdeathsig
+// follows that thread) and nft; when the run ends, kube-proxy stopped
+// first, the goroutine returns still locked and the runtime ends the
+// thread, leaving nothing in the namespace. kube-proxy reaches the API
+// server, which listens on the root namespace's loopback only, through a
+// listener on 127.0.0.1 inside the namespace whose connections kubewalk
+// copies to and from the API server: no address but loopback anywhere.
+// It authenticates as system:kube-proxy, the user of the bootstrap
+// policy's system:node-proxier binding. Its healthz and metrics servers
+// listen on the namespace's loopback; conntrack limits are left as they
+// are (--conntrack-max-per-core=0). The scenario's apply then waits, after
+// its pods run, until the Service has ready endpoints and the rules hold
+// its ClusterIP and port and each endpoint's address (the "rules"
+// boundary); the recording keeps the ruleset as nft list ruleset prints
+// it, read in the namespace after the quiet moment (Recording.Rules).
+// Without root, or without nft, the service scenario fails at once with
+// ErrNetns; no other scenario starts kube-proxy.
+//
 // A component that exits before Run stops it, in whatever phase, ends the
 // run at once: every wait selects on a context its exit cancels, and Run
 // returns one ErrComponent naming it, with its exit status and the last
@@ -118,7 +147,7 @@
 // $KUBEWALK_COVERDIR/<n> with runtime/coverage.WriteMetaDir and
 // WriteCountersDir, clears them (ClearCounters, which atomic mode
 // allows) and writes a "done" file last. None of the programs handles
-// SIGUSR1 itself. The release's four main packages are copied into the
+// SIGUSR1 itself. The release's five main packages are copied into the
 // helper module for this, since the coverage runtime starts only in a
 // counted main package and the cover tool ignores go build -overlay.
 //
@@ -142,6 +171,7 @@
 //	<step>/completed         (a Job's step, last) each pod Succeeded and the Job has its Completed event
 //	<step>/backoff           (a crashing container's step, last) each container restarted and has a BackOff event
 //	<step>/pull-backoff      (a step whose image cannot be pulled, after bound) each pod has a BackOff event
+//	<step>/rules             (a scenario with a Service, its apply, last) kube-proxy's rules hold the Service and its endpoints
 //	quiet                    no new event came for a moment; the run ends
 //
 // Boundaries are polled every 100 ms and a snapshot takes some

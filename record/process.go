@@ -36,6 +36,12 @@ type process struct {
 // directory. The child is killed if kubewalk dies (Pdeathsig), so even a
 // kill -9 of kubewalk leaves no component running.
 func (r *run) start(name, bin string, args ...string) (*process, error) {
+	return r.startWith(name, (*exec.Cmd).Start, bin, args...)
+}
+
+// startWith is start with launch starting the command: kube-proxy's is
+// started inside the run's network namespace (netns.start).
+func (r *run) startWith(name string, launch func(*exec.Cmd) error, bin string, args ...string) (*process, error) {
 	logFile := filepath.Join(r.dir, "logs", name+".log")
 	if err := os.MkdirAll(filepath.Dir(logFile), 0o755); err != nil {
 		return nil, err
@@ -60,7 +66,7 @@ func (r *run) start(name, bin string, args ...string) (*process, error) {
 		cmd.Env = append(cmd.Env, env...)
 	}
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
-	if err := cmd.Start(); err != nil {
+	if err := launch(cmd); err != nil {
 		return nil, fmt.Errorf("start %s: %w", name, err)
 	}
 	p := &process{name: name, cmd: cmd, logFile: logFile, started: time.Now(), done: make(chan struct{})}

@@ -43,6 +43,9 @@ type Recording struct {
 	// Coverage is the code that ran, per phase and program, when the
 	// programs were built with coverage counters; nil otherwise.
 	Coverage *Coverage `json:"coverage,omitempty"`
+	// Rules are the rules the release's kube-proxy wrote in the run's
+	// network namespace, for a scenario with a Service; nil otherwise.
+	Rules *Rules `json:"rules,omitempty"`
 }
 
 // Component is one program of the run.

@@ -57,6 +57,9 @@ type run struct {
 	// runtimeEnv tells the hollow kubelet's fake runtime what the
 	// scenario's containers do (Scenario.runtimeEnv).
 	runtimeEnv []string
+	// netns is the network namespace kube-proxy runs in, for a scenario
+	// with a Service; nil otherwise.
+	netns *netns
 }
 
 func (r *run) logf(format string, args ...any) {
@@ -103,6 +106,10 @@ func Run(ctx context.Context, bins *Binaries, opts RunOptions) (rec *Recording, 
 			err = withSpaceAdvice(err, filepath.Dir(dir))
 		}
 		r.stopAll()
+		// kube-proxy has stopped: nothing is left in the namespace.
+		if r.netns != nil {
+			r.netns.close()
+		}
 		if r.cover != nil {
 			r.cover.stop()
 		}
@@ -126,6 +133,12 @@ func Run(ctx context.Context, bins *Binaries, opts RunOptions) (rec *Recording, 
 	}
 	if bins.Coverage {
 		r.cover = newCoverRun(ctx, filepath.Join(dir, "cover"))
+	}
+	// The namespace first: without root a service run fails at once.
+	if sc.Service != "" {
+		if r.netns, err = newNetns(); err != nil {
+			return nil, err
+		}
 	}
 	if err := r.up(ctx); err != nil {
 		return nil, err
@@ -253,6 +266,12 @@ func (r *run) up(ctx context.Context) error {
 	}
 	if err := r.waitFor(ctx, kubelet, "a Ready node "+nodeName, 2*time.Minute, r.nodeReady); err != nil {
 		return err
+	}
+	// kube-proxy runs on the node, once it is there.
+	if r.netns != nil {
+		if err := r.startKubeProxy(ctx); err != nil {
+			return err
+		}
 	}
 	// The namespace is ready for pods once the controller manager has
 	// made its default ServiceAccount (the ServiceAccount admission plugin

@@ -45,6 +45,12 @@ type Scenario struct {
 	// do: exit with a code some time after they start, or have no image
 	// to pull.
 	FakeRuntime *FakeRuntime
+	// Service names a Service of the manifest that the release's
+	// kube-proxy, run for this scenario alone in a network namespace of
+	// the run's own, writes rules for: the apply ends when they hold its
+	// ClusterIP and endpoints (the "rules" boundary), and the recording
+	// keeps them (Recording.Rules).
+	Service string
 }
 
 // FakeRuntime is what a scenario tells the hollow node's fake runtime of
@@ -180,6 +186,25 @@ var nginxKeys = []string{
 	"/registry/events/default/",
 	"/registry/minions/" + nodeName,
 }
+
+// nginxService is a Service in front of nginxDeployment's pods. Its
+// ClusterIP is fixed, so that the recorded rules are the same from one
+// run to the next.
+const nginxService = `apiVersion: v1
+kind: Service
+metadata:
+  name: nginx
+spec:
+  type: ClusterIP
+  clusterIP: 10.0.0.80
+  selector:
+    app: nginx
+  ports:
+  - name: http
+    protocol: TCP
+    port: 80
+    targetPort: 80
+`
 
 // nginxDaemonSet runs nginx on every node (the run has one).
 const nginxDaemonSet = `apiVersion: apps/v1
@@ -403,6 +428,14 @@ var Scenarios = []Scenario{
 		FakeRuntime: &FakeRuntime{Exits: []Exit{jobExit}},
 	},
 	{
+		Name:      "service",
+		Doc:       "the deployment scenario with a Service (ClusterIP, port 80) in front of it: the EndpointSlice, and the rules the release's kube-proxy writes in a network namespace of the run (needs root and nft)",
+		Manifest:  nginxDeployment + "---\n" + nginxService,
+		Namespace: "default", Selector: "app=nginx", Replicas: 3, Image: "nginx:1.14.2",
+		Keys:    append(slices.Clone(nginxKeys), "/registry/services/specs/default/", "/registry/services/endpoints/default/", "/registry/endpointslices/default/"),
+		Service: "nginx",
+	},
+	{
 		Name:     "rollout",
 		Doc:      "the deployment scenario, then a rolling update to nginx:1.16.1: a second ReplicaSet scaled up while the first is scaled down",
 		Manifest: nginxDeployment,
@@ -528,6 +561,9 @@ func (r *run) scenario(ctx context.Context, sc Scenario) (*Recording, error) {
 		// The boundaries are checked in order at each poll; several may
 		// pass at once, and each ends a phase of its own.
 		bounds := stepBoundaries(r, sc, st, &events)
+		if st.Name == "apply" && sc.Service != "" {
+			bounds = append(bounds, rulesBoundary(r, sc))
+		}
 		next := 0
 		var phaseErr error
 		// A check has a context of a few seconds; a snapshot, which may
@@ -581,6 +617,11 @@ func (r *run) scenario(ctx context.Context, sc Scenario) (*Recording, error) {
 		return nil, err
 	}
 	rec := &Recording{Format: Format, Tag: r.bins.Tag, Scenario: sc.Name, GoVersion: r.bins.GoVersion, Keys: keys, FakeRuntime: sc.FakeRuntime}
+	if r.netns != nil {
+		if rec.Rules, err = r.ruleset(ctx); err != nil {
+			return nil, err
+		}
+	}
 	rec.Events = convertEvents(events)
 	return rec, nil
 }

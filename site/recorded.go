@@ -252,6 +252,9 @@ type recordedView struct {
 	Objects, Events []etcdView
 	Unattributed    []obsView
 	NotObserved     []string
+	// Rules are what kube-proxy wrote, for a scenario with a Service
+	// (recordedRules); nil otherwise.
+	Rules *rulesView
 }
 
 // keyRow is a row of the etcd keys' table; ID anchors the key's values
@@ -267,6 +270,7 @@ func (b *builder) recordedPage(scenario string) ([]byte, error) {
 	v := recordedView{Tag: r.rec.Tag, Scenario: r.rec.Scenario, GoVersion: r.rec.GoVersion, Components: r.rec.Components, NotObserved: r.rec.NotObserved}
 	v.StartupAt = b.startupElsewhere(p, scenario)
 	v.Told = b.told(r.rec.FakeRuntime)
+	v.Rules = b.recordedRules(p, r.rec.Rules)
 	// Another scenario's page lists its keys and leaves their values,
 	// revision by revision, to the deployment run's page, as it leaves
 	// the start-up: the values are the largest part of a run page.
@@ -678,7 +682,7 @@ func (b *builder) phaseTitle(ph runPhase) string {
 
 // phaseBoundaries are the ends of a scenario step's phases that
 // record.Phase names, each worded by phase.<boundary>.
-var phaseBoundaries = []string{"kubectl", "replicaset", "job", "pods", "bound", "started", "running", "completed", "backoff", "pull-backoff", "replicasets-gone", "pods-gone", "unschedulable"}
+var phaseBoundaries = []string{"kubectl", "replicaset", "job", "pods", "bound", "started", "running", "completed", "backoff", "pull-backoff", "replicasets-gone", "pods-gone", "unschedulable", "rules"}
 
 // shortAgent is a long user agent cut after its program and version
 // ("kube-controller-manager/v1.37.2"), "" when it is short enough to

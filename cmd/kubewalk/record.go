@@ -33,6 +33,10 @@ records every event, every audit entry of a write or a watch, and the etcd keys
 of the scenario's objects. Each recorded item is then attributed to the code
 that emitted or made it, and to the walkthrough step that explains it.
 
+The service scenario also runs the release's kube-proxy (nftables mode), in a
+network namespace the run makes and that ends with it, and keeps the rules it
+wrote (nft list ruleset): it needs root and nft (Debian: nftables).
+
 The recording is saved in the cache, keyed by release and scenario; build uses
 it for the site's Observed panels and Recorded run page.
 
@@ -250,6 +254,12 @@ func writeRecordingText(g *globals, rec *record.Recording, at *explain.Attributi
 	}
 	if len(rec.Keys) > 0 {
 		fmt.Fprintln(w, "  (their values, revision by revision, are in -o json and on the site's Recorded run page)")
+	}
+	if r := rec.Rules; r != nil {
+		fmt.Fprintf(w, "\nrules kube-proxy wrote (--proxy-mode=%s; %s in the run's network namespace):\n", r.Mode, r.Command)
+		for _, l := range strings.Split(strings.TrimRight(r.Text, "\n"), "\n") {
+			fmt.Fprintf(w, "  %s\n", l)
+		}
 	}
 	for _, n := range rec.NotObserved {
 		fmt.Fprintf(w, "\nnot observed: %s\n", n)

@@ -37,7 +37,7 @@ var controllerDirs = map[string][]string{
 	"pvc-protection-controller":            {"pkg/controller/volume/pvcprotection"},
 	"pv-protection-controller":             {"pkg/controller/volume/pvprotection"},
 	"endpoint-controller":                  {"pkg/controller/endpoint"},
-	"endpointslice-controller":             {"pkg/controller/endpointslice"},
+	"endpointslice-controller":             {"pkg/controller/endpointslice", "staging/src/k8s.io/endpointslice"},
 	"endpointslicemirroring-controller":    {"pkg/controller/endpointslicemirroring"},
 	"disruption-controller":                {"pkg/controller/disruption"},
 	"ttl-after-finished-controller":        {"pkg/controller/ttlafterfinished"},
