@@ -27,11 +27,23 @@ import (
 )
 
 // helperFS holds kubewalk's own programs, built beside the tree: etcd's
-// main and the hollow kubelet's additions. They are .txt so that the go
-// command does not build them as part of kubewalk.
+// main and the hollow kubelet's additions. They are Go files that gofmt
+// and an editor see as such; their build constraint (helperConstraint)
+// keeps the go command from building them as part of kubewalk, whose
+// module does not require what they import, and helperSource drops it
+// where they are built, in the helper module (where build also vets them).
 //
 //go:embed helper
 var helperFS embed.FS
+
+// helperConstraint starts every helper source: the tag is never set.
+const helperConstraint = "//go:build kubewalk_helper\n\n"
+
+// helperSource is a helper source as the helper module holds it, without
+// helperConstraint.
+func helperSource(data []byte) []byte {
+	return bytes.TrimPrefix(data, []byte(helperConstraint))
+}
 
 // helperModule is the module path of the helper programs. ".invalid" is
 // reserved (RFC 2606), so it can never be fetched or clash with a real
@@ -309,6 +321,50 @@ func build(ctx context.Context, tree *source.Tree, dir, goVersion, ldflags strin
 		return fmt.Errorf("%w: %s: go %s: %v\n%s", ErrBuild, tree.Tag, strings.Join(args[:2], " "), err, strings.Join(tail, "\n"))
 	}
 	opts.logf("built the programs of %s in %s (%d packages compiled)", tree.Tag, time.Since(start).Round(time.Second), n)
+	if len(coverPkgs) > 0 {
+		return nil // the plain build vets the same sources
+	}
+	return vetHelpers(ctx, tree, cmd.Dir, cmd.Env, opts)
+}
+
+// vetHelpers runs go vet on the helper module's packages that hold
+// kubewalk's sources (helperFS), where they build, and fails on what it
+// reports of those sources; what it says of the release's own files
+// copied beside them (kubemark's app) is the release's business.
+func vetHelpers(ctx context.Context, tree *source.Tree, dir string, env []string, opts BuildOptions) error {
+	ours := map[string]bool{}
+	err := fs.WalkDir(helperFS, "helper", func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			ours[path.Base(p)] = true
+		}
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	start := time.Now()
+	cmd := exec.CommandContext(ctx, opts.goCmd(), "vet", "-trimpath", "./etcd", "./kubelet/app")
+	cmd.Dir, cmd.Env = dir, env
+	cmd.Cancel = func() error { return cmd.Process.Signal(os.Interrupt) }
+	cmd.WaitDelay = 10 * time.Second
+	out, err := cmd.CombinedOutput()
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	var found []string
+	for _, line := range strings.Split(string(out), "\n") {
+		// vet: "path/file.go:12:3: message", the path relative to dir.
+		if file, _, ok := strings.Cut(line, ":"); ok && strings.HasSuffix(file, ".go") && ours[filepath.Base(file)] {
+			found = append(found, line)
+		}
+	}
+	if len(found) > 0 {
+		return fmt.Errorf("%w: %s: go vet of kubewalk's helper programs:\n%s", ErrBuild, tree.Tag, strings.Join(found, "\n"))
+	}
+	if err != nil && !bytes.Contains(out, []byte(".go:")) {
+		return fmt.Errorf("%w: %s: go vet of kubewalk's helper programs: %v\n%s", ErrBuild, tree.Tag, err, out)
+	}
+	opts.logf("vetted kubewalk's helper programs in %s", time.Since(start).Round(time.Second))
 	return nil
 }
 
@@ -445,11 +501,11 @@ func writeHelperModule(tree *source.Tree, dir string) error {
 		if err != nil {
 			return err
 		}
-		rel := strings.TrimSuffix(strings.TrimPrefix(p, "helper/"), ".txt")
+		rel := strings.TrimPrefix(p, "helper/")
 		if path.Base(rel) == "kubewalk.go" { // the kubelet's addition lives in its app package
 			rel = path.Join(path.Dir(rel), "app", path.Base(rel))
 		}
-		return writeFile(filepath.Join(dir, filepath.FromSlash(rel)), data)
+		return writeFile(filepath.Join(dir, filepath.FromSlash(rel)), helperSource(data))
 	})
 	if err != nil {
 		return fmt.Errorf("record: %w", err)
@@ -468,7 +524,7 @@ func writeFile(name string, data []byte) error {
 // cmd/kubemark/app/hollow_node.go: each old text must occur exactly once,
 // so a release whose kubemark changed shape fails loudly instead of
 // running something else. The functions they call are in
-// helper/kubelet/kubewalk.go.txt.
+// helper/kubelet/kubewalk.go.
 var kubemarkPatches = []struct{ old, new string }{
 	{`clientConfig.UserAgent = "hollow-kubelet"`, `clientConfig.UserAgent = kubewalkUserAgent()`},
 	{`fakeremote.GenerateEndpoint()`, `kubewalkEndpoint()`},

@@ -70,7 +70,7 @@ func buildTiny(t *testing.T) string {
 		"go.work":                      "go 1.22\n\nuse (\n\t./helper\n\t./kubernetes\n)\n",
 		"helper/go.mod":                "module " + helperModule + "\n\ngo 1.22\n",
 		"helper/tiny/main.go":          tinyMain,
-		"helper/tiny/" + coverHookFile: string(coverHook),
+		"helper/tiny/" + coverHookFile: string(helperSource(coverHook)),
 		"kubernetes/go.mod":            "module k8s.io/kubernetes\n\ngo 1.22\n",
 		"kubernetes/pkg/tiny/work.go":  tinyWork,
 	} {

@@ -19,9 +19,10 @@ import (
 
 // coverHook is added to each program's main package when it is built
 // with coverage counters: on SIGUSR1 it writes the counters into a
-// directory kubewalk names and clears them. It is .txt so that the go
-// command does not build it as part of kubewalk, and it lives outside
-// helper/ so that the plain build's hash does not change with it.
+// directory kubewalk names and clears them. Its build constraint
+// (helperConstraint) keeps the go command from building it as part of
+// kubewalk, and it lives outside helper/ so that the plain build's hash
+// does not change with it.
 //
 // The hook cannot be added to the tree's own main packages through go
 // build -overlay: runtime/coverage writes nothing unless the main package
@@ -32,7 +33,7 @@ import (
 // package) in kubewalk's helper module, the hook beside each, as it does
 // with kubemark's.
 //
-//go:embed coverhook/kubewalk_cover.go.txt
+//go:embed coverhook/kubewalk_cover.go
 var coverHook []byte
 
 // coverHookFile is the hook's name in each main package.
@@ -179,7 +180,7 @@ func writeCoverMains(tree *source.Tree, dir string) error {
 		}
 	}
 	for _, m := range append(slices.Clone(coverMains), "etcd", "kubelet") {
-		if err := writeFile(filepath.Join(dir, "helper", filepath.Base(m), coverHookFile), coverHook); err != nil {
+		if err := writeFile(filepath.Join(dir, "helper", filepath.Base(m), coverHookFile), helperSource(coverHook)); err != nil {
 			return fmt.Errorf("record: %w", err)
 		}
 	}

@@ -142,7 +142,7 @@
 // recording smaller; without CoverRoots every package of the kubernetes
 // module's cmd, pkg and plugin trees and of the staging modules but
 // k8s.io/api is counted. Each
-// main package holds kubewalk's hook (coverhook/kubewalk_cover.go.txt):
+// main package holds kubewalk's hook (coverhook/kubewalk_cover.go):
 // on SIGUSR1 it writes the program's counters into
 // $KUBEWALK_COVERDIR/<n> with runtime/coverage.WriteMetaDir and
 // WriteCountersDir, clears them (ClearCounters, which atomic mode

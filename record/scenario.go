@@ -72,7 +72,7 @@ type Exit struct {
 }
 
 // runtimeEnv is the hollow kubelet's environment for the fake runtime
-// (helper/kubelet/kubewalk.go.txt reads it).
+// (helper/kubelet/kubewalk.go reads it).
 func (sc Scenario) runtimeEnv() []string {
 	f := sc.FakeRuntime
 	if f == nil {

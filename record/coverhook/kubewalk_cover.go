@@ -1,3 +1,5 @@
+//go:build kubewalk_helper
+
 package main
 
 // This file is kubewalk's, added to the main package of each program of a

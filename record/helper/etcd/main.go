@@ -1,3 +1,5 @@
+//go:build kubewalk_helper
+
 // Command etcd is the etcd server of the release's own go.mod requirement,
 // built by kubewalk record beside the Kubernetes tree. It is etcd's own
 // etcdmain.Main, so its flags are etcd's. Run as "etcd kubewalk-keys

@@ -1,3 +1,5 @@
+//go:build kubewalk_helper
+
 package main
 
 import (

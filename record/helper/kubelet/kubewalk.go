@@ -1,3 +1,5 @@
+//go:build kubewalk_helper
+
 package app
 
 // This file is kubewalk's, added to a copy of the release's own
