@@ -32,6 +32,9 @@
 //     of the releases' facts and traces); site's pages link into it and
 //     Prepared.Write writes the shared source pages from it, each
 //     release's headers and backlinks rendered by site (site/shared.go);
+//   - the releases' resource graphs, per language, as data
+//     (Prepared.ResourceGraphs), which this package draws on one layout
+//     (diagram.Graphs) and hands back (Prepared.SetResourceGraphs);
 //   - over the written site: pageshare (the pages the releases share; its
 //     tree merge in treemerge) with the releases' line maps
 //     (Prepared.LineMaps, a linemap.Maps), explainshare.Share with the
@@ -41,8 +44,7 @@
 // What stays in package site is rendering: a release's pages as one of
 // several (the version switcher, lines printed by their stable anchors,
 // lines.go, links into the shared source pages), the shared source
-// pages' HTML, the releases' resource graphs drawn in one batch
-// (graphrel.go), and the changes since the previous release
+// pages' HTML, and the changes since the previous release
 // (changes.go), which are one release's page made from reldiff's
 // comparison of two releases, handed in as Input.Changes.
 //
