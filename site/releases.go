@@ -27,24 +27,27 @@ type Release struct {
 }
 
 // releaseSet is what every page of a multi-release site knows about the
-// other releases: enough to compute, at build time, where the version
-// switcher sends the reader.
+// other releases, as data: enough to compute, at build time, where the
+// version switcher sends the reader (their Manifests and the shared
+// source pages' layout), and what a release's facts file is compressed
+// against. No release reads another's builder.
 type releaseSet struct {
 	rels []*relIndex // newest first
 	// src is the shared source pages, their parts and each file's code
 	// (package srcmerge; shared.go, merge.go).
 	src *srcmerge.Set
+	// newest are the newest release's facts and facts.json.zst, which
+	// the others' are compressed against (factsfile.go).
+	newest newestFacts
 	// graphs are the releases' resource graphs, per language (its index
 	// in langsOf) and release, as the stage drew them
 	// (Prepared.SetResourceGraphs).
 	graphs [][]template.HTML
 }
 
-// relIndex is one release's page inventory: its Manifest, and its
-// builder while the site is rendered.
+// relIndex is one release's page inventory: its Manifest.
 type relIndex struct {
 	Manifest
-	b     *builder        // the release's (first language's) builder
 	pages map[string]bool // Manifest.Pages
 }
 
@@ -188,9 +191,9 @@ func (r *Prepared) Unrender(drops [][]string) error {
 		if err != nil {
 			return fmt.Errorf("%s: %w", b.in.Tag, err)
 		}
-		ri.b = b
 		r.set.rels = append(r.set.rels, ri)
 	}
+	r.set.newest = newestOf(r.bs[0])
 	return nil
 }
 

@@ -51,13 +51,20 @@ func (b *builder) site(p string) string {
 	if b.set == nil {
 		return b.full(p)
 	}
+	return b.siteAt(p, b.self)
+}
+
+// siteAt is site for the site's release i in b's language: every release
+// has the same languages, so its page p is where b's would be, in its
+// directory or the shared source page serving it.
+func (b *builder) siteAt(p string, i int) string {
 	if strings.HasPrefix(p, "src/") {
-		if v := b.set.src.Variant(p, b.self); v != "" {
+		if v := b.set.src.Variant(p, i); v != "" {
 			return v
 		}
 		return p // "src/" itself
 	}
-	return b.set.rels[b.self].Dir + b.full(p)
+	return b.set.rels[i].Dir + b.full(p)
 }
 
 // sharedSource reports whether site path p is a source page shared by the
@@ -70,10 +77,13 @@ func (b *builder) sharedSource(p string) bool {
 // source page p (a site path from the release's root): "?rel=v1.30.0&lang=ko",
 // leaving out what the page shows without a query — its newest release,
 // the first language — which is most links of the newest release.
-func (b *builder) relQuery(p string) string {
+func (b *builder) relQuery(p string) string { return b.relQueryAt(p, b.self) }
+
+// relQueryAt is relQuery for the site's release i in b's language.
+func (b *builder) relQueryAt(p string, i int) string {
 	var q []string
-	if m := b.set.src.ByPath[b.site(p)]; m != nil && m.Rels[0] != b.self {
-		q = append(q, "rel="+url.QueryEscape(b.in.Tag))
+	if m := b.set.src.ByPath[b.siteAt(p, i)]; m != nil && m.Rels[0] != i {
+		q = append(q, "rel="+url.QueryEscape(b.set.rels[i].Tag))
 	}
 	if b.langs != nil && b != b.langs[0] {
 		q = append(q, "lang="+url.QueryEscape(b.in.Lang))
@@ -87,20 +97,18 @@ func (b *builder) relQuery(p string) string {
 // srcVersions is the version switcher of shared source page p (site path
 // from the release's root) in b's release: the page serving each other
 // release, at the same line (data-switch: site.js keeps the fragment),
-// or that release's home page when it has no page of the file.
+// or that release's home page when it has no page of the file. It reads
+// the other releases' Manifests and the shared pages' layout, never
+// their builders.
 func (b *builder) srcVersions(p string) []versionView {
 	from := b.site(p)
 	var out []versionView
 	for i, r := range b.set.rels {
 		v := versionView{Tag: r.Tag, Current: i == b.self}
-		other := r.b
-		if b.langs != nil {
-			other = langsOf(r.b)[slices.Index(b.langs, b)]
-		}
 		if t := b.set.src.Variant(p, i); t != "" {
-			v.Href, v.Line = url.PathEscape(path.Base(t))+other.relQuery(p), true
+			v.Href, v.Line = url.PathEscape(path.Base(t))+b.relQueryAt(p, i), true
 		} else {
-			v.Href, v.Home = relURL(from, other.site(homePage), ""), true
+			v.Href, v.Home = relURL(from, b.siteAt(homePage, i), ""), true
 		}
 		out = append(out, v)
 	}
