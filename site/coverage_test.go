@@ -159,21 +159,6 @@ func TestSourceCoverageNone(t *testing.T) {
 	}
 }
 
-func TestCovRuns(t *testing.T) {
-	for _, tc := range []struct {
-		lc   lineCounts
-		want string
-	}{
-		{nil, ""},
-		{lineCounts{-1, -1, 0, 0, 7, -1, 7}, "2 2.0 1.7 1 1.7"},
-		{lineCounts{12}, "1.12"},
-	} {
-		if got := covRuns(tc.lc); got != tc.want {
-			t.Errorf("covRuns(%v) = %q, want %q", tc.lc, got, tc.want)
-		}
-	}
-}
-
 // excerptBadgeOf returns the coverage badge of the excerpt of file at
 // line on a walkthrough page.
 func excerptBadgeOf(t *testing.T, page, fileLine string) string {
@@ -423,53 +408,6 @@ func TestPhaseCodeChainOrder(t *testing.T) {
 	want := []string{"DeploymentController.addDeployment", "DeploymentController.syncDeployment", "DeploymentController.rolloutRolling", "DeploymentController.getNewReplicaSet", "NewDeploymentController"}
 	if !slices.Equal(got, want) {
 		t.Errorf("code that ran, in the order\n\t%q\nwant\n\t%q", got, want)
-	}
-}
-
-// covDiff writes only where a scenario's counts differ from the
-// default's, and decoding its runs over the default's gives the
-// scenario's counts back (what site.js does).
-func TestCovDiff(t *testing.T) {
-	for _, tc := range []struct {
-		base, lc lineCounts
-		want     string
-	}{
-		{lineCounts{-1, 1, 1, 0}, lineCounts{-1, 1, 1, 0}, ""},
-		{lineCounts{-1, 1, 1, 0}, lineCounts{-1, 2, 2, 0}, "1 2.2"},
-		{lineCounts{-1, 1, 1, 0}, nil, "1 3._"},
-		{nil, lineCounts{-1, 0, 5}, "1 1.0 1.5"},
-		{lineCounts{3, 3}, lineCounts{3, 3, -1, 7}, "3 1.7"},
-	} {
-		got := covDiff(tc.base, tc.lc)
-		if got != tc.want {
-			t.Errorf("covDiff(%v, %v) = %q, want %q", tc.base, tc.lc, got, tc.want)
-		}
-		// Decode as site.js does.
-		n := max(len(tc.base), len(tc.lc))
-		out := make([]int64, n)
-		for i := range out {
-			out[i] = tc.base.at(i + 1)
-		}
-		at := 0
-		for _, r := range strings.Fields(got) {
-			k, v, ok := strings.Cut(r, ".")
-			cnt, _ := strconv.Atoi(k)
-			if ok {
-				for i := 0; i < cnt; i++ {
-					out[at+i] = -1
-					if v != "_" {
-						out[at+i], _ = strconv.ParseInt(v, 10, 64)
-					}
-				}
-			}
-			at += cnt
-		}
-		for i := range out {
-			if out[i] != tc.lc.at(i+1) {
-				t.Errorf("covDiff(%v, %v) decodes to %v", tc.base, tc.lc, out)
-				break
-			}
-		}
 	}
 }
 
