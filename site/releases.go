@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"slices"
 
+	"github.com/kubewalk/kubewalk/internal/disk/publish"
 	"github.com/kubewalk/kubewalk/internal/render/diagram"
 	"github.com/kubewalk/kubewalk/site/internal/explainshare"
 	"github.com/kubewalk/kubewalk/site/internal/linemap"
@@ -424,7 +425,7 @@ func WriteReleaseList(dir, lang string, ms []Manifest) (int64, error) {
 	if err != nil {
 		return 0, err
 	}
-	files := append(as, asset{homePage, data}, asset{markerFile, []byte("kubewalk site\n")})
+	files := append(as, asset{homePage, data}, asset{markerFile, []byte(publish.MarkerHeader)})
 	var n int64
 	for _, f := range files {
 		p := filepath.Join(dir, filepath.FromSlash(f.path))
