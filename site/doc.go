@@ -73,8 +73,11 @@
 // What is not rendering lives beside its format or its data:
 // site/internal/searchindex builds the search index, site/internal/covdata
 // encodes a source page's coverage for site.js, site/internal/linediff
-// makes a recorded object's change, internal/derive/chain orders the
-// Observed panel's functions.
+// makes a recorded object's change, site/internal/scriptlinks reads a
+// built site's data scripts for the link checker, templates.Messages
+// reads the UI text, internal/disk/publish puts a site into
+// Options.Out, internal/derive/chain orders the Observed panel's
+// functions.
 //
 // Every link is relative to the page it is on, so the site works from
 // file:// and under any URL prefix. Nothing is
@@ -139,7 +142,7 @@
 // #L10-L20 to both ends), and nothing links out except over https.
 // ScriptLinks lists, for it, the links the site's data scripts hold
 // (search indexes, explain's data), read with the decoders of their
-// format beside their encoders.
+// format beside their encoders (site/internal/scriptlinks).
 //
 // # Testing
 //
