@@ -21,6 +21,7 @@ import (
 	"github.com/kubewalk/kubewalk/analyzer/fact"
 	"github.com/kubewalk/kubewalk/internal/derive/explain"
 	"github.com/kubewalk/kubewalk/internal/derive/reldiff"
+	"github.com/kubewalk/kubewalk/internal/disk/publish"
 	"github.com/kubewalk/kubewalk/internal/render/codehtml"
 	"github.com/kubewalk/kubewalk/record"
 	"github.com/kubewalk/kubewalk/site/internal/srcmerge"
@@ -126,7 +127,7 @@ type Stats struct {
 
 // ErrNotASite is returned when Options.Out exists, is not empty and was not
 // written by Build: kubewalk never replaces a directory it did not make.
-var ErrNotASite = errors.New("output directory exists and is not a kubewalk site")
+var ErrNotASite = publish.ErrNotASite
 
 // Build renders the site for in into opts.Out.
 func Build(ctx context.Context, in Input, opts Options) (Stats, error) {
@@ -154,7 +155,7 @@ func Build(ctx context.Context, in Input, opts Options) (Stats, error) {
 	var st Stats
 	var err error
 	if old, ok := c.takeOut(opts); ok {
-		st, err = inPlace(opts.Out, func() (Stats, error) { return build(opts.Out, old) })
+		st, err = publish.InPlace(opts.Out, func() (Stats, error) { return build(opts.Out, old) })
 	} else {
 		st, err = atomically(opts.Out, func(dir string) (Stats, error) { return build(dir, nil) })
 	}
@@ -655,7 +656,7 @@ func (b *builder) dataPages(l *pageList) error {
 	if b.set != nil {
 		return nil // a multi-release site has one marker and one assets/, at its root (writeRoot)
 	}
-	l.static(markerFile, []byte("kubewalk site\n"))
+	l.static(markerFile, []byte(publish.MarkerHeader))
 	as, err := assets(b.in.Since != "")
 	if err != nil {
 		return err

@@ -91,7 +91,7 @@ func sourceCode(name string, src []byte, idents []fact.Ident, link func(fact.Loc
 // With cov, a line the default scenario ran carries data-n, how often
 // it ran, which sourceCSS marks in the gutter without script, and the
 // <pre> carries every scenario's counts, the default's first, in
-// data-cov for site.js (covRuns), which marks the counted lines that did
+// data-cov for site.js (covdata.Runs), which marks the counted lines that did
 // not run as well: a mark on each of those in the markup would cost more
 // than all the runs (v1.37.2: 56,097 of 86,767 counted lines).
 func codeTable(lines []codehtml.Line, cov *sourceCov) template.HTML {

@@ -8,6 +8,7 @@ import (
 	"github.com/kubewalk/kubewalk/analyzer/fact"
 	"github.com/kubewalk/kubewalk/internal/derive/coverage"
 	"github.com/kubewalk/kubewalk/record"
+	"github.com/kubewalk/kubewalk/site/internal/covdata"
 )
 
 // A recording made with coverage counters (record.Coverage) says which
@@ -35,18 +36,8 @@ type covScenarios struct {
 	recs  []*record.Recording
 }
 
-// lineCounts holds a file's lines from line 1: -1 for a line no block
-// covers, else how often it ran (0: counted, did not run). It ends at
-// the last counted line.
-type lineCounts []int64
-
-// at returns line l's count, -1 past the end.
-func (lc lineCounts) at(l int) int64 {
-	if l < 1 || l > len(lc) {
-		return -1
-	}
-	return lc[l-1]
-}
+// lineCounts are a file's line counts (package covdata).
+type lineCounts = covdata.Counts
 
 // coverage returns the build's covScenarios, nil without a recording
 // that has coverage.
@@ -112,7 +103,7 @@ type sourceCov struct {
 	lines lineCounts
 	// runs is the <pre>'s data-cov: the default scenario's counts, then
 	// every other's as its differences from them:
-	// "deployment=RUNS|scale~DIFF|rollout~DIFF" (covRuns, covDiff).
+	// "deployment=RUNS|scale~DIFF|rollout~DIFF" (covdata.Runs, covdata.Diff).
 	runs string
 }
 
@@ -132,74 +123,16 @@ func (b *builder) sourceCoverage(f string) *sourceCov {
 		any = any || lc != nil
 		if i == 0 {
 			sc.lines = lc
-			runs = append(runs, name+"="+covRuns(lc))
+			runs = append(runs, name+"="+covdata.Runs(lc))
 			continue
 		}
-		runs = append(runs, name+"~"+covDiff(sc.lines, lc))
+		runs = append(runs, name+"~"+covdata.Diff(sc.lines, lc))
 	}
 	if !any {
 		return nil
 	}
 	sc.runs = strings.Join(runs, "|")
 	return &sc
-}
-
-// covRuns encodes line counts as runs from line 1, space-separated: "N"
-// is N lines not counted, "N.C" N counted lines that each ran C times
-// (C 0: did not run). Trailing uncounted lines are left out.
-func covRuns(lc lineCounts) string {
-	var sb strings.Builder
-	for i := 0; i < len(lc); {
-		j := i
-		for j < len(lc) && lc[j] == lc[i] {
-			j++
-		}
-		if sb.Len() > 0 {
-			sb.WriteByte(' ')
-		}
-		sb.WriteString(strconv.Itoa(j - i))
-		if lc[i] >= 0 {
-			sb.WriteByte('.')
-			sb.WriteString(strconv.FormatInt(lc[i], 10))
-		}
-		i = j
-	}
-	return sb.String()
-}
-
-// covDiff encodes line counts lc as their differences from base, in runs
-// from line 1, space-separated: "N" is N lines as in base, "N.C" N lines
-// counted C times, "N._" N lines not counted. The lines after the last
-// run are as in base. Every scenario runs the same start-up, so most of a
-// file's counts are the default scenario's: a scenario's differences are
-// a fraction of its runs.
-func covDiff(base, lc lineCounts) string {
-	n := max(len(base), len(lc))
-	var toks []string
-	for i := 0; i < n; {
-		j := i
-		if lc.at(i+1) == base.at(i+1) {
-			for j < n && lc.at(j+1) == base.at(j+1) {
-				j++
-			}
-			toks = append(toks, strconv.Itoa(j-i))
-		} else {
-			v := lc.at(i + 1)
-			for j < n && lc.at(j+1) == v && v != base.at(j+1) {
-				j++
-			}
-			c := "_"
-			if v >= 0 {
-				c = strconv.FormatInt(v, 10)
-			}
-			toks = append(toks, strconv.Itoa(j-i)+"."+c)
-		}
-		i = j
-	}
-	if len(toks) > 0 && !strings.Contains(toks[len(toks)-1], ".") {
-		toks = toks[:len(toks)-1]
-	}
-	return strings.Join(toks, " ")
 }
 
 // covHeadView is the source header's scenario choice: the scenarios
@@ -220,7 +153,7 @@ func (c *covScenarios) ran(loc fact.Location) []int64 {
 		out[i] = -1
 		lc := c.lines(i, loc.Path)
 		for l := loc.StartLine; l <= loc.EndLine; l++ {
-			out[i] = max(out[i], lc.at(l))
+			out[i] = max(out[i], lc.At(l))
 		}
 		if out[i] < 0 && lc == nil && c.idx[i].Counted(loc.Path) {
 			out[i] = 0 // the file was counted and no block of it ran
@@ -235,7 +168,7 @@ func (sc *sourceCov) line(l int) int64 {
 	if sc == nil {
 		return -1
 	}
-	return sc.lines.at(l)
+	return sc.lines.At(l)
 }
 
 // size is the bytes codeTable adds for sc.

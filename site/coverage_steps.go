@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/kubewalk/kubewalk/analyzer/fact"
+	"github.com/kubewalk/kubewalk/internal/derive/chain"
 	"github.com/kubewalk/kubewalk/internal/derive/coverage"
 	"github.com/kubewalk/kubewalk/record"
 	"github.com/kubewalk/kubewalk/walkthrough"
@@ -128,7 +129,7 @@ func (b *builder) stepCovRefs(p string, s walkthrough.Step) []covRefView {
 // phaseCodeView is the Observed panel's code that ran in a step's
 // phases: per component, the functions the walkthrough cites in the
 // order of the chain (handler, queue, worker, sync, write:
-// coverage_chain.go), each with how often it was entered; the components
+// internal/derive/chain), each with how often it was entered; the components
 // in the order of their first function.
 type phaseCodeView struct {
 	Phases     []string
@@ -167,14 +168,14 @@ type componentCode struct {
 type funcRan struct {
 	Symbol, Href string
 	N            int64
-	key          chainKey
+	key          chain.Key
 }
 
 // docCode is what the Observed panels of a walkthrough list from: the
 // functions it cites, in citation order, and their places in the chain.
 type docCode struct {
 	funcs []fact.Symbol
-	keys  map[string]chainKey
+	keys  map[string]chain.Key
 }
 
 // docCode returns d's docCode, nil when the recording has no coverage.
@@ -183,7 +184,7 @@ func (b *builder) docCode(d *walkthrough.Doc) *docCode {
 		return nil
 	}
 	funcs := docFuncs(d)
-	return &docCode{funcs: funcs, keys: chainKeys(b.in.Facts, funcs)}
+	return &docCode{funcs: funcs, keys: chain.Keys(b.in.Facts, funcs)}
 }
 
 // stepPhaseCode returns step's code that ran, nil when the step has no
@@ -283,10 +284,10 @@ func (b *builder) phaseCode(p string, dc *docCode, funcs []fact.Symbol, phases [
 		return nil
 	}
 	for _, cc := range v.Components {
-		slices.SortFunc(cc.Funcs, func(x, y funcRan) int { return x.key.compare(y.key) })
+		slices.SortFunc(cc.Funcs, func(x, y funcRan) int { return x.key.Compare(y.key) })
 	}
 	slices.SortFunc(v.Components, func(x, y componentCode) int {
-		return cmp.Or(x.Funcs[0].key.compare(y.Funcs[0].key), cmp.Compare(x.Name, y.Name))
+		return cmp.Or(x.Funcs[0].key.Compare(y.Funcs[0].key), cmp.Compare(x.Name, y.Name))
 	})
 	return v
 }

@@ -159,21 +159,6 @@ func TestSourceCoverageNone(t *testing.T) {
 	}
 }
 
-func TestCovRuns(t *testing.T) {
-	for _, tc := range []struct {
-		lc   lineCounts
-		want string
-	}{
-		{nil, ""},
-		{lineCounts{-1, -1, 0, 0, 7, -1, 7}, "2 2.0 1.7 1 1.7"},
-		{lineCounts{12}, "1.12"},
-	} {
-		if got := covRuns(tc.lc); got != tc.want {
-			t.Errorf("covRuns(%v) = %q, want %q", tc.lc, got, tc.want)
-		}
-	}
-}
-
 // excerptBadgeOf returns the coverage badge of the excerpt of file at
 // line on a walkthrough page.
 func excerptBadgeOf(t *testing.T, page, fileLine string) string {
@@ -423,114 +408,6 @@ func TestPhaseCodeChainOrder(t *testing.T) {
 	want := []string{"DeploymentController.addDeployment", "DeploymentController.syncDeployment", "DeploymentController.rolloutRolling", "DeploymentController.getNewReplicaSet", "NewDeploymentController"}
 	if !slices.Equal(got, want) {
 		t.Errorf("code that ran, in the order\n\t%q\nwant\n\t%q", got, want)
-	}
-}
-
-// chainOrder is funcs (named, in citation order) in the order of
-// chainKeys.
-func chainOrder(f *fact.Facts, names ...string) []string {
-	var funcs []fact.Symbol
-	for _, n := range names {
-		funcs = append(funcs, fact.Symbol{Name: n, Kind: "func"})
-	}
-	keys := chainKeys(f, funcs)
-	out := slices.Clone(names)
-	slices.SortFunc(out, func(x, y string) int { return keys[x].compare(keys[y]) })
-	return out
-}
-
-// TestChainKeys: roles come from the facts; a function without one
-// before writing takes the place below its nearest cited caller with
-// one (its anchor), through other cited functions; the rest keep their
-// citation order after all of them.
-func TestChainKeys(t *testing.T) {
-	ref := func(s string) fact.FuncRef { return fact.FuncRef{Symbol: s} }
-	f := &fact.Facts{
-		Handlers: []fact.HandlerRegistration{{Add: &fact.Handler{Form: "func literal", Calls: []string{"onAdd"}}}},
-		Wirings:  []fact.Wiring{{Sync: ref("sync"), Enqueuers: []fact.FuncRef{ref("enqueue")}, Worker: &fact.FuncRef{Symbol: "worker"}}},
-		Writes:   []fact.Write{{Caller: ref("create")}, {Caller: ref("sync")}},
-		Calls: []fact.Call{
-			{From: "sync", To: "helper"}, {From: "helper", To: "inner"}, {From: "create", To: "inner"},
-			{From: "worker", To: "inner"}, {From: "lonely", To: "lonely"},
-		},
-	}
-	// inner is called by helper (sync's, two below sync), by create (a
-	// write, no anchor) and by the worker (one below): the worker is
-	// nearest. sync also writes: it is the sync handler.
-	got := chainOrder(f, "lonely", "inner", "create", "helper", "sync", "worker", "enqueue", "onAdd", "other")
-	if want := []string{"onAdd", "enqueue", "worker", "inner", "sync", "helper", "create", "lonely", "other"}; !slices.Equal(got, want) {
-		t.Errorf("chain order %q, want %q", got, want)
-	}
-}
-
-// TestChainKeysControllers: two controllers' functions stay apart, in
-// the order the walkthrough first cites each package; a write in a
-// helper package goes with the controller whose sync calls it; a sync
-// handler that requeues, and a handler that enqueues, keep their roles;
-// a field that holds the enqueuer and no worker calls is no sync.
-func TestChainKeysControllers(t *testing.T) {
-	ref := func(s string) fact.FuncRef { return fact.FuncRef{Symbol: s} }
-	f := &fact.Facts{
-		Handlers: []fact.HandlerRegistration{{Add: &fact.Handler{FuncRef: ref("k8s.io/a.C.handler")}}, {Add: &fact.Handler{FuncRef: ref("k8s.io/b.R.addR")}}},
-		Wirings: []fact.Wiring{
-			{Type: "k8s.io/a.C", Field: "syncHandler", Sync: ref("k8s.io/a.C.sync"), Worker: &fact.FuncRef{Symbol: "k8s.io/a.C.worker"}, Enqueuers: []fact.FuncRef{ref("k8s.io/a.C.enqueue")}},
-			{Type: "k8s.io/a.C", Field: "enqueueC", Sync: ref("k8s.io/a.C.enqueue"), Enqueuers: []fact.FuncRef{ref("k8s.io/a.C.enqueue")}},
-			{Type: "k8s.io/b.R", Field: "syncHandler", Sync: ref("k8s.io/b.R.syncR"), Worker: &fact.FuncRef{Symbol: "k8s.io/b.R.work"}, Enqueuers: []fact.FuncRef{ref("k8s.io/b.R.syncR"), ref("k8s.io/b.R.addR")}},
-		},
-		Writes: []fact.Write{{Caller: ref("k8s.io/c.createPods")}},
-		Calls:  []fact.Call{{From: "k8s.io/b.R.syncR", To: "k8s.io/b.R.manage"}, {From: "k8s.io/b.R.manage", To: "k8s.io/c.createPods"}},
-	}
-	got := chainOrder(f, "k8s.io/a.C.enqueue", "k8s.io/b.R.addR", "k8s.io/a.C.sync", "k8s.io/b.R.syncR", "k8s.io/c.createPods", "k8s.io/b.R.manage", "k8s.io/a.C.handler")
-	want := []string{"k8s.io/a.C.handler", "k8s.io/a.C.enqueue", "k8s.io/a.C.sync", "k8s.io/b.R.addR", "k8s.io/b.R.syncR", "k8s.io/b.R.manage", "k8s.io/c.createPods"}
-	if !slices.Equal(got, want) {
-		t.Errorf("chain order\n\t%q\nwant\n\t%q", got, want)
-	}
-}
-
-// covDiff writes only where a scenario's counts differ from the
-// default's, and decoding its runs over the default's gives the
-// scenario's counts back (what site.js does).
-func TestCovDiff(t *testing.T) {
-	for _, tc := range []struct {
-		base, lc lineCounts
-		want     string
-	}{
-		{lineCounts{-1, 1, 1, 0}, lineCounts{-1, 1, 1, 0}, ""},
-		{lineCounts{-1, 1, 1, 0}, lineCounts{-1, 2, 2, 0}, "1 2.2"},
-		{lineCounts{-1, 1, 1, 0}, nil, "1 3._"},
-		{nil, lineCounts{-1, 0, 5}, "1 1.0 1.5"},
-		{lineCounts{3, 3}, lineCounts{3, 3, -1, 7}, "3 1.7"},
-	} {
-		got := covDiff(tc.base, tc.lc)
-		if got != tc.want {
-			t.Errorf("covDiff(%v, %v) = %q, want %q", tc.base, tc.lc, got, tc.want)
-		}
-		// Decode as site.js does.
-		n := max(len(tc.base), len(tc.lc))
-		out := make([]int64, n)
-		for i := range out {
-			out[i] = tc.base.at(i + 1)
-		}
-		at := 0
-		for _, r := range strings.Fields(got) {
-			k, v, ok := strings.Cut(r, ".")
-			cnt, _ := strconv.Atoi(k)
-			if ok {
-				for i := 0; i < cnt; i++ {
-					out[at+i] = -1
-					if v != "_" {
-						out[at+i], _ = strconv.ParseInt(v, 10, 64)
-					}
-				}
-			}
-			at += cnt
-		}
-		for i := range out {
-			if out[i] != tc.lc.at(i+1) {
-				t.Errorf("covDiff(%v, %v) decodes to %v", tc.base, tc.lc, out)
-				break
-			}
-		}
 	}
 }
 

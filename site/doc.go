@@ -42,7 +42,7 @@
 //	explain-steps.js                the walkthrough steps explain-index.js names, titled in the page's language
 //	changes.html                    what changed since Input.Since (multi-release sites; both languages)
 //	diffs.js                        the diffs of the changes page and the walkthroughs' badges (changes.go)
-//	search-index.js                 the full-text search index as a script (file:// cannot fetch JSON; search.go)
+//	search-index.js                 the full-text search index as a script (file:// cannot fetch JSON; its entries search.go, its terms and format site/internal/searchindex)
 //	facts.json.zst                  every fact, for tools, zstd-compressed (package analyzer/fact/factsfile; linked from the home page)
 //	assets/site.css site.js search.js explain.js lang.js (releases.js: a release of several, site/releases)
 //	.kubewalk-site                  marker: Build only ever replaces its own output
@@ -62,7 +62,22 @@
 // exactly as Build. This package renders each of the releases for it
 // (PrepareReleases: a Prepared, whose comment lists what the stage hands
 // in and gets back, as data, in order); the stage runs the passes that
-// combine them.
+// combine them, and draws the releases' resource graphs on one layout
+// (Prepared.ResourceGraphs). What a release renders as one of several
+// stays here, over data: its version switcher (from the releases'
+// Manifests and the shared source pages' layout; no release reads
+// another's builder), its lines printed by their stable anchors
+// (lines.go), and its header blocks on the shared source pages
+// (shared.go, rendering what srcmerge.Src.Blocks decides).
+//
+// What is not rendering lives beside its format or its data:
+// site/internal/searchindex builds the search index, site/internal/covdata
+// encodes a source page's coverage for site.js, site/internal/linediff
+// makes a recorded object's change, site/internal/scriptlinks reads a
+// built site's data scripts for the link checker, templates.Messages
+// reads the UI text, internal/disk/publish puts a site into
+// Options.Out, internal/derive/chain orders the Observed panel's
+// functions.
 //
 // Every link is relative to the page it is on, so the site works from
 // file:// and under any URL prefix. Nothing is
@@ -127,7 +142,7 @@
 // #L10-L20 to both ends), and nothing links out except over https.
 // ScriptLinks lists, for it, the links the site's data scripts hold
 // (search indexes, explain's data), read with the decoders of their
-// format beside their encoders.
+// format beside their encoders (site/internal/scriptlinks).
 //
 // # Testing
 //

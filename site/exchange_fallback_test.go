@@ -9,13 +9,15 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/kubewalk/kubewalk/internal/disk/publish"
 )
 
 // Where the file system cannot exchange two directories in one step
 // (Linux before 3.15, some network file systems, systems other than Linux
 // and macOS), the swap is two renames: the old site aside, then the new
 // one in. This kernel always has RENAME_EXCHANGE, so these tests replace
-// exchange with one that reports no support.
+// publish.Exchange with one that reports no support.
 
 // noExchangeEnv, set in the environment of a helper build (output_test.go's
 // TestHelperBuild), makes it swap by renames.
@@ -23,7 +25,7 @@ const noExchangeEnv = "KUBEWALK_SITE_NO_EXCHANGE"
 
 func init() {
 	if os.Getenv(noExchangeEnv) != "" {
-		exchange = unsupported
+		publish.Exchange = unsupported
 	}
 }
 
@@ -37,12 +39,12 @@ func unsupported(a, b string) error {
 func noExchange(t testing.TB) *int {
 	t.Helper()
 	calls := new(int)
-	real := exchange
-	exchange = func(a, b string) error {
+	real := publish.Exchange
+	publish.Exchange = func(a, b string) error {
 		*calls++
 		return unsupported(a, b)
 	}
-	t.Cleanup(func() { exchange = real })
+	t.Cleanup(func() { publish.Exchange = real })
 	return calls
 }
 
@@ -128,7 +130,7 @@ func TestFallbackSurvivesKill(t *testing.T) {
 					t.Errorf("the old site aside is not whole (-want +got):\n%s", diff)
 				}
 				// The next run's first step, alone: the old site back.
-				if err := inTurn(parent, func() error { return sweep(parent, "public", opts.Out) }); err != nil {
+				if err := publish.Sweep(opts.Out); err != nil {
 					t.Fatal(err)
 				}
 				if diff := cmp.Diff(site, readTree(t, opts.Out)); diff != "" {

@@ -40,7 +40,7 @@ import (
 
 const (
 	explainPage    = explainshare.Page
-	explainIndexJS = "explain-index.js"
+	explainIndexJS = explainshare.IndexJS
 	explainStepsJS = explainshare.StepsJS
 )
 

@@ -13,24 +13,38 @@ import (
 // the newest's (factsfile.EncodePatch); the newest's is as a site of that
 // release alone has it.
 
-// factsNewest is, when b is a release of a site of several but the
-// newest, the newest's builder: b's facts.json.zst is compressed against
-// the newest's facts. It is nil for the newest release and in a site of
-// one release.
-func (b *builder) factsNewest() *builder {
-	if b.set == nil || b.self == 0 || len(b.set.rels) == 0 || b.set.rels[0].b == nil {
-		return nil
-	}
-	return b.set.rels[0].b
-}
-
 // factsAgainst is the facts b's facts.json.zst is compressed against:
-// the newest release's (factsNewest), or nil.
+// when b is a release of a site of several but the newest, the newest's
+// (releaseSet.newest); nil for the newest release and in a site of one
+// release.
 func (b *builder) factsAgainst() *fact.Facts {
-	if nb := b.factsNewest(); nb != nil {
-		return nb.in.Facts
+	if n := b.factsNewest(); n != nil {
+		return n.facts
 	}
 	return nil
+}
+
+// factsNewest is what b's facts.json.zst is compressed against (see
+// factsAgainst), nil when nothing.
+func (b *builder) factsNewest() *newestFacts {
+	if b.set == nil || b.self == 0 || b.set.newest.file == nil {
+		return nil
+	}
+	return &b.set.newest
+}
+
+// newestFacts are the newest release of a site of several's facts and
+// its facts.json.zst, which the other releases' are compressed against.
+type newestFacts struct {
+	tag   string
+	facts *fact.Facts
+	file  func() ([]byte, error) // made once, by the newest's builder
+}
+
+// newestOf is what the newest release, nb, gives the others for their
+// facts files.
+func newestOf(nb *builder) newestFacts {
+	return newestFacts{tag: nb.in.Tag, facts: nb.in.Facts, file: nb.factsFileData}
 }
 
 // encodeFactsFile is b's facts.json.zst (factsFileData): factsfile.Encode's,
@@ -40,17 +54,17 @@ func (b *builder) factsAgainst() *fact.Facts {
 // the dictionary is by construction the very JSON a reader gets from
 // `zstd -d` of the newest's file.
 func (b *builder) encodeFactsFile() ([]byte, error) {
-	nb := b.factsNewest()
-	if nb == nil {
+	n := b.factsNewest()
+	if n == nil {
 		return factsfile.Encode(b.in.Facts)
 	}
-	data, err := nb.factsFileData()
+	data, err := n.file()
 	if err != nil {
-		return nil, fmt.Errorf("%s's facts: %w", nb.in.Tag, err)
+		return nil, fmt.Errorf("%s's facts: %w", n.tag, err)
 	}
 	ref, err := factsfile.Content(data)
 	if err != nil {
-		return nil, fmt.Errorf("%s's facts: %w", nb.in.Tag, err)
+		return nil, fmt.Errorf("%s's facts: %w", n.tag, err)
 	}
 	return factsfile.EncodePatch(b.in.Facts, ref)
 }

@@ -333,7 +333,7 @@ func TestFactsSizeCached(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			b.set = &releaseSet{rels: []*relIndex{{b: nb}, {b: b}}}
+			b.set = &releaseSet{rels: []*relIndex{{}, {}}, newest: newestOf(nb)}
 			nb.set, b.self = b.set, 1
 		}
 		n, err := b.factsSize()

@@ -36,7 +36,7 @@ func (b *builder) homePage() ([]byte, error) {
 		Platform string
 	}{Docs: docs, Files: len(b.files), Changes: b.homeChanges(), Platform: b.in.Facts.Platform}
 	if nb := b.factsNewest(); nb != nil {
-		body.FactsNewest = nb.in.Tag
+		body.FactsNewest = nb.tag
 	}
 	n, err := b.factsSize()
 	if err != nil {

@@ -1,21 +1,16 @@
 package site
 
 import (
-	"errors"
 	"fmt"
-	"io/fs"
-	"path"
 	"sort"
-	"strings"
-
-	"gopkg.in/yaml.v3"
 
 	"github.com/kubewalk/kubewalk/internal/derive/trace"
 	"github.com/kubewalk/kubewalk/templates"
 )
 
 // messages is the UI text catalog: key → text, one map per language, read
-// from templates/i18n/<lang>.yaml (where a translator edits it). Walkthrough
+// from templates/i18n/<lang>.yaml (where a translator edits it;
+// templates.Messages). Walkthrough
 // prose is translated in the walkthroughs themselves; this is only the
 // chrome around it. English is the fallback for a key a language lacks, and
 // a test checks every language has every key. The catalog is part of the
@@ -24,7 +19,7 @@ import (
 var messages = mustMessages()
 
 func mustMessages() map[string]map[string]string {
-	ms, err := readMessages(templates.FS)
+	ms, err := templates.Messages()
 	if err != nil {
 		panic(err)
 	}
@@ -35,31 +30,6 @@ func mustMessages() map[string]map[string]string {
 		ms["en"]["trace.note."+id] = text
 	}
 	return ms
-}
-
-// readMessages reads every i18n/<lang>.yaml of fsys: a mapping of keys to
-// texts.
-func readMessages(fsys fs.FS) (map[string]map[string]string, error) {
-	files, err := fs.Glob(fsys, "i18n/*.yaml")
-	if err != nil {
-		return nil, err
-	}
-	ms := map[string]map[string]string{}
-	for _, f := range files {
-		data, err := fs.ReadFile(fsys, f)
-		if err != nil {
-			return nil, err
-		}
-		m := map[string]string{}
-		if err := yaml.Unmarshal(data, &m); err != nil {
-			return nil, fmt.Errorf("site: templates/%s: %w", f, err)
-		}
-		ms[strings.TrimSuffix(path.Base(f), ".yaml")] = m
-	}
-	if ms["en"] == nil {
-		return nil, errors.New("site: templates/i18n has no en.yaml")
-	}
-	return ms, nil
 }
 
 // Languages lists the UI languages the catalog has, sorted.

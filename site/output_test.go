@@ -21,6 +21,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/kubewalk/kubewalk/internal/disk/publish"
 	"github.com/kubewalk/kubewalk/internal/disk/safedir"
 	"github.com/kubewalk/kubewalk/internal/disk/safedir/safedirtest"
 )
@@ -275,7 +276,7 @@ func TestKeepsFilesItDidNotWrite(t *testing.T) {
 		t.Fatal(err)
 	}
 	var listed []string
-	for sc := bufio.NewScanner(strings.NewReader(strings.TrimPrefix(string(marker), markerHeader))); sc.Scan(); {
+	for sc := bufio.NewScanner(strings.NewReader(strings.TrimPrefix(string(marker), publish.MarkerHeader))); sc.Scan(); {
 		listed = append(listed, sc.Text())
 	}
 	var files []string

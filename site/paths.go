@@ -8,6 +8,7 @@ import (
 
 	"github.com/kubewalk/kubewalk/analyzer/fact"
 	"github.com/kubewalk/kubewalk/analyzer/fact/factsfile"
+	"github.com/kubewalk/kubewalk/internal/disk/publish"
 	"github.com/kubewalk/kubewalk/site/internal/searchindex"
 	"github.com/kubewalk/kubewalk/site/internal/sitepath"
 )
@@ -31,7 +32,7 @@ const (
 	searchIndexJS  = searchindex.IndexJS
 	searchSharedJS = searchindex.SharedJS
 	factsFile      = factsfile.Name
-	markerFile     = ".kubewalk-site"
+	markerFile     = publish.Marker
 )
 
 // WalkthroughPage returns the site path of the walkthrough with the given ID.

@@ -9,8 +9,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/sergi/go-diff/diffmatchpatch"
-
 	"github.com/kubewalk/kubewalk/analyzer/fact"
 	"github.com/kubewalk/kubewalk/internal/derive/explain"
 	"github.com/kubewalk/kubewalk/record"
@@ -784,12 +782,8 @@ type revView struct {
 	Same bool
 }
 
-// diffLine is a line of a revision's change: Op "+" added, "-" removed,
-// " " context, "…" a run of Gap unchanged lines left out.
-type diffLine struct {
-	Op, Text string
-	Gap      int
-}
+// diffLine is a line of a revision's change (linediff.Unified).
+type diffLine = linediff.Line
 
 // diffContext is how many unchanged lines a change shows around each
 // changed line, as diff -u does.
@@ -821,7 +815,7 @@ func (b *builder) etcdViews(p string, r *recordedRun) (objects, events []etcdVie
 				value := withoutManagedFields(rev.YAML)
 				cur := strings.SplitAfter(strings.TrimSuffix(value, "\n"), "\n")
 				if j > 0 && prev != nil {
-					rv.Diff = lineDiff(prev, cur)
+					rv.Diff = linediff.Unified(prev, cur, diffContext)
 					rv.Same = len(rv.Diff) == 1 && rv.Diff[0].Op == "…"
 				}
 				prev = cur
@@ -889,46 +883,3 @@ func (r *recordedRun) hasValues() bool {
 
 // etcdID is the anchor of the recording's i-th key's section.
 func etcdID(i int) string { return "etcd-" + strconv.Itoa(i+1) }
-
-// lineDiff is the change from a to b, unchanged lines farther than
-// diffContext from a change folded into gaps.
-func lineDiff(a, b []string) []diffLine {
-	var all []diffLine
-	i, j := 0, 0
-	for _, op := range linediff.Lines(a, b) {
-		for range op.N {
-			switch op.Op {
-			case diffmatchpatch.DiffEqual:
-				all = append(all, diffLine{Op: " ", Text: strings.TrimSuffix(b[j], "\n")})
-				i++
-				j++
-			case diffmatchpatch.DiffDelete:
-				all = append(all, diffLine{Op: "-", Text: strings.TrimSuffix(a[i], "\n")})
-				i++
-			case diffmatchpatch.DiffInsert:
-				all = append(all, diffLine{Op: "+", Text: strings.TrimSuffix(b[j], "\n")})
-				j++
-			}
-		}
-	}
-	near := make([]bool, len(all))
-	for k, l := range all {
-		if l.Op != " " {
-			for m := max(0, k-diffContext); m <= min(len(all)-1, k+diffContext); m++ {
-				near[m] = true
-			}
-		}
-	}
-	var out []diffLine
-	for k, l := range all {
-		switch {
-		case near[k]:
-			out = append(out, l)
-		case len(out) > 0 && out[len(out)-1].Op == "…":
-			out[len(out)-1].Gap++
-		default:
-			out = append(out, diffLine{Op: "…", Gap: 1})
-		}
-	}
-	return out
-}

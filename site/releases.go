@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"slices"
 
+	"github.com/kubewalk/kubewalk/internal/disk/publish"
+	"github.com/kubewalk/kubewalk/internal/render/diagram"
 	"github.com/kubewalk/kubewalk/site/internal/explainshare"
 	"github.com/kubewalk/kubewalk/site/internal/linemap"
 	"github.com/kubewalk/kubewalk/site/internal/srcmerge"
@@ -26,22 +28,27 @@ type Release struct {
 }
 
 // releaseSet is what every page of a multi-release site knows about the
-// other releases: enough to compute, at build time, where the version
-// switcher sends the reader.
+// other releases, as data: enough to compute, at build time, where the
+// version switcher sends the reader (their Manifests and the shared
+// source pages' layout), and what a release's facts file is compressed
+// against. No release reads another's builder.
 type releaseSet struct {
 	rels []*relIndex // newest first
 	// src is the shared source pages, their parts and each file's code
 	// (package srcmerge; shared.go, merge.go).
 	src *srcmerge.Set
-	// graphs are the releases' resource graphs (graphrel.go).
-	graphs releaseGraphs
+	// newest are the newest release's facts and facts.json.zst, which
+	// the others' are compressed against (factsfile.go).
+	newest newestFacts
+	// graphs are the releases' resource graphs, per language (its index
+	// in langsOf) and release, as the stage drew them
+	// (Prepared.SetResourceGraphs).
+	graphs [][]template.HTML
 }
 
-// relIndex is one release's page inventory: its Manifest, and its
-// builder while the site is rendered.
+// relIndex is one release's page inventory: its Manifest.
 type relIndex struct {
 	Manifest
-	b     *builder        // the release's (first language's) builder
 	pages map[string]bool // Manifest.Pages
 }
 
@@ -107,8 +114,10 @@ func ReleaseDir(tag string) string { return tag + "/" }
 //     aligned, each release's lines rendered into the srcmerge.Set
 //     (RenderLines, which keeps the Set to link into and write from),
 //     the pages split by PartBudget;
-//  2. the pages: Write;
-//  3. over what was written, the passes that write once what the
+//  2. the resource graphs: ResourceGraphs, drawn by the stage on one
+//     layout, back through SetResourceGraphs;
+//  3. the pages: Write;
+//  4. over what was written, the passes that write once what the
 //     releases' pages, search and explain scripts share: LineMaps for
 //     pageshare, ExplainScripts for explainshare.
 type Prepared struct {
@@ -183,9 +192,9 @@ func (r *Prepared) Unrender(drops [][]string) error {
 		if err != nil {
 			return fmt.Errorf("%s: %w", b.in.Tag, err)
 		}
-		ri.b = b
 		r.set.rels = append(r.set.rels, ri)
 	}
+	r.set.newest = newestOf(r.bs[0])
 	return nil
 }
 
@@ -205,6 +214,40 @@ func (r *Prepared) PartBudget(rels int) int {
 		return b
 	}
 	return partBudget(rels)
+}
+
+// ResourceGraphs are the releases' resource graphs in the site's
+// language lang (its index in the newest release's Input.Langs; 0 in a
+// site of one language), newest release first, as data: a release
+// without one has no nodes. The stage draws them on one layout
+// (diagram.Graphs), so that the resources page the releases share
+// (pageshare) holds what their graphs share once, where each release's
+// own layout would differ in every coordinate, and hands the drawings
+// back (SetResourceGraphs) before Write. Call it after RenderLines: a
+// graph links into the shared source pages.
+func (r *Prepared) ResourceGraphs(lang int) []diagram.Drawing {
+	out := make([]diagram.Drawing, len(r.bs))
+	for i, b := range r.bs {
+		lb := langsOf(b)[lang]
+		out[i].Nodes, out[i].Edges = lb.resourceGraph(lb.resourceFacts())
+	}
+	return out
+}
+
+// SetResourceGraphs takes the releases' resource graphs in language
+// lang as the stage drew them with package diagram, from ResourceGraphs:
+// per release, newest first, its SVG, nil for none.
+func (r *Prepared) SetResourceGraphs(lang int, svgs [][]byte) {
+	if r.set.graphs == nil {
+		r.set.graphs = make([][]template.HTML, len(langsOf(r.bs[0])))
+	}
+	gs := make([]template.HTML, len(svgs))
+	for i, s := range svgs {
+		// Safe: package diagram's drawing, which escapes every label and
+		// checks every href (svg.go).
+		gs[i] = template.HTML(s)
+	}
+	r.set.graphs[lang] = gs
 }
 
 // Manifests are what the releases' pages are, newest first.
@@ -382,7 +425,7 @@ func WriteReleaseList(dir, lang string, ms []Manifest) (int64, error) {
 	if err != nil {
 		return 0, err
 	}
-	files := append(as, asset{homePage, data}, asset{markerFile, []byte("kubewalk site\n")})
+	files := append(as, asset{homePage, data}, asset{markerFile, []byte(publish.MarkerHeader)})
 	var n int64
 	for _, f := range files {
 		p := filepath.Join(dir, filepath.FromSlash(f.path))

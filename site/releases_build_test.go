@@ -6,6 +6,7 @@ import (
 	"sort"
 
 	"github.com/kubewalk/kubewalk/analyzer/fact/factsfile"
+	"github.com/kubewalk/kubewalk/internal/render/diagram"
 	"github.com/kubewalk/kubewalk/site/internal/explainshare"
 	"github.com/kubewalk/kubewalk/site/internal/pageshare"
 	"github.com/kubewalk/kubewalk/site/internal/searchshare"
@@ -55,7 +56,7 @@ func buildReleases(ctx context.Context, rels []Release, opts Options, tune tunin
 }
 
 // sourcesForTest lays out the source pages p's releases share, as
-// site/releases does (srcmerge.Layout).
+// site/releases does (srcmerge.Layout), and draws their graphs.
 func sourcesForTest(ctx context.Context, p *Prepared) error {
 	var tags []string
 	var facts []any
@@ -63,8 +64,37 @@ func sourcesForTest(ctx context.Context, p *Prepared) error {
 		tags = append(tags, b.in.Tag)
 		facts = append(facts, b.in.Facts, b.in.Traces)
 	}
-	_, err := srcmerge.Layout(ctx, p, tags, facts...)
-	return err
+	if _, err := srcmerge.Layout(ctx, p, tags, facts...); err != nil {
+		return err
+	}
+	return graphsForTest(p)
+}
+
+// graphsForTest draws the releases' resource graphs on one layout per
+// language, as site/releases does (drawGraphs).
+func graphsForTest(p *Prepared) error {
+	for l := range langsOf(p.bs[0]) {
+		ds := p.ResourceGraphs(l)
+		svgs := make([][]byte, len(ds))
+		var drawn []diagram.Drawing
+		var which []int
+		for i, d := range ds {
+			if len(d.Nodes) > 0 {
+				drawn, which = append(drawn, d), append(which, i)
+			}
+		}
+		if len(drawn) > 0 {
+			gs, err := diagram.Graphs(drawn)
+			if err != nil {
+				return err
+			}
+			for k, i := range which {
+				svgs[i] = gs[k]
+			}
+		}
+		p.SetResourceGraphs(l, svgs)
+	}
+	return nil
 }
 
 // writeReleasesForTest is site/releases' write: p written into dir and

@@ -1,6 +1,8 @@
 package site
 
 import (
+	"fmt"
+	"html/template"
 	"maps"
 	"slices"
 	"sort"
@@ -99,6 +101,25 @@ func (b *builder) resourceFacts() resourceFacts {
 	}
 	rf.keys = slices.Sorted(maps.Keys(all))
 	return rf
+}
+
+// resourceGraphSVG is the resources page's graph of b's release, "" for
+// none: its own layout in a one-release site; in a site of several, the
+// one the stage drew on the layout of all the releases' graphs
+// (Prepared.ResourceGraphs).
+func (b *builder) resourceGraphSVG(rf resourceFacts) (template.HTML, error) {
+	if b.set == nil {
+		nodes, edges := b.resourceGraph(rf)
+		if len(nodes) == 0 {
+			return "", nil
+		}
+		return graphSVG(nodes, edges)
+	}
+	l := max(slices.Index(b.langs, b), 0)
+	if l >= len(b.set.graphs) || b.set.graphs[l] == nil {
+		return "", fmt.Errorf("site: %s: the releases' resource graphs were not drawn (Prepared.SetResourceGraphs)", b.in.Tag)
+	}
+	return b.set.graphs[l][b.self], nil
 }
 
 // resourceGraph returns the resource graph: a node per resource, in

@@ -18,32 +18,15 @@ import (
 
 // ---- search ----
 
-// Search is full text and static: at build time each entry's words
-// become terms of an inverted index, written into search-index.js with
-// the entries; assets/search.js splits the query the same way, looks up
-// each term (and, for the last word typed, every term it begins) and
-// ranks the entries by the terms they share with the query, weighted by
-// rarity. Korean has no spaces between a noun and its particle
-// ("디플로이먼트를"), so a Hangul run is indexed as its two-syllable
-// bigrams, the usual tokenisation of CJK search engines (Lucene's CJK
-// analyzer, Elasticsearch's cjk_bigram): a query's bigrams match whatever
-// particle follows. Pasted event text ("Successfully assigned
+// Search is full text and static (package searchindex: the index's
+// format and terms). Pasted event text ("Successfully assigned
 // default/nginx to node1") matches the message format of its event
 // ("Successfully assigned %s to %s"), indexed on the event and on each
 // step that shows or names that event, though not every word is there:
 // an entry need only share most of the query's terms.
 
-// searchEntry is one search hit: title, kind, URL from the directory of
-// search.html, detail.
-type searchEntry struct {
-	T string `json:"t"`
-	K string `json:"k"`
-	U string `json:"u"`
-	D string `json:"d,omitempty"`
-	// body is the text the entry is found by besides its title (a step's
-	// prose, captions, diagram label and events); not written.
-	body string
-}
+// searchEntry is one search hit (searchEntries).
+type searchEntry = searchindex.Entry
 
 // searchData is search-index.js's JSON (package searchindex).
 type searchData = searchindex.Data
@@ -67,17 +50,12 @@ func (b *builder) searchPage() ([]byte, error) {
 // it as a script (search-index.js assigns a global) because fetch() of a
 // JSON file fails from file://.
 //
-// In a bilingual release the entries every language has alike — the
-// symbols but the func literals (whose names are translated), files,
-// events, resources: three quarters of v1.37.2's — are search-shared.js,
-// written once, beside the first language's search page (its URLs, like
-// search-index.js's, are relative to a language's search page, and the
-// same from each), and every language's search-index.js has the rest,
-// both numbering their entries from 0; search.js puts the two together.
-// shared is nil when there is nothing to share; the first language
-// writes it (dataPages). The scripts are made once for all the
-// languages. A multi-release site then moves the entries two releases or
-// more have into scripts of its own (package searchshare).
+// In a bilingual release the entries every language has alike are
+// search-shared.js (searchindex.Scripts), written once, beside the first
+// language's search page; shared is nil when there is nothing to share;
+// the first language writes it (dataPages). The scripts are made once
+// for all the languages. A multi-release site then moves the entries two
+// releases or more have into scripts of its own (package searchshare).
 func (b *builder) searchIndex() (own, shared []byte, err error) {
 	ls := langsOf(b)
 	x := &ls[0].searchIdx
@@ -101,107 +79,10 @@ type searchIndexes struct {
 // searchScripts makes the search scripts of languages ls.
 func searchScripts(ls []*builder) (own [][]byte, shared []byte, err error) {
 	entries := make([][]searchEntry, len(ls))
-	in := map[searchEntry]int{}
 	for i, lb := range ls {
 		entries[i] = lb.searchEntries()
-		for _, e := range entries[i] {
-			in[e]++
-		}
 	}
-	// An entry every language has alike is written once, but only if its
-	// link leaves the language's directory (a source page's): one into
-	// it (an event's, a resource's) is relative to the search page that
-	// loads it in the first language's directory, and a multi-release
-	// site moves it to that language's shared page (relinkSearch).
-	alike := func(e searchEntry) bool { return in[e] == len(ls) && strings.HasPrefix(e.U, "../") }
-	var common []searchEntry
-	if len(ls) > 1 {
-		for _, e := range entries[0] {
-			if alike(e) {
-				common = append(common, e)
-			}
-		}
-	}
-	if len(common) > 0 {
-		if shared, err = searchindex.Script(searchIndexData(common, searchindex.SharedHead)); err != nil {
-			return nil, nil, err
-		}
-	}
-	for _, es := range entries {
-		if len(common) > 0 {
-			es = slices.DeleteFunc(es, alike)
-		}
-		js, err := searchindex.Script(searchIndexData(es, searchindex.IndexHead))
-		if err != nil {
-			return nil, nil, err
-		}
-		own = append(own, js)
-	}
-	return own, shared, nil
-}
-
-// searchIndexData is the index of entries es.
-func searchIndexData(es []searchEntry, head string) searchData {
-	d := searchData{Docs: make([][]string, len(es)), Lens: make([]int, len(es)), Terms: map[string][]int{}, Head: head}
-	for i, e := range es {
-		d.Docs[i] = []string{e.K, e.T, e.U, e.D}
-		w := map[string]int{}
-		for _, t := range searchTerms(e.body) {
-			w[t] = 1
-		}
-		for _, t := range searchTerms(e.T) {
-			w[t] = 3
-		}
-		for _, t := range slices.Sorted(maps.Keys(w)) {
-			d.Terms[t] = append(d.Terms[t], i, w[t])
-		}
-		d.Lens[i] = len(w)
-	}
-	return d
-}
-
-// searchTerms splits text into search terms as search.js splits a
-// query: lower-cased runs of letters and digits, a Hangul run as its
-// bigrams (a single syllable as itself); one-letter Latin words and
-// digits alone are left out, as too common to tell entries apart.
-func searchTerms(text string) []string {
-	var out []string
-	var run []rune
-	hangul := false
-	flush := func() {
-		switch {
-		case len(run) == 0:
-		case hangul && len(run) == 1:
-			out = append(out, string(run))
-		case hangul:
-			for i := 0; i+1 < len(run); i++ {
-				out = append(out, string(run[i:i+2]))
-			}
-		case len(run) > 1:
-			out = append(out, string(run))
-		}
-		run = run[:0]
-	}
-	for _, r := range strings.ToLower(text) {
-		h := isHangul(r)
-		if !h && !unicode.IsLetter(r) && !unicode.IsDigit(r) {
-			flush()
-			continue
-		}
-		if len(run) > 0 && h != hangul {
-			flush()
-		}
-		hangul = h
-		run = append(run, r)
-	}
-	flush()
-	return out
-}
-
-// isHangul reports whether r is a Hangul syllable or jamo (search.js
-// tests the same ranges).
-func isHangul(r rune) bool {
-	return r >= 0xAC00 && r <= 0xD7A3 || r >= 0x1100 && r <= 0x11FF || r >= 0x3130 && r <= 0x318F
+	return searchindex.Scripts(entries)
 }
 
 // searchEntries lists the search index's entries, sorted by kind, title,
@@ -215,9 +96,9 @@ func (b *builder) searchEntries() []searchEntry {
 	first := langsOf(b)[0]
 	for _, d := range b.docs {
 		wp := WalkthroughPage(d.ID)
-		es = append(es, searchEntry{T: d.Title, K: "walkthrough", U: relURL(root, wp, ""), D: plainMarkdown(d.Summary), body: d.Summary + " " + strings.Join(d.Topics, " ") + " " + b.segmentsText(d.Intro)})
+		es = append(es, searchEntry{Title: d.Title, Kind: "walkthrough", URL: relURL(root, wp, ""), Detail: plainMarkdown(d.Summary), Body: d.Summary + " " + strings.Join(d.Topics, " ") + " " + b.segmentsText(d.Intro)})
 		for _, s := range d.Steps {
-			es = append(es, searchEntry{T: s.Title, K: "step", U: relURL(root, wp, s.ID), D: d.Title, body: b.stepText(s)})
+			es = append(es, searchEntry{Title: s.Title, Kind: "step", URL: relURL(root, wp, s.ID), Detail: d.Title, Body: b.stepText(s)})
 		}
 	}
 	for name, decl := range b.searchSymbols() {
@@ -225,7 +106,7 @@ func (b *builder) searchEntries() []searchEntry {
 		// entry shows where the literal is written, and its description
 		// the declaration that holds it.
 		full, _, _ := strings.Cut(name, "$")
-		es = append(es, searchEntry{T: b.shortName(name, decl), K: "symbol", U: first.link(root, SourcePage(decl.Path), lineFragment(decl.StartLine, decl.EndLine)), D: full, body: full})
+		es = append(es, searchEntry{Title: b.shortName(name, decl), Kind: "symbol", URL: first.link(root, SourcePage(decl.Path), lineFragment(decl.StartLine, decl.EndLine)), Detail: full, Body: full})
 	}
 	// An event's entry is its reason; its detail, the snippet a result
 	// shows, is its types and message formats, which pasted text matches.
@@ -247,7 +128,7 @@ func (b *builder) searchEntries() []searchEntry {
 		if len(msgs) > 0 {
 			d = strings.TrimPrefix(d+" — "+clip(strings.Join(msgs, " · "), 160), " — ")
 		}
-		es = append(es, searchEntry{T: k, K: "event", U: b.link(root, eventsPage, anchorID("e-", k)), D: d, body: strings.Join(msgs, " ")})
+		es = append(es, searchEntry{Title: k, Kind: "event", URL: b.link(root, eventsPage, anchorID("e-", k)), Detail: d, Body: strings.Join(msgs, " ")})
 	}
 	res := map[string]bool{}
 	for _, h := range b.in.Facts.Handlers {
@@ -257,14 +138,14 @@ func (b *builder) searchEntries() []searchEntry {
 		res[resourceLabel(w.Resource)] = true
 	}
 	for _, k := range slices.Sorted(maps.Keys(res)) {
-		es = append(es, searchEntry{T: k, K: "resource", U: b.link(root, resourcesPage, anchorID("res-", k))})
+		es = append(es, searchEntry{Title: k, Kind: "resource", URL: b.link(root, resourcesPage, anchorID("res-", k))})
 	}
 	for _, f := range b.files {
-		es = append(es, searchEntry{T: f, K: "file", U: first.link(root, SourcePage(f), "")})
+		es = append(es, searchEntry{Title: f, Kind: "file", URL: first.link(root, SourcePage(f), "")})
 	}
 	sort.Slice(es, func(i, j int) bool {
 		a, c := es[i], es[j]
-		return cmp.Or(cmp.Compare(a.K, c.K), cmp.Compare(a.T, c.T), cmp.Compare(a.U, c.U), cmp.Compare(a.D, c.D), cmp.Compare(a.body, c.body)) < 0
+		return cmp.Or(cmp.Compare(a.Kind, c.Kind), cmp.Compare(a.Title, c.Title), cmp.Compare(a.URL, c.URL), cmp.Compare(a.Detail, c.Detail), cmp.Compare(a.Body, c.Body)) < 0
 	})
 	out := es[:0]
 	for i, e := range es {

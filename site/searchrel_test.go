@@ -134,13 +134,13 @@ func TestShareReleaseSearch(t *testing.T) {
 		return "../../src/" + file + ".html?rel=" + tag + frag
 	}
 	sym := func(name, file, frag, tag string, bare bool) searchEntry {
-		return searchEntry{K: "symbol", T: name, U: src(file, frag, tag, bare), D: "k8s.io/x." + name, body: "k8s.io/x." + name}
+		return searchEntry{Kind: "symbol", Title: name, URL: src(file, frag, tag, bare), Detail: "k8s.io/x." + name, Body: "k8s.io/x." + name}
 	}
 	event := func(reason, tag string) searchEntry {
-		return searchEntry{K: "event", T: reason, U: "../../en/events.html?rel=" + tag + "#e-" + reason, D: "Normal", body: reason + " happened to %s"}
+		return searchEntry{Kind: "event", Title: reason, URL: "../../en/events.html?rel=" + tag + "#e-" + reason, Detail: "Normal", Body: reason + " happened to %s"}
 	}
 	step := func(lang, title, tag, body string) searchEntry {
-		return searchEntry{K: "step", T: title, U: "../../" + lang + "/walkthroughs/w.html?rel=" + tag + "#step-1", D: "W", body: body}
+		return searchEntry{Kind: "step", Title: title, URL: "../../" + lang + "/walkthroughs/w.html?rel=" + tag + "#step-1", Detail: "W", Body: body}
 	}
 	rels := map[string]rel{}
 	for _, tag := range tags {
@@ -166,14 +166,14 @@ func TestShareReleaseSearch(t *testing.T) {
 		r.ko = append(r.ko, step("ko", "동기화", tag, "컨트롤러가 동기화합니다"))
 		if tag == "v1" {
 			// The step's text changed after v1.
-			r.en[0].body += " sync loop"
+			r.en[0].Body += " sync loop"
 		}
 		// A page of v2 and v1 left in their subtrees (no ?rel=), and
 		// v3's at the shared page.
 		if tag == "v3" {
-			r.en = append(r.en, searchEntry{K: "walkthrough", T: "Own", U: "../../en/walkthroughs/own.html?rel=v3", body: "own"})
+			r.en = append(r.en, searchEntry{Kind: "walkthrough", Title: "Own", URL: "../../en/walkthroughs/own.html?rel=v3", Body: "own"})
 		} else {
-			r.en = append(r.en, searchEntry{K: "walkthrough", T: "Own", U: "walkthroughs/own.html", body: "own"})
+			r.en = append(r.en, searchEntry{Kind: "walkthrough", Title: "Own", URL: "walkthroughs/own.html", Body: "own"})
 		}
 		// An entry v2 has twice stays v2's, both copies.
 		if tag != "v1" {
@@ -188,9 +188,9 @@ func TestShareReleaseSearch(t *testing.T) {
 		t.Helper()
 		for tag, r := range rels {
 			for p, js := range map[string]searchData{
-				"en/" + searchSharedJS: searchIndexData(r.shared, searchindex.SharedHead),
-				"en/" + searchIndexJS:  searchIndexData(r.en, searchindex.IndexHead),
-				"ko/" + searchIndexJS:  searchIndexData(r.ko, searchindex.IndexHead),
+				"en/" + searchSharedJS: searchindex.Build(r.shared, searchindex.SharedHead),
+				"en/" + searchIndexJS:  searchindex.Build(r.en, searchindex.IndexHead),
+				"ko/" + searchIndexJS:  searchindex.Build(r.ko, searchindex.IndexHead),
 			} {
 				data, err := searchindex.Script(js)
 				if err != nil {

@@ -11,8 +11,8 @@
 //	assets/site.js     line-range highlighting on source pages
 //	assets/search.js   the search page (reads search-index.js)
 //	assets/lang.js     the root of a bilingual site: the browser's language
-//	i18n/<lang>.yaml   the text of the site's chrome in each language (package
-//	                   site reads it: key: "text")
+//	i18n/<lang>.yaml   the text of the site's chrome in each language (key: "text";
+//	                   Messages reads it)
 package templates
 
 import "embed"

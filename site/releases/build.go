@@ -18,7 +18,8 @@ import (
 // of rels in the site's build matrix (NewMatrix: newest first, tags
 // checked, one set of languages), each prepared and written by package
 // site (site.PrepareReleases, Prepared.Write) with the source pages they
-// share laid out by srcmerge.Layout, what their pages, search
+// share laid out by srcmerge.Layout, their resource graphs drawn on one
+// layout (drawGraphs), what their pages, search
 // and explain scripts share then written once by this package's passes
 // over the written site (write), and the list of releases at the site's
 // root (site.WriteReleaseList) from what site reports of each
@@ -46,6 +47,9 @@ func Build(ctx context.Context, rels []site.Release, opts site.Options) (site.St
 			facts = append(facts, r.Facts, r.Traces)
 		}
 		if _, err := srcmerge.Layout(ctx, p, m.Tags, facts...); err != nil {
+			return site.Stats{}, err
+		}
+		if err := drawGraphs(p, len(m.Langs)); err != nil {
 			return site.Stats{}, err
 		}
 		st, ms, err := write(ctx, dir, p, m.Tags, opts.Workers)

@@ -31,7 +31,13 @@
 //     facts only link aligned too (Set.AlignLinked over srcmerge.Linked
 //     of the releases' facts and traces); site's pages link into it and
 //     Prepared.Write writes the shared source pages from it, each
-//     release's headers and backlinks rendered by site (site/shared.go);
+//     release's headers and backlinks rendered by site (site/shared.go)
+//     in the form srcmerge.Src.Blocks decides (made over from the
+//     newest's header, from another release's source header, or
+//     whole);
+//   - the releases' resource graphs, per language, as data
+//     (Prepared.ResourceGraphs), which this package draws on one layout
+//     (diagram.Graphs) and hands back (Prepared.SetResourceGraphs);
 //   - over the written site: pageshare (the pages the releases share; its
 //     tree merge in treemerge) with the releases' line maps
 //     (Prepared.LineMaps, a linemap.Maps), explainshare.Share with the
@@ -39,12 +45,15 @@
 //     searchshare and searchindex (the shared search scripts).
 //
 // What stays in package site is rendering: a release's pages as one of
-// several (the version switcher, lines printed by their stable anchors,
-// lines.go, links into the shared source pages), the shared source
-// pages' HTML, the releases' resource graphs drawn in one batch
-// (graphrel.go), and the changes since the previous release
+// several (the version switcher, computed from the releases' Manifests
+// and the layout, lines printed by their stable anchors, lines.go, links
+// into the shared source pages), the shared source pages' HTML (the
+// header blocks srcmerge.Src.Blocks decides, through a
+// srcmerge.BlockRenderer), and the changes since the previous release
 // (changes.go), which are one release's page made from reldiff's
-// comparison of two releases, handed in as Input.Changes.
+// comparison of two releases, handed in as Input.Changes. Site's own
+// tests build sites of several releases with the same steps
+// (site/releases_build_test.go), as they cannot import this package.
 //
 // # Layout
 //

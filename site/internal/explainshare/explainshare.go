@@ -62,7 +62,8 @@ const (
 	// StepsJS is a release's explain-steps.js, in each of its language
 	// directories (package site's explain.go writes it).
 	StepsJS       = "explain-steps.js"
-	Page          = "explain.html" // the explain page, beside StepsJS
+	Page          = "explain.html"     // the explain page, beside StepsJS
+	IndexJS       = "explain-index.js" // a release's index, beside its explain page or above its languages'
 	SharedJS      = "explain-shared.js"
 	StepsSharedJS = "explain-steps-shared.js"
 )

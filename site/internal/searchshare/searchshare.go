@@ -364,7 +364,7 @@ func siteEntries(d searchindex.Data, tag string) ([]siteEntry, error) {
 	return es, nil
 }
 
-// siteIndex is the index of entries es, as searchIndexData makes it.
+// siteIndex is the index of entries es, as searchindex.Build makes it.
 func siteIndex(es []siteEntry) (docs [][]string, lens []int, terms map[string][]int) {
 	docs, lens, terms = make([][]string, len(es)), make([]int, len(es)), map[string][]int{}
 	for i, e := range es {

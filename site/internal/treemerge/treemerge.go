@@ -6,7 +6,8 @@
 // unless the newest has it), an id a hidden rendering repeats moved to
 // data-id. It knows nothing of releases' directories, links or line
 // numbers: the caller relocates the renderings before and names the
-// releases on the page after.
+// releases on the page after. A bilingual release's index pages merge
+// its languages' renderings the same way (Langs).
 package treemerge
 
 import (

@@ -1,4 +1,24 @@
-package site
+// Package chain orders the functions a walkthrough cites as a
+// controller's chain runs them: the informer's event handler, the
+// function that adds to the work queue, the worker, the sync handler,
+// the functions that write to the API. The site's Observed panel lists
+// the code that ran in a step's phases in this order.
+//
+// The facts give those roles (handlers, wirings, writes). A function they
+// give none of the first four is placed by its anchor: the nearest cited
+// function that calls it, directly or through other cited functions (the
+// facts' call graph), and has one; it comes after its anchor
+// (rolloutRolling, which syncDeployment calls, after syncDeployment). A
+// controller's functions stay together: each function belongs to its
+// anchor's package (its own without an anchor), and the packages come in
+// the order the walkthrough first cites them. A function the facts tell
+// nothing of comes last in its package. Within a place, the
+// walkthrough's citation order decides, so the order is the same on
+// every build.
+//
+//	keys := chain.Keys(facts, cited) // cited: in citation order
+//	slices.SortFunc(names, func(x, y string) int { return keys[x].Compare(keys[y]) })
+package chain
 
 import (
 	"cmp"
@@ -6,21 +26,6 @@ import (
 
 	"github.com/kubewalk/kubewalk/analyzer/fact"
 )
-
-// The Observed panel lists the code that ran in a step's phases in the
-// order of a controller's chain: the informer's event handler, the
-// function that adds to the work queue, the worker, the sync handler,
-// the functions that write to the API. The facts give those roles
-// (handlers, wirings, writes). A function they give none of the first
-// four is placed by its anchor: the nearest cited function that calls
-// it, directly or through other cited functions (the facts' call
-// graph), and has one; it comes after its anchor (rolloutRolling, which
-// syncDeployment calls, after syncDeployment). A controller's functions
-// stay together: each function belongs to its anchor's package (its
-// own without an anchor), and the packages come in the order the
-// walkthrough first cites them. A function the facts tell nothing of
-// comes last in its package. Within a place, the walkthrough's citation
-// order decides, so the order is the same on every build.
 
 // Chain roles, in chain order.
 const (
@@ -37,21 +42,24 @@ const (
 // requeue) is a handler or a sync handler; one that writes, too.
 var rolePrecedence = []int{roleHandler, roleSync, roleWorker, roleEnqueue, roleWrite, roleNone}
 
-// chainKey is a cited function's place: its chain (the first citation
+// Key is a cited function's place: its chain (the first citation
 // of its package), its role (or its anchor's), how many calls below its
 // anchor it is (0 for a function with a role of its own), and its
 // citation.
-type chainKey struct {
+type Key struct {
 	chain, role, depth, cite int
 }
 
-func (k chainKey) compare(o chainKey) int {
+// Compare orders k before o when k's function comes first in the chain:
+// by chain, role, depth below the anchor, citation.
+func (k Key) Compare(o Key) int {
 	return cmp.Or(cmp.Compare(k.chain, o.chain), cmp.Compare(k.role, o.role), cmp.Compare(k.depth, o.depth), cmp.Compare(k.cite, o.cite))
 }
 
-// chainKeys returns the place of each of funcs (a walkthrough's cited
-// functions, in citation order) by name.
-func chainKeys(f *fact.Facts, funcs []fact.Symbol) map[string]chainKey {
+// Keys returns the place of each of funcs (a walkthrough's cited
+// functions, in citation order) by name, from the roles facts f gives
+// them (nil: none).
+func Keys(f *fact.Facts, funcs []fact.Symbol) map[string]Key {
 	cite := make(map[string]int, len(funcs))
 	for i, s := range funcs {
 		if _, ok := cite[s.Name]; !ok {
@@ -108,14 +116,14 @@ func chainKeys(f *fact.Facts, funcs []fact.Symbol) map[string]chainKey {
 			slices.SortFunc(cs, func(x, y string) int { return cmp.Compare(cite[x], cite[y]) })
 		}
 	}
-	keys := make(map[string]chainKey, len(cite))
+	keys := make(map[string]Key, len(cite))
 	chains := map[string]int{} // package → its first citation
 	group := map[string]string{}
 	for _, s := range funcs {
 		if _, done := keys[s.Name]; done {
 			continue
 		}
-		k := chainKey{role: roleNone, cite: cite[s.Name]}
+		k := Key{role: roleNone, cite: cite[s.Name]}
 		a, depth := anchor(s.Name, roles, callers, cite)
 		own, hasRole := roles[s.Name]
 		switch {
