@@ -48,7 +48,9 @@ type auditEvent struct {
 // collectAudit reads the audit log: every write once it completed and
 // every watch once it started (a watch completes only when it ends). The
 // first write by kubectl is the run's origin; every time in rec, the
-// events' included, becomes relative to it.
+// events' included, becomes relative to it. It is one pass over the log's
+// lines because the origin is known only once kubectl's first write is
+// read, and every entry before and after is placed by it.
 func (r *run) collectAudit(rec *Recording) error {
 	f, err := os.Open(r.auditLog)
 	if err != nil {

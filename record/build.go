@@ -240,7 +240,9 @@ func buildSum(ldflags string) (string, error) {
 // program into dir/bin in one go command, which compiles the packages the
 // programs share once. With coverPkgs, the programs are built with
 // coverage counters on those packages and the snapshot hook in each main
-// package (coverhook).
+// package (coverhook). It is long because it is one go command with its
+// arguments, environment, cancellation and progress: read apart, each
+// would need the others.
 func build(ctx context.Context, tree *source.Tree, dir, goVersion, ldflags string, coverPkgs []string, opts BuildOptions) error {
 	work, err := writeWorkspace(tree, dir)
 	if err != nil {

@@ -318,7 +318,9 @@ func parseTextfmtLine(s string) (coverBlock, int, int64, error) {
 }
 
 // coverage builds the Coverage of phases (in order) and programs (in
-// order) from what was gathered.
+// order) from what was gathered. The file table, the blocks and the hits
+// are numbered against each other, so they are built in one function, in
+// that order.
 func (cc *coverCounts) coverage(phases []Phase, programs []string) *Coverage {
 	ran := map[string]bool{}
 	for _, hs := range cc.hits {

@@ -72,6 +72,8 @@ func (r *run) logf(format string, args ...any) {
 // 127.0.0.1, runs the scenario, and returns what it recorded. Every process
 // it started has ended and its temporary directory is gone when Run
 // returns, whether it succeeded, failed, or ctx was cancelled (Ctrl-C).
+// Its steps stay in one function so that the clean-up deferred at the top
+// covers each of them, in the order the run takes them.
 func Run(ctx context.Context, bins *Binaries, opts RunOptions) (rec *Recording, err error) {
 	sc, err := scenarioNamed(opts.Scenario)
 	if err != nil {

@@ -520,7 +520,8 @@ func (r *run) nodeReady(ctx context.Context) (bool, error) {
 }
 
 // scenario applies the manifest and runs the steps, each time waiting
-// until the pods settle, then reads events and etcd.
+// until the pods settle, then reads events and etcd. It reads as the
+// scenario goes, step by step, which is why it is one function.
 func (r *run) scenario(ctx context.Context, sc Scenario) (*Recording, error) {
 	manifest := filepath.Join(r.dir, sc.Name+".yaml")
 	if err := os.WriteFile(manifest, []byte(sc.Manifest), 0o644); err != nil {
@@ -636,7 +637,8 @@ type boundary struct {
 // returned, in the order they come: a ReplicaSet of the step's image and
 // size; exactly that many pods of the image, none being deleted; each
 // bound to a node; each Running with a Started event (settled, which
-// leaves the events read in *events).
+// leaves the events read in *events). It is one list of the boundaries,
+// each a few lines, in the order a reader meets them on the run page.
 func stepBoundaries(r *run, sc Scenario, st Step, events *[]rawEvent) []boundary {
 	if st.Gone {
 		return goneBoundaries(r, sc)

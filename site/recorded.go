@@ -497,6 +497,10 @@ type runPhase struct {
 // brief leaves out each item's user agent, as the page of a scenario other
 // than the deployment run does: its components and their agents are that
 // run's, and the user shows who made a request.
+//
+// It is long because filing an item and folding it into the phase's runs
+// of like items happen in the same loop, over state (the phase, its last
+// item, the folds) both read.
 func (b *builder) runPhases(p string, r *recordedRun, brief bool) []phaseView {
 	var all []obsItem
 	for i := range r.at.Audit {

@@ -58,7 +58,9 @@ func (k Key) Compare(o Key) int {
 
 // Keys returns the place of each of funcs (a walkthrough's cited
 // functions, in citation order) by name, from the roles facts f gives
-// them (nil: none).
+// them (nil: none). Its length is the roles' tables (handlers, queues,
+// workers, syncs, writes) read one after the other into the same keys,
+// then the anchors found for the rest.
 func Keys(f *fact.Facts, funcs []fact.Symbol) map[string]Key {
 	cite := make(map[string]int, len(funcs))
 	for i, s := range funcs {
