@@ -498,9 +498,10 @@ type runPhase struct {
 // than the deployment run does: its components and their agents are that
 // run's, and the user shows who made a request.
 //
-// It is long because filing an item and folding it into the phase's runs
-// of like items happen in the same loop, over state (the phase, its last
-// item, the folds) both read.
+// It is long because it is the three steps of a run page's middle, in
+// order, over the same lists: the items merged by time, the phases (the
+// recording's or derived from the items), then each phase's items viewed
+// and folded.
 func (b *builder) runPhases(p string, r *recordedRun, brief bool) []phaseView {
 	var all []obsItem
 	for i := range r.at.Audit {
