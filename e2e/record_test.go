@@ -290,8 +290,17 @@ var testsBegan = time.Now().Truncate(time.Second)
 // Ctrl-C in the middle of a run: kubewalk exits, and nothing it started
 // runs on, nothing it wrote in the temporary directory stays.
 func TestE2ERecordInterrupted(t *testing.T) {
+	interruptRecord(t, "deployment", "started kubelet", nil)
+}
+
+// interruptRecord records scenario, sends Ctrl-C once kubewalk's log
+// says started (the programs may have to be built first), after running
+// during, and checks that kubewalk exits non-zero within 30 s and leaves
+// nothing behind (leftovers).
+func interruptRecord(t *testing.T, scenario, started string, during func()) {
+	t.Helper()
 	kw, cache := bin(t), cacheDir(t)
-	cmd := exec.Command(kw, "--cache-dir", cache, "record", "--source", "goproxy")
+	cmd := exec.Command(kw, "--cache-dir", cache, "record", "--source", "goproxy", "--scenario", scenario)
 	var stderr bytes.Buffer
 	pr, pw, _ := os.Pipe()
 	cmd.Stderr = pw
@@ -299,17 +308,17 @@ func TestE2ERecordInterrupted(t *testing.T) {
 		t.Fatal(err)
 	}
 	pw.Close()
-	started := make(chan struct{})
+	seen := make(chan struct{})
 	go func() {
 		buf := make([]byte, 4096)
 		for {
 			n, err := pr.Read(buf)
 			stderr.Write(buf[:n])
-			if strings.Contains(stderr.String(), "started kubelet") {
+			if strings.Contains(stderr.String(), started) {
 				select {
-				case <-started:
+				case <-seen:
 				default:
-					close(started)
+					close(seen)
 				}
 			}
 			if err != nil {
@@ -318,10 +327,13 @@ func TestE2ERecordInterrupted(t *testing.T) {
 		}
 	}()
 	select {
-	case <-started:
+	case <-seen:
 	case <-time.After(20 * time.Minute): // the programs may have to be built first
 		cmd.Process.Kill()
-		t.Fatalf("the kubelet never started:\n%s", stderr.String())
+		t.Fatalf("kubewalk never logged %q:\n%s", started, stderr.String())
+	}
+	if during != nil {
+		during()
 	}
 	cmd.Process.Signal(syscall.SIGINT)
 	done := make(chan error, 1)

@@ -3,15 +3,12 @@
 package e2e
 
 import (
-	"bytes"
 	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
-	"time"
 )
 
 // netnsInodes are the network namespaces processes are in now, as
@@ -129,58 +126,12 @@ func TestE2ERecordService(t *testing.T) {
 // the run.
 func TestE2ERecordServiceInterrupted(t *testing.T) {
 	needsNetns(t)
-	kw, cache := bin(t), cacheDir(t)
 	before := netnsInodes()
-	cmd := exec.Command(kw, "--cache-dir", cache, "record", "--source", "goproxy", "--scenario", "service")
-	var stderr bytes.Buffer
-	pr, pw, _ := os.Pipe()
-	cmd.Stderr = pw
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	pw.Close()
-	started := make(chan struct{})
-	go func() {
-		buf := make([]byte, 4096)
-		for {
-			n, err := pr.Read(buf)
-			stderr.Write(buf[:n])
-			if strings.Contains(stderr.String(), "started kube-proxy") {
-				select {
-				case <-started:
-				default:
-					close(started)
-				}
-			}
-			if err != nil {
-				return
-			}
+	interruptRecord(t, "service", "started kube-proxy", func() {
+		if len(newNetns(before)) == 0 {
+			t.Errorf("kube-proxy runs in no network namespace of its own")
 		}
-	}()
-	select {
-	case <-started:
-	case <-time.After(20 * time.Minute): // the programs may have to be built first
-		cmd.Process.Kill()
-		t.Fatalf("kube-proxy never started:\n%s", stderr.String())
-	}
-	if len(newNetns(before)) == 0 {
-		t.Errorf("kube-proxy runs in no network namespace of its own")
-	}
-	cmd.Process.Signal(syscall.SIGINT)
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	select {
-	case err := <-done:
-		if err == nil {
-			t.Error("an interrupted record exited 0")
-		}
-	case <-time.After(30 * time.Second):
-		cmd.Process.Kill()
-		t.Fatal("record did not exit within 30 s of Ctrl-C")
-	}
-	if l := leftovers(t, cache); len(l) > 0 {
-		t.Errorf("left behind after Ctrl-C:\n%s\n%s", strings.Join(l, "\n"), stderr.String())
-	}
+	})
 	if l := newNetns(before); len(l) > 0 {
 		t.Errorf("network namespaces left behind after Ctrl-C:\n%s", strings.Join(l, "\n"))
 	}
