@@ -8,6 +8,7 @@ import (
 
 	"github.com/kubewalk/kubewalk/analyzer/fact"
 	"github.com/kubewalk/kubewalk/record"
+	"github.com/kubewalk/kubewalk/walkthrough"
 )
 
 // rulesView is the "Rules kube-proxy wrote" section of a Recorded run
@@ -129,4 +130,29 @@ func (b *builder) proxierConsts() map[string]proxierConst {
 		}
 	}
 	return out
+}
+
+// stepRulesView is the rules panel under a walkthrough step that cites
+// code of the nftables proxier: the ruleset that code wrote in a recorded
+// run, and a link to that run's rules section.
+type stepRulesView struct {
+	Scenario, Text, Href string
+}
+
+// stepRules returns step s's rules panel, nil when s cites no function of
+// the nftables proxier or no recorded run has rules.
+func (b *builder) stepRules(p string, s walkthrough.Step) *stepRulesView {
+	cites := false
+	for _, fn := range stepFuncs(s, nil, map[string]bool{}) {
+		cites = cites || strings.HasPrefix(fn.Name, nftablesProxier)
+	}
+	if !cites {
+		return nil
+	}
+	for _, rec := range b.in.Recordings {
+		if rec.Rules != nil {
+			return &stepRulesView{Scenario: rec.Scenario, Text: rec.Rules.Text, Href: b.link(p, RecordedPage(rec.Scenario), "rules")}
+		}
+	}
+	return nil
 }

@@ -58,6 +58,9 @@ type stepView struct {
 	// were made (coverage_steps.go); none without coverage.
 	CovRefs   []covRefView
 	PhaseCode *phaseCodeView
+	// Rules are the rules the step's proxier code wrote in a recorded
+	// run (recorded_rules.go).
+	Rules *stepRulesView
 	// Stale marks a translated step older than its English step; Original
 	// links the English step when the site has that language.
 	Stale    bool
@@ -113,6 +116,7 @@ func (b *builder) walkthroughPage(i int) ([]byte, error) {
 		if sv.Observed == nil {
 			sv.PhaseCode = b.stepOwnCode(p, code, s)
 		}
+		sv.Rules = b.stepRules(p, s)
 		samePhases(&sv, phaseSteps)
 		if j > 0 {
 			sv.PrevHref, sv.PrevTitle = "#"+d.Steps[j-1].ID, d.Steps[j-1].Title
