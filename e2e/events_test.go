@@ -53,11 +53,13 @@ func TestE2EEventsComplete(t *testing.T) {
 			t.Logf("%s: %d events: %d with a message format, %d set at run time with values, %d in recorder wrappers (%.1f%%)",
 				tag, len(events), told, withValues, wrappers, 100*share)
 			// The rest pass an error another function returned (the HPA's
-			// err from metav1.LabelSelectorAsSelector): only the values
-			// that reach the call count, and such an error has none the
-			// code states.
-			if share < 0.94 {
-				t.Errorf("%.1f%% of event sites have a message format or values, want at least 94%%", 100*share)
+			// err from metav1.LabelSelectorAsSelector), or a message an
+			// event struct carries from where it was built (the
+			// endpointslice reconciler's topology hint events, a root since
+			// the service scenario): only the values that reach the call
+			// count, and neither has any the call's code states.
+			if share < 0.93 {
+				t.Errorf("%.1f%% of event sites have a message format or values, want at least 93%%", 100*share)
 			}
 		})
 	}

@@ -610,15 +610,18 @@ func checkSecretRedacted(t *testing.T, out string, r recorded) {
 // after the one before it started.
 func checkOrderedStart(t *testing.T, r recorded) {
 	t.Helper()
-	created, started := map[string]int64{}, map[string]int64{}
+	// The controller creates the next pod once the one before is Running
+	// and Ready, which it learns from the kubelet's status patch (the
+	// Started event is posted on its own and may land later).
+	created, ready := map[string]int64{}, map[string]int64{}
 	for _, a := range r.Audit {
-		if a.Verb == "create" && a.Resource == "pods" && a.Subresource == "" && a.User == "system:serviceaccount:kube-system:statefulset-controller" {
+		switch {
+		case a.Verb == "create" && a.Resource == "pods" && a.Subresource == "" && a.User == "system:serviceaccount:kube-system:statefulset-controller":
 			created[a.Name] = a.At
-		}
-	}
-	for _, e := range r.Events {
-		if e.Reason == "Started" && e.Object.Kind == "Pod" {
-			started[e.Object.Name] = e.At
+		case a.IsWrite() && a.Resource == "pods" && a.Subresource == "status" && strings.HasPrefix(a.User, "system:node:"):
+			if _, ok := ready[a.Name]; !ok {
+				ready[a.Name] = a.At
+			}
 		}
 	}
 	for i, name := range []string{"web-0", "web-1", "web-2"} {
@@ -630,8 +633,8 @@ func checkOrderedStart(t *testing.T, r recorded) {
 			continue
 		}
 		prev := fmt.Sprintf("web-%d", i-1)
-		if s, ok := started[prev]; !ok || created[name] < s {
-			t.Errorf("%s was created at %d ms, before %s started (%d ms, seen %v)", name, created[name], prev, s, ok)
+		if s, ok := ready[prev]; !ok || created[name] < s {
+			t.Errorf("%s was created at %d ms, before the kubelet reported %s's status (%d ms, seen %v)", name, created[name], prev, s, ok)
 		}
 	}
 }
