@@ -74,23 +74,9 @@ func sourcesForTest(ctx context.Context, p *Prepared) error {
 // language, as site/releases does (drawGraphs).
 func graphsForTest(p *Prepared) error {
 	for l := range langsOf(p.bs[0]) {
-		ds := p.ResourceGraphs(l)
-		svgs := make([][]byte, len(ds))
-		var drawn []diagram.Drawing
-		var which []int
-		for i, d := range ds {
-			if len(d.Nodes) > 0 {
-				drawn, which = append(drawn, d), append(which, i)
-			}
-		}
-		if len(drawn) > 0 {
-			gs, err := diagram.Graphs(drawn)
-			if err != nil {
-				return err
-			}
-			for k, i := range which {
-				svgs[i] = gs[k]
-			}
+		svgs, err := diagram.Graphs(p.ResourceGraphs(l))
+		if err != nil {
+			return err
 		}
 		p.SetResourceGraphs(l, svgs)
 	}

@@ -13,24 +13,9 @@ import (
 // differ in every coordinate. A release without a graph gets none.
 func drawGraphs(p *site.Prepared, langs int) error {
 	for l := range langs {
-		ds := p.ResourceGraphs(l)
-		svgs := make([][]byte, len(ds))
-		var drawn []diagram.Drawing
-		var which []int
-		for i, d := range ds {
-			if len(d.Nodes) > 0 {
-				drawn = append(drawn, d)
-				which = append(which, i)
-			}
-		}
-		if len(drawn) > 0 {
-			gs, err := diagram.Graphs(drawn)
-			if err != nil {
-				return err
-			}
-			for k, i := range which {
-				svgs[i] = gs[k]
-			}
+		svgs, err := diagram.Graphs(p.ResourceGraphs(l))
+		if err != nil {
+			return err
 		}
 		p.SetResourceGraphs(l, svgs)
 	}

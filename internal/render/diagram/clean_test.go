@@ -90,4 +90,15 @@ func TestGraphs(t *testing.T) {
 	for _, svg := range svgs {
 		checkSVG(t, svg)
 	}
+	// A graph without nodes gets no drawing and changes no other's.
+	with, err := Graphs([]Drawing{old, {}, cur})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if with[1] != nil || string(with[0]) != o || string(with[2]) != c {
+		t.Errorf("an empty graph among others: got a drawing of %d bytes for it, or the others changed", len(with[1]))
+	}
+	if none, err := Graphs([]Drawing{{}, {}}); err != nil || len(none) != 2 || none[0] != nil || none[1] != nil {
+		t.Errorf("graphs without nodes: %v, %v", none, err)
+	}
 }

@@ -117,12 +117,33 @@ type Drawing struct {
 // and cluster from the first graph that has it (they name it; graphs
 // that disagree get the first's box), its link and a line its tooltip
 // from each graph's own. Each drawing is Graph's for its graph but for
-// the places of things.
+// the places of things. A graph without nodes (a release with no
+// resource graph) gets no drawing (nil), and takes no part in the layout.
 //
 // It is long because it is three steps over shared state (the union's
 // nodes and lines by key, then one layout, then a drawing per graph), each
 // reading the maps the step before filled.
 func Graphs(ds []Drawing) ([][]byte, error) {
+	var drawn []Drawing
+	var which []int
+	for i, d := range ds {
+		if len(d.Nodes) > 0 {
+			drawn, which = append(drawn, d), append(which, i)
+		}
+	}
+	if len(drawn) < len(ds) {
+		out := make([][]byte, len(ds))
+		if len(drawn) > 0 {
+			gs, err := Graphs(drawn)
+			if err != nil {
+				return nil, err
+			}
+			for k, i := range which {
+				out[i] = gs[k]
+			}
+		}
+		return out, nil
+	}
 	ms := make([]*model, len(ds))
 	var union []Node
 	seen := map[string]int{}
