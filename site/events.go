@@ -8,12 +8,7 @@ import (
 	"github.com/kubewalk/kubewalk/analyzer/fact"
 )
 
-func eventKey(e fact.Event) string {
-	if e.Reason != "" {
-		return e.Reason
-	}
-	return e.ReasonExpr
-}
+func eventKey(e fact.Event) string { return e.Key() }
 
 func (b *builder) eventsPage() ([]byte, error) {
 	v := b.views(eventsPage)

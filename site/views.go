@@ -167,19 +167,7 @@ func (v views) handler(slot string, h *fact.Handler) *funcView {
 	return &f
 }
 
-func resourceLabel(r fact.Resource) string {
-	name := r.Resource
-	if name == "" {
-		name = strings.ToLower(r.Kind)
-	}
-	if name == "" {
-		return "?"
-	}
-	if r.Group != "" {
-		return name + "." + r.Group
-	}
-	return name
-}
+func resourceLabel(r fact.Resource) string { return r.Label() }
 
 func (v views) handlerRow(h fact.HandlerRegistration) handlerRow {
 	return handlerRow{

@@ -90,3 +90,29 @@ func PackageDir(importPath string) string {
 // SymbolDir returns the directory of sym's package in the repository
 // layout: PackageDir of SymbolPackage.
 func SymbolDir(sym string) string { return PackageDir(SymbolPackage(sym)) }
+
+// Key is how pages and search name an event: its reason, or the reason's
+// expression when the code computes it at run time.
+func (e Event) Key() string {
+	if e.Reason != "" {
+		return e.Reason
+	}
+	return e.ReasonExpr
+}
+
+// Label is how pages and search name a resource: "deployments.apps",
+// "pods" for the core group, the kind lower-cased when the resource's
+// plural is not known, "?" when neither is.
+func (r Resource) Label() string {
+	name := r.Resource
+	if name == "" {
+		name = strings.ToLower(r.Kind)
+	}
+	if name == "" {
+		return "?"
+	}
+	if r.Group != "" {
+		return name + "." + r.Group
+	}
+	return name
+}

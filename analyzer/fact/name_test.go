@@ -50,3 +50,32 @@ func TestReadableSymbol(t *testing.T) {
 		}
 	}
 }
+
+// TestEventKeyResourceLabel: the names pages and search give events and
+// resources.
+func TestEventKeyResourceLabel(t *testing.T) {
+	for _, c := range []struct {
+		e    Event
+		want string
+	}{
+		{Event{Reason: "Pulling", ReasonExpr: "events.PullingImage"}, "Pulling"},
+		{Event{ReasonExpr: "reason"}, "reason"},
+	} {
+		if got := c.e.Key(); got != c.want {
+			t.Errorf("%+v.Key() = %q, want %q", c.e, got, c.want)
+		}
+	}
+	for _, c := range []struct {
+		r    Resource
+		want string
+	}{
+		{Resource{Group: "apps", Kind: "Deployment", Resource: "deployments"}, "deployments.apps"},
+		{Resource{Kind: "Pod", Resource: "pods"}, "pods"},
+		{Resource{Group: "batch", Kind: "CronJob"}, "cronjob.batch"},
+		{Resource{}, "?"},
+	} {
+		if got := c.r.Label(); got != c.want {
+			t.Errorf("%+v.Label() = %q, want %q", c.r, got, c.want)
+		}
+	}
+}
