@@ -173,15 +173,13 @@ type builder struct {
 	tmpl *template.Template
 
 	docs []*walkthrough.Doc
-	// prose is docs' Markdown rendered (renderProse).
+	// prose is docs' Markdown rendered for the search index's text
+	// (renderProse).
 	prose    map[*walkthrough.Markdown]template.HTML
 	files    []string // rendered source files, sorted
 	rendered map[string]bool
-	// oversized: a one-release build left files unrendered for their
-	// size (unrenderOversized), so its prose needs retargeting.
-	oversized bool
-	xrefs     map[string][]fact.Ident
-	cites     map[string][]cite
+	xrefs    map[string][]fact.Ident
+	cites    map[string][]cite
 
 	mu    sync.Mutex
 	cache map[string]*cachedFile // highlighted, by page directory and file

@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"testing/fstest"
 
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
@@ -21,6 +22,7 @@ import (
 	"golang.org/x/tools/txtar"
 
 	"github.com/kubewalk/kubewalk/analyzer/fact"
+	"github.com/kubewalk/kubewalk/internal/testsupport/fakeresolver"
 	"github.com/kubewalk/kubewalk/source"
 	"github.com/kubewalk/kubewalk/walkthrough"
 )
@@ -243,9 +245,17 @@ func fixtureOf(t testing.TB, tr fixtureTree) (Input, Options) {
 		r := ref(name, lines)
 		return &walkthrough.Excerpt{Ref: r, From: r.Resolved.Symbol.Decl.StartLine, To: r.Resolved.Symbol.Decl.EndLine, Highlight: r.Resolved.Matched, Context: context, Caption: caption}
 	}
-	link := func(wtID, name string) walkthrough.Segment {
-		u := symbolURLFor(WalkthroughPage(wtID))(ref(name, "").Resolved)
-		return prose(fmt.Sprintf("See [`%s`](<%s>) \\<script\\>alert(1)\\</script\\>.", fact.ShortSymbol(name), u))
+	// link is prose with a reference to symbol name, resolved as
+	// walkthrough.LoadAll resolves one.
+	link := func(name string) walkthrough.Segment {
+		md := fmt.Sprintf("---\ntitle: T\n---\n## S\n\nSee [`%s`](go:%s) \\<script\\>alert(1)\\</script\\>.\n", fact.ShortSymbol(name), name)
+		docs, err := walkthrough.LoadAll(fstest.MapFS{"x.md": {Data: []byte(md)}}, ".", walkthrough.Options{
+			Resolver: &fakeresolver.Resolver{Symbols: map[string]fakeresolver.Symbol{name: {Symbol: bySym[name]}}, Found: &fact.Facts{}},
+		})
+		if err != nil {
+			panic(err)
+		}
+		return docs[0].Steps[0].Segments[0]
 	}
 	deployment := func(lang string, titles [4]string) *walkthrough.Doc {
 		return &walkthrough.Doc{
@@ -258,7 +268,7 @@ func fixtureOf(t testing.TB, tr fixtureTree) (Input, Options) {
 				{
 					ID: "step-1-informer", Title: titles[1], Line: 10, From: "kube-apiserver", To: "deployment controller", Label: "watch: Deployment added",
 					Segments: []walkthrough.Segment{
-						link("deployment", pkg+".NewDeploymentController"),
+						link(pkg + ".NewDeploymentController"),
 						{Excerpt: ex(pkg+".NewDeploymentController", "AddEventHandler", -1, "")},
 					},
 					Refs: []walkthrough.Ref{ref(pkg+".NewDeploymentController", "")},

@@ -15,21 +15,8 @@ import (
 	"github.com/kubewalk/kubewalk/walkthrough"
 )
 
-// bilingual makes the fixture a site of English and Korean. The
-// fixture's walkthrough text links to source pages from
-// walkthroughs/x.html; a bilingual site's pages are one directory deeper.
-func bilingual(in *Input) {
-	in.Langs = []string{"en", "ko"}
-	for _, d := range in.Docs {
-		for i := range d.Steps {
-			for j, s := range d.Steps[i].Segments {
-				if s.Markdown != nil {
-					d.Steps[i].Segments[j] = prose(strings.ReplaceAll(string(s.Markdown.Source), "(<../src/", "(<../../src/"))
-				}
-			}
-		}
-	}
-}
+// bilingual makes the fixture a site of English and Korean.
+func bilingual(in *Input) { in.Langs = []string{"en", "ko"} }
 
 // buildBilingual builds the bilingual fixture site.
 func buildBilingual(t *testing.T) string {

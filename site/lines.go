@@ -32,10 +32,7 @@ package site
 // prints the release's own numbers, unmarked.
 
 import (
-	"html"
 	"html/template"
-	"net/url"
-	"regexp"
 	"strconv"
 	"strings"
 
@@ -184,55 +181,6 @@ func (set *releaseSet) lineMaps() *linemap.Maps {
 		tags = append(tags, r.Tag)
 	}
 	return set.src.LineMaps(tags)
-}
-
-// symrefStart matches the start tags of a walkthrough's link to a symbol
-// and of its permalink (walkthrough/refs.go, renderRefLink: the title is
-// "path:from-to").
-var symrefStart = regexp.MustCompile(`<a class="symref" href="([^"]*)" title="([^"]*)">|<a class="symref-gh" href="([^"]*)"`)
-
-// stableRefs prints the lines of the links to symbols in a walkthrough's
-// HTML h (their titles and permalinks) as v's page prints lines (lines),
-// marked.
-func (v views) stableRefs(h template.HTML) template.HTML {
-	if !v.stableLines() || !strings.Contains(string(h), `class="symref`) {
-		return h
-	}
-	// Safe: only a title and an href change, to escaped values, and a
-	// data-l of digits, dots and a hyphen is added.
-	return template.HTML(symrefStart.ReplaceAllStringFunc(string(h), func(tag string) string {
-		m := symrefStart.FindStringSubmatch(tag)
-		if m[3] != "" { // the permalink
-			gh := html.UnescapeString(m[3])
-			rest, ok := strings.CutPrefix(gh, ghBlob)
-			_, p, _ := strings.Cut(rest, "/") // after the tag
-			p, frag, _ := strings.Cut(p, "#")
-			f, err := url.PathUnescape(p)
-			from, to, okL := parseLines(frag)
-			if !ok || err != nil || !okL || v.b.opts.SourceURL(f, from, to) != gh {
-				return tag
-			}
-			n := v.lines(f, from, to)
-			if n.Mark == "" {
-				return tag
-			}
-			return `<a class="symref-gh" href="` + html.EscapeString(v.b.opts.SourceURL(f, n.from, n.to)) + `" data-l="` + n.Mark + `"`
-		}
-		title := html.UnescapeString(m[2])
-		i := strings.LastIndexByte(title, ':')
-		if i < 0 {
-			return tag
-		}
-		from, to, ok := parseLines("L" + strings.Replace(title[i+1:], "-", "-L", 1))
-		if !ok {
-			return tag
-		}
-		n := v.lines(title[:i], from, to)
-		if n.Mark == "" {
-			return tag
-		}
-		return `<a class="symref" href="` + m[1] + `" title="` + html.EscapeString(title[:i]+":"+n.String()) + `" data-l="` + n.Mark + `">`
-	}))
 }
 
 // ghBlob is the start of a GitHub permalink at a tag.

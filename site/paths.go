@@ -94,15 +94,6 @@ func symbolURLFor(pagePath string) func(fact.Resolved) string {
 	}
 }
 
-// symbolURLWalkthrough is symbolURLFor a walkthrough page: every
-// walkthrough page sits in walkthroughs/, so one function serves them all.
-var symbolURLWalkthrough = symbolURLFor(WalkthroughPage("x"))
-
-// symbolURLLang is symbolURLWalkthrough for a bilingual site
-// (Input.Langs): its walkthrough pages sit one directory deeper, in their
-// language's.
-var symbolURLLang = symbolURLFor("xx/" + WalkthroughPage("x"))
-
 // walkthroughURL is walkthrough.Links.WalkthroughURL for the site: a link
 // from one walkthrough page to another's page and step.
 func walkthroughURL(id, anchor string) string {

@@ -3,28 +3,66 @@ package site
 import (
 	"fmt"
 	"html/template"
+	"strconv"
 
+	"github.com/kubewalk/kubewalk/analyzer/fact"
 	"github.com/kubewalk/kubewalk/walkthrough"
 )
 
-// renderProse makes HTML of the Markdown of b's walkthroughs with the
-// site's link rules: inline references to the symbols' source pages
-// (relative to a walkthrough page, in its language's directory in a
-// bilingual site; retarget points them at a multi-release site's shared
-// pages), their permalinks beside them, links between walkthroughs to
-// their pages, and fenced code highlighted as the source pages are. The
-// pages and the search index read b.prose.
-func (b *builder) renderProse() error {
-	links := walkthrough.Links{
-		SymbolURL:      symbolURLWalkthrough,
-		Permalink:      b.opts.SourceURL,
+// proseLinks are the site's link rules for the Markdown of a walkthrough
+// shown on page v.page (walkthrough.Links): an inline reference goes to
+// its symbol's source page at the lines it names (refTarget), a link to
+// another walkthrough to that walkthrough's page, and fenced code is
+// highlighted as the source pages are.
+func (v views) proseLinks() walkthrough.Links {
+	return walkthrough.Links{
+		RefTarget:      v.refTarget,
 		WalkthroughURL: walkthroughURL,
 		HighlightCode:  highlightCode,
 	}
-	if b.langDir != "" {
-		links.SymbolURL = symbolURLLang
+}
+
+// refTarget is where an inline reference on v's page links: the source
+// page of its symbol's file at the lines it names — in a site of several
+// releases, the shared page serving b's release, the lines printed by
+// their stable numbers on a page the releases share (lines.go) — with
+// its GitHub permalink beside it. A file the release does not render
+// (unrenderRegenerated, unrenderOversized) is linked on GitHub.
+func (v views) refTarget(r fact.Resolved) walkthrough.RefTarget {
+	b, f := v.b, r.Symbol.Decl.Path
+	from, to := resolvedLines(r)
+	frag := lineFragment(from, to)
+	t := walkthrough.RefTarget{
+		Href:      relURL(b.full(v.page), SourcePage(f), frag),
+		Title:     f + ":" + strconv.Itoa(from),
+		Permalink: b.opts.SourceURL(f, from, to),
 	}
-	r := walkthrough.NewRenderer(links)
+	if to != from {
+		t.Title += "-" + strconv.Itoa(to)
+	}
+	lf, lt, ok := parseLines(frag)
+	switch {
+	case b.set != nil && b.set.src.Variant(SourcePage(f), b.self) != "":
+		t.Href = b.link(v.page, SourcePage(f), frag)
+	case !b.rendered[f] && ok:
+		t.Href = b.opts.SourceURL(f, lf, lt)
+	}
+	if n := v.lines(f, lf, lt); ok && n.Mark != "" {
+		t.Title, t.Permalink, t.Mark = f+":"+n.String(), b.opts.SourceURL(f, n.from, n.to), n.Mark
+	}
+	return t
+}
+
+// renderProse makes HTML of the Markdown of b's walkthroughs, for the
+// search index's text (searchindex.Entries); a walkthrough's page
+// renders its own, with the page's links (proseLinks).
+func (b *builder) renderProse() error {
+	r := walkthrough.NewRenderer(walkthrough.Links{
+		SymbolURL:      symbolURLFor(WalkthroughPage("x")),
+		Permalink:      b.opts.SourceURL,
+		WalkthroughURL: walkthroughURL,
+		HighlightCode:  highlightCode,
+	})
 	b.prose = map[*walkthrough.Markdown]template.HTML{}
 	render := func(d *walkthrough.Doc, segs []walkthrough.Segment) error {
 		for _, s := range segs {

@@ -62,9 +62,6 @@ func unrenderOversized(b *builder) error {
 		return nil
 	}
 	b.unrender(drop)
-	for _, lb := range langsOf(b) {
-		lb.oversized = true
-	}
 	return nil
 }
 

@@ -2,7 +2,6 @@ package site
 
 import (
 	"context"
-	"html"
 	"html/template"
 	"net/url"
 	"path"
@@ -256,42 +255,3 @@ type headLikeView struct {
 
 // citedLine matches a line in a cited range ("L12" of "L12-L40").
 var citedLine = regexp.MustCompile(`L[0-9]+`)
-
-// symrefHref matches the href of a link into the source pages in a
-// walkthrough's HTML, which walkthrough.Load rendered for a release's own
-// src/ (symbolURLFor): the way up, the source page, the fragment.
-var symrefHref = regexp.MustCompile(`href="((?:\.\./)*)src/([^"#?]*)(#[^"]*)?"`)
-
-// retarget points the links into the source pages of a walkthrough's
-// HTML, on page p, at the shared pages serving b's release, or at GitHub
-// for a file the release does not render (unrenderRegenerated,
-// unrenderOversized). A link
-// that names no file of the release's is left as it was (the link
-// checker reports it).
-func (b *builder) retarget(p string, h template.HTML) template.HTML {
-	if b.set == nil && !b.oversized || !strings.Contains(string(h), "src/") {
-		return h
-	}
-	// Safe: only href values change, to relURL's escaped output.
-	return template.HTML(symrefHref.ReplaceAllStringFunc(string(h), func(m string) string {
-		s := symrefHref.FindStringSubmatch(m)
-		up := strings.Count(s[1], "../")
-		if up != strings.Count(b.full(p), "/") {
-			return m // not the release's src/
-		}
-		target, err := url.PathUnescape(html.UnescapeString(s[2]))
-		if err != nil {
-			return m
-		}
-		frag := strings.TrimPrefix(html.UnescapeString(s[3]), "#")
-		if b.set == nil || b.set.src.Variant("src/"+target, b.self) == "" {
-			f, ok := strings.CutSuffix(target, ".html")
-			from, to, okL := parseLines(frag)
-			if !ok || b.rendered[f] || !okL {
-				return m
-			}
-			return `href="` + html.EscapeString(b.opts.SourceURL(f, from, to)) + `"`
-		}
-		return `href="` + html.EscapeString(b.link(p, "src/"+target, frag)) + `"`
-	}))
-}

@@ -151,6 +151,7 @@ func (b *builder) walkthroughPage(i int) ([]byte, error) {
 // segments turns a step's segments into views; with split, excerpts go to
 // the code column and everything else to the narrative column.
 func (b *builder) segments(v views, segs []walkthrough.Segment, split bool) (text, code []segView, err error) {
+	var prose *walkthrough.Renderer
 	for _, s := range segs {
 		switch {
 		case s.Excerpt != nil:
@@ -166,8 +167,15 @@ func (b *builder) segments(v views, segs []walkthrough.Segment, split bool) (tex
 		case s.Facts != nil:
 			text = append(text, segView{Facts: v.facts(s.Facts.Handlers, s.Facts.Events, s.Facts.Writes)})
 		default:
+			if prose == nil {
+				prose = walkthrough.NewRenderer(v.proseLinks())
+			}
 			// walkthrough.Renderer's output: goldmark with raw HTML off.
-			text = append(text, segView{HTML: v.stableRefs(b.retarget(v.page, b.prose[s.Markdown]))})
+			h, err := prose.HTML(s.Markdown)
+			if err != nil {
+				return nil, nil, err
+			}
+			text = append(text, segView{HTML: h})
 		}
 	}
 	return text, code, nil

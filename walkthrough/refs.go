@@ -169,24 +169,29 @@ func (r refRenderer) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer) {
 //
 //	<a class="symref" href="SITE" title="path:from-to">text</a><a class="symref-gh" href="PERMALINK" title="GitHub" aria-label="GitHub">↗</a>
 //
+// or what Links.RefTarget gives, with its Mark as both links' data-l.
 // An unresolved node (Parse without Load) renders as the link it was.
 func (r refRenderer) renderRefLink(w util.BufWriter, source []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
 	n := node.(*refLink)
-	var href, perma string
-	var title []byte
-	if n.resolved == nil {
-		href = string(n.dest)
-	} else {
-		var where string
-		href, perma, where = linkTargets(r.links, *n.resolved)
-		title = []byte(where)
+	var t RefTarget
+	switch {
+	case n.resolved == nil:
+		t.Href = string(n.dest)
+	case r.links.RefTarget != nil:
+		t = r.links.RefTarget(*n.resolved)
+	default:
+		t.Href, t.Permalink, t.Title = linkTargets(r.links, *n.resolved)
+		if t.Permalink == t.Href {
+			t.Permalink = ""
+		}
 	}
+	title := []byte(t.Title)
 	if n.title != nil {
 		title = n.title
 	}
 	if entering {
 		w.WriteString(`<a class="symref" href="`)
-		writeURL(w, href)
+		writeURL(w, t.Href)
 		w.WriteString(`"`)
 		if len(title) > 0 {
 			w.WriteString(` title="`)
@@ -195,16 +200,28 @@ func (r refRenderer) renderRefLink(w util.BufWriter, source []byte, node ast.Nod
 			html.DefaultWriter.Write(w, title)
 			w.WriteString(`"`)
 		}
+		writeMark(w, t.Mark)
 		w.WriteString(`>`)
 		return ast.WalkContinue, nil
 	}
 	w.WriteString(`</a>`)
-	if perma != "" && perma != href {
+	if t.Permalink != "" {
 		w.WriteString(`<a class="symref-gh" href="`)
-		writeURL(w, perma)
-		w.WriteString(`" title="GitHub" aria-label="GitHub">↗</a>`)
+		writeURL(w, t.Permalink)
+		w.WriteString(`"`)
+		writeMark(w, t.Mark)
+		w.WriteString(` title="GitHub" aria-label="GitHub">↗</a>`)
 	}
 	return ast.WalkContinue, nil
+}
+
+// writeMark writes a link's data-l, RefTarget.Mark, when it has one.
+func writeMark(w util.BufWriter, mark string) {
+	if mark != "" {
+		w.WriteString(` data-l="`)
+		w.Write(util.EscapeHTML([]byte(mark)))
+		w.WriteString(`"`)
+	}
 }
 
 // writeURL writes an escaped href, empty for a dangerous scheme exactly as

@@ -45,6 +45,19 @@ type Links struct {
 	// separated by "\n". It is used as it is, so it must escape every byte
 	// of code. nil: the text escaped, not highlighted.
 	HighlightCode func(lang string, code []byte) template.HTML
+	// RefTarget, when set, gives an inline reference's links and title
+	// whole, in place of SymbolURL, Permalink and the "path:from-to"
+	// title they make, for a page that prints lines its own way; the
+	// permalink is written whenever it is not "".
+	RefTarget func(r fact.Resolved) RefTarget
+}
+
+// RefTarget is an inline reference as Links.RefTarget renders it.
+type RefTarget struct {
+	Href, Title, Permalink string
+	// Mark, when not "", is written as both links' data-l: the lines as
+	// the page's script renumbers them.
+	Mark string
 }
 
 // Renderer makes HTML of walkthroughs' Markdown with one set of Links.
