@@ -131,7 +131,7 @@ func BenchmarkRecordCached(b *testing.B) { benchRecordCached(b, false) }
 // BenchmarkRecordCachedCoverage is BenchmarkRecordCached with the
 // programs built with coverage counters: a snapshot of every program at
 // each phase boundary, read while the scenario goes on. coverage-KB is what the
-// coverage adds to the recording's JSON (target: 2 MB at most).
+// coverage adds to the recording's JSON (its budget: bench/README.md).
 func BenchmarkRecordCachedCoverage(b *testing.B) { benchRecordCached(b, true) }
 
 func benchRecordCached(b *testing.B, coverage bool) {

@@ -19,10 +19,9 @@ import (
 // `find -size +1M` counts).
 const maxPage = 1 << 20
 
-// protoFile is a Go file shaped like the CRI's api.pb.go (13,482 lines,
-// 488 KB at v1.37.2, whose page weighed 2.1 MB): n messages, each a
-// commented struct with tagged fields and getters. generated adds the
-// protoc header.
+// protoFile is a Go file shaped like the CRI's api.pb.go, whose full
+// page passes maxPage: n messages, each a commented struct with tagged
+// fields and getters. generated adds the protoc header.
 func protoFile(n int, generated bool) []byte {
 	var b bytes.Buffer
 	if generated {
@@ -104,7 +103,7 @@ func TestSourcePageLimit(t *testing.T) {
 	const (
 		genPath  = "staging/src/k8s.io/cri-api/pkg/apis/runtime/v1/api.pb.go"
 		bigPath  = "pkg/kubelet/big.go"
-		messages = 600 // 14,406 lines, 455 KB of source
+		messages = 600 // a full page over maxPage
 		genMsgs  = 150
 	)
 	files := map[string][]byte{genPath: protoFile(genMsgs, true), bigPath: protoFile(messages, false)}

@@ -19,7 +19,7 @@ import (
 // beside it is still rendered.
 func TestOversizedFileNotRendered(t *testing.T) {
 	files := map[string]string{
-		"pkg/apis/huge/api.pb.go":  gogoFile("Huge", 30000), // about 1.7 MB of source
+		"pkg/apis/huge/api.pb.go":  gogoFile("Huge", 30000), // over maxCode even as plain text
 		"pkg/apis/small/api.pb.go": gogoFile("Small", 40),
 	}
 	if n := len(files["pkg/apis/huge/api.pb.go"]); n <= maxCode {
