@@ -198,7 +198,7 @@ func (b *builder) stepPhaseCode(p string, d *walkthrough.Doc, dc *docCode, step 
 	// The phases the step's observed items fell in.
 	inPhase := map[string]bool{}
 	var phases []string
-	for _, it := range r.byStep[d.ID+"#"+step] {
+	for _, it := range r.ByStep[d.ID+"#"+step] {
 		for _, ph := range cov.Phases {
 			if it.At >= ph.Start && it.At < ph.End && !inPhase[ph.Name] {
 				inPhase[ph.Name] = true

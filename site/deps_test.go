@@ -35,6 +35,7 @@ func TestDependencies(t *testing.T) {
 		"internal/derive/explain":  producers,
 		"internal/derive/coverage": producers,
 		"internal/derive/chain":    producers,
+		"internal/derive/runlog":   producers,
 		"internal/disk/publish":    producers,
 	} {
 		out, err := exec.Command("go", "list", "-deps", "../"+pkg).Output()

@@ -1,12 +1,9 @@
 package site
 
 import (
-	"regexp"
-	"sort"
-	"strconv"
 	"strings"
 
-	"github.com/kubewalk/kubewalk/analyzer/fact"
+	"github.com/kubewalk/kubewalk/internal/derive/runlog"
 	"github.com/kubewalk/kubewalk/record"
 	"github.com/kubewalk/kubewalk/walkthrough"
 )
@@ -29,107 +26,22 @@ type ruleName struct {
 	Prefix       bool
 }
 
-// nftablesProxier is the package whose constants name kube-proxy's
-// nftables objects.
-const nftablesProxier = "k8s.io/kubernetes/pkg/proxy/nftables."
-
-// rulesDecl matches the objects of nft list ruleset: "table ip
-// kube-proxy {", "chain services {", "map service-ips {".
-var rulesDecl = regexp.MustCompile(`^\s*(table|chain|set|map) (?:(?:ip6?|inet) )?(\S+) \{$`)
-
-// recordedRules returns the section's view; nil for a recording without
-// rules.
+// recordedRules returns the section's view, each name linked to the
+// proxier's constant that makes it (runlog.RuleNames); nil for a
+// recording without rules.
 func (b *builder) recordedRules(p string, rules *record.Rules) *rulesView {
 	if rules == nil {
 		return nil
 	}
 	v := &rulesView{Mode: rules.Mode, Command: rules.Command, Text: rules.Text}
-	consts := b.proxierConsts()
-	seen := map[string]bool{}
-	for _, line := range strings.Split(rules.Text, "\n") {
-		m := rulesDecl.FindStringSubmatch(line)
-		if m == nil || seen[m[1]+" "+m[2]] {
-			continue
-		}
-		seen[m[1]+" "+m[2]] = true
-		n := ruleName{Name: m[2], Kind: m[1]}
-		if s, ok := consts[m[2]]; ok {
-			n.Symbol, n.Href = b.shortName(s.sym, s.decl), b.srcLink(p, s.decl.Path, s.decl.StartLine, s.decl.EndLine)
-		} else {
-			// The longest constant the name starts with, when it ends
-			// in "-": a per-Service chain's prefix.
-			best := ""
-			for val := range consts {
-				if strings.HasSuffix(val, "-") && strings.HasPrefix(m[2], val) && len(val) > len(best) {
-					best = val
-				}
-			}
-			if best != "" {
-				s := consts[best]
-				n.Symbol, n.Href, n.Prefix = b.shortName(s.sym, s.decl), b.srcLink(p, s.decl.Path, s.decl.StartLine, s.decl.EndLine), true
-			}
+	for _, rn := range runlog.RuleNames(rules.Text, b.in.Symbols, b.in.ReadFile) {
+		n := ruleName{Name: rn.Name, Kind: rn.Kind, Prefix: rn.Prefix}
+		if s := rn.Const; s.Name != "" {
+			n.Symbol, n.Href = b.shortName(s.Name, s.Decl), b.srcLink(p, s.Decl.Path, s.Decl.StartLine, s.Decl.EndLine)
 		}
 		v.Names = append(v.Names, n)
 	}
 	return v
-}
-
-// proxierConst is a string constant of the nftables proxier.
-type proxierConst struct {
-	sym  string
-	decl fact.Location
-}
-
-// proxierConsts maps the values of the nftables proxier's string
-// constants to them: each constant is found in the symbol index by its
-// package, and its value read from its declaration's line in the tree.
-func (b *builder) proxierConsts() map[string]proxierConst {
-	out := map[string]proxierConst{}
-	if b.in.ReadFile == nil {
-		return out
-	}
-	files := map[string][]string{}
-	var syms []fact.Symbol
-	for _, s := range b.in.Symbols {
-		if s.Kind == "const" && strings.HasPrefix(s.Name, nftablesProxier) && !strings.Contains(strings.TrimPrefix(s.Name, nftablesProxier), ".") {
-			syms = append(syms, s)
-		}
-	}
-	sort.Slice(syms, func(i, j int) bool { return syms[i].Name < syms[j].Name })
-	for _, s := range syms {
-		lines, ok := files[s.Decl.Path]
-		if !ok {
-			data, err := b.in.ReadFile(s.Decl.Path)
-			if err == nil {
-				lines = strings.Split(string(data), "\n")
-			}
-			files[s.Decl.Path] = lines
-		}
-		// The declaration's last line holds "name = "value"" (a doc
-		// comment may come before it).
-		i := s.Decl.EndLine - 1
-		if i < 0 || i >= len(lines) {
-			continue
-		}
-		name := s.Name[strings.LastIndexByte(s.Name, '.')+1:]
-		_, rest, ok := strings.Cut(lines[i], name)
-		if !ok {
-			continue
-		}
-		rest = strings.TrimSpace(rest)
-		lit, ok := strings.CutPrefix(rest, "=")
-		if !ok {
-			continue
-		}
-		val, err := strconv.Unquote(strings.TrimSpace(lit))
-		if err != nil || val == "" {
-			continue
-		}
-		if _, dup := out[val]; !dup {
-			out[val] = proxierConst{sym: s.Name, decl: s.Decl}
-		}
-	}
-	return out
 }
 
 // stepRulesView is the rules panel under a walkthrough step that cites
@@ -144,7 +56,7 @@ type stepRulesView struct {
 func (b *builder) stepRules(p string, s walkthrough.Step) *stepRulesView {
 	cites := false
 	for _, fn := range stepFuncs(s, nil, map[string]bool{}) {
-		cites = cites || strings.HasPrefix(fn.Name, nftablesProxier)
+		cites = cites || strings.HasPrefix(fn.Name, runlog.NftablesProxier)
 	}
 	if !cites {
 		return nil
