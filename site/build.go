@@ -24,6 +24,7 @@ import (
 	"github.com/kubewalk/kubewalk/internal/disk/publish"
 	"github.com/kubewalk/kubewalk/internal/render/codehtml"
 	"github.com/kubewalk/kubewalk/record"
+	"github.com/kubewalk/kubewalk/site/internal/pagecache"
 	"github.com/kubewalk/kubewalk/site/internal/srcmerge"
 	"github.com/kubewalk/kubewalk/walkthrough"
 )
@@ -138,8 +139,7 @@ func Build(ctx context.Context, in Input, opts Options) (Stats, error) {
 		})
 	}
 	c.begin(in)
-	var pl *placer
-	build := func(dir string, old map[string]cachedOut) (Stats, error) {
+	return pagecache.Publish(&c.store, opts.Out, opts.InPlace, func(dir string, pl *pagecache.Placer) (Stats, error) {
 		b, err := prepare(in, opts)
 		if err == nil {
 			err = unrenderOversized(b)
@@ -147,20 +147,9 @@ func Build(ctx context.Context, in Input, opts Options) (Stats, error) {
 		if err != nil {
 			return Stats{}, err
 		}
-		b.reuse = c
-		b.place = &placer{c: c, dir: dir, old: old}
-		pl = b.place
+		b.reuse, b.place = c, pl
 		return b.write(ctx, dir)
-	}
-	var st Stats
-	var err error
-	if old, ok := c.takeOut(opts); ok {
-		st, err = publish.InPlace(opts.Out, func() (Stats, error) { return build(opts.Out, old) })
-	} else {
-		st, err = atomically(opts.Out, func(dir string) (Stats, error) { return build(dir, nil) })
-	}
-	c.end(opts.Out, pl, err)
-	return st, err
+	})
 }
 
 // builder holds what every page of one build shares. Everything in it is
@@ -210,7 +199,7 @@ type builder struct {
 	// reuse is the Cache of a single-release Build and place puts its
 	// pages into the output; both nil otherwise.
 	reuse     *Cache
-	place     *placer
+	place     *pagecache.Placer
 	filesOnce sync.Once
 	filesSum  pageKey
 
@@ -341,10 +330,6 @@ func (b *builder) renderPages(ctx context.Context, dir string, pages []page) ([]
 	}
 	sizes := make([]int64, len(pages))
 	pl := b.place
-	var keys []pageKey // with a Cache: of the pages that have a key
-	if pl != nil {
-		keys = make([]pageKey, len(pages))
-	}
 	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(workers)
 	var w errgroup.Group
@@ -354,9 +339,10 @@ func (b *builder) renderPages(ctx context.Context, dir string, pages []page) ([]
 			if err := gctx.Err(); err != nil {
 				return err
 			}
+			var key pageKey
 			if pl != nil && p.key != nil {
-				keys[i] = p.key()
-				n, ok, err := pl.reuse(p.path, keys[i])
+				key = p.key()
+				n, ok, err := pl.Reuse(p.path, key)
 				if err != nil {
 					return err
 				}
@@ -369,8 +355,8 @@ func (b *builder) renderPages(ctx context.Context, dir string, pages []page) ([]
 			if err != nil {
 				return fmt.Errorf("%s: %w", p.path, err)
 			}
-			if pl != nil && p.key == nil {
-				if err := pl.free(p.path); err != nil {
+			if pl != nil {
+				if err := pl.Made(p.path, key, p.key != nil, int64(len(data))); err != nil {
 					return err
 				}
 			}
@@ -386,7 +372,7 @@ func (b *builder) renderPages(ctx context.Context, dir string, pages []page) ([]
 		err = werr
 	}
 	if err == nil && pl != nil {
-		err = pl.finish(pages, keys, sizes)
+		err = pl.Finish()
 	}
 	if err != nil {
 		return nil, err
@@ -735,7 +721,7 @@ func (b *builder) highlighted(p, page string) ([]codehtml.Line, error) {
 			k.str(dir)
 			b.linksKey(k, p)
 			key = k.sum()
-			if lines, ok := b.reuse.cachedHighlight(p, key); ok {
+			if lines, ok := b.reuse.lines.Get(p, key); ok {
 				c.lines = lines
 				return
 			}
@@ -747,7 +733,7 @@ func (b *builder) highlighted(p, page string) ([]codehtml.Line, error) {
 		}
 		c.lines = highlight(path.Base(p), src, b.xrefs[p], b.linkFor(page), b.githubBase())
 		if b.reuse != nil {
-			b.reuse.keepHighlight(p, key, c.lines)
+			b.reuse.lines.Put(p, key, c.lines)
 		}
 	})
 	return c.lines, c.err

@@ -1,21 +1,12 @@
 package site
 
 import (
-	"crypto/sha256"
-	"encoding/binary"
-	"errors"
-	"hash"
-	"io/fs"
-	"os"
-	"path"
-	"path/filepath"
-	"slices"
 	"sort"
-	"sync"
 
 	"github.com/kubewalk/kubewalk/analyzer/fact"
 	"github.com/kubewalk/kubewalk/internal/render/codehtml"
 	"github.com/kubewalk/kubewalk/record"
+	"github.com/kubewalk/kubewalk/site/internal/pagecache"
 )
 
 // Cache carries pages from one Build to the next build of the same
@@ -59,30 +50,21 @@ import (
 // they read. Build uses the Cache; PrepareReleases, for a site of several
 // releases, does not. Builds using one Cache run one at a time.
 type Cache struct {
-	mu sync.Mutex // held for a whole build
+	store pagecache.Store[cacheBase] // what the last few builds wrote, by key
 
-	base cacheBase
-	last string // absolute output of the last successful build; "" for none
-	// outs are what the last few successful builds wrote, by absolute
-	// output directory, most recent last in order.
-	outs  map[string]map[string]cachedOut
-	order []string
-
-	// Both below depend on the release only, and survive failed builds.
-	tmu     sync.Mutex
-	targets map[string][]string    // by file: the paths its identifiers link to
-	lines   map[string]cachedLines // highlighted files for excerpts
-	// factsSize is facts.json.zst's size, 0 until a build measured it;
-	// factsAgainst the facts the file was compressed against (the newest
-	// release's, for an older release of a site of several), nil for
-	// none. An analysis result is never modified: the pointer names the
-	// facts, and keeping it keeps another's from taking its address.
-	factsSize    int
-	factsAgainst *fact.Facts
+	// The memos below depend on the release only, and survive failed
+	// builds.
+	targets pagecache.Memo[struct{}, []string] // by file: the paths its identifiers link to
+	// lines are the highlighted files for excerpts, under the key of
+	// their links.
+	lines pagecache.Memo[pageKey, []codehtml.Line]
+	// factsSize is facts.json.zst's size under the facts the file was
+	// compressed against (the newest release's, for an older release of
+	// a site of several), nil for none. An analysis result is never
+	// modified: the pointer names the facts, and keeping it keeps
+	// another's from taking its address.
+	factsSize pagecache.Memo[*fact.Facts, int]
 }
-
-// keptOuts is how many outputs a Cache remembers: serve rotates three.
-const keptOuts = 4
 
 // NewCache returns an empty Cache.
 func NewCache() *Cache { return &Cache{} }
@@ -115,194 +97,16 @@ func first[T any](s []T) *T {
 	return &s[0]
 }
 
-type pageKey [sha256.Size]byte
-
-// cachedOut is a file a build put in its output.
-type cachedOut struct {
-	key   pageKey
-	keyed bool  // false: rendered every time, never linked elsewhere
-	size  int64 // -1: unknown content
-}
-
-type cachedLines struct {
-	key   pageKey
-	lines []codehtml.Line
-}
+// pageKey hashes every input of a page that can change within a release.
+type pageKey = pagecache.Key
 
 // begin locks c for a build of in and drops every entry of another
-// release.
-func (c *Cache) begin(in Input) {
-	c.mu.Lock()
-	if base := baseOf(in); base != c.base {
-		c.base, c.last, c.outs, c.order = base, "", nil, nil
-		c.tmu.Lock()
-		c.targets, c.lines, c.factsSize, c.factsAgainst = nil, nil, 0, nil
-		c.tmu.Unlock()
-	}
-}
-
-// takeOut returns what opts.Out holds when the build may update it in
-// place, and forgets it: from now on it is half-written until end.
-func (c *Cache) takeOut(opts Options) (map[string]cachedOut, bool) {
-	if !opts.InPlace {
-		return nil, false
-	}
-	abs, err := filepath.Abs(opts.Out)
-	if err != nil {
-		return nil, false
-	}
-	old, ok := c.outs[abs]
-	if !ok {
-		return nil, false
-	}
-	c.forget(abs)
-	// A file that is no longer as that build left it is unknown: it is
-	// unlinked before anything is written at its path.
-	for p, o := range old {
-		if st, err := os.Lstat(filepath.Join(abs, filepath.FromSlash(p))); err != nil || !st.Mode().IsRegular() || st.Size() != o.size {
-			old[p] = cachedOut{keyed: true, size: -1}
-		}
-	}
-	return old, true
-}
-
-func (c *Cache) forget(abs string) {
-	delete(c.outs, abs)
-	if i := slices.Index(c.order, abs); i >= 0 {
-		c.order = slices.Delete(c.order, i, i+1)
-	}
-	if c.last == abs {
-		c.last = ""
-	}
-}
-
-// end records what a build that succeeded put into out (pl, nil when the
-// build failed before writing) and unlocks c. After a failure the last
-// successful build stays the one to link from.
-func (c *Cache) end(out string, pl *placer, err error) {
-	defer c.mu.Unlock()
-	abs, aerr := filepath.Abs(out)
-	if aerr != nil {
-		return
-	}
-	if err != nil || pl == nil || pl.now == nil {
-		return
-	}
-	c.forget(abs)
-	if c.outs == nil {
-		c.outs = map[string]map[string]cachedOut{}
-	}
-	c.outs[abs] = pl.now
-	c.order = append(c.order, abs)
-	if len(c.order) > keptOuts {
-		delete(c.outs, c.order[0])
-		c.order = c.order[1:]
-	}
-	c.last = abs
-}
-
-// link puts the last build's copy of the page at site path p into dir
-// when its key is key, and returns its size.
-func (c *Cache) link(p string, key pageKey, dir string) (int64, bool) {
-	if c.last == "" {
-		return 0, false
-	}
-	old, ok := c.outs[c.last][p]
-	if !ok || !old.keyed || old.key != key {
-		return 0, false
-	}
-	src := filepath.Join(c.last, filepath.FromSlash(p))
-	// A file of the wrong size was changed since: render it again.
-	if st, err := os.Lstat(src); err != nil || !st.Mode().IsRegular() || st.Size() != old.size {
-		return 0, false
-	}
-	if err := os.Link(src, filepath.Join(dir, filepath.FromSlash(p))); err != nil {
-		return 0, false
-	}
-	return old.size, true
-}
-
-// placer puts the pages of a build with a Cache into its output: it keeps
-// what the directory holds already (an update in place), links from the
-// last build, or lets the page be written; and records what it put where.
-type placer struct {
-	c   *Cache
-	dir string
-	old map[string]cachedOut // what dir held: an update in place; nil for a new directory
-	now map[string]cachedOut // what it holds, once finish succeeded
-}
-
-// reuse puts page p, whose key is key, into the output without rendering
-// it, when it can, and returns its size; when it cannot, the caller
-// renders the page and writes it at p, which is then free to write.
-func (pl *placer) reuse(p string, key pageKey) (int64, bool, error) {
-	if o, ok := pl.old[p]; ok && o.keyed && o.size >= 0 && o.key == key {
-		return o.size, true, nil
-	}
-	if err := pl.free(p); err != nil {
-		return 0, false, err
-	}
-	n, ok := pl.c.link(p, key, pl.dir)
-	return n, ok, nil
-}
-
-// free makes site path p of an output updated in place safe to write: a
-// page that has a key may be a link shared with other outputs, and is
-// unlinked, never written through. A page rendered every time was
-// written by the build that left it, and is overwritten.
-func (pl *placer) free(p string) error {
-	if o, ok := pl.old[p]; ok && o.keyed {
-		if err := os.Remove(filepath.Join(pl.dir, filepath.FromSlash(p))); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return err
-		}
-	}
-	return nil
-}
-
-// finish removes from an output updated in place the files and
-// directories the new build does not have, and records the new content.
-func (pl *placer) finish(pages []page, keys []pageKey, sizes []int64) error {
-	now := make(map[string]cachedOut, len(pages))
-	for i, p := range pages {
-		now[p.path] = cachedOut{key: keys[i], keyed: p.key != nil, size: sizes[i]}
-	}
-	if pl.old != nil {
-		keep := map[string]bool{}
-		for p := range now {
-			for d := path.Dir(p); d != "." && !keep[d]; d = path.Dir(d) {
-				keep[d] = true
-			}
-		}
-		var gone []string // directories
-		for p := range pl.old {
-			if _, ok := now[p]; ok {
-				continue
-			}
-			if err := os.Remove(filepath.Join(pl.dir, filepath.FromSlash(p))); err != nil && !errors.Is(err, fs.ErrNotExist) {
-				return err
-			}
-			for d := path.Dir(p); d != "." && !keep[d]; d = path.Dir(d) {
-				gone = append(gone, d)
-			}
-		}
-		// Deepest first; a directory shared by several gone files comes
-		// up more than once, and is gone after the first time.
-		sort.Slice(gone, func(i, j int) bool { return gone[i] > gone[j] })
-		for _, d := range gone {
-			if err := os.Remove(filepath.Join(pl.dir, filepath.FromSlash(d))); err != nil && !errors.Is(err, fs.ErrNotExist) {
-				return err
-			}
-		}
-	}
-	pl.now = now
-	return nil
-}
+// release; pagecache.Publish unlocks it.
+func (c *Cache) begin(in Input) { c.store.Begin(baseOf(in), &c.targets, &c.lines, &c.factsSize) }
 
 // linkTargets returns the paths file p's identifiers link to, sorted.
 func (c *Cache) linkTargets(p string, idents []fact.Ident) []string {
-	c.tmu.Lock()
-	defer c.tmu.Unlock()
-	if ts, ok := c.targets[p]; ok {
+	if ts, ok := c.targets.Get(p, struct{}{}); ok {
 		return ts
 	}
 	seen := map[string]bool{}
@@ -314,51 +118,19 @@ func (c *Cache) linkTargets(p string, idents []fact.Ident) []string {
 		}
 	}
 	sort.Strings(ts)
-	if c.targets == nil {
-		c.targets = map[string][]string{}
-	}
-	c.targets[p] = ts
+	c.targets.Put(p, struct{}{}, ts)
 	return ts
 }
 
-// cachedHighlight returns the lines cached for p under key.
-func (c *Cache) cachedHighlight(p string, key pageKey) ([]codehtml.Line, bool) {
-	c.tmu.Lock()
-	defer c.tmu.Unlock()
-	l, ok := c.lines[p]
-	return l.lines, ok && l.key == key
-}
+// keyWriter hashes a page's inputs (pagecache.Hasher): str adds one, and
+// h.Write another key's bytes as they are.
+type keyWriter struct{ h pagecache.Hasher }
 
-func (c *Cache) keepHighlight(p string, key pageKey, lines []codehtml.Line) {
-	c.tmu.Lock()
-	defer c.tmu.Unlock()
-	if c.lines == nil {
-		c.lines = map[string]cachedLines{}
-	}
-	c.lines[p] = cachedLines{key, lines}
-}
+func newKey(kind string) keyWriter { return keyWriter{pagecache.NewHasher(kind)} }
 
-// keyWriter hashes a page's inputs, each length-prefixed so that no two
-// different input lists hash alike by concatenation.
-type keyWriter struct{ h hash.Hash }
+func (k keyWriter) str(s string) { k.h.Add(s) }
 
-func newKey(kind string) keyWriter {
-	k := keyWriter{sha256.New()}
-	k.str(kind)
-	return k
-}
-
-func (k keyWriter) str(s string) {
-	var n [binary.MaxVarintLen64]byte
-	k.h.Write(n[:binary.PutUvarint(n[:], uint64(len(s)))])
-	k.h.Write([]byte(s))
-}
-
-func (k keyWriter) sum() pageKey {
-	var out pageKey
-	k.h.Sum(out[:0])
-	return out
-}
+func (k keyWriter) sum() pageKey { return k.h.Sum() }
 
 // linksKey adds to k which of the files p links to have a source page.
 func (b *builder) linksKey(k keyWriter, p string) {
@@ -397,11 +169,7 @@ func (b *builder) filesKey() pageKey {
 }
 
 // dataKey is the key of a page whose content is known: the content.
-func dataKey(data []byte) pageKey {
-	k := newKey("data")
-	k.h.Write(data)
-	return k.sum()
-}
+func dataKey(data []byte) pageKey { return pagecache.DataKey(data) }
 
 // releaseKey is the key of a page that depends on the release only.
 func releaseKey() pageKey { return newKey("release").sum() }
@@ -413,18 +181,13 @@ func (c *Cache) cachedFactsSize(against *fact.Facts) (int, bool) {
 	if c == nil {
 		return 0, false
 	}
-	c.tmu.Lock()
-	defer c.tmu.Unlock()
-	return c.factsSize, c.factsSize > 0 && c.factsAgainst == against
+	return c.factsSize.Get(factsFile, against)
 }
 
 // keepFactsSize remembers facts.json.zst's size for the release,
 // compressed against the facts against (nil: alone); c may be nil.
 func (c *Cache) keepFactsSize(n int, against *fact.Facts) {
-	if c == nil {
-		return
+	if c != nil {
+		c.factsSize.Put(factsFile, against, n)
 	}
-	c.tmu.Lock()
-	c.factsSize, c.factsAgainst = n, against
-	c.tmu.Unlock()
 }
