@@ -1,17 +1,15 @@
 package site
 
 import (
-	"cmp"
 	"fmt"
 	"html/template"
-	"maps"
 	"net/url"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 
 	"github.com/kubewalk/kubewalk/analyzer/fact"
+	"github.com/kubewalk/kubewalk/internal/derive/cited"
 	"github.com/kubewalk/kubewalk/internal/derive/reldiff"
 	"github.com/kubewalk/kubewalk/site/internal/jsdata"
 	"github.com/kubewalk/kubewalk/walkthrough"
@@ -78,17 +76,13 @@ func (b *builder) numberChanges() {
 	if b.in.Since == "" {
 		return
 	}
-	var keys []string
-	for k, rc := range b.in.Changes {
-		if _, ok := changeClasses[rc.Status]; ok {
-			keys = append(keys, k)
-		}
-	}
-	sort.Strings(keys)
-	for i, k := range keys {
+	b.changeKeys = reldiff.Numbered(b.in.Changes, func(st reldiff.Status) bool {
+		_, ok := changeClasses[st]
+		return ok
+	})
+	for i, k := range b.changeKeys {
 		b.changeN[k] = i + 1
 	}
-	b.changeKeys = keys
 }
 
 // change returns the badge of ref for the page at site path p, or nil.
@@ -116,7 +110,7 @@ func (b *builder) changeOf(p, k string) *changeView {
 		cv.Symbol = fact.ShortSymbol(rc.From.Symbol)
 	}
 	if rc.From.Symbol != "" {
-		was := fmt.Sprintf("%s:%d-%d", rc.From.Decl.Path, rc.From.Decl.StartLine, rc.From.Decl.EndLine)
+		was := rc.From.At()
 		if rc.From.Symbol != rc.To.Symbol {
 			was = fact.ShortSymbol(rc.From.Symbol) + " · " + was
 		}
@@ -132,7 +126,7 @@ func (b *builder) stepChanges(p string, s walkthrough.Step) []changeView {
 		return nil
 	}
 	var out []changeView
-	for _, r := range textRefs(s) {
+	for _, r := range cited.Text(s) {
 		if cv := b.change(p, r.Ref); cv != nil {
 			out = append(out, *cv)
 		}
@@ -142,52 +136,10 @@ func (b *builder) stepChanges(p string, s walkthrough.Step) []changeView {
 
 // docHasDiffs reports whether a reference of doc has a diff.
 func (b *builder) docHasDiffs(d *walkthrough.Doc) bool {
-	refs := excerptRefs(d.Intro)
-	for _, s := range d.Steps {
-		refs = append(refs, stepRefs(s)...)
-	}
-	return slices.ContainsFunc(refs, func(r fact.Ref) bool {
+	return slices.ContainsFunc(cited.Doc(d), func(r fact.Ref) bool {
 		k := r.String()
 		return b.changeN[k] > 0 && b.in.Changes[k].Diff != ""
 	})
-}
-
-// stepRefs are the references step s cites: its text's, then its
-// excerpts'.
-func stepRefs(s walkthrough.Step) []fact.Ref {
-	var refs []fact.Ref
-	for _, r := range s.Refs {
-		refs = append(refs, r.Ref)
-	}
-	return append(refs, excerptRefs(s.Segments)...)
-}
-
-// textRefs are the references step s cites in its text and not by an
-// excerpt (which carries its own badges), once each, in the order cited.
-func textRefs(s walkthrough.Step) []walkthrough.Ref {
-	seen := map[string]bool{}
-	for _, r := range excerptRefs(s.Segments) {
-		seen[r.String()] = true
-	}
-	var out []walkthrough.Ref
-	for _, r := range s.Refs {
-		if k := r.Ref.String(); !seen[k] {
-			seen[k] = true
-			out = append(out, r)
-		}
-	}
-	return out
-}
-
-// excerptRefs are the references of the excerpts among segs.
-func excerptRefs(segs []walkthrough.Segment) []fact.Ref {
-	var refs []fact.Ref
-	for _, seg := range segs {
-		if seg.Excerpt != nil {
-			refs = append(refs, seg.Excerpt.Ref.Ref)
-		}
-	}
-	return refs
 }
 
 // diffsFile is the release's diffs script: every changed reference's
@@ -232,24 +184,10 @@ func (b *builder) diffsLink(p string) string {
 
 // diffsScript is a release's diffs as a script assigning a global:
 // change number → unified diff text, or "=N" for the text of change N
-// when it is the same (references to one declaration by several
-// patterns, which is common). encoding/json sorts
+// when it is the same (reldiff.Once). encoding/json sorts
 // the keys and escapes <, > and & (the text is source code, never markup).
 func diffsScript(diffs map[string]string) ([]byte, error) {
-	keys := slices.SortedFunc(maps.Keys(diffs), func(a, b string) int {
-		x, _ := strconv.Atoi(a)
-		y, _ := strconv.Atoi(b)
-		return cmp.Or(x-y, strings.Compare(a, b))
-	})
-	out, first := map[string]string{}, map[string]string{}
-	for _, k := range keys {
-		if at, ok := first[diffs[k]]; ok {
-			out[k] = "=" + at
-			continue
-		}
-		first[diffs[k]], out[k] = k, diffs[k]
-	}
-	return jsdata.Assign("kubewalkDiffs", out)
+	return jsdata.Assign("kubewalkDiffs", reldiff.Once(diffs))
 }
 
 // ---- changes.html ----
@@ -345,36 +283,18 @@ type factChangeRow struct {
 	At                  locView
 }
 
-// changeCites are the steps of b's walkthroughs citing changed
-// references, in the order of the walkthroughs: each step's key (the
-// walkthrough's and step's ids, which every language's share) and link
-// from site path p, and the keys of the steps citing each reference.
-type changeCites struct {
-	order []string
-	steps map[string]navView
-	cited map[string][]string // change key → step keys
-}
-
-func (b *builder) changeCites(p string) changeCites {
-	cs := changeCites{steps: map[string]navView{}, cited: map[string][]string{}}
+// changeSteps links from site path p, by key (reldiff.Cites), each step
+// of b's walkthroughs that cs says cites a changed reference.
+func (b *builder) changeSteps(p string, cs reldiff.Cites) map[string]navView {
+	out := map[string]navView{}
 	for _, d := range b.docs {
 		for _, s := range d.Steps {
-			sk := d.ID + "#" + s.ID
-			seen := map[string]bool{}
-			for _, r := range stepRefs(s) {
-				k := r.String()
-				if !seen[k] && b.changeN[k] > 0 {
-					seen[k] = true
-					cs.cited[k] = append(cs.cited[k], sk)
-				}
-			}
-			if len(seen) > 0 {
-				cs.order = append(cs.order, sk)
-				cs.steps[sk] = navView{relURL(b.full(p), b.full(WalkthroughPage(d.ID)), s.ID), d.Title + " · " + s.Title}
+			if sk := d.ID + "#" + s.ID; slices.Contains(cs.Steps, sk) {
+				out[sk] = navView{relURL(b.full(p), b.full(WalkthroughPage(d.ID)), s.ID), d.Title + " · " + s.Title}
 			}
 		}
 	}
-	return cs
+	return out
 }
 
 // changesPage renders the release's changes page. In a bilingual site it
@@ -383,13 +303,15 @@ func (b *builder) changeCites(p string) changeCites {
 // what is text once per language (changesLang), each language's header
 // too.
 //
-// Its 120 lines fill one view (changesBody) field by field, code once and
-// text per language, from the same loop over the release's changes.
+// It is long because it fills one view (changesBody) field by field,
+// code once and text per language, from the same loop over the
+// release's changes in the order reldiff.Groups gives them.
 func (b *builder) changesPage() ([]byte, error) {
 	p := changesPage
 	body := changesBody{Since: b.in.Since}
 	lbs := langsOf(b)
-	cited := make([]changeCites, len(lbs))
+	cites := make([]reldiff.Cites, len(lbs))
+	steps := make([]map[string]navView, len(lbs))
 	for i, lb := range lbs {
 		t := func(k string) string { return strings.ReplaceAll(lb.t(k), "{since}", b.in.Since) }
 		body.Langs = append(body.Langs, &changesLang{
@@ -398,90 +320,51 @@ func (b *builder) changesPage() ([]byte, error) {
 			SameDiff: t("changes.samediff"), AlsoBy: t("changes.alsocitedby"), Other: t("changes.other"), NoJS: strings.ReplaceAll(t("changes.nojs"), "{tag}", b.in.Tag), Facts: t("changes.facts"), NoFacts: t("changes.nofacts"),
 			Kind: t("changes.kind"), Change: t("changes.change"), Fact: t("changes.fact"), At: t("handlers.at"), Footer: t("footer"),
 		})
-		cited[i] = lb.changeCites(p)
+		cites[i] = reldiff.StepCites(lb.docs, func(k string) bool { return lb.changeN[k] > 0 })
+		steps[i] = lb.changeSteps(p, cites[i])
 	}
 	side := func(s reldiff.Side, named string) string {
 		if s.Symbol == "" {
 			return "—"
 		}
-		at := fmt.Sprintf("%s:%d-%d", s.Decl.Path, s.Decl.StartLine, s.Decl.EndLine)
 		if sym := fact.ShortSymbol(s.Symbol); sym != named {
-			return sym + " · " + at
+			return sym + " · " + s.At()
 		}
-		return at
+		return s.At()
 	}
-	// The groups: the first language's steps in order, then any step
-	// only a translation cites, then no step.
-	var order []string
-	groupOf := map[string]string{} // change key → its group's step key
-	for _, cs := range cited {
-		for _, sk := range cs.order {
-			if !slices.Contains(order, sk) {
-				order = append(order, sk)
+	for _, g := range reldiff.Groups(b.in.Changes, b.changeKeys, cites) {
+		var cg changeGroup
+		for _, e := range g.Entries {
+			rc := b.in.Changes[e.Key]
+			cv := b.changeOf(p, e.Key)
+			ce := changeEntry{changeView: *cv, Pattern: rc.Pattern(), From: side(rc.From, cv.Symbol), To: side(rc.To, cv.Symbol)}
+			ce.Href = "#d" + strconv.Itoa(cv.N)
+			if e.SameAs != "" {
+				ce.SameAs = "#d" + strconv.Itoa(b.changeN[e.SameAs])
 			}
-		}
-	}
-	for _, k := range b.changeKeys {
-		for _, cs := range cited {
-			if sks := cs.cited[k]; len(sks) > 0 {
-				groupOf[k] = sks[0]
-				break
-			}
-		}
-	}
-	byGroup := map[string][]changeEntry{}
-	for _, k := range b.changeKeys {
-		rc := b.in.Changes[k]
-		cv := b.changeOf(p, k)
-		e := changeEntry{changeView: *cv, From: side(rc.From, cv.Symbol), To: side(rc.To, cv.Symbol)}
-		for _, s := range []string{rc.To.Symbol, rc.From.Symbol} {
-			if rest, ok := strings.CutPrefix(rc.Ref, s); ok && s != "" {
-				e.Pattern = strings.TrimSpace(rest)
-				break
-			}
-		}
-		if e.Pattern == "" && rc.Ref != rc.To.Symbol && rc.Ref != rc.From.Symbol {
-			e.Pattern = rc.Ref // not the symbol's name: shown whole
-		}
-		e.Href = "#d" + strconv.Itoa(cv.N)
-		for i, lb := range lbs {
-			label := strings.ReplaceAll(lb.t("change."+cv.Class), "{since}", b.in.Since)
-			var also []navView
-			for _, sk := range cited[i].cited[k] {
-				if sk != groupOf[k] {
-					also = append(also, cited[i].steps[sk])
+			for i, lb := range lbs {
+				label := strings.ReplaceAll(lb.t("change."+cv.Class), "{since}", b.in.Since)
+				var also []navView
+				for _, sk := range cites[i].Of[e.Key] {
+					if sk != g.Step {
+						also = append(also, steps[i][sk])
+					}
 				}
+				ce.Langs = append(ce.Langs, changeText{changesLang: body.Langs[i], Label: label, Also: also})
 			}
-			e.Langs = append(e.Langs, changeText{changesLang: body.Langs[i], Label: label, Also: also})
-		}
-		byGroup[groupOf[k]] = append(byGroup[groupOf[k]], e)
-	}
-	shown := map[string]string{} // diff text → the entry showing it, above
-	for _, sk := range append(order, "") {
-		es := byGroup[sk]
-		if len(es) == 0 {
-			continue
-		}
-		g := changeGroup{Refs: es}
-		for i := range g.Refs {
-			diff := b.in.Changes[b.changeKeys[g.Refs[i].N-1]].Diff
-			if at, ok := shown[diff]; ok {
-				g.Refs[i].SameAs = at
-			} else if diff != "" {
-				shown[diff] = g.Refs[i].Href
-			}
+			cg.Refs = append(cg.Refs, ce)
 		}
 		for i := range lbs {
-			st, ok := cited[i].steps[sk]
-			if !ok && sk != "" {
-				st = cited[0].steps[sk] // a step the language's walkthrough lacks
-				for j := 1; st.Href == "" && j < len(cited); j++ {
-					st = cited[j].steps[sk]
+			st, ok := steps[i][g.Step]
+			if !ok && g.Step != "" {
+				st = steps[0][g.Step] // a step the language's walkthrough lacks
+				for j := 1; st.Href == "" && j < len(steps); j++ {
+					st = steps[j][g.Step]
 				}
 			}
-			g.Langs = append(g.Langs, groupText{changesLang: body.Langs[i], Step: st})
+			cg.Langs = append(cg.Langs, groupText{changesLang: body.Langs[i], Step: st})
 		}
-		body.Groups = append(body.Groups, g)
+		body.Groups = append(body.Groups, cg)
 	}
 	v := b.views(p)
 	for _, f := range b.in.FactChanges {

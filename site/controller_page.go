@@ -82,26 +82,14 @@ func (b *builder) controllerPage(d *controllerData, i int) ([]byte, error) {
 		pv.Constructors = append(pv.Constructors, *step(x))
 	}
 	traces := b.kindTraces(d, p)
-	var cited []fact.Location
 	for _, w := range cv.Watches {
 		pv.Watches = append(pv.Watches, b.ctlWatch(v, w, traces))
-		cited = append(cited, w.Registration.At)
-		for _, h := range []*fact.Handler{w.Registration.Add, w.Registration.Update, w.Registration.Delete} {
-			if h != nil {
-				cited = append(cited, h.Decl)
-			}
-		}
 	}
 	for _, s := range cv.Syncs {
-		sv, locs := b.ctlSync(v, d, s)
-		pv.Syncs = append(pv.Syncs, sv)
-		cited = append(cited, locs...)
+		pv.Syncs = append(pv.Syncs, b.ctlSync(v, d, s))
 	}
 	pv.Events = v.facts(nil, cv.Events, nil)
-	for _, e := range cv.Events {
-		cited = append(cited, e.At)
-	}
-	pv.Steps = b.stepsCiting(p, cited)
+	pv.Steps = b.stepsCiting(p, cv.Shown())
 	pv.WatchIntro = b.count("controller.watches", len(cv.Watches))
 	pv.SyncIntro = b.count("controller.syncs", len(cv.Syncs))
 	pv.EventIntro = b.count("controller.events", len(cv.Events))
@@ -151,16 +139,14 @@ func (b *builder) ctlWatch(v views, w trace.Watch, traces map[string]string) ctl
 
 // ctlSync lays out one sync function's writes: the followed ones with
 // their first call path and who watches what they create, then the
-// others. It returns the locations it shows, for the citing steps.
-func (b *builder) ctlSync(v views, d *controllerData, s *trace.Watcher) (ctlSyncView, []fact.Location) {
+// others.
+func (b *builder) ctlSync(v views, d *controllerData, s *trace.Watcher) ctlSyncView {
 	sv := ctlSyncView{Sync: b.traceStep(v, *s.Sync), QueueField: s.QueueField, Unconnected: b.notes(s.Unconnected)}
-	locs := []fact.Location{s.Sync.Decl}
 	for _, wh := range s.Writes {
 		wv := ctlWriteView{Label: writeLabel(wh.Verb, wh.APIVerb, wh.Resource, wh.Subresource), More: wh.More + len(wh.Sites) - 1}
 		if len(wh.Sites) > 0 {
 			wv.Path = b.traceSteps(v, wh.Sites[0].Path)
 			wv.Via = wh.Sites[0].Write.Via
-			locs = append(locs, wh.Sites[0].Write.At)
 		}
 		if wh.Next != nil {
 			for _, w := range wh.Next.Watchers {
@@ -173,10 +159,9 @@ func (b *builder) ctlSync(v views, d *controllerData, s *trace.Watcher) (ctlSync
 		wv := ctlWriteView{Label: writeLabel(strings.Join(o.Verbs, "/"), o.APIVerb, o.Resource, o.Subresource), More: o.Count - 1}
 		wv.Path = b.traceSteps(v, o.First.Path)
 		wv.Via = o.First.Write.Via
-		locs = append(locs, o.First.Write.At)
 		sv.Writes = append(sv.Writes, wv)
 	}
-	return sv, locs
+	return sv
 }
 
 // watcherLink names a watcher of what a controller writes, linked to the
@@ -184,22 +169,13 @@ func (b *builder) ctlSync(v views, d *controllerData, s *trace.Watcher) (ctlSync
 // plugins.
 func (b *builder) watcherLink(page string, d *controllerData, w *trace.Watcher) linkView {
 	l := linkView{Text: w.Name}
-	for dir := w.Component; dir != ""; dir = parentDir(dir) {
-		if name, ok := d.owner[dir]; ok {
-			return linkView{Text: name, Href: b.link(page, ControllerPage(name), "")}
-		}
+	if name := trace.Owner(d.owner, w.Component); name != "" {
+		return linkView{Text: name, Href: b.link(page, ControllerPage(name), "")}
 	}
 	if w.Name == trace.ComponentName("pkg/scheduler") && len(b.in.Facts.SchedulerPlugins) > 0 {
 		l.Href = b.link(page, pluginsPage, "")
 	}
 	return l
-}
-
-func parentDir(d string) string {
-	if i := strings.LastIndexByte(d, '/'); i >= 0 {
-		return d[:i]
-	}
-	return ""
 }
 
 func appendLink(ls []linkView, l linkView) []linkView {

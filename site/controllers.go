@@ -71,14 +71,8 @@ func (b *builder) controllerPages() ([]page, error) {
 
 func (b *builder) controllerData() *controllerData {
 	in := trace.Input{Facts: b.in.Facts, Symbols: b.in.Symbols, Source: b.in.ReadFile}
-	d := &controllerData{views: trace.Controllers(in, trace.Options{}), owner: map[string]string{}}
-	for _, v := range d.views {
-		for _, p := range v.Controller.Packages {
-			if _, ok := d.owner[p]; !ok {
-				d.owner[p] = v.Controller.Name
-			}
-		}
-	}
+	views := trace.Controllers(in, trace.Options{})
+	d := &controllerData{views: views, owner: trace.Owners(views)}
 	have := map[string]bool{}
 	ids := map[string]bool{}
 	for _, ti := range b.in.Traces {

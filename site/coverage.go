@@ -1,13 +1,10 @@
 package site
 
 import (
-	"slices"
 	"strconv"
 	"strings"
 
-	"github.com/kubewalk/kubewalk/analyzer/fact"
 	"github.com/kubewalk/kubewalk/internal/derive/coverage"
-	"github.com/kubewalk/kubewalk/record"
 	"github.com/kubewalk/kubewalk/site/internal/covdata"
 )
 
@@ -26,15 +23,11 @@ import (
 // line no block covers is not counted (a comment, a declaration, a file
 // the programs were not built to count).
 
-// covScenarios is the recordings' coverage, made once per build: the
-// scenarios that have it, the deployment scenario first, each indexed by
-// internal/derive/coverage, which counts lines and functions for the
-// site as for `kubewalk list coverage`.
-type covScenarios struct {
-	names []string
-	idx   []*coverage.Index
-	recs  []*record.Recording
-}
+// covScenarios is the recordings' coverage, made once per build by
+// internal/derive/coverage (coverage.NewScenarios: the scenarios that
+// have it, the deployment scenario first), which counts lines and
+// functions for the site as for `kubewalk list coverage`.
+type covScenarios = coverage.Scenarios
 
 // lineCounts are a file's line counts (package covdata).
 type lineCounts = covdata.Counts
@@ -45,55 +38,8 @@ func (b *builder) coverage() *covScenarios {
 	if b.langs != nil && b != b.langs[0] {
 		return b.langs[0].coverage()
 	}
-	b.covOnce.Do(func() {
-		var recs []*record.Recording
-		for _, r := range b.in.Recordings {
-			if r.Coverage != nil && len(r.Coverage.Files) > 0 {
-				recs = append(recs, r)
-			}
-		}
-		// The scenario the walkthroughs follow first; the rest as given.
-		slices.SortStableFunc(recs, func(x, y *record.Recording) int {
-			return boolRank(y.Scenario == panelScenario) - boolRank(x.Scenario == panelScenario)
-		})
-		if len(recs) == 0 {
-			return
-		}
-		c := &covScenarios{}
-		for _, r := range recs {
-			c.names = append(c.names, r.Scenario)
-			c.idx = append(c.idx, coverage.New(r))
-			c.recs = append(c.recs, r)
-		}
-		b.cov = c
-	})
+	b.covOnce.Do(func() { b.cov = coverage.NewScenarios(b.in.Recordings, panelScenario) })
 	return b.cov
-}
-
-func boolRank(v bool) int {
-	if v {
-		return 1
-	}
-	return 0
-}
-
-// lines returns scenario i's line counts of path, nil when it lists no
-// block of the file.
-func (c *covScenarios) lines(i int, path string) lineCounts {
-	ls, _ := c.idx[i].Lines(path, coverage.Filter{})
-	if len(ls) == 0 {
-		return nil
-	}
-	lc := make(lineCounts, ls[len(ls)-1].Line)
-	for k := range lc {
-		lc[k] = -1
-	}
-	for _, l := range ls {
-		if l.Line >= 1 {
-			lc[l.Line-1] = l.Count
-		}
-	}
-	return lc
 }
 
 // sourceCov is what a source page shows of the coverage: the default
@@ -118,8 +64,8 @@ func (b *builder) sourceCoverage(f string) *sourceCov {
 	var sc sourceCov
 	var runs []string
 	any := false
-	for i, name := range c.names {
-		lc := c.lines(i, f)
+	for i, name := range c.Names {
+		lc := lineCounts(c.Lines(i, f))
 		any = any || lc != nil
 		if i == 0 {
 			sc.lines = lc
@@ -142,24 +88,6 @@ type covHeadView struct {
 	// NoneRan names the scenarios that counted the file when nothing of
 	// it ran in any of them.
 	NoneRan string
-}
-
-// ran is how often the code at loc ran in each scenario with coverage:
-// the count of its busiest counted line in loc, 0 where its file was
-// counted and nothing of it ran, -1 where no line of it is counted.
-func (c *covScenarios) ran(loc fact.Location) []int64 {
-	out := make([]int64, len(c.names))
-	for i := range c.names {
-		out[i] = -1
-		lc := c.lines(i, loc.Path)
-		for l := loc.StartLine; l <= loc.EndLine; l++ {
-			out[i] = max(out[i], lc.At(l))
-		}
-		if out[i] < 0 && lc == nil && c.idx[i].Counted(loc.Path) {
-			out[i] = 0 // the file was counted and no block of it ran
-		}
-	}
-	return out
 }
 
 // line returns line l's count in the default scenario, -1 when it is not
@@ -193,16 +121,11 @@ func (b *builder) covHead(f string, sc *sourceCov) *covHeadView {
 	c := b.coverage()
 	switch {
 	case sc != nil:
-		return &covHeadView{Scenarios: c.names}
+		return &covHeadView{Scenarios: c.Names}
 	case c == nil || b.set != nil:
 		return nil
 	}
-	var in []string
-	for i, name := range c.names {
-		if c.idx[i].Counted(f) {
-			in = append(in, name)
-		}
-	}
+	in := c.Counting(f)
 	if len(in) == 0 {
 		return nil
 	}

@@ -1,13 +1,11 @@
 package site
 
 import (
-	"cmp"
 	"path"
 	"slices"
 	"strconv"
 
 	"github.com/kubewalk/kubewalk/analyzer/fact"
-	"github.com/kubewalk/kubewalk/internal/derive/coverage"
 )
 
 // A controller's page says which functions of its packages ran in which
@@ -46,48 +44,25 @@ func (b *builder) controllerRan(p string, dirs []string) *ctlRanView {
 			syms = append(syms, s)
 		}
 	}
-	fns := coverage.Functions(syms, c.idx, coverage.Filter{})
-	if len(fns) == 0 {
+	t := c.Table(syms)
+	if t == nil {
 		return nil
 	}
-	slices.SortStableFunc(fns, func(x, y coverage.Function) int {
-		return cmp.Or(cmp.Compare(x.Path, y.Path), cmp.Compare(x.Start, y.Start))
-	})
-	v := &ctlRanView{}
-	ran := make([]bool, len(c.names))
-	for _, fn := range fns {
-		if fn.Total() == 0 {
-			v.NotRan++
-			continue
-		}
-		n := make([]int64, len(c.names))
-		for _, r := range fn.Runs {
-			n[slices.Index(c.names, r.Scenario)] += r.Count
-		}
-		fr := ctlFuncRan{Symbol: b.shortName(fn.Symbol, fact.Location{Path: fn.Path, StartLine: fn.Start, EndLine: fn.End}), Href: b.covHref(p, fact.Location{Path: fn.Path, StartLine: fn.Start, EndLine: fn.End})}
-		for i, k := range n {
+	v := &ctlRanView{NotRan: t.NotRan}
+	for _, r := range t.Rows {
+		dl := fact.Location{Path: r.Path, StartLine: r.Start, EndLine: r.End}
+		fr := ctlFuncRan{Symbol: b.shortName(r.Symbol, dl), Href: b.covHref(p, dl)}
+		for _, k := range r.Counts {
 			s := ""
 			if k > 0 {
 				s = strconv.FormatInt(k, 10)
-				ran[i] = true
 			}
 			fr.Counts = append(fr.Counts, s)
 		}
 		v.Funcs = append(v.Funcs, fr)
 	}
-	// The columns of scenarios in which nothing of it ran go: the
-	// sentence above the table counts what ran in none.
-	for i := len(c.names) - 1; i >= 0; i-- {
-		if !ran[i] {
-			for k := range v.Funcs {
-				v.Funcs[k].Counts = slices.Delete(v.Funcs[k].Counts, i, i+1)
-			}
-		}
-	}
-	for i, name := range c.names {
-		if ran[i] {
-			v.Scenarios = append(v.Scenarios, navView{Href: b.link(p, RecordedPage(name), ""), Title: name})
-		}
+	for _, name := range t.Scenarios {
+		v.Scenarios = append(v.Scenarios, navView{Href: b.link(p, RecordedPage(name), ""), Title: name})
 	}
 	return v
 }

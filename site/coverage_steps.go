@@ -1,16 +1,13 @@
 package site
 
 import (
-	"cmp"
 	"fmt"
-	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/kubewalk/kubewalk/analyzer/fact"
 	"github.com/kubewalk/kubewalk/internal/derive/chain"
-	"github.com/kubewalk/kubewalk/internal/derive/coverage"
-	"github.com/kubewalk/kubewalk/record"
+	"github.com/kubewalk/kubewalk/internal/derive/cited"
 	"github.com/kubewalk/kubewalk/walkthrough"
 )
 
@@ -32,27 +29,6 @@ type covBadge struct {
 	Why string
 }
 
-// refLocation is where a reference's code is counted: the lines its
-// regular expression matched, else a function's first body line (its
-// entry block), else its declaration.
-func refLocations(r fact.Resolved, marks []int) []fact.Location {
-	path := r.Symbol.Decl.Path
-	if len(marks) == 0 {
-		marks = r.Matched
-	}
-	if len(marks) > 0 {
-		out := make([]fact.Location, len(marks))
-		for i, l := range marks {
-			out[i] = fact.Location{Path: path, StartLine: l, EndLine: l}
-		}
-		return out
-	}
-	if b := r.Symbol.Body; !b.IsZero() {
-		return []fact.Location{{Path: b.Path, StartLine: b.StartLine, EndLine: b.StartLine}}
-	}
-	return []fact.Location{r.Symbol.Decl}
-}
-
 // covBadge returns the coverage badge of the code at locs, nil when the
 // walkthroughs' scenario did not count it (or there is no coverage).
 // notRun is the reference's not-run mark, "" for none: the badge gives
@@ -62,31 +38,17 @@ func (b *builder) covBadge(locs []fact.Location, notRun string) *covBadge {
 	if c == nil {
 		return nil
 	}
-	ran := make([]int64, len(c.names))
-	for i := range ran {
-		ran[i] = -1
-	}
-	for _, loc := range locs {
-		for i, n := range c.ran(loc) {
-			ran[i] = max(ran[i], n)
-		}
-	}
-	if ran[0] < 0 {
+	bd, ok := c.Badge(locs)
+	switch {
+	case !ok:
 		return nil
-	}
-	if ran[0] > 0 {
-		return &covBadge{Ran: true, Text: fmt.Sprintf(b.t("cov.ran"), ran[0])}
+	case bd.Count > 0:
+		return &covBadge{Ran: true, Text: fmt.Sprintf(b.t("cov.ran"), bd.Count)}
 	}
 	v := &covBadge{Text: b.t("cov.notran")}
-	var in []string
-	for i, n := range ran[1:] {
-		if n > 0 {
-			in = append(in, c.names[i+1])
-		}
-	}
 	switch {
-	case len(in) > 0:
-		v.RunsIn = fmt.Sprintf(b.t("cov.runsin"), strings.Join(in, ", "))
+	case len(bd.RunsIn) > 0:
+		v.RunsIn = fmt.Sprintf(b.t("cov.runsin"), strings.Join(bd.RunsIn, ", "))
 	case notRun != "":
 		v.Text, v.Why = b.t("cov.intended"), notRun
 	}
@@ -99,7 +61,7 @@ func (b *builder) excerptBadge(e *walkthrough.Excerpt) *covBadge {
 	if b.coverage() == nil {
 		return nil
 	}
-	return b.covBadge(refLocations(e.Resolved, e.Highlight), e.NotRun)
+	return b.covBadge(cited.Counted(e.Resolved, e.Highlight), e.NotRun)
 }
 
 // covRefView is a symbol a step cites, with its badge.
@@ -115,8 +77,8 @@ func (b *builder) stepCovRefs(p string, s walkthrough.Step) []covRefView {
 		return nil
 	}
 	var out []covRefView
-	for _, r := range textRefs(s) {
-		bd := b.covBadge(refLocations(r.Resolved, nil), r.NotRun)
+	for _, r := range cited.Text(s) {
+		bd := b.covBadge(cited.Counted(r.Resolved, nil), r.NotRun)
 		if bd == nil {
 			continue
 		}
@@ -168,7 +130,6 @@ type componentCode struct {
 type funcRan struct {
 	Symbol, Href string
 	N            int64
-	key          chain.Key
 }
 
 // docCode is what the Observed panels of a walkthrough list from: the
@@ -183,7 +144,7 @@ func (b *builder) docCode(d *walkthrough.Doc) *docCode {
 	if b.coverage() == nil {
 		return nil
 	}
-	funcs := docFuncs(d)
+	funcs := cited.Funcs(d.Steps...)
 	return &docCode{funcs: funcs, keys: chain.Keys(b.in.Facts, funcs)}
 }
 
@@ -191,28 +152,18 @@ func (b *builder) docCode(d *walkthrough.Doc) *docCode {
 // observed item or the recording no coverage. dc is d's docCode.
 func (b *builder) stepPhaseCode(p string, d *walkthrough.Doc, dc *docCode, step string) *phaseCodeView {
 	c, r := b.coverage(), b.recorded(panelScenario)
-	if c == nil || dc == nil || r == nil || c.names[0] != panelScenario {
+	if c == nil || dc == nil || r == nil || c.Names[0] != panelScenario {
 		return nil
 	}
-	cov := c.recs[0].Coverage
 	// The phases the step's observed items fell in.
-	inPhase := map[string]bool{}
-	var phases []string
+	var at []int64
 	for _, it := range r.ByStep[d.ID+"#"+step] {
-		for _, ph := range cov.Phases {
-			if it.At >= ph.Start && it.At < ph.End && !inPhase[ph.Name] {
-				inPhase[ph.Name] = true
-				phases = append(phases, ph.Name)
-			}
-		}
+		at = append(at, it.At)
 	}
+	phases := c.PhasesAt(at)
 	if len(phases) == 0 {
 		return nil
 	}
-	slices.SortFunc(phases, func(x, y string) int {
-		return slices.IndexFunc(cov.Phases, func(ph record.Phase) bool { return ph.Name == x }) -
-			slices.IndexFunc(cov.Phases, func(ph record.Phase) bool { return ph.Name == y })
-	})
 	return b.phaseCode(p, dc, dc.funcs, phases, false)
 }
 
@@ -223,24 +174,11 @@ func (b *builder) stepPhaseCode(p string, d *walkthrough.Doc, dc *docCode, step 
 // coverage.
 func (b *builder) stepOwnCode(p string, dc *docCode, s walkthrough.Step) *phaseCodeView {
 	c := b.coverage()
-	if c == nil || dc == nil || c.names[0] != panelScenario {
+	if c == nil || dc == nil || c.Names[0] != panelScenario {
 		return nil
 	}
-	funcs := stepFuncs(s, nil, map[string]bool{})
-	ran := map[string]bool{}
-	for _, fn := range coverage.Functions(funcs, c.idx[:1], coverage.Filter{}) {
-		for _, r := range fn.Runs {
-			if r.Count > 0 {
-				ran[r.Phase] = true
-			}
-		}
-	}
-	var phases []string
-	for _, ph := range c.recs[0].Coverage.Phases {
-		if ran[ph.Name] {
-			phases = append(phases, ph.Name)
-		}
-	}
+	funcs := cited.Funcs(s)
+	phases := c.PhasesRan(funcs)
 	if len(phases) == 0 {
 		return nil
 	}
@@ -251,44 +189,19 @@ func (b *builder) stepOwnCode(p string, dc *docCode, s walkthrough.Step) *phaseC
 // phases (ordered as the recording's), in the order of the chain. own
 // says the functions are the step's own (stepOwnCode).
 func (b *builder) phaseCode(p string, dc *docCode, funcs []fact.Symbol, phases []string, own bool) *phaseCodeView {
-	c := b.coverage()
-	inPhase := map[string]bool{}
-	for _, ph := range phases {
-		inPhase[ph] = true
-	}
-	v := &phaseCodeView{Phases: phases, Own: own}
-	at := map[string]int{} // component → index in v.Components
-	for _, fn := range coverage.Functions(funcs, c.idx[:1], coverage.Filter{}) {
-		n := map[string]int64{}
-		var progs []string
-		for _, r := range fn.Runs {
-			if inPhase[r.Phase] && r.Count > 0 {
-				if n[r.Program] == 0 {
-					progs = append(progs, r.Program)
-				}
-				n[r.Program] += r.Count
-			}
-		}
-		for _, prog := range progs {
-			k, ok := at[prog]
-			if !ok {
-				k = len(v.Components)
-				at[prog] = k
-				v.Components = append(v.Components, componentCode{Name: prog})
-			}
-			dl := fact.Location{Path: fn.Path, StartLine: fn.Start, EndLine: fn.End}
-			v.Components[k].Funcs = append(v.Components[k].Funcs, funcRan{Symbol: b.shortName(fn.Symbol, dl), Href: b.covHref(p, dl), N: n[prog], key: dc.keys[fn.Symbol]})
-		}
-	}
-	if len(v.Components) == 0 {
+	progs := b.coverage().PhaseCode(funcs, phases, func(x, y string) int { return dc.keys[x].Compare(dc.keys[y]) })
+	if len(progs) == 0 {
 		return nil
 	}
-	for _, cc := range v.Components {
-		slices.SortFunc(cc.Funcs, func(x, y funcRan) int { return x.key.Compare(y.key) })
+	v := &phaseCodeView{Phases: phases, Own: own}
+	for _, prog := range progs {
+		cc := componentCode{Name: prog.Name}
+		for _, fn := range prog.Funcs {
+			dl := fact.Location{Path: fn.Path, StartLine: fn.Start, EndLine: fn.End}
+			cc.Funcs = append(cc.Funcs, funcRan{Symbol: b.shortName(fn.Symbol, dl), Href: b.covHref(p, dl), N: fn.N})
+		}
+		v.Components = append(v.Components, cc)
 	}
-	slices.SortFunc(v.Components, func(x, y componentCode) int {
-		return cmp.Or(x.Funcs[0].key.Compare(y.Funcs[0].key), cmp.Compare(x.Name, y.Name))
-	})
 	return v
 }
 
@@ -301,44 +214,8 @@ func (b *builder) docRuns(p string, dc *docCode) []navView {
 		return nil
 	}
 	var out []navView
-	for i, name := range c.names {
-		for _, fn := range coverage.Functions(dc.funcs, c.idx[i:i+1], coverage.Filter{}) {
-			if fn.Total() > 0 {
-				out = append(out, navView{Href: b.link(p, RecordedPage(name), ""), Title: name})
-				break
-			}
-		}
-	}
-	return out
-}
-
-// docFuncs are the functions and methods doc cites, by reference or
-// excerpt, once each, in the order it cites them.
-func docFuncs(d *walkthrough.Doc) []fact.Symbol {
-	var out []fact.Symbol
-	seen := map[string]bool{}
-	for _, s := range d.Steps {
-		out = stepFuncs(s, out, seen)
-	}
-	return out
-}
-
-// stepFuncs appends to out the functions and methods step s cites, by
-// excerpt or reference, that are not in seen yet.
-func stepFuncs(s walkthrough.Step, out []fact.Symbol, seen map[string]bool) []fact.Symbol {
-	add := func(s fact.Symbol) {
-		if (s.Kind == "func" || s.Kind == "method") && !s.Body.IsZero() && !seen[s.Name] {
-			seen[s.Name] = true
-			out = append(out, s)
-		}
-	}
-	for _, seg := range s.Segments {
-		if seg.Excerpt != nil {
-			add(seg.Excerpt.Resolved.Symbol)
-		}
-	}
-	for _, r := range s.Refs {
-		add(r.Resolved.Symbol)
+	for _, name := range c.RanIn(dc.funcs) {
+		out = append(out, navView{Href: b.link(p, RecordedPage(name), ""), Title: name})
 	}
 	return out
 }

@@ -36,6 +36,8 @@ func TestDependencies(t *testing.T) {
 		"internal/derive/coverage": producers,
 		"internal/derive/chain":    producers,
 		"internal/derive/runlog":   producers,
+		"internal/derive/cited":    producers,
+		"internal/derive/gates":    producers,
 		"internal/disk/publish":    producers,
 	} {
 		out, err := exec.Command("go", "list", "-deps", "../"+pkg).Output()

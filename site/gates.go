@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/kubewalk/kubewalk/analyzer/fact"
+	"github.com/kubewalk/kubewalk/internal/derive/gates"
 	"github.com/kubewalk/kubewalk/walkthrough"
 )
 
@@ -128,43 +129,15 @@ func stageHistory(stages []fact.GateStage, t func(string) string) string {
 	return strings.Join(parts, " → ")
 }
 
-// lineSpan is a run of lines of one file, inclusive.
-type lineSpan struct{ from, to int }
-
-// gateBadges returns the badges of code shown or cited on page: the gates
-// whose guarded lines of file p overlap one of spans, once per gate and
-// side (on, off), in gate order.
-func (b *builder) gateBadges(page, p string, spans []lineSpan) []gateBadge {
-	type key struct {
-		gate string
-		off  bool
-	}
-	seen := map[key]bool{}
-	for _, c := range b.in.Facts.GateChecks {
-		if c.Guarded.Path != p || seen[key{c.Gate, !c.WhenEnabled}] {
-			continue
-		}
-		for _, s := range spans {
-			if s.from <= c.Guarded.EndLine && c.Guarded.StartLine <= s.to {
-				seen[key{c.Gate, !c.WhenEnabled}] = true
-				break
-			}
-		}
-	}
-	if len(seen) == 0 {
-		return nil
-	}
+// gateBadges are the badges of gs (internal/derive/gates) on page.
+func (b *builder) gateBadges(page string, gs []gates.Guard) []gateBadge {
 	var out []gateBadge
-	for _, g := range b.in.Facts.Gates {
-		for _, off := range []bool{false, true} {
-			if seen[key{g.Name, off}] {
-				out = append(out, gateBadge{
-					Name: g.Name, Stage: g.Stage, Class: stageClass(g.Stage),
-					Default: g.Default, Locked: g.LockToDefault, Off: off,
-					Href: b.link(page, gatesPage, anchorID("g-", g.Name)),
-				})
-			}
-		}
+	for _, g := range gs {
+		out = append(out, gateBadge{
+			Name: g.Gate.Name, Stage: g.Gate.Stage, Class: stageClass(g.Gate.Stage),
+			Default: g.Gate.Default, Locked: g.Gate.LockToDefault, Off: g.Off,
+			Href: b.link(page, gatesPage, anchorID("g-", g.Gate.Name)),
+		})
 	}
 	return out
 }
@@ -172,51 +145,14 @@ func (b *builder) gateBadges(page, p string, spans []lineSpan) []gateBadge {
 // excerptGates are the badges of an excerpt: of the lines it marks, or
 // of all it shows when it marks none.
 func (b *builder) excerptGates(page string, e *walkthrough.Excerpt) []gateBadge {
-	spans := []lineSpan{{e.From, e.To}}
-	if len(e.Highlight) > 0 {
-		spans = spans[:0]
-		for _, l := range e.Highlight {
-			spans = append(spans, lineSpan{l, l})
-		}
-	}
-	return b.gateBadges(page, e.Resolved.Symbol.Decl.Path, spans)
+	return b.gateBadges(page, gates.Excerpt(b.in.Facts, e))
 }
 
 // stepGates are the badges of a step's references that are not
 // excerpts (an excerpt carries its own): of the lines each reference's
 // regular expression matched, else of its whole declaration.
 func (b *builder) stepGates(page string, s walkthrough.Step) []gateBadge {
-	if len(b.in.Facts.GateChecks) == 0 {
-		return nil
-	}
-	excerpts := map[string]bool{}
-	for _, seg := range s.Segments {
-		if seg.Excerpt != nil {
-			excerpts[seg.Excerpt.Ref.Ref.String()] = true
-		}
-	}
-	var out []gateBadge
-	have := map[gateBadge]bool{}
-	for _, r := range s.Refs {
-		if excerpts[r.Ref.String()] {
-			continue
-		}
-		d := r.Resolved.Symbol.Decl
-		spans := []lineSpan{{d.StartLine, d.EndLine}}
-		if len(r.Resolved.Matched) > 0 {
-			spans = spans[:0]
-			for _, l := range r.Resolved.Matched {
-				spans = append(spans, lineSpan{l, l})
-			}
-		}
-		for _, g := range b.gateBadges(page, d.Path, spans) {
-			if !have[g] {
-				have[g] = true
-				out = append(out, g)
-			}
-		}
-	}
-	return out
+	return b.gateBadges(page, gates.Step(b.in.Facts, s))
 }
 
 // gateSteps maps each gate to the walkthrough steps badged with it (on
@@ -224,21 +160,9 @@ func (b *builder) stepGates(page string, s walkthrough.Step) []gateBadge {
 // linked from page.
 func (b *builder) gateSteps(page string) map[string][]navView {
 	out := map[string][]navView{}
-	for _, d := range b.docs {
-		for _, s := range d.Steps {
-			badges := b.stepGates(page, s)
-			for _, seg := range s.Segments {
-				if seg.Excerpt != nil {
-					badges = append(badges, b.excerptGates(page, seg.Excerpt)...)
-				}
-			}
-			seen := map[string]bool{}
-			for _, g := range badges {
-				if !seen[g.Name] {
-					seen[g.Name] = true
-					out[g.Name] = append(out[g.Name], navView{b.link(page, WalkthroughPage(d.ID), s.ID), d.Title + " › " + s.Title})
-				}
-			}
+	for g, cs := range gates.Steps(b.in.Facts, b.docs) {
+		for _, c := range cs {
+			out[g] = append(out[g], navView{b.link(page, WalkthroughPage(c.Doc.ID), c.Step.ID), c.Doc.Title + " › " + c.Step.Title})
 		}
 	}
 	return out

@@ -3,6 +3,7 @@ package site
 import (
 	"strings"
 
+	"github.com/kubewalk/kubewalk/internal/derive/cited"
 	"github.com/kubewalk/kubewalk/internal/derive/runlog"
 	"github.com/kubewalk/kubewalk/record"
 	"github.com/kubewalk/kubewalk/walkthrough"
@@ -55,7 +56,7 @@ type stepRulesView struct {
 // the nftables proxier or no recorded run has rules.
 func (b *builder) stepRules(p string, s walkthrough.Step) *stepRulesView {
 	cites := false
-	for _, fn := range stepFuncs(s, nil, map[string]bool{}) {
+	for _, fn := range cited.Funcs(s) {
 		cites = cites || strings.HasPrefix(fn.Name, runlog.NftablesProxier)
 	}
 	if !cites {

@@ -3,8 +3,9 @@
 // and program; per source line, how many times its statements ran. It
 // reads the counters a recording carries (record.Coverage, from programs
 // built with coverage counters) and the analyzer's symbols, and is used by
-// `kubewalk list coverage` and, later, the site's source pages and step
-// badges.
+// `kubewalk list coverage` and by the site: Scenarios holds the runs a
+// site shows, for its source pages' line counts, its walkthroughs' badges
+// and Observed panels, and its controller pages' tables.
 //
 //	idx := coverage.New(rec) // nil when rec has no coverage
 //	fns := coverage.Functions(symbols, []*coverage.Index{idx}, coverage.Filter{Phase: "apply"})

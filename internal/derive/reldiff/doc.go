@@ -91,6 +91,15 @@
 // character-level diff-match-patch port whose unified output needs
 // line-mode conversion by hand.
 //
+// # What a site shows
+//
+// A site badges the references whose status is worth it and numbers
+// them (Numbered: change N, its diff the diffs script's key N, written
+// once when several share it, Once). Its changes page lists each change
+// under the step of the walkthroughs that cites it first (StepCites,
+// Groups), a translation's own steps after the first language's, the
+// changes no step cites last.
+//
 // # Determinism
 //
 // Report.Refs is sorted by file, line and column; Report.Facts by kind,
