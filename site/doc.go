@@ -25,9 +25,11 @@
 // defined once. TestDependencies holds that.
 //
 // Walkthroughs come as data (walkthrough.Doc: parsed Markdown, references
-// resolved); Build renders their Markdown with walkthrough.Renderer and
-// the site's link rules (prose.go): inline references to the source
-// pages, links between walkthroughs to their pages, fenced code
+// resolved); each walkthrough page renders their Markdown with
+// walkthrough.Renderer and the site's link rules for that page
+// (prose.go): inline references to the source pages (in a site of
+// several releases, the shared page serving the release, lines by their
+// stable numbers), links between walkthroughs to their pages, fenced code
 // highlighted as the source pages are. This package decides the URLs and
 // the code's markup, so only it knows them.
 //
@@ -71,7 +73,10 @@
 // (shared.go, rendering what srcmerge.Src.Blocks decides).
 //
 // What is not rendering lives beside its format or its data:
-// site/internal/searchindex builds the search index, site/internal/covdata
+// site/internal/searchindex makes the search index's entries and builds
+// it, site/internal/pagecache keeps the files a rebuild reuses,
+// internal/derive/runlog, cited, gates, coverage and reldiff derive what
+// the recorded run, gate, coverage and changes views show, site/internal/covdata
 // encodes a source page's coverage for site.js, site/internal/linediff
 // makes a recorded object's change, site/internal/scriptlinks reads a
 // built site's data scripts for the link checker, templates.Messages
