@@ -45,8 +45,8 @@ func highlight(name string, src []byte, idents []fact.Ident, link func(fact.Loca
 // maxCode is the most a source page's code may weigh, in bytes of HTML.
 // A page much over a megabyte takes seconds to load and lay out in a
 // browser, and a release's site has to stay small enough to host; the
-// last 48 KiB of the megabyte are left to the page's head, header and
-// backlinks, several times what the largest of those takes.
+// rest of the megabyte is left to the page's head, header and backlinks,
+// several times what the largest of those takes.
 const maxCode = 1<<20 - 48<<10
 
 // sourceCode is the code of a source page and its number of lines. A

@@ -58,7 +58,7 @@ func TestFactsFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Its size in the header (zstd -l shows it) and a window no larger
-	// than the default 8 MB, so decoders need no more.
+	// than zstd's default, so decoders need no more.
 	if !h.HasFCS || h.FrameContentSize != uint64(compact.Len()) || h.WindowSize > 8<<20 || !h.HasCheckSum {
 		t.Errorf("frame header: content size %v %d (want %d), window %d, checksum %v", h.HasFCS, h.FrameContentSize, compact.Len(), h.WindowSize, h.HasCheckSum)
 	}

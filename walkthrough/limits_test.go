@@ -92,7 +92,8 @@ func TestParseWithinLimits(t *testing.T) {
 // FuzzParseNesting parses a unit repeated on one line (lists, quotes,
 // brackets opened n deep) and what follows: whatever the shape, Parse ends
 // in bounded time, refusing what goldmark would take seconds over. The
-// seeds are the shapes measured in limits.go, each at 128 KiB.
+// seeds are the shapes measured in limits.go, each repeated far past
+// the limits that refuse it.
 func FuzzParseNesting(f *testing.F) {
 	for _, unit := range []string{"- ", "* ", "> ", "1. ", "> - ", "[a](", "![a](", "[", "*a_b*c_d**e_f*g**h*i_j**"} {
 		f.Add(unit, uint16(65535), "x\n")

@@ -44,8 +44,8 @@ func compactJSON(f *fact.Facts) ([]byte, error) {
 }
 
 // maxPatchWindow bounds the encoder's window of a patch frame
-// (EncodePatch): 128 MB, an encoder's history of twice that, far above
-// what two releases' JSON take. Facts that would need more are written
+// (EncodePatch), and so its history (twice the window): far above what
+// two releases' JSON take. Facts that would need more are written
 // alone, as Encode writes them.
 const maxPatchWindow = 1 << 27
 

@@ -15,8 +15,9 @@ const maxLine = 4096
 // maxInputLine bounds what is read of one input line: the rest of a longer
 // line is skipped as it is read, never held, so input with no newline
 // (`kubewalk explain /dev/zero`) is read in bounded memory. An audit line
-// holds at most a request and a response object of etcd's 1.5 MiB each;
-// 4 MiB keeps every real line whole. A variable for the tests.
+// holds at most a request and a response object, each no larger than
+// etcd's request limit; the bound keeps every real line whole. A variable
+// for the tests.
 var maxInputLine = 4 << 20
 
 // Parse reads input in whatever form it comes, detected per input:

@@ -24,14 +24,14 @@ import (
 // line by line from there. Where those values are one a line (JSON lines,
 // audit logs), that is the same thing.
 //
-// Stream holds at most 4 MiB of a line (maxInputLine) and 64 MiB of JSON
-// values not emitted yet (maxValue), so input without end or newline is
-// read in bounded memory: a longer line is read as its first 4 MiB (as
+// Stream holds at most maxInputLine of a line and maxValue of JSON values
+// not emitted yet, so input without end or newline is read in bounded
+// memory: a longer line is read as its first maxInputLine bytes (as
 // Parse reads it too) and the rest skipped as it arrives; a longer value
 // is read line by line from its first line. Parse, which has its input in
 // memory already, decodes a value of any size, and looks for JSON past any
 // number of lines holding only byte order marks, where Stream stops
-// looking after 4 MiB of them.
+// looking after maxInputLine bytes of them.
 func Stream(r io.Reader, emit func(Record) error) error {
 	lr := &lineReader{br: bufio.NewReaderSize(r, 64<<10)}
 	// Parse decides by the first byte that is not space or a byte order

@@ -61,7 +61,7 @@ func TestStreamLineWithoutEnd(t *testing.T) {
 		if len(recs) != 1 || recs[0].Line != 1 || recs[0].Kind != KindUnknown || len(recs[0].Text) > maxLine+len("…") {
 			t.Fatalf("fill %q: records %+v, want one unknown line 1, clipped", fill, recs)
 		}
-		// The reader's buffer is 64 KiB.
+		// At most one buffer of the reader (bufio.NewReaderSize in Stream) past the line.
 		if readAtFirst > maxInputLine+64<<10 {
 			t.Errorf("fill %q: first record after %d bytes, want at most %d", fill, readAtFirst, maxInputLine+64<<10)
 		}
