@@ -7,6 +7,7 @@ import (
 	"path"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -16,6 +17,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/kubewalk/kubewalk/internal/linkcheck"
+	"github.com/kubewalk/kubewalk/site/internal/browsertest"
 	"github.com/kubewalk/kubewalk/site/internal/linemap"
 	"github.com/kubewalk/kubewalk/site/internal/pageshare"
 )
@@ -27,27 +29,93 @@ import (
 // page's, a link to a shared page naming it with the release.
 func TestBrowserSharedReleasePages(t *testing.T) {
 	shared, pages, ctx := compareSharedSite(t, loadTree(t))
+	checkSharedLinks(t, ctx, shared, pages, nil)
+}
 
-	// The link checker reads each release's links as site.js writes them
-	// (linkcheck.ReadSharedPage).
+// ghFrag is the line fragment of a GitHub permalink.
+var ghFrag = regexp.MustCompile(`^(https://github\.com/[^#]*)#L[0-9]+(-L[0-9]+)?$`)
+
+// ghLinesOnly writes a GitHub permalink's lines as "#L?" or "#L?-L?":
+// the link checker reads an older release's permalinks with the newest's
+// lines, which site.js renumbers from the release's lines.js
+// (TestBrowserSharedLineNumbers compares those numbers), so a real
+// site's links are compared but for the numbers, a range staying a range.
+func ghLinesOnly(u string) string {
+	m := ghFrag.FindStringSubmatch(u)
+	if m == nil {
+		return u
+	}
+	if m[2] != "" {
+		return m[1] + "#L?-L?"
+	}
+	return m[1] + "#L?"
+}
+
+// TestBrowserSharedReleasePagesReal reads every page the releases of a
+// real multi-release site share (KUBEWALK_REAL_MULTI_SITE: the directory
+// `kubewalk build --tags` wrote) as each release that shares it, in
+// Chromium: the links shown must be the ones the link checker reads for
+// that release (checkSharedLinks), on the real pages, whose releases,
+// groups and renumbered lines the fixture cannot all have.
+func TestBrowserSharedReleasePagesReal(t *testing.T) {
+	dir := os.Getenv("KUBEWALK_REAL_MULTI_SITE")
+	if dir == "" {
+		t.Skip("set KUBEWALK_REAL_MULTI_SITE to a site kubewalk build --tags wrote")
+	}
+	var pages []string
+	for p := range readTree(t, dir) {
+		if _, rest, _ := strings.Cut(p, "/"); pageshare.Shares(p) || pageshare.Shares(rest) && !strings.HasPrefix(p, "v") {
+			pages = append(pages, p)
+		}
+	}
+	sort.Strings(pages)
+	if len(pages) < 50 {
+		t.Fatalf("%d shared pages in %s, want a real site's", len(pages), dir)
+	}
+	ctx := browsertest.NewFor(t, 1280, 800, 2*time.Hour)
+	if n := checkSharedLinks(t, ctx, dir, pages, ghLinesOnly); n < 2*len(pages) {
+		t.Errorf("%d views of %d shared pages read, want two releases' of each at least", n, len(pages))
+	}
+}
+
+// checkSharedLinks opens each of the shared pages of the site in dir as
+// each release that shares it, and compares the links Chromium shows
+// (site.js having written them for the release) with the ones the link
+// checker reads for that release (linkcheck.ReadSharedPage), both
+// written by norm when it is not nil. It returns the number of views
+// compared.
+func checkSharedLinks(t *testing.T, ctx context.Context, dir string, pages []string, norm func(string) string) int {
+	t.Helper()
+	views := 0
 	for _, p := range pages {
-		data, err := os.ReadFile(filepath.Join(shared, filepath.FromSlash(p)))
+		data, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(p)))
 		if err != nil {
 			t.Fatal(err)
 		}
 		sp := linkcheck.ReadSharedPage(p, data)
 		for _, r := range sp.Rels {
 			want := sp.Links[r]
-			openPage(t, ctx, fileURL(t, shared)+p+"?rel="+r)
+			openPage(t, ctx, fileURL(t, dir)+p+"?rel="+r)
 			got, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`[...document.querySelectorAll("a[href], form[action]")].filter(a => !a.closest("[hidden]")).map(a => a.getAttribute(a.hasAttribute("href") ? "href" : "action"))`))
 			if err != nil {
 				t.Fatal(err)
 			}
+			if norm != nil {
+				want, got = slices.Clone(want), slices.Clone(got)
+				for i := range want {
+					want[i] = norm(want[i])
+				}
+				for i := range got {
+					got[i] = norm(got[i])
+				}
+			}
 			if diff := cmp.Diff(want, got); diff != "" {
 				t.Errorf("%s?rel=%s: links as the link checker reads them (-) and as site.js writes them (+):\n%s", p, r, diff)
 			}
+			views++
 		}
 	}
+	return views
 }
 
 // compareSharedPages compares each shared page of the site in shared,

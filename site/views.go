@@ -143,9 +143,11 @@ func (v views) fn(f fact.FuncRef, form string) funcView {
 	}
 	if !f.Decl.IsZero() {
 		fv.Href = v.b.srcLink(v.page, f.Decl.Path, f.Decl.StartLine, f.Decl.EndLine)
-		if fv.Lines == "" && !v.b.rendered[f.Decl.Path] {
+		if !v.b.rendered[f.Decl.Path] {
 			// A permalink by the lines' stable numbers, marked, where the
-			// page prints them (lines.go).
+			// page prints them (lines.go): the whole declaration, also for
+			// a func literal whose name prints its first line only, so that
+			// renumbering keeps the permalink a range.
 			if n := v.lines(f.Decl.Path, f.Decl.StartLine, f.Decl.EndLine); n.Mark != "" {
 				fv.Href, fv.Lines = v.b.opts.SourceURL(f.Decl.Path, n.from, n.to), n.Mark
 			}

@@ -40,6 +40,13 @@ func Chromium(t *testing.T) string {
 // answer) and a fresh profile.
 func New(t *testing.T, width, height int) context.Context {
 	t.Helper()
+	return NewFor(t, width, height, 90*time.Second)
+}
+
+// NewFor is New for a test that reads many pages: the browser is
+// stopped after d, where New stops it after ninety seconds.
+func NewFor(t *testing.T, width, height int, d time.Duration) context.Context {
+	t.Helper()
 	exe := Chromium(t)
 	opts := []chromedp.ExecAllocatorOption{
 		chromedp.ExecPath(exe),
@@ -60,7 +67,7 @@ func New(t *testing.T, width, height int) context.Context {
 		chromedp.UserDataDir(t.TempDir()),
 		chromedp.WindowSize(width, height),
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), d)
 	t.Cleanup(cancel)
 	actx, acancel := chromedp.NewExecAllocator(ctx, opts...)
 	t.Cleanup(acancel)
