@@ -277,13 +277,18 @@ spec:
       restartPolicy: Never
 `
 
-// helloCronJob runs a Job like helloJob every minute.
+// helloCronJob runs a Job like helloJob every twelve seconds. The
+// schedule is the cron library's interval form, which the cronjob
+// controller supports beside the five fields (its nextScheduleTime counts
+// an interval from the CronJob's creation), so the run does not wait up to
+// a minute for the next one; twelve seconds leave the first Job time to
+// complete before the second is due.
 const helloCronJob = `apiVersion: batch/v1
 kind: CronJob
 metadata:
   name: hello
 spec:
-  schedule: "* * * * *"
+  schedule: "@every 12s"
   jobTemplate:
     spec:
       template:
@@ -419,7 +424,7 @@ var Scenarios = []Scenario{
 	},
 	{
 		Name:      "cronjob",
-		Doc:       "kubectl apply of a CronJob scheduled every minute: at the next minute the cronjob controller creates a Job, which runs its pod to completion (up to a minute's wait)",
+		Doc:       "kubectl apply of a CronJob scheduled @every 12s: twelve seconds later the cronjob controller creates a Job, which runs its pod to completion",
 		Manifest:  helloCronJob,
 		Namespace: "default", Selector: "app=hello-cron", Replicas: 1, Image: "busybox:1.36",
 		Keys:        []string{"/registry/cronjobs/default/", "/registry/jobs/default/", "/registry/pods/default/", "/registry/events/default/", "/registry/minions/" + nodeName},
