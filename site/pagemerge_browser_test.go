@@ -73,9 +73,11 @@ func TestBrowserSharedReleasePagesReal(t *testing.T) {
 		t.Fatalf("%d shared pages in %s, want a real site's", len(pages), dir)
 	}
 	ctx := browsertest.NewFor(t, 1280, 800, 2*time.Hour)
-	if n := checkSharedLinks(t, ctx, dir, pages, ghLinesOnly); n < 2*len(pages) {
+	n := checkSharedLinks(t, ctx, dir, pages, ghLinesOnly)
+	if n < 2*len(pages) {
 		t.Errorf("%d views of %d shared pages read, want two releases' of each at least", n, len(pages))
 	}
+	t.Logf("%d views of %d shared pages compared", n, len(pages))
 }
 
 // checkSharedLinks opens each of the shared pages of the site in dir as
