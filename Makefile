@@ -13,7 +13,7 @@ E2E_CACHE ?= $(CURDIR)/.cache/e2e
 ARTIFACTS ?= $(CURDIR)/.cache/artifacts
 FUZZTIME  ?= 30s
 
-.PHONY: all build site site-all test e2e bench lint fuzz clean recordings
+.PHONY: all build site site-all check-site-all test e2e bench lint fuzz clean recordings
 
 all: build
 
@@ -28,6 +28,13 @@ site: build
 RANGE ?= v1.29..v1.37
 site-all: build
 	./$(BIN) build --tags $(RANGE) --source $(SOURCE) --out $(OUT)
+
+# site-all, then its checks: the link checker over the whole site, and
+# every page the releases share read as each release in headless Chromium,
+# its links compared with the link checker's reading (a few minutes).
+check-site-all: site-all
+	KUBEWALK_LINKCHECK_DIR=$(abspath $(OUT)) KUBEWALK_REAL_MULTI_SITE=$(abspath $(OUT)) \
+		$(GO) test -count=1 -timeout 60m -run 'TestLinksOfSite|TestBrowserSharedReleasePagesReal' ./site
 
 # The recordings kept with the walkthroughs, made again: every scenario of
 # the default release (or TAG), with coverage counters, compressed into
