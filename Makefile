@@ -73,6 +73,12 @@ e2e: build
 	./$(BIN) --cache-dir $(E2E_CACHE) build --source goproxy --out $(ARTIFACTS)/default-site
 	KUBEWALK_EXPLAIN_FACTS=$(ARTIFACTS)/default-site/facts.json.zst KUBEWALK_REAL_SITE=$(ARTIFACTS)/default-site \
 		$(GO) test -count=1 -run 'TestBrowserExplainParityFacts|TestBrowserRecordedRunsReal' ./site
+	# The default release and the one before it as one site: every page
+	# they share, read as each release in a browser, links as the link
+	# checker reads them (make check-site-all does it for every release).
+	./$(BIN) --cache-dir $(E2E_CACHE) build --source goproxy --tag v1.36.3 --tag v1.37.2 --out $(ARTIFACTS)/two-releases
+	KUBEWALK_REAL_MULTI_SITE=$(ARTIFACTS)/two-releases \
+		$(GO) test -count=1 -run 'TestBrowserSharedReleasePagesReal' ./site
 
 bench: build
 	GO=$(GO) E2E_CACHE=$(E2E_CACHE) bash bench/run.sh
