@@ -566,7 +566,7 @@ func (l *pageList) keyed(key func() pageKey) { l.ps[len(l.ps)-1].key = key }
 // static adds a file whose bytes are known now.
 func (l *pageList) static(p string, data []byte) {
 	l.ps = append(l.ps, page{path: p, render: func() ([]byte, error) { return data, nil }})
-	l.keyed(func() pageKey { return dataKey(data) })
+	l.keyed(func() pageKey { return pagecache.DataKey(data) })
 }
 
 // contentPages adds the home page, the walkthroughs, the changes, the
@@ -716,11 +716,11 @@ func (b *builder) highlighted(p, page string) ([]codehtml.Line, error) {
 	c.once.Do(func() {
 		var key pageKey
 		if b.reuse != nil {
-			k := newKey("highlighted")
-			k.str(p)
-			k.str(dir)
+			k := pagecache.NewHasher("highlighted")
+			k.Add(p)
+			k.Add(dir)
 			b.linksKey(k, p)
-			key = k.sum()
+			key = k.Sum()
 			if lines, ok := b.reuse.lines.Get(p, key); ok {
 				c.lines = lines
 				return

@@ -122,57 +122,44 @@ func (c *Cache) linkTargets(p string, idents []fact.Ident) []string {
 	return ts
 }
 
-// keyWriter hashes a page's inputs (pagecache.Hasher): str adds one, and
-// h.Write another key's bytes as they are.
-type keyWriter struct{ h pagecache.Hasher }
-
-func newKey(kind string) keyWriter { return keyWriter{pagecache.NewHasher(kind)} }
-
-func (k keyWriter) str(s string) { k.h.Add(s) }
-
-func (k keyWriter) sum() pageKey { return k.h.Sum() }
-
 // linksKey adds to k which of the files p links to have a source page.
-func (b *builder) linksKey(k keyWriter, p string) {
+func (b *builder) linksKey(k pagecache.Hasher, p string) {
 	for _, t := range b.reuse.linkTargets(p, b.xrefs[p]) {
 		if b.rendered[t] {
-			k.str(t)
+			k.Add(t)
 		}
 	}
 }
 
 // sourceKey is the key of file f's source page.
 func (b *builder) sourceKey(f string) pageKey {
-	k := newKey("source")
+	k := pagecache.NewHasher("source")
 	for _, c := range b.citeViews(f) {
-		k.str(c.Doc)
-		k.str(c.Step)
-		k.str(c.Href)
-		k.str(c.Lines)
+		k.Add(c.Doc)
+		k.Add(c.Step)
+		k.Add(c.Href)
+		k.Add(c.Lines)
 	}
-	k.str("links")
+	k.Add("links")
 	b.linksKey(k, f)
-	return k.sum()
+	return k.Sum()
 }
 
 // filesKey is the key of the pages whose links depend only on which
 // files have a source page.
 func (b *builder) filesKey() pageKey {
 	b.filesOnce.Do(func() {
-		k := newKey("files")
+		k := pagecache.NewHasher("files")
 		for _, f := range b.files {
-			k.str(f)
+			k.Add(f)
 		}
-		b.filesSum = k.sum()
+		b.filesSum = k.Sum()
 	})
 	return b.filesSum
 }
 
-// dataKey is the key of a page whose content is known: the content.
-func dataKey(data []byte) pageKey { return pagecache.DataKey(data) }
-
 // releaseKey is the key of a page that depends on the release only.
-func releaseKey() pageKey { return newKey("release").sum() }
+func releaseKey() pageKey { return pagecache.NewHasher("release").Sum() }
 
 // cachedFactsSize is facts.json.zst's size for the release, compressed
 // against the facts against (nil: alone), if a build measured it; c may

@@ -110,8 +110,8 @@ func (b *builder) count(key string, n int) string {
 func (b *builder) ctlWatch(v views, w trace.Watch, traces map[string]string) ctlWatchView {
 	r := w.Registration
 	wv := ctlWatchView{
-		Resource:    resourceLabel(r.Informer),
-		Trace:       traces[resourceLabel(r.Informer)],
+		Resource:    r.Informer.Label(),
+		Trace:       traces[r.Informer.Label()],
 		Registered:  b.traceStep(v, trace.Step{Symbol: r.Caller.Symbol, Decl: r.Caller.Decl, At: r.At}),
 		Queue:       b.traceSteps(v, w.Queue),
 		Unconnected: b.notes(w.Unconnected),

@@ -100,7 +100,7 @@ func (b *builder) controllerData() *controllerData {
 }
 
 // kindTraces returns the trace page of each resource with one, keyed by
-// resourceLabel, as links from page: Input.Traces', and with d (nil for
+// fact.Resource.Label, as links from page: Input.Traces', and with d (nil for
 // none) those of the kinds the controllers sync.
 func (b *builder) kindTraces(d *controllerData, page string) map[string]string {
 	tis := b.in.Traces
@@ -110,7 +110,7 @@ func (b *builder) kindTraces(d *controllerData, page string) map[string]string {
 	out := map[string]string{}
 	for _, ti := range tis {
 		if !traceEmpty(ti.Trace) && checkID(ti.Kind) == nil {
-			out[resourceLabel(ti.Trace.Root.Resource)] = b.link(page, TracePage(ti.Kind), "")
+			out[ti.Trace.Root.Resource.Label()] = b.link(page, TracePage(ti.Kind), "")
 		}
 	}
 	return out
@@ -150,7 +150,7 @@ func (b *builder) controllersIndex(d *controllerData) ([]byte, error) {
 		c := cv.Controller
 		row := controllerRow{Name: c.Name, Href: b.link(p, ControllerPage(c.Name), ""), State: b.controllerState(c), Gates: c.FeatureGates, Events: len(cv.Events)}
 		for _, w := range cv.Watches {
-			row.Watches = appendOnce(row.Watches, resourceLabel(w.Registration.Informer))
+			row.Watches = appendOnce(row.Watches, w.Registration.Informer.Label())
 		}
 		for _, s := range cv.Syncs {
 			row.Syncs = append(row.Syncs, b.traceStep(v, *s.Sync))

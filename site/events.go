@@ -6,15 +6,14 @@ import (
 	"slices"
 
 	"github.com/kubewalk/kubewalk/analyzer/fact"
+	"github.com/kubewalk/kubewalk/site/internal/pagecache"
 )
-
-func eventKey(e fact.Event) string { return e.Key() }
 
 func (b *builder) eventsPage() ([]byte, error) {
 	v := b.views(eventsPage)
 	by := map[string][]fact.Event{}
 	for _, e := range b.in.Facts.Events {
-		by[eventKey(e)] = append(by[eventKey(e)], e)
+		by[e.Key()] = append(by[e.Key()], e)
 	}
 	steps := b.citingSteps(eventsPage)
 	var groups []groupView
@@ -34,19 +33,19 @@ func (b *builder) eventsPage() ([]byte, error) {
 // eventsKey is the events page's key: its links depend on the files with
 // a source page and on the steps citing each call site.
 func (b *builder) eventsKey() pageKey {
-	k := newKey("events")
+	k := pagecache.NewHasher("events")
 	fk := b.filesKey()
-	k.h.Write(fk[:])
+	k.Write(fk[:])
 	for _, d := range b.docs {
-		k.str(d.ID)
-		k.str(d.Title)
+		k.Add(d.ID)
+		k.Add(d.Title)
 		for _, st := range d.Steps {
-			k.str(st.ID)
-			k.str(st.Title)
+			k.Add(st.ID)
+			k.Add(st.Title)
 			for _, seg := range st.Segments {
 				if seg.Facts != nil {
 					for _, e := range seg.Facts.Events {
-						k.str(fmt.Sprintf("%s:%d", e.At.Path, e.At.StartLine))
+						k.Add(fmt.Sprintf("%s:%d", e.At.Path, e.At.StartLine))
 					}
 				}
 			}
@@ -54,10 +53,10 @@ func (b *builder) eventsKey() pageKey {
 	}
 	for _, p := range slices.Sorted(maps.Keys(b.cites)) {
 		for _, c := range b.cites[p] {
-			k.str(fmt.Sprintf("%s %s %d %d-%d", p, c.doc.ID, c.step, c.from, c.to))
+			k.Add(fmt.Sprintf("%s %s %d %d-%d", p, c.doc.ID, c.step, c.from, c.to))
 		}
 	}
-	return k.sum()
+	return k.Sum()
 }
 
 // citingSteps returns a function listing the walkthrough steps that cite

@@ -77,14 +77,14 @@ func (b *builder) handlerName(slot string, h *fact.Handler, at string) string {
 	return name
 }
 
-// resourceName is the informer's resource as resourceLabel gives it; an
+// resourceName is the informer's resource as fact.Resource.Label gives it; an
 // informer made per resource at run time (the garbage collector's and the
 // quota controller's) reads as any resource.
 func (b *builder) resourceName(h fact.HandlerRegistration) string {
 	if h.InformerDynamic {
 		return b.t("handlers.anyresource")
 	}
-	return b.resourceTitle(resourceLabel(h.Informer))
+	return b.resourceTitle(h.Informer.Label())
 }
 
 // resourceTitle is a resource label as a reader sees it: the label, or

@@ -8,6 +8,7 @@ import (
 
 	"github.com/kubewalk/kubewalk/analyzer/fact"
 	"github.com/kubewalk/kubewalk/internal/derive/gates"
+	"github.com/kubewalk/kubewalk/site/internal/pagecache"
 	"github.com/kubewalk/kubewalk/walkthrough"
 )
 
@@ -172,16 +173,16 @@ func (b *builder) gateSteps(page string) map[string][]navView {
 // the files with a source page, its step links on the steps badged with
 // each gate.
 func (b *builder) gatesKey() pageKey {
-	k := newKey("gates")
+	k := pagecache.NewHasher("gates")
 	fk := b.filesKey()
-	k.h.Write(fk[:])
+	k.Write(fk[:])
 	steps := b.gateSteps(gatesPage)
 	for _, g := range slices.Sorted(maps.Keys(steps)) {
-		k.str(g)
+		k.Add(g)
 		for _, s := range steps[g] {
-			k.str(s.Href)
-			k.str(s.Title)
+			k.Add(s.Href)
+			k.Add(s.Title)
 		}
 	}
-	return k.sum()
+	return k.Sum()
 }

@@ -72,7 +72,7 @@ func handlerIDs(hs []fact.HandlerRegistration) []string {
 	ids := make([]string, len(hs))
 	seen := map[string]int{}
 	for i, h := range hs {
-		k := fact.ShortSymbol(h.Caller.Symbol) + "_" + resourceLabel(h.Informer)
+		k := fact.ShortSymbol(h.Caller.Symbol) + "_" + h.Informer.Label()
 		seen[k]++
 		if n := seen[k]; n > 1 {
 			k += "_" + strconv.Itoa(n)

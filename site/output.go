@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/kubewalk/kubewalk/internal/disk/publish"
+	"github.com/kubewalk/kubewalk/site/internal/pagecache"
 )
 
 // A site gets into Options.Out through package internal/disk/publish:
@@ -34,7 +35,7 @@ func listPages(ps []page) {
 	for i := range ps {
 		if ps[i].path == markerFile {
 			ps[i].render = func() ([]byte, error) { return data, nil }
-			ps[i].key = func() pageKey { return dataKey(data) }
+			ps[i].key = func() pageKey { return pagecache.DataKey(data) }
 		}
 	}
 }

@@ -62,7 +62,7 @@ func (b *builder) resourcesPage() ([]byte, error) {
 	return b.exec("resources", b.pageData(resourcesPage, b.t("resources.title"), "resources", body))
 }
 
-// resourceFacts are the facts by resource (resourceLabel): its
+// resourceFacts are the facts by resource (fact.Resource.Label): its
 // informer handlers, raw list-watches and writes.
 type resourceFacts struct {
 	// watch are the informer handlers' registrations, by their indexes
@@ -81,12 +81,12 @@ func (b *builder) resourceFacts() resourceFacts {
 	}
 	all := map[string]bool{}
 	for i, h := range b.in.Facts.Handlers {
-		k := resourceLabel(h.Informer)
+		k := h.Informer.Label()
 		rf.watch[k] = append(rf.watch[k], i)
 		all[k] = true
 	}
 	for _, w := range b.in.Facts.Writes {
-		k := resourceLabel(w.Resource)
+		k := w.Resource.Label()
 		rf.write[k] = append(rf.write[k], w)
 		all[k] = true
 	}
@@ -95,7 +95,7 @@ func (b *builder) resourceFacts() resourceFacts {
 		if !lw.Raw() || lw.Resource.Resource == "" {
 			continue
 		}
-		k := resourceLabel(lw.Resource)
+		k := lw.Resource.Label()
 		rf.raw[k] = append(rf.raw[k], lw)
 		all[k] = true
 	}

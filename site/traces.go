@@ -137,7 +137,7 @@ func (b *builder) traceNode(v views, n *trace.Node) (*traceNodeView, error) {
 	if n == nil {
 		return nil, nil
 	}
-	nv := &traceNodeView{Resource: resourceLabel(n.Resource), Event: n.Event, Sub: n.Subresource, Notes: b.notes(n.Notes)}
+	nv := &traceNodeView{Resource: n.Resource.Label(), Event: n.Event, Sub: n.Subresource, Notes: b.notes(n.Notes)}
 	for _, w := range n.Watchers {
 		wv := traceWatcherView{
 			Name: w.Name, Component: w.Component, Via: w.Via, Status: w.Status, Reason: b.note(w.Reason),
@@ -182,7 +182,7 @@ func (b *builder) traceNode(v views, n *trace.Node) (*traceNodeView, error) {
 }
 
 func writeLabel(verb, apiVerb string, r fact.Resource, sub string) string {
-	s := resourceLabel(r)
+	s := r.Label()
 	if sub != "" {
 		s += "/" + sub
 	}

@@ -169,8 +169,6 @@ func (v views) handler(slot string, h *fact.Handler) *funcView {
 	return &f
 }
 
-func resourceLabel(r fact.Resource) string { return r.Label() }
-
 func (v views) handlerRow(h fact.HandlerRegistration) handlerRow {
 	return handlerRow{
 		Component:    h.Component,
@@ -213,7 +211,7 @@ type listWatchRow struct {
 
 func (v views) listWatchRow(lw fact.ListWatch) listWatchRow {
 	r := listWatchRow{
-		Component: lw.Component, Resource: resourceLabel(lw.Resource),
+		Component: lw.Component, Resource: lw.Resource.Label(),
 		Fields: strings.Join(lw.Fields, ", "), Selector: lw.FieldSelector,
 		Caller: v.fn(lw.Caller, ""), At: v.loc(lw.At),
 	}
@@ -246,7 +244,7 @@ func (v views) eventRow(e fact.Event) eventRow {
 
 func (v views) writeRow(w fact.Write) writeRow {
 	return writeRow{
-		Component: fact.Component(fact.SymbolPackage(w.Caller.Symbol)), Resource: resourceLabel(w.Resource),
+		Component: fact.Component(fact.SymbolPackage(w.Caller.Symbol)), Resource: w.Resource.Label(),
 		Verb: w.Verb, Subresource: w.Subresource, Via: w.Via,
 		APIVerb: w.APIVerb,
 		Caller:  v.fn(w.Caller, ""),
