@@ -40,6 +40,9 @@ func (v views) refTarget(r fact.Resolved) walkthrough.RefTarget {
 	if to != from {
 		t.Title += "-" + strconv.Itoa(to)
 	}
+	// The lines as the fragment names them (lt 0 for one line), as
+	// GitHub's permalink and the stable numbers take them; not ok for a
+	// declaration without lines.
 	lf, lt, ok := parseLines(frag)
 	switch {
 	case b.set != nil && b.set.src.Variant(SourcePage(f), b.self) != "":
