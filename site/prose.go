@@ -58,7 +58,11 @@ func (v views) refTarget(r fact.Resolved) walkthrough.RefTarget {
 
 // renderProse makes HTML of the Markdown of b's walkthroughs, for the
 // search index's text (searchindex.Entries); a walkthrough's page
-// renders its own, with the page's links (proseLinks).
+// renders its own, with the page's links (proseLinks). The index reads
+// the HTML rather than walkthrough.Markdown.Text because the HTML keeps
+// the words of two elements apart: a Korean particle written right after
+// a code span ("`Pod`를") stays a term of its own, so the code's name is
+// found too.
 func (b *builder) renderProse() error {
 	r := walkthrough.NewRenderer(walkthrough.Links{
 		SymbolURL:      symbolURLFor(WalkthroughPage("x")),
