@@ -122,7 +122,9 @@ func (a AuditEntry) IsWrite() bool {
 }
 
 // Key is an etcd key under the API server's prefix, as etcdctl get
-// shows it, with its values since the cluster began.
+// shows it, with its values since the cluster began. The etcd helper
+// (helper/etcd/keys.go), built in the release's own module, writes it:
+// its key type is this one's JSON, field for field.
 type Key struct {
 	Key string `json:"key"`
 	// Size, Encoding, APIVersion, Kind and Prefix are of the key's value
