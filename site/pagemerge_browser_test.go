@@ -2,6 +2,7 @@ package site
 
 import (
 	"context"
+	"io/fs"
 	"net/url"
 	"os"
 	"path"
@@ -62,13 +63,7 @@ func TestBrowserSharedReleasePagesReal(t *testing.T) {
 	if dir == "" {
 		t.Skip("set KUBEWALK_REAL_MULTI_SITE to a site kubewalk build --tags wrote")
 	}
-	var pages []string
-	for p := range readTree(t, dir) {
-		if _, rest, _ := strings.Cut(p, "/"); pageshare.Shares(p) || pageshare.Shares(rest) && !strings.HasPrefix(p, "v") {
-			pages = append(pages, p)
-		}
-	}
-	sort.Strings(pages)
+	pages := sharedPagesOf(t, dir)
 	if len(pages) < 50 {
 		t.Fatalf("%d shared pages in %s, want a real site's", len(pages), dir)
 	}
@@ -78,6 +73,30 @@ func TestBrowserSharedReleasePagesReal(t *testing.T) {
 		t.Errorf("%d views of %d shared pages read, want two releases' of each at least", n, len(pages))
 	}
 	t.Logf("%d views of %d shared pages compared", n, len(pages))
+}
+
+// sharedPagesOf lists, sorted, the pages of the multi-release site in dir
+// that its releases share (package pageshare): at the site's root or in
+// a language's directory, not in a release's.
+func sharedPagesOf(t *testing.T, dir string) []string {
+	t.Helper()
+	var pages []string
+	err := filepath.WalkDir(dir, func(f string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		r, err := filepath.Rel(dir, f)
+		p := filepath.ToSlash(r)
+		if _, rest, _ := strings.Cut(p, "/"); pageshare.Shares(p) || pageshare.Shares(rest) && !strings.HasPrefix(p, "v") {
+			pages = append(pages, p)
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sort.Strings(pages)
+	return pages
 }
 
 // checkSharedLinks opens each of the shared pages of the site in dir as
@@ -266,12 +285,7 @@ func compareSharedSite(t *testing.T, oldTree fixtureTree) (shared string, pages 
 	}
 	shared = buildMultiOf(t, oldTree)
 	own := buildMultiTuned(t, oldTree, tuning{ownReleasePages: true})
-	for p := range readTree(t, shared) {
-		if _, rest, _ := strings.Cut(p, "/"); pageshare.Shares(p) || pageshare.Shares(rest) && !strings.HasPrefix(p, "v") {
-			pages = append(pages, p)
-		}
-	}
-	sort.Strings(pages)
+	pages = sharedPagesOf(t, shared)
 	if len(pages) < 4 {
 		t.Fatalf("shared pages: %v, want the indexes and traces at least", pages)
 	}
