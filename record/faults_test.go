@@ -622,6 +622,54 @@ func TestRunPortTakenAtEachStart(t *testing.T) {
 	}
 }
 
+// TestPortsHeldUntilTheirComponentStarts: the ports a run picks stay
+// bound until the component that listens on each starts, so a second run
+// looking for free ports meanwhile cannot be given one; the component then
+// binds its own, and stopping the run frees the ports of components it
+// never started.
+func TestPortsHeldUntilTheirComponentStarts(t *testing.T) {
+	standIn := buildStandIn(t)
+	dir := t.TempDir()
+	r := &run{dir: dir, grace: 200 * time.Millisecond}
+	defer r.stopAll()
+	var err error
+	var ports []int
+	r.held, ports, err = holdPorts("kube-scheduler", "kube-controller-manager")
+	if err != nil {
+		t.Fatal(err)
+	}
+	taken := func(port int) bool {
+		l, err := net.Listen("tcp", "127.0.0.1:"+strconv.Itoa(port))
+		if err == nil {
+			l.Close()
+		}
+		return err != nil
+	}
+	if !taken(ports[0]) || !taken(ports[1]) {
+		t.Fatalf("ports %v are free before any component started", ports)
+	}
+	p, err := r.start("kube-scheduler", standIn, "kube-scheduler", "--secure-port="+strconv.Itoa(ports[0]))
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = r.waitFor(context.Background(), p, "listening", 10*time.Second, func(context.Context) (bool, error) {
+		c, err := net.Dial("tcp", "127.0.0.1:"+strconv.Itoa(ports[0]))
+		if err != nil {
+			return false, err
+		}
+		c.Close()
+		return true, nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !taken(ports[1]) {
+		t.Errorf("the controller manager's port %d was freed when the scheduler started", ports[1])
+	}
+	r.stopAll()
+	checkPortsFree(t, ports)
+}
+
 // TestRunComponentCrashesWhileWaiting: the controller manager killed while
 // the run waits for the pods ends the run at once with one error naming
 // it, and nothing is left.

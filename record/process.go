@@ -66,6 +66,7 @@ func (r *run) startWith(name string, launch func(*exec.Cmd) error, bin string, a
 		cmd.Env = append(cmd.Env, env...)
 	}
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	r.held.release(name)
 	if err := launch(cmd); err != nil {
 		return nil, fmt.Errorf("start %s: %w", name, err)
 	}
@@ -268,27 +269,51 @@ func (r *run) pollEvery() time.Duration {
 // ErrTimeout is wrapped when the run does not reach a state in time.
 var ErrTimeout = errors.New("timed out")
 
-// freePorts reserves n distinct free TCP ports on 127.0.0.1. The listeners
-// are closed before the components bind, so another program could take a
-// port in between; the component then fails to start with "address
-// already in use" in its log, which its error shows.
-func freePorts(n int) ([]int, error) {
-	var ls []net.Listener
-	defer func() {
-		for _, l := range ls {
-			l.Close()
-		}
-	}()
-	ports := make([]int, 0, n)
-	for range n {
+// heldPorts keeps a listener on each port up picked until the component
+// that binds it starts: another program looking for a free port meanwhile
+// (a second kubewalk run beside this one, picking its own) cannot be given
+// it. Between the close and the component's bind the port is free again;
+// that window is the component's own start, not the whole start-up.
+type heldPorts map[string][]net.Listener
+
+// holdPorts picks a distinct free TCP port on 127.0.0.1 for each owner
+// and holds it under the owner's name.
+func holdPorts(owners ...string) (heldPorts, []int, error) {
+	h := heldPorts{}
+	ports := make([]int, 0, len(owners))
+	for _, owner := range owners {
 		l, err := net.Listen("tcp", "127.0.0.1:0")
 		if err != nil {
-			return nil, fmt.Errorf("record: no free port on 127.0.0.1: %w", err)
+			h.releaseAll()
+			return nil, nil, fmt.Errorf("record: no free port on 127.0.0.1: %w", err)
 		}
-		ls = append(ls, l)
+		h[owner] = append(h[owner], l)
 		ports = append(ports, l.Addr().(*net.TCPAddr).Port)
 	}
-	return ports, nil
+	return h, ports, nil
+}
+
+// release frees the ports held for owner, just before it binds them.
+func (h heldPorts) release(owner string) {
+	for _, l := range h[owner] {
+		l.Close()
+	}
+	delete(h, owner)
+}
+
+// releaseAll frees every port still held.
+func (h heldPorts) releaseAll() {
+	for owner := range h {
+		h.release(owner)
+	}
+}
+
+// freePorts picks n distinct free TCP ports on 127.0.0.1 and holds none:
+// for tests that choose the ports a run gets.
+func freePorts(n int) ([]int, error) {
+	h, ports, err := holdPorts(make([]string, n)...)
+	h.releaseAll()
+	return ports, err
 }
 
 // output runs bin to completion and returns its standard output.

@@ -43,9 +43,11 @@ type run struct {
 	// ports of etcd (client, peer), the API server, the controller
 	// manager, the scheduler and the kubelet.
 	etcdPort, peerPort, apiPort, kcmPort, schedPort, kubeletPort int
-	client                                                       *http.Client
-	apiURL                                                       string
-	auditLog                                                     string
+	// held keeps the ports no component has bound yet (holdPorts).
+	held     heldPorts
+	client   *http.Client
+	apiURL   string
+	auditLog string
 	// grace is stopGrace, shorter in tests.
 	grace time.Duration
 	// cover takes the counters at each phase boundary when the programs
@@ -219,6 +221,7 @@ func sweepRuns() {
 // stopAll stops every process, the last started first (the kubelet and
 // controllers before the API server, the API server before etcd).
 func (r *run) stopAll() {
+	r.held.releaseAll()
 	for i := len(r.procs) - 1; i >= 0; i-- {
 		r.procs[i].stop(r.grace)
 	}
@@ -228,12 +231,13 @@ func (r *run) stopAll() {
 // and the hollow kubelet, each waited for, as hack/local-up-cluster.sh
 // starts them.
 func (r *run) up(ctx context.Context) error {
-	ports, err := freePorts(6)
-	if err != nil {
-		return err
-	}
-	if r.opts.ports != nil {
-		ports = r.opts.ports
+	ports := r.opts.ports
+	var err error
+	if ports == nil {
+		r.held, ports, err = holdPorts("etcd", "etcd", "kube-apiserver", "kube-controller-manager", "kube-scheduler", "kubelet")
+		if err != nil {
+			return err
+		}
 	}
 	r.etcdPort, r.peerPort, r.apiPort, r.kcmPort, r.schedPort, r.kubeletPort = ports[0], ports[1], ports[2], ports[3], ports[4], ports[5]
 	if r.pki, err = newPKI(filepath.Join(r.dir, "pki")); err != nil {
