@@ -96,8 +96,9 @@
 // which a site of one release links on GitHub (regenerated.go). Identifier links go to the target's source page when it has one and
 // to GitHub at the tag otherwise — rendering every target would pull in
 // most of the tree for a few clicks. A link to GitHub in code is written
-// compact: the rest of its permalink after the release's base in data-g
-// (<a class=t data-g=staging/src/k8s.io/api/core/v1/types.go#L30>), the
+// compact: the rest of its permalink after the release's base in data-g,
+// staging/src/k8s.io/ written as "~" (<a class=t
+// data-g=~api/core/v1/types.go#L30>, codehtml.CompactGitHub), the
 // base once per page on the <body> (data-gh: source pages, walkthroughs,
 // traces), and site.js gives each such link its href, base and data-g,
 // as the page loads (highlight, in code.go). Without script such an

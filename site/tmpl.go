@@ -141,7 +141,7 @@ func (b *builder) pageGitHubBase() string {
 // ghHref is the href attribute of a link to u, escaped for a
 // double-quoted attribute; in a site of one release a GitHub permalink
 // at the release (githubBase) is data-g, the rest of its URL after the
-// page's data-gh, which site.js puts back into an href as the page loads,
+// page's data-gh (compact: codehtml.CompactGitHub), which site.js puts back into an href as the page loads,
 // as for the code's (codehtml.Options.GitHub). Without script such a
 // link is text. A URL that is not a safe href gives no attribute.
 func (b *builder) ghHref(u string) template.HTMLAttr {
@@ -150,7 +150,7 @@ func (b *builder) ghHref(u string) template.HTMLAttr {
 	}
 	if base := b.pageGitHubBase(); base != "" {
 		if rest, ok := strings.CutPrefix(u, base); ok && rest != "" {
-			return template.HTMLAttr(`data-g="` + template.HTMLEscapeString(rest) + `"`)
+			return template.HTMLAttr(`data-g="` + template.HTMLEscapeString(codehtml.CompactGitHub(rest)) + `"`)
 		}
 	}
 	return template.HTMLAttr(`href="` + template.HTMLEscapeString(u) + `"`)

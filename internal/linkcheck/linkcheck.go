@@ -15,6 +15,8 @@ import (
 	"strings"
 
 	"golang.org/x/net/html"
+
+	"github.com/kubewalk/kubewalk/internal/render/codehtml"
 )
 
 // Scripts lists the links the data script at site path p of the site in
@@ -35,7 +37,7 @@ type Scripts func(root, p string) (links [][2]string, ok bool, errs []error)
 // carries (data-rel, data-lang). Links with a scheme other than https:
 // are errors (the site links nowhere else: GitHub permalinks are https);
 // https links are not fetched. A link of the code in the compact form
-// (an <a> with data-g: the rest of a GitHub permalink, internal/render/codehtml)
+// (an <a> with data-g: the rest of a GitHub permalink, codehtml.GitHubRest)
 // is checked as the href site.js gives it, the data-gh of the element
 // around it (the <body>) before it: that base must be there, an https
 // URL ending in "/", and data-g a relative path that stays under it. Errors are "page: message", sorted.
@@ -238,7 +240,7 @@ func parsePage(data []byte) parsedPage {
 			}
 		}
 		if g != nil && string(tag) == "a" {
-			if u, err := gitHubLink(gh, string(g)); err != nil {
+			if u, err := gitHubLink(gh, codehtml.GitHubRest(string(g))); err != nil {
 				bad = append(bad, err.Error())
 			} else {
 				found = append(found, [2]string{"href", u}) // site.js makes it the link's href

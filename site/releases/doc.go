@@ -151,8 +151,10 @@
 //     form a single release's pages have (package site's doc): <a data-g=P>,
 //     P the rest of the permalink after the <body>'s data-gh, the newest
 //     release's base (P attribute-escaped, and quoted, as an href would
-//     be). site.js sets each such link's href, data-gh + P, as the page
-//     loads, before releases.js runs; without script the identifier is no
+//     be; a leading "~" stands for staging/src/k8s.io/,
+//     codehtml.GitHubRest). site.js sets each such link's href, the
+//     data-gh and the rest P names, as the page loads, before
+//     releases.js runs; without script the identifier is no
 //     link. Showing an older release, releases.js gives each the href it
 //     has for that release (so a new tab opens it too): the <body>'s
 //     data-gh + P with the release's block's data-gh (or the tag swapped)
@@ -171,7 +173,7 @@
 //   - data-ghf, on the newest release's block of the first part: the
 //     GitHub permalinks in the code that go to another line of the same
 //     file for some release, each from the page's GitHub base on (a
-//     link's data-g without its fragment), space-separated, sorted. data-ghl, per older release: groups
+//     link's data-g, "~" expanded, without its fragment), space-separated, sorted. data-ghl, per older release: groups
 //     "<index>#<line>=<its line>,<line>=<its line>…", space-separated,
 //     index into data-ghf. data-lnt, on the newest's block: every href a
 //     release's other links move to, space-separated, in order of first

@@ -1,7 +1,8 @@
 // kubewalk: the code's links to GitHub (internal/render/codehtml: a
 // declaration in a file the site does not render) name their permalink
 // from the page's GitHub base on (data-g; the base is the <body>'s
-// data-gh). Each gets its href here, all at once as the page loads, so it
+// data-gh; a leading "~" stands for the staging modules' directory,
+// codehtml.GitHubRest). Each gets its href here, all at once as the page loads, so it
 // is a link like any other: focus, middle-click, open in a new tab. It
 // runs first: the rest of this script and releases.js (a site of several
 // releases, which turns the tag of permalinks into an older release's)
@@ -12,7 +13,7 @@
   var gh = document.body && document.body.getAttribute("data-gh");
   if (!gh) return;
   var ls = document.querySelectorAll("a[data-g]");
-  for (var i = 0; i < ls.length; i++) ls[i].setAttribute("href", gh + ls[i].getAttribute("data-g"));
+  for (var i = 0; i < ls.length; i++) ls[i].setAttribute("href", gh + ls[i].getAttribute("data-g").replace(/^~/, "staging/src/k8s.io/"));
 })();
 // kubewalk: a package's name before a selector, in code, is written as
 // <s> when its link would go to the package's import on the same page

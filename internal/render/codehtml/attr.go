@@ -43,11 +43,47 @@ func appendValue(dst []byte, v string) []byte {
 	return append(dst, '"')
 }
 
+// stagingDir is where the staging modules' code sits in the tree; most
+// of the code's links to files the site does not render go there (the
+// API types, client-go, apimachinery), so a GitHub link's data-g writes
+// stagingMark in its place.
+const (
+	stagingDir  = "staging/src/k8s.io/"
+	stagingMark = "~"
+)
+
+// CompactGitHub is the data-g of a GitHub link: rest, the rest of its
+// permalink after the page's base, with stagingDir at its start written
+// as stagingMark ("~api/core/v1/types.go#L30"). A rest that starts with
+// the mark itself has it percent-encoded, the same URL to GitHub, so
+// that GitHubRest gives every rest back.
+func CompactGitHub(rest string) string {
+	if r, ok := strings.CutPrefix(rest, stagingDir); ok {
+		return stagingMark + r
+	}
+	if r, ok := strings.CutPrefix(rest, stagingMark); ok {
+		return "%7E" + r
+	}
+	return rest
+}
+
+// GitHubRest is the rest of the permalink after the page's base that a
+// GitHub link's data-g names: CompactGitHub undone, as the page's
+// scripts undo it (site.js, releases.js) before they put the base in
+// front.
+func GitHubRest(g string) string {
+	if r, ok := strings.CutPrefix(g, stagingMark); ok {
+		return stagingDir + r
+	}
+	return g
+}
+
 // A Href is where a link of highlighted code goes, as written:
 // attribute-escaped, without quotes.
 type Href struct {
 	// Value is the link's href, or, for a GitHub link, its data-g: the
-	// URL from the page's GitHub base (Options.GitHub) on.
+	// URL from the page's GitHub base (Options.GitHub) on, compact
+	// (CompactGitHub).
 	Value string
 	// GitHub marks a GitHub link in the compact form (data-g), which
 	// has no href until the page's script gives it one.

@@ -97,13 +97,14 @@ func TestHrefs(t *testing.T) {
 // Hrefs reads both, and ReplaceHrefs turns one form into the other.
 func TestGitHubLinks(t *testing.T) {
 	const base = "https://github.com/o/r/blob/v1/"
-	src := "package p\n\nvar a = b(c, d, e, f)\n"
+	src := "package p\n\nvar a = b(c, d, e, f, g)\n"
 	idents := []fact.Ident{
 		{Off: strings.Index(src, "b("), Len: 1, Kind: "func", Target: fact.Location{Path: "out.go", StartLine: 30}},
 		{Off: strings.Index(src, "c,"), Len: 1, Kind: "type", Target: fact.Location{Path: "in.go", StartLine: 2}},
 		{Off: strings.Index(src, "d,"), Len: 1, Kind: "const", Target: fact.Location{Path: "o'dd.go", StartLine: 4}},
 		{Off: strings.Index(src, "e,"), Len: 1, Kind: "var", Target: fact.Location{Path: "out.go", StartLine: 9}},
-		{Off: strings.Index(src, "f)"), Len: 1, Kind: "type", Target: fact.Location{Path: "base", StartLine: 0}},
+		{Off: strings.Index(src, "f,"), Len: 1, Kind: "type", Target: fact.Location{Path: "base", StartLine: 0}},
+		{Off: strings.Index(src, "g)"), Len: 1, Kind: "type", Target: fact.Location{Path: "staging/src/k8s.io/api/t.go", StartLine: 7}},
 	}
 	link := func(l fact.Location) string {
 		switch l.Path {
@@ -116,12 +117,12 @@ func TestGitHubLinks(t *testing.T) {
 	}
 	l := string(Go([]byte(src), idents, Options{Link: link, GitHub: base})[2])
 	// e, a variable declared outside the site, gets no link (linker.use).
-	want := `<b>var</b> a = <a class=f data-g=out.go#L30>b</a>(<a class=t href=in.go.html#L2>c</a>, <a class=o data-g="o&#39;dd.go#L4">d</a>, e, <a class=t href=` + base + `>f</a>)`
+	want := `<b>var</b> a = <a class=f data-g=out.go#L30>b</a>(<a class=t href=in.go.html#L2>c</a>, <a class=o data-g="o&#39;dd.go#L4">d</a>, e, <a class=t href=` + base + `>f</a>, <a class=t data-g=~api/t.go#L7>g</a>)`
 	if l != want {
 		t.Fatalf("GitHub links:\n got %s\nwant %s", l, want)
 	}
 	checkInert(t, []Line{Line(l)})
-	wantHrefs := []Href{{Value: "out.go#L30", GitHub: true}, {Value: "in.go.html#L2"}, {Value: "o&#39;dd.go#L4", GitHub: true}, {Value: base}}
+	wantHrefs := []Href{{Value: "out.go#L30", GitHub: true}, {Value: "in.go.html#L2"}, {Value: "o&#39;dd.go#L4", GitHub: true}, {Value: base}, {Value: "~api/t.go#L7", GitHub: true}}
 	if diff := cmp.Diff(wantHrefs, Hrefs(l)); diff != "" {
 		t.Errorf("Hrefs (-want +got):\n%s", diff)
 	}
@@ -135,7 +136,28 @@ func TestGitHubLinks(t *testing.T) {
 		}
 		return Href{Value: "y.go#L3", GitHub: true}, h.Value == "in.go.html#L2"
 	})
-	if want := `<b>var</b> a = <a class=f href=../x.go.html#L1>b</a>(<a class=t data-g=y.go#L3>c</a>, <a class=o href=../x.go.html#L1>d</a>, e, <a class=t href=` + base + `>f</a>)`; swapped != want {
+	if want := `<b>var</b> a = <a class=f href=../x.go.html#L1>b</a>(<a class=t data-g=y.go#L3>c</a>, <a class=o href=../x.go.html#L1>d</a>, e, <a class=t href=` + base + `>f</a>, <a class=t href=../x.go.html#L1>g</a>)`; swapped != want {
 		t.Errorf("ReplaceHrefs:\n got %s\nwant %s", swapped, want)
+	}
+}
+
+// TestCompactGitHub: a GitHub link's data-g writes the staging modules'
+// directory as "~", and GitHubRest gives every rest back, one that starts
+// with "~" itself included.
+func TestCompactGitHub(t *testing.T) {
+	for _, c := range []struct{ rest, g string }{
+		{"staging/src/k8s.io/api/core/v1/types.go#L30", "~api/core/v1/types.go#L30"},
+		{"pkg/controller/deployment/sync.go#L141-L300", "pkg/controller/deployment/sync.go#L141-L300"},
+		{"staging/src/k8s.io/", "~"},
+		{"~odd/x.go#L1", "%7Eodd/x.go#L1"},
+		{"vendor/staging/src/k8s.io/x.go", "vendor/staging/src/k8s.io/x.go"},
+		{"", ""},
+	} {
+		if g := CompactGitHub(c.rest); g != c.g {
+			t.Errorf("CompactGitHub(%q) = %q, want %q", c.rest, g, c.g)
+		}
+		if rest := GitHubRest(c.g); rest != c.rest && !(strings.HasPrefix(c.rest, "~") && rest == c.g) {
+			t.Errorf("GitHubRest(%q) = %q, want %q", c.g, rest, c.rest)
+		}
 	}
 }

@@ -30,7 +30,7 @@
 // package's own elements and anchors; hrefs must pass SafeHref and are
 // attribute-escaped, and quoted unless they are one bare token (attr.go);
 // a GitHub link's data-g is the rest of such an href after the page's
-// https base.
+// https base, staging/src/k8s.io/ written as "~" (CompactGitHub).
 // Hostile input is tested in hostile_test.go and attr_test.go.
 //
 // # Size and speed
@@ -43,7 +43,8 @@
 // variables/fields (they are still linked), links to GitHub written as
 // the rest of their URL after the page's base (Options.GitHub: data-g,
 // which the page's script makes an href; without script the identifier
-// is no link), adjacent tokens of one class merged into one element, one
+// is no link) with the staging modules' directory, where most of them
+// go, one character (CompactGitHub), adjacent tokens of one class merged into one element, one
 // output buffer per file (pooled) cut into Lines without copying. The
 // site finds and rewrites the links of rendered lines with Hrefs and
 // ReplaceHrefs, which read what this package writes, quoted or not,

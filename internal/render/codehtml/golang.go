@@ -27,8 +27,9 @@ type Options struct {
 	// start (the release's base, "https://github.com/kubernetes/kubernetes/blob/v1.37.2/"),
 	// which the page states once. A link to a URL that starts with it is
 	// written in the compact form: no href, and the rest of the URL in
-	// data-g (<a class=t data-g=staging/src/k8s.io/api/core/v1/types.go#L30>),
-	// which the page's script turns into the href (GitHub + data-g) of
+	// data-g, staging/src/k8s.io/ abbreviated (CompactGitHub: <a class=t
+	// data-g=~api/core/v1/types.go#L30>), which the page's script turns
+	// into the href (GitHub + the rest data-g names, GitHubRest) of
 	// every such link as the page loads. A permalink is most of its
 	// link's markup, and a page's links to code the site does not render
 	// are thousands; without script such an identifier is shown, in its
@@ -246,7 +247,7 @@ func (l *linker) href(loc fact.Location) Href {
 		// The rest of a safe https URL: the script puts the base back
 		// before it, and the page's base is https.
 		if rest, ok := strings.CutPrefix(u, l.github); ok && l.github != "" && rest != "" {
-			h = Href{Value: rest, GitHub: true}
+			h = Href{Value: CompactGitHub(rest), GitHub: true}
 		} else {
 			h = Href{Value: u}
 		}

@@ -290,7 +290,7 @@ var movableHref = regexp.MustCompile(`^(?:@[0-9]+/[^"]*|https://[^"#]*#L[0-9]+)$
 // the GitHub links.
 func (m *Src) linkTo(v codehtml.Href) string {
 	if v.GitHub {
-		return m.GH + v.Value
+		return m.GH + codehtml.GitHubRest(v.Value)
 	}
 	return v.Value
 }
