@@ -66,6 +66,12 @@ func TestBrowserCoverage(t *testing.T) {
 				if want := "3|" + ran + "|0 / 0|" + not + "|0 / ||-1"; got != want {
 					t.Errorf("lines 20, 9 and 5: %q, want %q", got, want)
 				}
+				// Every counted line is marked from data-cov: rolloutRolling's
+				// lines ran once, its error branch did not, getNewReplicaSet's
+				// three times; a comment and a blank line are not counted.
+				if got, want := run(t, `[5, 6, 8, 9, 12, 19, 21].map(n => document.getElementById('L' + n).getAttribute('data-n') || '').join(' ')`), " 1 1 0 1  3"; got != want {
+					t.Errorf("lines 5, 6, 8, 9, 12, 19, 21 marked %q, want %q", got, want)
+				}
 				// Line 21 continues line 20's run: the keyboard stops once.
 				if got := run(t, `String(document.getElementById('L21').tabIndex)`); got != "-1" {
 					t.Errorf("line 21's tabindex %s, want none (-1): it is in line 20's run", got)

@@ -88,12 +88,11 @@ func sourceCode(name string, src []byte, idents []fact.Ident, link func(fact.Loc
 // technology (HTML-AAM maps it, as <span>, to a generic role); sourceCSS
 // takes its underline off.
 //
-// With cov, a line the default scenario ran carries data-n, how often
-// it ran, which sourceCSS marks in the gutter without script, and the
-// <pre> carries every scenario's counts, the default's first, in
-// data-cov for site.js (covdata.Runs), which marks the counted lines that did
-// not run as well: a mark on each of those in the markup would cost more
-// than all the runs (v1.37.2: 56,097 of 86,767 counted lines).
+// With cov, the <pre> carries every scenario's counts, the default's
+// first, in data-cov (covdata.Runs), and site.js marks each counted line
+// with how often it ran (data-n, which sourceCSS draws in the gutter):
+// a mark on each line in the markup as well would cost about as much
+// as all the runs, for readers without script alone.
 func codeTable(lines []codehtml.Line, cov *sourceCov) template.HTML {
 	var sb strings.Builder
 	sb.Grow(codeSize(lines) + cov.size() + len(`<pre class="code src"></pre>`))
@@ -107,10 +106,6 @@ func codeTable(lines []codehtml.Line, cov *sourceCov) template.HTML {
 	for i, l := range lines {
 		sb.WriteString(lineOpen + ` id=L`)
 		sb.WriteString(strconv.Itoa(i + 1))
-		if n := cov.line(i + 1); n > 0 {
-			sb.WriteString(` data-n=`)
-			sb.WriteString(strconv.FormatInt(n, 10))
-		}
 		sb.WriteString(`>`)
 		sb.WriteString(string(l)) // balanced, escaped HTML from highlight
 		sb.WriteString(lineClose)
@@ -144,7 +139,7 @@ func codeSize(lines []codehtml.Line) int {
 // in the page. A line is highlighted when it is the fragment's target or
 // site.js marks it (hl: a range #L10-L20, tinted, its first line hl1 as
 // strong as a target). A line a recorded scenario
-// counted (data-n: codeTable) has a bar in its gutter, solid where it
+// counted (data-n, which site.js sets from codeTable's data-cov) has a bar in its gutter, solid where it
 // ran and dashed where it did not, and shows its count on hover and on
 // focus (data-t: site.js's text, in the page's language). A line of a multi-release
 // page that the release shown lacks is hidden (package srcmerge), and so not

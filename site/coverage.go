@@ -1,7 +1,6 @@
 package site
 
 import (
-	"strconv"
 	"strings"
 
 	"github.com/kubewalk/kubewalk/internal/derive/coverage"
@@ -42,11 +41,10 @@ func (b *builder) coverage() *covScenarios {
 	return b.cov
 }
 
-// sourceCov is what a source page shows of the coverage: the default
-// scenario's lines that ran, in the markup, and every scenario's counts
-// as run-length data for site.js.
+// sourceCov is what a source page shows of the coverage: every
+// scenario's counts as run-length data, which site.js marks the lines
+// with.
 type sourceCov struct {
-	lines lineCounts
 	// runs is the <pre>'s data-cov: the default scenario's counts, then
 	// every other's as its differences from them:
 	// "deployment=RUNS|scale~DIFF|rollout~DIFF" (covdata.Runs, covdata.Diff).
@@ -61,24 +59,23 @@ func (b *builder) sourceCoverage(f string) *sourceCov {
 	if c == nil || b.set != nil {
 		return nil
 	}
-	var sc sourceCov
+	var def lineCounts
 	var runs []string
 	any := false
 	for i, name := range c.Names {
 		lc := lineCounts(c.Lines(i, f))
 		any = any || lc != nil
 		if i == 0 {
-			sc.lines = lc
+			def = lc
 			runs = append(runs, name+"="+covdata.Runs(lc))
 			continue
 		}
-		runs = append(runs, name+"~"+covdata.Diff(sc.lines, lc))
+		runs = append(runs, name+"~"+covdata.Diff(def, lc))
 	}
 	if !any {
 		return nil
 	}
-	sc.runs = strings.Join(runs, "|")
-	return &sc
+	return &sourceCov{runs: strings.Join(runs, "|")}
 }
 
 // covHeadView is the source header's scenario choice: the scenarios
@@ -90,27 +87,12 @@ type covHeadView struct {
 	NoneRan string
 }
 
-// line returns line l's count in the default scenario, -1 when it is not
-// counted or sc is nil.
-func (sc *sourceCov) line(l int) int64 {
-	if sc == nil {
-		return -1
-	}
-	return sc.lines.At(l)
-}
-
 // size is the bytes codeTable adds for sc.
 func (sc *sourceCov) size() int {
 	if sc == nil {
 		return 0
 	}
-	n := len(` data-cov=""`) + len(sc.runs)
-	for _, c := range sc.lines {
-		if c > 0 {
-			n += len(` data-n=`) + len(strconv.FormatInt(c, 10))
-		}
-	}
-	return n
+	return len(` data-cov=""`) + len(sc.runs)
 }
 
 // covHead returns the source header's part of file f's coverage: the
