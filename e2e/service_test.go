@@ -114,6 +114,7 @@ func TestE2ERecordService(t *testing.T) {
 	if s := r.Attribution.Summary; s.NotAttributable > 0 {
 		t.Logf("%d of %d items attributed", s.Attributed, s.Items)
 	}
+	compareWithKept(t, r.Recording)
 	if l := leftovers(t, cache); len(l) > 0 {
 		t.Errorf("left behind:\n%s", strings.Join(l, "\n"))
 	}
