@@ -38,13 +38,16 @@ check-site-all: site-all
 
 # The recordings kept with the walkthroughs, made again: every scenario of
 # the default release (or TAG), with coverage counters, compressed into
-# walkthroughs/recordings. It builds the release's programs first when the
-# cache lacks them (10-20 minutes).
+# walkthroughs/recordings. The first scenario runs alone and builds the
+# release's programs when the cache lacks them (10-20 minutes); the
+# others then run RECORD_JOBS at once, each with a control plane of its
+# own (its own ports and run directory), their log lines naming them.
 SCENARIOS ?= deployment scale delete unschedulable daemonset statefulset imagepull crashloop job cronjob service rollout
+RECORD_JOBS ?= 3
+RECORD = ./$(BIN) record $(if $(TAG),--tag $(TAG)) --source $(SOURCE) --keep-in walkthroughs/recordings -o json
 recordings: build
-	for s in $(SCENARIOS); do \
-		./$(BIN) record $(if $(TAG),--tag $(TAG)) --source $(SOURCE) --scenario $$s --keep-in walkthroughs/recordings -o json >/dev/null || exit 1; \
-	done
+	$(RECORD) --scenario $(firstword $(SCENARIOS)) >/dev/null
+	printf '%s\n' $(wordlist 2,$(words $(SCENARIOS)),$(SCENARIOS)) | xargs -P $(RECORD_JOBS) -I{} $(RECORD) --scenario {} >/dev/null
 
 # go mod download first, said as its own step: a fresh machine fetches
 # kubewalk's dependencies (about 350 MB unpacked) once; the tests

@@ -68,7 +68,10 @@ Scenarios:
 				return &usageError{cmd: cmd.CommandPath(), err: fmt.Errorf("--scenario %q: want one of %s", scenario, strings.Join(record.ScenarioNames(), ", "))}
 			}
 			ctx := cmd.Context()
-			logf := func(format string, args ...any) { g.log.Info(fmt.Sprintf(format, args...)) }
+			// The run's lines name their scenario: several records at once
+			// (make recordings) write to one terminal.
+			log := g.log.With("scenario", scenario)
+			logf := func(format string, args ...any) { log.Info(fmt.Sprintf(format, args...)) }
 			var rec *record.Recording
 			if cached {
 				var err error
