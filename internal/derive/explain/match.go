@@ -110,6 +110,9 @@ type Explainer struct {
 	calleesOnce sync.Once
 	callees     map[string][]string        // caller symbol → callee symbols
 	sites       map[string][]fact.Location // callee symbol → call sites
+
+	informerCallsOnce sync.Once
+	informerCalls     []informerCall // informerCallsOf
 }
 
 type stepIndex struct {

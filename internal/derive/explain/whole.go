@@ -216,8 +216,8 @@ func (x *Explainer) opened(ex *Explanation, a *AuditRecord, comp Component) {
 	// constructor, outside any factory: NewFilteredConfigMapInformer,
 	// whose tweak sets the field selector, for a watch with one, and
 	// NewConfigMapInformer for a watch without.
-	for _, c := range x.facts.Calls {
-		m := constructorRe.FindStringSubmatch(c.To)
+	for _, ic := range x.informerCallsOf() {
+		c, m := ic.call, ic.ctor
 		if m == nil || m[1] != groupPkg(a.Group) || resourceOf(m[4]) != a.Resource || !inDirs(c.At.Path, dirs) || (len(fields) > 0) != (m[3] != "") {
 			continue
 		}
@@ -259,8 +259,8 @@ func (x *Explainer) opened(ex *Explanation, a *AuditRecord, comp Component) {
 		// InformerFactory interface, which InformerRequests does not
 		// follow; the call graph resolves it to the factories'
 		// ForResource. One call resolved to two factories is one request.
-		for _, c := range x.facts.Calls {
-			if forResourceRe.MatchString(c.To) && inDirs(c.At.Path, dirs) && !seen[c.At] {
+		for _, ic := range x.informerCallsOf() {
+			if c := ic.call; ic.ctor == nil && inDirs(c.At.Path, dirs) && !seen[c.At] {
 				seen[c.At] = true
 				ex.Code = append(ex.Code, x.code("requested", c.From, c.At, "ForResource: asks an informer factory for a resource chosen at run time ("+fact.ReadableSymbol(c.To)+")", ""))
 			}
@@ -271,6 +271,30 @@ func (x *Explainer) opened(ex *Explanation, a *AuditRecord, comp Component) {
 		return
 	}
 	ex.Note = fmt.Sprintf("no list-watch or informer request of %s found in %s at %s", a.Resource, comp.Name, x.facts.Tag)
+}
+
+// informerCall is a call rules 2b and 4 of opened look for: to a
+// generated informer's constructor (ctor, constructorRe's submatches) or,
+// ctor nil, to an informer factory's ForResource (forResourceRe).
+type informerCall struct {
+	call fact.Call
+	ctor []string
+}
+
+// informerCallsOf returns the release's informerCalls in the order of
+// its calls, found once: a watch that no rule before explains would
+// otherwise test every call of the release by its callee's name.
+func (x *Explainer) informerCallsOf() []informerCall {
+	x.informerCallsOnce.Do(func() {
+		for _, c := range x.facts.Calls {
+			if m := constructorRe.FindStringSubmatch(c.To); m != nil {
+				x.informerCalls = append(x.informerCalls, informerCall{call: c, ctor: m})
+			} else if forResourceRe.MatchString(c.To) {
+				x.informerCalls = append(x.informerCalls, informerCall{call: c})
+			}
+		}
+	})
+	return x.informerCalls
 }
 
 // constructorRe matches the constructors of generated informers
