@@ -225,6 +225,10 @@ type builder struct {
 	// cov is the recordings' coverage, made once (coverage.go).
 	covOnce sync.Once
 	cov     *covScenarios
+	// symDirs are the positions in Input.Symbols of the symbols declared
+	// in each directory, made once (symbolsIn).
+	symDirsOnce sync.Once
+	symDirs     map[string][]int
 
 	// controllers is the controller pages' data, made on first use; nil
 	// when the facts have no controllers or plugins.

@@ -38,13 +38,7 @@ func (b *builder) controllerRan(p string, dirs []string) *ctlRanView {
 	if c == nil || len(dirs) == 0 {
 		return nil
 	}
-	var syms []fact.Symbol
-	for _, s := range b.in.Symbols {
-		if slices.Contains(dirs, path.Dir(s.Decl.Path)) {
-			syms = append(syms, s)
-		}
-	}
-	t := c.Table(syms)
+	t := c.Table(b.symbolsIn(dirs))
 	if t == nil {
 		return nil
 	}
@@ -65,4 +59,30 @@ func (b *builder) controllerRan(p string, dirs []string) *ctlRanView {
 		v.Scenarios = append(v.Scenarios, navView{Href: b.link(p, RecordedPage(name), ""), Title: name})
 	}
 	return v
+}
+
+// symbolsIn returns the release's symbols declared in dirs, in the order
+// of Input.Symbols. Every controller page of every language asks, so the
+// symbols are filed by directory once, for the release.
+func (b *builder) symbolsIn(dirs []string) []fact.Symbol {
+	if b.langs != nil && b != b.langs[0] {
+		return b.langs[0].symbolsIn(dirs)
+	}
+	b.symDirsOnce.Do(func() {
+		b.symDirs = map[string][]int{}
+		for i, s := range b.in.Symbols {
+			d := path.Dir(s.Decl.Path)
+			b.symDirs[d] = append(b.symDirs[d], i)
+		}
+	})
+	var at []int
+	for _, d := range slices.Compact(slices.Sorted(slices.Values(dirs))) {
+		at = append(at, b.symDirs[d]...)
+	}
+	slices.Sort(at)
+	syms := make([]fact.Symbol, len(at))
+	for k, i := range at {
+		syms[k] = b.in.Symbols[i]
+	}
+	return syms
 }

@@ -3,6 +3,7 @@ package coverage
 import (
 	"cmp"
 	"slices"
+	"sync"
 
 	"github.com/kubewalk/kubewalk/analyzer/fact"
 	"github.com/kubewalk/kubewalk/record"
@@ -23,6 +24,18 @@ type Scenarios struct {
 	Names []string
 	Index []*Index
 	Recs  []*record.Recording
+
+	// lines keeps Lines' answers: a site asks for the same file's
+	// counts for its source page and for every badge and step that cites
+	// it, from several pages at once.
+	linesMu sync.Mutex
+	lines   map[scenarioFile][]int64
+}
+
+// scenarioFile names a file of one scenario (Scenarios.Lines).
+type scenarioFile struct {
+	i    int
+	path string
 }
 
 // NewScenarios returns the coverage of the recordings that have any,
@@ -56,8 +69,25 @@ func NewScenarios(recs []*record.Recording, first string) *Scenarios {
 
 // Lines returns scenario i's count of each line of path, line 1 first,
 // up to its last counted line: -1 for a line no block covers (a comment,
-// a declaration). nil when the scenario lists no block of the file.
+// a declaration). nil when the scenario lists no block of the file. The
+// slice is shared by every caller: it is not to be changed.
 func (s *Scenarios) Lines(i int, path string) []int64 {
+	k := scenarioFile{i, path}
+	s.linesMu.Lock()
+	defer s.linesMu.Unlock()
+	if lc, ok := s.lines[k]; ok {
+		return lc
+	}
+	lc := s.countLines(i, path)
+	if s.lines == nil {
+		s.lines = map[scenarioFile][]int64{}
+	}
+	s.lines[k] = lc
+	return lc
+}
+
+// countLines is Lines, counted.
+func (s *Scenarios) countLines(i int, path string) []int64 {
 	ls, _ := s.Index[i].Lines(path, Filter{})
 	if len(ls) == 0 {
 		return nil
