@@ -11,8 +11,9 @@ import (
 // blocks of the tree's code ran in each phase of the scenario and how
 // often. The site shows it three ways: source pages mark each counted
 // line in the gutter with how often it ran in a scenario (the reader
-// picks which; the default one is in the markup, so the marks show
-// without script), each walkthrough excerpt and cited symbol carries
+// picks which; site.js draws the marks from the counts the page carries,
+// so a reader without script sees the code unmarked), each walkthrough
+// excerpt and cited symbol carries
 // how often its code ran, and each step's Observed panel lists the
 // cited functions that ran in the phase the step's requests fell in.
 //
