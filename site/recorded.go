@@ -214,10 +214,8 @@ func (b *builder) recordedPage(scenario string) ([]byte, error) {
 	} else {
 		v.Objects, v.Events = b.etcdViews(p, r)
 	}
-	for _, s := range record.Scenarios {
-		if s.Name == scenario {
-			v.Doc = s.Doc
-		}
+	if slices.Contains(record.ScenarioNames(), scenario) {
+		v.Doc = b.t("scenario." + scenario)
 	}
 	for _, o := range b.in.Recordings {
 		if o.Scenario != scenario {

@@ -12,6 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/kubewalk/kubewalk/internal/linkcheck"
+	"github.com/kubewalk/kubewalk/record"
 )
 
 // TestBuildFixture builds the fixture site and checks its pages one after
@@ -264,6 +265,13 @@ func TestCatalogsComplete(t *testing.T) {
 	}
 	if _, err := catalog("xx"); err == nil {
 		t.Errorf("unknown language accepted")
+	}
+	// A Recorded run page says what its scenario did in the page's
+	// language: every scenario record runs has its words.
+	for _, name := range record.ScenarioNames() {
+		if _, ok := messages["en"]["scenario."+name]; !ok {
+			t.Errorf("no message scenario.%s: its run page would show the key", name)
+		}
 	}
 	// Every key the templates use exists.
 	for _, name := range []string{"layout.html", "home.html", "walkthrough.html", "source.html", "handlers.html", "events.html", "resources.html", "search.html"} {
