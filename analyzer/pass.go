@@ -3,8 +3,9 @@ package analyzer
 import (
 	"context"
 	"fmt"
-	"github.com/kubewalk/kubewalk/analyzer/fact"
 	"time"
+
+	"github.com/kubewalk/kubewalk/analyzer/fact"
 )
 
 // Pass is one pass over a Program, in the shape of x/tools'
