@@ -11,11 +11,11 @@ import (
 // blocks of the tree's code ran in each phase of the scenario and how
 // often. The site shows it three ways: source pages mark each counted
 // line in the gutter with how often it ran in a scenario (the reader
-// picks which; site.js draws the marks from the counts the page carries,
-// so a reader without script sees the code unmarked), each walkthrough
-// excerpt and cited symbol carries
-// how often its code ran, and each step's Observed panel lists the
-// cited functions that ran in the phase the step's requests fell in.
+// picks which; site.js draws the marks from the counts the page
+// carries, so a reader without script sees the code unmarked), each
+// walkthrough excerpt and cited symbol carries how often its code ran,
+// and each step's Observed panel lists the cited functions that ran in
+// the phase the step's requests fell in.
 //
 // A line's count is the largest count of the blocks that cover it,
 // summed over the scenario's phases and programs: a line where one
