@@ -205,6 +205,7 @@ func TestBrowserGitHubLinks(t *testing.T) {
 	type links struct {
 		N, Without     int    // links in the compact form; of those, without an href
 		Href, Property string // the first's href attribute and property
+		G              string // the first's data-g, once the page has loaded
 		Focused        bool   // the first takes the focus
 	}
 	for _, tc := range []struct{ page, sel, first string }{
@@ -220,7 +221,7 @@ func TestBrowserGitHubLinks(t *testing.T) {
 			if (!a) return {N: 0};
 			a.focus();
 			return {N: ls.length, Without: ls.filter(l => !l.hasAttribute("href")).length,
-				Href: a.getAttribute("href"), Property: a.href, Focused: document.activeElement === a};
+				Href: a.getAttribute("href"), Property: a.href, G: a.getAttribute("data-g"), Focused: document.activeElement === a};
 		})()`))
 		if err != nil {
 			t.Fatal(err)
@@ -232,6 +233,11 @@ func TestBrowserGitHubLinks(t *testing.T) {
 		}
 		if !strings.HasPrefix(got.Href, base+tc.first) || got.Property != got.Href || !got.Focused {
 			t.Errorf("%s: the first GitHub link goes to %q (property %q, focused %v), want %s…", tc.page, got.Href, got.Property, got.Focused, base+tc.first)
+		}
+		// Its data-g is the permalink's whole rest, which releases.js
+		// reads ("~" undone).
+		if got.Href != base+got.G {
+			t.Errorf("%s: the first GitHub link's data-g is %q after load, its href %q", tc.page, got.G, got.Href)
 		}
 	}
 }

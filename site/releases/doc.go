@@ -153,9 +153,9 @@
 //     release's base (P attribute-escaped, and quoted, as an href would
 //     be; a leading "~" stands for staging/src/k8s.io/,
 //     codehtml.GitHubRest). site.js sets each such link's href, the
-//     data-gh and the rest P names, as the page loads, before
-//     releases.js runs; without script the identifier is no
-//     link. Showing an older release, releases.js gives each the href it
+//     data-gh and the rest P names, and writes that rest whole into
+//     data-g, as the page loads, before releases.js runs; without script
+//     the identifier is no link. Showing an older release, releases.js gives each the href it
 //     has for that release (so a new tab opens it too): the <body>'s
 //     data-gh + P with the release's block's data-gh (or the tag swapped)
 //     for the <body>'s, and on a line the release shares with newer ones

@@ -454,7 +454,7 @@
     // linkMoves() and ghLines(), read once for many links.
     function relink(a, ms, gl) {
       var g0 = document.body.getAttribute("data-gh"), line = a.closest("pre.src > *");
-      var href = g0 && a.hasAttribute("data-g") ? g0 + a.getAttribute("data-g").replace(/^~/, "staging/src/k8s.io/") : a.getAttribute("href");
+      var href = g0 && a.hasAttribute("data-g") ? g0 + a.getAttribute("data-g") : a.getAttribute("href");
       if (rel === newest || !line) return href;
       var r = line.getAttribute("data-r"), shared = !r || (parseInt(r, 16) & ((1 << relIndex()) - 1)) !== 0;
       var to = shared && (ms || linkMoves())[href];

@@ -2,18 +2,23 @@
 // declaration in a file the site does not render) name their permalink
 // from the page's GitHub base on (data-g; the base is the <body>'s
 // data-gh; a leading "~" stands for the staging modules' directory,
-// codehtml.GitHubRest). Each gets its href here, all at once as the page loads, so it
-// is a link like any other: focus, middle-click, open in a new tab. It
-// runs first: the rest of this script and releases.js (a site of several
-// releases, which turns the tag of permalinks into an older release's)
-// find them as links. Without script the identifier shows, but is no
-// link.
+// codehtml.GitHubRest). Each gets its href here, all at once as the page
+// loads, so it is a link like any other: focus, middle-click, open in a
+// new tab, and its data-g is written out whole, the one place script
+// undoes the "~". It runs first: the rest of this script and releases.js
+// (a site of several releases, which turns the tag of permalinks into an
+// older release's) find them as links, their data-g the permalink's
+// whole rest. Without script the identifier shows, but is no link.
 (function () {
   "use strict";
   var gh = document.body && document.body.getAttribute("data-gh");
   if (!gh) return;
   var ls = document.querySelectorAll("a[data-g]");
-  for (var i = 0; i < ls.length; i++) ls[i].setAttribute("href", gh + ls[i].getAttribute("data-g").replace(/^~/, "staging/src/k8s.io/"));
+  for (var i = 0; i < ls.length; i++) {
+    var rest = ls[i].getAttribute("data-g").replace(/^~/, "staging/src/k8s.io/");
+    ls[i].setAttribute("data-g", rest);
+    ls[i].setAttribute("href", gh + rest);
+  }
 })();
 // kubewalk: a package's name before a selector, in code, is written as
 // <s> when its link would go to the package's import on the same page

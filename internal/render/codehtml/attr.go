@@ -68,9 +68,9 @@ func CompactGitHub(rest string) string {
 }
 
 // GitHubRest is the rest of the permalink after the page's base that a
-// GitHub link's data-g names: CompactGitHub undone, as the page's
-// scripts undo it (site.js, releases.js) before they put the base in
-// front.
+// GitHub link's data-g names: CompactGitHub undone, as site.js undoes
+// it before it puts the base in front (and writes the whole rest back
+// into data-g, which releases.js then reads).
 func GitHubRest(g string) string {
 	if r, ok := strings.CutPrefix(g, stagingMark); ok {
 		return stagingDir + r
