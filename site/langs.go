@@ -26,8 +26,7 @@ import (
 //	ko/index.html, ko/walkthroughs/…, ko/search.html, …
 //	src/…                the source pages, shared
 //	handlers.html, events.html, resources.html, gates.html, controllers/…,
-//	traces/…, recorded…  the index pages, shared in a site of one release
-//	                     (langshare.go)
+//	traces/…, recorded…  the index pages, shared (langshare.go)
 //	facts.json.zst       shared
 //	diffs.js             shared
 //	changes.html         shared: the references once, the text per language (changes.go)
@@ -61,10 +60,9 @@ func indexPage(p string) bool {
 }
 
 // shared reports whether site path p of b's release is one page for
-// every language: sharedPage's, and in a bilingual site of one release
-// the index pages too (b.shareIndexes), each language's rendering merged
-// into one page (langshare.go). In a site of several releases the index
-// pages are per language, for the releases to share them instead
+// every language: sharedPage's, and the index pages too
+// (b.shareIndexes), each language's rendering merged into one page
+// (langshare.go), which the releases of a site of several then share
 // (package pageshare).
 func (b *builder) shared(p string) bool {
 	return sharedPage(p) || b.shareIndexes && indexPage(p)
@@ -103,7 +101,13 @@ func (b *builder) link(from, target, fragment string) string {
 	if !b.sharedSource(target) || b.sharedSource(from) {
 		return relURL(b.site(from), to, fragment)
 	}
-	u := relURL(b.site(from), to, "") + b.relQuery(target)
+	q := b.relQuery(target)
+	if b.shared(from) {
+		// A page every language shares links the same in each: site.js
+		// carries the reader's language along.
+		q = dropLang(q)
+	}
+	u := relURL(b.site(from), to, "") + q
 	if fragment != "" {
 		u += "#" + fragment
 	}
@@ -114,8 +118,7 @@ func (b *builder) link(from, target, fragment string) string {
 // per language, all sharing one set of source files, and returns the
 // first (the one whose write writes them all).
 //
-// shareIndexes writes the index pages once for every language (shared);
-// a site of several releases has each release's per language instead.
+// shareIndexes writes the index pages once for every language (shared).
 func prepareLangs(in Input, opts Options, shareIndexes bool) (*builder, error) {
 	if len(in.Langs) < 2 {
 		return prepare(in, opts)

@@ -33,6 +33,34 @@ func TestBrowserSharedReleasePages(t *testing.T) {
 	checkSharedLinks(t, ctx, shared, pages, nil)
 }
 
+// TestBrowserSharedReleasePagesBilingual is TestBrowserSharedReleasePages
+// on a bilingual site, whose index pages the languages share as well as
+// the releases: every release's view of each shared page in each
+// language must be its own page's in that language.
+func TestBrowserSharedReleasePagesBilingual(t *testing.T) {
+	if testing.Short() {
+		t.Skip("browser test skipped in -short mode")
+	}
+	shared := buildMultiBilingual(t)
+	own := buildMultiBilingualTuned(t, tuning{ownReleasePages: true})
+	pages := sharedPagesOf(t, shared)
+	var both []string // the pages of every language
+	for _, p := range pages {
+		if !strings.HasPrefix(p, "en/") && !strings.HasPrefix(p, "ko/") {
+			both = append(both, p)
+		}
+	}
+	if len(both) < 4 {
+		t.Fatalf("pages the languages and releases share: %v, want the indexes and traces at least", both)
+	}
+	ctx := browser(t, 1280, 800)
+	for _, lang := range []string{"", "ko"} {
+		if n := compareSharedPagesIn(t, ctx, shared, own, []string{newTag, oldTag}, pages, pages, lang); n == 0 {
+			t.Fatalf("no link compared in %q", lang)
+		}
+	}
+}
+
 // ghFrag is the line fragment of a GitHub permalink.
 var ghFrag = regexp.MustCompile(`^(https://github\.com/[^#]*)#L[0-9]+(-L[0-9]+)?$`)
 
@@ -114,9 +142,20 @@ func checkSharedLinks(t *testing.T, ctx context.Context, dir string, pages []str
 			t.Fatal(err)
 		}
 		sp := linkcheck.ReadSharedPage(p, data)
+		type view struct{ rel, lang string }
+		var vs []view
 		for _, r := range sp.Rels {
-			want := sp.Links[r]
-			openPage(t, ctx, fileURL(t, dir)+p+"?rel="+r)
+			vs = append(vs, view{r, ""})
+			for _, l := range sp.Langs[min(1, len(sp.Langs)):] {
+				vs = append(vs, view{r, l})
+			}
+		}
+		for _, v := range vs {
+			r, want, q := v.rel, sp.Links[v.rel], ""
+			if v.lang != "" {
+				want, q = sp.LangLinks[v.lang][r], "&lang="+v.lang
+			}
+			openPage(t, ctx, fileURL(t, dir)+p+"?rel="+r+q)
 			got, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`[...document.querySelectorAll("a[href], form[action]")].filter(a => !a.closest("[hidden]")).map(a => a.getAttribute(a.hasAttribute("href") ? "href" : "action"))`))
 			if err != nil {
 				t.Fatal(err)
@@ -131,7 +170,7 @@ func checkSharedLinks(t *testing.T, ctx context.Context, dir string, pages []str
 				}
 			}
 			if diff := cmp.Diff(want, got); diff != "" {
-				t.Errorf("%s?rel=%s: links as the link checker reads them (-) and as site.js writes them (+):\n%s", p, r, diff)
+				t.Errorf("%s?rel=%s%s: links as the link checker reads them (-) and as site.js writes them (+):\n%s", p, r, q, diff)
 			}
 			views++
 		}
@@ -145,6 +184,23 @@ func checkSharedLinks(t *testing.T, ctx context.Context, dir string, pages []str
 // number of links compared.
 func compareSharedPages(t *testing.T, ctx context.Context, shared, own string, tags, all, pages []string) int {
 	t.Helper()
+	return compareSharedPagesIn(t, ctx, shared, own, tags, all, pages, "")
+}
+
+// compareSharedPagesIn is compareSharedPages with the pages every
+// language shares read in language lang (?lang=; "" the first), as is
+// each release's own.
+func compareSharedPagesIn(t *testing.T, ctx context.Context, shared, own string, tags, all, pages []string, lang string) int {
+	t.Helper()
+	inLang := func(q string) string {
+		if lang == "" {
+			return q
+		}
+		if q == "" {
+			return "?lang=" + lang
+		}
+		return q + "&lang=" + lang
+	}
 	sharedURL, ownURL := fileURL(t, shared), fileURL(t, own)
 	isShared := map[string]bool{}
 	for _, p := range all {
@@ -236,7 +292,10 @@ func compareSharedPages(t *testing.T, ctx context.Context, shared, own string, t
 			if _, err := os.Stat(filepath.Join(own, tag, filepath.FromSlash(p))); err != nil {
 				continue // a page some releases lack
 			}
-			want := read(ownURL + tag + "/" + p)
+			if lang != "" && (strings.HasPrefix(p, "en/") || strings.HasPrefix(p, "ko/")) {
+				continue // one language's page
+			}
+			want := read(ownURL + tag + "/" + p + inLang(""))
 			for k, l := range want.Links {
 				want.Links[k] = site(own, l, tag)
 			}
@@ -249,7 +308,7 @@ func compareSharedPages(t *testing.T, ctx context.Context, shared, own string, t
 				}
 			}
 			for _, q := range queries {
-				got := read(sharedURL + at + q)
+				got := read(sharedURL + at + inLang(q))
 				for k, l := range got.Links {
 					got.Links[k] = site(shared, l, tag)
 				}

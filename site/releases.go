@@ -151,7 +151,7 @@ func prepareReleases(ctx context.Context, rels []Release, opts Options, tune tun
 		if r.SourceURL != nil {
 			o.SourceURL = r.SourceURL
 		}
-		b, err := prepareLangs(r.Input, o, false)
+		b, err := prepareLangs(r.Input, o, true)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", r.Tag, err)
 		}

@@ -434,12 +434,18 @@ func TestMultiReleaseBilingualOnce(t *testing.T) {
 // English and Korean.
 func buildMultiBilingual(t testing.TB) string {
 	t.Helper()
+	return buildMultiBilingualTuned(t, tuning{})
+}
+
+// buildMultiBilingualTuned is buildMultiBilingual built as tune says.
+func buildMultiBilingualTuned(t testing.TB, tune tuning) string {
+	t.Helper()
 	rels, opts := multiFixture(t)
 	for i := range rels {
 		bilingual(&rels[i].Input)
 	}
 	opts.Out = filepath.Join(t.TempDir(), "public")
-	if _, err := BuildReleases(context.Background(), rels, opts); err != nil {
+	if _, err := buildReleases(context.Background(), rels, opts, tune); err != nil {
 		t.Fatal(err)
 	}
 	return opts.Out

@@ -401,15 +401,16 @@ func TestMultiReleaseSearch(t *testing.T) {
 		want       []string
 	}{
 		// Only the older releases have the event.
-		{oldEn, "deploymentpaused", []string{"DeploymentPaused en/events.html?rel=" + oldTag + "#e-DeploymentPaused"}},
-		{oldestTag + "/en/" + searchPage, "deploymentpaused", []string{"DeploymentPaused en/events.html?rel=" + oldestTag + "#e-DeploymentPaused"}},
+		{oldEn, "deploymentpaused", []string{"DeploymentPaused events.html?rel=" + oldTag + "#e-DeploymentPaused"}},
+		{oldestTag + "/en/" + searchPage, "deploymentpaused", []string{"DeploymentPaused events.html?rel=" + oldestTag + "#e-DeploymentPaused"}},
 		{newEn, "deploymentpaused", nil},
 		{newKo, "deploymentpaused", nil},
-		{oldKo, "deploymentpaused", []string{"DeploymentPaused ko/events.html?rel=" + oldTag + "#e-DeploymentPaused"}},
+		// The events page is the languages' too: site.js carries ?lang=.
+		{oldKo, "deploymentpaused", []string{"DeploymentPaused events.html?rel=" + oldTag + "#e-DeploymentPaused"}},
 		// Both have this one, each at its own release.
-		{oldEn, "scalingreplicaset", []string{"ScalingReplicaSet en/events.html?rel=" + oldTag + "#e-ScalingReplicaSet"}},
+		{oldEn, "scalingreplicaset", []string{"ScalingReplicaSet events.html?rel=" + oldTag + "#e-ScalingReplicaSet"}},
 		{newEn, "scalingreplicaset", []string{
-			"ScalingReplicaSet en/events.html?rel=" + newTag + "#e-ScalingReplicaSet",
+			"ScalingReplicaSet events.html?rel=" + newTag + "#e-ScalingReplicaSet",
 			"Scheduling en/walkthroughs/deployment.html?rel=" + newTag + "#step-3-schedule", // a step the older lacks
 		}},
 		// Only the newer has the watch walkthrough.
@@ -461,7 +462,7 @@ func TestMultiReleaseSearch(t *testing.T) {
 				t.Errorf("%s: %q is the site's, for releases %b", p, d.Docs[i][1], e)
 			}
 		}
-		if p == "en/"+searchindex.SiteJS && !slices.ContainsFunc(d.Docs, func(e []string) bool { return e[1] == "DeploymentPaused" }) {
+		if p == "en/"+searchindex.SiteSharedJS && !slices.ContainsFunc(d.Docs, func(e []string) bool { return e[1] == "DeploymentPaused" }) {
 			t.Errorf("%s: the older releases' event is not the site's", p)
 		}
 	}
@@ -473,8 +474,8 @@ func TestMultiReleaseSearch(t *testing.T) {
 	}
 
 	// The link checker reads the site's scripts for every release.
-	p := filepath.Join(out, "en", searchindex.SiteJS)
-	data := strings.Replace(files["en/"+searchindex.SiteJS], "#e-ScalingReplicaSet", "#e-Nope", 1)
+	p := filepath.Join(out, "en", searchindex.SiteSharedJS)
+	data := strings.Replace(files["en/"+searchindex.SiteSharedJS], "#e-ScalingReplicaSet", "#e-Nope", 1)
 	if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -518,12 +519,12 @@ func TestBrowserMultiReleaseSearch(t *testing.T) {
 	}
 	oldEn, newEn := oldTag+"/en/"+searchPage, newTag+"/en/"+searchPage
 	for _, c := range []struct{ page, q, want string }{
-		{oldEn, "DeploymentPaused", "../../en/events.html?rel=" + oldTag + "#e-DeploymentPaused"},
+		{oldEn, "DeploymentPaused", "../../events.html?rel=" + oldTag + "#e-DeploymentPaused"},
 		{oldEn, "getNewReplica", "../../src/pkg/controller/deployment/sync.go.html?rel=" + oldTag + "#L"},
 		{newEn, "getNewReplica", "../../src/pkg/controller/deployment/sync.go.html#L"},
 		{oldEn, "rollout", "../../en/walkthroughs/deployment.html?rel=" + oldTag + "#step-2-rollout"},
 		{oldTag + "/ko/" + searchPage, "디플로이먼트", "../../ko/walkthroughs/deployment.html?rel=" + oldTag},
-		{oldestTag + "/en/" + searchPage, "DeploymentPaused", "../../en/events.html?rel=" + oldestTag + "#e-DeploymentPaused"},
+		{oldestTag + "/en/" + searchPage, "DeploymentPaused", "../../events.html?rel=" + oldestTag + "#e-DeploymentPaused"},
 	} {
 		got := search(t, c.page, c.q)
 		if !slices.ContainsFunc(got.Hrefs, func(h string) bool { return strings.HasPrefix(h, c.want) }) {
@@ -544,14 +545,29 @@ func TestBrowserMultiReleaseSearch(t *testing.T) {
 	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`#results a`)), chromedp.Sleep(300*time.Millisecond)); err != nil {
 		t.Fatal(err)
 	}
-	if loc, err := chromedp.Run(ctx, chromedp.Location()); err != nil || !strings.HasSuffix(loc, "/en/events.html?rel="+oldTag+"#e-DeploymentPaused") {
+	if loc, err := chromedp.Run(ctx, chromedp.Location()); err != nil || !strings.HasSuffix(loc, "/public/events.html?rel="+oldTag+"#e-DeploymentPaused") {
 		t.Errorf("the result opened %s (%v)", loc, err)
+	}
+	// From the Korean search page, the events page the languages share
+	// opens in Korean.
+	search(t, oldTag+"/ko/"+searchPage, "DeploymentPaused")
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`#results a`)), chromedp.Sleep(300*time.Millisecond)); err != nil {
+		t.Fatal(err)
+	}
+	var lang string
+	loc, err := chromedp.Run(ctx, chromedp.Location())
+	if err == nil {
+		lang, err = chromedp.Run(ctx, chromedp.Evaluate[string](`document.documentElement.lang`))
+	}
+	if err != nil || !strings.HasSuffix(loc, "/public/events.html?rel="+oldTag+"&lang=ko#e-DeploymentPaused") || lang != "ko" {
+		t.Errorf("the Korean result opened %s in %q (%v)", loc, lang, err)
 	}
 }
 
 // The search entries the languages share link outside their
-// directories (source pages); an event's links to the reader's
-// language's events page, in a multi-release site too.
+// directories (source pages, and the index pages the languages share, in
+// a multi-release site too: site.js carries the reader's language); none
+// of a Korean search page's scripts links an English page.
 func TestBilingualSearchLinksOwnLanguage(t *testing.T) {
 	files := readTree(t, buildMultiBilingual(t))
 	var shared, ko []string
@@ -575,13 +591,16 @@ func TestBilingualSearchLinksOwnLanguage(t *testing.T) {
 		t.Fatal("no search script shared by the languages")
 	}
 	found := false
+	for _, p := range append(ko, shared...) {
+		found = found || strings.Contains(files[p], `"../../events.html?`)
+	}
 	for _, p := range ko {
-		found = found || strings.Contains(files[p], "ko/events.html")
-		if strings.Contains(files[p], "/en/events.html") {
-			t.Errorf("%s links the English events page", p)
+		// The scripts the languages share are the first language's.
+		if own := strings.ReplaceAll(files[p], "/en/"+searchindex.SiteSharedJS, ""); strings.Contains(own, "/en/") {
+			t.Errorf("%s links an English page", p)
 		}
 	}
 	if !found {
-		t.Errorf("no Korean search script links the Korean events page: %q", ko)
+		t.Errorf("no search script of the Korean search page links the events page: %q %q", ko, shared)
 	}
 }

@@ -77,6 +77,18 @@ func (b *builder) sharedSource(p string) bool {
 // the first language — which is most links of the newest release.
 func (b *builder) relQuery(p string) string { return b.relQueryAt(p, b.self) }
 
+// dropLang is query q ("?rel=…&lang=…", relQuery's) without its
+// language.
+func dropLang(q string) string {
+	if i := strings.Index(q, "lang="); i > 0 {
+		q = strings.TrimRight(q[:i-1], "?&")
+		if q != "" && q[0] != '?' {
+			q = "?" + q
+		}
+	}
+	return q
+}
+
 // relQueryAt is relQuery for the site's release i in b's language.
 func (b *builder) relQueryAt(p string, i int) string {
 	var q []string

@@ -97,12 +97,12 @@ func TestTraceNotesTranslated(t *testing.T) {
 	})
 	files := readTree(t, out)
 	// One page for both languages, each note marked with its language
-	// (data-r: English 1, Korean 2; langshare.go).
+	// (data-lg: English 1, Korean 2; langshare.go).
 	p := files["traces/deployment.html"]
-	if !regexp.MustCompile(`data-r="2" hidden="">[^<]*분석한 루트에서 &lt;watches&gt;의 감시자를 찾지 못했습니다`).MatchString(p) {
+	if !regexp.MustCompile(`data-lg="2" hidden="">[^<]*분석한 루트에서 &lt;watches&gt;의 감시자를 찾지 못했습니다`).MatchString(p) {
 		t.Errorf("the trace page does not carry the note in Korean")
 	}
-	if !regexp.MustCompile(`data-r="1">[^<]*no watcher of &lt;watches&gt; found`).MatchString(p) {
+	if !regexp.MustCompile(`data-lg="1">[^<]*no watcher of &lt;watches&gt; found`).MatchString(p) {
 		t.Errorf("the trace page does not carry the note in English")
 	}
 }

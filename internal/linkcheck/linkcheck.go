@@ -113,6 +113,9 @@ func (c *linkChecker) errorf(page, format string, args ...any) {
 type pageLink struct {
 	raw, tag, attr string
 	mask           uint64
+	// langs is, on a page a bilingual release's languages share, the
+	// languages it is shown for (a bit per language, as data-lg).
+	langs uint64
 }
 
 // parsedPage is what the link checker reads of an HTML page.
@@ -128,6 +131,8 @@ type parsedPage struct {
 	// URL from this one, data-groups), where site.js sends it.
 	rels, all []string
 	groups    map[string]string
+	// langs are, on a page languages share, those languages (data-langs).
+	langs []string
 }
 
 // parsePage reads the ids and links of an HTML page.
@@ -139,18 +144,18 @@ type parsedPage struct {
 func parsePage(data []byte) parsedPage {
 	ids := map[string]bool{}
 	var links []pageLink
-	var dupIDs, rels, all, lnt, bad []string
+	var dupIDs, rels, all, lnt, bad, langs []string
 	groups := map[string]string{}
 	var moved []string
 	// The releases each open element is shown for, and the base of the
 	// GitHub links in it (data-gh): the pages shared by releases are
 	// written by x/net/html, which closes every element.
 	type open struct {
-		tag  string
-		mask uint64
-		gh   string
+		tag         string
+		mask, langs uint64
+		gh          string
 	}
-	stack := []open{{"", ^uint64(0), ""}}
+	stack := []open{{"", ^uint64(0), ^uint64(0), ""}}
 	z := html.NewTokenizer(bytes.NewReader(data))
 	for {
 		tt := z.Next()
@@ -158,7 +163,7 @@ func parsePage(data []byte) parsedPage {
 			for _, id := range moved {
 				ids[id] = true
 			}
-			return parsedPage{ids, links, dupIDs, bad, rels, all, groups}
+			return parsedPage{ids, links, dupIDs, bad, rels, all, groups, langs}
 		}
 		if tt == html.EndTagToken {
 			tag, _ := z.TagName()
@@ -174,7 +179,7 @@ func parsePage(data []byte) parsedPage {
 			continue
 		}
 		tag, hasAttr := z.TagName()
-		mask, gh := stack[len(stack)-1].mask, stack[len(stack)-1].gh
+		mask, lmask, gh := stack[len(stack)-1].mask, stack[len(stack)-1].langs, stack[len(stack)-1].gh
 		var found [][2]string // attribute, URL
 		var g []byte          // data-g, a GitHub link in the compact form
 		for hasAttr {
@@ -194,7 +199,8 @@ func parsePage(data []byte) parsedPage {
 					ids[partKey("rel", r)] = true
 				}
 			case "data-langs": // a page the languages share, merged (site/langshare.go)
-				for _, l := range strings.Fields(string(v)) {
+				langs = strings.Fields(string(v))
+				for _, l := range langs {
 					ids[partKey("lang", l)] = true
 				}
 			case "data-releases":
@@ -211,6 +217,10 @@ func parsePage(data []byte) parsedPage {
 			case "data-r":
 				if m, err := strconv.ParseUint(string(v), 16, 64); err == nil {
 					mask &= m
+				}
+			case "data-lg":
+				if m, err := strconv.ParseUint(string(v), 16, 64); err == nil {
+					lmask &= m
 				}
 			case "data-rel", "data-lang":
 				ids[partKey(strings.TrimPrefix(string(k), "data-"), string(v))] = true
@@ -247,10 +257,10 @@ func parsePage(data []byte) parsedPage {
 			}
 		}
 		for _, l := range found {
-			links = append(links, pageLink{l[1], string(tag), l[0], mask})
+			links = append(links, pageLink{l[1], string(tag), l[0], mask, lmask})
 		}
 		if tt == html.StartTagToken && !voidElement[string(tag)] {
-			stack = append(stack, open{string(tag), mask, gh})
+			stack = append(stack, open{string(tag), mask, lmask, gh})
 		}
 	}
 }
@@ -292,8 +302,14 @@ type SharedPage struct {
 	Rels []string
 	// Links are, by release, the hrefs of the page's links and the
 	// actions of its forms shown for it, in page order, as site.js writes
-	// them (releaseView).
+	// them (releaseView): in the page's first language when the
+	// languages share it.
 	Links map[string][]string
+	// Langs are the languages that share the page (data-langs), none for
+	// a page of one; LangLinks are, by language after the first and by
+	// release, the links shown for them, as Links are.
+	Langs     []string
+	LangLinks map[string]map[string][]string
 	// Groups are, by release, the page the release is sent to when
 	// another page serves it (data-groups), relative to this one.
 	Groups map[string]string
@@ -304,11 +320,22 @@ type SharedPage struct {
 // release.
 func ReadSharedPage(p string, data []byte) SharedPage {
 	pp := parsePage(data)
-	sp := SharedPage{Rels: pp.rels, Links: map[string][]string{}, Groups: pp.groups}
-	for k, r := range pp.rels {
-		for _, l := range pp.links {
-			if (l.tag == "a" || l.tag == "form") && l.mask&(1<<k) != 0 {
-				sp.Links[r] = append(sp.Links[r], releaseView(l.raw, pp.rels, pp.all, k, p, "index.html"))
+	sp := SharedPage{Rels: pp.rels, Links: map[string][]string{}, Groups: pp.groups, Langs: pp.langs, LangLinks: map[string]map[string][]string{}}
+	langs := pp.langs
+	if len(langs) == 0 {
+		langs = []string{""}
+	}
+	for j, lang := range langs {
+		links := sp.Links
+		if j > 0 {
+			links = map[string][]string{}
+			sp.LangLinks[lang] = links
+		}
+		for k, r := range pp.rels {
+			for _, l := range pp.links {
+				if (l.tag == "a" || l.tag == "form") && l.mask&(1<<k) != 0 && l.langs&(1<<j) != 0 {
+					links[r] = append(links[r], releaseView(l.raw, pp.rels, pp.all, k, p, "index.html"))
+				}
 			}
 		}
 	}

@@ -101,3 +101,31 @@ func TestReadSharedPageGitHubLinks(t *testing.T) {
 		t.Errorf("links by release (-want +got):\n%s", diff)
 	}
 }
+
+// TestReadSharedPageLanguages: on a page both the releases and the
+// languages share, each release's links in each language are those both
+// masks show (data-r over data-rels, data-lg over data-langs).
+func TestReadSharedPageLanguages(t *testing.T) {
+	page := `<html data-langs="en ko" data-rels="v1.37.2 v1.36.3" data-releases="v1.37.2 v1.36.3"><body>` +
+		`<a href="a.html">all</a>` +
+		`<a href="en/w.html" data-lg=1>en</a><a href="ko/w.html" data-lg=2 hidden>ko</a>` +
+		`<span data-r=2 hidden><a href="old.html" data-lg=2 hidden>old ko</a></span></body></html>`
+	sp := ReadSharedPage("handlers.html", []byte(page))
+	if diff := cmp.Diff([]string{"en", "ko"}, sp.Langs); diff != "" {
+		t.Errorf("languages (-want +got):\n%s", diff)
+	}
+	want := map[string][]string{
+		"v1.37.2": {"a.html?rel=v1.37.2", "en/w.html?rel=v1.37.2"},
+		"v1.36.3": {"a.html?rel=v1.36.3", "en/w.html?rel=v1.36.3"},
+	}
+	if diff := cmp.Diff(want, sp.Links); diff != "" {
+		t.Errorf("links in English (-want +got):\n%s", diff)
+	}
+	wantKo := map[string]map[string][]string{"ko": {
+		"v1.37.2": {"a.html?rel=v1.37.2", "ko/w.html?rel=v1.37.2"},
+		"v1.36.3": {"a.html?rel=v1.36.3", "ko/w.html?rel=v1.36.3", "old.html?rel=v1.36.3"},
+	}}
+	if diff := cmp.Diff(wantKo, sp.LangLinks); diff != "" {
+		t.Errorf("links in Korean (-want +got):\n%s", diff)
+	}
+}

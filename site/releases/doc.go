@@ -65,10 +65,13 @@
 //	.kubewalk-site                 the marker, listing the site's files
 //	src/<path>.html                a file's source page, for every release that renders it
 //	src/<path>.<n>.html            part n (2, 3 …) of a source page over a megabyte
-//	<lang>/<page>                  a page two releases or more have (walkthroughs/, traces/,
+//	<page>                         an index page two releases or more have (traces/,
 //	                               controllers/, handlers.html events.html resources.html gates.html),
-//	                               written once for the group of releases of the newest that has it
-//	<lang>/<name>.<tag>.html       the same page for another group, named by its newest release
+//	                               every language's (data-lg), written once for the group of
+//	                               releases of the newest that has it
+//	<lang>/<page>                  the same of a walkthrough (walkthroughs/), one per language
+//	<name>.<tag>.html              the same page for another group, named by its newest release,
+//	                               beside it
 //	<lang>/search-site.js          the search entries two releases or more have
 //	<L₀>/search-site-shared.js     the same, of the entries every language has alike
 //	<lang>/explain-steps-shared.js each distinct list of explain's steps
@@ -191,9 +194,15 @@
 //
 // # Pages the releases share
 //
-// <lang>/<page> and <lang>/<name>.<tag>.html (site/internal/pageshare): each
-// release's rendering, parsed, its links moved to the shared page's
-// place, merged as trees newest first.
+// <page>, <lang>/<page> and their <name>.<tag>.html
+// (site/internal/pageshare): each release's rendering, parsed, its links
+// moved to the shared page's place, merged as trees newest first. An
+// index page's rendering is itself its languages' merged (package
+// site's langshare.go: <html> carries data-langs, the languages in
+// order, and what differs between them data-lg, a mask over them,
+// hidden unless the first has it); its releases' masks are data-r, and
+// site.js shows an element when both its masks, where it has them, name
+// the release and the language shown (?rel=, ?lang=).
 //
 //   - <html> carries data-rels (the tags of the group, newest first),
 //     data-releases (every release of the site), data-root (the way up

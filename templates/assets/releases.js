@@ -55,7 +55,7 @@
       if (k > 0) {
         // Its renderings and its own title, where its differs from the
         // newest's but for the release.
-        var title = showRendering(k);
+        var title = showRendering("data-r", k);
         document.querySelectorAll("[data-diffs]").forEach(function (el) {
           el.setAttribute("data-diffs", releaseDir(el.getAttribute("data-diffs")));
         });

@@ -123,6 +123,26 @@ document.addEventListener("click", function (e) {
   // (the version switcher's steps, the pages the releases share, their
   // line numbers, the diffs since the previous release) and gives back
   // the release part of the source pages.
+  // The rendering each mask's attribute shows (showRendering, below).
+  var shownRendering = { "data-r": 0, "data-lg": 0 };
+  // A page a bilingual release's languages share (site/langshare.go:
+  // data-langs, and data-lg a bit per language): ?lang= names the one to
+  // show. Before releases.js's part, which makes an older release's title
+  // from the language's.
+  (function () {
+    var root = document.documentElement;
+    if (!root.hasAttribute("data-langs")) return;
+    var merged = root.getAttribute("data-langs").split(" "), l = new URLSearchParams(location.search).get("lang"), k = merged.indexOf(l);
+    if (k <= 0) return;
+    root.lang = l;
+    document.title = showRendering("data-lg", k);
+    // The id may have moved to the rendering shown. A fragment that is
+    // not valid %-encoding names no element (decoding it throws).
+    var id = location.hash.slice(1);
+    try { id = decodeURIComponent(id); } catch (e) { id = ""; }
+    var at = id && document.getElementById(id);
+    if (at) at.scrollIntoView();
+  })();
   var R = window.kubewalkReleases && window.kubewalkReleases.page({ stepInView: stepInView, modified: modified, shownLines: shownLines, lineID: lineID, showRendering: showRendering });
   // Language switch (bilingual sites): keep the reader on the step in
   // view when the other language's walkthrough has it (data-steps), else
@@ -142,10 +162,10 @@ document.addEventListener("click", function (e) {
   // Source pages are shared by a bilingual site's languages and a
   // multi-release site's releases: each carries every language's (and
   // release's) header and backlinks, and ?lang= (and ?rel=, releases.js)
-  // pick which show. A bilingual site of one release shares its index
-  // pages too, each language's rendering merged into one page
-  // (site/langshare.go: data-langs, and data-r a bit per language). Links
-  // into the pages the languages share carry ?lang= along.
+  // pick which show. A bilingual site shares its index pages too, each
+  // language's rendering merged into one page (above), which a site of
+  // several releases then shares between releases. Links into the pages
+  // the languages share carry ?lang= along.
   var body = document.body, srcRoot = body && body.getAttribute("data-src"), root = document.documentElement;
   var langs = Array.prototype.map.call(document.querySelectorAll('head > link[rel=alternate][hreflang]:not([hreflang="x-default"])'), function (l) { return l.getAttribute("hreflang"); });
   var blocks = document.querySelectorAll(".langblock[data-lang]"), lang = root.lang;
@@ -153,19 +173,6 @@ document.addEventListener("click", function (e) {
   var rel = blocks.length ? blocks[0].getAttribute("data-rel") || "" : "";
   var rs = rel && R ? R.source(blocks, rel) : null;
   if (blocks.length) pick(new URLSearchParams(location.search));
-  if (root.hasAttribute("data-langs")) {
-    var merged = root.getAttribute("data-langs").split(" "), l = new URLSearchParams(location.search).get("lang"), k = merged.indexOf(l);
-    if (k > 0) {
-      lang = root.lang = l;
-      document.title = showRendering(k);
-      // The id may have moved to the rendering shown. A fragment that is
-      // not valid %-encoding names no element (decoding it throws).
-      var id = location.hash.slice(1);
-      try { id = decodeURIComponent(id); } catch (e) { id = ""; }
-      var at = id && document.getElementById(id);
-      if (at) at.scrollIntoView();
-    }
-  }
   function pick(q) {
     var l = q.get("lang") || first, hasL = false;
     for (var b = 0; b < blocks.length; b++) hasL = hasL || blocks[b].getAttribute("data-lang") === l;
@@ -192,27 +199,30 @@ document.addEventListener("click", function (e) {
     location.href = to.href;
   });
   // sharedTarget reports whether URL to is a page the languages share:
-  // a source page, or in a site of one release any of its pages outside
-  // the languages' directories (the index pages, the changes page).
+  // a source page, or any page of the site's outside the languages'
+  // directories (the index pages, the changes page) but a release's
+  // entry page; in a site of several releases, the releases' and those
+  // of each release.
   function sharedTarget(to) {
     if (!srcRoot) return false;
     if (to.href.indexOf(new URL(srcRoot, location.href).href) === 0) return true;
-    if (R) return false;
     var top = new URL(srcRoot + "../", location.href).href;
     if (to.href.indexOf(top) !== 0) return false;
-    var seg = to.href.slice(top.length).split(/[\/?#]/)[0];
-    return /\.html$/.test(seg) && seg !== "index.html" || seg === "controllers" || seg === "traces";
+    var seg = to.href.slice(top.length).split(/[?#]/)[0].split("/"), last = seg[seg.length - 1];
+    return /\.html$/.test(last) && last !== "index.html" && !seg.some(function (s) { return langs.indexOf(s) >= 0; });
   }
   // showRendering shows rendering k of a page merged from several
-  // (data-r: a bit per rendering, in hex; site/internal/treemerge): the
-  // languages of a bilingual site's index page, or the releases of a
-  // multi-release site's shared page. It gives the ids back to what is
-  // shown (data-id) and returns the rendering's title.
-  function showRendering(k) {
-    document.querySelectorAll("[data-r]").forEach(function (el) {
-      var h = el.getAttribute("data-r"), d = h.length - 1 - (k >> 2);
+  // (site/internal/treemerge), by the attribute of the masks (a bit per
+  // rendering, in hex): the languages of a bilingual release's index page
+  // (data-lg), or the releases of a multi-release site's shared page
+  // (data-r); a page may be both, an element shown when both its masks
+  // name what is shown. It gives the ids back to what is shown (data-id)
+  // and returns the rendering's title.
+  function showRendering(attr, k) {
+    shownRendering[attr] = k;
+    document.querySelectorAll("[data-r], [data-lg]").forEach(function (el) {
       // toggleAttribute, not .hidden: an <svg> has no hidden property.
-      el.toggleAttribute("hidden", d < 0 || !((parseInt(h.charAt(d), 16) >> (k & 3)) & 1));
+      el.toggleAttribute("hidden", !inMask(el, "data-r") || !inMask(el, "data-lg"));
     });
     // A table cell whose every part is other renderings' is empty for
     // this one: site.css prints its dash (td.none), as for td:empty.
@@ -231,10 +241,18 @@ document.addEventListener("click", function (e) {
       el.removeAttribute("data-id");
     });
     var title = document.title;
-    document.querySelectorAll("head > title[data-r]").forEach(function (t) {
-      if (!t.hidden) title = t.textContent;
+    document.querySelectorAll("head > title").forEach(function (t) {
+      if (!t.hidden && (t.hasAttribute("data-r") || t.hasAttribute("data-lg"))) title = t.textContent;
     });
     return title;
+  }
+  // inMask reports whether element el's mask in attribute attr names the
+  // rendering shown (true without one).
+  function inMask(el, attr) {
+    var h = el.getAttribute(attr), k = shownRendering[attr];
+    if (h === null) return true;
+    var d = h.length - 1 - (k >> 2);
+    return d >= 0 && ((parseInt(h.charAt(d), 16) >> (k & 3)) & 1) === 1;
   }
   // modified reports a click that opens a tab or window, or does
   // something else than follow the link here: left alone.

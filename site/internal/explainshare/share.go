@@ -84,7 +84,13 @@ func Share(dir string, scripts []Script) (int64, error) {
 		if err != nil {
 			return 0, err
 		}
-		if err := os.WriteFile(filepath.Join(dir, filepath.FromSlash(p)), data, 0o644); err != nil {
+		// A language's shared directory exists only if some page of the
+		// releases' is shared there (package pageshare).
+		f := filepath.Join(dir, filepath.FromSlash(p))
+		if err := os.MkdirAll(filepath.Dir(f), 0o755); err != nil {
+			return 0, err
+		}
+		if err := os.WriteFile(f, data, 0o644); err != nil {
 			return 0, err
 		}
 		after += int64(len(data))

@@ -4,7 +4,8 @@
 //
 // Each release renders its walkthroughs, indexes (handlers, events,
 // resources, gates), traces and controller pages as a
-// single-release site would, in its own subtree (<tag>/<lang>/…), but
+// single-release site would, in its own subtree (<tag>/<lang>/…, the
+// index pages at <tag>/, its languages' renderings merged), but
 // for its line numbers: a location in a file with a shared source page
 // is printed by the page's stable anchors, the same in every release
 // whose code there is the same (package site's lines.go). Two releases' renderings of a
@@ -12,9 +13,11 @@
 // directory in links, ?rel= on links into the shared source pages, the
 // tag of GitHub permalinks, the page title.
 // Share writes each page two releases or more have once for
-// a group of releases, at <lang>/<page> beside the shared source pages
-// (the group of the newest release that has it) and <lang>/<name>.<tag>.html
-// (the others', named by their newest release):
+// a group of releases, at <page> (an index page the languages share,
+// site's langshare.go) or <lang>/<page> (a walkthrough) beside the shared
+// source pages (the group of the newest release that has it), and
+// <name>.<tag>.html beside it (the others', named by their newest
+// release):
 //
 //   - Each release's rendering is parsed (golang.org/x/net/html), its
 //     links moved to the shared page's place, and what names the release

@@ -32,7 +32,7 @@ func Langs(p string, data [][]byte, langs []string) ([]byte, error) {
 		setAttr(root, "lang", langs[0])
 		docs[i], sizes[i] = doc, math.MaxInt64
 	}
-	gs, err := Merge(docs, langs, sizes, math.MaxInt)
+	gs, err := merge(docs, langs, sizes, math.MaxInt, LangMask)
 	if err != nil {
 		return nil, fmt.Errorf("site: %s: %w", p, err)
 	}

@@ -39,12 +39,26 @@ type Group struct {
 // releases: a release joins the newer ones' group while that takes fewer
 // bytes than its own page and the group's page stays within budget.
 func Merge(docs []*html.Node, tags []string, sizes []int64, budget int) ([]Group, error) {
+	return merge(docs, tags, sizes, budget, ReleaseMask)
+}
+
+// The attributes that carry a mask of renderings: the releases' on a page
+// of a multi-release site, the languages' on a page a bilingual release's
+// languages share. A page may carry both, a release's rendering having
+// been merged from its languages'; what it shows is what both show.
+const (
+	ReleaseMask = "data-r"
+	LangMask    = "data-lg"
+)
+
+// merge is Merge, the masks written in attribute attr.
+func merge(docs []*html.Node, tags []string, sizes []int64, budget int, attr string) ([]Group, error) {
 	if len(docs) > 64 {
 		return nil, fmt.Errorf("%d releases: a page is shared by at most 64", len(docs))
 	}
 	var gs []Group
 	for i := 0; i < len(docs); {
-		mt := &mergeTree{mask: map[*html.Node]uint64{}, last: map[*html.Node]string{}}
+		mt := &mergeTree{mask: map[*html.Node]uint64{}, last: map[*html.Node]string{}, attr: attr}
 		base, n := docs[i], 1
 		mt.adopt(base, 1)
 		est := mt.estimate(base)
@@ -87,6 +101,7 @@ type mergeTree struct {
 	mask map[*html.Node]uint64 // releases that have the node (in its parent)
 	last map[*html.Node]string // hash of the newest-merged rendering of the node
 	undo []func()
+	attr string // the mask's attribute: ReleaseMask or LangMask
 }
 
 // estimate is at least the bytes of the page merged so far: its
@@ -106,7 +121,7 @@ func (mt *mergeTree) estimate(doc *html.Node) int64 {
 				m = mt.mask[c]
 			}
 			if m != parent && !(blank(c) && !textHost(p)) {
-				n += int64(len(` data-r=""`) + len(strconv.FormatUint(m, 16)))
+				n += int64(len(` =""`) + len(mt.attr) + len(strconv.FormatUint(m, 16)))
 				if m&1 == 0 {
 					n += int64(len(` hidden=""`))
 				}
@@ -740,7 +755,7 @@ func (mt *mergeTree) emit(n *html.Node, parent uint64) {
 				n.RemoveChild(c)
 				el.AppendChild(c)
 			}
-			el.Attr = append(el.Attr, html.Attribute{Key: "data-r", Val: strconv.FormatUint(m, 16)})
+			el.Attr = append(el.Attr, html.Attribute{Key: mt.attr, Val: strconv.FormatUint(m, 16)})
 			if m&1 == 0 {
 				el.Attr = append(el.Attr, html.Attribute{Key: "hidden"})
 			}
@@ -791,7 +806,7 @@ func fixIDs(doc *html.Node) {
 	var walk func(n *html.Node, hidden bool)
 	walk = func(n *html.Node, hidden bool) {
 		if n.Type == html.ElementNode {
-			hidden = hidden || hasAttr(n, "hidden") && hasAttr(n, "data-r")
+			hidden = hidden || hasAttr(n, "hidden") && (hasAttr(n, ReleaseMask) || hasAttr(n, LangMask))
 			for _, a := range n.Attr {
 				if a.Key == "id" && a.Namespace == "" {
 					if _, ok := byID[a.Val]; !ok {
