@@ -402,7 +402,7 @@
           if (p && a.getAttribute("href").slice(-(r.length + p.length + 2)) === "/" + r + "/" + p) a.remove();
         });
       });
-      var sum = el.querySelector("details.versions summary");
+      var sum = el.querySelector("details.versions summary > span");
       if (sum && sum.textContent === n) sum.textContent = r;
       el.querySelectorAll("details.versions li").forEach(function (li) {
         var a = li.querySelector("a[data-switch]"), c = li.querySelector("b[aria-current]");

@@ -118,11 +118,6 @@ document.addEventListener("click", function (e) {
     var href = file.getAttribute("href").split("#")[0];
     location.href = href + (/^https:/.test(href) ? "#L" : "#N") + nr.textContent;
   });
-  // A page of a site of several releases: releases.js, loaded before
-  // this script, does what such a page does beyond a single release's
-  // (the version switcher's steps, the pages the releases share, their
-  // line numbers, the diffs since the previous release) and gives back
-  // the release part of the source pages.
   // The rendering each mask's attribute shows (showRendering, below).
   var shownRendering = { "data-r": 0, "data-lg": 0 };
   // A page a bilingual release's languages share (site/langshare.go:
@@ -143,6 +138,11 @@ document.addEventListener("click", function (e) {
     var at = id && document.getElementById(id);
     if (at) at.scrollIntoView();
   })();
+  // A page of a site of several releases: releases.js, loaded before
+  // this script, does what such a page does beyond a single release's
+  // (the version switcher's steps, the pages the releases share, their
+  // line numbers, the diffs since the previous release) and gives back
+  // the release part of the source pages.
   var R = window.kubewalkReleases && window.kubewalkReleases.page({ stepInView: stepInView, modified: modified, shownLines: shownLines, lineID: lineID, showRendering: showRendering });
   // Language switch (bilingual sites): keep the reader on the step in
   // view when the other language's walkthrough has it (data-steps), else

@@ -490,6 +490,9 @@ func (rp *relPages) move(from, to, raw, self string) (v, shared string, ok bool)
 		return raw, "", false
 	}
 	out := sitepath.Rel(to, target, u.Fragment)
+	if strings.HasSuffix(u.Path, "/") && u.Fragment == "" {
+		out += "/" // a directory (data-src) stays one: path.Join drops the slash
+	}
 	if target == to && u.Fragment != "" {
 		out = sitepath.Rel(to, target, "")
 		out += "#" + u.Fragment

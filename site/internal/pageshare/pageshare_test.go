@@ -183,3 +183,20 @@ func TestMergeGitHubBase(t *testing.T) {
 		t.Errorf("merged:\n%s", got)
 	}
 }
+
+// TestMoveKeepsDirectories: a link moved to the shared page's place keeps
+// what it names: a directory (the <body>'s data-src, which site.js takes
+// the site's top from) ends in a slash still, a page does not gain one.
+func TestMoveKeepsDirectories(t *testing.T) {
+	rp := &relPages{to: map[string][]string{"handlers.html": {"v1.31.0", "v1.30.0"}}, all: []string{"v1.31.0", "v1.30.0"}}
+	for _, c := range []struct{ from, to, raw, want string }{
+		{"v1.31.0/handlers.html", "handlers.html", "../src/", "src/"},
+		{"v1.31.0/traces/job.html", "traces/job.html", "../../src/", "../src/"},
+		{"v1.31.0/handlers.html", "handlers.html", "en/walkthroughs/x.html", "v1.31.0/en/walkthroughs/x.html"},
+		{"v1.31.0/en/index.html", "v1.31.0/en/index.html", "../handlers.html", "../../handlers.html?rel=v1.31.0"},
+	} {
+		if got, _, _ := rp.move(c.from, c.to, c.raw, ""); got != c.want {
+			t.Errorf("%s from %s to %s: %s, want %s", c.raw, c.from, c.to, got, c.want)
+		}
+	}
+}

@@ -35,7 +35,7 @@ func Relinked(h, from, rel string) string {
 // rel (and not). A part whose header is not this is written whole.
 func LikeNewest(h, newest, rel string) string {
 	h = strings.ReplaceAll(h, "/"+newest+"/", "/"+rel+"/")
-	h = strings.Replace(h, `">`+newest+`</summary>`, `">`+rel+`</summary>`, 1)
+	h = strings.Replace(h, `">`+newest+`</span></summary>`, `">`+rel+`</span></summary>`, 1)
 	q := "rel=" + url.QueryEscape(rel)
 	// The switcher's entry for rel: "x.go.html?rel=…" or "…?rel=…&amp;lang=ko".
 	i := strings.Index(h, "?"+q+`" data-switch>`+rel+"</a></li>")
