@@ -72,10 +72,11 @@ e2e: build
 		$(GO) test -count=1 -tags e2e -timeout 60m -p 1 ./...
 	# The explain page and `kubewalk explain` agree on the default release's
 	# real facts too, not only on the fixture's; every Recorded run page of
-	# its site reads in both languages at desktop and phone width.
+	# its site reads in both languages at desktop and phone width, and no
+	# page but the source pages reaches past a phone's screen.
 	./$(BIN) --cache-dir $(E2E_CACHE) build --source goproxy --out $(ARTIFACTS)/default-site
 	KUBEWALK_EXPLAIN_FACTS=$(ARTIFACTS)/default-site/facts.json.zst KUBEWALK_REAL_SITE=$(ARTIFACTS)/default-site \
-		$(GO) test -count=1 -run 'TestBrowserExplainParityFacts|TestBrowserRecordedRunsReal' ./site
+		$(GO) test -count=1 -run 'TestBrowserExplainParityFacts|TestBrowserRecordedRunsReal|TestBrowserPhoneReal' ./site
 	# The default release and the one before it as one site: every page
 	# they share, read as each release in a browser, links as the link
 	# checker reads them (make check-site-all does it for every release).

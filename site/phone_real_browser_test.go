@@ -1,0 +1,64 @@
+package site
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/kubewalk/kubewalk/site/internal/browsertest"
+)
+
+// TestBrowserPhoneReal opens every page of a real site but its source
+// pages (KUBEWALK_REAL_SITE: the directory kubewalk build wrote; make e2e
+// sets it to the default release's site) in each of its languages as a
+// 390 px phone: none reaches past the right edge unless a box of its own
+// scrolls it (noOverflow). A real site has what the fixture does not: a
+// badge naming every scenario a recorded run exercises, a resource's
+// name longer than the screen in a heading.
+func TestBrowserPhoneReal(t *testing.T) {
+	dir := os.Getenv("KUBEWALK_REAL_SITE")
+	if dir == "" {
+		t.Skip("set KUBEWALK_REAL_SITE to a site kubewalk build wrote")
+	}
+	var pages []string
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".html") {
+			return err
+		}
+		r, err := filepath.Rel(dir, p)
+		if r = filepath.ToSlash(r); !strings.HasPrefix(r, "src/") {
+			pages = append(pages, r)
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(pages) < 50 {
+		t.Fatalf("%d pages in %s, want a real site's", len(pages), dir)
+	}
+	slices.Sort(pages)
+	ctx := browsertest.NewFor(t, 390, 844, time.Hour)
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(390, 844, chromedp.EmulateMobile)); err != nil {
+		t.Fatal(err)
+	}
+	base := fileURL(t, dir)
+	open := func(t *testing.T, p string) { t.Helper(); openPage(t, ctx, base+p) }
+	var views []string
+	for _, p := range pages {
+		// A page the languages share shows each by ?lang=; the others are
+		// one language's.
+		views = append(views, p)
+		if !strings.HasPrefix(p, "en/") && !strings.HasPrefix(p, "ko/") && p != "index.html" {
+			views = append(views, p+"?lang=ko")
+		}
+	}
+	noOverflow(t, ctx, open, views...)
+	t.Logf("%d views of %d pages at 390 px", len(views), len(pages))
+}
