@@ -101,13 +101,8 @@ func (b *builder) link(from, target, fragment string) string {
 	if !b.sharedSource(target) || b.sharedSource(from) {
 		return relURL(b.site(from), to, fragment)
 	}
-	q := b.relQuery(target)
-	if b.shared(from) {
-		// A page every language shares links the same in each: site.js
-		// carries the reader's language along.
-		q = dropLang(q)
-	}
-	u := relURL(b.site(from), to, "") + q
+	// A page every language shares links the same in each.
+	u := relURL(b.site(from), to, "") + b.relQueryAt(target, b.self, !b.shared(from))
 	if fragment != "" {
 		u += "#" + fragment
 	}

@@ -18,7 +18,7 @@ import (
 // it). site.js shows the language ?lang= names, as on the source pages,
 // and carries ?lang= on links to the pages the languages share. Without
 // script a reader sees the first language's. Such a page links the
-// shared source pages without ?lang= (dropLang): its links are the same
+// shared source pages without ?lang= (relQueryAt): its links are the same
 // in every language. In a site of several releases, each release's page
 // so merged is then shared between the releases (package pageshare,
 // data-r), as a page of one language is.

@@ -75,27 +75,17 @@ func (b *builder) sharedSource(p string) bool {
 // source page p (a site path from the release's root): "?rel=v1.30.0&lang=ko",
 // leaving out what the page shows without a query — its newest release,
 // the first language — which is most links of the newest release.
-func (b *builder) relQuery(p string) string { return b.relQueryAt(p, b.self) }
+func (b *builder) relQuery(p string) string { return b.relQueryAt(p, b.self, true) }
 
-// dropLang is query q ("?rel=…&lang=…", relQuery's) without its
-// language.
-func dropLang(q string) string {
-	if i := strings.Index(q, "lang="); i > 0 {
-		q = strings.TrimRight(q[:i-1], "?&")
-		if q != "" && q[0] != '?' {
-			q = "?" + q
-		}
-	}
-	return q
-}
-
-// relQueryAt is relQuery for the site's release i in b's language.
-func (b *builder) relQueryAt(p string, i int) string {
+// relQueryAt is relQuery for the site's release i, naming b's language
+// when lang is set: a page every language shares links the same in each,
+// site.js carrying the reader's language along (langshare.go).
+func (b *builder) relQueryAt(p string, i int, lang bool) string {
 	var q []string
 	if m := b.set.src.ByPath[b.siteAt(p, i)]; m != nil && m.Rels[0] != i {
 		q = append(q, "rel="+url.QueryEscape(b.set.rels[i].Tag))
 	}
-	if b.langs != nil && b != b.langs[0] {
+	if lang && b.langs != nil && b != b.langs[0] {
 		q = append(q, "lang="+url.QueryEscape(b.in.Lang))
 	}
 	if len(q) == 0 {
@@ -116,7 +106,7 @@ func (b *builder) srcVersions(p string) []versionView {
 	for i, r := range b.set.rels {
 		v := versionView{Tag: r.Tag, Current: i == b.self}
 		if t := b.set.src.Variant(p, i); t != "" {
-			v.Href, v.Line = url.PathEscape(path.Base(t))+b.relQueryAt(p, i), true
+			v.Href, v.Line = url.PathEscape(path.Base(t))+b.relQueryAt(p, i, true), true
 		} else {
 			v.Href, v.Home = relURL(from, b.siteAt(homePage, i), ""), true
 		}
