@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/emulation"
@@ -211,6 +212,17 @@ func colorScheme(scheme string) chromedp.Action[chromedp.Void] {
 		})
 		return err
 	})
+}
+
+// clickAndSettle clicks the first element sel matches on the page open in
+// ctx, as a reader's click (its handlers run), and gives the navigation
+// it may start time to begin.
+func clickAndSettle(t *testing.T, ctx context.Context, sel string) {
+	t.Helper()
+	if err := chromedp.Do(ctx, voidEval(`document.querySelector(`+"`"+sel+"`"+`).click()`)); err != nil {
+		t.Fatalf("click %s: %v", sel, err)
+	}
+	time.Sleep(300 * time.Millisecond)
 }
 
 // The browser helpers of package browsertest, by the names this

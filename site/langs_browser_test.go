@@ -52,13 +52,7 @@ func TestBrowserBilingual(t *testing.T) {
 		}
 		return strings.TrimPrefix(got[0], base), got[1]
 	}
-	click := func(t *testing.T, sel string) {
-		t.Helper()
-		if err := chromedp.Do(ctx, voidEval(`document.querySelector(`+"`"+sel+"`"+`).click()`)); err != nil {
-			t.Fatalf("click %s: %v", sel, err)
-		}
-		time.Sleep(300 * time.Millisecond)
-	}
+	click := func(t *testing.T, sel string) { t.Helper(); clickAndSettle(t, ctx, sel) }
 	const switchTo = `.langblock:not([hidden]) a[data-switch][hreflang=ko], header.top a[data-switch][hreflang=ko]`
 
 	t.Run("root", func(t *testing.T) {

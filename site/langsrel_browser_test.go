@@ -1,10 +1,6 @@
 package site
 
 import (
-	"bytes"
-	"io/fs"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -46,13 +42,7 @@ func TestBrowserMultiReleaseLanguages(t *testing.T) {
 		t.Fatal("no page loaded")
 		return s
 	}
-	click := func(t *testing.T, sel string) {
-		t.Helper()
-		if err := chromedp.Do(ctx, voidEval(`document.querySelector(`+"`"+sel+"`"+`).click()`)); err != nil {
-			t.Fatalf("click %s: %v", sel, err)
-		}
-		time.Sleep(300 * time.Millisecond)
-	}
+	click := func(t *testing.T, sel string) { t.Helper(); clickAndSettle(t, ctx, sel) }
 	// The older release's Korean home, whose bar links the index pages.
 	openPage(t, ctx, base+oldTag+"/ko/index.html")
 	click(t, `header.top a[href*="events.html"]`)
@@ -84,17 +74,13 @@ func TestBrowserMultiReleaseLanguages(t *testing.T) {
 func oneSummary(t *testing.T, dir string) {
 	t.Helper()
 	n := 0
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".html") {
-			return err
+	for p, data := range readTree(t, dir) {
+		if !strings.HasSuffix(p, ".html") {
+			continue
 		}
-		data, err := os.ReadFile(p)
+		doc, err := html.Parse(strings.NewReader(data))
 		if err != nil {
-			return err
-		}
-		doc, err := html.Parse(bytes.NewReader(data))
-		if err != nil {
-			return err
+			t.Fatal(err)
 		}
 		var walk func(*html.Node)
 		walk = func(x *html.Node) {
@@ -113,8 +99,7 @@ func oneSummary(t *testing.T, dir string) {
 					}
 				}
 				if len(kids) == 0 || kids[0].DataAtom != atom.Summary || summaries != 1 {
-					r, _ := filepath.Rel(dir, p)
-					t.Errorf("%s: a <details> of %d children, %d of them <summary>, not one first", r, len(kids), summaries)
+					t.Errorf("%s: a <details> of %d children, %d of them <summary>, not one first", p, len(kids), summaries)
 				}
 			}
 			for c := x.FirstChild; c != nil; c = c.NextSibling {
@@ -122,10 +107,6 @@ func oneSummary(t *testing.T, dir string) {
 			}
 		}
 		walk(doc)
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
 	}
 	if n == 0 {
 		t.Fatal("no <details> on any page: the version switchers are missing")

@@ -1,10 +1,7 @@
 package site
 
 import (
-	"io/fs"
 	"os"
-	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -27,36 +24,27 @@ func TestBrowserPhoneReal(t *testing.T) {
 		t.Skip("set KUBEWALK_REAL_SITE to a site kubewalk build wrote")
 	}
 	var pages []string
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".html") {
-			return err
+	for _, u := range fileURLs(dir) {
+		if !strings.Contains(u, "/src/") {
+			pages = append(pages, u)
 		}
-		r, err := filepath.Rel(dir, p)
-		if r = filepath.ToSlash(r); !strings.HasPrefix(r, "src/") {
-			pages = append(pages, r)
-		}
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
 	}
 	if len(pages) < 50 {
 		t.Fatalf("%d pages in %s, want a real site's", len(pages), dir)
 	}
-	slices.Sort(pages)
 	ctx := browsertest.NewFor(t, 390, 844, time.Hour)
 	if err := chromedp.Do(ctx, chromedp.EmulateViewport(390, 844, chromedp.EmulateMobile)); err != nil {
 		t.Fatal(err)
 	}
+	open := func(t *testing.T, u string) { t.Helper(); openPage(t, ctx, u) }
 	base := fileURL(t, dir)
-	open := func(t *testing.T, p string) { t.Helper(); openPage(t, ctx, base+p) }
 	var views []string
-	for _, p := range pages {
+	for _, u := range pages {
 		// A page the languages share shows each by ?lang=; the others are
 		// one language's.
-		views = append(views, p)
-		if !strings.HasPrefix(p, "en/") && !strings.HasPrefix(p, "ko/") && p != "index.html" {
-			views = append(views, p+"?lang=ko")
+		views = append(views, u)
+		if p := strings.TrimPrefix(u, base); !strings.HasPrefix(p, "en/") && !strings.HasPrefix(p, "ko/") && p != "index.html" {
+			views = append(views, u+"?lang=ko")
 		}
 	}
 	noOverflow(t, ctx, open, views...)
