@@ -86,7 +86,7 @@ func BenchmarkSourcePages(b *testing.B) {
 		}
 		b.StartTimer()
 		t0, c0 := time.Now(), cpuTime()
-		st, err = bld.write(context.Background(), dir)
+		st, err = bld.write(context.Background(), output{dir: dir})
 		elapsed += time.Since(t0)
 		cpu += cpuTime() - c0
 		if err != nil {

@@ -25,6 +25,7 @@ import (
 	"github.com/kubewalk/kubewalk/internal/render/codehtml"
 	"github.com/kubewalk/kubewalk/record"
 	"github.com/kubewalk/kubewalk/site/internal/pagecache"
+	"github.com/kubewalk/kubewalk/site/internal/sitetree"
 	"github.com/kubewalk/kubewalk/site/internal/srcmerge"
 	"github.com/kubewalk/kubewalk/walkthrough"
 )
@@ -148,7 +149,7 @@ func Build(ctx context.Context, in Input, opts Options) (Stats, error) {
 			return Stats{}, err
 		}
 		b.reuse, b.place = c, pl
-		return b.write(ctx, dir)
+		return b.write(ctx, output{dir: dir})
 	})
 }
 
@@ -267,19 +268,19 @@ func render(ctx context.Context, in Input, opts Options, dir string) (Stats, err
 	if err != nil {
 		return Stats{}, err
 	}
-	return b.write(ctx, dir)
+	return b.write(ctx, output{dir: dir})
 }
 
-// write renders every page into dir with bounded parallelism.
-func (b *builder) write(ctx context.Context, dir string) (Stats, error) {
+// write renders every page into out with bounded parallelism.
+func (b *builder) write(ctx context.Context, out output) (Stats, error) {
 	pages, err := b.allPages()
 	if err != nil {
 		return Stats{}, err
 	}
-	if err := makeDirs(dir, pages); err != nil {
+	if err := out.prepare(pages); err != nil {
 		return Stats{}, err
 	}
-	sizes, err := b.renderPages(ctx, dir, pages)
+	sizes, err := b.renderPages(ctx, out, pages)
 	if err != nil {
 		return Stats{}, err
 	}
@@ -303,6 +304,35 @@ func (b *builder) write(ctx context.Context, dir string) (Stats, error) {
 	return st, nil
 }
 
+// output is where a build's files go: under a directory on disk (a
+// release's site of its own), or into a sitetree.Tree under the
+// release's directory (a release of a site of several, whose files the
+// releases stage's passes rewrite before the Tree is written once).
+type output struct {
+	dir string
+	// tree, when set, takes the files instead of dir, each under
+	// prefix.
+	tree   *sitetree.Tree
+	prefix string
+}
+
+// prepare makes what out needs before pages are put into it: on disk,
+// their directories.
+func (o output) prepare(pages []page) error {
+	if o.tree != nil {
+		return nil
+	}
+	return makeDirs(o.dir, pages)
+}
+
+// put writes the file at site path p, whose directory prepare made.
+func (o output) put(p string, data []byte) error {
+	if o.tree != nil {
+		return o.tree.Put(o.prefix+p, data)
+	}
+	return os.WriteFile(filepath.Join(o.dir, filepath.FromSlash(p)), data, 0o644)
+}
+
 // makeDirs makes the directories of pages in dir, first and once, so
 // page writers need no MkdirAll.
 func makeDirs(dir string, pages []page) error {
@@ -318,7 +348,7 @@ func makeDirs(dir string, pages []page) error {
 	return nil
 }
 
-// renderPages renders pages into dir, whose directories exist, and
+// renderPages renders pages into out, prepared for them, and
 // returns the size of each; with a Cache, a page whose key is unchanged
 // is taken from the previous build instead.
 //
@@ -327,7 +357,7 @@ func makeDirs(dir string, pages []page) error {
 // more than rendering a small page), so writes run in their own group
 // with more slots, and a render worker only waits when all of those are
 // busy.
-func (b *builder) renderPages(ctx context.Context, dir string, pages []page) ([]int64, error) {
+func (b *builder) renderPages(ctx context.Context, out output, pages []page) ([]int64, error) {
 	workers := b.opts.Workers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
@@ -366,7 +396,7 @@ func (b *builder) renderPages(ctx context.Context, dir string, pages []page) ([]
 			}
 			sizes[i] = int64(len(data))
 			w.Go(func() error {
-				return os.WriteFile(filepath.Join(dir, filepath.FromSlash(p.path)), data, 0o644)
+				return out.put(p.path, data)
 			})
 			return nil
 		})

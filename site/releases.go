@@ -7,14 +7,13 @@ import (
 	"fmt"
 	"html/template"
 	"maps"
-	"os"
-	"path/filepath"
 	"slices"
 
 	"github.com/kubewalk/kubewalk/internal/disk/publish"
 	"github.com/kubewalk/kubewalk/internal/render/diagram"
 	"github.com/kubewalk/kubewalk/site/internal/explainshare"
 	"github.com/kubewalk/kubewalk/site/internal/linemap"
+	"github.com/kubewalk/kubewalk/site/internal/sitetree"
 	"github.com/kubewalk/kubewalk/site/internal/srcmerge"
 )
 
@@ -116,10 +115,11 @@ func ReleaseDir(tag string) string { return tag + "/" }
 //     the pages split by PartBudget;
 //  2. the resource graphs: ResourceGraphs, drawn by the stage on one
 //     layout, back through SetResourceGraphs;
-//  3. the pages: Write;
-//  4. over what was written, the passes that write once what the
-//     releases' pages, search and explain scripts share: LineMaps for
-//     pageshare, ExplainScripts for explainshare.
+//  3. the pages: Write, into the site's files in memory (a
+//     sitetree.Tree);
+//  4. over those files, the passes that write once what the releases'
+//     pages, search and explain scripts share: LineMaps for pageshare,
+//     ExplainScripts for explainshare.
 type Prepared struct {
 	set *releaseSet
 	bs  []*builder
@@ -259,23 +259,20 @@ func (r *Prepared) Manifests() []Manifest {
 	return ms
 }
 
-// Write writes the releases into dir, the site's root: the shared source
+// Write writes the releases into t, the site's files: the shared source
 // pages (src/…) and each release's subtree (<tag>/…, laid out as Build
 // lays out a single release but for the source pages). Every page is
 // written as the release's own, to be shared by the stage's passes
-// (pageshare, searchshare, explainshare); the site's list of releases,
-// its assets and its marker are the stage's to write (WriteReleaseList).
-func (r *Prepared) Write(ctx context.Context, dir string) (Stats, error) {
-	st, err := writeShared(ctx, dir, r.bs)
+// (pageshare, searchshare, explainshare) before t is written to disk;
+// the site's list of releases, its assets and its marker are the
+// stage's to write (WriteReleaseList).
+func (r *Prepared) Write(ctx context.Context, t *sitetree.Tree) (Stats, error) {
+	st, err := writeShared(ctx, output{tree: t}, r.bs)
 	if err != nil {
 		return Stats{}, err
 	}
 	for _, b := range r.bs {
-		sub := filepath.Join(dir, b.in.Tag)
-		if err := os.Mkdir(sub, 0o755); err != nil {
-			return Stats{}, err
-		}
-		s, err := b.write(ctx, sub)
+		s, err := b.write(ctx, output{tree: t, prefix: ReleaseDir(b.in.Tag)})
 		if err != nil {
 			return Stats{}, fmt.Errorf("%s: %w", b.in.Tag, err)
 		}
@@ -399,11 +396,11 @@ type releaseRow struct {
 	Latest                   bool
 }
 
-// WriteReleaseList writes, into dir, a multi-release site's own files:
+// WriteReleaseList writes, into t, a multi-release site's own files:
 // index.html, the list of the releases ms (newest first) in language
 // lang ("" for English), the assets every release's pages load, and the
 // marker. It returns the bytes written.
-func WriteReleaseList(dir, lang string, ms []Manifest) (int64, error) {
+func WriteReleaseList(t *sitetree.Tree, lang string, ms []Manifest) (int64, error) {
 	if lang == "" {
 		lang = "en"
 	}
@@ -428,11 +425,7 @@ func WriteReleaseList(dir, lang string, ms []Manifest) (int64, error) {
 	files := append(as, asset{homePage, data}, asset{markerFile, []byte(publish.MarkerHeader)})
 	var n int64
 	for _, f := range files {
-		p := filepath.Join(dir, filepath.FromSlash(f.path))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			return 0, err
-		}
-		if err := os.WriteFile(p, f.data, 0o644); err != nil {
+		if err := t.Put(f.path, f.data); err != nil {
 			return 0, err
 		}
 		n += int64(len(f.data))

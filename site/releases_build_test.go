@@ -10,6 +10,7 @@ import (
 	"github.com/kubewalk/kubewalk/site/internal/explainshare"
 	"github.com/kubewalk/kubewalk/site/internal/pageshare"
 	"github.com/kubewalk/kubewalk/site/internal/searchshare"
+	"github.com/kubewalk/kubewalk/site/internal/sitetree"
 	"github.com/kubewalk/kubewalk/site/internal/srcmerge"
 )
 
@@ -40,7 +41,8 @@ func buildReleases(ctx context.Context, rels []Release, opts Options, tune tunin
 		if err := sourcesForTest(ctx, p); err != nil {
 			return Stats{}, err
 		}
-		st, err := writeReleasesForTest(ctx, dir, p, opts.Workers, tune)
+		t := sitetree.New()
+		st, err := writeReleasesForTest(ctx, t, p, opts.Workers, tune)
 		if err != nil {
 			return Stats{}, err
 		}
@@ -48,10 +50,13 @@ func buildReleases(ctx context.Context, rels []Release, opts Options, tune tunin
 		if len(rels[0].Langs) > 1 {
 			lang = rels[0].Langs[0]
 		}
-		n, err := WriteReleaseList(dir, lang, p.Manifests())
+		n, err := WriteReleaseList(t, lang, p.Manifests())
+		if err != nil {
+			return Stats{}, err
+		}
 		st.Pages++
 		st.Bytes += n
-		return st, err
+		return st, t.WriteTo(ctx, dir, 0)
 	})
 }
 
@@ -83,10 +88,10 @@ func graphsForTest(p *Prepared) error {
 	return nil
 }
 
-// writeReleasesForTest is site/releases' write: p written into dir and
+// writeReleasesForTest is site/releases' write: p written into t and
 // the stage's passes run over it, the pages shared as tune says.
-func writeReleasesForTest(ctx context.Context, dir string, p *Prepared, workers int, tune tuning) (Stats, error) {
-	st, err := p.Write(ctx, dir)
+func writeReleasesForTest(ctx context.Context, t *sitetree.Tree, p *Prepared, workers int, tune tuning) (Stats, error) {
+	st, err := p.Write(ctx, t)
 	if err != nil {
 		return Stats{}, err
 	}
@@ -102,7 +107,7 @@ func writeReleasesForTest(ctx context.Context, dir string, p *Prepared, workers 
 		if tune.relPageBudget > 0 {
 			budget = tune.relPageBudget
 		}
-		db, dp, err := pageshare.Share(ctx, dir, tags, p.LineMaps(), workers, budget)
+		db, dp, err := pageshare.Share(ctx, t, tags, p.LineMaps(), workers, budget)
 		if err != nil {
 			return Stats{}, err
 		}
@@ -113,12 +118,12 @@ func writeReleasesForTest(ctx context.Context, dir string, p *Prepared, workers 
 	if err != nil {
 		return Stats{}, err
 	}
-	dx, err := explainshare.Share(dir, xs)
+	dx, err := explainshare.Share(t, xs)
 	if err != nil {
 		return Stats{}, err
 	}
 	st.Bytes += dx
-	ds, err := searchshare.Share(dir, tags)
+	ds, err := searchshare.Share(t, tags)
 	if err != nil {
 		return Stats{}, err
 	}

@@ -121,8 +121,8 @@ func (b *builder) sharedSelf(p string) string {
 	return url.PathEscape(path.Base(b.site(p))) + b.relQuery(p)
 }
 
-// writeShared renders the shared source pages into dir, the site's root.
-func writeShared(ctx context.Context, dir string, bs []*builder) (Stats, error) {
+// writeShared renders the shared source pages into out, the site's root.
+func writeShared(ctx context.Context, out output, bs []*builder) (Stats, error) {
 	set := bs[0].set
 	var pages []page
 	for _, sp := range set.src.Pages {
@@ -131,10 +131,10 @@ func writeShared(ctx context.Context, dir string, bs []*builder) (Stats, error) 
 		}})
 	}
 	slices.SortFunc(pages, func(a, b page) int { return strings.Compare(a.path, b.path) })
-	if err := makeDirs(dir, pages); err != nil {
+	if err := out.prepare(pages); err != nil {
 		return Stats{}, err
 	}
-	sizes, err := bs[0].renderPages(ctx, dir, pages)
+	sizes, err := bs[0].renderPages(ctx, out, pages)
 	if err != nil {
 		return Stats{}, err
 	}

@@ -2,8 +2,6 @@ package releases
 
 import (
 	"context"
-	"io/fs"
-	"path/filepath"
 	"runtime"
 	"strings"
 
@@ -11,6 +9,7 @@ import (
 	"github.com/kubewalk/kubewalk/site/internal/explainshare"
 	"github.com/kubewalk/kubewalk/site/internal/pageshare"
 	"github.com/kubewalk/kubewalk/site/internal/searchshare"
+	"github.com/kubewalk/kubewalk/site/internal/sitetree"
 	"github.com/kubewalk/kubewalk/site/internal/srcmerge"
 )
 
@@ -21,10 +20,11 @@ import (
 // share laid out by srcmerge.Layout, their resource graphs drawn on one
 // layout (drawGraphs), what their pages, search
 // and explain scripts share then written once by this package's passes
-// over the written site (write), and the list of releases at the site's
+// over the site's files (write), and the list of releases at the site's
 // root (site.WriteReleaseList) from what site reports of each
-// (site.Manifest). The whole tree is written to one temporary directory
-// and renamed into place, as site.Build does. A single release is built
+// (site.Manifest). The files are held in memory (sitetree.Tree) until
+// the passes are done, then written to one temporary directory and
+// renamed into place, as site.Build does. A single release is built
 // flat, as site.Build builds it.
 func Build(ctx context.Context, rels []site.Release, opts site.Options) (site.Stats, error) {
 	m, rels, err := NewMatrix(rels)
@@ -52,18 +52,22 @@ func Build(ctx context.Context, rels []site.Release, opts site.Options) (site.St
 		if err := drawGraphs(p, len(m.Langs)); err != nil {
 			return site.Stats{}, err
 		}
-		st, ms, err := write(ctx, dir, p, m.Tags, opts.Workers)
+		t := sitetree.New()
+		st, ms, err := write(ctx, t, p, m.Tags, opts.Workers)
 		if err != nil {
 			return site.Stats{}, err
 		}
-		n, err := site.WriteReleaseList(dir, m.Langs[0], ms)
+		n, err := site.WriteReleaseList(t, m.Langs[0], ms)
+		if err != nil {
+			return site.Stats{}, err
+		}
 		st.Pages++
 		st.Bytes += n
-		return st, err
+		return st, t.WriteTo(ctx, dir, 0)
 	})
 }
 
-// write writes the prepared releases p, tags newest first, into dir, and
+// write writes the prepared releases p, tags newest first, into t, and
 // runs the passes over what they wrote: the pages two releases or more
 // have written once (pageshare, with the releases' line maps), then the
 // explain scripts (explainshare) and the search scripts (searchshare).
@@ -71,8 +75,8 @@ func Build(ctx context.Context, rels []site.Release, opts site.Options) (site.St
 // before they run, so that p, most of the build's heap, can go while
 // they do. Site's tests run the same steps (site/releases_build_test.go),
 // which cannot import this package.
-func write(ctx context.Context, dir string, p *site.Prepared, tags []string, workers int) (site.Stats, []site.Manifest, error) {
-	st, err := p.Write(ctx, dir)
+func write(ctx context.Context, t *sitetree.Tree, p *site.Prepared, tags []string, workers int) (site.Stats, []site.Manifest, error) {
+	st, err := p.Write(ctx, t)
 	if err != nil {
 		return site.Stats{}, nil, err
 	}
@@ -84,42 +88,41 @@ func write(ctx context.Context, dir string, p *site.Prepared, tags []string, wor
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	db, dp, err := pageshare.Share(ctx, dir, tags, maps, workers, pageshare.Budget)
+	db, dp, err := pageshare.Share(ctx, t, tags, maps, workers, pageshare.Budget)
 	if err != nil {
 		return site.Stats{}, nil, err
 	}
 	st.Bytes += db
 	st.Pages += dp
-	dx, err := explainshare.Share(dir, xs)
+	dx, err := explainshare.Share(t, xs)
 	if err != nil {
 		return site.Stats{}, nil, err
 	}
 	st.Bytes += dx
-	ds, err := searchshare.Share(dir, tags)
+	ds, err := searchshare.Share(t, tags)
 	if err != nil {
 		return site.Stats{}, nil, err
 	}
 	st.Bytes += ds
-	st.Largest, st.LargestBytes, err = largestPage(dir)
+	st.Largest, st.LargestBytes, err = largestPage(t)
 	return st, ms, err
 }
 
-// largestPage names the largest HTML page of the site in dir.
-func largestPage(dir string) (string, int64, error) {
+// largestPage names the largest HTML page of the site t.
+func largestPage(t *sitetree.Tree) (string, int64, error) {
 	var name string
 	var size int64
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".html") {
-			return err
+	for _, p := range t.Paths() { // sorted: the first of equal sizes wins
+		if !strings.HasSuffix(p, ".html") {
+			continue
 		}
-		fi, err := d.Info()
+		data, err := t.ReadFile(p)
 		if err != nil {
-			return err
+			return "", 0, err
 		}
-		if r, _ := filepath.Rel(dir, p); fi.Size() > size || fi.Size() == size && filepath.ToSlash(r) < name {
-			name, size = filepath.ToSlash(r), fi.Size()
+		if n := int64(len(data)); n > size {
+			name, size = p, n
 		}
-		return nil
-	})
-	return name, size, err
+	}
+	return name, size, nil
 }

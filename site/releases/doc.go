@@ -38,7 +38,9 @@
 //   - the releases' resource graphs, per language, as data
 //     (Prepared.ResourceGraphs), which this package draws on one layout
 //     (diagram.Graphs) and hands back (Prepared.SetResourceGraphs);
-//   - over the written site: pageshare (the pages the releases share; its
+//   - over the site's files, which Prepared.Write puts into a
+//     sitetree.Tree that is written to disk once the passes are done:
+//     pageshare (the pages the releases share; its
 //     tree merge in treemerge) with the releases' line maps
 //     (Prepared.LineMaps, a linemap.Maps), explainshare.Share with the
 //     explain scripts each release wrote (Prepared.ExplainScripts),

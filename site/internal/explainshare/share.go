@@ -1,15 +1,13 @@
 package explainshare
 
-// The pass over a written site: the explain scripts its releases wrote
-// read back, Encode run over them, what it returns written in their
-// place.
+// The pass over a site's files: the explain scripts its releases wrote,
+// Encode run over them, what it returns written in their place.
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 
 	"github.com/kubewalk/kubewalk/site/internal/jsdata"
+	"github.com/kubewalk/kubewalk/site/internal/sitetree"
 )
 
 // Script is one explain page's scripts as a release of the site wrote
@@ -25,15 +23,15 @@ type Script struct {
 	Index, Steps string
 }
 
-// Share rewrites the explain scripts of the site in dir, the scripts
-// newest release first, as the package comment says, and returns the
-// change in bytes.
-func Share(dir string, scripts []Script) (int64, error) {
+// Share rewrites the explain scripts of the site t, the scripts newest
+// release first, as the package comment says, and returns the change in
+// bytes.
+func Share(t *sitetree.Tree, scripts []Script) (int64, error) {
 	var copies []*Copy
 	var views []*View
 	before := int64(0)
 	read := func(p, global string, v any) error {
-		data, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(p)))
+		data, err := t.ReadFile(p)
 		if err != nil {
 			return err
 		}
@@ -74,7 +72,7 @@ func Share(dir string, scripts []Script) (int64, error) {
 		files[lang+StepsSharedJS], globals[lang+StepsSharedJS] = s, "kubewalkExplainStepsShared"
 	}
 	for _, v := range views {
-		if err := os.Remove(filepath.Join(dir, filepath.FromSlash(v.Steps))); err != nil {
+		if err := t.Remove(v.Steps); err != nil {
 			return 0, err
 		}
 	}
@@ -84,13 +82,7 @@ func Share(dir string, scripts []Script) (int64, error) {
 		if err != nil {
 			return 0, err
 		}
-		// A language's shared directory exists only if some page of the
-		// releases' is shared there (package pageshare).
-		f := filepath.Join(dir, filepath.FromSlash(p))
-		if err := os.MkdirAll(filepath.Dir(f), 0o755); err != nil {
-			return 0, err
-		}
-		if err := os.WriteFile(f, data, 0o644); err != nil {
+		if err := t.Put(p, data); err != nil {
 			return 0, err
 		}
 		after += int64(len(data))

@@ -1,6 +1,7 @@
 // Package pageshare writes once the pages two releases or more of a
-// site of several releases have (package site runs Share on the site it
-// rendered; site/releases' package comment defines the pages it writes).
+// site of several releases have (site/releases runs Share on the files
+// package site rendered, held in a sitetree.Tree; site/releases' package
+// comment defines the pages it writes).
 //
 // Each release renders its walkthroughs, indexes (handlers, events,
 // resources, gates), traces and controller pages as a
@@ -77,11 +78,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io/fs"
 	"net/url"
-	"os"
 	"path"
-	"path/filepath"
 	"regexp"
 	"slices"
 	"sort"
@@ -97,6 +95,7 @@ import (
 	"github.com/kubewalk/kubewalk/site/internal/linemap"
 	"github.com/kubewalk/kubewalk/site/internal/searchindex"
 	"github.com/kubewalk/kubewalk/site/internal/sitepath"
+	"github.com/kubewalk/kubewalk/site/internal/sitetree"
 	"github.com/kubewalk/kubewalk/site/internal/treemerge"
 )
 
@@ -129,7 +128,7 @@ type relPages struct {
 }
 
 // Share writes the pages Shares names that two
-// releases or more of the multi-release site in dir have once per group
+// releases or more of the multi-release site t have once per group
 // of releases (workers at a time), as the package comment says, removes
 // the releases' copies and points every link of the site at the shared
 // pages; a release's page of those kinds left in its directory gets its
@@ -143,18 +142,10 @@ type relPages struct {
 // renumber and remove what was shared, write the line maps — work on the
 // one relPages and the workers' results in order; each phase is a block
 // with its comment.
-func Share(ctx context.Context, dir string, tags []string, set *linemap.Maps, workers, budget int) (dBytes int64, dPages int, err error) {
+func Share(ctx context.Context, t *sitetree.Tree, tags []string, set *linemap.Maps, workers, budget int) (dBytes int64, dPages int, err error) {
 	rp := &relPages{to: map[string][]string{}, site: map[string]bool{}, all: tags, budget: budget, set: set}
-	err = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		r, _ := filepath.Rel(dir, p)
-		rp.site[filepath.ToSlash(r)] = true
-		return nil
-	})
-	if err != nil {
-		return 0, 0, err
+	for _, p := range t.Paths() {
+		rp.site[p] = true
 	}
 	// The shared pages: those two releases or more have.
 	for _, t := range tags {
@@ -195,7 +186,7 @@ func Share(ctx context.Context, dir string, tags []string, set *linemap.Maps, wo
 				if err := gctx.Err(); err != nil {
 					return err
 				}
-				outs[i], links[i], errs[i] = rp.merge(dir, p)
+				outs[i], links[i], errs[i] = rp.merge(t, p)
 				if errors.Is(errs[i], errUnmergeable) {
 					return nil
 				}
@@ -234,37 +225,30 @@ func Share(ctx context.Context, dir string, tags []string, set *linemap.Maps, wo
 			continue
 		}
 		rp.at[p] = map[string]string{}
-		for _, t := range rp.to[p] {
-			f := filepath.Join(dir, filepath.FromSlash(t+"/"+p))
-			fi, err := os.Stat(f)
+		for _, tag := range rp.to[p] {
+			f := tag + "/" + p
+			data, err := t.ReadFile(f)
 			if err != nil {
 				return 0, 0, err
 			}
-			dBytes -= fi.Size()
+			dBytes -= int64(len(data))
 			dPages--
-			if err := os.Remove(f); err != nil {
+			if err := t.Remove(f); err != nil {
 				return 0, 0, err
-			}
-			// A directory left empty goes too: the site is its files.
-			for d := filepath.Dir(f); d != dir && os.Remove(d) == nil; d = filepath.Dir(d) {
 			}
 		}
 		for _, g := range gs {
-			for _, t := range g.tags {
-				rp.at[p][t] = g.path
+			for _, tag := range g.tags {
+				rp.at[p][tag] = g.path
 			}
-			f := filepath.Join(dir, filepath.FromSlash(g.path))
-			if err := os.MkdirAll(filepath.Dir(f), 0o755); err != nil {
-				return 0, 0, err
-			}
-			if err := os.WriteFile(f, g.data, 0o644); err != nil {
+			if err := t.Put(g.path, g.data); err != nil {
 				return 0, 0, err
 			}
 			dBytes += int64(len(g.data))
 			dPages++
 		}
 	}
-	nLines, err := rp.writeLines(dir)
+	nLines, err := rp.writeLines(t)
 	if err != nil {
 		return 0, 0, err
 	}
@@ -289,8 +273,7 @@ func Share(ctx context.Context, dir string, tags []string, set *linemap.Maps, wo
 			if err := gctx.Err(); err != nil {
 				return err
 			}
-			full := filepath.Join(dir, filepath.FromSlash(f))
-			data, err := os.ReadFile(full)
+			data, err := t.ReadFile(f)
 			if err != nil {
 				return err
 			}
@@ -317,7 +300,7 @@ func Share(ctx context.Context, dir string, tags []string, set *linemap.Maps, wo
 				return nil
 			}
 			grown[i] = int64(len(out) - len(data))
-			return os.WriteFile(full, out, 0o644)
+			return t.Put(f, out)
 		})
 	}
 	if err := g.Wait(); err != nil {
@@ -333,20 +316,20 @@ func Share(ctx context.Context, dir string, tags []string, set *linemap.Maps, wo
 // groups (mergeGroups) and renders their pages: the first group's at p,
 // the others' beside it (groupPath); links are the shared pages the
 // renderings link. Every release alone is errUnmergeable.
-func (rp *relPages) merge(dir, p string) (gps []groupPage, links map[string]bool, err error) {
+func (rp *relPages) merge(t *sitetree.Tree, p string) (gps []groupPage, links map[string]bool, err error) {
 	links = map[string]bool{}
 	var docs []*html.Node
 	var sizes []int64
-	for _, t := range rp.to[p] {
-		data, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(t+"/"+p)))
+	for _, tag := range rp.to[p] {
+		data, err := t.ReadFile(tag + "/" + p)
 		if err != nil {
 			return nil, nil, err
 		}
 		doc, err := html.Parse(bytes.NewReader(data))
 		if err != nil {
-			return nil, nil, fmt.Errorf("%s/%s: %w", t, p, err)
+			return nil, nil, fmt.Errorf("%s/%s: %w", tag, p, err)
 		}
-		rp.relocate(doc, t, p, links)
+		rp.relocate(doc, tag, p, links)
 		docs, sizes = append(docs, doc), append(sizes, int64(len(data)))
 	}
 	gs, err := mergeGroups(docs, rp.to[p], sizes, rp.budget)
@@ -674,7 +657,7 @@ func (rp *relPages) ownLines(f string) string {
 // writeLines writes the line map of each release but the newest into its
 // directory (linemap.FileName), for releases.js to number the shared pages' lines as
 // that release does; it returns the bytes written.
-func (rp *relPages) writeLines(dir string) (int64, error) {
+func (rp *relPages) writeLines(t *sitetree.Tree) (int64, error) {
 	if rp.set == nil || len(rp.at) == 0 {
 		return 0, nil
 	}
@@ -684,7 +667,7 @@ func (rp *relPages) writeLines(dir string) (int64, error) {
 		if err != nil {
 			return 0, err
 		}
-		if err := os.WriteFile(filepath.Join(dir, tag, linemap.FileName), data, 0o644); err != nil {
+		if err := t.Put(tag+"/"+linemap.FileName, data); err != nil {
 			return 0, err
 		}
 		n += int64(len(data))

@@ -49,14 +49,13 @@ import (
 	"maps"
 	"math/bits"
 	"net/url"
-	"os"
 	"path"
-	"path/filepath"
 	"slices"
 	"strings"
 
 	"github.com/kubewalk/kubewalk/site/internal/searchindex"
 	"github.com/kubewalk/kubewalk/site/internal/sitepath"
+	"github.com/kubewalk/kubewalk/site/internal/sitetree"
 )
 
 // maxSearchReleases is the most releases a site script's masks tell
@@ -125,7 +124,7 @@ func (g *siteGroup) share() (rel, bare uint64, plus bool) {
 }
 
 // Share writes the search entries that two releases or more
-// of the multi-release site in dir have once for the site, as the
+// of the multi-release site t have once for the site, as the
 // comment at the top of this file says. tags are newest first. It
 // returns the change in bytes.
 //
@@ -133,7 +132,7 @@ func (g *siteGroup) share() (rel, bare uint64, plus bool) {
 // release's scripts, group their entries, write the site scripts, write
 // each release's own entries back — share the maps of scripts and groups
 // the first two build; split, each would take or return most of them.
-func Share(dir string, tags []string) (dBytes int64, err error) {
+func Share(t *sitetree.Tree, tags []string) (dBytes int64, err error) {
 	if len(tags) < 2 || len(tags) > maxSearchReleases {
 		return 0, nil
 	}
@@ -148,7 +147,7 @@ func Share(dir string, tags []string) (dBytes int64, err error) {
 	var scripts []*relSearchScript
 	read := func(tag, sub, name, site string, bit uint64) (*relSearchScript, error) {
 		p := path.Join(tag, sub, name)
-		data, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(p)))
+		data, err := t.ReadFile(p)
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, nil
 		}
@@ -168,16 +167,8 @@ func Share(dir string, tags []string) (dBytes int64, err error) {
 		return s, nil
 	}
 	for i, tag := range tags {
-		ds, err := os.ReadDir(filepath.Join(dir, tag))
-		if err != nil {
-			return 0, err
-		}
-		subs := []string{""} // a monolingual release's search page is at its top
-		for _, d := range ds {
-			if d.IsDir() {
-				subs = append(subs, d.Name())
-			}
-		}
+		// A monolingual release's search page is at its top.
+		subs := append([]string{""}, t.Dirs(tag)...)
 		var shared *relSearchScript
 		first := len(pages)
 		for _, sub := range subs {
@@ -273,11 +264,7 @@ func Share(dir string, tags []string) (dBytes int64, err error) {
 		if err != nil {
 			return 0, err
 		}
-		f := filepath.Join(dir, filepath.FromSlash(site))
-		if err := os.MkdirAll(filepath.Dir(f), 0o755); err != nil {
-			return 0, err
-		}
-		if err := os.WriteFile(f, js, 0o644); err != nil {
+		if err := t.Put(site, js); err != nil {
 			return 0, err
 		}
 		dBytes += int64(len(js))
@@ -317,7 +304,7 @@ func Share(dir string, tags []string) (dBytes int64, err error) {
 		if err != nil {
 			return 0, err
 		}
-		if err := os.WriteFile(filepath.Join(dir, filepath.FromSlash(s.path)), js, 0o644); err != nil {
+		if err := t.Put(s.path, js); err != nil {
 			return 0, err
 		}
 		dBytes += int64(len(js) - s.size)
