@@ -773,6 +773,14 @@ func (b *builder) highlighted(p, page string) ([]codehtml.Line, error) {
 	return c.lines, c.err
 }
 
+// dropHighlighted lets go of the files b highlighted for its pages,
+// once they are written.
+func (b *builder) dropHighlighted() {
+	b.mu.Lock()
+	b.cache = map[string]*cachedFile{}
+	b.mu.Unlock()
+}
+
 // exec runs the named template into a buffer.
 func (b *builder) exec(name string, data any) ([]byte, error) {
 	var buf bytes.Buffer

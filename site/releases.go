@@ -276,6 +276,10 @@ func (r *Prepared) Write(ctx context.Context, t *sitetree.Tree) (Stats, error) {
 		if err != nil {
 			return Stats{}, fmt.Errorf("%s: %w", b.in.Tag, err)
 		}
+		// Its highlighted files are for its own pages only.
+		for _, lb := range langsOf(b) {
+			lb.dropHighlighted()
+		}
 		st.Pages += s.Pages
 		st.SourcePages += s.SourcePages
 		st.Bytes += s.Bytes

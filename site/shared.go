@@ -138,6 +138,7 @@ func writeShared(ctx context.Context, out output, bs []*builder) (Stats, error) 
 	if err != nil {
 		return Stats{}, err
 	}
+	set.src.Written()
 	var st Stats
 	for i, p := range pages {
 		st.Pages++

@@ -122,6 +122,20 @@ func (set *Set) Sorted() []*Src {
 	return ms
 }
 
+// Written lets go of the lines' renderings and their links' moves once
+// every part of every page has been written (Code, Blocks), which no
+// call may ask for after; the rest of the Set — the pages, their
+// anchors, Variant, Target, Resolve, LineMaps — stays, for the pages
+// that link into them.
+func (set *Set) Written() {
+	for _, m := range set.Files {
+		if m.views != nil {
+			m.views = [][]lineView{}
+		}
+		m.Moves = nil
+	}
+}
+
 // Split cuts every page into parts of at most budget(its number of
 // releases) bytes of code, and lists the parts (Pages, ByPath).
 func (set *Set) Split(budget func(rels int) int) {

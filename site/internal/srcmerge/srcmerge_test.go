@@ -127,6 +127,15 @@ func TestSplitParts(t *testing.T) {
 	if want := `data-start="` + strconv.Itoa(m.Parts[1]) + " " + strconv.Itoa(m.Parts[1]-1) + `"`; !strings.Contains(second, want) {
 		t.Errorf("second part lacks %s: %.80s", want, second)
 	}
+	// Once the pages are written the Set lets go of their lines, and still
+	// answers for the pages that link into them.
+	set.Written()
+	if page, frag, _ := set.Target(m.File, 1, 6, 0); page != PartPage(m.File, 1) || frag != "L7" {
+		t.Errorf("written: release 1's line 6 at %s#%s", page, frag)
+	}
+	if len(m.views) != 0 || len(set.Sorted()) != 1 {
+		t.Errorf("written: %d lines' renderings kept, %d files with a page", len(m.views), len(set.Sorted()))
+	}
 }
 
 // TestNearURL: a link between source pages goes up only as far as the
