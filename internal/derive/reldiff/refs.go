@@ -184,7 +184,8 @@ func resolve(r Release, ref fact.Ref) Side {
 var errShortFile = errors.New("file is shorter than the declaration")
 
 // declText returns the bytes of lines loc.StartLine to loc.EndLine of the
-// file, each with its newline.
+// file, each with its newline: a copy, as a comparison is kept while
+// the site is built and a slice of the file would keep all of it.
 func declText(r Release, loc fact.Location) ([]byte, error) {
 	src, err := r.read(loc.Path)
 	if err != nil {
@@ -194,5 +195,5 @@ func declText(r Release, loc fact.Location) ([]byte, error) {
 	if !ok {
 		return nil, fmt.Errorf("%s:%d-%d: %w", loc.Path, loc.StartLine, loc.EndLine, errShortFile)
 	}
-	return text, nil
+	return bytes.Clone(text), nil
 }
