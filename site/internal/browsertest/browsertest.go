@@ -65,6 +65,10 @@ func NewFor(t *testing.T, width, height int, d time.Duration) context.Context {
 		// file:// pages may load the scripts beside them.
 		chromedp.Flag("allow-file-access-from-files", true),
 		chromedp.UserDataDir(t.TempDir()),
+		// Chromium keeps its single-instance socket in a directory of
+		// $TMPDIR, which it removes only on a clean exit; the test's own
+		// goes with the test however the browser is stopped.
+		chromedp.Env("TMPDIR="+t.TempDir()),
 		chromedp.WindowSize(width, height),
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), d)
