@@ -68,7 +68,7 @@ func NewFor(t *testing.T, width, height int, d time.Duration) context.Context {
 		// Chromium keeps its single-instance socket in a directory of
 		// $TMPDIR, which it removes only on a clean exit; the test's own
 		// goes with the test however the browser is stopped.
-		chromedp.Env("TMPDIR="+t.TempDir()),
+		chromedp.Env("TMPDIR=" + t.TempDir()),
 		chromedp.WindowSize(width, height),
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), d)
