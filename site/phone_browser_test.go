@@ -131,6 +131,35 @@ func TestBrowserPhone(t *testing.T) {
 		}
 	})
 
+	// The header's links, more than a phone's row holds, scroll sideways:
+	// the row fades out at its right edge while there are more, and once
+	// scrolled to its end the last link stands clear of the fade.
+	t.Run("nav links hinted", func(t *testing.T) {
+		open(t, "index.html")
+		d, err := chromedp.Run(ctx, chromedp.Evaluate[[]float64](`(() => {
+			const n = document.querySelector('header.top .navlinks');
+			const st = getComputedStyle(n);
+			const faded = /gradient/.test(st.maskImage || st.webkitMaskImage || '') ? 1 : 0;
+			const over = n.scrollWidth - n.clientWidth;
+			n.scrollLeft = n.scrollWidth;
+			const links = n.querySelectorAll('a');
+			const room = n.getBoundingClientRect().right - links[links.length - 1].getBoundingClientRect().right;
+			return [faded, over, room, parseFloat(getComputedStyle(document.documentElement).fontSize) * 1.5];
+		})()`))
+		if err != nil || len(d) != 4 {
+			t.Fatalf("nav row: %v, %v", d, err)
+		}
+		if d[1] <= 0 {
+			t.Fatalf("the nav row holds its links at 390 px (%.0f px to scroll): nothing to hint", d[1])
+		}
+		if d[0] != 1 {
+			t.Errorf("the nav row hides %.0f px of links with no fade at its edge", d[1])
+		}
+		if d[2] < d[3]-1 {
+			t.Errorf("scrolled to its end, the last link ends %.0f px from the row's edge, under the %.0f px fade", d[2], d[3])
+		}
+	})
+
 	// The header is two rows on a phone, under 100 px, and stays on screen
 	// as the page scrolls, the language switch and search with it; a
 	// step's previous/next links come after its code, not before it.
