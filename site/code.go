@@ -161,7 +161,7 @@ nav.parts{margin:.5rem 0;font-variant-numeric:tabular-nums}
 nav.parts a,nav.parts strong{padding:0 .4em}
 `
 
-// highlightCode is walkthrough.Links.HighlightCode for the site: a
+// highlightCode is prosehtml.Links.HighlightCode for the site: a
 // walkthrough's fenced code block (YAML, shell, JSON, Go …) highlighted by
 // language as source pages are, so one stylesheet covers both.
 func highlightCode(lang string, code []byte) template.HTML {

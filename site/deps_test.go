@@ -24,7 +24,7 @@ func TestDependencies(t *testing.T) {
 		t.Skip("no go command")
 	}
 	const mod = "github.com/kubewalk/kubewalk/"
-	producers := []string{"analyzer", "site", "internal/render/codehtml", "internal/render/diagram", "cmd/kubewalk/internal/pipeline", "cmd/kubewalk/internal/sitebuild"}
+	producers := []string{"analyzer", "site", "internal/render/codehtml", "internal/render/diagram", "internal/render/prosehtml", "cmd/kubewalk/internal/pipeline", "cmd/kubewalk/internal/sitebuild"}
 	for pkg, banned := range map[string][]string{
 		"site":                     {"analyzer", "cmd/kubewalk/internal/pipeline", "cmd/kubewalk/internal/sitebuild", "site/releases"},
 		"site/releases":            {"analyzer", "cmd/kubewalk/internal/pipeline", "cmd/kubewalk/internal/sitebuild"},

@@ -26,7 +26,7 @@
 //
 // Walkthroughs come as data (walkthrough.Doc: parsed Markdown, references
 // resolved); each walkthrough page renders their Markdown with
-// walkthrough.Renderer and the site's link rules for that page
+// prosehtml.Renderer and the site's link rules for that page
 // (prose.go): inline references to the source pages (in a site of
 // several releases, the shared page serving the release, lines by their
 // stable numbers), links between walkthroughs to their pages, fenced code
@@ -112,7 +112,7 @@
 // highlighted code and diagrams from internal/render/codehtml and internal/render/diagram
 // and the source page table that wraps those lines with integer-only
 // markup (both in code.go), and walkthrough segments, which are
-// walkthrough.Renderer's goldmark output with raw HTML off around, in
+// prosehtml.Renderer's goldmark output with raw HTML off around, in
 // fenced code blocks, codehtml's output again (highlightCode, prose.go). Tests build a site whose titles, captions, facts and
 // file names carry script tags and javascript: URLs and check they come out
 // as text.

@@ -81,7 +81,7 @@ func lineNumber(s string) (int, bool) {
 	return n, err == nil && n > 0
 }
 
-// symbolURLFor returns the function walkthrough.Links.SymbolURL wants for
+// symbolURLFor returns the function prosehtml.Links.SymbolURL wants for
 // Markdown rendered onto the page at site path pagePath (for a walkthrough,
 // WalkthroughPage(id)): the rendered source page of the symbol's file at
 // the declaration's lines, or at the matched lines when the reference named
@@ -94,7 +94,7 @@ func symbolURLFor(pagePath string) func(fact.Resolved) string {
 	}
 }
 
-// walkthroughURL is walkthrough.Links.WalkthroughURL for the site: a link
+// walkthroughURL is prosehtml.Links.WalkthroughURL for the site: a link
 // from one walkthrough page to another's page and step.
 func walkthroughURL(id, anchor string) string {
 	return relURL(WalkthroughPage("x"), WalkthroughPage(id), anchor)

@@ -6,16 +6,17 @@ import (
 	"strconv"
 
 	"github.com/kubewalk/kubewalk/analyzer/fact"
+	"github.com/kubewalk/kubewalk/internal/render/prosehtml"
 	"github.com/kubewalk/kubewalk/walkthrough"
 )
 
 // proseLinks are the site's link rules for the Markdown of a walkthrough
-// shown on page v.page (walkthrough.Links): an inline reference goes to
+// shown on page v.page (prosehtml.Links): an inline reference goes to
 // its symbol's source page at the lines it names (refTarget), a link to
 // another walkthrough to that walkthrough's page, and fenced code is
 // highlighted as the source pages are.
-func (v views) proseLinks() walkthrough.Links {
-	return walkthrough.Links{
+func (v views) proseLinks() prosehtml.Links {
+	return prosehtml.Links{
 		RefTarget:      v.refTarget,
 		WalkthroughURL: walkthroughURL,
 		HighlightCode:  highlightCode,
@@ -28,11 +29,11 @@ func (v views) proseLinks() walkthrough.Links {
 // their stable numbers on a page the releases share (lines.go) — with
 // its GitHub permalink beside it. A file the release does not render
 // (unrenderRegenerated, unrenderOversized) is linked on GitHub.
-func (v views) refTarget(r fact.Resolved) walkthrough.RefTarget {
+func (v views) refTarget(r fact.Resolved) prosehtml.RefTarget {
 	b, f := v.b, r.Symbol.Decl.Path
 	from, to := resolvedLines(r)
 	frag := lineFragment(from, to)
-	t := walkthrough.RefTarget{
+	t := prosehtml.RefTarget{
 		Href:      relURL(b.full(v.page), SourcePage(f), frag),
 		Title:     f + ":" + strconv.Itoa(from),
 		Permalink: b.opts.SourceURL(f, from, to),
@@ -64,7 +65,7 @@ func (v views) refTarget(r fact.Resolved) walkthrough.RefTarget {
 // a code span ("`Pod`를") stays a term of its own, so the code's name is
 // found too.
 func (b *builder) renderProse() error {
-	r := walkthrough.NewRenderer(walkthrough.Links{
+	r := prosehtml.NewRenderer(prosehtml.Links{
 		SymbolURL:      symbolURLFor(WalkthroughPage("x")),
 		Permalink:      b.opts.SourceURL,
 		WalkthroughURL: walkthroughURL,

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/kubewalk/kubewalk/internal/render/prosehtml"
 	"github.com/kubewalk/kubewalk/walkthrough"
 )
 
@@ -151,7 +152,7 @@ func (b *builder) walkthroughPage(i int) ([]byte, error) {
 // segments turns a step's segments into views; with split, excerpts go to
 // the code column and everything else to the narrative column.
 func (b *builder) segments(v views, segs []walkthrough.Segment, split bool) (text, code []segView, err error) {
-	var prose *walkthrough.Renderer
+	var prose *prosehtml.Renderer
 	for _, s := range segs {
 		switch {
 		case s.Excerpt != nil:
@@ -168,9 +169,9 @@ func (b *builder) segments(v views, segs []walkthrough.Segment, split bool) (tex
 			text = append(text, segView{Facts: v.facts(s.Facts.Handlers, s.Facts.Events, s.Facts.Writes)})
 		default:
 			if prose == nil {
-				prose = walkthrough.NewRenderer(v.proseLinks())
+				prose = prosehtml.NewRenderer(v.proseLinks())
 			}
-			// walkthrough.Renderer's output: goldmark with raw HTML off.
+			// prosehtml.Renderer's output: goldmark with raw HTML off.
 			h, err := prose.HTML(s.Markdown)
 			if err != nil {
 				return nil, nil, err

@@ -129,10 +129,9 @@
 //   - [text][label] or [label][] with a definition [label]: go:REF anywhere
 //     in the file.
 //
-// A Renderer writes them as <a class="symref" href=SymbolURL(resolved)
-// title="path:from-to">text</a> followed by <a class="symref-gh"
-// href=Permalink(path, from, to)>↗</a>, with the Links it is given.
-// Other links render as goldmark renders them.
+// Each becomes a node of kind KindRefLink holding the symbol and lines
+// it resolved to (RefNodeOf); the site renders it as a link to its
+// source page with a GitHub permalink beside it.
 //
 // # Excerpt blocks
 //
@@ -216,11 +215,10 @@
 // CommonMark with GitHub tables, strikethrough and bare-URL links. Raw
 // HTML is dropped (goldmark's default, never html.WithUnsafe), and
 // javascript:, vbscript:, file: and non-image data: links get an empty
-// href. Other fenced code (yaml, sh, json, go, …) keeps its text and
-// language: a Renderer puts inside <pre class="code block"><code> what
-// Links.HighlightCode makes of it — the site highlights it as its source
-// pages — or, without one, the text escaped. This package highlights no
-// code itself.
+// href (whoever renders the Markdown with goldmark's HTML renderer, as
+// the site does). Other fenced code (yaml, sh, json, go, …) keeps its
+// text and language (CodeText); the site highlights it as its source
+// pages. This package makes no HTML.
 //
 // # Links between walkthroughs
 //
@@ -228,7 +226,7 @@
 // [informers](informers.md) (a translation may write informers.ko.md),
 // is a link to that walkthrough: it works on GitHub as written, the site
 // points it at the walkthrough's page in the reader's language
-// (Links.WalkthroughURL), and Load and Check report a link to a
+// (a node of kind KindWalkLink, WalkNodeOf), and Load and Check report a link to a
 // walkthrough that is neither in the same directory nor among
 // Options.Also (kubewalk passes the other directories of the site, so
 // your walkthroughs may link to the built-in ones), or to a step anchor
@@ -255,16 +253,16 @@
 //
 // Load returns Docs whose text is parsed Markdown (Markdown: goldmark
 // nodes, references resolved), so a command that only reads walkthroughs
-// (explain, record, export codetour, check) needs no link rules. Whoever
-// shows a Doc renders its Markdown with a Renderer and the Links it
-// decides: the site, with its pages' URLs and highlighter.
+// (explain, record, export codetour, check) needs no link rules and no
+// HTML. Whoever shows a Doc renders its Markdown with the link rules it
+// decides: the site, through internal/render/prosehtml, with its pages'
+// URLs and highlighter.
 //
-// One goldmark.Markdown (md, built by newMarkdown) parses every file; a
-// Renderer renders with one newMarkdown of its Links, the same extensions
-// by construction. One extension per file: refs.go (inline references:
-// AST transformer and renderer), notrun.go (not-run marks after
-// references), walklinks.go (links between
-// walkthroughs), excerpt.go, facts.go, steps.go (step split and heading
-// attributes), frontmatter.go, codeblock.go (fenced code); render.go is
-// the Renderer and Markdown.
+// One goldmark.Markdown (md, markdown.go) parses every file. One
+// extension or step per file: refs.go (inline references: inline parser
+// and AST transformer), notrun.go (not-run marks after references),
+// walklinks.go (links between walkthroughs), excerpt.go, facts.go,
+// steps.go (step split and heading attributes), frontmatter.go;
+// markdown.go is Markdown and what a renderer reads of this package's
+// nodes.
 package walkthrough

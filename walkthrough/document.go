@@ -16,7 +16,8 @@ type Resolver interface {
 
 // Doc is a walkthrough parsed from Markdown with every reference resolved.
 // It is plain data: its text is parsed Markdown (Markdown), which whoever
-// shows it renders with its own link rules (Renderer).
+// shows it renders with its own link rules (the site:
+// internal/render/prosehtml).
 type Doc struct {
 	// ID is the walkthrough's identifier, the file name without ".md" and
 	// without a language suffix: "deployment" for deployment.ko.md.
@@ -68,8 +69,8 @@ type Step struct {
 
 // Segment is a piece of a step, in order: exactly one field is set.
 type Segment struct {
-	// Markdown is a run of Markdown blocks, references resolved: a
-	// Renderer makes HTML of it.
+	// Markdown is a run of Markdown blocks, references resolved, as
+	// data.
 	Markdown *Markdown `json:"markdown,omitempty"`
 	// Excerpt is a code block embedding part of a declaration.
 	Excerpt *Excerpt `json:"excerpt,omitempty"`

@@ -531,5 +531,3 @@ func nearest(name string, names []string) []string {
 	}
 	return out
 }
-
-func itoa(n int) string { return fmt.Sprint(n) }

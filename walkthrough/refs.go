@@ -2,8 +2,8 @@ package walkthrough
 
 // Inline symbol references: Markdown links whose destination names a Go
 // symbol. A parser.ASTTransformer turns them into refLink nodes at parse
-// time; Load resolves each node and a Renderer writes the link its Links
-// give with a GitHub permalink beside it.
+// time and Load resolves each; whoever renders the Markdown reads the
+// node through RefNodeOf.
 
 import (
 	"net/url"
@@ -13,8 +13,6 @@ import (
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/parser"
-	"github.com/yuin/goldmark/renderer"
-	"github.com/yuin/goldmark/renderer/html"
 	"github.com/yuin/goldmark/text"
 	"github.com/yuin/goldmark/util"
 
@@ -47,18 +45,14 @@ func (n *refLink) Dump(source []byte, level int) {
 	ast.DumpHelper(n, source, level, map[string]string{"Dest": string(n.dest)}, nil)
 }
 
-// refLinks is the goldmark extension for inline references, rendered
-// with links (none when parsing only).
-type refLinks struct{ links *Links }
+// refLinks is the goldmark extension that parses inline references.
+type refLinks struct{}
 
-func (e refLinks) Extend(m goldmark.Markdown) {
+func (refLinks) Extend(m goldmark.Markdown) {
 	m.Parser().AddOptions(
 		parser.WithInlineParsers(util.Prioritized(refMarkParser{}, 100)),
 		parser.WithASTTransformers(util.Prioritized(refTransformer{}, 100)),
 	)
-	if e.links != nil {
-		m.Renderer().AddOptions(renderer.WithNodeRenderers(util.Prioritized(refRenderer{e.links}, 100)))
-	}
 }
 
 type refTransformer struct{}
@@ -157,114 +151,4 @@ func refPos(n ast.Node, source []byte) int {
 		off--
 	}
 	return off
-}
-
-type refRenderer struct{ links *Links }
-
-func (r refRenderer) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer) {
-	reg.Register(KindRefLink, r.renderRefLink)
-}
-
-// renderRefLink writes
-//
-//	<a class="symref" href="SITE" title="path:from-to">text</a><a class="symref-gh" href="PERMALINK" title="GitHub" aria-label="GitHub">↗</a>
-//
-// or what Links.RefTarget gives, with its Mark as both links' data-l.
-// An unresolved node (Parse without Load) renders as the link it was.
-func (r refRenderer) renderRefLink(w util.BufWriter, source []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
-	n := node.(*refLink)
-	var t RefTarget
-	switch {
-	case n.resolved == nil:
-		t.Href = string(n.dest)
-	case r.links.RefTarget != nil:
-		t = r.links.RefTarget(*n.resolved)
-	default:
-		t.Href, t.Permalink, t.Title = linkTargets(r.links, *n.resolved)
-		if t.Permalink == t.Href {
-			t.Permalink = ""
-		}
-	}
-	title := []byte(t.Title)
-	if n.title != nil {
-		title = n.title
-	}
-	if entering {
-		w.WriteString(`<a class="symref" href="`)
-		writeURL(w, t.Href)
-		w.WriteString(`"`)
-		if len(title) > 0 {
-			w.WriteString(` title="`)
-			// As goldmark writes link titles: backslash escapes and
-			// entities resolved, then escaped.
-			html.DefaultWriter.Write(w, title)
-			w.WriteString(`"`)
-		}
-		writeMark(w, t.Mark)
-		w.WriteString(`>`)
-		return ast.WalkContinue, nil
-	}
-	w.WriteString(`</a>`)
-	if t.Permalink != "" {
-		w.WriteString(`<a class="symref-gh" href="`)
-		writeURL(w, t.Permalink)
-		w.WriteString(`"`)
-		writeMark(w, t.Mark)
-		w.WriteString(` title="GitHub" aria-label="GitHub">↗</a>`)
-	}
-	return ast.WalkContinue, nil
-}
-
-// writeMark writes a link's data-l, RefTarget.Mark, when it has one.
-func writeMark(w util.BufWriter, mark string) {
-	if mark != "" {
-		w.WriteString(` data-l="`)
-		w.Write(util.EscapeHTML([]byte(mark)))
-		w.WriteString(`"`)
-	}
-}
-
-// writeURL writes an escaped href, empty for a dangerous scheme exactly as
-// goldmark does for ordinary links: SymbolURL and Permalink are the
-// renderer's own, but an unresolved destination comes straight from the Markdown.
-func writeURL(w util.BufWriter, s string) {
-	u := util.URLEscape([]byte(s), true)
-	if !html.IsDangerousURL(u) {
-		w.Write(util.EscapeHTML(u))
-	}
-}
-
-// linkTargets is a resolved reference's href, permalink and file:lines
-// label.
-func linkTargets(opts *Links, r fact.Resolved) (href, perma, where string) {
-	loc := r.Symbol.Decl
-	from, to := loc.StartLine, loc.EndLine
-	if len(r.Matched) > 0 {
-		from, to = r.Matched[0], r.Matched[len(r.Matched)-1]
-	}
-	if opts.Permalink != nil {
-		perma = opts.Permalink(loc.Path, from, to)
-	} else {
-		perma = pkgGoDevURL(r.Symbol.Name)
-	}
-	if opts.SymbolURL != nil {
-		href = opts.SymbolURL(r)
-	} else {
-		href = perma
-	}
-	where = loc.Path + ":" + itoa(from)
-	if to != from {
-		where += "-" + itoa(to)
-	}
-	return href, perma, where
-}
-
-// pkgGoDevURL is the fallback link for a symbol when the caller gives no
-// Permalink: its documentation.
-func pkgGoDevURL(name string) string {
-	pkg, member, ok := fact.SplitSymbol(name)
-	if !ok {
-		return "https://pkg.go.dev/" + name
-	}
-	return "https://pkg.go.dev/" + pkg + "#" + member
 }

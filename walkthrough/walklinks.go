@@ -2,9 +2,9 @@ package walkthrough
 
 // Links between walkthroughs: a Markdown link to a sibling file,
 // [the informers' first step](informers.md#step-1-…), works on GitHub as
-// written; in the site it goes to that walkthrough's page and step
-// (Links.WalkthroughURL). At parse time such a link becomes a node of
-// kind KindWalkLink naming the walkthrough and step. Load and Check
+// written; in the site it goes to that walkthrough's page and step. At
+// parse time such a link becomes a node of kind KindWalkLink naming the
+// walkthrough and step (WalkNodeOf). Load and Check
 // report a link to a walkthrough that is neither in the same
 // directory nor in Options.Also, or to a step anchor it does not have.
 
@@ -16,11 +16,7 @@ import (
 	"regexp"
 	"slices"
 
-	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
-	"github.com/yuin/goldmark/renderer"
-	"github.com/yuin/goldmark/renderer/html"
-	"github.com/yuin/goldmark/util"
 )
 
 // walkLinkDest matches a link to a sibling walkthrough: "<id>.md" or
@@ -74,52 +70,6 @@ func (s *Source) collectWalkLinks(n ast.Node) {
 		l.Parent().ReplaceChild(l.Parent(), l, wl)
 		s.walkLinks = append(s.walkLinks, wl.walkLink)
 	}
-}
-
-// walkLinks is the goldmark extension that renders links to other
-// walkthroughs with links (none when parsing only).
-type walkLinks struct{ links *Links }
-
-func (e walkLinks) Extend(m goldmark.Markdown) {
-	if e.links != nil {
-		m.Renderer().AddOptions(renderer.WithNodeRenderers(util.Prioritized(walkRenderer{e.links.WalkthroughURL}, 100)))
-	}
-}
-
-type walkRenderer struct {
-	url func(id, anchor string) string
-}
-
-func (r walkRenderer) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer) {
-	reg.Register(KindWalkLink, r.renderWalkLink)
-}
-
-// renderWalkLink writes the link as goldmark writes a link, to url's
-// href for the walkthrough and step, or without url to "<id>.md#anchor"
-// (a translation's "<id>.ko.md" is its original's page on GitHub too).
-func (r walkRenderer) renderWalkLink(w util.BufWriter, source []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
-	n := node.(*walkLinkNode)
-	if !entering {
-		w.WriteString("</a>")
-		return ast.WalkContinue, nil
-	}
-	dest := n.id + ".md"
-	if n.anchor != "" {
-		dest += "#" + n.anchor
-	}
-	if r.url != nil {
-		dest = r.url(n.id, n.anchor)
-	}
-	w.WriteString(`<a href="`)
-	writeURL(w, dest)
-	w.WriteString(`"`)
-	if n.title != nil {
-		w.WriteString(` title="`)
-		html.DefaultWriter.Write(w, n.title)
-		w.WriteString(`"`)
-	}
-	w.WriteString(">")
-	return ast.WalkContinue, nil
 }
 
 // LinkTargets is what links between walkthroughs may point at: walkthrough

@@ -12,7 +12,7 @@ import (
 
 // Links between walkthroughs: written as links to the sibling .md file
 // (valid on GitHub), checked against the directory's walkthroughs and
-// their step anchors, and pointed at the site's pages by WalkthroughURL.
+// their step anchors, and nodes naming the walkthrough and step.
 func TestWalkthroughLinks(t *testing.T) {
 	a := fm + "\n## First step\n\nSee [the watch](b.md#step-1-watching) and [all of b](b.md).\n"
 	b := fm + "\n## Watching\n\nBack to [a](a.md#step-1-first-step).\n"
@@ -20,22 +20,7 @@ func TestWalkthroughLinks(t *testing.T) {
 	fsys := fstest.MapFS{"a.md": {Data: []byte(a)}, "b.md": {Data: []byte(b)}, "b.ko.md": {Data: []byte(bko)}}
 	opts := testOptions(&fakeresolver.Resolver{Found: &fact.Facts{}})
 
-	// Without WalkthroughURL the links stay as written.
-	docs, err := Load(fsys, ".", "en", opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if html := segmentsHTML(t, docs[0].Steps[0].Segments[:1], testLinks()); !strings.Contains(html, `href="b.md#step-1-watching"`) || !strings.Contains(html, `href="b.md"`) {
-		t.Errorf("a.md without WalkthroughURL: %s", html)
-	}
-
-	links := testLinks()
-	links.WalkthroughURL = func(id, anchor string) string {
-		if anchor == "" {
-			return "page-" + id + ".html"
-		}
-		return "page-" + id + ".html#" + anchor
-	}
+	// Each link names the walkthrough and step it goes to.
 	for _, lang := range []string{"en", "ko"} {
 		docs, err := Load(fsys, ".", lang, opts)
 		if err != nil {
@@ -43,14 +28,14 @@ func TestWalkthroughLinks(t *testing.T) {
 		}
 		got := map[string]string{}
 		for _, d := range docs {
-			got[d.ID] = segmentsHTML(t, d.Steps[0].Segments[:1], links)
+			got[d.ID] = segmentsText(t, d.Steps[0].Segments[:1])
 		}
-		if !strings.Contains(got["a"], `href="page-b.html#step-1-watching"`) || !strings.Contains(got["a"], `href="page-b.html"`) {
+		if !strings.Contains(got["a"], `<walk to="b#step-1-watching">the watch</walk>`) || !strings.Contains(got["a"], `<walk to="b#">all of b</walk>`) {
 			t.Errorf("%s: a: %s", lang, got["a"])
 		}
 		// The Korean b links to a.ko.md, which is a's page too, and a
 		// translation's anchors are its original's.
-		if !strings.Contains(got["b"], `href="page-a.html#step-1-first-step"`) {
+		if !strings.Contains(got["b"], `<walk to="a#step-1-first-step">`) {
 			t.Errorf("%s: b: %s", lang, got["b"])
 		}
 	}

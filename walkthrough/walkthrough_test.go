@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
-	"html/template"
+	"html"
 	"io/fs"
 	"maps"
 	"os"
@@ -17,6 +17,12 @@ import (
 	"testing/fstest"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/extension"
+	"github.com/yuin/goldmark/renderer"
+	ghtml "github.com/yuin/goldmark/renderer/html"
+	"github.com/yuin/goldmark/util"
 	"golang.org/x/tools/txtar"
 
 	"github.com/kubewalk/kubewalk/analyzer/fact"
@@ -100,39 +106,84 @@ func resolverOf(t testing.TB, file string) *fakeresolver.Resolver {
 
 func testOptions(r Resolver) Options { return Options{Resolver: r} }
 
-// testLinks are the link rules the tests render walkthroughs with.
-func testLinks() Links {
-	return Links{
-		SymbolURL: func(r fact.Resolved) string {
-			loc := r.Symbol.Decl
-			return fmt.Sprintf("../source/%s.html#L%d", loc.Path, loc.StartLine)
-		},
-		Permalink: func(path string, from, to int) string {
-			return fmt.Sprintf("https://github.com/kubernetes/kubernetes/blob/v1.31.0/%s#L%d-L%d", path, from, to)
-		},
-	}
+// dump renders Markdown as the tests compare it: goldmark's HTML, with
+// this package's nodes written as what they hold (dumpNodes).
+var dump = func() renderer.Renderer {
+	m := goldmark.New(goldmark.WithExtensions(extension.Table, extension.Strikethrough))
+	m.Renderer().AddOptions(renderer.WithNodeRenderers(util.Prioritized(dumpNodes{}, 100)))
+	return m.Renderer()
+}()
+
+// dumpNodes writes an inline reference as <ref dest=… title=…
+// to="NAME path:from-to">text</ref> (to, once resolved: the symbol and
+// the lines matched or its declaration's) and a link to another
+// walkthrough as <walk to="ID#anchor">text</walk>.
+type dumpNodes struct{}
+
+func (dumpNodes) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer) {
+	reg.Register(KindRefLink, func(w util.BufWriter, _ []byte, n ast.Node, entering bool) (ast.WalkStatus, error) {
+		if !entering {
+			w.WriteString("</ref>")
+			return ast.WalkContinue, nil
+		}
+		r, _ := RefNodeOf(n)
+		fmt.Fprintf(w, `<ref dest="%s"`, html.EscapeString(r.Dest))
+		if r.Title != nil {
+			w.WriteString(` title="`)
+			ghtml.DefaultWriter.Write(w, r.Title)
+			w.WriteString(`"`)
+		}
+		if r.Resolved != nil {
+			loc := r.Resolved.Symbol.Decl
+			from, to := loc.StartLine, loc.EndLine
+			if m := r.Resolved.Matched; len(m) > 0 {
+				from, to = m[0], m[len(m)-1]
+			}
+			fmt.Fprintf(w, ` to="%s %s:%d-%d"`, html.EscapeString(r.Resolved.Symbol.Name), html.EscapeString(loc.Path), from, to)
+		}
+		w.WriteString(">")
+		return ast.WalkContinue, nil
+	})
+	reg.Register(KindWalkLink, func(w util.BufWriter, _ []byte, n ast.Node, entering bool) (ast.WalkStatus, error) {
+		if !entering {
+			w.WriteString("</walk>")
+			return ast.WalkContinue, nil
+		}
+		l, _ := WalkNodeOf(n)
+		fmt.Fprintf(w, `<walk to="%s#%s">`, html.EscapeString(l.ID), html.EscapeString(l.Anchor))
+		return ast.WalkContinue, nil
+	})
 }
 
-// segmentsHTML is the HTML of segs' Markdown rendered with links.
-func segmentsHTML(t *testing.T, segs []Segment, links Links) string {
+// markdownText is m as dump renders it.
+func markdownText(m *Markdown) (string, error) {
+	var b bytes.Buffer
+	for _, n := range m.Blocks {
+		if err := dump.Render(&b, m.Source, n); err != nil {
+			return "", err
+		}
+	}
+	return b.String(), nil
+}
+
+// segmentsText is the Markdown of segs as dump renders it.
+func segmentsText(t testing.TB, segs []Segment) string {
 	t.Helper()
-	r := NewRenderer(links)
 	var b strings.Builder
 	for _, s := range segs {
-		if s.Markdown == nil {
-			continue
+		if s.Markdown != nil {
+			m, err := markdownText(s.Markdown)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b.WriteString(m)
 		}
-		h, err := r.HTML(s.Markdown)
-		if err != nil {
-			t.Fatal(err)
-		}
-		b.WriteString(string(h))
 	}
 	return b.String()
 }
 
-// goldenDoc is a Doc as the golden files show it: its Markdown rendered
-// with testLinks, as html.
+// goldenDoc is a Doc as the golden files show it: its Markdown as dump
+// renders it, as markdown.
 type goldenDoc struct {
 	*Doc
 	Intro []goldenSegment `json:"intro,omitempty"`
@@ -146,9 +197,9 @@ type goldenStep struct {
 }
 
 type goldenSegment struct {
-	HTML    template.HTML `json:"html,omitempty"`
-	Excerpt *Excerpt      `json:"excerpt,omitempty"`
-	Facts   *FactsBlock   `json:"facts,omitempty"`
+	Markdown string      `json:"markdown,omitempty"`
+	Excerpt  *Excerpt    `json:"excerpt,omitempty"`
+	Facts    *FactsBlock `json:"facts,omitempty"`
 }
 
 func golden(t *testing.T, docs []*Doc) []goldenDoc {
@@ -156,7 +207,7 @@ func golden(t *testing.T, docs []*Doc) []goldenDoc {
 	segs := func(ss []Segment) []goldenSegment {
 		var out []goldenSegment
 		for _, s := range ss {
-			out = append(out, goldenSegment{HTML: template.HTML(segmentsHTML(t, []Segment{s}, testLinks())), Excerpt: s.Excerpt, Facts: s.Facts})
+			out = append(out, goldenSegment{Markdown: segmentsText(t, []Segment{s}), Excerpt: s.Excerpt, Facts: s.Facts})
 		}
 		return out
 	}
@@ -271,14 +322,13 @@ func TestBuiltin(t *testing.T) {
 	}
 }
 
-// sameMarkdown compares Markdown by what it renders to with testLinks:
-// goldmark nodes are not comparable field by field.
+// sameMarkdown compares Markdown by what dump renders of it: goldmark
+// nodes are not comparable field by field.
 var sameMarkdown = cmp.Comparer(func(a, b *Markdown) bool {
 	if a == nil || b == nil {
 		return a == b
 	}
-	r := NewRenderer(testLinks())
-	ha, errA := r.HTML(a)
-	hb, errB := r.HTML(b)
-	return errA == nil && errB == nil && ha == hb
+	ta, errA := markdownText(a)
+	tb, errB := markdownText(b)
+	return errA == nil && errB == nil && ta == tb
 })

@@ -1,4 +1,4 @@
-package walkthrough
+package prosehtml
 
 import (
 	"strings"
@@ -7,6 +7,7 @@ import (
 
 	"github.com/kubewalk/kubewalk/analyzer/fact"
 	"github.com/kubewalk/kubewalk/internal/testsupport/fakeresolver"
+	"github.com/kubewalk/kubewalk/walkthrough"
 )
 
 // TestRefTarget: Links.RefTarget decides an inline reference's href,
@@ -18,7 +19,7 @@ func TestRefTarget(t *testing.T) {
 			Lines: []string{"func F() {", "", "}"}},
 	}
 	fsys := fstest.MapFS{"w.md": {Data: []byte(fm + "\n## S\n\n[F](go:k8s.io/x/p.F) runs.\n")}}
-	docs, err := LoadAll(fsys, ".", testOptions(&fakeresolver.Resolver{Symbols: syms, Found: &fact.Facts{}}))
+	docs, err := walkthrough.LoadAll(fsys, ".", testOptions(&fakeresolver.Resolver{Symbols: syms, Found: &fact.Facts{}}))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package walkthrough
+package prosehtml
 
 import (
 	"fmt"
@@ -10,6 +10,7 @@ import (
 
 	"github.com/kubewalk/kubewalk/analyzer/fact"
 	"github.com/kubewalk/kubewalk/internal/testsupport/fakeresolver"
+	"github.com/kubewalk/kubewalk/walkthrough"
 )
 
 // TestHighlightCode: fenced code reaches Links.HighlightCode as its
@@ -19,7 +20,7 @@ func TestHighlightCode(t *testing.T) {
 	const src = "---\ntitle: T\n---\n\n## One\n\n```yaml\nkind: </code><script>\n```\n\n" +
 		"- item\n\n  ```\n  a < b\n  ```\n"
 	fsys := fstest.MapFS{"w.md": {Data: []byte(src)}}
-	docs, err := Load(fsys, ".", "en", testOptions(&fakeresolver.Resolver{Found: &fact.Facts{}}))
+	docs, err := walkthrough.Load(fsys, ".", "en", testOptions(&fakeresolver.Resolver{Found: &fact.Facts{}}))
 	if err != nil || len(docs) != 1 {
 		t.Fatalf("Load: %v, %d docs", err, len(docs))
 	}
