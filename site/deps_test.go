@@ -14,7 +14,7 @@ import (
 // TestDependencies holds what the package doc promises of Input: data
 // flows one way into site. site does not load Go packages; the packages
 // whose values Input takes import neither site, nor the loader, nor an
-// HTML renderer. The stage that makes a site of several releases
+// HTML renderer, and walkthrough not even html/template. The stage that makes a site of several releases
 // (site/releases) imports site, never the other way, and no more of the
 // command line than site does; the passes it runs (site/internal/…, such
 // as srcmerge, pageshare) hold no site code: they import neither site
@@ -45,6 +45,11 @@ func TestDependencies(t *testing.T) {
 			t.Fatalf("go list -deps %s: %v", pkg, err)
 		}
 		deps := strings.Fields(string(out))
+		// walkthrough hands its documents over as data: it makes no HTML
+		// (internal/render/prosehtml does, with a page's link rules).
+		if pkg == "walkthrough" && slices.Contains(deps, "html/template") {
+			t.Errorf("walkthrough depends on html/template")
+		}
 		for _, b := range banned {
 			if slices.Contains(deps, mod+b) {
 				t.Errorf("%s depends on %s", pkg, b)
