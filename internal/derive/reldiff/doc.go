@@ -14,30 +14,12 @@
 //
 // v1.35 has only ScheduleOne (the second alternate resolves); v1.36 split
 // the per-pod work out into scheduleOnePod (the first does). Compare
-// reports that use as
-//
-//	walkthroughs/scheduler.md:88:1: renamed: <go:…scheduleOnePod | .Scheduler.ScheduleOne>
-//	    v1.35.4: scheduler.Scheduler.ScheduleOne at pkg/scheduler/schedule_one.go:66-120 (alternate 2)
-//	    v1.36.3: scheduler.Scheduler.scheduleOnePod at pkg/scheduler/schedule_one.go:78-131
-//	    --- v1.35.4/pkg/scheduler/schedule_one.go (scheduler.Scheduler.ScheduleOne)
-//	    +++ v1.36.3/pkg/scheduler/schedule_one.go (scheduler.Scheduler.scheduleOnePod)
-//	    @@ -66,12 +78,9 @@
-//	    …
-//
-// (lines illustrative). In Go:
-//
-//	refs, _ := walkthrough.Refs(walkthroughs.FS, ".")
-//	rep := reldiff.Compare(
-//		reldiff.Release{Result: old},  // reads old.Dir()
-//		reldiff.Release{Result: new},
-//		refs)
-//	reldiff.WriteText(os.Stdout, rep)   // or encoding/json
-//
-// and for one reference on one step, as the site does:
-//
-//	rc := reldiff.CompareRef(prev, cur, use.Ref)
-//	// rc.Status is the badge ("changed", "renamed", …); rc.Diff the
-//	// unified diff to show under it; rc.From/rc.To where it was and is.
+// reports that use as renamed, with where each release has it and the
+// diff of the two declarations; ExampleCompare shows the report's text
+// (WriteText) for the same case in this package's test fixture.
+// CompareRef compares one reference, as the site does for a step: its
+// RefChange's Status is the badge ("changed", "renamed", …), Diff the
+// unified diff to show under it, From and To where it was and is.
 //
 // # Reference statuses
 //

@@ -33,6 +33,15 @@ var fixture struct {
 // releases analyses the two fixture trees once per test binary.
 func releases(t *testing.T) (Release, Release) {
 	t.Helper()
+	a, b, err := fixtureReleases()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a, b
+}
+
+// fixtureReleases is releases for an Example, which has no t.
+func fixtureReleases() (Release, Release, error) {
 	fixture.once.Do(func() {
 		root, err := os.MkdirTemp("", "reldiff-fixture-")
 		if err != nil {
@@ -66,10 +75,7 @@ func releases(t *testing.T) (Release, Release) {
 			}
 		}
 	})
-	if fixture.err != nil {
-		t.Fatal(fixture.err)
-	}
-	return fixture.a, fixture.b
+	return fixture.a, fixture.b, fixture.err
 }
 
 func TestMain(m *testing.M) {
