@@ -12,10 +12,12 @@
 //	ref, err := fact.ParseRef(
 //		`k8s.io/kubernetes/pkg/controller/deployment.DeploymentController.getNewReplicaSet /ReplicaSets\(.*\)\.Create/`)
 //	r, err := res.Resolve(ref)
-//	// At v1.36.3:
-//	// r.Symbol.Decl: pkg/controller/deployment/sync.go, lines 141-300 (doc comment to closing brace)
-//	// r.Matched:     [232], the line of dc.client.AppsV1().ReplicaSets(d.Namespace).Create(…)
+//	// r.Symbol.Decl: the method's file and lines, doc comment to closing brace
+//	// r.Matched:     the lines of it the regexp matches: dc.client.AppsV1().ReplicaSets(d.Namespace).Create(…)
 //	err = res.Facts().WriteJSON(os.Stdout) // facts.json
+//
+// ExampleAnalyze runs the same on the tests' small tree shaped like
+// Kubernetes.
 //
 // A Result is plain data (Facts, Symbols, Xrefs), of the types of package
 // fact (aliased here): nothing in it refers to go/ast or go/types, so a

@@ -23,7 +23,9 @@
 //	for _, w := range f.Writes {
 //		fmt.Printf("%s %s in %s (%s:%d)\n", w.Verb, w.Resource.Resource,
 //			fact.ShortSymbol(w.Caller.Symbol), w.At.Path, w.At.StartLine)
-//		// … create replicasets in deployment.DeploymentController.getNewReplicaSet (pkg/controller/deployment/sync.go:232) …
+//		// create replicasets in deployment.DeploymentController.getNewReplicaSet (pkg/controller/deployment/sync.go:…)
 //	}
 //	err := f.WriteJSON(out) // facts.json
+//
+// analyzer's ExampleAnalyze prints such lines for a small tree.
 package fact
