@@ -11,7 +11,7 @@
 //	tree, _ := source.Fetch(ctx, source.Options{Tag: "v1.36.3", Source: "goproxy", CacheDir: cache})
 //	bins, _ := record.Build(ctx, tree, record.BuildOptions{CacheDir: cache}) // once per release and Go version
 //	rec, _ := record.Run(ctx, bins, record.RunOptions{Scenario: "deployment"})
-//	fmt.Println(len(rec.Events), rec.Audit[0].UserAgent) // 23 kubectl/v1.36.3 (linux/amd64) kubernetes/unknown
+//	fmt.Println(len(rec.Events), rec.Audit[0].UserAgent) // how many events; who made the first audited request
 //
 //	// With coverage counters: which blocks ran in which phase.
 //	cbins, _ := record.Build(ctx, tree, record.BuildOptions{CacheDir: cache, Coverage: true})
