@@ -11,7 +11,7 @@ import (
 	"github.com/kubewalk/kubewalk/internal/testsupport/fakeresolver"
 )
 
-// FuzzParse parses, resolves and renders arbitrary Markdown with a
+// FuzzParse parses and resolves arbitrary Markdown with a
 // resolver that knows every name: it must never panic, and every error
 // must be an *Error with a position inside the file.
 func FuzzParse(f *testing.F) {
