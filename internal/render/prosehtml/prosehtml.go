@@ -73,6 +73,10 @@ type Renderer struct{ r renderer.Renderer }
 // strikethrough) and this package's, which take precedence over
 // goldmark's own (priority 100 against its 1000).
 func NewRenderer(links Links) *Renderer {
+	// Raw HTML stays off: no html.WithUnsafe(), so inline and block HTML
+	// render as "<!-- raw HTML omitted -->" and dangerous link schemes
+	// (javascript:, vbscript:, file:, data: other than images) get an
+	// empty href.
 	m := goldmark.New(goldmark.WithExtensions(extension.Table, extension.Strikethrough))
 	m.Renderer().AddOptions(renderer.WithNodeRenderers(util.Prioritized(nodeRenderer{&links}, 100)))
 	return &Renderer{r: m.Renderer()}
