@@ -38,7 +38,9 @@ func FuzzHTML(f *testing.F) {
 		SymbolURL:      func(fact.Resolved) string { return "javascript:alert(1)" },
 		Permalink:      func(path string, _, _ int) string { return `"><script>` + path },
 		WalkthroughURL: func(id, anchor string) string { return "data:text/html," + id + anchor },
-		HighlightCode:  func(_ string, code []byte) template.HTML { return template.HTML(template.HTMLEscapeString(string(code))) },
+		HighlightCode: func(_ string, code []byte) template.HTML {
+			return template.HTML(template.HTMLEscapeString(string(code)))
+		},
 	}
 	r := NewRenderer(links)
 	f.Fuzz(func(t *testing.T, src []byte) {
