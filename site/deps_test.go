@@ -14,9 +14,9 @@ import (
 // TestDependencies holds what the package doc promises of Input: data
 // flows one way into site. site does not load Go packages; the packages
 // whose values Input takes import neither site, nor the loader, nor an
-// HTML renderer, and walkthrough not even html/template. The stage that makes a site of several releases
-// (site/releases) imports site, never the other way, and no more of the
-// command line than site does; the passes it runs (site/internal/…, such
+// HTML renderer, and walkthrough not even html/template. The stage that
+// makes a site of several releases (site/releases) imports site, never
+// the other way, and no more of the command line than site does; the passes it runs (site/internal/…, such
 // as srcmerge, pageshare) hold no site code: they import neither site
 // nor the stage.
 func TestDependencies(t *testing.T) {

@@ -147,3 +147,22 @@ func TestHostile(t *testing.T) {
 		}
 	}
 }
+
+// TestExtensions: what the Markdown of walkthroughs may hold beyond
+// CommonMark (walkthrough parses GitHub tables, strikethrough and bare
+// URLs) renders as GitHub shows it; goldmark would leave out the markup
+// of a node whose renderer is missing.
+func TestExtensions(t *testing.T) {
+	src := fm + "\n## S\n\n| a | b |\n|---|:-:|\n| ~~x~~ | https://example.com/p |\n"
+	docs, err := walkthrough.Load(fstest.MapFS{"w.md": {Data: []byte(src)}}, ".", "en", testOptions(&fakeresolver.Resolver{Found: &fact.Facts{}}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := segmentsHTML(t, docs[0].Steps[0].Segments, testLinks())
+	for _, want := range []string{"<table>\n<thead>\n<tr>\n<th>a</th>\n<th style=\"text-align:center\">b</th>", "<td><del>x</del></td>",
+		`<td style="text-align:center"><a href="https://example.com/p">https://example.com/p</a></td>`} {
+		if !strings.Contains(got, want) {
+			t.Errorf("no %s in\n%s", want, got)
+		}
+	}
+}
