@@ -2,6 +2,8 @@ package prosehtml
 
 import (
 	"fmt"
+	"html"
+	"html/template"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -163,6 +165,80 @@ func TestExtensions(t *testing.T) {
 		`<td style="text-align:center"><a href="https://example.com/p">https://example.com/p</a></td>`} {
 		if !strings.Contains(got, want) {
 			t.Errorf("no %s in\n%s", want, got)
+		}
+	}
+}
+
+// TestRefTarget: Links.RefTarget decides an inline reference's href,
+// title and permalink, and marks both links; without it, a reference
+// whose link is its permalink has no second link.
+func TestRefTarget(t *testing.T) {
+	fsys := fstest.MapFS{"w.md": {Data: []byte(fm + "\n## S\n\n[F](go:k8s.io/x/p.F) runs.\n")}}
+	docs, err := walkthrough.LoadAll(fsys, ".", testOptions(&fakeresolver.Resolver{Symbols: fSymbol, Found: &fact.Facts{}}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	segs := docs[0].Steps[0].Segments
+	var asked fact.Resolved
+	got := segmentsHTML(t, segs, Links{RefTarget: func(r fact.Resolved) RefTarget {
+		asked = r
+		return RefTarget{Href: "../src/p/f.go.html?rel=v1#L9-L11", Title: "p/f.go:9-11", Permalink: "https://gh/p/f.go#L10-L12", Mark: "10-12"}
+	}})
+	want := `<a class="symref" href="../src/p/f.go.html?rel=v1#L9-L11" title="p/f.go:9-11" data-l="10-12">F</a>` +
+		`<a class="symref-gh" href="https://gh/p/f.go#L10-L12" data-l="10-12" title="GitHub" aria-label="GitHub">↗</a> runs.`
+	if !strings.Contains(got, want) {
+		t.Errorf("with RefTarget:\n got %s\nwant %s", got, want)
+	}
+	if asked.Symbol.Name != "k8s.io/x/p.F" {
+		t.Errorf("RefTarget asked for %q", asked.Symbol.Name)
+	}
+	plain := segmentsHTML(t, segs, Links{Permalink: func(path string, from, to int) string { return "https://gh/" + path }})
+	if strings.Contains(plain, "symref-gh") || strings.Contains(plain, "data-l") || !strings.Contains(plain, `href="https://gh/p/f.go" title="p/f.go:10-12"`) {
+		t.Errorf("without SymbolURL, the permalink is the link, once: %s", plain)
+	}
+}
+
+// TestHighlightCode: fenced code reaches Links.HighlightCode as its
+// language and text, top level or nested in a list, and what it returns
+// is what the page gets; without it the text is escaped.
+func TestHighlightCode(t *testing.T) {
+	const src = "---\ntitle: T\n---\n\n## One\n\n```yaml\nkind: </code><script>\n```\n\n" +
+		"- item\n\n  ```\n  a < b\n  ```\n"
+	fsys := fstest.MapFS{"w.md": {Data: []byte(src)}}
+	docs, err := walkthrough.Load(fsys, ".", "en", testOptions(&fakeresolver.Resolver{Found: &fact.Facts{}}))
+	if err != nil || len(docs) != 1 {
+		t.Fatalf("Load: %v, %d docs", err, len(docs))
+	}
+	links := testLinks()
+	html1 := func(links Links) string {
+		t.Helper()
+		return segmentsHTML(t, docs[0].Steps[0].Segments, links)
+	}
+	got := html1(links)
+	for _, want := range []string{
+		`<pre class="code block"><code>kind: &lt;/code&gt;&lt;script&gt;</code></pre>`,
+		`<pre class="code block"><code>a &lt; b</code></pre>`,
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("without HighlightCode, no %s in\n%s", want, got)
+		}
+	}
+
+	var calls []string
+	links.HighlightCode = func(lang string, code []byte) template.HTML {
+		calls = append(calls, fmt.Sprintf("%q %q", lang, code))
+		return template.HTML("<b>" + html.EscapeString(lang) + "</b>")
+	}
+	got = html1(links)
+	if want := []string{`"yaml" "kind: </code><script>"`, `"" "a < b"`}; fmt.Sprint(calls) != fmt.Sprint(want) {
+		t.Errorf("HighlightCode calls %q, want %q", calls, want)
+	}
+	for _, want := range []string{
+		`<pre class="code block"><code><b>yaml</b></code></pre>`,
+		`<pre class="code block"><code><b></b></code></pre>`,
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("with HighlightCode, no %s in\n%s", want, got)
 		}
 	}
 }
