@@ -658,14 +658,9 @@ func (b *builder) indexPages(l *pageList) {
 // dataPages adds the scripts of data (explain's and search's indexes),
 // the facts, the site marker and the assets.
 func (b *builder) dataPages(l *pageList) error {
-	l.ps = append(l.ps, page{path: explainIndexJS, render: b.explainIndexScript}, page{path: explainStepsJS, render: b.explainStepsScript})
-	js, shared, err := b.searchIndex()
-	if err != nil {
+	b.explainScripts(l)
+	if err := b.searchScripts(l); err != nil {
 		return err
-	}
-	l.static(searchIndexJS, js)
-	if shared != nil && b == langsOf(b)[0] {
-		l.static(searchSharedJS, shared)
 	}
 	// Rendered by a worker like a page, so a build that reuses it does
 	// not marshal the facts, several megabytes of JSON.

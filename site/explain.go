@@ -54,18 +54,13 @@ func explainOptions(sourceURL func(path string, from, to int) string) explain.Op
 	}
 }
 
-// explainBase is explain-index.js's value: the Index but for its steps.
-type explainBase struct {
-	*explain.Index
-	// Steps hides the Index's (encoding/json takes the shallower of two
-	// fields of one name): they are explain-steps.js's.
-	Steps []explain.IndexStep `json:"steps,omitempty"`
-}
-
 // explainIndexes are the explain scripts of a release's languages, made
 // once for all of them (builder.explainIndexes).
 type explainIndexes struct {
 	once sync.Once
+	// idx is each language's Index, in Input.Langs's order: what a
+	// multi-release site hands its stage (Prepared.ExplainScripts).
+	idx []*explain.Index
 	// index and steps are explain-index.js and explain-steps.js of each
 	// language, in Input.Langs's order; index has one, for every
 	// language, when shared.
@@ -86,7 +81,8 @@ func (b *builder) explainIndexes() (*explainIndexes, error) {
 	x.once.Do(func() {
 		for _, lb := range ls {
 			idx := lb.explainer().Index()
-			base, err := jsdata.Assign("kubewalkExplain", explainBase{Index: idx})
+			x.idx = append(x.idx, idx)
+			base, err := jsdata.Assign("kubewalkExplain", explainshare.Base{Index: idx})
 			if err != nil {
 				x.err = err
 				return
@@ -104,6 +100,16 @@ func (b *builder) explainIndexes() (*explainIndexes, error) {
 		}
 	})
 	return x, x.err
+}
+
+// explainScripts adds b's explain scripts to l: explain-index.js and
+// explain-steps.js. A release of a multi-release site has its stage
+// write them (Prepared.ExplainScripts).
+func (b *builder) explainScripts(l *pageList) {
+	if b.set != nil {
+		return
+	}
+	l.ps = append(l.ps, page{path: explainIndexJS, render: b.explainIndexScript}, page{path: explainStepsJS, render: b.explainStepsScript})
 }
 
 // explainIndexScript is explain-index.js of b's language.

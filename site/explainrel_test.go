@@ -115,7 +115,7 @@ func explainRelCopies(t *testing.T) ([]*explainshare.Copy, []*explainshare.View,
 			idx.Events = append(idx.Events, explain.IndexEvent{IndexSite: s, Reason: e.reason})
 		}
 		idxs = append(idxs, idx)
-		js, err := jsdata.Assign("kubewalkExplain", explainBase{Index: idx})
+		js, err := jsdata.Assign("kubewalkExplain", explainshare.Base{Index: idx})
 		if err != nil {
 			t.Fatal(err)
 		}

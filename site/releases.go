@@ -8,11 +8,13 @@ import (
 	"html/template"
 	"maps"
 	"slices"
+	"strings"
 
 	"github.com/kubewalk/kubewalk/internal/disk/publish"
 	"github.com/kubewalk/kubewalk/internal/render/diagram"
 	"github.com/kubewalk/kubewalk/site/internal/explainshare"
 	"github.com/kubewalk/kubewalk/site/internal/linemap"
+	"github.com/kubewalk/kubewalk/site/internal/searchshare"
 	"github.com/kubewalk/kubewalk/site/internal/sitetree"
 	"github.com/kubewalk/kubewalk/site/internal/srcmerge"
 )
@@ -119,7 +121,8 @@ func ReleaseDir(tag string) string { return tag + "/" }
 //     sitetree.Tree);
 //  4. over those files, the passes that write once what the releases'
 //     pages, search and explain scripts share: LineMaps for pageshare,
-//     ExplainScripts for explainshare.
+//     ExplainScripts for explainshare, and SearchScripts, the search
+//     scripts as data, which searchshare writes.
 type Prepared struct {
 	set *releaseSet
 	bs  []*builder
@@ -290,10 +293,34 @@ func (r *Prepared) Write(ctx context.Context, t *sitetree.Tree) (Stats, error) {
 // LineMaps are the releases' line maps (lines.go), for pageshare.Share.
 func (r *Prepared) LineMaps() *linemap.Maps { return r.set.lineMaps() }
 
-// ExplainScripts lists the explain scripts the releases wrote, newest
-// release first, for explainshare.Share: per release and language its
-// explain-index.js (one for every language when they are the same bytes)
-// and its explain-steps.js, site paths from the site's root.
+// SearchScripts are the releases' search scripts as data, newest
+// release first, for searchshare.Share, which writes them: per release
+// its search-shared.js (when its languages have one) and each language's
+// search-index.js, in their site paths' order. Each call makes new
+// values, whose URLs the stage moves to the pages it shares.
+func (r *Prepared) SearchScripts() []searchshare.Script {
+	var out []searchshare.Script
+	for _, b := range r.bs {
+		var ss []searchshare.Script
+		for _, lb := range langsOf(b) {
+			own, shared := lb.searchIndex()
+			ss = append(ss, searchshare.Script{Tag: b.in.Tag, Path: ReleaseDir(b.in.Tag) + lb.full(searchIndexJS), Data: own.Clone()})
+			if shared != nil && lb == langsOf(b)[0] {
+				ss = append(ss, searchshare.Script{Tag: b.in.Tag, Path: ReleaseDir(b.in.Tag) + lb.full(searchSharedJS), Data: shared.Clone()})
+			}
+		}
+		slices.SortFunc(ss, func(x, y searchshare.Script) int { return strings.Compare(x.Path, y.Path) })
+		out = append(out, ss...)
+	}
+	return out
+}
+
+// ExplainScripts are the releases' explain scripts as data, newest
+// release first, for explainshare.Share, which writes them: per release
+// and language its Index, at its explain-index.js (one for every
+// language when they are the same bytes), and its steps, at its
+// explain-steps.js, site paths from the site's root. Each call makes new
+// lists of steps, whose links the stage moves to the pages it shares.
 func (r *Prepared) ExplainScripts() ([]explainshare.Script, error) {
 	var out []explainshare.Script
 	for _, b := range r.bs {
@@ -301,12 +328,16 @@ func (r *Prepared) ExplainScripts() ([]explainshare.Script, error) {
 		if err != nil {
 			return nil, err
 		}
-		for _, lb := range langsOf(b) {
+		for i, lb := range langsOf(b) {
 			p := ReleaseDir(b.in.Tag) + lb.full(explainIndexJS)
 			if x.shared {
 				p = ReleaseDir(b.in.Tag) + explainIndexJS
 			}
-			out = append(out, explainshare.Script{Tag: b.in.Tag, Lang: lb.langDir, Index: p, Steps: ReleaseDir(b.in.Tag) + lb.full(explainStepsJS)})
+			out = append(out, explainshare.Script{
+				Tag: b.in.Tag, Lang: lb.langDir,
+				Index: p, IndexData: x.idx[i],
+				Steps: ReleaseDir(b.in.Tag) + lb.full(explainStepsJS), StepsData: slices.Clone(x.idx[i].Steps),
+			})
 		}
 	}
 	return out, nil

@@ -99,6 +99,12 @@ func writeReleasesForTest(ctx context.Context, t *sitetree.Tree, p *Prepared, wo
 	for _, m := range p.Manifests() {
 		tags = append(tags, m.Tag)
 	}
+	xs, err := p.ExplainScripts()
+	if err != nil {
+		return Stats{}, err
+	}
+	ss := p.SearchScripts()
+	var links *pageshare.Links
 	if !tune.ownReleasePages {
 		if workers <= 0 {
 			workers = runtime.GOMAXPROCS(0)
@@ -107,26 +113,31 @@ func writeReleasesForTest(ctx context.Context, t *sitetree.Tree, p *Prepared, wo
 		if tune.relPageBudget > 0 {
 			budget = tune.relPageBudget
 		}
-		db, dp, err := pageshare.Share(ctx, t, tags, p.LineMaps(), workers, budget)
+		shared, err := pageshare.Share(ctx, t, tags, p.LineMaps(), workers, budget)
 		if err != nil {
 			return Stats{}, err
 		}
-		st.Bytes += db
-		st.Pages += dp
+		st.Bytes += shared.Bytes
+		st.Pages += shared.Pages
+		links = shared.Links
 	}
-	xs, err := p.ExplainScripts()
+	// The releases' data links the pages they share where the
+	// releases' copies were.
+	for i := range xs {
+		links.Move(xs[i].Page(), xs[i].Links())
+	}
+	for i := range ss {
+		links.Move(ss[i].Page(), ss[i].URLs())
+	}
+	nx, err := explainshare.Share(t, xs)
 	if err != nil {
 		return Stats{}, err
 	}
-	dx, err := explainshare.Share(t, xs)
+	st.Bytes += nx
+	ns, err := searchshare.Share(t, tags, ss)
 	if err != nil {
 		return Stats{}, err
 	}
-	st.Bytes += dx
-	ds, err := searchshare.Share(t, tags)
-	if err != nil {
-		return Stats{}, err
-	}
-	st.Bytes += ds
+	st.Bytes += ns
 	return st, nil
 }

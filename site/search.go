@@ -20,12 +20,8 @@ type searchData = searchindex.Data
 // searchPage is search.html: it loads search-shared.js, when the
 // release's languages have one, before its own search-index.js.
 func (b *builder) searchPage() ([]byte, error) {
-	_, shared, err := b.searchIndex()
-	if err != nil {
-		return nil, err
-	}
 	var body struct{ SharedJS string }
-	if shared != nil {
+	if _, shared := b.searchIndex(); shared != nil {
 		body.SharedJS = relURL(b.full(searchPage), langsOf(b)[0].full(searchSharedJS), "")
 	}
 	return b.exec("search", b.pageData(searchPage, b.t("search.title"), "search", body))
@@ -37,38 +33,55 @@ func (b *builder) searchPage() ([]byte, error) {
 // JSON file fails from file://.
 //
 // In a bilingual release the entries every language has alike are
-// search-shared.js (searchindex.Scripts), written once, beside the first
+// search-shared.js (searchindex.Indexes), written once, beside the first
 // language's search page; shared is nil when there is nothing to share;
-// the first language writes it (dataPages). The scripts are made once
-// for all the languages. A multi-release site then moves the entries two
-// releases or more have into scripts of its own (package searchshare).
-func (b *builder) searchIndex() (own, shared []byte, err error) {
+// the first language writes it (dataPages). The indexes are made once
+// for all the languages. A multi-release site hands them to its stage
+// as data (Prepared.SearchScripts), which moves the entries two releases
+// or more have into scripts of its own (package searchshare).
+func (b *builder) searchIndex() (own searchData, shared *searchData) {
 	ls := langsOf(b)
 	x := &ls[0].searchIdx
-	x.once.Do(func() { x.own, x.shared, x.err = searchScripts(ls) })
-	if x.err != nil {
-		return nil, nil, x.err
-	}
-	return x.own[slices.Index(ls, b)], x.shared, nil
+	x.once.Do(func() {
+		entries := make([][]searchEntry, len(ls))
+		for i, lb := range ls {
+			entries[i] = lb.searchEntries()
+		}
+		x.own, x.shared = searchindex.Indexes(entries)
+	})
+	return x.own[slices.Index(ls, b)], x.shared
 }
 
-// searchIndexes are the search scripts of a release's languages
+// searchIndexes are the search indexes of a release's languages
 // (builder.searchIndex): each language's search-index.js, in langsOf's
 // order, and search-shared.js (nil when none).
 type searchIndexes struct {
 	once   sync.Once
-	own    [][]byte
-	shared []byte
-	err    error
+	own    []searchData
+	shared *searchData
 }
 
-// searchScripts makes the search scripts of languages ls.
-func searchScripts(ls []*builder) (own [][]byte, shared []byte, err error) {
-	entries := make([][]searchEntry, len(ls))
-	for i, lb := range ls {
-		entries[i] = lb.searchEntries()
+// searchScripts adds b's search scripts to l: its search-index.js and,
+// for the first language, search-shared.js. A release of a
+// multi-release site has its stage write them (Prepared.SearchScripts).
+func (b *builder) searchScripts(l *pageList) error {
+	if b.set != nil {
+		return nil
 	}
-	return searchindex.Scripts(entries)
+	own, shared := b.searchIndex()
+	js, err := searchindex.Script(own)
+	if err != nil {
+		return err
+	}
+	l.static(searchIndexJS, js)
+	if shared != nil && b == langsOf(b)[0] {
+		js, err := searchindex.Script(*shared)
+		if err != nil {
+			return err
+		}
+		l.static(searchSharedJS, js)
+	}
+	return nil
 }
 
 // searchEntries lists the search index's entries (searchindex.Entries),

@@ -215,7 +215,7 @@ func TestShareReleaseSearch(t *testing.T) {
 		return n
 	}
 	if got := size(after) - size(before); dBytes != got {
-		t.Errorf("searchshare.Share says the site grew by %d bytes; it grew by %d", dBytes, got)
+		t.Errorf("searchshare.Share says it wrote the site %d bytes heavier; it grew by %d", dBytes, got)
 	}
 	if size(after) >= size(before) {
 		t.Errorf("the search scripts weigh %d bytes, %d before", size(after), size(before))
@@ -312,20 +312,35 @@ func TestShareReleaseSearch(t *testing.T) {
 }
 
 // shareSearch runs searchshare.Share over the site of files, as the
-// releases stage runs it over the files it holds, and returns the site's
-// files after it and the change in bytes Share reports.
+// releases stage runs it: the releases' search scripts handed over as
+// data, the other files held in a tree. It returns the site's files
+// after it and the change in bytes, what Share reports written less the
+// scripts it was handed.
 func shareSearch(t *testing.T, files map[string]string, tags []string) (map[string]string, int64) {
 	t.Helper()
 	tree := sitetree.New()
-	for p, data := range files {
-		if err := tree.Put(p, []byte(data)); err != nil {
+	var ss []searchshare.Script
+	var handed int64
+	for _, p := range slices.Sorted(maps.Keys(files)) {
+		tag, rest, _ := strings.Cut(p, "/")
+		if b := path.Base(rest); slices.Contains(tags, tag) && (b == searchIndexJS || b == searchSharedJS) {
+			d, err := searchindex.Parse([]byte(files[p]))
+			if err != nil {
+				t.Fatalf("%s: %v", p, err)
+			}
+			ss = append(ss, searchshare.Script{Tag: tag, Path: p, Data: d})
+			handed += int64(len(files[p]))
+			continue
+		}
+		if err := tree.Put(p, []byte(files[p])); err != nil {
 			t.Fatal(err)
 		}
 	}
-	dBytes, err := searchshare.Share(tree, tags)
+	written, err := searchshare.Share(tree, tags, ss)
 	if err != nil {
 		t.Fatal(err)
 	}
+	dBytes := written - handed
 	out := map[string]string{}
 	for _, p := range tree.Paths() {
 		data, err := tree.ReadFile(p)

@@ -68,9 +68,11 @@ func Build(ctx context.Context, rels []site.Release, opts site.Options) (site.St
 }
 
 // write writes the prepared releases p, tags newest first, into t, and
-// runs the passes over what they wrote: the pages two releases or more
-// have written once (pageshare, with the releases' line maps), then the
-// explain scripts (explainshare) and the search scripts (searchshare).
+// runs the passes: over what they wrote, the pages two releases or more
+// have written once (pageshare, with the releases' line maps); then the
+// releases' explain and search scripts, which p hands over as data,
+// their links moved to the shared pages (pageshare.Links), are written
+// with what the releases share written once (explainshare, searchshare).
 // It returns the releases' Manifests. What the passes need of p is taken
 // before they run, so that p, most of the build's heap, can go while
 // they do. Site's tests run the same steps (site/releases_build_test.go),
@@ -88,22 +90,31 @@ func write(ctx context.Context, t *sitetree.Tree, p *site.Prepared, tags []strin
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	db, dp, err := pageshare.Share(ctx, t, tags, maps, workers, pageshare.Budget)
+	ss := p.SearchScripts()
+	shared, err := pageshare.Share(ctx, t, tags, maps, workers, pageshare.Budget)
 	if err != nil {
 		return site.Stats{}, nil, err
 	}
-	st.Bytes += db
-	st.Pages += dp
-	dx, err := explainshare.Share(t, xs)
+	st.Bytes += shared.Bytes
+	st.Pages += shared.Pages
+	// The releases' data links the pages they share where the
+	// releases' copies were.
+	for i := range xs {
+		shared.Links.Move(xs[i].Page(), xs[i].Links())
+	}
+	for i := range ss {
+		shared.Links.Move(ss[i].Page(), ss[i].URLs())
+	}
+	nx, err := explainshare.Share(t, xs)
 	if err != nil {
 		return site.Stats{}, nil, err
 	}
-	st.Bytes += dx
-	ds, err := searchshare.Share(t, tags)
+	st.Bytes += nx
+	ns, err := searchshare.Share(t, tags, ss)
 	if err != nil {
 		return site.Stats{}, nil, err
 	}
-	st.Bytes += ds
+	st.Bytes += ns
 	st.Largest, st.LargestBytes, err = largestPage(t)
 	return st, ms, err
 }

@@ -42,9 +42,14 @@
 //     sitetree.Tree that is written to disk once the passes are done:
 //     pageshare (the pages the releases share; its
 //     tree merge in treemerge) with the releases' line maps
-//     (Prepared.LineMaps, a linemap.Maps), explainshare.Share with the
-//     explain scripts each release wrote (Prepared.ExplainScripts),
-//     searchshare and searchindex (the shared search scripts).
+//     (Prepared.LineMaps, a linemap.Maps), which reports where the
+//     links to the pages it shared go now (pageshare.Links);
+//   - the releases' explain and search scripts, as data: each release's
+//     explain Index and steps per language (Prepared.ExplainScripts) and
+//     its search indexes (Prepared.SearchScripts, searchindex.Data),
+//     which site does not write in a site of several; their links moved
+//     by pageshare.Links, explainshare.Share and searchshare.Share write
+//     them, with what the releases share written once.
 //
 // What stays in package site is rendering: a release's pages as one of
 // several (the version switcher, computed from the releases' Manifests

@@ -3,11 +3,12 @@
 // site/releases runs Share on a site of several releases; site/releases'
 // package comment defines the scripts).
 //
-// Each release writes its explain-index.js and each of its languages its
-// explain-steps.js as a single-release site does (package site,
-// explain.go), and, once every release is written and the walkthroughs'
-// links moved to the pages the releases share (site/internal/pageshare),
-// Share has Encode write what they have in common once:
+// A single-release site writes its explain-index.js and each of its
+// languages its explain-steps.js (package site, explain.go). In a site
+// of several, package site hands each release's over as data (Script),
+// and, once the steps' links are moved to the pages the releases share
+// (pageshare.Links), Share has Encode write what they have in common
+// once:
 //
 //   - explain-shared.js, at the site's root: the call sites two releases'
 //     indexes or more have, aligned as the source pages' lines are (each
@@ -29,7 +30,8 @@
 //   - explain-steps-shared.js, at the root of each language's directory
 //     (the site's root in a one-language site): each distinct list of
 //     steps, tag as a token, with the tags of the releases whose page of
-//     that language has it. The releases' explain-steps.js are removed.
+//     that language has it. A release has no explain-steps.js of its
+//     own.
 //
 // releases.js (explain()) puts a release's Index and steps back together
 // for explain.js, as Shared.release does here; Encode checks, before it

@@ -30,13 +30,30 @@ func Read(global string, data []byte, v any) error {
 	if !ok || !ok2 {
 		return fmt.Errorf("not a script assigning %s", global)
 	}
+	return decode("not a script assigning "+global, jsn, v)
+}
+
+// Convert sets v to what Read gives of the script Assign writes of
+// value: a value of one type as another, as a page would read it
+// (generic JSON, when v points to an interface value or a map).
+func Convert(value, v any) error {
+	data, err := json.Marshal(value)
+	if err != nil {
+		return err
+	}
+	return decode("not one JSON value", string(data), v)
+}
+
+// decode decodes the JSON jsn into v; what names the error of more
+// after the value.
+func decode(what, jsn string, v any) error {
 	dec := json.NewDecoder(strings.NewReader(jsn))
 	dec.UseNumber()
 	if err := dec.Decode(v); err != nil {
 		return err
 	}
 	if _, err := dec.Token(); err != io.EOF {
-		return fmt.Errorf("not a script assigning %s: more after its value", global)
+		return fmt.Errorf("%s: more after its value", what)
 	}
 	return nil
 }

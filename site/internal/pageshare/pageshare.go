@@ -89,11 +89,7 @@ import (
 	"golang.org/x/net/html/atom"
 	"golang.org/x/sync/errgroup"
 
-	"github.com/kubewalk/kubewalk/internal/derive/explain"
-	"github.com/kubewalk/kubewalk/site/internal/explainshare"
-	"github.com/kubewalk/kubewalk/site/internal/jsdata"
 	"github.com/kubewalk/kubewalk/site/internal/linemap"
-	"github.com/kubewalk/kubewalk/site/internal/searchindex"
 	"github.com/kubewalk/kubewalk/site/internal/sitepath"
 	"github.com/kubewalk/kubewalk/site/internal/sitetree"
 	"github.com/kubewalk/kubewalk/site/internal/treemerge"
@@ -127,6 +123,31 @@ type relPages struct {
 	set *linemap.Maps
 }
 
+// Result is what Share did: the change in the site's bytes and pages,
+// and where the links to the pages it shared go now.
+type Result struct {
+	Bytes int64
+	Pages int
+	// Links moves the links of the data a site's stage holds to write
+	// (a release's search entries, its explain page's steps) as Share
+	// moved the site's files'.
+	Links *Links
+}
+
+// Links moves links to a release's copy of a page Share shared to the
+// shared page. A nil *Links moves none.
+type Links struct{ rp *relPages }
+
+// Move moves each of links, written on the page at site path page (a
+// data script's links are relative to the page that loads it), to the
+// shared pages; it reports whether any moved.
+func (l *Links) Move(page string, links []*string) bool {
+	if l == nil || len(l.rp.at) == 0 {
+		return false
+	}
+	return l.rp.moveLinks(page, links)
+}
+
 // Share writes the pages Shares names that two
 // releases or more of the multi-release site t have once per group
 // of releases (workers at a time), as the package comment says, removes
@@ -134,15 +155,16 @@ type relPages struct {
 // pages; a release's page of those kinds left in its directory gets its
 // own line numbers, and each release but the newest its line map
 // (lines.go). tags are newest first, set the releases' lineSet (nil when
-// the pages print their own lines). It returns the change in bytes and
-// in pages.
+// the pages print their own lines).
 //
 // It is long (some 185 lines) because its phases — list the site's pages
 // and each page's releases, merge them in parallel, relink the site,
 // renumber and remove what was shared, write the line maps — work on the
 // one relPages and the workers' results in order; each phase is a block
 // with its comment.
-func Share(ctx context.Context, t *sitetree.Tree, tags []string, set *linemap.Maps, workers, budget int) (dBytes int64, dPages int, err error) {
+func Share(ctx context.Context, t *sitetree.Tree, tags []string, set *linemap.Maps, workers, budget int) (Result, error) {
+	var dBytes int64
+	var dPages int
 	rp := &relPages{to: map[string][]string{}, site: map[string]bool{}, all: tags, budget: budget, set: set}
 	for _, p := range t.Paths() {
 		rp.site[p] = true
@@ -194,7 +216,7 @@ func Share(ctx context.Context, t *sitetree.Tree, tags []string, set *linemap.Ma
 			})
 		}
 		if err := g.Wait(); err != nil {
-			return 0, 0, err
+			return Result{}, err
 		}
 		dropped := map[string]bool{}
 		for i, p := range todo {
@@ -229,12 +251,12 @@ func Share(ctx context.Context, t *sitetree.Tree, tags []string, set *linemap.Ma
 			f := tag + "/" + p
 			data, err := t.ReadFile(f)
 			if err != nil {
-				return 0, 0, err
+				return Result{}, err
 			}
 			dBytes -= int64(len(data))
 			dPages--
 			if err := t.Remove(f); err != nil {
-				return 0, 0, err
+				return Result{}, err
 			}
 		}
 		for _, g := range gs {
@@ -242,7 +264,7 @@ func Share(ctx context.Context, t *sitetree.Tree, tags []string, set *linemap.Ma
 				rp.at[p][tag] = g.path
 			}
 			if err := t.Put(g.path, g.data); err != nil {
-				return 0, 0, err
+				return Result{}, err
 			}
 			dBytes += int64(len(g.data))
 			dPages++
@@ -250,7 +272,7 @@ func Share(ctx context.Context, t *sitetree.Tree, tags []string, set *linemap.Ma
 	}
 	nLines, err := rp.writeLines(t)
 	if err != nil {
-		return 0, 0, err
+		return Result{}, err
 	}
 	dBytes += nLines
 	// Every other page's links to a release's copy go to the shared page;
@@ -261,7 +283,7 @@ func Share(ctx context.Context, t *sitetree.Tree, tags []string, set *linemap.Ma
 		if i := strings.IndexByte(f, '/'); i > 0 && merged[f[i+1:]] != nil {
 			continue // a copy, removed above
 		}
-		if len(merged) > 0 && (strings.HasSuffix(f, ".html") || searchindex.IsIndex(f) || path.Base(f) == explainshare.StepsJS) || rp.ownLines(f) != "" {
+		if len(merged) > 0 && strings.HasSuffix(f, ".html") || rp.ownLines(f) != "" {
 			files = append(files, f)
 		}
 	}
@@ -285,14 +307,6 @@ func Share(ctx context.Context, t *sitetree.Tree, tags []string, set *linemap.Ma
 			}
 			if len(merged) == 0 {
 				// Nothing shared: no link to move.
-			} else if searchindex.IsIndex(f) {
-				if out, err = rp.relinkSearch(f, data); err != nil {
-					return fmt.Errorf("%s: %w", f, err)
-				}
-			} else if path.Base(f) == explainshare.StepsJS {
-				if out, err = rp.relinkExplainSteps(f, data); err != nil {
-					return fmt.Errorf("%s: %w", f, err)
-				}
 			} else {
 				out = rp.relink(f, out)
 			}
@@ -304,12 +318,12 @@ func Share(ctx context.Context, t *sitetree.Tree, tags []string, set *linemap.Ma
 		})
 	}
 	if err := g.Wait(); err != nil {
-		return 0, 0, err
+		return Result{}, err
 	}
 	for _, n := range grown {
 		dBytes += n
 	}
-	return dBytes, dPages, nil
+	return Result{Bytes: dBytes, Pages: dPages, Links: &Links{rp}}, nil
 }
 
 // merge merges the releases' renderings of the shared page p into
@@ -409,25 +423,6 @@ func (rp *relPages) relink(f string, data []byte) []byte {
 		}
 		return []byte(string(sm[1]) + `="` + html.EscapeString(v) + `"`)
 	})
-}
-
-// relinkSearch points the URLs of the search index at site path f
-// (relative to the search page beside it) at the shared pages.
-func (rp *relPages) relinkSearch(f string, data []byte) ([]byte, error) {
-	d, err := searchindex.Parse(data)
-	if err != nil {
-		return nil, err
-	}
-	var links []*string
-	for _, e := range d.Docs {
-		if len(e) > 2 {
-			links = append(links, &e[2])
-		}
-	}
-	if !rp.moveLinks(path.Join(path.Dir(f), searchindex.Page), links) {
-		return data, nil
-	}
-	return searchindex.Script(d)
 }
 
 // moveLinks moves each of links, written on the page at site path page
@@ -617,24 +612,6 @@ func setRelease(n *html.Node, tag string) {
 	for c := n.FirstChild; c != nil; c = c.NextSibling {
 		setRelease(c, tag)
 	}
-}
-
-// relinkExplainSteps points the step links of explain-steps.js at site
-// path f (relative to the explain page beside it) at the pages the
-// releases share, as relinkSearch does a search index's.
-func (rp *relPages) relinkExplainSteps(f string, data []byte) ([]byte, error) {
-	var steps []explain.IndexStep
-	if err := jsdata.Read("kubewalkExplainSteps", data, &steps); err != nil {
-		return nil, err
-	}
-	links := make([]*string, len(steps))
-	for i := range steps {
-		links[i] = &steps[i].Page
-	}
-	if !rp.moveLinks(path.Join(path.Dir(f), explainshare.Page), links) {
-		return data, nil
-	}
-	return jsdata.Assign("kubewalkExplainSteps", steps)
 }
 
 // ownLines returns the release of site path f when f is its page of a

@@ -1,12 +1,15 @@
 package pageshare
 
 import (
+	"context"
 	"fmt"
 	"slices"
 	"strings"
 	"testing"
 
 	"golang.org/x/net/html"
+
+	"github.com/kubewalk/kubewalk/site/internal/sitetree"
 )
 
 func parseDocs(t *testing.T, pages ...string) []*html.Node {
@@ -197,6 +200,49 @@ func TestMoveKeepsDirectories(t *testing.T) {
 	} {
 		if got, _, _ := rp.move(c.from, c.to, c.raw, ""); got != c.want {
 			t.Errorf("%s from %s to %s: %s, want %s", c.raw, c.from, c.to, got, c.want)
+		}
+	}
+}
+
+// TestShareLinks: the links Share hands back move a release's data's
+// links to its copy of a page it shared to the shared page, with the
+// release named, and leave other links as they are; a nil Links moves
+// none.
+func TestShareLinks(t *testing.T) {
+	tags := []string{"v2", "v1"}
+	tr := sitetree.New()
+	for _, tag := range tags {
+		body := `<p>the same in both releases, long enough to be worth sharing</p><a href="../../` + tag + `/en/search.html">search</a>`
+		for p, data := range map[string]string{
+			tag + "/en/walkthroughs/w.html": htmlPage("w "+tag, body),
+			tag + "/en/search.html":         htmlPage("search", ""),
+		} {
+			if err := tr.Put(p, []byte(data)); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	r, err := Share(context.Background(), tr, tags, nil, 1, Budget)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Pages != -1 {
+		t.Fatalf("Share changed the pages by %d; want the two copies written as one page (-1)", r.Pages)
+	}
+	for _, c := range []struct{ page, link, want string }{
+		{"v1/en/search.html", "walkthroughs/w.html#step-1", "../../en/walkthroughs/w.html?rel=v1#step-1"},
+		{"v2/en/search.html", "walkthroughs/w.html", "../../en/walkthroughs/w.html?rel=v2"},
+		{"v1/en/search.html", "events.html#e-x", "events.html#e-x"},               // not shared
+		{"v1/en/search.html", "../../src/a.go.html#L1", "../../src/a.go.html#L1"}, // not a release's
+	} {
+		got := c.link
+		moved := r.Links.Move(c.page, []*string{&got})
+		if got != c.want || moved != (c.want != c.link) {
+			t.Errorf("%s from %s: moved to %s (%v), want %s", c.link, c.page, got, moved, c.want)
+		}
+		var none *Links
+		if l := c.link; none.Move(c.page, []*string{&l}) || l != c.link {
+			t.Errorf("a nil Links moved %s to %s", c.link, l)
 		}
 	}
 }

@@ -30,12 +30,34 @@ type Entry struct {
 
 // Scripts makes the search scripts of a release's languages from each
 // language's entries (langs, the first language first, each sorted and
-// each entry once): each language's search-index.js and
+// each entry once), as Indexes divides them: each language's
+// search-index.js and search-shared.js, nil when there is nothing to
+// share.
+func Scripts(langs [][]Entry) (own [][]byte, shared []byte, err error) {
+	ds, sd := Indexes(langs)
+	if sd != nil {
+		if shared, err = Script(*sd); err != nil {
+			return nil, nil, err
+		}
+	}
+	for _, d := range ds {
+		js, err := Script(d)
+		if err != nil {
+			return nil, nil, err
+		}
+		own = append(own, js)
+	}
+	return own, shared, nil
+}
+
+// Indexes divides the entries of a release's languages (langs, the
+// first language first, each sorted and each entry once) into the
+// indexes of its search scripts: each language's search-index.js and
 // search-shared.js, nil when there is nothing to share.
 //
 // The entries every language has alike — the symbols but the func
 // literals (whose names are translated), files, events, resources:
-// three quarters of v1.37.2's — are search-shared.js, written once,
+// most of a release's — are search-shared.js, written once,
 // beside the first language's search page (its URLs, like
 // search-index.js's, are relative to a language's search page, and the
 // same from each), and every language's search-index.js has the rest,
@@ -45,7 +67,7 @@ type Entry struct {
 // event's, a resource's) is relative to the search page that loads it in
 // the first language's directory, and a multi-release site moves it to
 // that language's shared page (package searchshare).
-func Scripts(langs [][]Entry) (own [][]byte, shared []byte, err error) {
+func Indexes(langs [][]Entry) (own []Data, shared *Data) {
 	in := map[Entry]int{}
 	for _, es := range langs {
 		for _, e := range es {
@@ -62,21 +84,16 @@ func Scripts(langs [][]Entry) (own [][]byte, shared []byte, err error) {
 		}
 	}
 	if len(common) > 0 {
-		if shared, err = Script(Build(common, SharedHead)); err != nil {
-			return nil, nil, err
-		}
+		d := Build(common, SharedHead)
+		shared = &d
 	}
 	for _, es := range langs {
 		if len(common) > 0 {
 			es = slices.DeleteFunc(es, alike)
 		}
-		js, err := Script(Build(es, IndexHead))
-		if err != nil {
-			return nil, nil, err
-		}
-		own = append(own, js)
+		own = append(own, Build(es, IndexHead))
 	}
-	return own, shared, nil
+	return own, shared
 }
 
 // Build is the index of entries es, its script starting with head: a

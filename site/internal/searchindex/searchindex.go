@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"errors"
 	"path"
+	"slices"
 	"strings"
 )
 
@@ -46,6 +47,17 @@ type Data struct {
 	// Head is the script's start: IndexHead, SharedHead for
 	// search-shared.js, or a site script's (SiteHead, SiteSharedHead).
 	Head string `json:"-"`
+}
+
+// Clone returns a copy of d whose entries can be changed without
+// changing d's: a release's index is made once and may be written by
+// more than one build (package site's Prepared.SearchScripts).
+func (d Data) Clone() Data {
+	d.Docs = slices.Clone(d.Docs)
+	for i, e := range d.Docs {
+		d.Docs[i] = slices.Clone(e)
+	}
+	return d
 }
 
 // IndexHead and Tail wrap the search index's JSON in

@@ -4,14 +4,14 @@
 // the scripts).
 //
 // Each release's search page loads the release's search scripts
-// (search.go: search-shared.js, the entries its languages have alike,
-// and its language's search-index.js), written in the release's subtree
-// and their URLs then pointed at the pages the releases share
-// (package pageshare, relinkSearch). Most of one release's entries are
-// another's too: the same symbols, files, events, resources and steps,
-// at the same shared pages and anchors. Share, run after
-// shareReleasePages, writes every entry two releases or more have once
-// for the site:
+// (search-shared.js, the entries its languages have alike, and its
+// language's search-index.js), which package site hands over as data
+// (Script: the index searchindex.Indexes made), their URLs pointed at
+// the pages the releases share (pageshare.Links). Most of one release's
+// entries are another's too: the same symbols, files, events, resources
+// and steps, at the same shared pages and anchors. Share writes the
+// releases' scripts into the release's subtrees, and every entry two
+// releases or more have once for the site:
 //
 //   - An entry is another release's when its kind, title, detail, terms
 //     and their weights are the same and so is its URL but for ?rel= of
@@ -38,14 +38,13 @@
 //     entries the release has and its own: the same entries, terms and
 //     weights as before, found and ranked the same.
 //
-// A single-release site is left as it is.
+// A site of more releases than a site script's masks tell apart
+// (maxSearchReleases) keeps every release's entries its own.
 package searchshare
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io/fs"
 	"maps"
 	"math/bits"
 	"net/url"
@@ -64,15 +63,39 @@ import (
 // entries its own.
 const maxSearchReleases = 53
 
+// Script is one of a release's search scripts as package site hands it
+// over (Prepared.SearchScripts).
+type Script struct {
+	Tag string // its release
+	// Path is its site path: "v1.29.6/en/search-index.js", or
+	// search-shared.js beside the release's first language's.
+	Path string
+	// Data is its index, its URLs relative to the search page beside it.
+	Data searchindex.Data
+}
+
+// Page is the site path of the search page s's URLs are relative to.
+func (s *Script) Page() string { return path.Join(path.Dir(s.Path), searchindex.Page) }
+
+// URLs are the script's entries' URLs, to be moved in place.
+func (s *Script) URLs() []*string {
+	var us []*string
+	for _, e := range s.Data.Docs {
+		if len(e) > 2 {
+			us = append(us, &e[2])
+		}
+	}
+	return us
+}
+
 // relSearchScript is one of a release's search scripts, as
-// Share reads it.
+// Share groups its entries.
 type relSearchScript struct {
 	path string // its site path: "v1.29.6/en/search-index.js"
 	site string // its site script's: "en/search-site.js"
 	bit  uint64 // its release's bit in the site script's masks
 	d    searchindex.Data
 	es   []siteEntry
-	size int
 }
 
 // siteEntry is an entry of a release's search script.
@@ -123,18 +146,18 @@ func (g *siteGroup) share() (rel, bare uint64, plus bool) {
 	return rel, bare, false
 }
 
-// Share writes the search entries that two releases or more
-// of the multi-release site t have once for the site, as the
-// comment at the top of this file says. tags are newest first. It
-// returns the change in bytes.
+// Share writes the releases' search scripts ss into the multi-release
+// site t, and the entries that two releases or more have once for the
+// site, as the comment at the top of this file says. tags are newest
+// first, ss in their order. It returns the bytes written.
 //
-// It is one function of some 190 lines because its steps — read every
+// It is one function of some 190 lines because its steps — list every
 // release's scripts, group their entries, write the site scripts, write
-// each release's own entries back — share the maps of scripts and groups
+// each release's own entries — share the maps of scripts and groups
 // the first two build; split, each would take or return most of them.
-func Share(t *sitetree.Tree, tags []string) (dBytes int64, err error) {
+func Share(t *sitetree.Tree, tags []string, ss []Script) (n int64, err error) {
 	if len(tags) < 2 || len(tags) > maxSearchReleases {
-		return 0, nil
+		return writeScripts(t, ss)
 	}
 	// A release's pages and their scripts: search.html in each of its
 	// language directories loads search-shared.js, when the release has
@@ -145,49 +168,34 @@ func Share(t *sitetree.Tree, tags []string) (dBytes int64, err error) {
 	}
 	var pages []relPage
 	var scripts []*relSearchScript
-	read := func(tag, sub, name, site string, bit uint64) (*relSearchScript, error) {
-		p := path.Join(tag, sub, name)
-		data, err := t.ReadFile(p)
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil, nil
+	shared := map[string]*relSearchScript{} // by release
+	for _, x := range ss {
+		bit := slices.Index(tags, x.Tag)
+		if bit < 0 {
+			return 0, fmt.Errorf("%s: release %s is not the site's", x.Path, x.Tag)
 		}
+		es, err := siteEntries(x.Data, x.Tag)
 		if err != nil {
-			return nil, err
+			return 0, fmt.Errorf("%s: %w", x.Path, err)
 		}
-		d, err := searchindex.Parse(data)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", p, err)
+		sub, name := path.Split(strings.TrimPrefix(x.Path, x.Tag+"/"))
+		site := searchindex.SiteJS
+		if name == searchindex.SharedJS {
+			site = searchindex.SiteSharedJS
 		}
-		es, err := siteEntries(d, tag)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", p, err)
-		}
-		s := &relSearchScript{path: p, site: path.Join(sub, site), bit: 1 << bit, d: d, es: es, size: len(data)}
+		s := &relSearchScript{path: x.Path, site: path.Join(sub, site), bit: 1 << bit, d: x.Data, es: es}
 		scripts = append(scripts, s)
-		return s, nil
+		switch name {
+		case searchindex.IndexJS:
+			pages = append(pages, relPage{tag: x.Tag, path: x.Page(), own: s})
+		case searchindex.SharedJS:
+			shared[x.Tag] = s
+		default:
+			return 0, fmt.Errorf("%s: not a release's search script", x.Path)
+		}
 	}
-	for i, tag := range tags {
-		// A monolingual release's search page is at its top.
-		subs := append([]string{""}, t.Dirs(tag)...)
-		var shared *relSearchScript
-		first := len(pages)
-		for _, sub := range subs {
-			own, err := read(tag, sub, searchindex.IndexJS, searchindex.SiteJS, uint64(i))
-			if err != nil {
-				return 0, err
-			}
-			if own != nil {
-				pages = append(pages, relPage{tag: tag, path: path.Join(tag, sub, searchindex.Page), own: own})
-			}
-			if s, err := read(tag, sub, searchindex.SharedJS, searchindex.SiteSharedJS, uint64(i)); err != nil {
-				return 0, err
-			} else if s != nil {
-				shared = s
-			}
-		}
-		for j := first; j < len(pages); j++ {
-			pages[j].shared = shared
-		}
+	for i := range pages {
+		pages[i].shared = shared[pages[i].tag]
 	}
 
 	// The releases that have each entry, by site script, with ?rel= of
@@ -267,12 +275,12 @@ func Share(t *sitetree.Tree, tags []string) (dBytes int64, err error) {
 		if err := t.Put(site, js); err != nil {
 			return 0, err
 		}
-		dBytes += int64(len(js))
+		n += int64(len(js))
 	}
 
 	// Each release's scripts keep the entries only they have; its pages'
 	// search-index.js names the site scripts it loads.
-	rewrite := map[*relSearchScript]bool{}
+	moved := map[*relSearchScript]bool{}
 	for _, s := range scripts {
 		var keep []siteEntry
 		for _, e := range s.es {
@@ -281,35 +289,43 @@ func Share(t *sitetree.Tree, tags []string) (dBytes int64, err error) {
 			}
 		}
 		if len(keep) < len(s.es) {
-			rewrite[s] = true
+			moved[s] = true
 			s.d.Docs, s.d.Lens, s.d.Terms = siteIndex(keep)
 		}
 	}
 	for _, pg := range pages {
 		for _, s := range []*relSearchScript{pg.shared, pg.own} {
-			if s != nil && rewrite[s] {
+			if s != nil && moved[s] {
 				pg.own.d.Site = append(pg.own.d.Site, sitepath.Rel(pg.path, s.site, ""))
 			}
 		}
 		if pg.own.d.Site != nil {
 			pg.own.d.Release = pg.tag
-			rewrite[pg.own] = true
 		}
 	}
-	for _, s := range scripts {
-		if !rewrite[s] {
-			continue
-		}
-		js, err := searchindex.Script(s.d)
+	own := make([]Script, len(scripts))
+	for i, s := range scripts {
+		own[i] = Script{Path: s.path, Data: s.d}
+	}
+	m, err := writeScripts(t, own)
+	return n + m, err
+}
+
+// writeScripts writes the scripts ss into t and returns the bytes
+// written.
+func writeScripts(t *sitetree.Tree, ss []Script) (int64, error) {
+	var n int64
+	for _, s := range ss {
+		js, err := searchindex.Script(s.Data)
 		if err != nil {
 			return 0, err
 		}
-		if err := t.Put(s.path, js); err != nil {
+		if err := t.Put(s.Path, js); err != nil {
 			return 0, err
 		}
-		dBytes += int64(len(js) - s.size)
+		n += int64(len(js))
 	}
-	return dBytes, nil
+	return n, nil
 }
 
 // siteEntries lists the entries of d, a search script of release tag.
