@@ -2,7 +2,6 @@ package site
 
 import (
 	"fmt"
-	"sort"
 	"strings"
 
 	"github.com/kubewalk/kubewalk/analyzer/fact"
@@ -123,77 +122,4 @@ func (b *builder) resourceTraces(page string) map[string]string {
 		return b.kindTraces(nil, page)
 	}
 	return b.kindTraces(b.controllers(), page)
-}
-
-// ---- the index ----
-
-type controllerRow struct {
-	Name, Href, State string
-	Gates             []string
-	Watches           []string
-	Syncs             []traceStepView
-	Writes, Events    int
-}
-
-type linkView struct{ Text, Href string }
-
-func (b *builder) controllersIndex(d *controllerData) ([]byte, error) {
-	p := controllersPage
-	v := b.views(p)
-	body := struct {
-		Intro   string
-		Rows    []controllerRow
-		Plugins string
-		Traces  []linkView
-	}{Plugins: b.link(p, pluginsPage, "")}
-	for _, cv := range d.views {
-		c := cv.Controller
-		row := controllerRow{Name: c.Name, Href: b.link(p, ControllerPage(c.Name), ""), State: b.controllerState(c), Gates: c.FeatureGates, Events: len(cv.Events)}
-		for _, w := range cv.Watches {
-			row.Watches = appendOnce(row.Watches, w.Registration.Informer.Label())
-		}
-		for _, s := range cv.Syncs {
-			row.Syncs = append(row.Syncs, b.traceStep(v, *s.Sync))
-			row.Writes += len(s.Writes) + len(s.Other)
-		}
-		body.Rows = append(body.Rows, row)
-	}
-	body.Intro = fmt.Sprintf(b.t("controllers.intro"), len(d.views))
-	traces := b.kindTraces(d, p)
-	for _, k := range sortedKeys(traces) {
-		body.Traces = append(body.Traces, linkView{Text: k, Href: traces[k]})
-	}
-	return b.exec("controllers", b.pageData(p, b.t("controllers.title"), "controllers", body))
-}
-
-func sortedKeys(m map[string]string) []string {
-	ks := make([]string, 0, len(m))
-	for k := range m {
-		ks = append(ks, k)
-	}
-	sort.Strings(ks)
-	return ks
-}
-
-func appendOnce(s []string, x string) []string {
-	for _, y := range s {
-		if y == x {
-			return s
-		}
-	}
-	return append(s, x)
-}
-
-// controllerState says, from the string table, when the manager starts
-// the controller.
-func (b *builder) controllerState(c fact.Controller) string {
-	switch {
-	case c.Special:
-		return b.t("controllers.special")
-	case c.Cloud:
-		return b.t("controllers.cloud")
-	case c.DisabledByDefault:
-		return b.t("controllers.off")
-	}
-	return b.t("controllers.on")
 }
