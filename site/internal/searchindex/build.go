@@ -28,28 +28,6 @@ type Entry struct {
 	Body string
 }
 
-// Scripts makes the search scripts of a release's languages from each
-// language's entries (langs, the first language first, each sorted and
-// each entry once), as Indexes divides them: each language's
-// search-index.js and search-shared.js, nil when there is nothing to
-// share.
-func Scripts(langs [][]Entry) (own [][]byte, shared []byte, err error) {
-	ds, sd := Indexes(langs)
-	if sd != nil {
-		if shared, err = Script(*sd); err != nil {
-			return nil, nil, err
-		}
-	}
-	for _, d := range ds {
-		js, err := Script(d)
-		if err != nil {
-			return nil, nil, err
-		}
-		own = append(own, js)
-	}
-	return own, shared, nil
-}
-
 // Indexes divides the entries of a release's languages (langs, the
 // first language first, each sorted and each entry once) into the
 // indexes of its search scripts: each language's search-index.js and
