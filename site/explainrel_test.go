@@ -4,7 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"path"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -18,6 +20,8 @@ import (
 	"github.com/kubewalk/kubewalk/internal/linkcheck"
 	"github.com/kubewalk/kubewalk/site/internal/explainshare"
 	"github.com/kubewalk/kubewalk/site/internal/jsdata"
+	"github.com/kubewalk/kubewalk/site/internal/searchindex"
+	"github.com/kubewalk/kubewalk/site/internal/sitetree"
 	"github.com/kubewalk/kubewalk/walkthrough"
 )
 
@@ -367,5 +371,95 @@ func TestBrowserExplainOlderRelease(t *testing.T) {
 	}
 	if len(codes[newTag]) != 1 || len(codes[oldTag]) != 1 || codes[newTag][0] == codes[oldTag][0] {
 		t.Errorf("ScalingReplicaSet: %q in %s, %q in %s; want one site each, at each release's line", codes[newTag], newTag, codes[oldTag], oldTag)
+	}
+}
+
+// TestPreparedScriptsAsData: in a site of several releases, package site
+// writes none of a release's search or explain scripts; it hands them
+// over as data (Prepared.SearchScripts, Prepared.ExplainScripts), each at
+// the path its page loads it from, and each call's values are the
+// caller's to change.
+func TestPreparedScriptsAsData(t *testing.T) {
+	ctx := context.Background()
+	rels, opts := explainRelFixture(t)
+	if rels[0].Tag != oldTag {
+		t.Fatalf("the fixture's releases: %s, %s; want the older first", rels[0].Tag, rels[1].Tag)
+	}
+	rels[0], rels[1] = rels[1], rels[0] // newest first, as PrepareReleases takes them
+	p, err := PrepareReleases(ctx, rels, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := sourcesForTest(ctx, p); err != nil {
+		t.Fatal(err)
+	}
+	tr := sitetree.New()
+	if _, err := p.Write(ctx, tr); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range tr.Paths() {
+		if b := path.Base(f); searchindex.IsIndex(f) || b == explainIndexJS || b == explainStepsJS {
+			t.Errorf("site wrote %s", f)
+		}
+	}
+	// loads reports whether the page at site path page loads the script
+	// at site path script.
+	loads := func(page, script string) bool {
+		data, err := tr.ReadFile(page)
+		if err != nil {
+			t.Fatalf("%s: %v", page, err)
+		}
+		for _, m := range regexp.MustCompile(`<script src="([^"]*)">`).FindAllStringSubmatch(string(data), -1) {
+			if path.Join(path.Dir(page), m[1]) == script {
+				return true
+			}
+		}
+		return false
+	}
+
+	ss := p.SearchScripts()
+	var got []string
+	for _, s := range ss {
+		got = append(got, s.Path)
+		if !loads(s.Page(), s.Path) {
+			t.Errorf("%s does not load %s", s.Page(), s.Path)
+		}
+		if len(s.Data.Docs) == 0 {
+			t.Errorf("%s: no entries", s.Path)
+		}
+	}
+	var want []string
+	for _, tag := range []string{newTag, oldTag} {
+		want = append(want, tag+"/en/"+searchIndexJS, tag+"/en/"+searchSharedJS, tag+"/ko/"+searchIndexJS)
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("search scripts (-want +got):\n%s", diff)
+	}
+	ss[0].Data.Docs[0][2] = "moved.html"
+	if again := p.SearchScripts(); again[0].Data.Docs[0][2] == "moved.html" {
+		t.Error("a URL moved in one call's scripts is moved in the next call's")
+	}
+
+	xs, err := p.ExplainScripts()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(xs) != 4 {
+		t.Fatalf("%d explain pages' scripts, want 4 (two releases, two languages)", len(xs))
+	}
+	for _, x := range xs {
+		if x.IndexData == nil || len(x.StepsData) == 0 {
+			t.Errorf("%s: no index or no steps", x.Steps)
+		}
+		if !loads(x.Page(), x.Index) {
+			t.Errorf("%s does not load %s", x.Page(), x.Index)
+		}
+		if want := x.Tag + "/" + x.Lang + explainStepsJS; x.Steps != want {
+			t.Errorf("steps at %s, want %s", x.Steps, want)
+		}
+	}
+	xs[0].StepsData[0].Page = "moved.html"
+	if again, _ := p.ExplainScripts(); again[0].StepsData[0].Page == "moved.html" {
+		t.Error("a step's link moved in one call's scripts is moved in the next call's")
 	}
 }
