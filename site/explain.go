@@ -58,13 +58,13 @@ func explainOptions(sourceURL func(path string, from, to int) string) explain.Op
 // once for all of them (builder.explainIndexes).
 type explainIndexes struct {
 	once sync.Once
-	// idx is each language's Index, in Input.Langs's order: what a
-	// multi-release site hands its stage (Prepared.ExplainScripts).
+	// idx is each language's Index, in Input.Langs's order: its steps
+	// are the language's explain-steps.js (explainStepsScript), and what
+	// a multi-release site hands its stage (Prepared.ExplainScripts).
 	idx []*explain.Index
-	// index and steps are explain-index.js and explain-steps.js of each
-	// language, in Input.Langs's order; index has one, for every
-	// language, when shared.
-	index, steps [][]byte
+	// index is explain-index.js of each language, in Input.Langs's
+	// order; one, for every language, when shared.
+	index [][]byte
 	// shared is true in a bilingual release whose languages'
 	// explain-index.js are the same bytes: written once, at the
 	// release's root.
@@ -87,12 +87,7 @@ func (b *builder) explainIndexes() (*explainIndexes, error) {
 				x.err = err
 				return
 			}
-			steps, err := jsdata.Assign("kubewalkExplainSteps", idx.Steps)
-			if err != nil {
-				x.err = err
-				return
-			}
-			x.index, x.steps = append(x.index, base), append(x.steps, steps)
+			x.index = append(x.index, base)
 		}
 		x.shared = len(ls) > 1 && !slices.ContainsFunc(x.index, func(d []byte) bool { return !bytes.Equal(d, x.index[0]) })
 		if x.shared {
@@ -130,7 +125,7 @@ func (b *builder) explainStepsScript() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return x.steps[slices.Index(langsOf(b), b)], nil
+	return jsdata.Assign("kubewalkExplainSteps", x.idx[slices.Index(langsOf(b), b)].Steps)
 }
 
 // explainer is the build's one Explainer, made on first use: the explain

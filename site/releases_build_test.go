@@ -127,7 +127,7 @@ func writeReleasesForTest(ctx context.Context, t *sitetree.Tree, p *Prepared, wo
 		links.Move(xs[i].Page(), xs[i].Links())
 	}
 	for i := range ss {
-		links.Move(ss[i].Page(), ss[i].URLs())
+		links.Move(ss[i].Page(), ss[i].Links())
 	}
 	nx, err := explainshare.Share(t, xs)
 	if err != nil {

@@ -103,7 +103,7 @@ func write(ctx context.Context, t *sitetree.Tree, p *site.Prepared, tags []strin
 		shared.Links.Move(xs[i].Page(), xs[i].Links())
 	}
 	for i := range ss {
-		shared.Links.Move(ss[i].Page(), ss[i].URLs())
+		shared.Links.Move(ss[i].Page(), ss[i].Links())
 	}
 	nx, err := explainshare.Share(t, xs)
 	if err != nil {

@@ -77,8 +77,8 @@ type Script struct {
 // Page is the site path of the search page s's URLs are relative to.
 func (s *Script) Page() string { return path.Join(path.Dir(s.Path), searchindex.Page) }
 
-// URLs are the script's entries' URLs, to be moved in place.
-func (s *Script) URLs() []*string {
+// Links are the script's entries' URLs, to be moved in place.
+func (s *Script) Links() []*string {
 	var us []*string
 	for _, e := range s.Data.Docs {
 		if len(e) > 2 {
