@@ -125,6 +125,43 @@ func TestMergePartners(t *testing.T) {
 	}
 }
 
+// TestMergeRowsAroundLineBreaks: rows a release removed and added around
+// a row both have are no reason to write that row twice, whichever line
+// breaks stand between the rows: white space where it does not matter
+// (a table's, a list's) is no anchor of the alignment, which would match
+// one line break with any other, and the merged page keeps the newest's.
+func TestMergeRowsAroundLineBreaks(t *testing.T) {
+	for _, tc := range []struct{ name, new, old, merged string }{
+		{
+			"same row",
+			"<tr id=\"b\"><td>b</td></tr>\n<tr id=\"c\"><td>c</td></tr>\n",
+			"<tr id=\"a\"><td>a</td></tr>\n<tr id=\"b\"><td>b</td></tr>\n",
+			`<tr id="b"><td>b</td></tr>`,
+		},
+		{
+			"changed row",
+			"<tr id=\"b\"><td>b</td><td>beta</td></tr>\n<tr id=\"c\"><td>c</td></tr>\n",
+			"<tr id=\"a\"><td>a</td></tr>\n<tr id=\"b\"><td>b</td><td>alpha</td></tr>\n",
+			`<tr id="b"><td>b</td><td><span data-r="2" hidden="">alpha</span><span data-r="1">beta</span></td></tr>`,
+		},
+	} {
+		docs := parseDocs(t,
+			htmlPage("T", "<table><tbody>"+tc.new+"</tbody></table>"),
+			htmlPage("T", "<table><tbody>"+tc.old+"</tbody></table>"))
+		out, err := mergeOne("x.html", docs, []string{"v2", "v1"}, []string{"v2", "v1"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := string(out)
+		if strings.Count(got, `"b"`) != 1 || !strings.Contains(got, tc.merged) {
+			t.Errorf("%s: row b is not written once, as %s:\n%s", tc.name, tc.merged, got)
+		}
+		if n := strings.Count(got, "\n"); n != 2 || !strings.Contains(got, `<tr id="c" data-r="1"><td>c</td></tr>`+"\n</tbody>") {
+			t.Errorf("%s: %d line breaks, want the newest's two, after b and c:\n%s", tc.name, n, got)
+		}
+	}
+}
+
 // TestMergeGroups: a release joins the newer releases' page while that
 // stays within the budget and takes fewer bytes than its own page.
 func TestMergeGroups(t *testing.T) {

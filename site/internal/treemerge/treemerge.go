@@ -512,19 +512,32 @@ func (mt *mergeTree) setMask(n *html.Node, v uint64) {
 
 // children aligns c's children with m's.
 //
-// Its 103 lines are one diff walk (Myers, over subtree hashes) whose
+// It is long for being one diff walk (Myers, over subtree hashes) whose
 // runs of deletions and insertions are paired (partners) and merged,
 // rolled back when a pair fails, in place: the walk's state is the
 // function's.
 func (mt *mergeTree) children(m, c *html.Node, bit uint64) bool {
+	textOK, varOK := textHost(m), variantHost(m)
+	// White space where it does not matter (between a table's rows, a
+	// list's items) stays out of the alignment: as an anchor it would
+	// match any other and split a changed row from its other rendering.
+	// The merged page keeps m's, for every release, and drops c's.
 	var ms, cs []*html.Node
 	for x := m.FirstChild; x != nil; x = x.NextSibling {
+		if !textOK && blank(x) {
+			if mt.mask[x]&bit == 0 {
+				mt.setMask(x, mt.mask[x]|bit)
+			}
+			continue
+		}
 		ms = append(ms, x)
 	}
 	for x := c.FirstChild; x != nil; x = x.NextSibling {
+		if !textOK && blank(x) {
+			continue
+		}
 		cs = append(cs, x)
 	}
-	textOK, varOK := textHost(m), variantHost(m)
 	// A title of its own for a release (site.js shows it), the only
 	// child of the head a release may have alone.
 	vary := func(n *html.Node) bool {
@@ -533,18 +546,12 @@ func (mt *mergeTree) children(m, c *html.Node, bit uint64) bool {
 		}
 		return varOK && (n.Type == html.ElementNode || textOK)
 	}
-	key := func(n *html.Node, h string) string {
-		if !textOK && blank(n) {
-			return "blank" // white space where it does not matter
-		}
-		return h
-	}
 	mk, ck := make([]string, len(ms)), make([]string, len(cs))
 	for i, n := range ms {
-		mk[i] = key(n, mt.last[n])
+		mk[i] = mt.last[n]
 	}
 	for i, n := range cs {
-		ck[i] = key(n, mt.last[n])
+		ck[i] = mt.last[n]
 	}
 	i, j := 0, 0
 	var dels, ins []*html.Node
@@ -557,9 +564,6 @@ func (mt *mergeTree) children(m, c *html.Node, bit uint64) bool {
 			if x := match[k]; x >= used && mt.pair(dels[x], n, bit) {
 				used = x + 1
 				continue
-			}
-			if blank(n) && !textOK {
-				continue // dropped: white space where it does not matter
 			}
 			if !vary(n) {
 				return false
@@ -585,10 +589,6 @@ func (mt *mergeTree) children(m, c *html.Node, bit uint64) bool {
 			if mt.mask[d]&bit != 0 {
 				continue
 			}
-			if blank(d) && !textOK {
-				mt.setMask(d, mt.mask[d]|bit)
-				continue
-			}
 			if !vary(d) {
 				return false
 			}
@@ -603,10 +603,6 @@ func (mt *mergeTree) children(m, c *html.Node, bit uint64) bool {
 				return false
 			}
 			for n := 0; n < d.N; n, i, j = n+1, i+1, j+1 {
-				if ck[j] == "blank" {
-					mt.setMask(ms[i], mt.mask[ms[i]]|bit)
-					continue
-				}
 				mt.same(ms[i], bit)
 			}
 		case diffmatchpatch.DiffDelete:
