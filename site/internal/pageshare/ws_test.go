@@ -217,3 +217,33 @@ func attr(n *html.Node, k string) (string, bool) {
 	}
 	return "", false
 }
+
+// TestMergeSectionsAmongLineBreaks: in a block, the line breaks between
+// block-level elements are no anchors either, so a section beside
+// sections a release added and removed is merged inside itself; a line
+// break the newest has between blocks is not shown to a release that has
+// inline content on both sides of it there.
+func TestMergeSectionsAmongLineBreaks(t *testing.T) {
+	tags := []string{"v2", "v1"}
+	pages := []string{
+		htmlPage("T", "<main>\n<section id=\"b\"><h2>b</h2><p>beta</p></section>\n<section id=\"c\"><h2>c</h2></section>\n</main>\n"+
+			"<div><b>x</b><p>only v2</p>\n<p>only v2 too</p><i>y</i></div>"),
+		htmlPage("T", "<main>\n<section id=\"a\"><h2>a</h2></section>\n<section id=\"b\"><h2>b</h2><p>alpha</p></section>\n</main>\n"+
+			"<div><b>x</b><i>y</i></div>"),
+	}
+	out, err := mergeOne("x.html", parseDocs(t, pages...), tags, tags)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := string(out)
+	if n := strings.Count(got, `"b"`); n != 1 || strings.Contains(got, "data-id") {
+		t.Errorf("section b is written %d times, not merged inside:\n%s", n, got)
+	}
+	if want := `<p><span data-r="2" hidden="">alpha</span><span data-r="1">beta</span></p>`; !strings.Contains(got, want) {
+		t.Errorf("merged page lacks %q\n%s", want, got)
+	}
+	if as := bodyAs(t, out, 1); !strings.Contains(as, "<b>x</b><i>y</i>") {
+		t.Errorf("v1 sees white space between x and y, which its own page lacks:\n%s", as)
+	}
+	sameViews(t, tags, pages, out)
+}

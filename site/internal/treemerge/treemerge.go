@@ -518,26 +518,7 @@ func (mt *mergeTree) setMask(n *html.Node, v uint64) {
 // function's.
 func (mt *mergeTree) children(m, c *html.Node, bit uint64) bool {
 	textOK, varOK := textHost(m), variantHost(m)
-	// White space where it does not matter (between a table's rows, a
-	// list's items) stays out of the alignment: as an anchor it would
-	// match any other and split a changed row from its other rendering.
-	// The merged page keeps m's, for every release, and drops c's.
-	var ms, cs []*html.Node
-	for x := m.FirstChild; x != nil; x = x.NextSibling {
-		if !textOK && blank(x) {
-			if mt.mask[x]&bit == 0 {
-				mt.setMask(x, mt.mask[x]|bit)
-			}
-			continue
-		}
-		ms = append(ms, x)
-	}
-	for x := c.FirstChild; x != nil; x = x.NextSibling {
-		if !textOK && blank(x) {
-			continue
-		}
-		cs = append(cs, x)
-	}
+	ms, cs, quiet := mt.anchors(m, c, bit)
 	// A title of its own for a release (site.js shows it), the only
 	// child of the head a release may have alone.
 	vary := func(n *html.Node) bool {
@@ -613,7 +594,95 @@ func (mt *mergeTree) children(m, c *html.Node, bit uint64) bool {
 			j += d.N
 		}
 	}
-	return flush()
+	if !flush() {
+		return false
+	}
+	mt.quietSeen(quiet, bit)
+	return true
+}
+
+// anchors are the children of m and of c (release bit's rendering of m)
+// that the alignment aligns: all but white space that shows nothing
+// where it stands, which as an anchor would match any other and split a
+// changed child from its other rendering (table rows, list items,
+// sections among line breaks). m's such white space (quiet) is given to
+// release bit, and c's dropped: the merged page keeps the white space
+// of the newest that had it. What is quiet:
+//
+//   - white space among the children of an element where it does not
+//     matter (a table's, a list's: not a textHost);
+//   - collapsible white space of a block, outside preformatted text,
+//     between two block-level elements, or between one and the block's
+//     start or end, where a line ends or begins; quietSeen takes it back
+//     from release bit where that release does not see it so.
+func (mt *mergeTree) anchors(m, c *html.Node, bit uint64) (ms, cs, quiet []*html.Node) {
+	textOK := textHost(m)
+	loose := textOK && blockBox(m) && !spaceKept(m)
+	isQuiet := func(x *html.Node) bool {
+		if !textOK {
+			return blank(x)
+		}
+		return loose && collapsible(x) && quietBetween(x.PrevSibling, x.NextSibling)
+	}
+	for x := m.FirstChild; x != nil; x = x.NextSibling {
+		if !isQuiet(x) {
+			ms = append(ms, x)
+			continue
+		}
+		if mt.mask[x]&bit == 0 {
+			mt.setMask(x, mt.mask[x]|bit)
+			if textOK {
+				quiet = append(quiet, x)
+			}
+		}
+	}
+	for x := c.FirstChild; x != nil; x = x.NextSibling {
+		if !isQuiet(x) {
+			cs = append(cs, x)
+		}
+	}
+	return ms, cs, quiet
+}
+
+// quietBetween reports whether white space between prev and next (nil:
+// the start or the end of its block) shows nothing: one is a block-level
+// element and the other one too or nothing.
+func quietBetween(prev, next *html.Node) bool {
+	pb, nb := prev != nil && blockLevel(prev), next != nil && blockLevel(next)
+	return pb && (nb || next == nil) || nb && prev == nil
+}
+
+// quietSeen takes release bit off the white space quiet (anchors gave it
+// that release) where that release, once merged, does not see it between
+// block-level elements or a block's edge: its nearest children there of
+// its own are something else (text, an inline element).
+func (mt *mergeTree) quietSeen(quiet []*html.Node, bit uint64) {
+	has := func(n *html.Node) bool {
+		return mt.mask[n]&bit != 0 && !collapsible(n)
+	}
+	for _, x := range quiet {
+		prev, next := x.PrevSibling, x.NextSibling
+		for prev != nil && !has(prev) {
+			prev = prev.PrevSibling
+		}
+		for next != nil && !has(next) {
+			next = next.NextSibling
+		}
+		if !quietBetween(prev, next) {
+			mt.setMask(x, mt.mask[x]&^bit)
+		}
+	}
+}
+
+// spaceKept reports whether white space inside n may matter: n or an
+// element around it keeps it (keepsSpace).
+func spaceKept(n *html.Node) bool {
+	for x := n; x != nil; x = x.Parent {
+		if x.Type == html.ElementNode && keepsSpace(x) {
+			return true
+		}
+	}
+	return false
 }
 
 // partners matches the renderings ins of a release with the merged
