@@ -197,7 +197,7 @@ ALL_WALL=$(wall "$BENCH/build-all.time") ALL_RSS=$(rssmb "$BENCH/build-all.time"
 ALL_BYTES=$(du -sb "$BENCH/kw-all" | cut -f1)
 ALL_SRC_BYTES=$(du -sb "$BENCH/kw-all/src" | cut -f1)
 # The releases' own subtrees; the rest but the source pages is the pages
-# the releases share (site/pagemerge.go) and the list of releases.
+# the releases share (site/internal/pageshare) and the list of releases.
 ALL_REL_BYTES=$(du -scb "$BENCH"/kw-all/v*/ | tail -1 | cut -f1)
 ALL_PAGES=$(find "$BENCH/kw-all" -name '*.html' | wc -l)
 ALL_LARGEST=$(find "$BENCH/kw-all" -name '*.html' -printf '%s %P\n' | sort -n | tail -1)

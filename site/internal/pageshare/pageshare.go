@@ -34,7 +34,11 @@
 //     between releases is shared by a few releases at a time.
 //   - The renderings are merged as trees, newest first: an element's
 //     children are aligned by content (a Myers diff of subtree hashes, as
-//     the source pages' lines are aligned); a child every release has is
+//     the source pages' lines are aligned; white space that shows nothing
+//     where it stands, between table rows, list items or block-level
+//     elements, is no anchor of it, and the newest's is kept, so that a
+//     line break does not part a changed row from its other rendering);
+//     a child every release has is
 //     written once; two renderings of a child with the same start tag are
 //     merged inside it; any other child is written once for the releases
 //     that have it (data-r: a bit per release of data-rels, newest first;
