@@ -143,12 +143,13 @@ func Build(ctx context.Context, in Input, opts Options) (Stats, error) {
 	return pagecache.Publish(&c.store, opts.Out, opts.InPlace, func(dir string, pl *pagecache.Placer) (Stats, error) {
 		b, err := prepare(in, opts)
 		if err == nil {
+			b.reuse = c
 			err = unrenderOversized(b)
 		}
 		if err != nil {
 			return Stats{}, err
 		}
-		b.reuse, b.place = c, pl
+		b.place = pl
 		return b.write(ctx, output{dir: dir})
 	})
 }

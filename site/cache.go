@@ -64,6 +64,9 @@ type Cache struct {
 	// modified: the pointer names the facts, and keeping it keeps
 	// another's from taking its address.
 	factsSize pagecache.Memo[*fact.Facts, int]
+	// coverage is the recordings' (under ""), with the line counts it
+	// keeps: an edit of a walkthrough changes none of it.
+	coverage pagecache.Memo[struct{}, *covScenarios]
 }
 
 // NewCache returns an empty Cache.
@@ -102,7 +105,9 @@ type pageKey = pagecache.Key
 
 // begin locks c for a build of in and drops every entry of another
 // release; pagecache.Publish unlocks it.
-func (c *Cache) begin(in Input) { c.store.Begin(baseOf(in), &c.targets, &c.lines, &c.factsSize) }
+func (c *Cache) begin(in Input) {
+	c.store.Begin(baseOf(in), &c.targets, &c.lines, &c.factsSize, &c.coverage)
+}
 
 // linkTargets returns the paths file p's identifiers link to, sorted.
 func (c *Cache) linkTargets(p string, idents []fact.Ident) []string {

@@ -217,3 +217,49 @@ func sameFile(t *testing.T, a, b, p string) bool {
 	}
 	return os.SameFile(sa, sb)
 }
+
+// TestCacheCoverage: the recordings' coverage, which a Cache keeps from
+// one build of a release to the next, is what a full build shows after a
+// walkthrough edit, and after the recordings change (another release, to
+// the Cache) it is theirs, not the ones before.
+func TestCacheCoverage(t *testing.T) {
+	base, opts := fixture(t)
+	opts.Logf = nil
+	base.Recordings = coverageRecordings()
+	onlyDeployment := coverageRecordings()[1:]
+	c := NewCache()
+	for n, step := range []struct {
+		name string
+		mod  func(in *Input)
+	}{
+		{"first build", nil},
+		{"a step's text", func(in *Input) {
+			for _, d := range in.Docs {
+				if d.ID == "deployment" {
+					d.Steps[1].Segments = append([]walkthrough.Segment{prose("An edit.")}, d.Steps[1].Segments...)
+				}
+			}
+		}},
+		{"the rollout's recording gone", func(in *Input) { in.Recordings = onlyDeployment }},
+	} {
+		in := base
+		in.Docs = cloneDocs(base.Docs)
+		if step.mod != nil {
+			step.mod(&in)
+		}
+		o := opts
+		o.Cache = c
+		o.Out = filepath.Join(t.TempDir(), "build-"+strconv.Itoa(n))
+		if _, err := Build(context.Background(), in, o); err != nil {
+			t.Fatalf("%s: %v", step.name, err)
+		}
+		fresh := opts
+		fresh.Out = filepath.Join(t.TempDir(), "fresh")
+		if _, err := Build(context.Background(), in, fresh); err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(testfs.Tree(t, fresh.Out), testfs.Tree(t, o.Out)); diff != "" {
+			t.Fatalf("%s: the build with a Cache differs from a full build (-full +cached):\n%s", step.name, diff)
+		}
+	}
+}

@@ -33,12 +33,23 @@ type covScenarios = coverage.Scenarios
 type lineCounts = covdata.Counts
 
 // coverage returns the build's covScenarios, nil without a recording
-// that has coverage.
+// that has coverage; the same across the builds of a Cache's release.
 func (b *builder) coverage() *covScenarios {
 	if b.langs != nil && b != b.langs[0] {
 		return b.langs[0].coverage()
 	}
-	b.covOnce.Do(func() { b.cov = coverage.NewScenarios(b.in.Recordings, panelScenario) })
+	b.covOnce.Do(func() {
+		if b.reuse != nil {
+			if c, ok := b.reuse.coverage.Get("", struct{}{}); ok {
+				b.cov = c
+				return
+			}
+		}
+		b.cov = coverage.NewScenarios(b.in.Recordings, panelScenario)
+		if b.reuse != nil {
+			b.reuse.coverage.Put("", struct{}{}, b.cov)
+		}
+	})
 	return b.cov
 }
 
