@@ -617,7 +617,8 @@ func (mt *mergeTree) children(m, c *html.Node, bit uint64) bool {
 //     from release bit where that release does not see it so.
 func (mt *mergeTree) anchors(m, c *html.Node, bit uint64) (ms, cs, quiet []*html.Node) {
 	textOK := textHost(m)
-	loose := textOK && blockBox(m) && !spaceKept(m)
+	// Not in a summary, whose end site.css writes after.
+	loose := textOK && blockBox(m) && m.DataAtom != atom.Summary && !spaceKept(m)
 	isQuiet := func(x *html.Node) bool {
 		if !textOK {
 			return blank(x)
