@@ -151,14 +151,7 @@ func TestCacheRebuildIsFullBuild(t *testing.T) {
 				if err != nil {
 					t.Fatalf("%s: %v", e.name, err)
 				}
-				fresh := opts
-				fresh.Out = filepath.Join(t.TempDir(), "fresh")
-				if _, err := Build(context.Background(), in, fresh); err != nil {
-					t.Fatal(err)
-				}
-				if diff := cmp.Diff(testfs.Tree(t, fresh.Out), testfs.Tree(t, o.Out)); diff != "" {
-					t.Fatalf("%s: the build with a Cache differs from a full build (-full +cached):\n%s", e.name, diff)
-				}
+				sameAsFullBuild(t, e.name, in, opts, o.Out)
 				prev := ""
 				if len(served) > 0 {
 					prev = served[len(served)-1]
@@ -180,6 +173,20 @@ func TestCacheRebuildIsFullBuild(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// sameAsFullBuild fails t (at the edit named name) when out, a build of
+// in with a Cache, is not byte for byte a full build of in with opts.
+func sameAsFullBuild(t *testing.T, name string, in Input, opts Options, out string) {
+	t.Helper()
+	fresh := opts
+	fresh.Out = filepath.Join(t.TempDir(), "fresh")
+	if _, err := Build(context.Background(), in, fresh); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(testfs.Tree(t, fresh.Out), testfs.Tree(t, out)); diff != "" {
+		t.Fatalf("%s: the build with a Cache differs from a full build (-full +cached):\n%s", name, diff)
 	}
 }
 
@@ -253,13 +260,6 @@ func TestCacheCoverage(t *testing.T) {
 		if _, err := Build(context.Background(), in, o); err != nil {
 			t.Fatalf("%s: %v", step.name, err)
 		}
-		fresh := opts
-		fresh.Out = filepath.Join(t.TempDir(), "fresh")
-		if _, err := Build(context.Background(), in, fresh); err != nil {
-			t.Fatal(err)
-		}
-		if diff := cmp.Diff(testfs.Tree(t, fresh.Out), testfs.Tree(t, o.Out)); diff != "" {
-			t.Fatalf("%s: the build with a Cache differs from a full build (-full +cached):\n%s", step.name, diff)
-		}
+		sameAsFullBuild(t, step.name, in, opts, o.Out)
 	}
 }
