@@ -150,7 +150,7 @@ func (b *builder) ctlSync(v views, d *controllerData, s *trace.Watcher) ctlSyncV
 		}
 		if wh.Next != nil {
 			for _, w := range wh.Next.Watchers {
-				wv.WatchedBy = appendLink(wv.WatchedBy, b.watcherLink(v.page, d, w))
+				wv.WatchedBy = appendOnce(wv.WatchedBy, b.watcherLink(v.page, d, w))
 			}
 		}
 		sv.Writes = append(sv.Writes, wv)
@@ -176,15 +176,6 @@ func (b *builder) watcherLink(page string, d *controllerData, w *trace.Watcher) 
 		l.Href = b.link(page, pluginsPage, "")
 	}
 	return l
-}
-
-func appendLink(ls []linkView, l linkView) []linkView {
-	for _, x := range ls {
-		if x == l {
-			return ls
-		}
-	}
-	return append(ls, l)
 }
 
 // stepsCiting returns the walkthrough steps citing any of locs, each once,

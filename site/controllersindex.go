@@ -2,7 +2,8 @@ package site
 
 import (
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 
 	"github.com/kubewalk/kubewalk/analyzer/fact"
 )
@@ -46,26 +47,16 @@ func (b *builder) controllersIndex(d *controllerData) ([]byte, error) {
 	}
 	body.Intro = fmt.Sprintf(b.t("controllers.intro"), len(d.views))
 	traces := b.kindTraces(d, p)
-	for _, k := range sortedKeys(traces) {
+	for _, k := range slices.Sorted(maps.Keys(traces)) {
 		body.Traces = append(body.Traces, linkView{Text: k, Href: traces[k]})
 	}
 	return b.exec("controllers", b.pageData(p, b.t("controllers.title"), "controllers", body))
 }
 
-func sortedKeys(m map[string]string) []string {
-	ks := make([]string, 0, len(m))
-	for k := range m {
-		ks = append(ks, k)
-	}
-	sort.Strings(ks)
-	return ks
-}
-
-func appendOnce(s []string, x string) []string {
-	for _, y := range s {
-		if y == x {
-			return s
-		}
+// appendOnce appends x to s unless s has it.
+func appendOnce[T comparable](s []T, x T) []T {
+	if slices.Contains(s, x) {
+		return s
 	}
 	return append(s, x)
 }

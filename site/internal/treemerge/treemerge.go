@@ -630,11 +630,9 @@ func (mt *mergeTree) anchors(m, c *html.Node, bit uint64) (ms, cs, quiet []*html
 			ms = append(ms, x)
 			continue
 		}
-		if mt.mask[x]&bit == 0 {
-			mt.setMask(x, mt.mask[x]|bit)
-			if textOK {
-				quiet = append(quiet, x)
-			}
+		mt.setMask(x, mt.mask[x]|bit)
+		if textOK {
+			quiet = append(quiet, x)
 		}
 	}
 	for x := c.FirstChild; x != nil; x = x.NextSibling {
