@@ -3,15 +3,13 @@ package analyzer
 import (
 	"context"
 	"fmt"
-	"github.com/kubewalk/kubewalk/analyzer/fact"
-	"os"
-	"os/exec"
 	"runtime"
 	"runtime/debug"
 	"sort"
-	"strings"
 	"sync"
 	"time"
+
+	"github.com/kubewalk/kubewalk/analyzer/fact"
 )
 
 // Config says what to analyze.
@@ -244,18 +242,11 @@ func Analyze(ctx context.Context, cfg Config) (*Result, error) {
 // goPlatform is the GOOS/GOARCH the go command lists packages for in dir
 // with env, as listAndCheck runs it: the platform the facts describe.
 func goPlatform(ctx context.Context, dir string, env []string) (string, error) {
-	cmd := exec.CommandContext(ctx, "go", "env", "GOOS", "GOARCH")
-	cmd.Dir = dir
-	cmd.Env = append(append(os.Environ(), env...), "CGO_ENABLED=0")
-	out, err := cmd.Output()
+	v, err := goEnv(ctx, dir, env, "GOOS", "GOARCH")
 	if err != nil {
-		return "", fmt.Errorf("go env: %w", err)
+		return "", err
 	}
-	f := strings.Fields(string(out))
-	if len(f) != 2 {
-		return "", fmt.Errorf("go env GOOS GOARCH: unexpected output %q", out)
-	}
-	return f[0] + "/" + f[1], nil
+	return v[0] + "/" + v[1], nil
 }
 
 // Lookup returns the symbol named name ("importpath.Name" or

@@ -10,15 +10,15 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"github.com/kubewalk/kubewalk/analyzer/fact"
 	"io"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/kubewalk/kubewalk/analyzer/fact"
 
 	"github.com/kubewalk/kubewalk/internal/disk/atomicfile"
 )
@@ -105,15 +105,14 @@ func cacheKey(ctx context.Context, cfg Config) (string, error) {
 	}
 	// The go command decides the standard library's sources, GOOS and
 	// GOARCH (build tags), and where GOWORK points.
-	cmd := exec.CommandContext(ctx, "go", "env", "GOVERSION", "GOROOT", "GOOS", "GOARCH", "GOWORK", "GOFLAGS")
-	cmd.Dir = cfg.Dir
-	cmd.Env = append(append(os.Environ(), cfg.Env...), "CGO_ENABLED=0")
-	out, err := cmd.Output()
+	vals, err := goEnv(ctx, cfg.Dir, cfg.Env, "GOVERSION", "GOROOT", "GOOS", "GOARCH", "GOWORK", "GOFLAGS")
 	if err != nil {
-		return "", fmt.Errorf("go env: %w", err)
+		return "", err
 	}
-	h.Write(out)
-	if work := strings.TrimSpace(strings.Split(string(out), "\n")[4]); work != "" && work != "off" {
+	for _, v := range vals {
+		fmt.Fprintln(h, v)
+	}
+	if work := strings.TrimSpace(vals[4]); work != "" && work != "off" {
 		if err := hashFile(h, work, work); err != nil {
 			return "", err
 		}

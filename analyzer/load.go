@@ -104,6 +104,9 @@ func load(ctx context.Context, cfg Config) (*Program, []fact.Symbol, loadStats, 
 		return nil, nil, st, err
 	}
 	dir = filepath.Clean(dir)
+	if err := checkToolchain(ctx, dir, cfg.Env); err != nil {
+		return nil, nil, st, err
+	}
 	roots := cfg.Roots
 	if len(roots) == 0 {
 		roots = DefaultRoots
@@ -129,6 +132,9 @@ func load(ctx context.Context, cfg Config) (*Program, []fact.Symbol, loadStats, 
 		return nil, nil, st, err
 	}
 	if listErr != nil {
+		if err := refusedToolchain(listErr.Error()); err != nil {
+			return nil, nil, st, err
+		}
 		return nil, nil, st, fmt.Errorf("listing packages in %s: %w", dir, listErr)
 	}
 	if err := ld.unparsedError(); err != nil {

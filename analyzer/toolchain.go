@@ -1,0 +1,96 @@
+package analyzer
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"go/version"
+	"os"
+	"os/exec"
+	"regexp"
+	"runtime"
+	"strings"
+)
+
+// ErrToolchain is wrapped by the errors of a tree the Go kubewalk was
+// built with cannot load: the go command in the tree's environment is a
+// newer Go than kubewalk's own (whose go/parser and go/types read the
+// tree and that Go's standard library), or the tree needs a newer Go than
+// the go command may use.
+var ErrToolchain = errors.New("Go toolchain too old for the release")
+
+// goEnv runs `go env vars…` in dir with env, as the loader runs the go
+// command (CGO_ENABLED=0), and returns one value per variable.
+func goEnv(ctx context.Context, dir string, env []string, vars ...string) ([]string, error) {
+	cmd := exec.CommandContext(ctx, "go", append([]string{"env"}, vars...)...)
+	cmd.Dir = dir
+	cmd.Env = append(append(os.Environ(), env...), "CGO_ENABLED=0")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		msg := strings.TrimSpace(stderr.String())
+		if err := refusedToolchain(msg); err != nil {
+			return nil, err
+		}
+		if i := strings.IndexByte(msg, '\n'); i >= 0 {
+			msg = msg[:i]
+		}
+		return nil, fmt.Errorf("go env: %w: %s", err, msg)
+	}
+	vals := strings.Split(strings.TrimSuffix(string(out), "\n"), "\n")
+	if len(vals) != len(vars) {
+		return nil, fmt.Errorf("go env %s: unexpected output %q", strings.Join(vars, " "), out)
+	}
+	return vals, nil
+}
+
+// requiresGoRE matches the go command's refusal of a module that needs a
+// newer Go: "go: go.mod requires go >= 1.27.0 (running go 1.26.8;
+// GOTOOLCHAIN=local)".
+var requiresGoRE = regexp.MustCompile(`requires go >= (\S+) \(running go (\S+); GOTOOLCHAIN=([^)]*)\)`)
+
+// refusedToolchain is an ErrToolchain error if msg, the go command's
+// output, is its refusal of a module that needs a newer Go than
+// GOTOOLCHAIN lets it use; nil otherwise.
+func refusedToolchain(msg string) error {
+	m := requiresGoRE.FindStringSubmatch(msg)
+	if m == nil {
+		return nil
+	}
+	return fmt.Errorf("%w: the release's go.mod requires Go %s and the go command here is go%s with GOTOOLCHAIN=%s: %s", ErrToolchain, m[1], m[2], m[3], upgradeHint("go"+m[1]))
+}
+
+// checkToolchain fails when the go command in the tree's environment is a
+// newer Go than the one kubewalk was built with: the loader parses that
+// Go's standard library and the tree with its own go/parser and checks
+// them with its own go/types, which do not know a newer language (Go
+// 1.27's standard library has generic methods, which Go 1.26's parser
+// rejects). The error names both and how to build kubewalk with the
+// newer one, instead of a parse error in the standard library.
+func checkToolchain(ctx context.Context, dir string, env []string) error {
+	v, err := goEnv(ctx, dir, env, "GOVERSION")
+	if err != nil {
+		return err
+	}
+	return toolchainError(v[0], runtime.Version())
+}
+
+// toolchainError compares the go command's version with kubewalk's own
+// by language version (go1.27 is newer than go1.26.8, go1.26.0 is not):
+// an error when the go command's language is newer. A version that is
+// not a release's ("devel …") is not compared.
+func toolchainError(goCmd, built string) error {
+	lc, lb := version.Lang(goCmd), version.Lang(built)
+	if lc == "" || lb == "" || version.Compare(lc, lb) <= 0 {
+		return nil
+	}
+	return fmt.Errorf("%w: the go command here is %s, and kubewalk was built with %s, whose parser and type checker cannot read %s code: %s", ErrToolchain, goCmd, built, lc, upgradeHint(goCmd))
+}
+
+// upgradeHint says how to run kubewalk with Go v or newer: build it with
+// that Go, and let the go command use it too.
+func upgradeHint(v string) string {
+	return fmt.Sprintf("build kubewalk with %[1]s or newer and run it with the same Go (e.g. GOTOOLCHAIN=%[1]s make build, then GOTOOLCHAIN=%[1]s ./bin/kubewalk …)", v)
+}
