@@ -12,6 +12,9 @@ SOURCE    ?= auto
 E2E_CACHE ?= $(CURDIR)/.cache/e2e
 ARTIFACTS ?= $(CURDIR)/.cache/artifacts
 FUZZTIME  ?= 30s
+# A release newer than the default, and the Go it needs (make e2e).
+NEXT_TAG  ?= v1.38.0-beta.0
+NEXT_GO   ?= go1.27.3
 
 .PHONY: all build site site-all check-site-all test e2e bench lint fuzz clean recordings
 
@@ -83,6 +86,11 @@ e2e: build
 	./$(BIN) --cache-dir $(E2E_CACHE) build --source goproxy --tag v1.36.3 --tag v1.37.2 --out $(ARTIFACTS)/two-releases
 	KUBEWALK_REAL_MULTI_SITE=$(ARTIFACTS)/two-releases \
 		$(GO) test -count=1 -run 'TestBrowserSharedReleasePagesReal' ./site
+	# The newest release the proxy serves needs a newer Go than kubewalk's
+	# own: built with that Go, kubewalk reads it, and the walkthroughs
+	# resolve there too.
+	GOTOOLCHAIN=$(NEXT_GO) $(GO) build -o $(E2E_CACHE)/kubewalk-$(NEXT_GO) ./cmd/kubewalk
+	GOTOOLCHAIN=$(NEXT_GO) $(E2E_CACHE)/kubewalk-$(NEXT_GO) --cache-dir $(E2E_CACHE) check --source goproxy --tag $(NEXT_TAG)
 
 bench: build
 	GO=$(GO) E2E_CACHE=$(E2E_CACHE) bash bench/run.sh
