@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/kubewalk/kubewalk/internal/disk/safedir"
 )
@@ -16,7 +17,7 @@ import (
 //
 //	trees/<backend>/<tag>/kubernetes/   the tree (Tree.Dir)
 //	trees/<backend>/<tag>/go.work       the workspace kubewalk wrote for it
-//	trees/<backend>/<tag>/tree.json     metadata; the tree is complete
+//	trees/<backend>/<tag>/tree.json     metadata; the tree is complete (missing.go rewrites it)
 //	trees/<backend>/<tag>/manifest.json every file's size and SHA-256 (manifest.go)
 //	trees/<backend>/<tag>.lock          flock held while fetching
 //	trees/<backend>/<tag>.tmp-*/        a fetch in progress (or killed)
@@ -35,6 +36,10 @@ type meta struct {
 	Commit  string   `json:"commit,omitempty"`
 	Backend string   `json:"backend"`
 	Missing []string `json:"missing,omitempty"`
+	// Checked is when the module proxy was last asked for the Missing
+	// modules (at the fetch, then by checkMissing); zero in a tree.json
+	// of an older kubewalk, which is checked at its next fetch.
+	Checked time.Time `json:"checked,omitzero"`
 }
 
 func cachePath(opts Options, backend string) string {
@@ -42,29 +47,35 @@ func cachePath(opts Options, backend string) string {
 }
 
 // loadTree reads a complete cached tree. Completeness needs no check
-// beyond existence: a tree directory only ever appears by rename, after
-// everything in it was written. The tree and its go.work are still looked
-// for, because a hand (or a partial rm -rf) can remove them from under a
-// tree.json; a tree missing either is refetched.
+// beyond existence: a tree directory only ever appears by rename (or
+// exchange), after everything in it was written. The tree and its go.work
+// are still looked for, because a hand (or a partial rm -rf) can remove
+// them from under a tree.json; a tree missing either is refetched.
 func loadTree(path, backend, tag string) (*Tree, error) {
+	t, _, err := loadMeta(path, backend, tag)
+	return t, err
+}
+
+// loadMeta is loadTree that also returns the tree's tree.json.
+func loadMeta(path, backend, tag string) (*Tree, meta, error) {
 	b, err := os.ReadFile(filepath.Join(path, metaFileName))
 	if err != nil {
-		return nil, err
+		return nil, meta{}, err
 	}
 	for _, name := range []string{treeSubdir, workFileName} {
 		if _, err := os.Stat(filepath.Join(path, name)); err != nil {
-			return nil, err
+			return nil, meta{}, err
 		}
 	}
 	var m meta
 	if err := json.Unmarshal(b, &m); err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, meta{}, fmt.Errorf("%s: %w", path, err)
 	}
 	if m.Format != metaFormat || m.Backend != backend || m.Tag != tag {
-		return nil, fmt.Errorf("%s: metadata is for %s %s (format %d)", path, m.Backend, m.Tag, m.Format)
+		return nil, meta{}, fmt.Errorf("%s: metadata is for %s %s (format %d)", path, m.Backend, m.Tag, m.Format)
 	}
 	if err := checkSizes(path, filepath.Join(path, treeSubdir)); err != nil {
-		return nil, err
+		return nil, meta{}, err
 	}
 	return &Tree{
 		Dir:     filepath.Join(path, treeSubdir),
@@ -73,18 +84,46 @@ func loadTree(path, backend, tag string) (*Tree, error) {
 		Backend: m.Backend,
 		Missing: m.Missing,
 		Env:     workspaceEnv(filepath.Join(path, workFileName)),
-	}, nil
+	}, m, nil
+}
+
+// loadCached returns the cached tree of (backend, tag) without taking its
+// lock: no network work, unless the tree lacks staging modules and their
+// check is due (checkMissing). A load that fails where a tree.json is
+// is tried once more: it may have read across the exchange that put a
+// completed tree in place (the old tree.json or manifest, the new
+// files). It also removes what a killed fetch left beside the tree when
+// nobody holds the lock.
+func loadCached(ctx context.Context, opts Options, backend string) (*Tree, error) {
+	final := cachePath(opts, backend)
+	t, m, err := loadMeta(final, backend, opts.Tag)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		t, m, err = loadMeta(final, backend, opts.Tag)
+	}
+	if err != nil {
+		return nil, err
+	}
+	opts.Logger.Debug("cached tree", "dir", t.Dir)
+	if leftovers, _ := filepath.Glob(final + ".tmp-*"); len(leftovers) > 0 {
+		if lock, err := safedir.TryLockFile(final + ".lock"); err == nil {
+			removeTemps(opts, final)
+			lock.Unlock()
+		}
+	}
+	if checkDue(opts, m) {
+		return checkMissing(ctx, opts, final, t)
+	}
+	return t, nil
 }
 
 // fetchCached returns the cached tree of (backend, tag), fetching it first
 // if needed. Fetches of one (backend, tag) are serialised across processes
 // by a file lock; whoever waited finds the complete tree afterwards.
 func fetchCached(ctx context.Context, opts Options, backend string) (*Tree, error) {
-	final := cachePath(opts, backend)
-	if t, err := loadTree(final, backend, opts.Tag); err == nil {
-		opts.Logger.Debug("cached tree", "dir", t.Dir)
+	if t, err := loadCached(ctx, opts, backend); err == nil {
 		return t, nil
 	}
+	final := cachePath(opts, backend)
 	parent := filepath.Dir(final)
 	if err := os.MkdirAll(parent, 0o755); err != nil {
 		return nil, unwritable(opts.CacheDir, err)
@@ -100,33 +139,84 @@ func fetchCached(ctx context.Context, opts Options, backend string) (*Tree, erro
 	if err := removeLeftovers(opts, final); err != nil {
 		return nil, err
 	}
-	tmp, err := os.MkdirTemp(parent, opts.Tag+".tmp-")
+	tmp, err := fetchTemp(ctx, opts, backend, final)
 	if err != nil {
-		return nil, unwritable(opts.CacheDir, err)
-	}
-	done := false
-	defer func() {
-		if !done {
-			removeAll(tmp)
-		}
-	}()
-	if err := fetchInto(ctx, opts, backend, tmp); err != nil {
 		return nil, err
+	}
+	if err := place(opts, tmp, final); err != nil {
+		return nil, err
+	}
+	return loadTree(final, backend, opts.Tag)
+}
+
+// fetchTemp fetches the tree of (backend, tag) into a new temporary
+// directory beside final, synced to disk, and returns it. Under the
+// tree's lock; on an error it leaves nothing.
+func fetchTemp(ctx context.Context, opts Options, backend, final string) (string, error) {
+	tmp, err := os.MkdirTemp(filepath.Dir(final), opts.Tag+".tmp-")
+	if err != nil {
+		return "", unwritable(opts.CacheDir, err)
+	}
+	if err := fetchInto(ctx, opts, backend, tmp); err != nil {
+		removeAll(tmp)
+		return "", err
 	}
 	// On disk before it is in place: after a crash of the machine the
 	// rename may survive and the data not, leaving a complete-looking
 	// tree of empty files.
 	if err := safedir.SyncTree(tmp); err != nil {
-		return nil, unwritable(opts.CacheDir, err)
+		removeAll(tmp)
+		return "", unwritable(opts.CacheDir, err)
 	}
-	if err := os.Rename(tmp, final); err != nil {
-		return nil, unwritable(opts.CacheDir, err)
+	return tmp, nil
+}
+
+// exchange is safedir.Exchange; tests replace it with one that reports no
+// support, to take place's two renames.
+var exchange = safedir.Exchange
+
+// place puts the complete tree fetchTemp wrote at tmp at final, under the
+// tree's lock. Where there is no tree, a rename; where there is one (a
+// tree completed by checkMissing), an exchange (safedir.Exchange), so
+// that final is the old tree or the new one at every instant, then the
+// old one, now at tmp's name, is removed (a kill in between leaves it
+// as any killed fetch's temporary directory, removed by the next fetch).
+// Where the file system cannot exchange, two renames: final is absent
+// for a moment, and a fetch that finds no tree there waits for the lock,
+// then finds the new one (fetchAuto's, which takes no lock, clones with
+// git). On an error, tmp is removed and the tree at final, if any, is as
+// it was.
+func place(opts Options, tmp, final string) error {
+	old := ""
+	if _, err := os.Lstat(final); err == nil {
+		err := exchange(tmp, final)
+		if errors.Is(err, errors.ErrUnsupported) {
+			aside := tmp + "-old" // a <tag>.tmp-* name, for the leftovers' sweep
+			if err = os.Rename(final, aside); err == nil {
+				if err = os.Rename(tmp, final); err != nil {
+					os.Rename(aside, final)
+				} else {
+					tmp = aside
+				}
+			}
+		}
+		if err != nil {
+			removeAll(tmp)
+			return unwritable(opts.CacheDir, err)
+		}
+		old = tmp
+	} else if err := os.Rename(tmp, final); err != nil {
+		removeAll(tmp)
+		return unwritable(opts.CacheDir, err)
 	}
-	done = true
-	if err := safedir.SyncDir(parent); err != nil {
-		return nil, unwritable(opts.CacheDir, err)
+	err := safedir.SyncDir(filepath.Dir(final))
+	if old != "" {
+		removeAll(old)
 	}
-	return loadTree(final, backend, opts.Tag)
+	if err != nil {
+		return unwritable(opts.CacheDir, err)
+	}
+	return nil
 }
 
 // lockTree takes the lock of the tree at final, waiting (and saying so)
@@ -155,16 +245,26 @@ func lockTree(ctx context.Context, opts Options, final, backend string) (*safedi
 // under the tree's lock: nobody else writes this tag, so anything left
 // there is from a fetch that was killed, or a tree that did not load.
 func removeLeftovers(opts Options, final string) error {
-	leftovers, _ := filepath.Glob(filepath.Join(filepath.Dir(final), opts.Tag+".tmp-*"))
-	if _, err := os.Stat(final); err == nil {
-		leftovers = append(leftovers, final) // no tree.json: an older or damaged layout
+	if err := removeTemps(opts, final); err != nil {
+		return err
 	}
-	for _, p := range leftovers {
-		if p == final {
-			opts.Logger.Info("refetching a cached tree of an older kubewalk, or damaged", "dir", p)
-		} else {
-			opts.Logger.Info("removing an incomplete fetch", "dir", p)
+	if _, err := os.Stat(final); err == nil {
+		// No tree.json: an older or damaged layout.
+		opts.Logger.Info("refetching a cached tree of an older kubewalk, or damaged", "dir", final)
+		if err := removeAll(final); err != nil {
+			return unwritable(opts.CacheDir, err)
 		}
+	}
+	return nil
+}
+
+// removeTemps removes the temporary directories beside final, under the
+// tree's lock: what a fetch that was killed left (a tree being written,
+// or the old tree a completed one replaced).
+func removeTemps(opts Options, final string) error {
+	leftovers, _ := filepath.Glob(filepath.Join(filepath.Dir(final), opts.Tag+".tmp-*"))
+	for _, p := range leftovers {
+		opts.Logger.Info("removing an incomplete fetch", "dir", p)
 		if err := removeAll(p); err != nil {
 			return unwritable(opts.CacheDir, err)
 		}
@@ -196,20 +296,24 @@ func fetchInto(ctx context.Context, opts Options, backend, tmp string) error {
 	}
 	present, missing := presentStaging(dir, staging)
 	m.Missing = missing
+	if len(missing) > 0 && backend == backendGoproxy {
+		m.Checked = opts.clock()
+	}
 	if err := writeWorkspace(dir, filepath.Join(tmp, workFileName), treeSubdir, present, missing); err != nil {
 		return err
 	}
-	b, err := json.MarshalIndent(m, "", "\t")
-	if err != nil {
-		return err
-	}
-	if err := os.WriteFile(filepath.Join(tmp, metaFileName), append(b, '\n'), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(tmp, metaFileName), m.encode(), 0o644); err != nil {
 		return unwritable(opts.CacheDir, err)
 	}
 	if err := writeManifest(dir, filepath.Join(tmp, manifestFileName)); err != nil {
 		return unwritable(opts.CacheDir, err)
 	}
 	return nil
+}
+
+func (m meta) encode() []byte {
+	b, _ := json.MarshalIndent(m, "", "\t") // strings, an int and a time: cannot fail
+	return append(b, '\n')
 }
 
 // cacheWriteError returns err as ErrCacheUnwritable when it is the failure

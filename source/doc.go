@@ -25,8 +25,27 @@
 // repository's "replace ../x" lines, and the proxy does not serve every
 // staging module at every release (k8s.io/sample-cli-plugin@v0.36.3 is
 // "not available"). Those are listed in Tree.Missing and logged once as a
-// warning; their directories are absent, and nothing the analyzer loads
-// imports them.
+// warning; their directories are absent, and packages that import them
+// do not load (at v1.29.6, the 43 importers of k8s.io/endpointslice).
+//
+// What the proxy serves changes over time, and a cached tree is otherwise
+// used for good, so a cached goproxy tree that lacks modules asks the
+// proxy about them again at a later fetch, at most once a day (tree.json
+// records when it last asked; one written by an older kubewalk, without
+// that time, asks at its next fetch). The asking is the fetch's own `go
+// mod download -json` of the missing modules, at once, judged as the
+// fetch judges: a module is served when its zip is (proxy.golang.org
+// serves the .info of k8s.io/endpointslice@v0.29.6, and answers 403 for
+// its zip). It is bounded to ten seconds; when the proxy cannot be asked
+// (offline, an error, no answer) the fetch warns once (once for all the
+// trees one kubewalk fetches: the others do not ask), uses the cached
+// tree, and asks again a day later. When one is served, the tag is
+// fetched again into a temporary directory, as a first fetch is, and the
+// tree put in place of the cached one in one step (see The cache), only
+// if it lacks fewer modules; the completion is logged at Info. The tree's
+// go.work then uses the module, and Tree.Missing and tree.json's missing
+// no longer list it. A kubewalk that finds another holding the tree's
+// lock does not ask, nor wait: it uses the tree as it is.
 //
 // The tree is never modified. kubewalk writes a go.work beside it (not in
 // it) that uses the root and every staging module present, by paths
@@ -98,7 +117,7 @@
 //
 //	<CacheDir>/trees/<backend>/<tag>/kubernetes/  the tree (Tree.Dir)
 //	<CacheDir>/trees/<backend>/<tag>/go.work      the workspace (Tree.Env)
-//	<CacheDir>/trees/<backend>/<tag>/tree.json    tag, commit, backend, missing
+//	<CacheDir>/trees/<backend>/<tag>/tree.json    tag, commit, backend, missing, checked
 //	<CacheDir>/trees/<backend>/<tag>.lock         held while fetching
 //	<CacheDir>/trees/<backend>/<tag>.tmp-*/       a fetch in progress
 //
@@ -106,14 +125,24 @@
 // synced to disk (every file and directory), and renamed there only when
 // complete, so a tree that exists is complete, after a crash of the
 // machine too, and fetching a cached tag reads tree.json and does no
-// network work (no remote, no proxy, no go command). A file lock per
+// network work (no remote, no proxy, no go command) — but the once-a-day
+// check of a goproxy tree's missing modules above. A tree completed by
+// that check replaces the cached one by an exchange of the two
+// directories (renameat2 RENAME_EXCHANGE), so the tree's path names the
+// old tree or the new one at every instant; the old one, then at the
+// temporary name, is removed. Where the file system cannot exchange, two
+// renames leave the path empty for a moment, in which a fetch with
+// --source goproxy waits for the lock and one with auto may clone with
+// git. The check's time is written into tree.json by a rename over it.
+// The tree under kubernetes/ is never changed in place. A file lock per
 // (backend, tag) serialises fetches across processes: the second waits,
 // then finds the tree the first wrote. The lock file is opened without
 // following a symbolic link and left for the next fetch. The lock also
 // makes clean-up safe: whoever holds it removes any temporary directory
-// of that tag, which can only be left by a fetch that was killed, so a
-// rerun recovers with no manual clean-up. The operating system releases
-// the lock of a killed process.
+// of that tag, which can only be left by a fetch that was killed (a fetch
+// of a cached tree does, when it can take the lock at once), so a rerun
+// recovers with no manual clean-up. The operating system releases the
+// lock of a killed process.
 //
 // The cache is keyed by backend and tag, not by remote: a release tag is
 // immutable upstream, and a mirror given with --repo is expected to hold

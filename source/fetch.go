@@ -50,6 +50,19 @@ type Options struct {
 	// nothing for this long, with ErrStalled. 0 means
 	// DefaultStallTimeout; negative means no limit.
 	StallTimeout time.Duration
+
+	// now is the clock the check of a cached tree's missing staging
+	// modules goes by, and checkTimeout bounds the check (missing.go):
+	// tests set them. Nil and zero mean time.Now and missingCheckTimeout.
+	now          func() time.Time
+	checkTimeout time.Duration
+}
+
+func (o Options) clock() time.Time {
+	if o.now != nil {
+		return o.now()
+	}
+	return time.Now()
 }
 
 func (o Options) withDefaults() (Options, error) {
@@ -128,13 +141,14 @@ func Fetch(ctx context.Context, opts Options) (*Tree, error) {
 	return t, nil
 }
 
-// fetchAuto prefers a cached tree of either backend (no network work),
-// then git, then the module proxy when the git remote cannot be reached.
+// fetchAuto prefers a cached tree of either backend (no network work but
+// checkMissing's, at most once a day), then git, then the module proxy
+// when the git remote cannot be reached.
 // A tag the remote does not have is an error, not a reason to fall back:
 // the proxy would not have it either, and the reader should know.
 func fetchAuto(ctx context.Context, opts Options) (*Tree, error) {
 	for _, b := range []string{backendGit, backendGoproxy} {
-		if t, err := loadTree(cachePath(opts, b), b, opts.Tag); err == nil {
+		if t, err := loadCached(ctx, opts, b); err == nil {
 			return t, nil
 		}
 	}

@@ -212,7 +212,7 @@ func publish(root, tag, commit string, withOrigin bool) error {
 	if withOrigin {
 		info["Origin"] = map[string]string{"VCS": "git", "URL": "https://github.com/kubernetes/kubernetes", "Ref": "refs/tags/" + tag, "Hash": commit}
 	}
-	if err := addModule(module.Version{Path: kubernetesModule, Version: tag}, src, info); err != nil {
+	if err := addModule(fx.proxy, module.Version{Path: kubernetesModule, Version: tag}, src, info); err != nil {
 		return err
 	}
 	sv := stagingVersion(tag)
@@ -252,19 +252,20 @@ func publish(root, tag, commit string, withOrigin bool) error {
 		if err := os.WriteFile(gm, out, 0o644); err != nil {
 			return err
 		}
-		if err := addModule(module.Version{Path: "k8s.io/" + name, Version: sv}, dir, map[string]any{"Version": sv, "Time": "2024-08-13T07:28:48Z"}); err != nil {
+		if err := addModule(fx.proxy, module.Version{Path: "k8s.io/" + name, Version: sv}, dir, map[string]any{"Version": sv, "Time": "2024-08-13T07:28:48Z"}); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func addModule(m module.Version, dir string, info map[string]any) error {
+// addModule puts module m, zipped from dir, into the file proxy at proxy.
+func addModule(proxy string, m module.Version, dir string, info map[string]any) error {
 	esc, err := module.EscapePath(m.Path)
 	if err != nil {
 		return err
 	}
-	at := filepath.Join(fx.proxy, filepath.FromSlash(esc), "@v")
+	at := filepath.Join(proxy, filepath.FromSlash(esc), "@v")
 	if err := os.MkdirAll(at, 0o755); err != nil {
 		return err
 	}

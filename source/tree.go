@@ -15,7 +15,9 @@ type Tree struct {
 	Backend string `json:"backend"`
 	// Missing lists staging modules named by the replace list of the tree's
 	// go.mod that the backend could not provide (the proxy does not serve
-	// every one at every release); their directories are absent.
+	// every one at every release); their directories are absent. A later
+	// fetch of a cached tree may complete it once the proxy serves them
+	// (see the package doc), and the list shrinks.
 	Missing []string `json:"missing,omitempty"`
 	// Env is what the go command needs, appended to the process
 	// environment, to load packages from this tree: GOWORK naming the
