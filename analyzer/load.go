@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/kubewalk/kubewalk/analyzer/fact"
 	"go/ast"
 	"go/build"
 	"go/parser"
@@ -20,6 +19,9 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/kubewalk/kubewalk/analyzer/fact"
+	"github.com/kubewalk/kubewalk/internal/gotoolchain"
 
 	"golang.org/x/tools/go/packages"
 )
@@ -132,7 +134,7 @@ func load(ctx context.Context, cfg Config) (*Program, []fact.Symbol, loadStats, 
 		return nil, nil, st, err
 	}
 	if listErr != nil {
-		if err := refusedToolchain(listErr.Error()); err != nil {
+		if err := gotoolchain.Refused("the release's go.mod", listErr.Error()); err != nil {
 			return nil, nil, st, err
 		}
 		return nil, nil, st, fmt.Errorf("listing packages in %s: %w", dir, listErr)

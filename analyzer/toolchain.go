@@ -3,14 +3,14 @@ package analyzer
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"go/version"
 	"os"
 	"os/exec"
-	"regexp"
 	"runtime"
 	"strings"
+
+	"github.com/kubewalk/kubewalk/internal/gotoolchain"
 )
 
 // ErrToolchain is wrapped by the errors of a tree the Go kubewalk was
@@ -18,7 +18,7 @@ import (
 // newer Go than kubewalk's own (whose go/parser and go/types read the
 // tree and that Go's standard library), or the tree needs a newer Go than
 // the go command may use.
-var ErrToolchain = errors.New("Go toolchain too old for the release")
+var ErrToolchain = gotoolchain.ErrTooOld
 
 // goEnv runs `go env vars…` in dir with env, as the loader runs the go
 // command (CGO_ENABLED=0), and returns one value per variable.
@@ -31,7 +31,7 @@ func goEnv(ctx context.Context, dir string, env []string, vars ...string) ([]str
 	out, err := cmd.Output()
 	if err != nil {
 		msg := strings.TrimSpace(stderr.String())
-		if err := refusedToolchain(msg); err != nil {
+		if err := gotoolchain.Refused("the release's go.mod", msg); err != nil {
 			return nil, err
 		}
 		if i := strings.IndexByte(msg, '\n'); i >= 0 {
@@ -44,22 +44,6 @@ func goEnv(ctx context.Context, dir string, env []string, vars ...string) ([]str
 		return nil, fmt.Errorf("go env %s: unexpected output %q", strings.Join(vars, " "), out)
 	}
 	return vals, nil
-}
-
-// requiresGoRE matches the go command's refusal of a module that needs a
-// newer Go: "go: go.mod requires go >= 1.27.0 (running go 1.26.8;
-// GOTOOLCHAIN=local)".
-var requiresGoRE = regexp.MustCompile(`requires go >= (\S+) \(running go (\S+); GOTOOLCHAIN=([^)]*)\)`)
-
-// refusedToolchain is an ErrToolchain error if msg, the go command's
-// output, is its refusal of a module that needs a newer Go than
-// GOTOOLCHAIN lets it use; nil otherwise.
-func refusedToolchain(msg string) error {
-	m := requiresGoRE.FindStringSubmatch(msg)
-	if m == nil {
-		return nil
-	}
-	return fmt.Errorf("%w: the release's go.mod requires Go %s and the go command here is go%s with GOTOOLCHAIN=%s: %s", ErrToolchain, m[1], m[2], m[3], upgradeHint("go"+m[1]))
 }
 
 // checkToolchain fails when the go command in the tree's environment is a
@@ -86,11 +70,5 @@ func toolchainError(goCmd, built string) error {
 	if lc == "" || lb == "" || version.Compare(lc, lb) <= 0 {
 		return nil
 	}
-	return fmt.Errorf("%w: the go command here is %s, and kubewalk was built with %s, whose parser and type checker cannot read %s code: %s", ErrToolchain, goCmd, built, lc, upgradeHint(goCmd))
-}
-
-// upgradeHint says how to run kubewalk with Go v or newer: build it with
-// that Go, and let the go command use it too.
-func upgradeHint(v string) string {
-	return fmt.Sprintf("build kubewalk with %[1]s or newer and run it with the same Go (e.g. GOTOOLCHAIN=%[1]s make build, then GOTOOLCHAIN=%[1]s ./bin/kubewalk …)", v)
+	return fmt.Errorf("%w: the go command here is %s, and kubewalk was built with %s, whose parser and type checker cannot read %s code: %s", ErrToolchain, goCmd, built, lc, gotoolchain.Hint(goCmd))
 }

@@ -153,12 +153,15 @@
 //
 // Errors wrap one of ErrInvalidTag, ErrTagNotFound, ErrUnreachable (and
 // ErrStalled for a server that stopped sending), ErrNotKubernetes,
-// ErrNotAtTag and ErrCacheUnwritable (match with errors.Is), and read as
-// one line: where, what, and what to do.
+// ErrNotAtTag, ErrCacheUnwritable and, for a tag whose go.mod asks for
+// a newer Go than the go command may use, internal/gotoolchain's
+// ErrTooOld (match with errors.Is), and read as one line: where, what,
+// and what to do.
 //
 //	git remote https://github.com/kubernetes/kubernetes.git: source unreachable: dial tcp: lookup github.com: no such host: check the network or --repo, or use --source goproxy
 //	module proxy: tag not found: v1.36.9; nearest releases: v1.36.3 (pass one with --tag, or use --source git for a tag the proxy lacks)
 //	/home/me/k8s: checkout is not at the tag: HEAD is 1c2e3f4a5b6c (branch master), v1.36.3 is 9a8b7c6d5e4f: run git -C /home/me/k8s checkout v1.36.3
 //	cache directory not writable (/ro/kubewalk): mkdir /ro/kubewalk: read-only file system: use --cache-dir to choose another
+//	Go toolchain too old for the release: k8s.io/kubernetes@v1.38.0-beta.0 requires Go 1.27.0 and the go command here is go1.26.8 with GOTOOLCHAIN=local: build kubewalk with go1.27.0 or newer and run it with the same Go (e.g. GOTOOLCHAIN=go1.27.0 make build, then GOTOOLCHAIN=go1.27.0 ./bin/kubewalk …)
 //	module proxy: source unreachable: stopped sending for 1m0s (https://proxy.example/k8s.io/kubernetes/@v/v1.36.3.zip): check GOPROXY and the network, or use --source git, or raise --stall-timeout
 package source

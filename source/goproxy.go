@@ -18,6 +18,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/kubewalk/kubewalk/internal/gotoolchain"
 	"golang.org/x/mod/modfile"
 	"golang.org/x/sync/errgroup"
 )
@@ -254,9 +255,12 @@ var notServedRE = regexp.MustCompile(`\b(403|404|410)\b|not found|not available|
 func notServed(msg string) bool { return notServedRE.MatchString(msg) }
 
 // proxyError explains why k8s.io/kubernetes@<tag> could not be downloaded:
-// the proxy does not have the tag (name the nearest it has), or it cannot
-// be reached.
+// the tag needs a newer Go than the go command may use, the proxy does
+// not have the tag (name the nearest it has), or it cannot be reached.
 func proxyError(ctx context.Context, opts Options, dir, msg string) error {
+	if err := gotoolchain.Refused(kubernetesModule+"@"+opts.Tag, msg); err != nil {
+		return err
+	}
 	if !notServed(msg) {
 		return fmt.Errorf("module proxy: %w: %s: check GOPROXY and the network, or use --source git", ErrUnreachable, moduleLine(kubernetesModule+"@"+opts.Tag, msg))
 	}

@@ -17,7 +17,9 @@ func newFetchCmd(g *globals) *cobra.Command {
 		Short: "Put the Kubernetes source of a release tag on disk and print where it is",
 		Long: `Fetch puts the Kubernetes source tree of a release tag into the cache and
 prints its directory, the tag, the commit hash where it is known, and the
-backend that produced it. Fetching a cached tag does no network work.
+backend that produced it. Fetching a cached tag does no network work, but
+for a tree from the module proxy that lacks staging modules the proxy did
+not serve: once a day it asks again, and completes the tree if it can.
 
 Backends (--source):
   auto     go-git clone of the tag; if the remote cannot be reached, the Go module proxy
