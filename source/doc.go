@@ -26,7 +26,7 @@
 // staging module at every release (k8s.io/sample-cli-plugin@v0.36.3 is
 // "not available"). Those are listed in Tree.Missing and logged once as a
 // warning; their directories are absent, and packages that import them
-// do not load (at v1.29.6, the 43 importers of k8s.io/endpointslice).
+// do not load (at v1.29.6, the importers of k8s.io/endpointslice).
 //
 // What the proxy serves changes over time, and a cached tree is otherwise
 // used for good, so a cached goproxy tree that lacks modules asks the

@@ -18,12 +18,11 @@ import (
 
 // A tree from the module proxy lacks the staging modules the proxy did not
 // serve when it was fetched (Tree.Missing), and a cached tree is used for
-// good: every build of a v1.29.6 tree goes without the 43 packages that
-// import k8s.io/endpointslice. But what the proxy serves changes (it came
-// to serve that module's .info and .mod, if not yet its zip). So a cached
-// goproxy tree that lacks modules asks the proxy about them again, at
-// most once per missingCheckInterval (tree.json's "checked"), and is
-// fetched again, and swapped in whole, when any of them is served.
+// good: the packages importing them would go unchecked in every build.
+// But what a proxy serves changes. So a cached goproxy tree that lacks
+// modules asks the proxy about them again, at most once per
+// missingCheckInterval (tree.json's "checked"), and is fetched again, and
+// swapped in whole, when any of them is served.
 
 const (
 	// missingCheckInterval is how long a cached tree's missing staging
@@ -188,10 +187,9 @@ func recordCheck(opts Options, final string, m meta) {
 // the fetch asks and judges (`go mod download -json`, notServed), so the
 // go command's environment applies as it does to the fetch (GOPROXY and
 // its fallbacks, GONOPROXY, credentials, the checksum database), and a
-// module counts as served only when its zip is. The .info alone is not
-// enough: proxy.golang.org serves the .info and .mod of
-// k8s.io/endpointslice@v0.29.6 and answers 403 "not available" for its
-// zip. The go command downloads the modules concurrently; one it does
+// module counts as served only when its zip is: a proxy may serve a
+// version's .info and .mod and refuse its zip (403 "not available"). The
+// go command downloads the modules concurrently; one it does
 // download is in the module cache for the fetch that follows. Any other
 // answer, or none within the time limit, is an error.
 func servedNow(ctx context.Context, opts Options, modules []string) ([]string, error) {
