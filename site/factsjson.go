@@ -34,13 +34,15 @@ func (b *builder) factsSize() (int, error) {
 	return len(data), nil
 }
 
-// byteSize is n for readers: "840 bytes", "12 KB", "11 MB" (powers of
-// 1000, as file managers and browsers' download lists show them).
+// byteSize is n as readers read a file's size: in bytes below a
+// thousand, then in whole kilobytes, then in megabytes with one decimal
+// (powers of 1000, as file managers and browsers' download lists show
+// them).
 func byteSize(n int) string {
 	switch {
 	case n < 1000:
 		return strconv.Itoa(n) + " bytes"
-	case n < 999_500: // rounds to at most 999 KB
+	case n < 999_500: // rounds to at most three digits of kilobytes
 		return strconv.Itoa((n+500)/1000) + " KB"
 	default:
 		return strconv.FormatFloat(float64(n)/1e6, 'f', 1, 64) + " MB"

@@ -24,7 +24,7 @@ func (b *builder) homePage() ([]byte, error) {
 		Changes  *homeChanges
 		Traces   []navView
 		NoTraces []string
-		// FactsSize is facts.json's size ("11 MB"), so a reader knows what
+		// FactsSize is facts.json's size, as byteSize writes it, so a reader knows what
 		// the one link to it costs before following it.
 		FactsSize string
 		// FactsNewest is the release whose facts the file is compressed
