@@ -132,7 +132,13 @@ func Open(ctx context.Context, opts source.Options, sets []WalkSet, logf func(st
 	}
 	dropTestSupport(res.Facts())
 	if bad := res.Facts().Incomplete; len(bad) > 0 {
-		log.Warn("some packages did not load; facts in them may be missing (-v lists the errors)", "tag", tree.Tag, "packages", len(bad), "first", bad[0])
+		// A cache hit has the packages, not the errors: those only an
+		// analysis prints.
+		how := "-v lists the errors"
+		if hit {
+			how = "the facts are cached: -v lists the errors of an analysis, which removing " + filepath.Join(opts.CacheDir, "facts") + " makes the next run do"
+		}
+		log.Warn("some packages did not load; facts in them may be missing ("+how+")", "tag", tree.Tag, "packages", len(bad), "first", bad[0])
 	}
 	var recs []*record.Recording
 	for _, sc := range record.ScenarioNames() {
