@@ -61,6 +61,27 @@ func countingProxy(t *testing.T, proxy string) (url string, requests *atomic.Int
 	return srv.URL, requests
 }
 
+// fetchLacking fetches missingTag from a copy of the file proxy that
+// lacks missingModule, at a clock the test moves (*now), and then
+// publishes the module there: the next check that is due finds it served.
+func fetchLacking(t *testing.T) (opts Options, proxy string, now *time.Time, first *Tree) {
+	t.Helper()
+	proxy = copyProxy(t)
+	now = new(time.Time)
+	*now = time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	opts = proxyOptionsAt(t, t.TempDir(), missingTag, proxy)
+	clockAt(&opts, now)
+	first, err := Fetch(context.Background(), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(first.Missing, missingModule) {
+		t.Fatalf("Missing = %v, want %v", first.Missing, missingModule)
+	}
+	publishMissing(t, proxy, missingTag)
+	return opts, proxy, now, first
+}
+
 // clockAt sets opts' clock to *now.
 func clockAt(opts *Options, now *time.Time) {
 	opts.now = func() time.Time { return *now }
@@ -167,20 +188,8 @@ func TestMissingModuleServedLater(t *testing.T) {
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			proxy := copyProxy(t)
-			cache := t.TempDir()
-			now := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
-			opts := proxyOptionsAt(t, cache, missingTag, proxy)
-			clockAt(&opts, &now)
-			first, err := Fetch(context.Background(), opts)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !slices.Equal(first.Missing, missingModule) {
-				t.Fatalf("Missing = %v, want %v", first.Missing, missingModule)
-			}
-			publishMissing(t, proxy, missingTag)
-			tc.later(t, filepath.Dir(first.Dir), &now)
+			opts, _, now, first := fetchLacking(t)
+			tc.later(t, filepath.Dir(first.Dir), now)
 
 			logger, logs := infoLogger(t)
 			opts.Logger = logger
@@ -195,7 +204,7 @@ func TestMissingModuleServedLater(t *testing.T) {
 			if strings.Contains(logs.String(), "level=WARN") {
 				t.Errorf("completing the tree warned:\n%s", logs)
 			}
-			assertNoLeftovers(t, cache)
+			assertNoLeftovers(t, opts.CacheDir)
 
 			// The completed tree is the cached one now, with no network
 			// work (the go command cannot even run).
@@ -323,17 +332,8 @@ func TestMissingCheckedOncePerInterval(t *testing.T) {
 // returns the cached tree, without an error, soon, with one warning; the
 // next fetch does not ask again (nor warn) before the interval has passed.
 func TestMissingCheckOffline(t *testing.T) {
-	proxy := copyProxy(t)
-	cache := t.TempDir()
-	now := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
-	opts := proxyOptionsAt(t, cache, missingTag, proxy)
-	clockAt(&opts, &now)
-	first, err := Fetch(context.Background(), opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	// Served, for a proxy that could be reached.
-	publishMissing(t, proxy, missingTag)
+	opts, proxy, now, first := fetchLacking(t)
+	cache := opts.CacheDir
 	for _, tc := range []struct {
 		name, goproxy string
 	}{
@@ -342,9 +342,9 @@ func TestMissingCheckOffline(t *testing.T) {
 		{"GOPROXY=off", "off"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			now = now.Add(missingCheckInterval)
+			*now = now.Add(missingCheckInterval)
 			o := proxyOptionsAt(t, cache, missingTag, proxy, "GOPROXY="+tc.goproxy)
-			clockAt(&o, &now)
+			clockAt(&o, now)
 			o.checkTimeout = time.Second
 			logger, warnings := capturingLogger(t)
 			o.Logger = logger
@@ -363,11 +363,11 @@ func TestMissingCheckOffline(t *testing.T) {
 			if elapsed > 5*time.Second {
 				t.Errorf("the fetch of a cached tree took %v with the proxy unreachable", elapsed)
 			}
-			if m := readMeta(t, tree); !m.Checked.Equal(now) {
-				t.Errorf("tree.json: checked %v, want the failed check's time %v", m.Checked, now)
+			if m := readMeta(t, tree); !m.Checked.Equal(*now) {
+				t.Errorf("tree.json: checked %v, want the failed check's time %v", m.Checked, *now)
 			}
 
-			now = now.Add(time.Hour)
+			*now = now.Add(time.Hour)
 			logger, warnings = capturingLogger(t)
 			o.Logger = logger
 			if _, err := Fetch(context.Background(), o); err != nil {
