@@ -4,6 +4,7 @@ import (
 	"sort"
 
 	"github.com/kubewalk/kubewalk/analyzer/fact"
+	"github.com/kubewalk/kubewalk/internal/derive/explain"
 	"github.com/kubewalk/kubewalk/internal/render/codehtml"
 	"github.com/kubewalk/kubewalk/record"
 	"github.com/kubewalk/kubewalk/site/internal/pagecache"
@@ -67,6 +68,12 @@ type Cache struct {
 	// coverage is the recordings' (under ""), with the line counts it
 	// keeps: an edit of a walkthrough changes none of it.
 	coverage pagecache.Memo[struct{}, *covScenarios]
+	// matches are the recordings' items matched to code
+	// (explain.CodeMatch), by scenario under the recording: the facts
+	// decide them, the walkthroughs do not, so a build after an edit
+	// puts them under the new steps (explain's AttributeSteps) instead
+	// of matching every item again (codeMatch).
+	matches pagecache.Memo[*record.Recording, *explain.CodeMatch]
 }
 
 // NewCache returns an empty Cache.
@@ -106,7 +113,7 @@ type pageKey = pagecache.Key
 // begin locks c for a build of in and drops every entry of another
 // release; pagecache.Publish unlocks it.
 func (c *Cache) begin(in Input) {
-	c.store.Begin(baseOf(in), &c.targets, &c.lines, &c.factsSize, &c.coverage)
+	c.store.Begin(baseOf(in), &c.targets, &c.lines, &c.factsSize, &c.coverage, &c.matches)
 }
 
 // linkTargets returns the paths file p's identifiers link to, sorted.
@@ -174,6 +181,24 @@ func (c *Cache) cachedFactsSize(against *fact.Facts) (int, bool) {
 		return 0, false
 	}
 	return c.factsSize.Get(factsFile, against)
+}
+
+// codeMatch returns rec's items matched to code by x (explain's
+// MatchCode), the one a build before matched if the Cache has it: it
+// depends on the release only (the facts, and the permalinks of
+// Options.SourceURL, which a Cache does not outlive). The steps are
+// never kept: AttributeSteps puts the match under x's, which are this
+// build's.
+func (b *builder) codeMatch(x *explain.Explainer, rec *record.Recording) *explain.CodeMatch {
+	if b.reuse == nil {
+		return x.MatchCode(rec)
+	}
+	if m, ok := b.reuse.matches.Get(rec.Scenario, rec); ok {
+		return m
+	}
+	m := x.MatchCode(rec)
+	b.reuse.matches.Put(rec.Scenario, rec, m)
+	return m
 }
 
 // keepFactsSize remembers facts.json.zst's size for the release,

@@ -263,3 +263,62 @@ func TestCacheCoverage(t *testing.T) {
 		sameAsFullBuild(t, step.name, in, opts, o.Out)
 	}
 }
+
+// TestCacheRecordedSteps: the recorded runs' items matched to code, which
+// a Cache keeps from one build of a release to the next, are put under
+// the steps of each build. An edit of a step's text that moves what the
+// steps cite (the facts block naming the rollout's event, from the
+// scheduling step to the rollout's) and the lines of the steps after it,
+// and the edit taken back: each time, the Observed panels, the recorded
+// run pages and the controller pages that link them are a full build's,
+// and the run page is not the build's before.
+func TestCacheRecordedSteps(t *testing.T) {
+	base, opts := fixture(t)
+	opts.Logf = nil
+	base.Recordings = coverageRecordings()
+	c := NewCache()
+	var before string
+	for n, step := range []struct {
+		name string
+		mod  func(in *Input)
+	}{
+		{"first build", nil},
+		{"a step's text cites the event", func(in *Input) {
+			for _, d := range in.Docs {
+				if d.ID != "deployment" || d.Lang != "en" {
+					continue
+				}
+				rollout, sched := &d.Steps[1], &d.Steps[2]
+				i := slices.IndexFunc(sched.Segments, func(s walkthrough.Segment) bool { return s.Facts != nil && s.Facts.Kind == "events" })
+				if i < 0 {
+					t.Fatal("the scheduling step has no events facts block")
+				}
+				rollout.Segments = append(slices.Clone(rollout.Segments), prose("It records an event:"), sched.Segments[i])
+				sched.Segments = slices.Delete(slices.Clone(sched.Segments), i, i+1)
+				sched.Line += 4
+			}
+		}},
+		{"the edit taken back", nil},
+	} {
+		in := base
+		in.Docs = cloneDocs(base.Docs)
+		if step.mod != nil {
+			step.mod(&in)
+		}
+		o := opts
+		o.Cache = c
+		o.Out = filepath.Join(t.TempDir(), "build-"+strconv.Itoa(n))
+		if _, err := Build(context.Background(), in, o); err != nil {
+			t.Fatalf("%s: %v", step.name, err)
+		}
+		sameAsFullBuild(t, step.name, in, opts, o.Out)
+		page, err := os.ReadFile(filepath.Join(o.Out, RecordedPage(panelScenario)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(page) == before {
+			t.Errorf("%s: the recorded run's page is the build's before: the edit does not reach it", step.name)
+		}
+		before = string(page)
+	}
+}

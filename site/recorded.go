@@ -20,7 +20,9 @@ import (
 // watches the components opened, the etcd keys and their values revision
 // by revision, and what could not be attributed. Attribution is
 // explain.Attribute over the site's own facts and walkthroughs, the
-// function `kubewalk record` prints with; what the pages show of it —
+// function `kubewalk record` prints with, in its two parts: the items
+// matched to code, which a Cache keeps for the release (codeMatch), put
+// under the build's own steps; what the pages show of it —
 // items in time order, phases, repeats folded, actors, etcd revisions —
 // is derived by internal/derive/runlog, and this file turns it into
 // views. Without a recording (Input.Recordings empty) none of this is
@@ -49,7 +51,7 @@ func (b *builder) recorded(scenario string) *recordedRun {
 	b.recOnce.Do(func() {
 		x := b.explainer()
 		for _, rec := range b.in.Recordings {
-			b.recs = append(b.recs, runlog.New(rec, x.Attribute(rec)))
+			b.recs = append(b.recs, runlog.New(rec, x.AttributeSteps(b.codeMatch(x, rec))))
 		}
 	})
 	for _, r := range b.recs {

@@ -191,12 +191,14 @@ func (x *Explainer) reachFrom(sym string) map[string]bool {
 	return seen
 }
 
-// callerSteps are the steps that explain the functions that made the
-// writes in ex.Code, when no step cites a write's own line: the step
-// that cites the calling function or a call of it, else its callers',
-// up to maxCallerLevels calls away (the binder's Bind is called by the
-// framework, which the scheduler's binding cycle calls).
-func (x *Explainer) callerSteps(ex *Explanation) []StepRef {
+// callerSites are where to look for the steps that explain the
+// functions that made the writes in ex.Code, when no step cites a
+// write's own line, a level of calls each: the step that cites the
+// calling function or a call of it, else its callers', up to
+// maxCallerLevels calls away (the binder's Bind is called by the
+// framework, which the scheduler's binding cycle calls). The first level
+// with a step gives the steps (withSteps).
+func (x *Explainer) callerSites(ex *Explanation) [][]fact.Location {
 	var level []string
 	for _, c := range ex.Code {
 		if c.Role == "wrote" && !slices.Contains(level, c.Symbol) {
@@ -205,6 +207,7 @@ func (x *Explainer) callerSteps(ex *Explanation) []StepRef {
 	}
 	x.indexCalls()
 	seen := map[string]bool{}
+	var levels [][]fact.Location
 	for d := 0; d < maxCallerLevels && len(level) > 0; d++ {
 		var sites []fact.Location
 		var next []string
@@ -226,12 +229,10 @@ func (x *Explainer) callerSteps(ex *Explanation) []StepRef {
 				}
 			}
 		}
-		if steps := x.stepsFor(sites, ""); len(steps) > 0 {
-			return steps
-		}
+		levels = append(levels, sites)
 		level = next
 	}
-	return nil
+	return levels
 }
 
 const maxCallerLevels = 2

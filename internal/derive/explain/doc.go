@@ -94,6 +94,14 @@
 // --recording` and `--audit`. None of this changes One's answer for
 // pasted input, which explain.js must give too.
 //
+// Attribute is two calls (pending.go): MatchCode matches every item to
+// code and reads the facts only — a CodeMatch, each item's explanation
+// but for its steps, with what they are to be found from — and
+// AttributeSteps puts the items under the walkthroughs' steps. A caller
+// that attributes one recording under successive walkthroughs keeps the
+// CodeMatch (the site's Cache, as kubewalk serve rebuilds after an
+// edit) and redoes only the steps.
+//
 // # In the browser
 //
 // The site's explain page gives the same answers without a server.

@@ -113,14 +113,25 @@ type Explainer struct {
 
 	informerCallsOnce sync.Once
 	informerCalls     []informerCall // informerCallsOf
+
+	// factSteps and fileSpans index the steps for siteSteps, which
+	// attribution asks about for every call site of every item: the
+	// steps whose facts blocks list a call site (by site), and the
+	// declarations (or matched lines) the steps refer to (by file), each
+	// in step order.
+	factSteps map[fact.Location][]int
+	fileSpans map[string][]stepSpan
 }
 
 type stepIndex struct {
-	ref   StepRef
-	spans []fact.Location // declarations (or matched lines) the step refers to
-	// facts lists the facts its facts blocks embed, by call site.
-	facts   map[fact.Location]bool
+	ref     StepRef
 	reasons map[string]bool
+}
+
+// stepSpan is lines from..to of a file that step (a position in
+// Explainer.steps) refers to.
+type stepSpan struct {
+	step, from, to int
 }
 
 // New indexes facts and the walkthroughs' steps. docs may be nil; they are
@@ -134,7 +145,8 @@ func New(facts *fact.Facts, docs []*walkthrough.Doc, opts Options) *Explainer {
 	if opts.StepPage == nil {
 		opts.StepPage = func(id, step string) string { return "walkthroughs/" + id + ".html#" + step }
 	}
-	x := &Explainer{facts: facts, opts: opts, fmts: map[string]*regexp.Regexp{}, reasonSteps: map[string][]int{}, reaches: map[string][]string{}}
+	x := &Explainer{facts: facts, opts: opts, fmts: map[string]*regexp.Regexp{}, reasonSteps: map[string][]int{}, reaches: map[string][]string{},
+		factSteps: map[fact.Location][]int{}, fileSpans: map[string][]stepSpan{}}
 	docs = slices.DeleteFunc(slices.Clone(docs), func(d *walkthrough.Doc) bool { return d == nil })
 	slices.SortStableFunc(docs, walkthrough.Compare)
 	for _, d := range docs {
@@ -144,33 +156,41 @@ func New(facts *fact.Facts, docs []*walkthrough.Doc, opts Options) *Explainer {
 					Walkthrough: d.ID, Title: d.Title, Step: s.ID, StepTitle: s.Title,
 					File: d.File, Line: s.Line, Page: opts.StepPage(d.ID, s.ID),
 				},
-				facts:   map[fact.Location]bool{},
 				reasons: map[string]bool{},
 			}
+			i := len(x.steps)
+			span := func(l fact.Location) {
+				x.fileSpans[l.Path] = append(x.fileSpans[l.Path], stepSpan{i, l.StartLine, l.EndLine})
+			}
+			// facts lists the facts its facts blocks embed, by call site.
+			facts := map[fact.Location]bool{}
 			for _, r := range s.Refs {
-				si.spans = append(si.spans, r.Resolved.Symbol.Decl)
+				span(r.Resolved.Symbol.Decl)
 			}
 			for _, seg := range s.Segments {
 				if seg.Excerpt != nil {
-					si.spans = append(si.spans, seg.Excerpt.Resolved.Symbol.Decl)
+					span(seg.Excerpt.Resolved.Symbol.Decl)
 				}
 				if f := seg.Facts; f != nil {
 					for _, e := range f.Events {
-						si.facts[e.At] = true
+						facts[e.At] = true
 						if e.Reason != "" {
 							si.reasons[e.Reason] = true
 						}
 					}
 					for _, w := range f.Writes {
-						si.facts[w.At] = true
+						facts[w.At] = true
 					}
 					for _, h := range f.Handlers {
-						si.facts[h.At] = true
+						facts[h.At] = true
 					}
 				}
 			}
+			for at := range facts {
+				x.factSteps[at] = append(x.factSteps[at], i)
+			}
 			for _, r := range slices.Sorted(maps.Keys(si.reasons)) {
-				x.reasonSteps[r] = append(x.reasonSteps[r], len(x.steps))
+				x.reasonSteps[r] = append(x.reasonSteps[r], i)
 			}
 			x.steps = append(x.steps, si)
 		}
@@ -189,17 +209,22 @@ func (x *Explainer) Explain(recs []Record) []Explanation {
 
 // One explains one record.
 func (x *Explainer) One(r Record) Explanation {
-	ex := Explanation{Record: r, Summary: summary(r)}
+	return x.withSteps(x.oneCode(r), nil)
+}
+
+// oneCode is One's answer before its steps (see pending): the code that
+// explains r and what its steps are to be found from.
+func (x *Explainer) oneCode(r Record) pending {
+	p := pending{ex: Explanation{Record: r, Summary: summary(r)}}
 	switch {
 	case r.Kind == KindEvent && r.Event != nil:
-		x.event(&ex, r.Event)
+		x.event(&p, r.Event)
 	case r.Kind == KindAudit && r.Audit != nil:
-		x.audit(&ex, r.Audit)
+		x.audit(&p, r.Audit)
 	default:
-		ex.Note = "not a kubectl event line or an audit record"
+		p.ex.Note = "not a kubectl event line or an audit record"
 	}
-	ex.Explained = len(ex.Code) > 0 || len(ex.Steps) > 0
-	return ex
+	return p
 }
 
 type scored[T any] struct {
@@ -228,7 +253,10 @@ func best[T any](cs []scored[T]) []T {
 	return out
 }
 
-func (x *Explainer) event(ex *Explanation, e *EventRecord) {
+// event puts into p the recorder calls that may have emitted e; its
+// steps are those that explain them, or name its reason.
+func (x *Explainer) event(p *pending, e *EventRecord) {
+	ex := &p.ex
 	if e.Reason == "" {
 		ex.Note = "the event has no reason"
 		return
@@ -251,7 +279,7 @@ func (x *Explainer) event(ex *Explanation, e *EventRecord) {
 		}
 		ex.Note = fmt.Sprintf("no recorder call with reason %q at %s", e.Reason, x.facts.Tag)
 		// A facts block may still name the reason.
-		ex.Steps = x.stepsFor(nil, e.Reason)
+		p.q = stepQuery{reason: e.Reason}
 		return
 	}
 	top := best(cands)
@@ -275,7 +303,7 @@ func (x *Explainer) event(ex *Explanation, e *EventRecord) {
 	} else {
 		ex.Component = codeComponent(top[0].At.Path)
 	}
-	ex.Steps = x.stepsFor(locs, e.Reason)
+	p.q = stepQuery{sites: locs, reason: e.Reason}
 }
 
 // eventScore scores an event fact against a record by all but its
@@ -309,7 +337,11 @@ func (x *Explainer) eventScore(f fact.Event, e *EventRecord, comp Component, has
 
 var writeVerbs = map[string]bool{"create": true, "update": true, "patch": true, "delete": true, "deletecollection": true}
 
-func (x *Explainer) audit(ex *Explanation, a *AuditRecord) {
+// audit puts into p the code that made (or, for a read, watches) a's
+// request and, for a write, the handlers it sets off; its steps are
+// those that explain the code, else the handlers.
+func (x *Explainer) audit(p *pending, a *AuditRecord) {
+	ex := &p.ex
 	if a.Verb == "" || a.Resource == "" {
 		ex.Note = "the audit record names no verb or resource"
 		return
@@ -331,10 +363,11 @@ func (x *Explainer) audit(ex *Explanation, a *AuditRecord) {
 	}
 	// Writes made by the component explain the record better than the
 	// handlers it reaches; steps for the handlers only when there are none.
-	ex.Steps = x.stepsFor(locs, "")
-	if len(ex.Steps) == 0 {
-		ex.Steps = x.stepsFor(handled, "")
+	p.q = stepQuery{sites: locs}
+	if len(handled) > 0 {
+		p.q.orElse = [][]fact.Location{handled}
 	}
+	p.handlers = handled
 }
 
 // auditWriters puts into ex.Code the client writes that may have
@@ -390,10 +423,12 @@ func (x *Explainer) auditWriters(ex *Explanation, a *AuditRecord, comp Component
 
 // auditHandlers puts into ex.Handlers the informer handlers a write
 // request sets off (add for a create, delete for a delete, update for the
-// rest), those a walkthrough explains first, and returns where they are
-// registered.
+// rest), in the facts' order, and returns where they are registered, in
+// the same order; withSteps puts those a walkthrough explains first
+// (rankHandlers).
 func (x *Explainer) auditHandlers(ex *Explanation, a *AuditRecord) []fact.Location {
 	var handled []fact.Location
+	ex.Handlers = []Code{} // none is a list too, as it always was
 	for _, h := range x.facts.Handlers {
 		if h.Informer.Resource != a.Resource {
 			continue
@@ -413,25 +448,7 @@ func (x *Explainer) auditHandlers(ex *Explanation, a *AuditRecord) []fact.Locati
 		ex.Handlers = append(ex.Handlers, x.handlesCode(h, hd))
 		handled = append(handled, h.At)
 	}
-	// Handlers a walkthrough explains first: of the dozens of pod
-	// handlers, those are the ones a reader follows next.
-	idx := make([]int, len(ex.Handlers))
-	for i := range idx {
-		idx[i] = i
-	}
-	rank := func(i int) int {
-		if len(x.siteSteps(handled[i])) > 0 {
-			return 0
-		}
-		return 1
-	}
-	sort.SliceStable(idx, func(a, b int) bool { return rank(idx[a]) < rank(idx[b]) })
-	hs, hl := make([]Code, len(idx)), make([]fact.Location, len(idx))
-	for i, j := range idx {
-		hs[i], hl[i] = ex.Handlers[j], handled[j]
-	}
-	ex.Handlers = hs
-	return hl
+	return handled
 }
 
 // auditReaders explains a read (get, list, watch) by the informers of
@@ -532,21 +549,24 @@ type stepScore struct {
 // order, each with its score (3 or 2).
 func (x *Explainer) siteSteps(at fact.Location) []stepScore {
 	var out []stepScore
-	for i, st := range x.steps {
-		s := 0
-		if st.facts[at] {
-			s = 3
-		} else {
-			for _, sp := range st.spans {
-				if sp.Path == at.Path && sp.StartLine <= at.StartLine && at.StartLine <= sp.EndLine {
-					s = 2
-					break
-				}
-			}
+	for _, i := range x.factSteps[at] {
+		out = append(out, stepScore{i, 3})
+	}
+	listed := len(out)
+	for _, sp := range x.fileSpans[at.Path] {
+		if sp.from > at.StartLine || at.StartLine > sp.to {
+			continue
 		}
-		if s > 0 {
-			out = append(out, stepScore{i, s})
+		// A step's spans are together, in step order: one scores once,
+		// and a step whose facts list the site keeps its 3.
+		if n := len(out); n > listed && out[n-1].Step == sp.step ||
+			slices.ContainsFunc(out[:listed], func(s stepScore) bool { return s.Step == sp.step }) {
+			continue
 		}
+		out = append(out, stepScore{sp.step, 2})
+	}
+	if listed > 0 && len(out) > listed {
+		slices.SortFunc(out, func(a, b stepScore) int { return a.Step - b.Step })
 	}
 	return out
 }

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/kubewalk/kubewalk/analyzer/fact"
 	"github.com/kubewalk/kubewalk/record"
 )
 
@@ -42,27 +43,51 @@ type AttributedAudit struct {
 // Attribute explains every event and audit entry of rec, by the rules
 // Explain applies to pasted input: the recording is turned into the same
 // Records Parse would read from `kubectl get events -o json` and the
-// audit log.
+// audit log. It is AttributeSteps(MatchCode(rec)).
 func (x *Explainer) Attribute(rec *record.Recording) *Attribution {
+	return x.AttributeSteps(x.MatchCode(rec))
+}
+
+// CodeMatch is a recording attributed to code: each item's explanation
+// as far as the facts decide it — the call sites, the handlers, the code
+// that opened a watch, the notes and rules — and what its steps are to
+// be found from, without the steps. It depends on the recording, the
+// facts and Options.Permalink only, never on the walkthroughs, so a
+// caller that builds the same release again after a walkthrough edit
+// (the site's Cache, for kubewalk serve) keeps it and has AttributeSteps
+// of an Explainer over the new walkthroughs finish it: matching a run's
+// thousands of items to the facts is most of Attribute's work, and none
+// of it changes with a step. A CodeMatch is never modified after
+// MatchCode: one may be finished by several Explainers at once.
+type CodeMatch struct {
+	facts  *fact.Facts
+	rec    *record.Recording
+	events []matchedItem
+	audit  []matchedItem
+}
+
+// matchedItem is an item of a CodeMatch: what it is of the run, and its
+// explanation before the steps.
+type matchedItem struct {
+	scenario bool
+	phase    string
+	p        pending
+}
+
+// MatchCode matches every event and audit entry of rec to the code that
+// made it: the part of Attribute that reads the facts only.
+func (x *Explainer) MatchCode(rec *record.Recording) *CodeMatch {
 	ns := scenarioNamespace(rec)
-	at := &Attribution{Events: []AttributedEvent{}, Audit: []AttributedAudit{}}
+	m := &CodeMatch{facts: x.facts, rec: rec, events: make([]matchedItem, 0, len(rec.Events)), audit: make([]matchedItem, 0, len(rec.Audit))}
+	// events are the events by their Event object, the last of a name.
+	type key struct{ ns, name string }
+	events := map[key]int{}
 	for i, e := range rec.Events {
 		r := EventRecordOf(e)
 		r.Line = i + 1
 		scenario := e.At >= 0 && e.Object.Namespace == ns
-		at.Events = append(at.Events, AttributedEvent{
-			Event:       e,
-			Scenario:    scenario,
-			Phase:       phaseOf(e.At, scenario),
-			Explanation: x.One(r),
-		})
-	}
-	type key struct{ ns, name string }
-	events := map[key]Explanation{}
-	scenarioEvents := map[key]bool{}
-	for _, e := range at.Events {
-		events[key{e.Namespace, e.Name}] = e.Explanation
-		scenarioEvents[key{e.Namespace, e.Name}] = e.Scenario
+		m.events = append(m.events, matchedItem{scenario: scenario, phase: phaseOf(e.At, scenario), p: x.oneCode(r)})
+		events[key{e.Namespace, e.Name}] = i
 	}
 	run := &wholeRun{}
 	for _, a := range rec.Audit {
@@ -71,7 +96,7 @@ func (x *Explainer) Attribute(rec *record.Recording) *Attribution {
 	for i, a := range rec.Audit {
 		r := AuditRecordOf(a)
 		r.Line = i + 1
-		ex := x.whole(r, run)
+		p := x.wholeCode(r, run)
 		if a.IsWrite() {
 			c, _ := auditComponent(r.Audit)
 			what := a.Verb + " " + a.Resource
@@ -79,28 +104,57 @@ func (x *Explainer) Attribute(rec *record.Recording) *Attribution {
 				what += "/" + a.Subresource
 			}
 			var callers []string
-			for _, cd := range ex.Code {
+			for _, cd := range p.ex.Code {
 				if cd.Role == "wrote" && len(callers) < 1 || cd.Role == "wrote" && !slices.Contains(callers, cd.Symbol) {
 					callers = append(callers, cd.Symbol)
 				}
 			}
 			run.hops = append(run.hops, hop{verb: a.Verb, resource: a.Resource, summary: what + " " + a.Name, comp: c.Name, callers: callers})
 		}
-		if ev, ok := events[key{a.Namespace, a.Name}]; ok && a.Resource == "events" && a.IsWrite() && !writtenByComponent(ex.Code) {
-			eventWrite(&ex, ev)
+		ev, isEvent := events[key{a.Namespace, a.Name}]
+		if isEvent && a.Resource == "events" && a.IsWrite() && !writtenByComponent(p.ex.Code) {
+			p.event = ev + 1
 		}
 		scenario := a.At >= 0 && a.Namespace == ns && a.IsWrite()
 		if a.Resource == "events" {
 			// An Event object lands in the default namespace whatever it
 			// is about (a Node's RegisteredNode): its write belongs to the
 			// scenario when the event does.
-			scenario = scenario && scenarioEvents[key{a.Namespace, a.Name}]
+			scenario = scenario && isEvent && m.events[ev].scenario
+		}
+		m.audit = append(m.audit, matchedItem{scenario: scenario, phase: phaseOf(a.At, scenario), p: p})
+	}
+	return m
+}
+
+// AttributeSteps finishes m with the walkthrough steps of x: each item's
+// Steps, and what follows from them (Explained, the order of the
+// handlers, the note of an item nothing explains, an Event's write by the
+// steps of its event), and the Summary. x's facts are to be m's; with
+// other facts, the recording is matched again.
+func (x *Explainer) AttributeSteps(m *CodeMatch) *Attribution {
+	if m.facts != x.facts {
+		m = x.MatchCode(m.rec)
+	}
+	at := &Attribution{Events: make([]AttributedEvent, 0, len(m.events)), Audit: make([]AttributedAudit, 0, len(m.audit))}
+	for i, it := range m.events {
+		at.Events = append(at.Events, AttributedEvent{
+			Event:       m.rec.Events[i],
+			Scenario:    it.scenario,
+			Phase:       it.phase,
+			Explanation: x.withSteps(it.p, nil),
+		})
+	}
+	for i, it := range m.audit {
+		var ev *Explanation
+		if it.p.event > 0 {
+			ev = &at.Events[it.p.event-1].Explanation
 		}
 		at.Audit = append(at.Audit, AttributedAudit{
-			AuditEntry:  a,
-			Scenario:    scenario,
-			Phase:       phaseOf(a.At, scenario),
-			Explanation: ex,
+			AuditEntry:  m.rec.Audit[i],
+			Scenario:    it.scenario,
+			Phase:       it.phase,
+			Explanation: x.withSteps(it.p, ev),
 		})
 	}
 	at.Summary = summarize(at)

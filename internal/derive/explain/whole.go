@@ -9,17 +9,19 @@ import (
 	"github.com/kubewalk/kubewalk/analyzer/fact"
 )
 
-// whole explains an audit record of a whole run (a recording, an audit
-// log) as One does, and goes further where pasted lines stop: a watch
-// names the code that opened it and its parameters, and a write no fact
-// explains says who made it and why the analysis does not show the line.
-// The site's explain page pastes lines, so One stays as explain.js has
-// it; a whole run is only ever explained here.
-func (x *Explainer) whole(r Record, run *wholeRun) Explanation {
-	ex := x.One(r)
+// wholeCode explains an audit record of a whole run (a recording, an
+// audit log) as One does, and goes further where pasted lines stop: a
+// watch names the code that opened it and its parameters, and a write
+// no fact explains says who made it and why the analysis does not show
+// the line. The site's explain page pastes lines, so One stays as
+// explain.js has it; a whole run is only ever explained here. The
+// answer waits for its steps (withSteps), as oneCode's does.
+func (x *Explainer) wholeCode(r Record, run *wholeRun) pending {
+	p := x.oneCode(r)
+	ex := &p.ex
 	a := r.Audit
 	if a == nil || a.Verb == "" || a.Resource == "" {
-		return ex
+		return p
 	}
 	comp, _ := auditComponent(a)
 	kcmItself := a.Username == "system:kube-controller-manager" && run.perController
@@ -28,22 +30,21 @@ func (x *Explainer) whole(r Record, run *wholeRun) Explanation {
 		// manager writes as itself is its own start-up code's (the
 		// client builder's), not a controller's.
 		own := Component{Name: comp.Name, Dirs: []string{"cmd/kube-controller-manager", "staging/src/k8s.io/controller-manager"}, From: comp.From}
-		ex.Code, ex.Handlers, ex.Steps, ex.Note = nil, nil, nil, ""
-		x.auditWriters(&ex, a, own, true)
+		ex.Code, ex.Handlers, ex.Note = nil, nil, ""
+		p.q, p.handlers = stepQuery{}, nil
+		x.auditWriters(ex, a, own, true)
 		// Its own code only: a controller's write reached from the
 		// code that starts it ran with the controller's credential.
 		ex.Code = slices.DeleteFunc(ex.Code, func(c Code) bool { return !inDirs(c.Path, own.Dirs) })
 		if len(ex.Code) == 0 {
 			ex.Note = fmt.Sprintf("no client write of %s %s in kube-controller-manager's own code (%s) at %s; its controllers write with credentials of their own", a.Verb, a.Resource, strings.Join(own.Dirs, ", "), x.facts.Tag)
 		}
-		ex.Explained = len(ex.Code) > 0
 	}
 	if !writeVerbs[a.Verb] {
 		ex.Watch = parseWatch(a.RequestURI)
 		ex.Code, ex.Note, ex.Rule = nil, "", ""
-		x.opened(&ex, a, comp)
-		ex.Steps = x.stepsFor(codeSites(ex.Code), "")
-		ex.Explained = len(ex.Code) > 0 || len(ex.Steps) > 0
+		x.opened(ex, a, comp)
+		p.q = stepQuery{sites: codeSites(ex.Code)}
 	} else {
 		if len(ex.Code) == 0 && len(comp.Dirs) > 0 && !kcmItself {
 			// The component's code beyond componentDirs: the
@@ -51,17 +52,16 @@ func (x *Explainer) whole(r Record, run *wholeRun) Explanation {
 			wc := comp
 			wc.Dirs = wholeDirs(comp)
 			ex.Note = ""
-			x.auditWriters(&ex, a, wc, true)
+			x.auditWriters(ex, a, wc, true)
 		}
-		x.narrow(&ex, comp, a, run.hops)
-		x.writeSteps(&ex)
+		x.narrow(ex, comp, a, run.hops)
+		x.writeSteps(&p)
 	}
-	if !ex.Explained {
-		if why := x.notAnalyzed(a, comp); why != "" {
-			ex.Note = why
-		}
+	if len(ex.Code) == 0 {
+		// Unless a step explains the item after all.
+		p.q.unexplained = x.notAnalyzed(a, comp)
 	}
-	return ex
+	return p
 }
 
 // wholeRun is what explaining one item of a run needs of the others.
@@ -76,10 +76,11 @@ type wholeRun struct {
 }
 
 // writeSteps puts a write under the steps that cite its line, else under
-// those that explain the function that made it (callerSteps), never under
+// those that explain the function that made it (callerSites), never under
 // a step for an informer that merely watches the resource (One's last
-// resort for pasted lines).
-func (x *Explainer) writeSteps(ex *Explanation) {
+// resort for pasted lines): it sets p's stepQuery.
+func (x *Explainer) writeSteps(p *pending) {
+	ex := &p.ex
 	var sites []fact.Location
 	for _, c := range ex.Code {
 		if c.Role == "wrote" {
@@ -92,20 +93,14 @@ func (x *Explainer) writeSteps(ex *Explanation) {
 		// keeps the steps of the code that handles it, which explain it;
 		// any other is not explained by who watches its resource.
 		if ex.Component != nil && ex.Component.Name == "kubectl" {
-			ex.Explained = len(ex.Code) > 0 || len(ex.Steps) > 0
 			return
 		}
 		if ex.Audit == nil || ex.Audit.Resource != "events" {
-			ex.Steps = nil
-			ex.Explained = len(ex.Code) > 0
+			p.q = stepQuery{}
 		}
 		return
 	}
-	ex.Steps = x.stepsFor(sites, "")
-	if len(ex.Steps) == 0 {
-		ex.Steps = x.callerSteps(ex)
-	}
-	ex.Explained = len(ex.Code) > 0 || len(ex.Steps) > 0
+	p.q = stepQuery{sites: sites, orElse: x.callerSites(ex)}
 }
 
 // codeSites are the locations of cs.
