@@ -49,8 +49,10 @@ type Input struct {
 	// the browser's preferred language. The first language is the one a
 	// shared page shows without a choice. A bilingual site does not use
 	// Options.Cache.
-	Langs   []string
-	Facts   *fact.Facts
+	Langs []string
+	Facts *fact.Facts
+	// Symbols are sorted by Name, as analyzer.Result.Symbols (and
+	// trace.Input, which site hands them to).
 	Symbols []fact.Symbol
 	// Xrefs are the identifier tables of the analysed (root) files. A
 	// rendered file without one is still highlighted, without links.

@@ -4,6 +4,7 @@ import (
 	"sort"
 
 	"github.com/kubewalk/kubewalk/analyzer/fact"
+	"github.com/kubewalk/kubewalk/internal/derive/coverage"
 	"github.com/kubewalk/kubewalk/internal/derive/explain"
 	"github.com/kubewalk/kubewalk/internal/render/codehtml"
 	"github.com/kubewalk/kubewalk/record"
@@ -74,6 +75,18 @@ type Cache struct {
 	// puts them under the new steps (explain's AttributeSteps) instead
 	// of matching every item again (codeMatch).
 	matches pagecache.Memo[*record.Recording, *explain.CodeMatch]
+	// controllers is what the controller pages share (under ""): the
+	// facts, symbols, source and traces decide it, the walkthroughs do
+	// not.
+	controllers pagecache.Memo[struct{}, *controllerData]
+	// ranTables are the controller pages' tables of what ran, by page:
+	// the recordings' coverage of the controller's packages, which the
+	// walkthroughs do not change.
+	ranTables pagecache.Memo[struct{}, *coverage.Table]
+	// sourceCovs are the source pages' coverage marks, by file: every
+	// build asks for every rendered file's, to know whether its page
+	// fits, and only the recordings decide them.
+	sourceCovs pagecache.Memo[struct{}, *sourceCov]
 }
 
 // NewCache returns an empty Cache.
@@ -113,7 +126,7 @@ type pageKey = pagecache.Key
 // begin locks c for a build of in and drops every entry of another
 // release; pagecache.Publish unlocks it.
 func (c *Cache) begin(in Input) {
-	c.store.Begin(baseOf(in), &c.targets, &c.lines, &c.factsSize, &c.coverage, &c.matches)
+	c.store.Begin(baseOf(in), &c.targets, &c.lines, &c.factsSize, &c.coverage, &c.matches, &c.controllers, &c.ranTables, &c.sourceCovs)
 }
 
 // linkTargets returns the paths file p's identifiers link to, sorted.
@@ -190,15 +203,11 @@ func (c *Cache) cachedFactsSize(against *fact.Facts) (int, bool) {
 // never kept: AttributeSteps puts the match under x's, which are this
 // build's.
 func (b *builder) codeMatch(x *explain.Explainer, rec *record.Recording) *explain.CodeMatch {
+	match := func() *explain.CodeMatch { return x.MatchCode(rec) }
 	if b.reuse == nil {
-		return x.MatchCode(rec)
+		return match()
 	}
-	if m, ok := b.reuse.matches.Get(rec.Scenario, rec); ok {
-		return m
-	}
-	m := x.MatchCode(rec)
-	b.reuse.matches.Put(rec.Scenario, rec, m)
-	return m
+	return b.reuse.matches.Keep(rec.Scenario, rec, match)
 }
 
 // keepFactsSize remembers facts.json.zst's size for the release,

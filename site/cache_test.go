@@ -176,6 +176,27 @@ func TestCacheRebuildIsFullBuild(t *testing.T) {
 	}
 }
 
+// buildCached builds base, changed by mod (nil: as it is; on a copy of
+// its docs), with the Cache c into a directory of its own (the n-th of
+// the test), fails t unless that is a full build's output (the step
+// named name), and returns the directory.
+func buildCached(t *testing.T, c *Cache, base Input, opts Options, n int, name string, mod func(*Input)) string {
+	t.Helper()
+	in := base
+	in.Docs = cloneDocs(base.Docs)
+	if mod != nil {
+		mod(&in)
+	}
+	o := opts
+	o.Cache = c
+	o.Out = filepath.Join(t.TempDir(), "build-"+strconv.Itoa(n))
+	if _, err := Build(context.Background(), in, o); err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	sameAsFullBuild(t, name, in, opts, o.Out)
+	return o.Out
+}
+
 // sameAsFullBuild fails t (at the edit named name) when out, a build of
 // in with a Cache, is not byte for byte a full build of in with opts.
 func sameAsFullBuild(t *testing.T, name string, in Input, opts Options, out string) {
@@ -249,18 +270,7 @@ func TestCacheCoverage(t *testing.T) {
 		}},
 		{"the rollout's recording gone", func(in *Input) { in.Recordings = onlyDeployment }},
 	} {
-		in := base
-		in.Docs = cloneDocs(base.Docs)
-		if step.mod != nil {
-			step.mod(&in)
-		}
-		o := opts
-		o.Cache = c
-		o.Out = filepath.Join(t.TempDir(), "build-"+strconv.Itoa(n))
-		if _, err := Build(context.Background(), in, o); err != nil {
-			t.Fatalf("%s: %v", step.name, err)
-		}
-		sameAsFullBuild(t, step.name, in, opts, o.Out)
+		buildCached(t, c, base, opts, n, step.name, step.mod)
 	}
 }
 
@@ -300,19 +310,8 @@ func TestCacheRecordedSteps(t *testing.T) {
 		}},
 		{"the edit taken back", nil},
 	} {
-		in := base
-		in.Docs = cloneDocs(base.Docs)
-		if step.mod != nil {
-			step.mod(&in)
-		}
-		o := opts
-		o.Cache = c
-		o.Out = filepath.Join(t.TempDir(), "build-"+strconv.Itoa(n))
-		if _, err := Build(context.Background(), in, o); err != nil {
-			t.Fatalf("%s: %v", step.name, err)
-		}
-		sameAsFullBuild(t, step.name, in, opts, o.Out)
-		page, err := os.ReadFile(filepath.Join(o.Out, RecordedPage(panelScenario)))
+		out := buildCached(t, c, base, opts, n, step.name, step.mod)
+		page, err := os.ReadFile(filepath.Join(out, RecordedPage(panelScenario)))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -320,5 +319,43 @@ func TestCacheRecordedSteps(t *testing.T) {
 			t.Errorf("%s: the recorded run's page is the build's before: the edit does not reach it", step.name)
 		}
 		before = string(page)
+	}
+}
+
+// TestCacheControllers: what the controller pages share and their tables
+// of what ran, which a Cache keeps from one build of a release to the
+// next, are a full build's after a walkthrough edit, and after the
+// recordings or the facts change (another release, to the Cache: here a
+// recording gone, then the controller renamed) they are theirs, not the
+// ones before.
+func TestCacheControllers(t *testing.T) {
+	base, opts := fixture(t)
+	opts.Logf = nil
+	withControllers(&base)
+	base.Recordings = coverageRecordings()
+	onlyDeployment := coverageRecordings()[1:]
+	renamed := *base.Facts
+	renamed.Controllers = slices.Clone(renamed.Controllers)
+	renamed.Controllers[0].Name = "renamed-controller"
+	c := NewCache()
+	for n, step := range []struct {
+		name, page string
+		mod        func(in *Input)
+	}{
+		{"first build", ControllerPage("deployment-controller"), nil},
+		{"a step's text", ControllerPage("deployment-controller"), func(in *Input) {
+			for _, d := range in.Docs {
+				if d.ID == "deployment" {
+					d.Steps[1].Segments = append([]walkthrough.Segment{prose("An edit.")}, d.Steps[1].Segments...)
+				}
+			}
+		}},
+		{"the rollout's recording gone", ControllerPage("deployment-controller"), func(in *Input) { in.Recordings = onlyDeployment }},
+		{"the controller renamed", ControllerPage("renamed-controller"), func(in *Input) { in.Facts = &renamed; in.Recordings = onlyDeployment }},
+	} {
+		out := buildCached(t, c, base, opts, n, step.name, step.mod)
+		if _, err := os.Stat(filepath.Join(out, step.page)); err != nil {
+			t.Errorf("%s: %v", step.name, err)
+		}
 	}
 }

@@ -68,7 +68,17 @@ func (b *builder) controllerPages() ([]page, error) {
 	return ps, nil
 }
 
+// controllerData derives what the controller pages share, or takes it
+// from the Cache: it depends on the release only. The pages only read
+// it.
 func (b *builder) controllerData() *controllerData {
+	if b.reuse == nil {
+		return b.deriveControllers()
+	}
+	return b.reuse.controllers.Keep("", struct{}{}, b.deriveControllers)
+}
+
+func (b *builder) deriveControllers() *controllerData {
 	in := trace.Input{Facts: b.in.Facts, Symbols: b.in.Symbols, Source: b.in.ReadFile}
 	views := trace.Controllers(in, trace.Options{})
 	d := &controllerData{views: views, owner: trace.Owners(views)}

@@ -39,16 +39,12 @@ func (b *builder) coverage() *covScenarios {
 		return b.langs[0].coverage()
 	}
 	b.covOnce.Do(func() {
-		if b.reuse != nil {
-			if c, ok := b.reuse.coverage.Get("", struct{}{}); ok {
-				b.cov = c
-				return
-			}
+		scenarios := func() *covScenarios { return coverage.NewScenarios(b.in.Recordings, panelScenario) }
+		if b.reuse == nil {
+			b.cov = scenarios()
+			return
 		}
-		b.cov = coverage.NewScenarios(b.in.Recordings, panelScenario)
-		if b.reuse != nil {
-			b.reuse.coverage.Put("", struct{}{}, b.cov)
-		}
+		b.cov = b.reuse.coverage.Keep("", struct{}{}, scenarios)
 	})
 	return b.cov
 }
@@ -71,6 +67,15 @@ func (b *builder) sourceCoverage(f string) *sourceCov {
 	if c == nil || b.set != nil {
 		return nil
 	}
+	if b.reuse == nil {
+		return fileCoverage(c, f)
+	}
+	return b.reuse.sourceCovs.Keep(f, struct{}{}, func() *sourceCov { return fileCoverage(c, f) })
+}
+
+// fileCoverage is sourceCoverage's value, computed from the recordings'
+// coverage c.
+func fileCoverage(c *covScenarios, f string) *sourceCov {
 	var def lineCounts
 	var runs []string
 	any := false

@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/kubewalk/kubewalk/analyzer/fact"
+	"github.com/kubewalk/kubewalk/internal/derive/coverage"
 )
 
 // A controller's page says which functions of its packages ran in which
@@ -38,7 +39,13 @@ func (b *builder) controllerRan(p string, dirs []string) *ctlRanView {
 	if c == nil || len(dirs) == 0 {
 		return nil
 	}
-	t := c.Table(b.symbolsIn(dirs))
+	table := func() *coverage.Table { return c.Table(b.symbolsIn(dirs)) }
+	var t *coverage.Table
+	if b.reuse == nil {
+		t = table()
+	} else {
+		t = b.reuse.ranTables.Keep(p, struct{}{}, table)
+	}
 	if t == nil {
 		return nil
 	}

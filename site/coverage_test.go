@@ -224,7 +224,7 @@ func TestRecordedPhases(t *testing.T) {
 	// watch, as a symbol of the fixture's client-go file.
 	reflectorWatch := func(in *Input) {
 		loc := fact.Location{Path: "staging/src/k8s.io/client-go/tools/cache/shared_informer.go", StartLine: 1, EndLine: 2}
-		in.Symbols = append(slices.Clone(in.Symbols), fact.Symbol{Name: "k8s.io/client-go/tools/cache.Reflector.watch", Kind: "method", Decl: loc, Body: loc})
+		addSymbols(in, fact.Symbol{Name: "k8s.io/client-go/tools/cache.Reflector.watch", Kind: "method", Decl: loc, Body: loc})
 	}
 	out, _ := buildFixture(t, func(in *Input) { reflectorWatch(in); in.Recordings = []*record.Recording{rec} })
 	page := readTree(t, out)[RecordedPage("deployment")]

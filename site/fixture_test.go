@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -116,6 +117,13 @@ func synthIdents(path string, src []byte, syms map[string]fact.Symbol) []fact.Id
 // and three walkthroughs (two languages of one, and a second one). It
 // stays one function: the facts, symbols and walkthroughs name each
 // other's paths, symbols and lines, and read best side by side.
+// addSymbols adds syms to in's symbols, which stay sorted by name as
+// Input.Symbols are.
+func addSymbols(in *Input, syms ...fact.Symbol) {
+	in.Symbols = append(slices.Clone(in.Symbols), syms...)
+	slices.SortStableFunc(in.Symbols, func(a, b fact.Symbol) int { return strings.Compare(a.Name, b.Name) })
+}
+
 func fixture(t testing.TB) (Input, Options) {
 	t.Helper()
 	return fixtureOf(t, loadTree(t))

@@ -420,11 +420,9 @@ func (b *builder) runParams(p string, r *recordedRun) []paramView {
 	for _, wp := range r.Params() {
 		pv := paramView{Name: wp.Name, Text: b.t("recorded.param." + wp.Name)}
 		if wp.SetBy != "" {
-			for _, s := range b.in.Symbols {
-				if s.Name == wp.SetBy {
-					pv.Symbol, pv.Href = b.shortName(s.Name, s.Decl), b.srcLink(p, s.Decl.Path, s.Decl.StartLine, s.Decl.EndLine)
-					break
-				}
+			if i, ok := slices.BinarySearchFunc(b.in.Symbols, wp.SetBy, func(s fact.Symbol, name string) int { return strings.Compare(s.Name, name) }); ok {
+				s := b.in.Symbols[i]
+				pv.Symbol, pv.Href = b.shortName(s.Name, s.Decl), b.srcLink(p, s.Decl.Path, s.Decl.StartLine, s.Decl.EndLine)
 			}
 		}
 		out = append(out, pv)

@@ -20,7 +20,7 @@ func TestRecordedRules(t *testing.T) {
 	rec.Rules = &record.Rules{Mode: "nftables", Command: "nft list ruleset", Text: "table ip kube-proxy {\n\tchain services {\n\t\tip daddr . meta l4proto . th dport vmap @service-ips\n\t}\n\n\tchain service-2ETI3MDI-default/nginx/tcp/http {\n\t\tmeta l4proto tcp dnat to 192.168.192.168:80 <script>\n\t}\n}\n"}
 	out, _ := buildFixture(t, func(in *Input) {
 		in.Recordings = []*record.Recording{fixtureRecording(), rec}
-		in.Symbols = append(in.Symbols,
+		addSymbols(in,
 			fact.Symbol{Name: "k8s.io/kubernetes/pkg/proxy/nftables.servicesChain", Kind: "const", Decl: fact.Location{Path: proxier, StartLine: 4, EndLine: 5}},
 			fact.Symbol{Name: "k8s.io/kubernetes/pkg/proxy/nftables.servicePortChainNamePrefix", Kind: "const", Decl: fact.Location{Path: proxier, StartLine: 7, EndLine: 7}},
 		)
@@ -72,7 +72,7 @@ func TestStepRules(t *testing.T) {
 		rec.Rules = rules
 		out, _ := buildFixture(t, func(in *Input) {
 			in.Recordings = []*record.Recording{fixtureRecording(), rec}
-			in.Symbols = append(in.Symbols, sync)
+			addSymbols(in, sync)
 			read := in.ReadFile
 			in.ReadFile = func(p string) ([]byte, error) {
 				if p == proxier {

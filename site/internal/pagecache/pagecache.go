@@ -106,6 +106,18 @@ func (m *Memo[K, V]) Put(p string, k K, v V) {
 	m.m[p] = memoEntry[K, V]{k, v}
 }
 
+// Keep returns the value kept for p under k, or else f's, which it keeps.
+// f runs without the memo locked: two callers may both compute a value,
+// and the later one's is kept.
+func (m *Memo[K, V]) Keep(p string, k K, f func() V) V {
+	if v, ok := m.Get(p, k); ok {
+		return v
+	}
+	v := f()
+	m.Put(p, k, v)
+	return v
+}
+
 // Reset forgets every value.
 func (m *Memo[K, V]) Reset() {
 	m.mu.Lock()
