@@ -17,6 +17,8 @@ import (
 	"path"
 	"path/filepath"
 	"regexp"
+	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -88,8 +90,24 @@ type BuildOptions struct {
 	// every package of the tree's Kubernetes modules the programs import.
 	// The hash of the build covers them.
 	CoverRoots []string
+	// Kubemark is the tree of a release that has cmd/kubemark, for a
+	// release whose tree has none (HasKubemark): its hollow node, with
+	// the kubemark packages it imports, is built against the release's
+	// own kubelet. The newest patch of LastKubemark is the one to give.
+	Kubemark *source.Tree
 	// Logf reports progress; nil is silent.
 	Logf func(format string, args ...any)
+}
+
+// LastKubemark is the last minor release whose tree has cmd/kubemark:
+// Kubernetes removed kubemark from its repository in v1.38.
+const LastKubemark = "v1.37"
+
+// HasKubemark reports whether tree has the hollow node kubewalk's hollow
+// kubelet is made from (cmd/kubemark).
+func HasKubemark(tree *source.Tree) bool {
+	_, err := os.Stat(filepath.Join(tree.Dir, "cmd", "kubemark", "hollow-node.go"))
+	return err == nil
 }
 
 func (o BuildOptions) logf(format string, args ...any) {
@@ -124,7 +142,15 @@ func Build(ctx context.Context, tree *source.Tree, opts BuildOptions) (*Binaries
 	if err != nil {
 		return nil, err
 	}
-	sum, err := buildSum(ldflags)
+	km, err := kubemarkOf(tree, opts.Kubemark)
+	if err != nil {
+		return nil, err
+	}
+	what := ldflags
+	if km != tree {
+		what += " kubemark of " + km.Tag
+	}
+	sum, err := buildSum(what)
 	if err != nil {
 		return nil, err
 	}
@@ -195,6 +221,23 @@ func Build(ctx context.Context, tree *source.Tree, opts BuildOptions) (*Binaries
 	return bins, nil
 }
 
+// unservedRE matches the go command's report of a module the proxy does
+// not serve, or of an import no module provides.
+var unservedRE = regexp.MustCompile(`: (\S+@\S+): reading \S+: (?:403|404|410)\b|cannot find module providing package ([^\s:]+)`)
+
+// unservedIn returns what line, a line of the go command's output, says
+// the build lacks: a module the proxy does not serve ("sigs.k8s.io/x@v1.0.0:
+// reading https://…/v1.0.0.zip: 403 Forbidden") or a package no module
+// provides (one of a staging module the proxy did not serve, which the
+// tree lacks); "" for any other line.
+func unservedIn(line string) string {
+	m := unservedRE.FindStringSubmatch(line)
+	if m == nil {
+		return ""
+	}
+	return m[1] + m[2]
+}
+
 // stampFile marks a binaries directory complete; it is written last.
 const stampFile = "binaries.json"
 
@@ -211,9 +254,11 @@ func complete(dir string) bool {
 }
 
 // buildSum is a short hash of what is built beside the release's own
-// source — the embedded helper sources, the patches to kubemark and the
-// version stamps — so a change to any of them builds anew.
-func buildSum(ldflags string) (string, error) {
+// source — the embedded helper sources, the patches to kubemark, and
+// what: the version stamps and, for a release without kubemark, the
+// release its hollow node comes from — so a change to any of them builds
+// anew.
+func buildSum(what string) (string, error) {
 	h := sha256.New()
 	err := fs.WalkDir(helperFS, "helper", func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
@@ -232,7 +277,7 @@ func buildSum(ldflags string) (string, error) {
 	}
 	// The patches applied to the tree's kubemark, and the programs built
 	// (complete checks for each), are part of what is built.
-	fmt.Fprintf(h, "%q\n%s\n%q\n", kubemarkPatches, ldflags, Programs)
+	fmt.Fprintf(h, "%q\n%s\n%q\n", kubemarkPatches, what, Programs)
 	return hex.EncodeToString(h.Sum(nil))[:12], nil
 }
 
@@ -244,7 +289,11 @@ func buildSum(ldflags string) (string, error) {
 // arguments, environment, cancellation and progress: read apart, each
 // would need the others.
 func build(ctx context.Context, tree *source.Tree, dir, goVersion, ldflags string, coverPkgs []string, opts BuildOptions) error {
-	work, err := writeWorkspace(tree, dir)
+	km, err := kubemarkOf(tree, opts.Kubemark)
+	if err != nil {
+		return err
+	}
+	work, err := writeWorkspace(tree, km, dir)
 	if err != nil {
 		return err
 	}
@@ -298,11 +347,15 @@ func build(ctx context.Context, tree *source.Tree, dir, goVersion, ldflags strin
 	// the progress, and the lines that are not package paths are the
 	// errors, kept for the message.
 	var tail []string
+	var unserved []string
 	n, last := 0, time.Now()
 	sc := bufio.NewScanner(stderr)
 	sc.Buffer(make([]byte, 64*1024), 1024*1024)
 	for sc.Scan() {
 		line := sc.Text()
+		if u := unservedIn(line); u != "" && !slices.Contains(unserved, u) {
+			unserved = append(unserved, u)
+		}
 		if isPackageLine(line) {
 			n++
 			if time.Since(last) > 30*time.Second {
@@ -319,6 +372,19 @@ func build(ctx context.Context, tree *source.Tree, dir, goVersion, ldflags strin
 	if err := cmd.Wait(); err != nil {
 		if ctx.Err() != nil {
 			return ctx.Err()
+		}
+		if len(unserved) > 0 {
+			// Modules the proxy refused first, then the packages no
+			// module provides.
+			slices.SortFunc(unserved, func(a, b string) int {
+				return cmp.Or(cmp.Compare(strings.Count(b, "@"), strings.Count(a, "@")), strings.Compare(a, b))
+			})
+			more := ""
+			if len(unserved) > 5 {
+				more = fmt.Sprintf(" and %d more", len(unserved)-5)
+				unserved = unserved[:5]
+			}
+			return fmt.Errorf("%w: %s: the module proxy does not serve what the release's programs import (%s%s): they cannot be built from it\n%s", ErrBuild, tree.Tag, strings.Join(unserved, ", "), more, strings.Join(tail, "\n"))
 		}
 		return fmt.Errorf("%w: %s: go %s: %v\n%s", ErrBuild, tree.Tag, strings.Join(args[:2], " "), err, strings.Join(tail, "\n"))
 	}
@@ -398,7 +464,7 @@ func treeWork(tree *source.Tree) (string, error) {
 // writeWorkspace writes dir/go.work — the tree's workspace with its paths
 // made absolute, plus the helper module at dir/helper — and the helper
 // module itself, and returns the go.work's path.
-func writeWorkspace(tree *source.Tree, dir string) (string, error) {
+func writeWorkspace(tree, kubemark *source.Tree, dir string) (string, error) {
 	twork, err := treeWork(tree)
 	if err != nil {
 		return "", err
@@ -458,7 +524,7 @@ func writeWorkspace(tree *source.Tree, dir string) (string, error) {
 			return "", fmt.Errorf("record: %w", err)
 		}
 	}
-	if err := writeHelperModule(tree, helperDir); err != nil {
+	if err := writeHelperModule(tree, kubemark, helperDir); err != nil {
 		return "", err
 	}
 	return work, nil
@@ -467,8 +533,9 @@ func writeWorkspace(tree *source.Tree, dir string) (string, error) {
 // writeHelperModule lays out the helper module: a go.mod that requires
 // what the tree's go.mod requires (so the workspace's build list is the
 // release's), the tree's go.sum, the embedded programs, and the hollow
-// kubelet: a patched copy of the tree's cmd/kubemark.
-func writeHelperModule(tree *source.Tree, dir string) error {
+// kubelet: a patched copy of kubemark's cmd/kubemark (the tree's own, or
+// another release's: kubemarkOf).
+func writeHelperModule(tree, kubemark *source.Tree, dir string) error {
 	gomod, err := os.ReadFile(filepath.Join(tree.Dir, "go.mod"))
 	if err != nil {
 		return fmt.Errorf("record: %w", err)
@@ -510,12 +577,12 @@ func writeHelperModule(tree *source.Tree, dir string) error {
 		if path.Base(rel) == "kubewalk.go" { // the kubelet's addition lives in its app package
 			rel = path.Join(path.Dir(rel), "app", path.Base(rel))
 		}
-		return writeFile(filepath.Join(dir, filepath.FromSlash(rel)), helperSource(data))
+		return writeFile(filepath.Join(dir, filepath.FromSlash(rel)), rewriteImports(helperSource(data), kubemarkImports(tree != kubemark)))
 	})
 	if err != nil {
 		return fmt.Errorf("record: %w", err)
 	}
-	return copyKubemark(tree, filepath.Join(dir, "kubelet"))
+	return copyKubemark(kubemark, tree != kubemark, filepath.Join(dir, "kubelet"))
 }
 
 func writeFile(name string, data []byte) error {
@@ -538,50 +605,126 @@ var kubemarkPatches = []struct{ old, new string }{
 	{`var imageService internalapi.ImageManagerService = fakeRemoteRuntime.ImageService`, `var imageService internalapi.ImageManagerService = kubewalkImages(fakeRemoteRuntime.ImageService)`},
 }
 
-// copyKubemark copies the tree's cmd/kubemark (main and app, no tests) to
-// dir, importing the copied app and patched as kubemarkPatches says.
-func copyKubemark(tree *source.Tree, dir string) error {
-	src := filepath.Join(tree.Dir, "cmd", "kubemark")
-	mainSrc, err := os.ReadFile(filepath.Join(src, "hollow-node.go"))
-	if err != nil {
-		return fmt.Errorf("record: the tree of %s has no hollow node: %w", tree.Tag, err)
+// kubemarkOf returns the tree whose cmd/kubemark the hollow kubelet is
+// made from: the release's own, or, for a release without one, km.
+func kubemarkOf(tree, km *source.Tree) (*source.Tree, error) {
+	if HasKubemark(tree) {
+		return tree, nil
 	}
-	mainSrc = bytes.Replace(mainSrc, []byte(`"k8s.io/kubernetes/cmd/kubemark/app"`), []byte(`"`+helperModule+`/kubelet/app"`), 1)
-	if err := writeFile(filepath.Join(dir, "main.go"), mainSrc); err != nil {
+	if km == nil || !HasKubemark(km) {
+		return nil, fmt.Errorf("%w: %s: the tree has no cmd/kubemark (Kubernetes removed kubemark in v1.38), and no release that has it was given for the hollow kubelet (BuildOptions.Kubemark: the newest %s patch)", ErrBuild, tree.Tag, LastKubemark)
+	}
+	return km, nil
+}
+
+// kubemarkPackages are the packages of kubemark that its cmd/kubemark
+// imports, and where the helper module holds them when they come from
+// another release's tree than the one built (which has none of them).
+var kubemarkPackages = []struct{ pkg, dir string }{
+	{"pkg/kubemark", "kubemark"},
+	{"pkg/proxy/kubemark", "proxykubemark"},
+}
+
+// copyKubemark copies km's cmd/kubemark (main and app, no tests) to dir,
+// importing the copied app and patched as kubemarkPatches says; with
+// other (km is not the tree being built), also the kubemark packages it
+// imports (kubemarkPackages), imported from their copies.
+func copyKubemark(km *source.Tree, other bool, dir string) error {
+	imports := kubemarkImports(other)
+	if other {
+		for _, p := range kubemarkPackages {
+			if _, err := copyGoFiles(filepath.Join(km.Dir, filepath.FromSlash(p.pkg)), filepath.Join(dir, p.dir), imports, nil); err != nil {
+				return err
+			}
+		}
+	}
+	src := filepath.Join(km.Dir, "cmd", "kubemark")
+	if _, err := copyGoFiles(src, dir, imports, func(name string) string {
+		if name == "hollow-node.go" {
+			return "main.go"
+		}
+		return ""
+	}); err != nil {
+		return err
+	}
+	found, err := copyGoFiles(filepath.Join(src, "app"), filepath.Join(dir, "app"), imports, nil)
+	if err != nil {
+		return err
+	}
+	if !found["hollow_node.go"] {
+		return fmt.Errorf("%w: %s: cmd/kubemark/app/hollow_node.go not found", ErrBuild, km.Tag)
+	}
+	rel := "cmd/kubemark/app/hollow_node.go"
+	name := filepath.Join(dir, "app", "hollow_node.go")
+	data, err := os.ReadFile(name)
+	if err != nil {
 		return fmt.Errorf("record: %w", err)
 	}
-	ents, err := os.ReadDir(filepath.Join(src, "app"))
-	if err != nil {
+	for _, p := range kubemarkPatches {
+		if n := bytes.Count(data, []byte(p.old)); n != 1 {
+			return fmt.Errorf("%w: %s: %s of %s holds %q %d times, not once: kubewalk's hollow kubelet does not know this release's kubemark", ErrBuild, km.Tag, rel, km.Tag, p.old, n)
+		}
+		data = bytes.Replace(data, []byte(p.old), []byte(p.new), 1)
+	}
+	if err := os.WriteFile(name, data, 0o644); err != nil {
 		return fmt.Errorf("record: %w", err)
 	}
-	patched := false
+	return nil
+}
+
+// kubemarkImports are the import paths the helper module's copies of
+// kubemark's sources, and kubewalk's own addition to them, import instead
+// of the tree's: the copied app, and with other (kubemark from another
+// release's tree) the copied kubemark packages.
+func kubemarkImports(other bool) [][2]string {
+	imports := [][2]string{{"k8s.io/kubernetes/cmd/kubemark/app", helperModule + "/kubelet/app"}}
+	if other {
+		for _, p := range kubemarkPackages {
+			imports = append(imports, [2]string{"k8s.io/kubernetes/" + p.pkg, helperModule + "/kubelet/" + p.dir})
+		}
+	}
+	return imports
+}
+
+// rewriteImports writes each import path of imports' first column in
+// the Go source data as its second.
+func rewriteImports(data []byte, imports [][2]string) []byte {
+	for _, im := range imports {
+		data = bytes.ReplaceAll(data, []byte(strconv.Quote(im[0])), []byte(strconv.Quote(im[1])))
+	}
+	return data
+}
+
+// copyGoFiles copies the Go files of directory from (not its tests) to
+// to, each import path of imports' first column written as its second,
+// under the name rename gives (nil, or "": its own), and reports which
+// it copied, by their names in from.
+func copyGoFiles(from, to string, imports [][2]string, rename func(string) string) (map[string]bool, error) {
+	ents, err := os.ReadDir(from)
+	if err != nil {
+		return nil, fmt.Errorf("record: %w", err)
+	}
+	found := map[string]bool{}
 	for _, e := range ents {
 		name := e.Name()
 		if !e.Type().IsRegular() || !strings.HasSuffix(name, ".go") || strings.HasSuffix(name, "_test.go") {
 			continue
 		}
-		data, err := os.ReadFile(filepath.Join(src, "app", name))
+		data, err := os.ReadFile(filepath.Join(from, name))
 		if err != nil {
-			return fmt.Errorf("record: %w", err)
+			return nil, fmt.Errorf("record: %w", err)
 		}
-		if name == "hollow_node.go" {
-			rel := "cmd/kubemark/app/" + name
-			for _, p := range kubemarkPatches {
-				if n := bytes.Count(data, []byte(p.old)); n != 1 {
-					return fmt.Errorf("%w: %s: %s of %s holds %q %d times, not once: kubewalk's hollow kubelet does not know this release's kubemark", ErrBuild, tree.Tag, rel, tree.Tag, p.old, n)
-				}
-				data = bytes.Replace(data, []byte(p.old), []byte(p.new), 1)
-			}
-			patched = true
+		data = rewriteImports(data, imports)
+		out := name
+		if rename != nil && rename(name) != "" {
+			out = rename(name)
 		}
-		if err := writeFile(filepath.Join(dir, "app", name), data); err != nil {
-			return fmt.Errorf("record: %w", err)
+		if err := writeFile(filepath.Join(to, out), data); err != nil {
+			return nil, fmt.Errorf("record: %w", err)
 		}
+		found[name] = true
 	}
-	if !patched {
-		return fmt.Errorf("%w: %s: cmd/kubemark/app/hollow_node.go not found", ErrBuild, tree.Tag)
-	}
-	return nil
+	return found, nil
 }
 
 // versionLDFlags returns the -X flags hack/lib/version.sh gives a release

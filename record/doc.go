@@ -34,7 +34,13 @@
 //     release's client-go scheme, as etcd-io/auger decodes them.
 //   - kubelet: a copy of the tree's cmd/kubemark, patched in five places
 //     that must each occur once (kubemarkPatches), so a release whose
-//     kubemark changed shape fails loudly. The kubelet code is the
+//     kubemark changed shape fails loudly. Kubernetes removed kubemark
+//     from its repository in v1.38: for a release without it
+//     (HasKubemark), the hollow node and the kubemark packages it imports
+//     come from another release's tree (BuildOptions.Kubemark, the newest
+//     patch of LastKubemark, which kubewalk record fetches), copied into
+//     the helper module and built against the release's own kubelet and
+//     build list. The kubelet code is the
 //     release's — pod workers, image manager, kuberuntime — over the fake
 //     CRI runtime the release ships (k8s.io/cri-client/pkg/fake, or
 //     pkg/kubelet/cri/remote/fake before it moved); kubemark's

@@ -70,7 +70,7 @@ func run() {
 func TestWriteWorkspace(t *testing.T) {
 	tree := fakeTree(t, hollowNode)
 	dir := t.TempDir()
-	work, err := writeWorkspace(tree, dir)
+	work, err := writeWorkspace(tree, tree, dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -123,11 +123,79 @@ func TestWriteWorkspace(t *testing.T) {
 	}
 }
 
+// A release without cmd/kubemark (v1.38 and later) gets its hollow node
+// from another release's tree: that tree's cmd/kubemark, patched, and the
+// kubemark packages it imports, copied beside it and imported from there
+// (by kubewalk's own addition too); the release's own go.mod still
+// decides the build list. Without such a tree, Build's error says what is
+// missing.
+func TestWriteWorkspaceKubemarkOfAnotherRelease(t *testing.T) {
+	tree := fakeTree(t, hollowNode)
+	if err := os.RemoveAll(filepath.Join(tree.Dir, "cmd", "kubemark")); err != nil {
+		t.Fatal(err)
+	}
+	tree.Tag = "v1.38.0"
+	if HasKubemark(tree) {
+		t.Fatal("HasKubemark of a tree without cmd/kubemark")
+	}
+	if _, err := kubemarkOf(tree, nil); !errors.Is(err, ErrBuild) || !strings.Contains(err.Error(), LastKubemark) {
+		t.Errorf("kubemarkOf without another release = %v, want ErrBuild naming %s", err, LastKubemark)
+	}
+	km := fakeTree(t, strings.Replace(hollowNode, "package app\n", "package app\n\nimport (\n\t\"k8s.io/kubernetes/pkg/kubemark\"\n\tproxy \"k8s.io/kubernetes/pkg/proxy/kubemark\"\n)\n", 1))
+	km.Tag = "v1.37.2"
+	for name, data := range map[string]string{
+		"pkg/kubemark/hollow_kubelet.go":      "package kubemark\n\nimport _ \"k8s.io/kubernetes/pkg/kubelet\"\n",
+		"pkg/kubemark/hollow_kubelet_test.go": "package kubemark\n",
+		"pkg/proxy/kubemark/hollow_proxy.go":  "package kubemark\n",
+	} {
+		p := filepath.Join(km.Dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := kubemarkOf(tree, km)
+	if err != nil || got != km {
+		t.Fatalf("kubemarkOf = %v, %v; want the other release's tree", got, err)
+	}
+	dir := t.TempDir()
+	if _, err := writeWorkspace(tree, km, dir); err != nil {
+		t.Fatal(err)
+	}
+	kubelet := filepath.Join(dir, "helper", "kubelet")
+	read := func(rel string) string {
+		t.Helper()
+		b, err := os.ReadFile(filepath.Join(kubelet, filepath.FromSlash(rel)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	if hn := read("app/hollow_node.go"); !strings.Contains(hn, "kubewalkFix(hollowKubelet, client)") || strings.Contains(hn, `"k8s.io/kubernetes/pkg/kubemark"`) || !strings.Contains(hn, `"`+helperModule+`/kubelet/kubemark"`) || !strings.Contains(hn, `"`+helperModule+`/kubelet/proxykubemark"`) {
+		t.Errorf("hollow_node.go is not patched to import the copied kubemark packages:\n%s", hn)
+	}
+	if hk := read("kubemark/hollow_kubelet.go"); !strings.Contains(hk, `"k8s.io/kubernetes/pkg/kubelet"`) {
+		t.Errorf("the copied kubemark package does not import the release's kubelet:\n%s", hk)
+	}
+	read("proxykubemark/hollow_proxy.go")
+	if _, err := os.Stat(filepath.Join(kubelet, "kubemark", "hollow_kubelet_test.go")); err == nil {
+		t.Error("tests of pkg/kubemark were copied")
+	}
+	if kw := read("app/kubewalk.go"); strings.Contains(kw, `"k8s.io/kubernetes/pkg/kubemark"`) || !strings.Contains(kw, `"`+helperModule+`/kubelet/kubemark"`) {
+		t.Errorf("kubewalk's addition still imports the tree's kubemark package")
+	}
+	if mod := read("../go.mod"); !strings.Contains(mod, "go.etcd.io/etcd/server/v3 v3.6.8") {
+		t.Errorf("the helper module does not require what the release requires:\n%s", mod)
+	}
+}
+
 // A release whose kubemark changed shape is refused, naming the file and
 // what was looked for, rather than built into something else.
 func TestWriteWorkspaceUnknownKubemark(t *testing.T) {
 	tree := fakeTree(t, strings.Replace(hollowNode, "hollowKubelet.Run(ctx)", "hollowKubelet.Start(ctx)", 1))
-	_, err := writeWorkspace(tree, t.TempDir())
+	_, err := writeWorkspace(tree, tree, t.TempDir())
 	if !errors.Is(err, ErrBuild) || !strings.Contains(err.Error(), "cmd/kubemark/app/hollow_node.go") || !strings.Contains(err.Error(), "hollowKubelet.Run(") {
 		t.Fatalf("err = %v, want ErrBuild naming the file and the pattern", err)
 	}
@@ -427,5 +495,18 @@ func TestBuildFails(t *testing.T) {
 	})
 	if len(left) > 0 {
 		t.Errorf("a failed build left files in the cache: %v", left)
+	}
+}
+
+func TestUnservedIn(t *testing.T) {
+	for line, want := range map[string]string{
+		"../kubernetes/staging/src/k8s.io/apimachinery/pkg/runtime/converter.go:32:2: sigs.k8s.io/structured-merge-diff/v7@v7.0.1: reading https://proxy.golang.org/sigs.k8s.io/structured-merge-diff/v7/@v/v7.0.1.zip: 403 Forbidden": "sigs.k8s.io/structured-merge-diff/v7@v7.0.1",
+		"../kubernetes/cmd/kube-apiserver/app/server.go:30:2: cannot find module providing package k8s.io/apiextensions-api/pkg/apis/apiextensions/v1: import lookup disabled by -mod=readonly":                                        "k8s.io/apiextensions-api/pkg/apis/apiextensions/v1",
+		"\tserver response: This module version is not available.": "",
+		"pkg/kubelet/kubelet.go:12:2: undefined: foo":              "",
+	} {
+		if got := unservedIn(line); got != want {
+			t.Errorf("unservedIn(%q) = %q, want %q", line, got, want)
+		}
 	}
 }

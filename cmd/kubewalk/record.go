@@ -124,6 +124,24 @@ func recordRelease(ctx context.Context, g *globals, opts source.Options, ro reco
 	return recordReleaseWith(ctx, g, opts, true, ro)
 }
 
+// kubemarkTree fetches the release the hollow node of a release without
+// one comes from: the newest patch of record.LastKubemark the module
+// proxy serves.
+func kubemarkTree(ctx context.Context, g *globals, opts source.Options) (*source.Tree, error) {
+	releases, err := source.Releases(ctx, opts)
+	if err != nil {
+		return nil, err
+	}
+	tags, err := source.ExpandRange(record.LastKubemark+".."+record.LastKubemark, releases)
+	if err != nil {
+		return nil, fmt.Errorf("%s has no hollow node (Kubernetes removed kubemark in v1.38), and the one of %s cannot be found: %w", opts.Tag, record.LastKubemark, err)
+	}
+	km := opts
+	km.Tag = tags[len(tags)-1]
+	g.log.Info("the release has no hollow node (kubemark left Kubernetes in v1.38): the recorded run's hollow kubelet is the release's kubelet in the hollow node of "+km.Tag, "tag", opts.Tag)
+	return source.Fetch(ctx, km)
+}
+
 // recordReleaseWith fetches the release, builds its programs (with
 // coverage counters or not; either is cached), runs the scenario and saves
 // the recording in the cache, where build finds it.
@@ -133,6 +151,11 @@ func recordReleaseWith(ctx context.Context, g *globals, opts source.Options, cov
 		return nil, err
 	}
 	bo := record.BuildOptions{CacheDir: g.cacheDir, Coverage: coverage, Logf: ro.Logf}
+	if !record.HasKubemark(tree) {
+		if bo.Kubemark, err = kubemarkTree(ctx, g, opts); err != nil {
+			return nil, err
+		}
+	}
 	if coverage {
 		if bo.CoverRoots, err = coverRoots(ctx, g, opts); err != nil {
 			return nil, err
