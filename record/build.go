@@ -208,7 +208,7 @@ func Build(ctx context.Context, tree *source.Tree, opts BuildOptions) (*Binaries
 		return nil, fmt.Errorf("record: %w", err)
 	}
 	defer os.RemoveAll(tmp)
-	if err := build(ctx, tree, tmp, goVersion, ldflags, coverPkgs, opts); err != nil {
+	if err := build(ctx, tree, km, tmp, goVersion, ldflags, coverPkgs, opts); err != nil {
 		return nil, err
 	}
 	stamp, _ := json.MarshalIndent(bins, "", "  ")
@@ -281,18 +281,14 @@ func buildSum(what string) (string, error) {
 	return hex.EncodeToString(h.Sum(nil))[:12], nil
 }
 
-// build writes the helper module and workspace under dir and builds every
-// program into dir/bin in one go command, which compiles the packages the
-// programs share once. With coverPkgs, the programs are built with
+// build writes the helper module (the hollow node from km: kubemarkOf)
+// and workspace under dir and builds every program into dir/bin in one go
+// command, which compiles the packages the programs share once. With coverPkgs, the programs are built with
 // coverage counters on those packages and the snapshot hook in each main
 // package (coverhook). It is long because it is one go command with its
 // arguments, environment, cancellation and progress: read apart, each
 // would need the others.
-func build(ctx context.Context, tree *source.Tree, dir, goVersion, ldflags string, coverPkgs []string, opts BuildOptions) error {
-	km, err := kubemarkOf(tree, opts.Kubemark)
-	if err != nil {
-		return err
-	}
+func build(ctx context.Context, tree, km *source.Tree, dir, goVersion, ldflags string, coverPkgs []string, opts BuildOptions) error {
 	work, err := writeWorkspace(tree, km, dir)
 	if err != nil {
 		return err

@@ -78,6 +78,8 @@ func (b *builder) controllerData() *controllerData {
 	return b.reuse.controllers.Keep("", struct{}{}, b.deriveControllers)
 }
 
+// deriveControllers derives the controllers' views from the facts and
+// the traces of the kinds they sync that Input.Traces lacks.
 func (b *builder) deriveControllers() *controllerData {
 	in := trace.Input{Facts: b.in.Facts, Symbols: b.in.Symbols, Source: b.in.ReadFile}
 	views := trace.Controllers(in, trace.Options{})
