@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"go/version"
 	"os"
 	"os/exec"
 	"runtime"
@@ -12,13 +11,6 @@ import (
 
 	"github.com/kubewalk/kubewalk/internal/gotoolchain"
 )
-
-// ErrToolchain is wrapped by the errors of a tree the Go kubewalk was
-// built with cannot load: the go command in the tree's environment is a
-// newer Go than kubewalk's own (whose go/parser and go/types read the
-// tree and that Go's standard library), or the tree needs a newer Go than
-// the go command may use.
-var ErrToolchain = gotoolchain.ErrTooOld
 
 // goEnv runs `go env vars…` in dir with env, as the loader runs the go
 // command (CGO_ENABLED=0), and returns one value per variable.
@@ -51,24 +43,13 @@ func goEnv(ctx context.Context, dir string, env []string, vars ...string) ([]str
 // Go's standard library and the tree with its own go/parser and checks
 // them with its own go/types, which do not know a newer language (Go
 // 1.27's standard library has generic methods, which Go 1.26's parser
-// rejects). The error names both and how to build kubewalk with the
-// newer one, instead of a parse error in the standard library.
+// rejects). The error (gotoolchain.ErrTooOld) names both and how to
+// build kubewalk with the newer one, instead of a parse error in the
+// standard library.
 func checkToolchain(ctx context.Context, dir string, env []string) error {
 	v, err := goEnv(ctx, dir, env, "GOVERSION")
 	if err != nil {
 		return err
 	}
-	return toolchainError(v[0], runtime.Version())
-}
-
-// toolchainError compares the go command's version with kubewalk's own
-// by language version (go1.27 is newer than go1.26.8, go1.26.0 is not):
-// an error when the go command's language is newer. A version that is
-// not a release's ("devel …") is not compared.
-func toolchainError(goCmd, built string) error {
-	lc, lb := version.Lang(goCmd), version.Lang(built)
-	if lc == "" || lb == "" || version.Compare(lc, lb) <= 0 {
-		return nil
-	}
-	return fmt.Errorf("%w: the go command here is %s, and kubewalk was built with %s, whose parser and type checker cannot read %s code: %s", ErrToolchain, goCmd, built, lc, gotoolchain.Hint(goCmd))
+	return gotoolchain.Newer(v[0], runtime.Version())
 }

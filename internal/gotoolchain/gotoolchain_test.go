@@ -26,3 +26,34 @@ func TestRefused(t *testing.T) {
 		t.Errorf("Refused(another error) = %v, want nil", err)
 	}
 }
+
+func TestNewer(t *testing.T) {
+	for _, c := range []struct {
+		goCmd, built string
+		fails        bool
+	}{
+		{"go1.27.3", "go1.26.8", true},
+		{"go1.27rc1", "go1.26.8", true},
+		{"go1.26.0", "go1.26.8", false},
+		{"go1.26.9", "go1.26.8", false}, // a newer patch reads the same language
+		{"go1.25.4", "go1.26.8", false},
+		{"go1.27.3", "devel go1.28-abcdef", false},
+	} {
+		err := Newer(c.goCmd, c.built)
+		if (err != nil) != c.fails {
+			t.Errorf("Newer(%q, %q) = %v, want an error: %v", c.goCmd, c.built, err, c.fails)
+			continue
+		}
+		if err == nil {
+			continue
+		}
+		if !errors.Is(err, ErrTooOld) {
+			t.Errorf("Newer(%q, %q) = %v, not ErrTooOld", c.goCmd, c.built, err)
+		}
+		for _, want := range []string{c.goCmd, c.built, "GOTOOLCHAIN=" + c.goCmd} {
+			if !strings.Contains(err.Error(), want) {
+				t.Errorf("Newer(%q, %q) = %q, which does not name %q", c.goCmd, c.built, err, want)
+			}
+		}
+	}
+}
