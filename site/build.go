@@ -179,16 +179,16 @@ type builder struct {
 
 	// langDir is the builder's language directory in a bilingual site
 	// ("ko/"), "" otherwise; its site paths are from there, but for
-	// shared pages (sharedPage). langs are the site's language builders,
-	// in Input.Langs's order, the first rendering the shared pages; nil
-	// in a site of one language.
+	// shared pages (sharedPage).
 	langDir string
 	// shareIndexes: the index pages are one page for every language
 	// (shared).
 	shareIndexes bool
 	// ghBaseOnce is githubBase, made once.
 	ghBaseOnce func() string
-	langs      []*builder
+	// rel is what b shares with the builders of its release's other
+	// languages.
+	rel *relBuild
 
 	// set is the multi-release site this release is part of, nil for a
 	// single-release build; self is this release's index in it.
@@ -207,36 +207,15 @@ type builder struct {
 	filesOnce sync.Once
 	filesSum  pageKey
 
-	// factsData is facts.json, made once (factsFileData).
-	factsOnce sync.Once
-	factsData []byte
-	factsErr  error
-
-	// explain is the build's Explainer, made once (explain.go);
-	// explainIdx, of the first language's builder, the release's explain
-	// scripts.
+	// explain is the build's Explainer, made once (explain.go): the
+	// release's facts and this language's walkthroughs.
 	explainOnce sync.Once
 	explainX    *explain.Explainer
-	explainIdx  explainIndexes
 
-	// searchIdx, of the first language's builder, is the release's search
-	// scripts, made once for all its languages (search.go).
-	searchIdx searchIndexes
-
-	// recs are the attributed Recordings, made once (recorded.go).
+	// recs are the attributed Recordings, made once (recorded.go): their
+	// items are put under this language's steps.
 	recOnce sync.Once
 	recs    []*recordedRun
-	// cov is the recordings' coverage, made once (coverage.go).
-	covOnce sync.Once
-	cov     *covScenarios
-	// symDirs are the positions in Input.Symbols of the symbols declared
-	// in each directory, made once (symbolsIn).
-	symDirsOnce sync.Once
-	symDirs     map[string][]int
-
-	// controllers is the controller pages' data, made on first use; nil
-	// when the facts have no controllers or plugins.
-	controllers func() *controllerData
 }
 
 type cachedFile struct {
@@ -509,9 +488,7 @@ func newBuilder(in Input, opts Options) (*builder, error) {
 	}
 	b.ghBaseOnce = sync.OnceValue(func() string { return ghBase(b, "go.mod") })
 	tmpl.Funcs(template.FuncMap{"t": t, "href": b.ghHref})
-	if len(in.Facts.Controllers) > 0 || len(in.Facts.SchedulerPlugins) > 0 {
-		b.controllers = sync.OnceValue(b.controllerData)
-	}
+	b.rel = newRelBuild(b)
 	return b, nil
 }
 

@@ -22,7 +22,7 @@ import (
 // b's language, but the first's, which the page shows without one.
 func (b *builder) changesLink(p, frag string) string {
 	u := relURL(b.full(p), b.full(changesPage), "") // in the release: no need to leave it
-	if b.langs != nil && b != b.langs[0] {
+	if !b.firstLang() {
 		u += "?lang=" + url.QueryEscape(b.in.Lang)
 	}
 	if frag != "" {
@@ -133,13 +133,13 @@ func (b *builder) changeSteps(p string, cs reldiff.Cites) map[string]navView {
 func (b *builder) changesPage() ([]byte, error) {
 	p := changesPage
 	body := changesBody{Since: b.in.Since}
-	lbs := langsOf(b)
+	lbs := b.rel.langs
 	cites := make([]reldiff.Cites, len(lbs))
 	steps := make([]map[string]navView, len(lbs))
 	for i, lb := range lbs {
 		t := func(k string) string { return strings.ReplaceAll(lb.t(k), "{since}", b.in.Since) }
 		body.Langs = append(body.Langs, &changesLang{
-			Lang: lb.in.Lang, Block: b.langs != nil, Hide: i > 0,
+			Lang: lb.in.Lang, Block: b.bilingual(), Hide: i > 0,
 			Title: t("changes.title"), Intro: t("changes.intro"), Refs: t("changes.refs"), None: t("changes.none"),
 			SameDiff: t("changes.samediff"), AlsoBy: t("changes.alsocitedby"), Other: t("changes.other"), NoJS: strings.ReplaceAll(t("changes.nojs"), "{tag}", b.in.Tag), Facts: t("changes.facts"), NoFacts: t("changes.nofacts"),
 			Kind: t("changes.kind"), Change: t("changes.change"), Fact: t("changes.fact"), At: t("handlers.at"), Footer: t("footer"),
@@ -200,7 +200,7 @@ func (b *builder) changesPage() ([]byte, error) {
 		}
 		body.Facts = append(body.Facts, r)
 	}
-	if b.langs != nil {
+	if b.bilingual() {
 		body.LangJS = b.asset(p, "lang.js")
 		for _, lb := range lbs {
 			c, err := lb.changesChrome(p)
@@ -219,7 +219,7 @@ func (b *builder) changesPage() ([]byte, error) {
 func (b *builder) changesChrome(p string) (template.HTML, error) {
 	title := strings.ReplaceAll(b.t("changes.title"), "{since}", b.in.Since)
 	d := b.pageData(p, title, "changes", nil)
-	hide := b != b.langs[0]
+	hide := !b.firstLang()
 	// The switcher's changes pages are, like this one, every language's:
 	// the language rides in the query, as on the language switch.
 	for i, v := range d.Versions {

@@ -46,10 +46,10 @@ type controllerData struct {
 
 // controllerPages lists the controller, plugin and extra trace pages.
 func (b *builder) controllerPages() ([]page, error) {
-	if b.controllers == nil {
+	data := b.rel.controllers
+	if data == nil {
 		return nil, nil
 	}
-	data := b.controllers
 	var ps []page
 	add := func(p string, f func() ([]byte, error)) {
 		ps = append(ps, page{path: p, html: true, render: f})
@@ -130,8 +130,8 @@ func (b *builder) kindTraces(d *controllerData, page string) map[string]string {
 // resourceTraces returns kindTraces for the resources page: with the
 // controllers' kinds when the build has controller pages.
 func (b *builder) resourceTraces(page string) map[string]string {
-	if b.controllers == nil {
+	if b.rel.controllers == nil {
 		return b.kindTraces(nil, page)
 	}
-	return b.kindTraces(b.controllers(), page)
+	return b.kindTraces(b.rel.controllers(), page)
 }

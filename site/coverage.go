@@ -34,20 +34,7 @@ type lineCounts = covdata.Counts
 
 // coverage returns the build's covScenarios, nil without a recording
 // that has coverage; the same across the builds of a Cache's release.
-func (b *builder) coverage() *covScenarios {
-	if b.langs != nil && b != b.langs[0] {
-		return b.langs[0].coverage()
-	}
-	b.covOnce.Do(func() {
-		scenarios := func() *covScenarios { return coverage.NewScenarios(b.in.Recordings, panelScenario) }
-		if b.reuse == nil {
-			b.cov = scenarios()
-			return
-		}
-		b.cov = b.reuse.coverage.Keep("", struct{}{}, scenarios)
-	})
-	return b.cov
-}
+func (b *builder) coverage() *covScenarios { return b.rel.coverage() }
 
 // sourceCov is what a source page shows of the coverage: every
 // scenario's counts as run-length data, which site.js marks the lines

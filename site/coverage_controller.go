@@ -1,7 +1,6 @@
 package site
 
 import (
-	"path"
 	"slices"
 	"strconv"
 
@@ -72,19 +71,10 @@ func (b *builder) controllerRan(p string, dirs []string) *ctlRanView {
 // of Input.Symbols. Every controller page of every language asks, so the
 // symbols are filed by directory once, for the release.
 func (b *builder) symbolsIn(dirs []string) []fact.Symbol {
-	if b.langs != nil && b != b.langs[0] {
-		return b.langs[0].symbolsIn(dirs)
-	}
-	b.symDirsOnce.Do(func() {
-		b.symDirs = map[string][]int{}
-		for i, s := range b.in.Symbols {
-			d := path.Dir(s.Decl.Path)
-			b.symDirs[d] = append(b.symDirs[d], i)
-		}
-	})
+	byDir := b.rel.symDirs()
 	var at []int
 	for _, d := range slices.Compact(slices.Sorted(slices.Values(dirs))) {
-		at = append(at, b.symDirs[d]...)
+		at = append(at, byDir[d]...)
 	}
 	slices.Sort(at)
 	syms := make([]fact.Symbol, len(at))

@@ -76,8 +76,8 @@ type explainIndexes struct {
 // first use from the explainer of each language: the release's facts and
 // the language's walkthroughs, as the command line's --lang picks them.
 func (b *builder) explainIndexes() (*explainIndexes, error) {
-	ls := langsOf(b)
-	x := &ls[0].explainIdx
+	ls := b.rel.langs
+	x := &b.rel.explainIdx
 	x.once.Do(func() {
 		for _, lb := range ls {
 			idx := lb.explainer().Index()
@@ -116,7 +116,7 @@ func (b *builder) explainIndexScript() ([]byte, error) {
 	if x.shared {
 		return x.index[0], nil
 	}
-	return x.index[slices.Index(langsOf(b), b)], nil
+	return x.index[slices.Index(b.rel.langs, b)], nil
 }
 
 // explainStepsScript is explain-steps.js of b's language.
@@ -125,7 +125,7 @@ func (b *builder) explainStepsScript() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return jsdata.Assign("kubewalkExplainSteps", x.idx[slices.Index(langsOf(b), b)].Steps)
+	return jsdata.Assign("kubewalkExplainSteps", x.idx[slices.Index(b.rel.langs, b)].Steps)
 }
 
 // explainer is the build's one Explainer, made on first use: the explain
@@ -139,7 +139,7 @@ func (b *builder) explainStepsScript() ([]byte, error) {
 func (b *builder) explainer() *explain.Explainer {
 	b.explainOnce.Do(func() {
 		opts := explainOptions(b.opts.SourceURL)
-		first := langsOf(b)[0]
+		first := b.rel.langs[0]
 		opts.SourcePage = func(p string, line int) string { return first.srcLink(explainPage, p, line, 0) }
 		b.explainX = explain.New(b.in.Facts, b.docs, opts)
 	})

@@ -8,13 +8,7 @@ import "strconv"
 // against the newest's facts (encodeFactsFile). A bilingual release's
 // languages share the file (sharedPage): its first language's builder
 // makes it.
-func (b *builder) factsFileData() ([]byte, error) {
-	if b.langs != nil && b != b.langs[0] {
-		return b.langs[0].factsFileData()
-	}
-	b.factsOnce.Do(func() { b.factsData, b.factsErr = b.encodeFactsFile() })
-	return b.factsData, b.factsErr
-}
+func (b *builder) factsFileData() ([]byte, error) { return b.rel.factsFile() }
 
 // factsSize is facts.json.zst's size in bytes. A Cache remembers it with
 // the release and the facts the file is compressed against (the newest

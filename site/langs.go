@@ -138,21 +138,12 @@ func prepareLangs(in Input, opts Options, shareIndexes bool) (*builder, error) {
 		maps.Copy(all, b.rendered)
 	}
 	files := slices.Sorted(maps.Keys(all))
+	rel := bs[0].rel
+	rel.langs = bs
 	for _, b := range bs {
-		b.rendered, b.files, b.langs = all, files, bs
-		// The controller pages' data comes from the facts alone: made
-		// once for every language.
-		b.controllers = bs[0].controllers
+		b.rendered, b.files, b.rel = all, files, rel
 	}
 	return bs[0], nil
-}
-
-// langsOf returns the builders of b's release: its languages', or b.
-func langsOf(b *builder) []*builder {
-	if b.langs == nil {
-		return []*builder{b}
-	}
-	return b.langs
 }
 
 // allPages lists every file of b's release, sorted by path: b's pages, or
@@ -160,7 +151,7 @@ func langsOf(b *builder) []*builder {
 // pages once (explain-index.js too when the languages' agree: explain.go),
 // and the language chooser at the root.
 func (b *builder) allPages() ([]page, error) {
-	if b.langs == nil {
+	if !b.bilingual() {
 		return b.pages()
 	}
 	ex, err := b.explainIndexes()
@@ -170,7 +161,7 @@ func (b *builder) allPages() ([]page, error) {
 	var all []page
 	// The index pages' renderings, per path, in the languages' order.
 	indexes := map[string][]page{}
-	for i, lb := range b.langs {
+	for i, lb := range b.rel.langs {
 		ps, err := lb.pages()
 		if err != nil {
 			return nil, err
@@ -225,11 +216,11 @@ type langView struct {
 // langViews returns the language switch of the page at site path p; nil
 // in a site of one language.
 func (b *builder) langViews(p string) []langView {
-	if b.langs == nil {
+	if !b.bilingual() {
 		return nil
 	}
 	var out []langView
-	for i, lb := range b.langs {
+	for i, lb := range b.rel.langs {
 		v := langView{Lang: lb.in.Lang, Name: lb.t("lang.name"), Current: lb == b}
 		if b.sharedSource(p) {
 			v.Href = lb.sharedSelf(p)
@@ -253,7 +244,7 @@ func (b *builder) langViews(p string) []langView {
 // originalStep links, from walkthrough page p, the step id of the same
 // walkthrough in English, "" when the site has no English pages.
 func (b *builder) originalStep(p, id string) string {
-	for _, lb := range b.langs {
+	for _, lb := range b.rel.langs {
 		if lb.in.Lang == "en" && lb != b {
 			return relURL(b.full(p), lb.full(p), id)
 		}
@@ -326,7 +317,7 @@ type langBlock struct {
 func (b *builder) sourcePageLangs(f string, code template.HTML, lines int, cov *covHeadView) ([]byte, error) {
 	p := SourcePage(f)
 	var parts srcParts
-	for _, lb := range b.langs {
+	for _, lb := range b.rel.langs {
 		sv := sourceView{Path: f, Dir: path.Dir(f), Name: path.Base(f), Lines: lines, GitHub: b.opts.SourceURL(f, 0, 0), Cites: lb.citeViews(f), Cov: cov}
 		if err := parts.add(lb, langBlock{pageData: lb.pageData(p, f, "", sv), Hide: lb != b}); err != nil {
 			return nil, err
@@ -374,7 +365,7 @@ func (b *builder) chooserPage() ([]byte, error) {
 		CSS: relURL(b.releaseDir()+homePage, assetsDir+"site.css", ""),
 		JS:  relURL(b.releaseDir()+homePage, assetsDir+"lang.js", ""),
 	}
-	for _, lb := range b.langs {
+	for _, lb := range b.rel.langs {
 		d.Langs = append(d.Langs, langView{Lang: lb.in.Lang, Name: lb.t("lang.name"), Href: relURL(homePage, lb.full(homePage), "")})
 	}
 	return b.exec("langs", d)

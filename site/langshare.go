@@ -27,8 +27,8 @@ import (
 // languages' order) and merges the renderings into one page
 // (treemerge.Langs).
 func (b *builder) mergeLangs(rs []page) ([]byte, error) {
-	if len(rs) != len(b.langs) {
-		return nil, fmt.Errorf("site: %s rendered in %d of %d languages", rs[0].path, len(rs), len(b.langs))
+	if len(rs) != len(b.rel.langs) {
+		return nil, fmt.Errorf("site: %s rendered in %d of %d languages", rs[0].path, len(rs), len(b.rel.langs))
 	}
 	data := make([][]byte, len(rs))
 	langs := make([]string, len(rs))
@@ -37,7 +37,7 @@ func (b *builder) mergeLangs(rs []page) ([]byte, error) {
 		if err != nil {
 			return nil, err
 		}
-		data[i], langs[i] = d, b.langs[i].in.Lang
+		data[i], langs[i] = d, b.rel.langs[i].in.Lang
 	}
 	return treemerge.Langs(rs[0].path, data, langs)
 }

@@ -20,7 +20,7 @@ func (b *builder) unrender(drop []string) {
 	for _, f := range drop {
 		delete(b.rendered, f) // the languages' one map
 	}
-	for _, lb := range langsOf(b) {
+	for _, lb := range b.rel.langs {
 		lb.files = files
 	}
 }

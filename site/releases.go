@@ -42,7 +42,7 @@ type releaseSet struct {
 	// the others' are compressed against (factsfile.go).
 	newest newestFacts
 	// graphs are the releases' resource graphs, per language (its index
-	// in langsOf) and release, as the stage drew them
+	// in rel.langs) and release, as the stage drew them
 	// (Prepared.SetResourceGraphs).
 	graphs [][]template.HTML
 }
@@ -158,7 +158,7 @@ func prepareReleases(ctx context.Context, rels []Release, opts Options, tune tun
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", r.Tag, err)
 		}
-		for _, lb := range langsOf(b) {
+		for _, lb := range b.rel.langs {
 			lb.set, lb.self, lb.tune = set, i, tune
 		}
 		bs = append(bs, b)
@@ -231,7 +231,7 @@ func (r *Prepared) PartBudget(rels int) int {
 func (r *Prepared) ResourceGraphs(lang int) []diagram.Drawing {
 	out := make([]diagram.Drawing, len(r.bs))
 	for i, b := range r.bs {
-		lb := langsOf(b)[lang]
+		lb := b.rel.langs[lang]
 		out[i].Nodes, out[i].Edges = lb.resourceGraph(lb.resourceFacts())
 	}
 	return out
@@ -242,7 +242,7 @@ func (r *Prepared) ResourceGraphs(lang int) []diagram.Drawing {
 // per release, newest first, its SVG, nil for none.
 func (r *Prepared) SetResourceGraphs(lang int, svgs [][]byte) {
 	if r.set.graphs == nil {
-		r.set.graphs = make([][]template.HTML, len(langsOf(r.bs[0])))
+		r.set.graphs = make([][]template.HTML, len(r.bs[0].rel.langs))
 	}
 	gs := make([]template.HTML, len(svgs))
 	for i, s := range svgs {
@@ -280,7 +280,7 @@ func (r *Prepared) Write(ctx context.Context, t *sitetree.Tree) (Stats, error) {
 			return Stats{}, fmt.Errorf("%s: %w", b.in.Tag, err)
 		}
 		// Its highlighted files are for its own pages only.
-		for _, lb := range langsOf(b) {
+		for _, lb := range b.rel.langs {
 			lb.dropHighlighted()
 		}
 		st.Pages += s.Pages
@@ -302,10 +302,10 @@ func (r *Prepared) SearchScripts() []searchshare.Script {
 	var out []searchshare.Script
 	for _, b := range r.bs {
 		var ss []searchshare.Script
-		for _, lb := range langsOf(b) {
+		for _, lb := range b.rel.langs {
 			own, shared := lb.searchIndex()
 			ss = append(ss, searchshare.Script{Tag: b.in.Tag, Path: ReleaseDir(b.in.Tag) + lb.full(searchIndexJS), Data: own.Clone()})
-			if shared != nil && lb == langsOf(b)[0] {
+			if shared != nil && lb == b.rel.langs[0] {
 				ss = append(ss, searchshare.Script{Tag: b.in.Tag, Path: ReleaseDir(b.in.Tag) + lb.full(searchSharedJS), Data: shared.Clone()})
 			}
 		}
@@ -328,7 +328,7 @@ func (r *Prepared) ExplainScripts() ([]explainshare.Script, error) {
 		if err != nil {
 			return nil, err
 		}
-		for i, lb := range langsOf(b) {
+		for i, lb := range b.rel.langs {
 			p := ReleaseDir(b.in.Tag) + lb.full(explainIndexJS)
 			if x.shared {
 				p = ReleaseDir(b.in.Tag) + explainIndexJS

@@ -78,7 +78,7 @@ func sourcesForTest(ctx context.Context, p *Prepared) error {
 // graphsForTest draws the releases' resource graphs on one layout per
 // language, as site/releases does (drawGraphs).
 func graphsForTest(p *Prepared) error {
-	for l := range langsOf(p.bs[0]) {
+	for l := range p.bs[0].rel.langs {
 		svgs, err := diagram.Graphs(p.ResourceGraphs(l))
 		if err != nil {
 			return err

@@ -115,7 +115,7 @@ func (b *builder) resourceGraphSVG(rf resourceFacts) (template.HTML, error) {
 		}
 		return graphSVG(nodes, edges)
 	}
-	l := max(slices.Index(b.langs, b), 0)
+	l := slices.Index(b.rel.langs, b)
 	if l >= len(b.set.graphs) || b.set.graphs[l] == nil {
 		return "", fmt.Errorf("site: %s: the releases' resource graphs were not drawn (Prepared.SetResourceGraphs)", b.in.Tag)
 	}

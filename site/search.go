@@ -22,7 +22,7 @@ type searchData = searchindex.Data
 func (b *builder) searchPage() ([]byte, error) {
 	var body struct{ SharedJS string }
 	if _, shared := b.searchIndex(); shared != nil {
-		body.SharedJS = relURL(b.full(searchPage), langsOf(b)[0].full(searchSharedJS), "")
+		body.SharedJS = relURL(b.full(searchPage), b.rel.langs[0].full(searchSharedJS), "")
 	}
 	return b.exec("search", b.pageData(searchPage, b.t("search.title"), "search", body))
 }
@@ -40,8 +40,8 @@ func (b *builder) searchPage() ([]byte, error) {
 // as data (Prepared.SearchScripts), which moves the entries two releases
 // or more have into scripts of its own (package searchshare).
 func (b *builder) searchIndex() (own searchData, shared *searchData) {
-	ls := langsOf(b)
-	x := &ls[0].searchIdx
+	ls := b.rel.langs
+	x := &b.rel.searchIdx
 	x.once.Do(func() {
 		entries := make([][]searchEntry, len(ls))
 		for i, lb := range ls {
@@ -53,7 +53,7 @@ func (b *builder) searchIndex() (own searchData, shared *searchData) {
 }
 
 // searchIndexes are the search indexes of a release's languages
-// (builder.searchIndex): each language's search-index.js, in langsOf's
+// (builder.searchIndex): each language's search-index.js, in the release's
 // order, and search-shared.js (nil when none).
 type searchIndexes struct {
 	once   sync.Once
@@ -74,7 +74,7 @@ func (b *builder) searchScripts(l *pageList) error {
 		return err
 	}
 	l.static(searchIndexJS, js)
-	if shared != nil && b == langsOf(b)[0] {
+	if shared != nil && b == b.rel.langs[0] {
 		js, err := searchindex.Script(*shared)
 		if err != nil {
 			return err
@@ -91,7 +91,7 @@ func (b *builder) searchScripts(l *pageList) error {
 // symbols and files agree (searchIndex).
 func (b *builder) searchEntries() []searchEntry {
 	const root = searchPage
-	first := langsOf(b)[0]
+	first := b.rel.langs[0]
 	return searchindex.Entries(searchindex.Release{
 		Docs: b.docs, Facts: b.in.Facts, Files: b.files, Prose: b.prose,
 		Rendered: func(f string) bool { return b.rendered[f] },

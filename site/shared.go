@@ -85,7 +85,7 @@ func (b *builder) relQueryAt(p string, i int, lang bool) string {
 	if m := b.set.src.ByPath[b.siteAt(p, i)]; m != nil && m.Rels[0] != i {
 		q = append(q, "rel="+url.QueryEscape(b.set.rels[i].Tag))
 	}
-	if lang && b.langs != nil && b != b.langs[0] {
+	if lang && !b.firstLang() {
 		q = append(q, "lang="+url.QueryEscape(b.in.Lang))
 	}
 	if len(q) == 0 {
@@ -165,14 +165,14 @@ func renderShared(bs []*builder, sp srcmerge.Page) ([]byte, error) {
 		tags = append(tags, r.Tag)
 	}
 	r := sharedBlocks{bs: bs, f: f, p: p}
-	blocks, err := m.Blocks(set.src, sp.Part, tags, len(langsOf(b)), r, b.tune.explicitHeaders)
+	blocks, err := m.Blocks(set.src, sp.Part, tags, len(b.rel.langs), r, b.tune.explicitHeaders)
 	if err != nil {
 		return nil, err
 	}
 	var parts srcParts
 	tags = tags[:0]
 	for _, bl := range blocks {
-		lb := langsOf(bs[bl.Rel])[bl.Lang]
+		lb := bs[bl.Rel].rel.langs[bl.Lang]
 		if bl.Lang == 0 {
 			tags = append(tags, lb.in.Tag)
 		}
@@ -219,7 +219,7 @@ type sharedBlocks struct {
 // view is release rel's source header of f in language lang, as the
 // release numbers it.
 func (r sharedBlocks) view(rel, lang int) sourceView {
-	lb := langsOf(r.bs[rel])[lang]
+	lb := r.bs[rel].rel.langs[lang]
 	m := lb.set.src.Files[r.f]
 	k := slices.Index(m.Rels, rel)
 	return sourceView{Path: r.f, Dir: path.Dir(r.f), Name: path.Base(r.f), Lines: m.Lines[k], GitHub: lb.opts.SourceURL(r.f, 0, 0), Cites: lb.citeViews(r.f)}
@@ -228,7 +228,7 @@ func (r sharedBlocks) view(rel, lang int) sourceView {
 func (r sharedBlocks) GitHubBase(rel int) string { return ghBase(r.bs[rel], r.f) }
 
 func (r sharedBlocks) Header(rel, lang int) (string, error) {
-	lb := langsOf(r.bs[rel])[lang]
+	lb := r.bs[rel].rel.langs[lang]
 	h, err := lb.exec("header", lb.pageData(r.p, r.f, "", r.view(rel, lang)))
 	return string(h), err
 }
@@ -242,7 +242,7 @@ func (r sharedBlocks) SourceHeader(rel, lang, lines int, anchor func(string) str
 			sv.Cites[i].Lines = citedLine.ReplaceAllStringFunc(sv.Cites[i].Lines, anchor)
 		}
 	}
-	h, err := langsOf(r.bs[rel])[lang].exec("srcheader", sv)
+	h, err := r.bs[rel].rel.langs[lang].exec("srcheader", sv)
 	return string(h), err
 }
 

@@ -32,7 +32,7 @@ func (b *builder) sourcePage(f string) ([]byte, error) {
 	}
 	cov := b.sourceCoverage(f)
 	code, n := sourceCode(path.Base(f), src, b.xrefs[f], b.linkFor(p), b.githubBase(), cov)
-	if b.langs != nil {
+	if b.bilingual() {
 		return b.sourcePageLangs(f, code, n, b.covHead(f, cov))
 	}
 	sv := sourceView{Path: f, Dir: path.Dir(f), Name: path.Base(f), Lines: n, GitHub: b.opts.SourceURL(f, 0, 0), Cites: b.citeViews(f), Cov: b.covHead(f, cov)}

@@ -193,7 +193,7 @@ func codeSpans(s string) []span {
 // langRoot is the link from the page at site path p to the root of a
 // bilingual release (the language chooser); "" otherwise.
 func (b *builder) langRoot(p string) string {
-	if b.langs == nil {
+	if !b.bilingual() {
 		return ""
 	}
 	return relURL(b.full(p), homePage, "")
@@ -202,7 +202,7 @@ func (b *builder) langRoot(p string) string {
 // srcRoot is the link from the page at site path p to the shared source
 // pages' directory of a bilingual site; "" otherwise.
 func (b *builder) srcRoot(p string) string {
-	if b.langs == nil {
+	if !b.bilingual() {
 		return ""
 	}
 	return relURL(b.site(p), "src/", "")
