@@ -1,9 +1,6 @@
 package codehtml
 
-import (
-	"regexp"
-	"strings"
-)
+import "strings"
 
 // Attribute values are written bare where HTML allows it, and quoted
 // otherwise: an href is most of a link's markup and there are 175,000 of
@@ -111,21 +108,106 @@ func attrValue(u string) string {
 	return `"` + u + `"`
 }
 
-// hrefRE matches a link as lineWriter.link writes it, in an anchor's
-// start tag (text cannot hold one: its '<' is escaped): its attribute
-// (group 1, href or data-g), and the value quoted (group 2) or bare
-// (group 3).
-var hrefRE = regexp.MustCompile(`<a (?:class=[a-z]+ )?(href|data-g)=(?:"([^"]*)"|([^\t\n\f\r "'=<>` + "`" + `]+))`)
+// A link starts, as lineWriter.link writes it, with the fixed shape of
+// an anchor's start tag: "<a ", then, when it has a class, "class=", a
+// name of a-z and a space, then its attribute (href, or a GitHub link's
+// data-g), '=' and the value, quoted (any text but '"') or bare (at
+// least one byte, none of HTML's unquoted-value exclusions: ASCII
+// whitespace and " ' = < > `). Text cannot hold one: its '<' is escaped.
+// nextLink reads that one shape byte by byte, exactly; whatever is not
+// of it (a class in capitals, <abbr, an anchor's other attribute, an
+// empty value) is passed over. It is a scanner of the one shape, not a
+// regular expression, because Hrefs and ReplaceHrefs run on every line
+// of every release a site merges (site/internal/srcmerge); FuzzHrefs
+// holds it to the regular expression of the shape.
+
+// nextLink finds the first link in h at or after from: its attribute,
+// from the name to the end of the value (quotes included), is
+// h[name:end], and v is what Hrefs gives for it. name is -1 when there
+// is none.
+func nextLink(h string, from int) (v Href, name, end int) {
+	for {
+		i := strings.Index(h[from:], "<a ")
+		if i < 0 {
+			return Href{}, -1, -1
+		}
+		from += i + len("<a ")
+		if v, name, end = linkAttr(h, from); name >= 0 {
+			return v, name, end
+		}
+	}
+}
+
+// linkAttr reads the attributes of an anchor's start tag from h[i], just
+// past "<a ", as nextLink does: the link's Href and where its attribute
+// is, h[name:end], or a name of -1 when they are not a link's.
+func linkAttr(h string, i int) (v Href, name, end int) {
+	if c, ok := strings.CutPrefix(h[i:], "class="); ok {
+		n := 0
+		for n < len(c) && 'a' <= c[n] && c[n] <= 'z' {
+			n++
+		}
+		if n == 0 || n == len(c) || c[n] != ' ' {
+			return Href{}, -1, -1
+		}
+		i += len("class=") + n + len(" ")
+	}
+	name = i
+	switch {
+	case strings.HasPrefix(h[i:], "href="):
+		i += len("href=")
+	case strings.HasPrefix(h[i:], "data-g="):
+		i += len("data-g=")
+		v.GitHub = true
+	default:
+		return Href{}, -1, -1
+	}
+	if i < len(h) && h[i] == '"' {
+		n := strings.IndexByte(h[i+1:], '"')
+		if n < 0 {
+			return Href{}, -1, -1
+		}
+		v.Value = h[i+1 : i+1+n]
+		return v, name, i + 1 + n + 1
+	}
+	end = i
+	for end < len(h) && !unquotedEnd(h[end]) {
+		end++
+	}
+	if end == i {
+		return Href{}, -1, -1
+	}
+	v.Value = h[i:end]
+	return v, name, end
+}
+
+// unquotedEnd reports whether c ends an unquoted attribute value (or
+// may not be in one).
+func unquotedEnd(c byte) bool {
+	switch c {
+	case '\t', '\n', '\f', '\r', ' ', '"', '\'', '=', '<', '>', '`':
+		return true
+	}
+	return false
+}
 
 // Hrefs returns where the links in h, HTML this package wrote (a Line,
 // or Lines joined), go, in order, attribute-escaped, as written but for
 // the quotes.
 func Hrefs(h string) []Href {
 	var out []Href
-	for _, m := range hrefRE.FindAllStringSubmatchIndex(h, -1) {
-		out = append(out, href(h, m))
+	for from := 0; ; {
+		v, name, end := nextLink(h, from)
+		if name < 0 {
+			return out
+		}
+		if out == nil {
+			// At most one more link for each "<a " left.
+			out = make([]Href, 0, 1+strings.Count(h[end:], "<a "))
+		}
+		out = append(out, v)
+		from = end
 	}
-	return out
 }
 
 // ReplaceHrefs returns h, HTML this package wrote, with each link's
@@ -135,37 +217,30 @@ func Hrefs(h string) []Href {
 // quotes it as the package writes its own (an empty Value is href="").
 // A link f declines is left as it was.
 func ReplaceHrefs(h string, f func(Href) (to Href, ok bool)) string {
-	ms := hrefRE.FindAllStringSubmatchIndex(h, -1)
-	if ms == nil {
-		return h
-	}
 	var sb strings.Builder
 	last := 0
-	for _, m := range ms {
-		to, ok := f(href(h, m))
+	for from := 0; ; {
+		v, name, end := nextLink(h, from)
+		if name < 0 {
+			break
+		}
+		from = end
+		to, ok := f(v)
 		if !ok {
 			continue
 		}
-		sb.WriteString(h[last:m[2]]) // up to the attribute's name
+		if last == 0 {
+			sb.Grow(len(h))
+		}
+		sb.WriteString(h[last:name]) // up to the attribute's name
 		sb.WriteString(to.attr())
 		sb.WriteByte('=')
 		sb.WriteString(attrValue(to.Value))
-		last = m[1]
+		last = end
 	}
 	if last == 0 {
 		return h
 	}
 	sb.WriteString(h[last:])
 	return sb.String()
-}
-
-// href is the link of match m of hrefRE in h.
-func href(h string, m []int) Href {
-	v := Href{GitHub: h[m[2]:m[3]] == "data-g"}
-	if m[4] >= 0 {
-		v.Value = h[m[4]:m[5]]
-	} else {
-		v.Value = h[m[6]:m[7]]
-	}
-	return v
 }

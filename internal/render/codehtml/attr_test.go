@@ -1,6 +1,7 @@
 package codehtml
 
 import (
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -160,4 +161,222 @@ func TestCompactGitHub(t *testing.T) {
 			t.Errorf("GitHubRest(%q) = %q, want %q", c.g, rest, c.rest)
 		}
 	}
+}
+
+// hrefRE is the shape of a link as lineWriter.link writes it, as a
+// regular expression: its attribute (group 1, href or data-g), and the
+// value quoted (group 2) or bare (group 3). Hrefs and ReplaceHrefs scan
+// for that shape without it; regexpHrefs and regexpReplaceHrefs, what
+// they were with it, are what the tests and the fuzz test hold them to.
+var hrefRE = regexp.MustCompile(`<a (?:class=[a-z]+ )?(href|data-g)=(?:"([^"]*)"|([^\t\n\f\r "'=<>` + "`" + `]+))`)
+
+func regexpHrefs(h string) []Href {
+	var out []Href
+	for _, m := range hrefRE.FindAllStringSubmatchIndex(h, -1) {
+		out = append(out, regexpHref(h, m))
+	}
+	return out
+}
+
+func regexpReplaceHrefs(h string, f func(Href) (to Href, ok bool)) string {
+	ms := hrefRE.FindAllStringSubmatchIndex(h, -1)
+	if ms == nil {
+		return h
+	}
+	var sb strings.Builder
+	last := 0
+	for _, m := range ms {
+		to, ok := f(regexpHref(h, m))
+		if !ok {
+			continue
+		}
+		sb.WriteString(h[last:m[2]])
+		sb.WriteString(to.attr())
+		sb.WriteByte('=')
+		sb.WriteString(attrValue(to.Value))
+		last = m[1]
+	}
+	if last == 0 {
+		return h
+	}
+	sb.WriteString(h[last:])
+	return sb.String()
+}
+
+func regexpHref(h string, m []int) Href {
+	v := Href{GitHub: h[m[2]:m[3]] == "data-g"}
+	if m[4] >= 0 {
+		v.Value = h[m[4]:m[5]]
+	} else {
+		v.Value = h[m[6]:m[7]]
+	}
+	return v
+}
+
+// scanCases are HTML, most of it not this package's, at the edges of a
+// link's shape, and the links in it.
+var scanCases = []struct {
+	h    string
+	want []Href
+}{
+	{"", nil},
+	{"plain text", nil},
+	{`<a href=x>y</a>`, []Href{{Value: "x"}}},
+	{`<a href=x`, []Href{{Value: "x"}}},
+	{`<a class=t href=#L4>b</a>`, []Href{{Value: "#L4"}}},
+	{`<a class=abc data-g=~api/t.go#L7>g</a>`, []Href{{Value: "~api/t.go#L7", GitHub: true}}},
+	{`<a data-g="o&#39;dd.go#L4">`, []Href{{Value: "o&#39;dd.go#L4", GitHub: true}}},
+	{`<a href="">x</a>`, []Href{{Value: ""}}},
+	{`<a class=t data-g="">`, []Href{{Value: "", GitHub: true}}},
+	{`<a href="a b=c'<>` + "`\t\n" + `">`, []Href{{Value: "a b=c'<>`\t\n"}}},
+	{`<a href="x"y">`, []Href{{Value: "x"}}},
+	{`<a href=>x</a>`, nil},
+	{`<a href=`, nil},
+	{`<a data-g=`, nil},
+	{`<a href= x>`, nil},
+	{`<a href="x`, nil},
+	{`<a href="<a href=y>`, []Href{{Value: "y"}}},
+	{`<a href=x<a href=y>`, []Href{{Value: "x"}, {Value: "y"}}},
+	{`<a href=a=b>`, []Href{{Value: "a"}}},
+	{`<a href=a'b`, []Href{{Value: "a"}}},
+	{"<a href=a`b", []Href{{Value: "a"}}},
+	{"<a href=a\fb", []Href{{Value: "a"}}},
+	{"<a href=a\rb", []Href{{Value: "a"}}},
+	{"<a href=a b", []Href{{Value: "a"}}},
+	{"<a href=\t", nil},
+	{"<a href=\n", nil},
+	{"<a href=\f", nil},
+	{"<a href=\r", nil},
+	{`<a href='a'>`, nil},
+	{`<a href=a"b">`, []Href{{Value: "a"}}},
+	{`<a class=X href=y>`, nil},
+	{`<a class=tX href=y>`, nil},
+	{`<a class= href=y>`, nil},
+	{`<a class=t  href=y>`, nil},
+	{`<a class=t class=u href=y>`, nil},
+	{`<a class=t title=x href=y>`, nil},
+	{`<a class=t`, nil},
+	{`<a class=t `, nil},
+	{`<a class=`, nil},
+	{`<a class=t href=`, nil},
+	{`<a title=x href=y>`, nil},
+	{`<a hrefx=1 href=y>`, nil},
+	{`<a data-gx=1>`, nil},
+	{`<a data-h=1>`, nil},
+	{`<a HREF=y>`, nil},
+	{`<A href=y>`, nil},
+	{`<abbr href=y>`, nil},
+	{`<a  href=y>`, nil},
+	{"<a\thref=y>", nil},
+	{`<a`, nil},
+	{`<a `, nil},
+	{`<a <a href=y>`, []Href{{Value: "y"}}},
+	{`<<a href=y>`, []Href{{Value: "y"}}},
+	{`<a class=<a href=y>`, []Href{{Value: "y"}}},
+	{`<a class=t <a class=u href=y>`, []Href{{Value: "y"}}},
+	{`&lt;a href=y&gt;`, nil},
+	{"<a href=\xff\xfe>", []Href{{Value: "\xff\xfe"}}},
+	{"\xe2<a href=\xe2\x82\xac<a href=\"\xc3\">", []Href{{Value: "\xe2\x82\xac"}, {Value: "\xc3"}}},
+	{"<a href=\x00\x7f>", []Href{{Value: "\x00\x7f"}}},
+	{`<a class=t href=x>x</a><a class=f data-g=~y#L1>y</a> <a href="z?a=1">z</a>`, []Href{{Value: "x"}, {Value: "~y#L1", GitHub: true}, {Value: "z?a=1"}}},
+}
+
+// hrefReplacers are funcs for ReplaceHrefs, each new: one that rewrites
+// every link (to the other attribute, and a value that is quoted and
+// escaped), one to a bare value, one that declines a link by its value,
+// and one that declines every other link it is given, in turn.
+func hrefReplacers() map[string]func(Href) (Href, bool) {
+	n := 0
+	return map[string]func(Href) (Href, bool){
+		"quoted": func(v Href) (Href, bool) {
+			return Href{Value: "r " + v.Value + `="&'<`, GitHub: !v.GitHub}, true
+		},
+		"bare": func(v Href) (Href, bool) {
+			return Href{Value: "#L" + strconv.Itoa(len(v.Value)), GitHub: v.GitHub}, true
+		},
+		"byValue": func(v Href) (Href, bool) {
+			return Href{Value: "../" + v.Value}, len(v.Value)%2 == 0
+		},
+		"everyOther": func(v Href) (Href, bool) {
+			n++
+			return Href{Value: strconv.Itoa(n), GitHub: v.GitHub}, n%2 == 1
+		},
+		"none": func(Href) (Href, bool) { return Href{Value: "x"}, false },
+	}
+}
+
+// checkScan holds Hrefs and ReplaceHrefs on h to regexpHrefs and
+// regexpReplaceHrefs.
+func checkScan(t *testing.T, h string) {
+	t.Helper()
+	if diff := cmp.Diff(regexpHrefs(h), Hrefs(h)); diff != "" {
+		t.Errorf("Hrefs(%q) (-regexp +scanner):\n%s", h, diff)
+	}
+	want, got := hrefReplacers(), hrefReplacers()
+	for name, f := range want {
+		if w, g := regexpReplaceHrefs(h, f), ReplaceHrefs(h, got[name]); g != w {
+			t.Errorf("ReplaceHrefs(%q, %s):\n got %q\nwant %q", h, name, g, w)
+		}
+	}
+}
+
+// TestHrefsScan: Hrefs finds the links scanCases says, and Hrefs and
+// ReplaceHrefs do what the regular expression of a link's shape does.
+func TestHrefsScan(t *testing.T) {
+	for _, c := range scanCases {
+		if diff := cmp.Diff(c.want, Hrefs(c.h)); diff != "" {
+			t.Errorf("Hrefs(%q) (-want +got):\n%s", c.h, diff)
+		}
+		if diff := cmp.Diff(c.want, regexpHrefs(c.h)); diff != "" {
+			t.Errorf("regexpHrefs(%q) (-want +got):\n%s", c.h, diff)
+		}
+		checkScan(t, c.h)
+	}
+	for _, l := range renderedLines(t) {
+		checkScan(t, l)
+	}
+}
+
+// renderedLines are lines this package renders: hrefCases' links, some
+// quoted, in an href and in a GitHub link's data-g; and the first lines
+// with links of this package's own files as renderHrefLines renders
+// them, each, and all of them joined.
+func renderedLines(tb testing.TB) []string {
+	var out []string
+	for _, tc := range hrefCases {
+		src := "package p\n\nvar a = b(c)\n"
+		idents := []fact.Ident{
+			{Off: strings.Index(src, "b("), Len: 1, Kind: "func", Target: fact.Location{Path: "b.go", StartLine: 1}},
+			{Off: strings.Index(src, "c)"), Len: 1, Kind: "type", Target: fact.Location{Path: "c.go", StartLine: 1}},
+		}
+		const gh = "https://github.com/o/r/blob/v1/"
+		link := func(l fact.Location) string {
+			if l.Path == "c.go" {
+				return gh + tc.href
+			}
+			return tc.href
+		}
+		out = append(out, string(Go([]byte(src), idents, Options{Link: link, GitHub: gh})[2]))
+	}
+	var joined []string
+	for _, l := range renderHrefLines(ownFiles(tb)) {
+		if strings.Contains(l, "<a ") && len(joined) < 200 {
+			joined = append(joined, l)
+		}
+	}
+	out = append(out, joined...)
+	return append(out, strings.Join(joined, "\n"))
+}
+
+// FuzzHrefs holds Hrefs and ReplaceHrefs to the regular expression of a
+// link's shape on any text, starting from scanCases and lines this
+// package renders.
+func FuzzHrefs(f *testing.F) {
+	for _, c := range scanCases {
+		f.Add(c.h)
+	}
+	for _, l := range renderedLines(f) {
+		f.Add(l)
+	}
+	f.Fuzz(checkScan)
 }

@@ -157,3 +157,96 @@ func BenchmarkGoParallel(b *testing.B) {
 	})
 	b.ReportMetric(float64(len(files)*b.N)/b.Elapsed().Seconds(), "files/s")
 }
+
+// hrefBenchGitHub is the GitHub base renderHrefLines renders with.
+const hrefBenchGitHub = "https://github.com/kubernetes/kubernetes/blob/v1.37.2/"
+
+// hrefBenchLines are lines as a site renders them (renderHrefLines): of
+// the files of benchFiles when KUBEWALK_BENCH_TREE is set, and else of
+// this package's own Go files (ownFiles), which are always there.
+func hrefBenchLines(tb testing.TB) []string {
+	if os.Getenv("KUBEWALK_BENCH_TREE") != "" {
+		return renderHrefLines(benchFiles(tb))
+	}
+	return renderHrefLines(ownFiles(tb))
+}
+
+// ownFiles are this package's non-test Go files, with identifiers as
+// benchFiles synthesizes them.
+func ownFiles(tb testing.TB) []benchFile {
+	names, err := filepath.Glob("*.go")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	var files []benchFile
+	for _, name := range names {
+		if strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		src, err := os.ReadFile(name)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		path := "internal/render/codehtml/" + name
+		files = append(files, benchFile{path, src, synthIdents(path, src)})
+	}
+	return files
+}
+
+// renderHrefLines renders files' lines as a site does, with links to the
+// same file in an href and to other files (staging, as synthIdents has
+// it) in a GitHub link's data-g.
+func renderHrefLines(files []benchFile) []string {
+	var out []string
+	for _, f := range files {
+		link := func(t fact.Location) string {
+			if t.Path == f.path {
+				return "#L" + strconv.Itoa(t.StartLine)
+			}
+			return hrefBenchGitHub + t.Path + "#L" + strconv.Itoa(t.StartLine)
+		}
+		for _, l := range Go(f.src, f.idents, Options{Link: link, GitHub: hrefBenchGitHub}) {
+			out = append(out, string(l))
+		}
+	}
+	return out
+}
+
+// benchHrefs runs hrefs, and replace with a func that empties every
+// GitHub link and declines the rest (the way srcmerge empties the links
+// that may move), over every line of hrefBenchLines.
+func benchHrefs(b *testing.B, hrefs func(string) []Href, replace func(string, func(Href) (Href, bool)) string) {
+	lines := hrefBenchLines(b)
+	var n int
+	for _, l := range lines {
+		n += len(l)
+	}
+	b.Run("Hrefs", func(b *testing.B) {
+		b.SetBytes(int64(n))
+		links := 0
+		for b.Loop() {
+			links = 0
+			for _, l := range lines {
+				links += len(hrefs(l))
+			}
+		}
+		b.ReportMetric(float64(len(lines)), "lines")
+		b.ReportMetric(float64(links), "links")
+	})
+	b.Run("ReplaceHrefs", func(b *testing.B) {
+		b.SetBytes(int64(n))
+		f := func(v Href) (Href, bool) { return Href{}, v.GitHub }
+		for b.Loop() {
+			for _, l := range lines {
+				replace(l, f)
+			}
+		}
+	})
+}
+
+// BenchmarkHrefs is Hrefs and ReplaceHrefs over lines as a site renders
+// them; BenchmarkHrefsRegexp is the regular expression they are held to
+// (hrefRE, attr_test.go) over the same lines.
+func BenchmarkHrefs(b *testing.B) { benchHrefs(b, Hrefs, ReplaceHrefs) }
+
+func BenchmarkHrefsRegexp(b *testing.B) { benchHrefs(b, regexpHrefs, regexpReplaceHrefs) }
