@@ -91,18 +91,19 @@ func runBuild(cmd *cobra.Command, g *globals, bf *buildFlags) error {
 		return err
 	}
 	start := time.Now()
-	if err := prefetch(cmd.Context(), g, &bf.sf, tags); err != nil {
+	trees, err := fetchAll(cmd.Context(), g, &bf.sf, tags)
+	if err != nil {
 		return err
 	}
 	var rels []*pipeline.Release
-	for _, tag := range tags {
+	for i, tag := range tags {
 		if bf.rec {
 			logf := func(format string, args ...any) { g.log.Info(fmt.Sprintf(format, args...)) }
 			if _, err := recordRelease(cmd.Context(), g, bf.sf.options(g, tag), record.RunOptions{Logf: logf}); err != nil {
 				return err
 			}
 		}
-		rel, err := pipeline.Open(cmd.Context(), bf.sf.options(g, tag), sets, g.logf)
+		rel, err := pipeline.OpenTree(cmd.Context(), trees[i], bf.sf.options(g, tag), sets, g.logf)
 		if err != nil {
 			return err
 		}

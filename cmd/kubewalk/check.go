@@ -49,7 +49,8 @@ for walkthroughs that must keep up with Kubernetes.`,
 			if err != nil {
 				return err
 			}
-			if err := prefetch(cmd.Context(), g, &sf, tags); err != nil {
+			trees, err := fetchAll(cmd.Context(), g, &sf, tags)
+			if err != nil {
 				return err
 			}
 			// What is checked, said beside "ok": a check that read nothing
@@ -68,8 +69,8 @@ for walkthroughs that must keep up with Kubernetes.`,
 				translationWarnings(g.stdout, dir, srcs)
 			}
 			problems := 0
-			for _, tag := range tags {
-				rel, err := pipeline.Open(cmd.Context(), sf.options(g, tag), sets, g.logf)
+			for i, tag := range tags {
+				rel, err := pipeline.OpenTree(cmd.Context(), trees[i], sf.options(g, tag), sets, g.logf)
 				if err != nil {
 					return err
 				}

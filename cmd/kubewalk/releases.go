@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/pflag"
 	"golang.org/x/sync/errgroup"
 
+	"github.com/kubewalk/kubewalk/cmd/kubewalk/internal/pipeline"
 	"github.com/kubewalk/kubewalk/source"
 )
 
@@ -62,19 +63,17 @@ func (r *releaseList) resolve(ctx context.Context, cmd *cobra.Command, g *global
 // at a time (pipeline.Open).
 const fetchLimit = 4
 
-// prefetch puts the tree of every release in the cache, fetchLimit at a
-// time, so that opening them one by one afterwards finds them there.
-func prefetch(ctx context.Context, g *globals, sf *sourceFlags, tags []string) error {
-	if len(tags) < 2 {
-		return nil
-	}
+// fetchAll fetches the tree of every release, fetchLimit at a time, for
+// the releases to be opened one by one afterwards (pipeline.OpenTree).
+func fetchAll(ctx context.Context, g *globals, sf *sourceFlags, tags []string) ([]*source.Tree, error) {
+	trees := make([]*source.Tree, len(tags))
 	eg, ctx := errgroup.WithContext(ctx)
 	eg.SetLimit(fetchLimit)
-	for _, t := range tags {
-		eg.Go(func() error {
-			_, err := source.Fetch(ctx, sf.options(g, t))
+	for i, t := range tags {
+		eg.Go(func() (err error) {
+			trees[i], err = pipeline.Fetch(ctx, sf.options(g, t))
 			return err
 		})
 	}
-	return eg.Wait()
+	return trees, eg.Wait()
 }

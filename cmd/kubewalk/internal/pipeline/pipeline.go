@@ -79,20 +79,40 @@ type Release struct {
 // default roots plus every package the walkthrough sets reference, so that
 // each reference can be resolved.
 func Open(ctx context.Context, opts source.Options, sets []WalkSet, logf func(string, ...any)) (*Release, error) {
-	if logf == nil {
-		logf = func(string, ...any) {}
+	tree, err := Fetch(ctx, opts)
+	if err != nil {
+		return nil, err
 	}
-	log := opts.Logger
-	if log == nil {
-		log = slog.New(slog.DiscardHandler)
-	}
-	fetched := Phase(log, "fetching", "tag", opts.Tag)
+	return OpenTree(ctx, tree, opts, sets, logf)
+}
+
+// Fetch is source.Fetch, said as a phase of the command on opts.Logger.
+func Fetch(ctx context.Context, opts source.Options) (*source.Tree, error) {
+	fetched := Phase(logger(opts), "fetching", "tag", opts.Tag)
 	tree, err := source.Fetch(ctx, opts)
 	if err != nil {
 		fetched("fetch failed", "tag", opts.Tag)
 		return nil, err
 	}
 	fetched("fetched", "tag", tree.Tag, "source", tree.Backend)
+	return tree, nil
+}
+
+// logger is opts.Logger, or one that discards.
+func logger(opts source.Options) *slog.Logger {
+	if opts.Logger == nil {
+		return slog.New(slog.DiscardHandler)
+	}
+	return opts.Logger
+}
+
+// OpenTree is Open of a tree already fetched with opts (Fetch): a command
+// of several releases fetches them all at once first.
+func OpenTree(ctx context.Context, tree *source.Tree, opts source.Options, sets []WalkSet, logf func(string, ...any)) (*Release, error) {
+	if logf == nil {
+		logf = func(string, ...any) {}
+	}
+	log := logger(opts)
 	roots, err := Roots(sets)
 	if err != nil {
 		return nil, err
