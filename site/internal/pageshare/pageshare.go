@@ -415,18 +415,79 @@ var urlAttr = map[string]bool{"href": true, "src": true, "action": true, "data-s
 // only ones that may link to a release's page.
 var QuotedURL = regexp.MustCompile(`\b(href|action)="([^"]*)"`)
 
+// nextQuotedURL finds the first URL attribute QuotedURL matches in data
+// at or after from: the attribute is data[name:end], its name (href or
+// action) data[name:eq], and its value data[eq+2:end-1], between the
+// quotes; name is -1 when there is none. It reads QuotedURL's pattern
+// exactly, without running it, because relink runs over every page of
+// the site: a name preceded by no ASCII letter, digit or '_' (\b), '="',
+// anything but '"', and '"'. Matches follow one another as the
+// regular expression's do: the next is looked for from the end of the
+// last.
+func nextQuotedURL(data []byte, from int) (name, eq, end int) {
+	for {
+		i := bytes.Index(data[from:], []byte(`="`))
+		if i < 0 {
+			return -1, -1, -1
+		}
+		eq = from + i
+		from = eq + len(`="`)
+		switch {
+		case bytes.HasSuffix(data[:eq], []byte("href")):
+			name = eq - len("href")
+		case bytes.HasSuffix(data[:eq], []byte("action")):
+			name = eq - len("action")
+		default:
+			continue
+		}
+		if name > 0 && isWordByte(data[name-1]) {
+			continue
+		}
+		n := bytes.IndexByte(data[from:], '"')
+		if n < 0 {
+			return -1, -1, -1 // no closing quote here, nor after
+		}
+		return name, eq, from + n + 1
+	}
+}
+
+// isWordByte reports whether c is an ASCII word character (\w): a byte
+// of UTF-8 past ASCII is part of no word for \b.
+func isWordByte(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_'
+}
+
 // relink points page f's links to shared pages' copies at the shared
-// pages, with ?rel= of the copy's release.
+// pages, with ?rel= of the copy's release: each URL attribute QuotedURL
+// matches (nextQuotedURL) whose link moves is written anew, the rest of
+// data as it was. data itself is returned when no link moves.
 func (rp *relPages) relink(f string, data []byte) []byte {
-	return QuotedURL.ReplaceAllFunc(data, func(m []byte) []byte {
-		sm := QuotedURL.FindSubmatch(m)
-		raw := html.UnescapeString(string(sm[2]))
+	var out []byte
+	last := 0
+	for from := 0; ; {
+		name, eq, end := nextQuotedURL(data, from)
+		if name < 0 {
+			break
+		}
+		from = end
+		raw := html.UnescapeString(string(data[eq+len(`="`) : end-1]))
 		v, _, ok := rp.move(f, f, raw, "")
 		if !ok {
-			return m
+			continue
 		}
-		return []byte(string(sm[1]) + `="` + html.EscapeString(v) + `"`)
-	})
+		if out == nil {
+			out = make([]byte, 0, len(data)+len(data)/8)
+		}
+		out = append(out, data[last:eq]...) // up to the attribute's '='
+		out = append(out, `="`...)
+		out = append(out, html.EscapeString(v)...)
+		out = append(out, '"')
+		last = end
+	}
+	if out == nil {
+		return data
+	}
+	return append(out, data[last:]...)
 }
 
 // moveLinks moves each of links, written on the page at site path page

@@ -35,7 +35,6 @@ import (
 	"maps"
 	"net/url"
 	"path"
-	"regexp"
 	"runtime"
 	"slices"
 	"strconv"
@@ -287,15 +286,60 @@ type lineView struct {
 	mask uint64
 }
 
-// ghLineHref matches a permalink to a line on GitHub (an href as a
-// line's HTML has it): what it links, and the line.
-var ghLineHref = regexp.MustCompile(`^(https://[^"#]*)#L([0-9]+)$`)
+// The hrefs this package reads link by link — placeholders, permalinks
+// to a line on GitHub, and the two together as the links another
+// release may send elsewhere — are read by the small exact parsers
+// below (parseGHLine, movable, parsePlaceholder) rather than by regular
+// expressions: they run on every link of every line of every release a
+// site merges. Each says the pattern it reads, which its tests hold it
+// to as a regular expression, byte for byte.
 
-// movableHref matches the href of a link in a line's HTML (as
-// linkTo gives it) that another release's rendering of the line may
-// send elsewhere: a placeholder (an in-site link) or a permalink to a
-// line on GitHub.
-var movableHref = regexp.MustCompile(`^(?:@[0-9]+/[^"]*|https://[^"#]*#L[0-9]+)$`)
+// digits is how many ASCII digits s starts with.
+func digits(s string) int {
+	n := 0
+	for n < len(s) && '0' <= s[n] && s[n] <= '9' {
+		n++
+	}
+	return n
+}
+
+// parseGHLine reads u as a permalink to a line on GitHub (an href as a
+// line's HTML has it): what it links, base, and the line, as written
+// (digits, leading zeros kept: two permalinks are to the same line when
+// they write it alike). The pattern is ^(https://[^"#]*)#L([0-9]+)$:
+// "https://", then anything but '"' up to the first '#', then "#L" and
+// one or more digits, to the end.
+func parseGHLine(u string) (base, line string, ok bool) {
+	rest, ok := strings.CutPrefix(u, "https://")
+	if !ok {
+		return "", "", false
+	}
+	i := strings.IndexByte(rest, '#')
+	if i < 0 || strings.IndexByte(rest[:i], '"') >= 0 {
+		return "", "", false
+	}
+	base = u[:len("https://")+i]
+	line, ok = strings.CutPrefix(rest[i:], "#L")
+	if !ok || line == "" || digits(line) != len(line) {
+		return "", "", false
+	}
+	return base, line, true
+}
+
+// movable reports whether u, the href of a link in a line's HTML (as
+// linkTo gives it), is one another release's rendering of the line may
+// send elsewhere: a placeholder (an in-site link, "@" then one or more
+// digits, '/' and anything but '"') or a permalink to a line on GitHub
+// (parseGHLine). The pattern is
+// ^(?:@[0-9]+/[^"]*|https://[^"#]*#L[0-9]+)$.
+func movable(u string) bool {
+	if rest, ok := strings.CutPrefix(u, "@"); ok {
+		n := digits(rest)
+		return n > 0 && n < len(rest) && rest[n] == '/' && strings.IndexByte(rest[n+1:], '"') < 0
+	}
+	_, _, ok := parseGHLine(u)
+	return ok
+}
 
 // linkTo is where link v of a line's HTML (as codehtml.Hrefs gives it)
 // goes, attribute-escaped: its href, or a GitHub link's permalink whole,
@@ -309,24 +353,24 @@ func (m *Src) linkTo(v codehtml.Href) string {
 	return v.Value
 }
 
-// movables are the links in h that movableHref matches, in order, as
-// linkTo names them.
+// movables are the links in h that are movable, in order, as linkTo
+// names them.
 func (m *Src) movables(h string) []string {
 	var out []string
 	for _, v := range codehtml.Hrefs(h) {
-		if u := m.linkTo(v); movableHref.MatchString(u) {
+		if u := m.linkTo(v); movable(u) {
 			out = append(out, u)
 		}
 	}
 	return out
 }
 
-// unmoved is h with every link movableHref matches emptied (href=""
+// unmoved is h with every movable link emptied (href=""
 // for an in-site and a GitHub link alike): what two renderings that
 // differ only in where their links go have alike.
 func (m *Src) unmoved(h string) string {
 	return codehtml.ReplaceHrefs(h, func(v codehtml.Href) (codehtml.Href, bool) {
-		return codehtml.Href{}, movableHref.MatchString(m.linkTo(v))
+		return codehtml.Href{}, movable(m.linkTo(v))
 	})
 }
 
@@ -446,14 +490,14 @@ func (m *Src) GHLines(k int, base string, files []string) string {
 // ghLineMove reports whether a move goes from one line of a GitHub file
 // to another of the same file (data-ghl), and which.
 func ghLineMove(from, to string) (link string, a, b int, ok bool) {
-	f := ghLineHref.FindStringSubmatch(from)
-	t := ghLineHref.FindStringSubmatch(to)
-	if f == nil || t == nil || f[1] != t[1] || f[2] == t[2] {
+	fb, fl, fok := parseGHLine(from)
+	tb, tl, tok := parseGHLine(to)
+	if !fok || !tok || fb != tb || fl == tl {
 		return "", 0, 0, false
 	}
-	a, _ = strconv.Atoi(f[2]) // digits: ghLineHref
-	b, _ = strconv.Atoi(t[2])
-	return f[1], a, b, true
+	a, _ = strconv.Atoi(fl) // digits: parseGHLine
+	b, _ = strconv.Atoi(tl)
+	return fb, a, b, true
 }
 
 // LinkMoves is release k's part of the page's data-lnk, on part p: each
@@ -566,10 +610,23 @@ func PartPage(f string, k int) string {
 	return "src/" + f + "." + strconv.Itoa(k) + ".html"
 }
 
-// placeholderHref matches a placeholder (an href's Value as
-// codehtml.Hrefs gives it): its merged line, and its file,
-// attribute-escaped.
-var placeholderHref = regexp.MustCompile(`^@([0-9]+)/(.*)$`)
+// parsePlaceholder reads v (an href's Value as codehtml.Hrefs gives it)
+// as a placeholder: its merged line, and its file, attribute-escaped.
+// The pattern is ^@([0-9]+)/(.*)$: "@", one or more digits, '/', and a
+// file of anything but a newline (possibly empty). A line too large
+// for an int is math.MaxInt (strconv.Atoi's), past any file's lines.
+func parsePlaceholder(v string) (line int, file string, ok bool) {
+	rest, ok := strings.CutPrefix(v, "@")
+	if !ok {
+		return 0, "", false
+	}
+	n := digits(rest)
+	if n == 0 || n == len(rest) || rest[n] != '/' || strings.IndexByte(rest[n+1:], '\n') >= 0 {
+		return 0, "", false
+	}
+	line, _ = strconv.Atoi(rest[:n])
+	return line, rest[n+1:], true
+}
 
 // placeholders is how many links of h are placeholders.
 func placeholders(h string) int {
@@ -578,7 +635,10 @@ func placeholders(h string) int {
 	}
 	n := 0
 	for _, v := range codehtml.Hrefs(h) {
-		if !v.GitHub && placeholderHref.MatchString(v.Value) {
+		if v.GitHub {
+			continue
+		}
+		if _, _, ok := parsePlaceholder(v.Value); ok {
 			n++
 		}
 	}
@@ -688,12 +748,11 @@ func (set *Set) resolveIn(from, h string, parts bool) string {
 // placeholder v (attribute-escaped, as codehtml.Hrefs gives it); false
 // when v is no placeholder of a merged line.
 func (set *Set) resolveHref(from, v string, parts bool) (string, bool) {
-	sm := placeholderHref.FindStringSubmatch(v)
-	if sm == nil {
+	ml, file, ok := parsePlaceholder(v)
+	if !ok {
 		return "", false
 	}
-	ml, _ := strconv.Atoi(sm[1]) // digits: placeholderHref
-	t := set.Files[sm[2]]
+	t := set.Files[file]
 	if t == nil || ml >= len(t.IDs) {
 		// The file name went through codehtml's attribute escaping; a
 		// repository path with a quote or ampersand is not in the map
