@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -17,12 +19,12 @@ import (
 	"github.com/kubewalk/kubewalk/site"
 )
 
-// fixtureProxy publishes the fixture repository at tag into a directory
-// to use as GOPROXY=file://..., the way the real proxy holds a release:
-// k8s.io/kubernetes@tag zipped from the repository (x/mod/zip leaves out
+// fixtureProxy publishes the fixture repository at each of tags into a
+// directory to use as GOPROXY=file://..., the way the real proxy holds a
+// release: k8s.io/kubernetes@tag zipped from the repository (x/mod/zip leaves out
 // .git and the nested staging modules), each staging module at
 // v0.<minor>.<patch>, and an .info whose Origin names the tag's commit.
-func fixtureProxy(t *testing.T, repo, tag string) (proxy, commit string) {
+func fixtureProxy(t *testing.T, repo string, tags ...string) (proxy, commit string) {
 	t.Helper()
 	r, err := git.PlainOpen(repo)
 	if err != nil {
@@ -52,11 +54,15 @@ func fixtureProxy(t *testing.T, repo, tag string) (proxy, commit string) {
 			t.Fatal(err)
 		}
 		ib, _ := json.Marshal(info)
+		list, err := os.ReadFile(filepath.Join(at, "list"))
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			t.Fatal(err)
+		}
 		for name, data := range map[string][]byte{
 			version + ".zip":  z.Bytes(),
 			version + ".mod":  gomod,
 			version + ".info": ib,
-			"list":            []byte(version + "\n"),
+			"list":            append(list, version+"\n"...),
 		} {
 			if err := os.WriteFile(filepath.Join(at, name), data, 0o644); err != nil {
 				t.Fatal(err)
@@ -64,15 +70,17 @@ func fixtureProxy(t *testing.T, repo, tag string) (proxy, commit string) {
 		}
 	}
 	const when = "2024-08-13T07:28:48Z"
-	add("k8s.io/kubernetes", tag, repo, map[string]any{
-		"Version": tag, "Time": when,
-		"Origin": map[string]string{"VCS": "git", "URL": "https://github.com/kubernetes/kubernetes", "Ref": "refs/tags/" + tag, "Hash": commit},
-	})
-	// The fixture's staging go.mod files require nothing, so publishing
-	// them unchanged is what the publishing bot would do.
-	sv := "v0" + strings.TrimPrefix(tag, "v1")
-	for _, name := range []string{"api", "apimachinery", "client-go"} {
-		add("k8s.io/"+name, sv, filepath.Join(repo, "staging", "src", "k8s.io", name), map[string]any{"Version": sv, "Time": when})
+	for _, tag := range tags {
+		add("k8s.io/kubernetes", tag, repo, map[string]any{
+			"Version": tag, "Time": when,
+			"Origin": map[string]string{"VCS": "git", "URL": "https://github.com/kubernetes/kubernetes", "Ref": "refs/tags/" + tag, "Hash": commit},
+		})
+		// The fixture's staging go.mod files require nothing, so
+		// publishing them unchanged is what the publishing bot would do.
+		sv := "v0" + strings.TrimPrefix(tag, "v1")
+		for _, name := range []string{"api", "apimachinery", "client-go"} {
+			add("k8s.io/"+name, sv, filepath.Join(repo, "staging", "src", "k8s.io", name), map[string]any{"Version": sv, "Time": when})
+		}
 	}
 	return proxy, commit
 }
@@ -96,16 +104,11 @@ func siteFiles(t *testing.T, dir string) map[string][]byte {
 	return files
 }
 
-// TestDeterminismAcrossSources builds one fixture release through the git
-// backend and through the goproxy backend (a file:// proxy holding module
-// zips made from the same repository), each with its own cache, so each
-// fetches and analyses afresh. The two sites must be byte-identical: no
-// page names the backend. A second git build, from the cached tree and
-// facts, must be byte-identical to the first.
 // useFixtureProxy makes the fixture repository at tag, and points the go
-// command of this test at a file:// proxy of it, with a module cache of
-// the test's own. It returns the repository and the tag's commit.
-func useFixtureProxy(t *testing.T, tag string) (repo, commit string) {
+// command of this test at a file:// proxy of it (published at the more
+// tags too), with a module cache of the test's own. It returns the
+// repository and the tag's commit.
+func useFixtureProxy(t *testing.T, tag string, more ...string) (repo, commit string) {
 	t.Setenv("GOFLAGS", "-mod=mod")
 	t.Setenv("GOTOOLCHAIN", "local")
 	t.Setenv("GOSUMDB", "off")
@@ -123,7 +126,7 @@ func useFixtureProxy(t *testing.T, tag string) (repo, commit string) {
 	})
 	t.Setenv("GOMODCACHE", modcache)
 	repo = fixtureRepo(t, tag)
-	proxy, commit := fixtureProxy(t, repo, tag)
+	proxy, commit := fixtureProxy(t, repo, append([]string{tag}, more...)...)
 	t.Setenv("GOPROXY", "file://"+filepath.ToSlash(proxy))
 	return repo, commit
 }

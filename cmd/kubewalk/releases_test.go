@@ -30,3 +30,28 @@ func TestTagsRange(t *testing.T) {
 		t.Errorf("a release both in --tags and --tag: exit %d:\n%s", code, stderr)
 	}
 }
+
+// A command of several releases fetches their trees together, then opens
+// each from the tree it fetched: no tree is loaded and checked twice.
+func TestTagsFetchedOnce(t *testing.T) {
+	if testing.Short() {
+		t.Skip("loads packages")
+	}
+	useFixtureProxy(t, "v1.99.0", "v1.98.0")
+	wdir := walkthroughDir(t, fixtureWalkthrough)
+	cache := t.TempDir()
+	for _, run := range []string{"first, fetching", "again, from the cache"} {
+		code, _, stderr := kw(t, "--cache-dir", cache, "-v", "check", "--source", "goproxy", "--no-builtin", "--walkthroughs", wdir, "--tags", "v1.98..v1.99")
+		if code != exitOK {
+			t.Fatalf("%s: exit %d:\n%s", run, code, stderr)
+		}
+		for _, tag := range []string{"v1.98.0", "v1.99.0"} {
+			if !strings.Contains(stderr, tag+": ok") {
+				t.Errorf("%s: %s not checked:\n%s", run, tag, stderr)
+			}
+			if n := strings.Count(stderr, `msg="tree ready" tag=`+tag+" "); n != 1 {
+				t.Errorf("%s: %s's tree made ready %d times, want once:\n%s", run, tag, n, stderr)
+			}
+		}
+	}
+}
