@@ -60,7 +60,7 @@ func (r *releaseList) resolve(ctx context.Context, cmd *cobra.Command, g *global
 // fetchLimit bounds the releases fetched at once: fetching is mostly
 // waiting on the network and unpacking, so a few overlap well; analysis,
 // which sets the process's memory limit while it loads, stays one release
-// at a time (pipeline.Open).
+// at a time (pipeline.OpenTree).
 const fetchLimit = 4
 
 // fetchAll fetches the tree of every release, fetchLimit at a time, for
