@@ -3,7 +3,6 @@ package treemerge
 import (
 	"bytes"
 	"fmt"
-	"math"
 	"strings"
 
 	"golang.org/x/net/html"
@@ -18,7 +17,6 @@ import (
 // renderings may differ only where a page may vary: not in its head.
 func Langs(p string, data [][]byte, langs []string) ([]byte, error) {
 	docs := make([]*html.Node, len(data))
-	sizes := make([]int64, len(data))
 	for i, d := range data {
 		doc, err := html.Parse(bytes.NewReader(d))
 		if err != nil {
@@ -30,9 +28,9 @@ func Langs(p string, data [][]byte, langs []string) ([]byte, error) {
 		}
 		// The first language's; site.js sets the one shown.
 		setAttr(root, "lang", langs[0])
-		docs[i], sizes[i] = doc, math.MaxInt64
+		docs[i] = doc
 	}
-	gs, err := merge(docs, langs, sizes, math.MaxInt, LangMask)
+	gs, err := merge(docs, langs, nil, 0, LangMask)
 	if err != nil {
 		return nil, fmt.Errorf("site: %s: %w", p, err)
 	}

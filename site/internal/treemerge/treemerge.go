@@ -11,9 +11,10 @@
 package treemerge
 
 import (
+	"crypto/sha256"
+	"encoding/binary"
 	"encoding/hex"
 	"fmt"
-	"hash/fnv"
 	"math/bits"
 	"strconv"
 	"strings"
@@ -51,7 +52,9 @@ const (
 	LangMask    = "data-lg"
 )
 
-// merge is Merge, the masks written in attribute attr.
+// merge is Merge, the masks written in attribute attr; with sizes nil,
+// neither size nor budget bounds a group (Langs): every rendering that
+// merges joins it, and no group's size is estimated.
 func merge(docs []*html.Node, tags []string, sizes []int64, budget int, attr string) ([]Group, error) {
 	if len(docs) > 64 {
 		return nil, fmt.Errorf("%d releases: a page is shared by at most 64", len(docs))
@@ -61,19 +64,25 @@ func merge(docs []*html.Node, tags []string, sizes []int64, budget int, attr str
 		mt := &mergeTree{mask: map[*html.Node]uint64{}, last: map[*html.Node]string{}, attr: attr}
 		base, n := docs[i], 1
 		mt.adopt(base, 1)
-		est := mt.estimate(base)
+		var est int64
+		if sizes != nil {
+			est = mt.estimate(base)
+		}
 		for j := i + 1; j < len(docs); j++ {
 			mark := len(mt.undo)
-			hashes(docs[j], mt.last)
+			mt.hashes(docs[j], mt.last)
 			if !mt.pair(base, docs[j], 1<<n) {
 				break
 			}
-			e := mt.estimate(base)
-			if e > int64(budget) || e-est >= sizes[j] {
-				mt.rollback(mark)
-				break
+			if sizes != nil {
+				e := mt.estimate(base)
+				if e > int64(budget) || e-est >= sizes[j] {
+					mt.rollback(mark)
+					break
+				}
+				est = e
 			}
-			est, n = e, n+1
+			n++
 		}
 		gs = append(gs, Group{Tags: tags[i : i+n], Doc: base, mt: mt})
 		i += n
@@ -102,6 +111,7 @@ type mergeTree struct {
 	last map[*html.Node]string // hash of the newest-merged rendering of the node
 	undo []func()
 	attr string // the mask's attribute: ReleaseMask or LangMask
+	hasher
 }
 
 // estimate is at least the bytes of the page merged so far: its
@@ -157,7 +167,7 @@ func HTMLElement(doc *html.Node) *html.Node {
 
 // adopt records the subtree n as a rendering of releases mask.
 func (mt *mergeTree) adopt(n *html.Node, mask uint64) {
-	hashes(n, mt.last)
+	mt.hashes(n, mt.last)
 	var walk func(*html.Node)
 	walk = func(n *html.Node) {
 		mt.mask[n] = mask
@@ -168,47 +178,74 @@ func (mt *mergeTree) adopt(n *html.Node, mask uint64) {
 	walk(n)
 }
 
-// hashes records the hash of every node of the subtree n in h: its
-// start tag (or text) and its children's hashes.
-func hashes(n *html.Node, h map[*html.Node]string) string {
-	f := fnv.New128a()
+// hasher hashes subtrees (hashes), one buffer and one stack of the
+// children's hashes reused from node to node.
+type hasher struct {
+	buf  []byte
+	kids []string
+}
+
+// hashes records the hash of every node of the subtree n in h: of its
+// start tag (or text) and its children's hashes, each part prefixed with
+// its length so that no two subtrees write the same bytes. A hash is
+// hex, for the diff of a node's children (linediff takes lines).
+func (hs *hasher) hashes(n *html.Node, h map[*html.Node]string) string {
+	mark := len(hs.kids)
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		k := hs.hashes(c, h)
+		hs.kids = append(hs.kids, k)
+	}
+	b := hs.buf[:0]
 	switch n.Type {
 	case html.ElementNode:
-		f.Write([]byte{'E'})
-		f.Write([]byte(startTag(n)))
+		b = append(b, 'E', 0, 0, 0, 0)
+		at := len(b)
+		b = appendStartTag(b, n)
+		binary.BigEndian.PutUint32(b[at-4:at], uint32(len(b)-at))
 	case html.TextNode:
-		f.Write([]byte{'T'})
-		f.Write([]byte(n.Data))
+		b = appendPart(b, 'T', n.Data)
 	case html.CommentNode:
-		f.Write([]byte{'C'})
-		f.Write([]byte(n.Data))
+		b = appendPart(b, 'C', n.Data)
 	default:
-		f.Write([]byte{'D', byte(n.Type)})
-		f.Write([]byte(n.Data))
+		b = appendPart(b, 'D'+byte(n.Type), n.Data)
 	}
-	for c := n.FirstChild; c != nil; c = c.NextSibling {
-		f.Write([]byte(hashes(c, h)))
+	for _, k := range hs.kids[mark:] {
+		b = append(b, k...)
 	}
-	s := hex.EncodeToString(f.Sum(nil))
+	hs.kids = hs.kids[:mark]
+	sum := sha256.Sum256(b)
+	hs.buf = b
+	s := hex.EncodeToString(sum[:16])
 	h[n] = s
 	return s
 }
 
+// appendPart appends kind, the length of s and s to b.
+func appendPart(b []byte, kind byte, s string) []byte {
+	b = append(b, kind)
+	b = binary.BigEndian.AppendUint32(b, uint32(len(s)))
+	return append(b, s...)
+}
+
 // startTag is an element's name and attributes, as a key.
 func startTag(n *html.Node) string {
-	var b strings.Builder
-	b.WriteString(n.Namespace)
-	b.WriteByte(':')
-	b.WriteString(n.Data)
+	return string(appendStartTag(nil, n))
+}
+
+// appendStartTag appends startTag(n) to b.
+func appendStartTag(b []byte, n *html.Node) []byte {
+	b = append(b, n.Namespace...)
+	b = append(b, ':')
+	b = append(b, n.Data...)
 	for _, a := range n.Attr {
-		b.WriteByte(0)
-		b.WriteString(a.Namespace)
-		b.WriteByte(':')
-		b.WriteString(a.Key)
-		b.WriteByte('=')
-		b.WriteString(a.Val)
+		b = append(b, 0)
+		b = append(b, a.Namespace...)
+		b = append(b, ':')
+		b = append(b, a.Key...)
+		b = append(b, '=')
+		b = append(b, a.Val...)
 	}
-	return b.String()
+	return b
 }
 
 // textHost reports whether a span may stand among n's children (so text
