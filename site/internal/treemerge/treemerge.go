@@ -207,7 +207,7 @@ func (hs *hasher) hashes(n *html.Node, h map[*html.Node]string) string {
 	case html.CommentNode:
 		b = appendPart(b, 'C', n.Data)
 	default:
-		b = appendPart(b, 'D'+byte(n.Type), n.Data)
+		b = appendPart(append(b, 'D'), byte(n.Type), n.Data)
 	}
 	for _, k := range hs.kids[mark:] {
 		b = append(b, k...)
