@@ -3,6 +3,7 @@ package walkthrough
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -84,6 +85,8 @@ func TestErrors(t *testing.T) {
 		{"translation en on the original", "---\ntitle: W\n---\n## S {en=\"0123abcd\"}\n", "", "w.md:4:6: heading attribute en= is for a translation's step"},
 		{"translation en not a fingerprint", ok, "---\ntitle: K\n---\n## S {en=v1}\n", `w.ko.md:4:6: heading attribute en="v1": want the 8 hex digits`},
 		{"translation participants", ok, "---\ntitle: K\nparticipants: [x]\n---\n## S\n", "w.ko.md:3:1: participants: 1 names, but w.md has 2"},
+		{"attributes that do not parse", fm + "\n## S {from=a to=b label=\"x {id=\"y\" z}\"}\n", "", `w.md:6:6: the heading's attribute block does not parse`},
+		{"translation en inside the label", ok, "---\ntitle: K\n---\n## 단계 {label=\"a/{en=\"0123abcd\" name}/b\"}\n", `w.ko.md:4:11: the heading's attribute block does not parse`},
 		{"translation use unknown", ok, "---\ntitle: K\n---\n## S\n```excerpt\nuse: m\n```\n", `w.ko.md:6:6: use: no excerpt named "m" (did you mean n?)`},
 	}
 	for _, tt := range tests {
@@ -126,6 +129,23 @@ func TestErrorString(t *testing.T) {
 		if got := tt.e.Error(); got != tt.want {
 			t.Errorf("got %q, want %q", got, tt.want)
 		}
+	}
+}
+
+// TestHeadingBraces checks that braces a heading holds as text, not as
+// an attribute block, stay in its title and are no error.
+func TestHeadingBraces(t *testing.T) {
+	src := fm + "\n## The struct{} literal\n\n## A map {k: v}\n"
+	d, err := Parse("w.md", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, s := range d.Steps {
+		got = append(got, s.Title)
+	}
+	if want := []string{"The struct{} literal", "A map {k: v}"}; !slices.Equal(got, want) {
+		t.Errorf("titles %q, want %q", got, want)
 	}
 }
 

@@ -85,6 +85,9 @@ func (s *Source) takeHeadingAttrs(n *ast.Heading, step bool, errs *errorList) he
 	attrs := n.Attributes()
 	n.RemoveAttributes()
 	if len(attrs) == 0 {
+		if line, col, ok := s.unreadAttrs(n); ok {
+			errs.add(s.File, line, col, "the heading's attribute block does not parse, so it would show as text: write {key=\"value\" …}, each value in double quotes, a quote inside one as \\\"")
+		}
 		return a
 	}
 	line, col := s.headingAttrPos(n)
@@ -133,6 +136,41 @@ func (s *Source) takeHeadingAttrs(n *ast.Heading, step bool, errs *errorList) he
 	}
 	return a
 }
+
+// unreadAttrs finds an attribute block goldmark could not read at the
+// end of heading n, which it then leaves in the heading's text: a "{"
+// followed by "#", "." or a key and "=", the line ending in "}". It
+// returns the position of that "{". Other braces ("struct{}", "{k: v}")
+// are text.
+func (s *Source) unreadAttrs(n *ast.Heading) (line, col int, ok bool) {
+	if n.Lines().Len() == 0 {
+		return 0, 0, false
+	}
+	seg := n.Lines().At(n.Lines().Len() - 1)
+	text := strings.TrimRight(string(seg.Value(s.src)), " \t")
+	if !strings.HasSuffix(text, "}") {
+		return 0, 0, false
+	}
+	for i := strings.IndexByte(text, '{'); i >= 0; i = nextBrace(text, i) {
+		if attrStart.MatchString(text[i+1:]) {
+			line, col = s.lineCol(seg.Start + i)
+			return line, col, true
+		}
+	}
+	return 0, 0, false
+}
+
+// nextBrace is the index of the first "{" of text after i, -1 for none.
+func nextBrace(text string, i int) int {
+	j := strings.IndexByte(text[i+1:], '{')
+	if j < 0 {
+		return -1
+	}
+	return i + 1 + j
+}
+
+// attrStart is how an attribute block's text after its "{" begins.
+var attrStart = regexp.MustCompile(`^\s*([#.]|[A-Za-z_][A-Za-z0-9_:-]*\s*=)`)
 
 // headingAttrPos finds the "{" of a heading's attribute block: goldmark
 // has cut it from the heading's line segment, so it lies after the
