@@ -213,7 +213,8 @@
 // # Other Markdown
 //
 // CommonMark with GitHub tables, strikethrough and bare-URL links. Raw
-// HTML is dropped (goldmark's default, never html.WithUnsafe), and
+// HTML is dropped (goldmark's default, never html.WithUnsafe; DroppedHTML
+// lists it, for check to warn of a "<name>" meant as text), and
 // javascript:, vbscript:, file: and non-image data: links get an empty
 // href (whoever renders the Markdown with goldmark's HTML renderer, as
 // the site does). Other fenced code (yaml, sh, json, go, …) keeps its

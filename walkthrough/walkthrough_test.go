@@ -320,6 +320,16 @@ func TestBuiltin(t *testing.T) {
 	if len(refs) == 0 {
 		t.Errorf("no references in ../walkthroughs")
 	}
+	// Nothing in their prose reads as HTML, which the site would leave out.
+	srcs, err := ParseDir(fsys, "walkthroughs")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, src := range srcs {
+		for _, d := range src.DroppedHTML() {
+			t.Errorf("%s:%d:%d: %s reads as HTML, which the site leaves out", src.File, d.Line, d.Col, d.Text)
+		}
+	}
 }
 
 // sameMarkdown compares Markdown by what dump renders of it: goldmark

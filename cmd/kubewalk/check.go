@@ -67,6 +67,7 @@ for walkthroughs that must keep up with Kubernetes.`,
 					dir = s.Name
 				}
 				translationWarnings(g.stdout, dir, srcs)
+				htmlWarnings(g.stdout, dir, srcs)
 			}
 			problems := 0
 			for i, tag := range tags {
