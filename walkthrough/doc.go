@@ -87,7 +87,9 @@
 // translation's en, below) are accepted on step headings and only an id
 // on other headings; anything else
 // ({onclick=…}, {style=…}, {.class}) is an error, and attributes are never
-// rendered as written. A step's ID is its id attribute or
+// rendered as written. So is a block goldmark cannot read (a value in
+// single quotes, or a double quote inside one not written \"), which it
+// would leave in the heading's text (unreadAttrs). A step's ID is its id attribute or
 // "step-<n>-<slug of the title>", unique in the file.
 //
 // A translation has the same steps in the same order (checked); its steps
